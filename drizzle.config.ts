@@ -1,0 +1,8 @@
+import { defineConfig } from "drizzle-kit";
+
+/** drizzle-kit generates flat SQL migrations that `wrangler d1 migrations apply` runs. */
+export default defineConfig({
+  dialect: "sqlite",
+  schema: "./src/db/schema.ts",
+  out: "./migrations",
+});

@@ -1,0 +1,139 @@
+/**
+ * D1 tables (Drizzle). What is stored, and nothing secret in clear: keys, member tokens and link tokens
+ * are kept as SHA-256 hex digests only (contract section 1). Times are epoch milliseconds.
+ */
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const workspaces = sqliteTable("workspaces", {
+  id: text("id").primaryKey(),
+  slug: text("slug").notNull().unique(),
+  name: text("name").notNull(),
+  createdAt: integer("created_at").notNull(),
+});
+
+export const members = sqliteTable(
+  "members",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    email: text("email").notNull(),
+    name: text("name").notNull(),
+    role: text("role", { enum: ["owner", "admin", "member"] }).notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    createdAt: integer("created_at").notNull(),
+    /** Set when the member is removed; their token stops working, keys they created do not. */
+    removedAt: integer("removed_at"),
+  },
+  (t) => [
+    uniqueIndex("members_workspace_email_active")
+      .on(t.workspaceId, t.email)
+      .where(sql`removed_at IS NULL`),
+  ],
+);
+
+export const widgetKeys = sqliteTable(
+  "widget_keys",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    name: text("name").notNull(),
+    keyHash: text("key_hash").notNull().unique(),
+    keyPrefix: text("key_prefix").notNull(),
+    /** JSON array of agent ids the key is limited to; null means every agent of the workspace. */
+    flowIds: text("flow_ids", { mode: "json" }).$type<string[] | null>(),
+    expiresAt: integer("expires_at"),
+    createdAt: integer("created_at").notNull(),
+    /** Member id of the creator; kept after the member is removed (spec 5.4). */
+    createdBy: text("created_by").notNull(),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [index("widget_keys_workspace").on(t.workspaceId)],
+);
+
+export type ParameterDefinition = {
+  name: string;
+  type: "string" | "number" | "integer" | "boolean";
+  required: boolean;
+  options?: (string | number | boolean)[];
+  description?: string;
+};
+
+export const agents = sqliteTable(
+  "agents",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    name: text("name").notNull(),
+    mode: text("mode", { enum: ["initiator", "responder"] }).notNull(),
+    greeting: text("greeting"),
+    instructions: text("instructions"),
+    parameters: text("parameters", { mode: "json" }).$type<ParameterDefinition[]>().notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("agents_workspace").on(t.workspaceId)],
+);
+
+export const channels = sqliteTable(
+  "channels",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    agentId: text("agent_id")
+      .notNull()
+      .references(() => agents.id, { onDelete: "cascade" }),
+    type: text("type", { enum: ["widget"] }).notNull(),
+    name: text("name").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("channels_agent").on(t.agentId)],
+);
+
+/** Stored link states; `expired` is derived (pending and past expiresAt), never stored. */
+export type StoredLinkStatus = "pending" | "active" | "ended" | "revoked";
+
+export const links = sqliteTable(
+  "links",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    flowId: text("flow_id").notNull(),
+    channelId: text("channel_id").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    status: text("status", { enum: ["pending", "active", "ended", "revoked"] })
+      .$type<StoredLinkStatus>()
+      .notNull(),
+    parameters: text("parameters", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    participantName: text("participant_name"),
+    participantExternalId: text("participant_external_id"),
+    globalTask: text("global_task"),
+    expiresAt: integer("expires_at").notNull(),
+    createdAt: integer("created_at").notNull(),
+    /** Widget key record id that created the link. */
+    createdByKey: text("created_by_key").notNull(),
+    sessionId: text("session_id"),
+    startedAt: integer("started_at"),
+    endedAt: integer("ended_at"),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [index("links_workspace_status_expiry").on(t.workspaceId, t.status, t.expiresAt)],
+);
+
+export type Workspace = typeof workspaces.$inferSelect;
+export type Member = typeof members.$inferSelect;
+export type WidgetKey = typeof widgetKeys.$inferSelect;
+export type Agent = typeof agents.$inferSelect;
+export type Channel = typeof channels.$inferSelect;
+export type Link = typeof links.$inferSelect;
+export type NewLink = typeof links.$inferInsert;

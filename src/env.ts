@@ -1,0 +1,27 @@
+/**
+ * Worker bindings and vars (wrangler.toml, .dev.vars). Secrets: OPERATOR_TOKEN, SECRETS_KEY.
+ */
+import type { WorkspaceLimiter } from "./durable-objects/workspace-limiter";
+
+export interface AppBindings {
+  DB: D1Database;
+  WORKSPACE_LIMITER: DurableObjectNamespace<WorkspaceLimiter>;
+  /** Bearer token of the operator API (contract section 2). */
+  OPERATOR_TOKEN?: string;
+  /** base64 of 32 random bytes; AES-GCM key for workspace secrets (contract section 1). */
+  SECRETS_KEY?: string;
+  /** Accepted launch API calls per widget key in any 60 s window; default 120 (spec 8). */
+  RATE_LIMIT_PER_MINUTE?: string;
+  /** Pending, unexpired links per workspace; default 10000 (spec 8). */
+  MAX_PENDING_LINKS?: string;
+  /** Public origin of the launch API and chat page; the request's origin when unset. */
+  BASE_URL?: string;
+  /** Public origin of webhook URLs; the request's origin when unset. */
+  APP_URL?: string;
+}
+
+declare global {
+  namespace Cloudflare {
+    interface Env extends AppBindings {}
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * agent-edge Worker entry: builds the app, mounts the routers, exports the Durable Object classes.
+ */
+import { createApp } from "./app";
+import { requireMember } from "./middleware/auth";
+import { agentsRouter } from "./routes/agents";
+import { launches } from "./routes/launches";
+import { membersRouter } from "./routes/members";
+import { operator } from "./routes/operator";
+import { widgetKeysRouter } from "./routes/widget-keys";
+
+export { WorkspaceLimiter } from "./durable-objects/workspace-limiter";
+
+const app = createApp();
+app.use("/v1/manage/*", requireMember);
+app.route("/", launches);
+app.route("/", operator);
+app.route("/", membersRouter);
+app.route("/", widgetKeysRouter);
+app.route("/", agentsRouter);
+
+export default app;

@@ -1,0 +1,106 @@
+/**
+ * Secrets and hashing on Web Crypto: random secrets, SHA-256 digests, constant-time comparison and the
+ * GitHub-style checksummed key format of contract section 1.
+ */
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const encoder = new TextEncoder();
+
+/** Returns `length` base62 characters drawn uniformly (rejection sampling, no modulo bias). */
+export function randomBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    const bytes = crypto.getRandomValues(new Uint8Array(length * 2));
+    for (const byte of bytes) {
+      // 248 = 62 * 4: bytes at or above it would bias the first characters.
+      if (byte < 248) out += BASE62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+/** Base64url (no padding) of `byteLength` random bytes; the link token format (contract section 1). */
+export function randomBase64Url(byteLength: number): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(byteLength));
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+/** Lower-case hex SHA-256 of the UTF-8 text: the only form in which secrets are stored. */
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
+  let hex = "";
+  for (const byte of digest) hex += byte.toString(16).padStart(2, "0");
+  return hex;
+}
+
+/**
+ * Compares two strings in time that depends only on their lengths, so a secret cannot be guessed one
+ * character at a time. Different lengths return false after a same-length comparison.
+ */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const left = encoder.encode(a);
+  const right = encoder.encode(b);
+  if (left.byteLength !== right.byteLength) {
+    crypto.subtle.timingSafeEqual(left, left);
+    return false;
+  }
+  return crypto.subtle.timingSafeEqual(left, right);
+}
+
+const CRC_TABLE = (() => {
+  const table = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c >>> 0;
+  }
+  return table;
+})();
+
+/** CRC-32 (IEEE) of the UTF-8 text, as an unsigned 32-bit integer. */
+export function crc32(text: string): number {
+  let crc = 0xffffffff;
+  for (const byte of encoder.encode(text)) {
+    crc = (CRC_TABLE[(crc ^ byte) & 0xff] as number) ^ (crc >>> 8);
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+function base62Fixed(value: number, width: number): string {
+  let out = "";
+  let rest = value;
+  while (rest > 0) {
+    out = BASE62[rest % 62] + out;
+    rest = Math.floor(rest / 62);
+  }
+  return out.padStart(width, "0");
+}
+
+const SECRET_BODY_LENGTH = 32;
+const CHECKSUM_LENGTH = 6;
+
+/**
+ * Creates a checksummed secret: `prefix` + 32 base62 chars + 6-char base62 CRC-32 of those 32 chars
+ * (contract section 1), e.g. `wk_live_…` for widget keys, `mt_…` for member tokens.
+ */
+export function generateChecksummedSecret(prefix: string): string {
+  const body = randomBase62(SECRET_BODY_LENGTH);
+  return `${prefix}${body}${base62Fixed(crc32(body), CHECKSUM_LENGTH)}`;
+}
+
+/** True when `secret` has the prefix, the length and a matching checksum; no storage is read. */
+export function hasValidChecksum(secret: string, prefix: string): boolean {
+  if (!secret.startsWith(prefix)) return false;
+  const rest = secret.slice(prefix.length);
+  if (rest.length !== SECRET_BODY_LENGTH + CHECKSUM_LENGTH || !/^[0-9A-Za-z]+$/.test(rest)) {
+    return false;
+  }
+  const body = rest.slice(0, SECRET_BODY_LENGTH);
+  return constantTimeEqual(
+    rest.slice(SECRET_BODY_LENGTH),
+    base62Fixed(crc32(body), CHECKSUM_LENGTH),
+  );
+}

@@ -1,0 +1,64 @@
+/**
+ * Turns zod issues into the `{field, code, message}` details of `invalid_request`
+ * (contract section 3), listing every problem.
+ */
+import type { z } from "@hono/zod-openapi";
+import type { ErrorDetail } from "./errors";
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let current = input;
+  for (const key of path) {
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+function fieldName(path: readonly PropertyKey[]): string {
+  return path.map(String).join(".");
+}
+
+/** Maps each zod issue to one detail; unknown keys give one `unknown_field` detail per key. */
+export function issuesToDetails(
+  issues: readonly z.core.$ZodIssue[],
+  input: unknown,
+): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  for (const issue of issues) {
+    switch (issue.code) {
+      case "unrecognized_keys":
+        for (const key of issue.keys) {
+          const field = fieldName([...issue.path, key]);
+          details.push({ field, code: "unknown_field", message: `Unknown field "${field}".` });
+        }
+        break;
+      case "invalid_type": {
+        const missing = valueAt(input, issue.path) === undefined;
+        details.push({
+          field: fieldName(issue.path),
+          code: missing ? "required" : "invalid_type",
+          message: missing ? "This field is required." : `Expected ${issue.expected}.`,
+        });
+        break;
+      }
+      case "too_big":
+      case "too_small":
+        details.push({
+          field: fieldName(issue.path),
+          code: "out_of_range",
+          message: issue.message,
+        });
+        break;
+      case "invalid_union":
+        details.push({
+          field: fieldName(issue.path),
+          code: "invalid_type",
+          message: issue.message,
+        });
+        break;
+      default:
+        details.push({ field: fieldName(issue.path), code: issue.code, message: issue.message });
+    }
+  }
+  return details;
+}

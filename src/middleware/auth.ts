@@ -1,0 +1,78 @@
+/**
+ * Authentication middleware: widget keys with their rate limit on the launch API, member tokens on
+ * the management API (spec 5, contract 2 and 3).
+ */
+import { drizzle } from "drizzle-orm/d1";
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../app";
+import { ApiError, insufficientScope, invalidKey } from "../lib/errors";
+import {
+  authenticateMember,
+  authenticateWidgetKey,
+  MEMBER_TOKEN_PREFIX,
+  readCredential,
+  WIDGET_KEY_PREFIX,
+} from "../services/auth";
+import { workspaceLimiter } from "../services/limiter-client";
+
+const POLICY = "widget-key";
+
+/**
+ * Launch API: resolves the widget key (401 invalid_key), then counts the call against the key's
+ * limit (429 rate_limited with Retry-After). Every response after a valid key carries the IETF
+ * `RateLimit-Policy` and `RateLimit` headers. A valid member token gets 403 insufficient_scope.
+ */
+export const requireWidgetKey = createMiddleware<AppEnv>(async (c, next) => {
+  const credential = readCredential(c.req.raw.headers, true);
+  if (credential === null || credential === "conflict") throw invalidKey();
+  const db = drizzle(c.env.DB);
+  const principal = await authenticateWidgetKey(db, credential, Date.now());
+  if (!principal) {
+    if (credential.startsWith(MEMBER_TOKEN_PREFIX) && (await authenticateMember(db, credential))) {
+      throw insufficientScope("Member tokens cannot call the launch API; use a widget key.");
+    }
+    throw invalidKey();
+  }
+  const decision = await workspaceLimiter(c.env, principal.workspaceId).consumeRateLimit(
+    principal.keyId,
+  );
+  c.header("RateLimit-Policy", `"${POLICY}";q=${decision.limit};w=60`);
+  c.header("RateLimit", `"${POLICY}";r=${decision.remaining};t=${decision.resetSeconds}`);
+  if (!decision.allowed) {
+    throw new ApiError(
+      429,
+      "rate_limited",
+      `More than ${decision.limit} requests per minute with this key; retry in ${decision.retryAfterSeconds} s.`,
+      { headers: { "Retry-After": String(decision.retryAfterSeconds) } },
+    );
+  }
+  c.set("widgetKey", principal);
+  await next();
+});
+
+/** Management API: resolves a member token (401); a valid widget key gets 403 insufficient_scope. */
+export const requireMember = createMiddleware<AppEnv>(async (c, next) => {
+  const credential = readCredential(c.req.raw.headers, false);
+  if (credential === null || credential === "conflict") throw invalidKey();
+  const db = drizzle(c.env.DB);
+  const principal = await authenticateMember(db, credential);
+  if (!principal) {
+    if (
+      credential.startsWith(WIDGET_KEY_PREFIX) &&
+      (await authenticateWidgetKey(db, credential, Date.now()))
+    ) {
+      throw insufficientScope("Widget keys can only create, look up and revoke links.");
+    }
+    throw invalidKey();
+  }
+  c.set("member", principal);
+  await next();
+});
+
+/** Owners and admins write; members read (contract 2). */
+export const requireWriter = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.get("member").role === "member") {
+    throw insufficientScope("Only workspace owners and admins can do this.");
+  }
+  await next();
+});

@@ -1,0 +1,90 @@
+/** Launch API schemas (spec 2.2 to 2.4, contract 3): they validate requests and generate OpenAPI. */
+import { z } from "@hono/zod-openapi";
+
+export const MIN_EXPIRES_IN_SECONDS = 300;
+export const MAX_EXPIRES_IN_SECONDS = 7_776_000;
+export const DEFAULT_EXPIRES_IN_SECONDS = 604_800;
+/** Largest accepted request body, in bytes (spec 8: 32 KB). */
+export const MAX_LAUNCH_BODY_BYTES = 32_768;
+
+export const CreateLaunchSchema = z
+  .strictObject({
+    flowId: z.string().min(1).max(64).openapi({ description: "Agent id", example: "agt_…" }),
+    channelId: z
+      .string()
+      .min(1)
+      .max(64)
+      .openapi({ description: "Widget channel id", example: "ch_…" }),
+    parameters: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({ description: "Values for the agent's Initial Parameters; strict, no conversion" }),
+    participant: z
+      .strictObject({
+        name: z.string().max(200).optional().openapi({ description: "The person's name" }),
+        externalId: z
+          .string()
+          .max(255)
+          .optional()
+          .openapi({ description: "Your own id for the person" }),
+      })
+      .optional(),
+    globalTask: z
+      .string()
+      .max(4000)
+      .optional()
+      .openapi({ description: "Extra instruction for this one conversation" }),
+    expiresInSeconds: z
+      .number()
+      .int()
+      .min(MIN_EXPIRES_IN_SECONDS)
+      .max(MAX_EXPIRES_IN_SECONDS)
+      .optional()
+      .openapi({
+        description: "Seconds the link can be opened",
+        default: DEFAULT_EXPIRES_IN_SECONDS,
+      }),
+  })
+  .openapi("CreateLaunch");
+export type CreateLaunch = z.infer<typeof CreateLaunchSchema>;
+
+export const LinkStatusSchema = z
+  .enum(["pending", "active", "ended", "expired", "revoked"])
+  .openapi("LinkStatus");
+export type LinkStatus = z.infer<typeof LinkStatusSchema>;
+
+export const CreatedLaunchSchema = z
+  .object({
+    id: z.string().openapi({ example: "lnk_…" }),
+    status: LinkStatusSchema,
+    expiresAt: z.string().openapi({ example: "2026-11-27T10:00:00.000Z" }),
+    token: z
+      .string()
+      .openapi({ description: "Returned only here; anyone holding it can open the conversation" }),
+    url: z.string().openapi({ example: "https://launch.example.com/chat#launch=…" }),
+    embedHtml: z.string(),
+  })
+  .openapi("CreatedLaunch");
+export type CreatedLaunch = z.infer<typeof CreatedLaunchSchema>;
+
+export const LaunchSchema = z
+  .object({
+    id: z.string(),
+    status: LinkStatusSchema,
+    expiresAt: z.string(),
+    flowId: z.string(),
+    channelId: z.string(),
+    createdAt: z.string(),
+    participant: z.object({ name: z.string().nullable(), externalId: z.string().nullable() }),
+    conversation: z
+      .object({
+        sessionId: z.string(),
+        status: z.enum(["in-progress", "ended"]),
+        startedAt: z.string(),
+        endedAt: z.string().nullable(),
+      })
+      .nullable()
+      .openapi({ description: "null until the link is first opened" }),
+  })
+  .openapi("Launch");
+export type Launch = z.infer<typeof LaunchSchema>;

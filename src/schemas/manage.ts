@@ -1,0 +1,181 @@
+/** Management and operator API schemas (contract section 2). */
+import { z } from "@hono/zod-openapi";
+
+const Slug = z
+  .string()
+  .regex(
+    /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/,
+    "Lower-case letters, digits and inner hyphens, up to 63.",
+  );
+const Email = z.email().max(254);
+const PersonName = z.string().trim().min(1).max(200);
+
+export const CreateWorkspaceSchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(200),
+    slug: Slug.optional(),
+    owner: z.strictObject({ email: Email, name: PersonName }),
+  })
+  .openapi("CreateWorkspace");
+
+export const WorkspaceSchema = z
+  .object({ id: z.string(), slug: z.string(), name: z.string(), createdAt: z.string() })
+  .openapi("Workspace");
+
+export const RoleSchema = z.enum(["owner", "admin", "member"]);
+export const MemberSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    role: RoleSchema,
+    createdAt: z.string(),
+  })
+  .openapi("Member");
+
+export const CreatedWorkspaceSchema = z
+  .object({
+    workspace: WorkspaceSchema,
+    member: MemberSchema,
+    memberToken: z.string().openapi({ description: "Shown once" }),
+  })
+  .openapi("CreatedWorkspace");
+
+export const CreateMemberSchema = z
+  .strictObject({ email: Email, name: PersonName, role: z.enum(["admin", "member"]) })
+  .openapi("CreateMember");
+
+export const CreatedMemberSchema = z
+  .object({ member: MemberSchema, memberToken: z.string().openapi({ description: "Shown once" }) })
+  .openapi("CreatedMember");
+
+export const CreateWidgetKeySchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(200),
+    flowIds: z.array(z.string().min(1).max(64)).min(1).max(100).optional().openapi({
+      description: "Agents the key is limited to; omit for every agent",
+    }),
+    expiresAt: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .openapi({ description: "ISO 8601; in the future" }),
+  })
+  .openapi("CreateWidgetKey");
+
+export const WidgetKeySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    keyPrefix: z.string(),
+    flowIds: z.array(z.string()).nullable(),
+    expiresAt: z.string().nullable(),
+    createdAt: z.string(),
+    createdBy: z.string(),
+  })
+  .openapi("WidgetKey");
+
+export const CreatedWidgetKeySchema = WidgetKeySchema.extend({
+  key: z.string().openapi({ description: "The secret; shown only in this response" }),
+}).openapi("CreatedWidgetKey");
+
+const ParameterValue = z.union([z.string(), z.number(), z.boolean()]);
+
+export const ParameterDefinitionSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "A letter or _, then letters, digits or _."),
+    type: z.enum(["string", "number", "integer", "boolean"]),
+    required: z.boolean().default(false),
+    options: z.array(ParameterValue).min(1).max(100).optional(),
+    description: z.string().max(500).optional(),
+  })
+  .superRefine((definition, ctx) => {
+    for (const [index, option] of (definition.options ?? []).entries()) {
+      const fits =
+        definition.type === "integer"
+          ? Number.isSafeInteger(option)
+          : definition.type === "number"
+            ? typeof option === "number"
+            : typeof option === definition.type;
+      if (!fits) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["options", index],
+          message: `Options of a ${definition.type} parameter must be ${definition.type}s.`,
+        });
+      }
+    }
+  })
+  .openapi("ParameterDefinition");
+
+const Parameters = z
+  .array(ParameterDefinitionSchema)
+  .max(100)
+  .superRefine((list, ctx) => {
+    const seen = new Set<string>();
+    for (const [index, definition] of list.entries()) {
+      if (seen.has(definition.name)) {
+        ctx.addIssue({
+          code: "custom",
+          path: [index, "name"],
+          message: "Duplicate parameter name.",
+        });
+      }
+      seen.add(definition.name);
+    }
+  });
+
+const AgentFields = {
+  name: z.string().trim().min(1).max(200),
+  mode: z.enum(["initiator", "responder"]),
+  greeting: z.string().max(4000).nullable().optional().openapi({
+    description:
+      "First message of an initiator agent; template over {{participant.name}}, {{parameters.<name>}}, {{globalTask}}",
+  }),
+  instructions: z.string().max(20_000).nullable().optional(),
+  parameters: Parameters,
+};
+
+export const CreateAgentSchema = z
+  .strictObject({ ...AgentFields, parameters: Parameters.default([]) })
+  .openapi("CreateAgent");
+export const UpdateAgentSchema = z.strictObject(AgentFields).partial().openapi("UpdateAgent");
+export type CreateAgent = z.infer<typeof CreateAgentSchema>;
+export type UpdateAgent = z.infer<typeof UpdateAgentSchema>;
+
+export const AgentSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    mode: z.enum(["initiator", "responder"]),
+    greeting: z.string().nullable(),
+    instructions: z.string().nullable(),
+    parameters: z.array(
+      z.object({
+        name: z.string(),
+        type: z.enum(["string", "number", "integer", "boolean"]),
+        required: z.boolean(),
+        options: z.array(ParameterValue).optional(),
+        description: z.string().optional(),
+      }),
+    ),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi("Agent");
+
+export const CreateChannelSchema = z
+  .strictObject({ type: z.literal("widget"), name: z.string().trim().min(1).max(200) })
+  .openapi("CreateChannel");
+
+export const ChannelSchema = z
+  .object({
+    id: z.string(),
+    agentId: z.string(),
+    type: z.literal("widget"),
+    name: z.string(),
+    snippet: z.string().openapi({ description: "The embed tag with the flow and channel ids" }),
+    createdAt: z.string(),
+  })
+  .openapi("Channel");
