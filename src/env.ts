@@ -23,5 +23,10 @@ export interface AppBindings {
 declare global {
   namespace Cloudflare {
     interface Env extends AppBindings {}
+    // Types `exports` of "cloudflare:workers" (as `wrangler types` would).
+    interface GlobalProps {
+      mainModule: typeof import("./index");
+      durableNamespaces: "WorkspaceLimiter";
+    }
   }
 }
