@@ -112,19 +112,24 @@ export const ParameterDefinitionSchema = z
 const Parameters = z
   .array(ParameterDefinitionSchema)
   .max(100)
-  .superRefine((list, ctx) => {
-    const seen = new Set<string>();
-    for (const [index, definition] of list.entries()) {
-      if (seen.has(definition.name)) {
-        ctx.addIssue({
-          code: "custom",
-          path: [index, "name"],
-          message: "Duplicate parameter name.",
-        });
+  .superRefine(
+    (list, ctx) => {
+      const seen = new Set<unknown>();
+      for (const [index, definition] of list.entries()) {
+        const name = (definition as { name?: unknown } | null)?.name;
+        if (typeof name === "string" && seen.has(name)) {
+          ctx.addIssue({
+            code: "custom",
+            path: [index, "name"],
+            message: "Duplicate parameter name.",
+          });
+        }
+        seen.add(name);
       }
-      seen.add(definition.name);
-    }
-  });
+    },
+    // Run even when single definitions have problems, so every problem is listed at once.
+    { when: (payload) => Array.isArray(payload.value) },
+  );
 
 const AgentFields = {
   name: z.string().trim().min(1).max(200),

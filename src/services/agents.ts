@@ -8,6 +8,7 @@ import { and, eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { type Agent, agents, type Channel, channels, type ParameterDefinition } from "../db/schema";
 import { notFound } from "../lib/errors";
+import { widgetScriptTag } from "../lib/html";
 import { isoTime, newId } from "../lib/ids";
 import type {
   AgentSchema,
@@ -33,18 +34,13 @@ function toAgent(row: Agent): AgentView {
   };
 }
 
-/** The embed tag of a widget channel: the widget script with the flow and channel ids. */
-export function channelSnippet(baseUrl: string, agentId: string, channelId: string): string {
-  return `<script src="${baseUrl}/widget.js" data-flow-id="${agentId}" data-channel-id="${channelId}" async></script>`;
-}
-
 function toChannel(row: Channel, baseUrl: string): ChannelView {
   return {
     id: row.id,
     agentId: row.agentId,
     type: row.type,
     name: row.name,
-    snippet: channelSnippet(baseUrl, row.agentId, row.id),
+    snippet: widgetScriptTag(baseUrl, row.agentId, row.id),
     createdAt: isoTime(row.createdAt),
   };
 }

@@ -8,6 +8,7 @@ import { agents, channels, type Link, links, type NewLink } from "../db/schema";
 import type { WorkspaceLimiter } from "../durable-objects/workspace-limiter";
 import { randomBase64Url, sha256Hex } from "../lib/crypto";
 import { ApiError, notFound } from "../lib/errors";
+import { widgetScriptTag } from "../lib/html";
 import { isoTime, isoTimeOrNull, newId } from "../lib/ids";
 import {
   type CreatedLaunch,
@@ -44,10 +45,6 @@ export function effectiveStatus(link: Pick<Link, "status" | "expiresAt">, now: n
   return link.status === "pending" && link.expiresAt <= now ? "expired" : link.status;
 }
 
-function escapeAttribute(value: string): string {
-  return value.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
-}
-
 /** `url` and `embedHtml` of a link (contract 3). */
 export function launchAddresses(
   baseUrl: string,
@@ -57,7 +54,7 @@ export function launchAddresses(
 ): { url: string; embedHtml: string } {
   return {
     url: `${baseUrl}/chat#launch=${token}`,
-    embedHtml: `<script src="${escapeAttribute(`${baseUrl}/widget.js`)}" data-flow-id="${escapeAttribute(flowId)}" data-channel-id="${escapeAttribute(channelId)}" data-launch="${escapeAttribute(token)}" async></script>`,
+    embedHtml: widgetScriptTag(baseUrl, flowId, channelId, token),
   };
 }
 

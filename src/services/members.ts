@@ -8,6 +8,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { type Member, members, workspaces } from "../db/schema";
 import { generateChecksummedSecret, randomBase62, sha256Hex } from "../lib/crypto";
+import { isUniqueViolation } from "../lib/db-errors";
 import { ApiError, notFound } from "../lib/errors";
 import { isoTime, newId } from "../lib/ids";
 import type {
@@ -90,7 +91,7 @@ export async function createWorkspace(
   try {
     await db.batch([db.insert(workspaces).values(workspace), db.insert(members).values(row)]);
   } catch (error) {
-    if (String(error).includes("UNIQUE")) {
+    if (isUniqueViolation(error)) {
       throw new ApiError(409, "slug_taken", `The slug "${slug}" is already in use.`);
     }
     throw error;
@@ -113,7 +114,7 @@ export async function createMember(
   try {
     await db.insert(members).values(row);
   } catch (error) {
-    if (String(error).includes("UNIQUE")) {
+    if (isUniqueViolation(error)) {
       throw new ApiError(
         409,
         "member_exists",

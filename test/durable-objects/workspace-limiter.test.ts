@@ -20,7 +20,9 @@ describe("pending-link cap (spec 8, contract 3)", () => {
     expect(statuses.filter((status) => status === 201)).toHaveLength(10);
     expect(statuses.filter((status) => status === 409)).toHaveLength(10);
     const refused = responses.find((response) => response.status === 409) as Response;
-    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("too_many_pending_links");
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe(
+      "too_many_pending_links",
+    );
     expect(await pendingInD1(ws.workspaceId)).toBe(10_000);
     expect((await createLink(ws)).status).toBe(409);
 
@@ -36,9 +38,15 @@ describe("pending-link cap (spec 8, contract 3)", () => {
     await insertPendingLinks(ws.workspaceId, ws.agentId, ws.channelId, 9_999);
     const last = await expectJson<{ id: string }>(await createLink(ws), 201);
     expect((await createLink(ws)).status).toBe(409);
-    expect((await call("DELETE", `/v1/widget/launches/${last.id}`, { token: ws.widgetKey })).status).toBe(204);
-    expect((await call("DELETE", `/v1/widget/launches/${last.id}`, { token: ws.widgetKey })).status).toBe(204);
-    expect(await workspaceLimiter(env, ws.workspaceId).pendingLinkCount(ws.workspaceId)).toBe(9_999);
+    expect(
+      (await call("DELETE", `/v1/widget/launches/${last.id}`, { token: ws.widgetKey })).status,
+    ).toBe(204);
+    expect(
+      (await call("DELETE", `/v1/widget/launches/${last.id}`, { token: ws.widgetKey })).status,
+    ).toBe(204);
+    expect(await workspaceLimiter(env, ws.workspaceId).pendingLinkCount(ws.workspaceId)).toBe(
+      9_999,
+    );
     expect((await createLink(ws)).status).toBe(201);
     expect((await createLink(ws)).status).toBe(409);
   });
@@ -50,7 +58,9 @@ describe("pending-link cap (spec 8, contract 3)", () => {
     expect((await createLink(ws)).status).toBe(409);
     // Time passes for the first 9,995: their expiry is now behind us, in D1 and in the object.
     const past = Date.now() - 1;
-    await env.DB.prepare("UPDATE links SET expires_at = ? WHERE workspace_id = ? AND expires_at > ?")
+    await env.DB.prepare(
+      "UPDATE links SET expires_at = ? WHERE workspace_id = ? AND expires_at > ?",
+    )
       .bind(past, ws.workspaceId, Date.now() + 3_600_000)
       .run();
     await runInDurableObject(workspaceLimiter(env, ws.workspaceId), (_instance, state) => {
@@ -119,7 +129,9 @@ describe("opening a link (pending → active)", () => {
       details: [{ reason: "revoked" }],
     });
     const expired = await expectJson<{ id: string; token: string }>(await createLink(ws), 201);
-    await env.DB.prepare("UPDATE links SET expires_at = ? WHERE id = ?").bind(Date.now() - 1, expired.id).run();
+    await env.DB.prepare("UPDATE links SET expires_at = ? WHERE id = ?")
+      .bind(Date.now() - 1, expired.id)
+      .run();
     await expect(openLinkByToken(db, limiterFor, expired.token)).rejects.toMatchObject({
       code: "link_unavailable",
       details: [{ reason: "expired" }],

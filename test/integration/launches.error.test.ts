@@ -82,7 +82,9 @@ describe("create: JSON and shape (400 invalid_request)", () => {
       headers: { "content-type": "text/plain" },
     });
     const plainBody = await expectError(plain, 400, "invalid_request");
-    expect(plainBody.error.details).toEqual([expect.objectContaining({ code: "unsupported_media_type" })]);
+    expect(plainBody.error.details).toEqual([
+      expect.objectContaining({ code: "unsupported_media_type" }),
+    ]);
   });
 
   it("lists every unknown and malformed field at once", async () => {
@@ -200,7 +202,9 @@ describe("create: agent, channel and parameters", () => {
     const ws = await seedWorkspace();
     const response = await call("POST", "/v1/widget/launches", {
       token: ws.widgetKey,
-      body: launchBody(ws, { parameters: { plan: "p", tier: "pro", balance: 9.5, seats: 4, vip: true } }),
+      body: launchBody(ws, {
+        parameters: { plan: "p", tier: "pro", balance: 9.5, seats: 4, vip: true },
+      }),
     });
     expect(response.status).toBe(201);
   });
@@ -211,12 +215,23 @@ describe("look-up and revoke errors", () => {
     const ws = await seedWorkspace();
     const other = await seedWorkspace();
     const created = await expectJson<{ id: string }>(
-      await call("POST", "/v1/widget/launches", { token: other.widgetKey, body: launchBody(other) }),
+      await call("POST", "/v1/widget/launches", {
+        token: other.widgetKey,
+        body: launchBody(other),
+      }),
       201,
     );
     for (const id of ["lnk_doesnotexist", created.id]) {
-      await expectError(await call("GET", `/v1/widget/launches/${id}`, { token: ws.widgetKey }), 404, "not_found");
-      await expectError(await call("DELETE", `/v1/widget/launches/${id}`, { token: ws.widgetKey }), 404, "not_found");
+      await expectError(
+        await call("GET", `/v1/widget/launches/${id}`, { token: ws.widgetKey }),
+        404,
+        "not_found",
+      );
+      await expectError(
+        await call("DELETE", `/v1/widget/launches/${id}`, { token: ws.widgetKey }),
+        404,
+        "not_found",
+      );
     }
     // The other workspace's link is untouched.
     const still = await expectJson<{ status: string }>(
@@ -234,7 +249,9 @@ describe("look-up and revoke errors", () => {
 
 describe("check order (contract 3)", () => {
   it("browser refusal before the key", async () => {
-    const response = await call("POST", "/v1/widget/launches", { headers: { origin: "https://evil.test" } });
+    const response = await call("POST", "/v1/widget/launches", {
+      headers: { origin: "https://evil.test" },
+    });
     await expectError(response, 403, "browser_not_allowed");
   });
 
@@ -277,7 +294,10 @@ describe("check order (contract 3)", () => {
     );
     // Other agent that does not exist: 403 before 404.
     await expectError(
-      await call("POST", "/v1/widget/launches", { token: limited.key, body: launchBody(ws, { flowId: "agt_other" }) }),
+      await call("POST", "/v1/widget/launches", {
+        token: limited.key,
+        body: launchBody(ws, { flowId: "agt_other" }),
+      }),
       403,
       "forbidden_flow",
     );

@@ -13,7 +13,13 @@ const definitions: ParameterDefinition[] = [
 describe("parameterProblems", () => {
   it("accepts values of the defined types", () => {
     expect(
-      parameterProblems(definitions, { plan: "a", tier: "pro", balance: 1.5, seats: 3, vip: false }),
+      parameterProblems(definitions, {
+        plan: "a",
+        tier: "pro",
+        balance: 1.5,
+        seats: 3,
+        vip: false,
+      }),
     ).toEqual([]);
   });
 

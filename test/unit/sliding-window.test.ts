@@ -20,7 +20,8 @@ describe("SlidingWindowLog", () => {
     const log = new SlidingWindowLog();
     const start = 5_000_000;
     for (let i = 0; i < 60; i++) log.attempt(start + 59_000 + i, 120, MINUTE);
-    for (let i = 0; i < 60; i++) expect(log.attempt(start + 61_000 + i, 120, MINUTE).allowed).toBe(true);
+    for (let i = 0; i < 60; i++)
+      expect(log.attempt(start + 61_000 + i, 120, MINUTE).allowed).toBe(true);
     // 120 events within 2.1 s straddling a minute boundary: a fixed window would allow more.
     expect(log.attempt(start + 62_000, 120, MINUTE).allowed).toBe(false);
     // Once the first 60 leave (59 s + 60 s), 60 more fit, and no more.
@@ -41,7 +42,12 @@ describe("SlidingWindowLog", () => {
   it("reports remaining calls and a reset in whole seconds >= 1", () => {
     const log = new SlidingWindowLog();
     const first = log.attempt(0, 10, MINUTE);
-    expect(first).toMatchObject({ allowed: true, remaining: 9, resetSeconds: 60, retryAfterSeconds: 0 });
+    expect(first).toMatchObject({
+      allowed: true,
+      remaining: 9,
+      resetSeconds: 60,
+      retryAfterSeconds: 0,
+    });
     expect(log.attempt(59_999, 10, MINUTE)).toMatchObject({ remaining: 8, resetSeconds: 1 });
   });
 

@@ -1,0 +1,272 @@
+import { describe, expect, it } from "vitest";
+import { call, expectJson, launchBody, OPERATOR_TOKEN, seedWorkspace } from "../helpers/api";
+
+async function code(response: Response): Promise<string> {
+  return ((await response.json()) as { error: { code: string } }).error.code;
+}
+
+describe("operator: workspaces", () => {
+  it("creates a workspace with its owner only with the operator token", async () => {
+    const body = { name: "Acme Inc", owner: { email: "Boss@Acme.example", name: "Boss" } };
+    expect((await call("POST", "/v1/operator/workspaces", { body })).status).toBe(401);
+    expect((await call("POST", "/v1/operator/workspaces", { token: "wrong", body })).status).toBe(
+      401,
+    );
+    const created = await expectJson<Record<string, Record<string, string>>>(
+      await call("POST", "/v1/operator/workspaces", { token: OPERATOR_TOKEN, body }),
+      201,
+    );
+    expect(created.workspace).toMatchObject({
+      id: expect.stringMatching(/^ws_/),
+      name: "Acme Inc",
+    });
+    expect(created.workspace?.slug).toMatch(/^acme-inc/);
+    expect(created.member).toMatchObject({ role: "owner", email: "boss@acme.example" });
+    expect(created.memberToken).toMatch(/^mt_[0-9A-Za-z]{38}$/);
+  });
+
+  it("refuses a taken slug with 409 and a malformed body with every problem", async () => {
+    const body = {
+      name: "Slugged",
+      slug: "slugged-ws",
+      owner: { email: "a@b.example", name: "A" },
+    };
+    expect(
+      (await call("POST", "/v1/operator/workspaces", { token: OPERATOR_TOKEN, body })).status,
+    ).toBe(201);
+    const again = await call("POST", "/v1/operator/workspaces", { token: OPERATOR_TOKEN, body });
+    expect(again.status).toBe(409);
+    expect(await code(again)).toBe("slug_taken");
+    const bad = await expectJson<{ error: { details: { field: string }[] } }>(
+      await call("POST", "/v1/operator/workspaces", {
+        token: OPERATOR_TOKEN,
+        body: { slug: "Bad Slug", owner: { email: "nope" } },
+      }),
+      400,
+    );
+    expect(bad.error.details.map((d) => d.field).sort()).toEqual([
+      "name",
+      "owner.email",
+      "owner.name",
+      "slug",
+    ]);
+  });
+});
+
+describe("members and roles (contract 2)", () => {
+  it("lets owners and admins write, members only read", async () => {
+    const ws = await seedWorkspace();
+    const member = await expectJson<{ memberToken: string }>(
+      await call("POST", "/v1/manage/members", {
+        token: ws.ownerToken,
+        body: { email: "m@example.com", name: "Mo Member", role: "member" },
+      }),
+      201,
+    );
+    expect((await call("GET", "/v1/manage/agents", { token: member.memberToken })).status).toBe(
+      200,
+    );
+    expect(
+      (await call("GET", "/v1/manage/widget-keys", { token: member.memberToken })).status,
+    ).toBe(200);
+    const denied = await call("POST", "/v1/manage/widget-keys", {
+      token: member.memberToken,
+      body: { name: "x" },
+    });
+    expect(denied.status).toBe(403);
+    expect(await code(denied)).toBe("insufficient_scope");
+    expect(
+      (
+        await call("POST", "/v1/manage/agents", {
+          token: member.memberToken,
+          body: { name: "x", mode: "responder" },
+        })
+      ).status,
+    ).toBe(403);
+    const members = await expectJson<{ data: { role: string }[] }>(
+      await call("GET", "/v1/manage/members", { token: member.memberToken }),
+      200,
+    );
+    expect(members.data.map((m) => m.role)).toEqual(["owner", "member"]);
+  });
+
+  it("refuses a duplicate email, removing the owner, and unknown members", async () => {
+    const ws = await seedWorkspace();
+    const body = { email: "dup@example.com", name: "D", role: "admin" };
+    expect((await call("POST", "/v1/manage/members", { token: ws.ownerToken, body })).status).toBe(
+      201,
+    );
+    const dup = await call("POST", "/v1/manage/members", {
+      token: ws.ownerToken,
+      body: { ...body, email: "DUP@example.com" },
+    });
+    expect(dup.status).toBe(409);
+    const owner = await call("DELETE", `/v1/manage/members/${ws.ownerId}`, {
+      token: ws.ownerToken,
+    });
+    expect(owner.status).toBe(409);
+    expect(await code(owner)).toBe("cannot_remove_owner");
+    expect(
+      (await call("DELETE", "/v1/manage/members/mem_nope", { token: ws.ownerToken })).status,
+    ).toBe(404);
+  });
+
+  it("gives a widget key 403 insufficient_scope on management routes", async () => {
+    const ws = await seedWorkspace();
+    const response = await call("GET", "/v1/manage/agents", { token: ws.widgetKey });
+    expect(response.status).toBe(403);
+    expect(await code(response)).toBe("insufficient_scope");
+    expect((await call("GET", "/v1/manage/agents", { token: "mt_nope" })).status).toBe(401);
+  });
+});
+
+describe("widget keys (contract 1 and 2)", () => {
+  it("shows the key once, in the checksummed format, and lists keys without it", async () => {
+    const ws = await seedWorkspace();
+    const created = await expectJson<Record<string, unknown>>(
+      await call("POST", "/v1/manage/widget-keys", {
+        token: ws.ownerToken,
+        body: { name: "Backend", flowIds: [ws.agentId], expiresAt: "2099-01-01T00:00:00.000Z" },
+      }),
+      201,
+    );
+    expect(created).toMatchObject({
+      id: expect.stringMatching(/^wk_[0-9A-Za-z]{22}$/),
+      name: "Backend",
+      key: expect.stringMatching(/^wk_live_[0-9A-Za-z]{38}$/),
+      flowIds: [ws.agentId],
+      expiresAt: "2099-01-01T00:00:00.000Z",
+      createdBy: ws.ownerId,
+    });
+    expect(created.keyPrefix).toBe((created.key as string).slice(0, 12));
+    const listResponse = await call("GET", "/v1/manage/widget-keys", { token: ws.ownerToken });
+    const text = await listResponse.clone().text();
+    expect(text).not.toContain(created.key as string);
+    const list = await expectJson<{ data: Record<string, unknown>[] }>(listResponse, 200);
+    expect(list.data.map((k) => k.id)).toContain(created.id);
+    for (const key of list.data) expect(key).not.toHaveProperty("key");
+  });
+
+  it("refuses unknown agents and a past expiry, listing both", async () => {
+    const ws = await seedWorkspace();
+    const other = await seedWorkspace();
+    const response = await call("POST", "/v1/manage/widget-keys", {
+      token: ws.ownerToken,
+      body: { name: "x", flowIds: [ws.agentId, other.agentId], expiresAt: "2001-01-01T00:00:00Z" },
+    });
+    const body = await expectJson<{ error: { details: { field: string; code: string }[] } }>(
+      response,
+      400,
+    );
+    expect(body.error.details.map((d) => [d.field, d.code])).toEqual([
+      ["flowIds.1", "unknown_agent"],
+      ["expiresAt", "out_of_range"],
+    ]);
+  });
+});
+
+describe("agents and channels (contract 2)", () => {
+  it("creates, reads, lists, changes and deletes an agent", async () => {
+    const ws = await seedWorkspace();
+    const agent = await expectJson<{ id: string; parameters: unknown[] }>(
+      await call("POST", "/v1/manage/agents", {
+        token: ws.ownerToken,
+        body: {
+          name: "Support",
+          mode: "responder",
+          parameters: [{ name: "order", type: "integer", required: true }],
+        },
+      }),
+      201,
+    );
+    expect(agent.parameters).toEqual([{ name: "order", type: "integer", required: true }]);
+    expect(
+      (await call("GET", `/v1/manage/agents/${agent.id}`, { token: ws.ownerToken })).status,
+    ).toBe(200);
+    const list = await expectJson<{ data: { id: string }[] }>(
+      await call("GET", "/v1/manage/agents", { token: ws.ownerToken }),
+      200,
+    );
+    expect(list.data.map((a) => a.id)).toEqual([ws.agentId, agent.id]);
+    const changed = await expectJson<{ name: string; mode: string }>(
+      await call("PATCH", `/v1/manage/agents/${agent.id}`, {
+        token: ws.ownerToken,
+        body: { name: "Help desk" },
+      }),
+      200,
+    );
+    expect(changed).toMatchObject({ name: "Help desk", mode: "responder" });
+    const channel = await expectJson<{ id: string; snippet: string }>(
+      await call("POST", `/v1/manage/agents/${agent.id}/channels`, {
+        token: ws.ownerToken,
+        body: { type: "widget", name: "Web" },
+      }),
+      201,
+    );
+    expect(channel.snippet).toBe(
+      `<script src="https://edge.test/widget.js" data-flow-id="${agent.id}" data-channel-id="${channel.id}" async></script>`,
+    );
+    const channels = await expectJson<{ data: { id: string }[] }>(
+      await call("GET", `/v1/manage/agents/${agent.id}/channels`, { token: ws.ownerToken }),
+      200,
+    );
+    expect(channels.data.map((c) => c.id)).toEqual([channel.id]);
+    expect(
+      (await call("DELETE", `/v1/manage/agents/${agent.id}`, { token: ws.ownerToken })).status,
+    ).toBe(204);
+    expect(
+      (await call("GET", `/v1/manage/agents/${agent.id}`, { token: ws.ownerToken })).status,
+    ).toBe(404);
+    const launch = await call("POST", "/v1/widget/launches", {
+      token: ws.widgetKey,
+      body: { flowId: agent.id, channelId: channel.id, parameters: { order: 1 } },
+    });
+    expect(launch.status).toBe(404);
+    expect(await code(launch)).toBe("widget_not_found");
+  });
+
+  it("refuses bad parameter definitions, listing every problem", async () => {
+    const ws = await seedWorkspace();
+    const response = await call("POST", "/v1/manage/agents", {
+      token: ws.ownerToken,
+      body: {
+        name: "Bad",
+        mode: "chatty",
+        parameters: [
+          { name: "a", type: "string" },
+          { name: "a", type: "number" },
+          { name: "n", type: "integer", options: [1, 2.5] },
+          { name: "1bad", type: "date" },
+        ],
+      },
+    });
+    const body = await expectJson<{ error: { details: { field: string }[] } }>(response, 400);
+    expect(body.error.details.map((d) => d.field).sort()).toEqual([
+      "mode",
+      "parameters.1.name",
+      "parameters.2.options.1",
+      "parameters.3.name",
+      "parameters.3.type",
+    ]);
+  });
+
+  it("keeps agents of other workspaces out of reach", async () => {
+    const ws = await seedWorkspace();
+    const other = await seedWorkspace();
+    expect(
+      (await call("GET", `/v1/manage/agents/${other.agentId}`, { token: ws.ownerToken })).status,
+    ).toBe(404);
+    expect(
+      (
+        await call("POST", `/v1/manage/agents/${other.agentId}/channels`, {
+          token: ws.ownerToken,
+          body: { type: "widget", name: "x" },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await call("POST", "/v1/widget/launches", { token: ws.widgetKey, body: launchBody(other) }))
+        .status,
+    ).toBe(404);
+  });
+});

@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { call, expectJson } from "../helpers/api";
+
+type Doc = {
+  openapi: string;
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, unknown>; security?: unknown[] }>
+  >;
+  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+};
+
+describe("OpenAPI document (generated from the zod schemas)", () => {
+  it("documents every route with its error responses", async () => {
+    const doc = await expectJson<Doc>(await call("GET", "/openapi.json"), 200);
+    expect(doc.openapi).toBe("3.1.0");
+    const routes = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(routes.sort()).toEqual(
+      [
+        "POST /v1/widget/launches",
+        "GET /v1/widget/launches/{id}",
+        "DELETE /v1/widget/launches/{id}",
+        "POST /v1/operator/workspaces",
+        "POST /v1/manage/members",
+        "GET /v1/manage/members",
+        "DELETE /v1/manage/members/{id}",
+        "POST /v1/manage/widget-keys",
+        "GET /v1/manage/widget-keys",
+        "DELETE /v1/manage/widget-keys/{id}",
+        "POST /v1/manage/agents",
+        "GET /v1/manage/agents",
+        "GET /v1/manage/agents/{id}",
+        "PATCH /v1/manage/agents/{id}",
+        "DELETE /v1/manage/agents/{id}",
+        "POST /v1/manage/agents/{id}/channels",
+        "GET /v1/manage/agents/{id}/channels",
+      ].sort(),
+    );
+    const create = doc.paths["/v1/widget/launches"]?.post;
+    expect(Object.keys(create?.responses ?? {}).sort()).toEqual(
+      ["201", "400", "401", "403", "404", "409", "413", "429"].sort(),
+    );
+    expect(Object.keys(doc.paths["/v1/widget/launches/{id}"]?.delete?.responses ?? {})).toContain(
+      "204",
+    );
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        expect(
+          Object.keys(operation.responses).some((s) => s.startsWith("4")),
+          `${method} ${path}`,
+        ).toBe(true);
+        expect(operation.security, `${method} ${path}`).toBeDefined();
+      }
+    }
+    expect(doc.components.schemas).toHaveProperty("CreateLaunch");
+    expect(doc.components.schemas).toHaveProperty("Error");
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(
+      ["memberToken", "operatorToken", "widgetKey", "widgetKeyHeader"].sort(),
+    );
+  });
+
+  it("renders the reference at /docs", async () => {
+    const response = await call("GET", "/docs");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/html");
+    expect(await response.text()).toContain("/openapi.json");
+  });
+});
