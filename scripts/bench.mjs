@@ -13,7 +13,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -44,7 +44,7 @@ function positiveInt(value, fallback) {
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const tmp = mkdtempSync(path.join(os.tmpdir(), "agent-edge-bench-"));
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "agent-edge-bench-"));
 const bin = [path.join(ROOT, "node_modules", ".bin"), path.dirname(process.execPath)];
 const childEnv = {
   ...process.env,
@@ -57,6 +57,15 @@ const childEnv = {
 };
 let server; // the wrangler dev child, leader of its own process group
 
+/** Latest change under src/, migrations/ and wrangler.toml: wrangler dev reloads on any of them. */
+function sourcesChangedAt() {
+  const list = (dir) => fs.readdirSync(dir, { recursive: true }).map((f) => path.join(dir, f));
+  const files = [...list(path.join(ROOT, "src")), ...list(path.join(ROOT, "migrations"))];
+  files.push(path.join(ROOT, "wrangler.toml"));
+  const mtime = (file) => fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  return Math.max(...files.slice(0, 10_000).map(mtime)); // a file may vanish while listed
+}
+
 function canListen(port) {
   return new Promise((resolve) => {
     const probe = net.createServer().once("error", () => resolve(false));
@@ -64,30 +73,28 @@ function canListen(port) {
   });
 }
 
-/** BENCH_PORT as given, or the first free port from 8788 (8787 is `npm run dev`'s). */
+/** BENCH_PORT as given, or the first free port from 8788; never 8787, `npm run dev`'s port. */
 async function choosePort() {
   const first = positiveInt(process.env.BENCH_PORT, 8788);
   const tries = process.env.BENCH_PORT ? 1 : 20;
-  for (let port = first; port < first + tries; port++) if (await canListen(port)) return port;
-  throw new Error(`no free port on 127.0.0.1 in ${first}-${first + tries - 1}`);
+  for (let port = first; port < first + tries; port++) {
+    if (port !== 8787 && (await canListen(port))) return port;
+  }
+  throw new Error(`no free port on 127.0.0.1 in ${first}-${first + tries - 1} (8787 excluded)`);
 }
 
 /** Applies the migrations; synchronous, because nothing else can happen before it. */
 function applyMigrations(dir) {
   const args = ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", dir];
-  const run = spawnSync("npx", args, {
-    cwd: ROOT,
-    env: childEnv,
-    encoding: "utf8",
-    timeout: 120_000,
-  });
+  const options = { cwd: ROOT, env: childEnv, encoding: "utf8", timeout: 120_000 };
+  const run = spawnSync("npx", args, options);
   if (run.status !== 0) throw new Error(`migrations failed:\n${run.stdout}${run.stderr}`);
 }
 
 function startServer(port, persistDir, vars) {
   // An empty --env-file keeps wrangler from reading (and watching) the project's .dev.vars.
   const envFile = path.join(tmp, "bench.env");
-  writeFileSync(envFile, "# vars are passed with --var\n");
+  fs.writeFileSync(envFile, "# vars are passed with --var\n");
   const args = ["wrangler", "dev", "--ip", "127.0.0.1", "--port", String(port)];
   args.push("--persist-to", persistDir, "--env-file", envFile);
   for (const [name, value] of Object.entries(vars)) args.push("--var", `${name}:${value}`);
@@ -264,11 +271,17 @@ async function main() {
     SECRETS_KEY: randomBytes(32).toString("base64"),
   };
   console.log(`bench: ${SECONDS} s per scenario, ${CONNECTIONS} connections, ${base}`);
+  const sourcesBefore = sourcesChangedAt();
   applyMigrations(persistDir);
   startServer(port, persistDir, vars);
   await waitForHealth(base);
   const plan = scenarios(await seed(base, vars.OPERATOR_TOKEN));
   const rows = await measure(base, plan);
+  // An edit mid-run reloads the worker (a wrangler.toml edit can even switch the local D1 file).
+  const sourcesChanged = sourcesChangedAt() !== sourcesBefore;
+  if (sourcesChanged) console.error("!!! src/ or wrangler.toml changed during the run: unreliable");
+  // The worker logs each 500's cause; show it next to the figures.
+  if (rows.some((r) => r.status5xx)) console.error(`--- wrangler output (tail):\n${server.log}`);
   console.log("");
   printTable(rows);
 
@@ -276,26 +289,25 @@ async function main() {
   const report = {
     date: new Date().toISOString(),
     node: process.version,
-    platform: `${os.platform()} ${os.arch()}`,
     cpus: os.cpus().length,
-    cpuModel: os.cpus()[0]?.model ?? null,
-    wrangler: JSON.parse(readFileSync(wranglerPkg, "utf8")).version,
+    machine: `${os.platform()} ${os.arch()}, ${os.cpus()[0]?.model}`,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    wrangler: JSON.parse(fs.readFileSync(wranglerPkg, "utf8")).version,
     settings: { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS, port },
     targets: { ...TARGETS, status5xx: 0, unit: "% of reference req/s in the same run" },
     linksCreated: plan.ids.length,
+    sourcesChangedDuringRun: sourcesChanged,
     scenarios: rows,
-    pass: rows.every((r) => r.pass),
+    pass: !sourcesChanged && rows.every((r) => r.pass),
   };
-  mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
-  writeFileSync(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(
-    `\n${report.pass ? "PASS" : "FAIL"}; results in ${path.relative(ROOT, RESULTS_FILE)}`,
-  );
+  fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+  fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\n${report.pass ? "PASS" : "FAIL"}, written to ${RESULTS_FILE}`);
 }
 
 async function shutdown(code) {
   await stopServer();
-  rmSync(tmp, { recursive: true, force: true });
+  fs.rmSync(tmp, { recursive: true, force: true });
   process.exit(code);
 }
 
