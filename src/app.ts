@@ -10,10 +10,16 @@ import type { AppBindings } from "./env";
 import { ApiError, errorBody, invalidRequest } from "./lib/errors";
 import { issuesToDetails } from "./lib/validation";
 import type { MemberPrincipal, WidgetKeyPrincipal } from "./services/auth";
+import type { Admit } from "./services/links";
 
 export type AppEnv = {
   Bindings: AppBindings;
-  Variables: RequestIdVariables & { widgetKey: WidgetKeyPrincipal; member: MemberPrincipal };
+  Variables: RequestIdVariables & {
+    widgetKey: WidgetKeyPrincipal;
+    /** Set by `requireWidgetKey`: hands it the admission of the handler's limiter call. */
+    admit: Admit;
+    member: MemberPrincipal;
+  };
 };
 
 /** A sub-app whose request validation failures become `400 invalid_request` listing every problem. */

@@ -1,108 +1,167 @@
 /**
- * WorkspaceLimiter: one SQLite-backed Durable Object per workspace (named by workspace id).
+ * WorkspaceLimiter: one SQLite-backed Durable Object per workspace (named by workspace id), the single
+ * writer of the workspace's links. Every launch API call makes one call here.
  *
  * Responsibilities:
- * - Rate limit: an exact sliding-window log per widget key (spec 8, contract 3), persisted in the
- *   object's SQLite so a restart forgets nothing. In-memory logs are a cache of that table.
- * - Pending-link cap: the set of pending, unexpired links of the workspace. Every change that adds or
- *   removes a pending link (create, revoke, open) runs through this object, which reserves the slot
- *   synchronously before writing D1, so concurrent creates can never pass the cap. The set is rebuilt
- *   from D1 each time the object starts, so after any restart the count equals what D1 holds.
+ * - Admission: refuses revoked widget keys (revocation runs through here, so it takes effect at once)
+ *   and enforces the exact sliding-window rate limit per key (spec 8, contract 3). Accepted calls are
+ *   persisted in the object's storage, so a restart forgets nothing; they are written unconfirmed, so
+ *   a reply never waits for the disk (a crash can forget at most the last few milliseconds of calls).
+ * - Pending-link cap: the set of pending, unexpired links, kept in memory and rebuilt from D1 each time
+ *   the object starts, so after any restart the count equals what D1 holds. A slot is taken
+ *   synchronously before the D1 write, so concurrent creates can never pass the cap.
+ * - Link writes (create, revoke, open) go to D1 from here; the object keeps a write-through cache of
+ *   links and of agents' parameter definitions, so most calls need no D1 read.
  */
 import { DurableObject } from "cloudflare:workers";
-import { and, eq, gt, ne } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/d1";
-import { links, type NewLink } from "../db/schema";
+import { and, eq, ne } from "drizzle-orm";
+import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
+import { type Link, links, type NewLink, type ParameterDefinition, widgetKeys } from "../db/schema";
 import type { AppBindings } from "../env";
+import { ExpiringSet } from "../lib/expiring-set";
 import { launchLimits } from "../lib/limits";
 import { type RateLimitDecision, SlidingWindowLog } from "../lib/sliding-window";
+import type { WidgetKeyPrincipal } from "../services/auth";
+import {
+  findAgentParameters,
+  findLinkRow,
+  loadPendingLinks,
+  type Refusal,
+  refuseFlow,
+  validateNewLink,
+} from "../services/link-rules";
 
-export type CreatePendingLinkResult = { created: true } | { created: false; pendingLinks: number };
+/** The outcome of counting one call of a widget key. */
+export type Admission =
+  | { admitted: true; rateLimit: RateLimitDecision }
+  | { admitted: false; reason: "rate_limited"; rateLimit: RateLimitDecision }
+  | { admitted: false; reason: "key_revoked" };
+
+/** An admitted call's result, or a refusal the Worker answers with its status and code. */
+export type Guarded<T> =
+  | { admission: Admission & { admitted: false } }
+  | {
+      admission: Admission & { admitted: true };
+      result: { ok: true; value: T } | { ok: false; refusal: Refusal };
+    };
+
+const LINK_CACHE_SIZE = 20_000;
+const RATE_PREFIX = "rl/";
+const pad = (ms: number) => String(ms).padStart(15, "0");
 
 export class WorkspaceLimiter extends DurableObject<AppBindings> {
-  private readonly sql: SqlStorage;
+  private readonly db: DrizzleD1Database;
   private readonly logs = new Map<string, SlidingWindowLog>();
-  private pendingCount = 0;
+  private readonly revokedKeys = new Map<string, boolean>();
+  private readonly pending = new ExpiringSet();
+  private readonly linkCache = new Map<string, Link>();
+  private readonly agentCache = new Map<string, ParameterDefinition[]>();
+  /** Bumped by every write, so a read-through that raced a write does not cache a stale row. */
+  private epoch = 0;
+  private sequence = 0;
   private acceptedSincePrune = 0;
   private loaded: Promise<void> | undefined;
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
     super(ctx, env);
-    this.sql = ctx.storage.sql;
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS rate_events (key_id TEXT NOT NULL, at INTEGER NOT NULL);
-      CREATE INDEX IF NOT EXISTS rate_events_key_at ON rate_events (key_id, at);
-      CREATE TABLE IF NOT EXISTS pending_links (link_id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);
-      CREATE INDEX IF NOT EXISTS pending_links_expiry ON pending_links (expires_at);`);
+    this.db = drizzle(env.DB);
   }
 
-  /**
-   * Counts one call of a widget key against its limit, unless the limit is reached.
-   * Rejected calls are not counted (contract 3: "accepted calls").
-   * @param keyId widget key record id (`wk_…`)
-   */
-  consumeRateLimit(keyId: string): RateLimitDecision {
+  /** Counts one call of the key (spec 8) unless the key is revoked or over its limit. */
+  async admit(key: Pick<WidgetKeyPrincipal, "keyId">): Promise<Admission> {
+    if (await this.isKeyRevoked(key.keyId)) return { admitted: false, reason: "key_revoked" };
     const { rateLimitPerWindow, rateLimitWindowMs } = launchLimits(this.env);
     const now = Date.now();
-    let log = this.logs.get(keyId);
-    if (!log) {
-      const rows = this.sql
-        .exec<{ at: number }>(
-          "SELECT at FROM rate_events WHERE key_id = ? AND at > ? ORDER BY at",
-          keyId,
-          now - rateLimitWindowMs,
-        )
-        .toArray();
-      log = new SlidingWindowLog(rows.map((row) => row.at));
-      this.logs.set(keyId, log);
-    }
+    const log = this.logs.get(key.keyId) ?? (await this.loadLog(key.keyId, now, rateLimitWindowMs));
     const { evictedBefore, ...decision } = log.attempt(now, rateLimitPerWindow, rateLimitWindowMs);
-    if (decision.allowed) {
-      this.sql.exec("INSERT INTO rate_events (key_id, at) VALUES (?, ?)", keyId, now);
-    }
-    // Events older than the window are never read again; clear them out now and then.
-    if (decision.allowed && ++this.acceptedSincePrune >= 1024) {
+    if (!decision.allowed) return { admitted: false, reason: "rate_limited", rateLimit: decision };
+    const options = { allowUnconfirmed: true };
+    this.ctx.storage.put(`${RATE_PREFIX}${key.keyId}/${pad(now)}/${this.sequence++}`, 1, options);
+    if (++this.acceptedSincePrune >= 1024) {
       this.acceptedSincePrune = 0;
-      this.sql.exec("DELETE FROM rate_events WHERE at <= ?", evictedBefore);
+      this.ctx.waitUntil(this.pruneLog(key.keyId, evictedBefore));
     }
-    return decision;
+    return { admitted: true, rateLimit: decision };
   }
 
   /**
-   * Inserts a new pending link into D1 if the workspace has a free pending slot.
-   * The slot is taken before the D1 write and given back if the write fails.
-   * @returns `{created:false, pendingLinks}` when the cap is reached (the caller answers 409).
+   * Admits the call, then creates the pending link (contract 3 order after the request's shape:
+   * forbidden_flow, widget_not_found, invalid_parameters, too_many_pending_links).
+   * @param link the complete row, built by the Worker (token hash, expiry, ids)
    */
-  async createPendingLink(link: NewLink): Promise<CreatePendingLinkResult> {
-    await this.load(link.workspaceId);
-    const { maxPendingLinks } = launchLimits(this.env);
-    const now = Date.now();
-    this.pruneExpired(now);
-    if (this.pendingCount >= maxPendingLinks) {
-      return { created: false, pendingLinks: this.pendingCount };
-    }
-    this.addPending(link.id, link.expiresAt);
-    try {
-      await drizzle(this.env.DB).insert(links).values(link);
-    } catch (error) {
-      this.removePending(link.id);
-      throw error;
-    }
-    return { created: true };
+  async createLink(key: WidgetKeyPrincipal, link: NewLink): Promise<Guarded<null>> {
+    return this.guarded(key, async () => {
+      const flowRefusal = refuseFlow(key, link.flowId);
+      if (flowRefusal) return { ok: false, refusal: flowRefusal };
+      const epoch = this.epoch;
+      const cacheKey = `${link.flowId}/${link.channelId}`;
+      let definitions = this.agentCache.get(cacheKey);
+      if (!definitions) {
+        definitions = await findAgentParameters(
+          this.db,
+          key.workspaceId,
+          link.flowId,
+          link.channelId,
+        );
+        if (definitions && epoch === this.epoch) this.agentCache.set(cacheKey, definitions);
+      }
+      const refusal = validateNewLink(definitions, link.parameters);
+      if (refusal) return { ok: false, refusal };
+      await this.load(key.workspaceId);
+      const { maxPendingLinks } = launchLimits(this.env);
+      const pendingLinks = this.pending.size(Date.now());
+      if (pendingLinks >= maxPendingLinks) {
+        return {
+          ok: false,
+          refusal: {
+            status: 409,
+            code: "too_many_pending_links",
+            message: `The workspace already has ${pendingLinks} links that nobody has opened.`,
+          },
+        };
+      }
+      this.pending.add(link.id, link.expiresAt);
+      try {
+        await this.db.insert(links).values(link);
+      } catch (error) {
+        this.pending.delete(link.id);
+        throw error;
+      }
+      this.epoch++;
+      this.cacheLink(toRow(link));
+      return { ok: true, value: null };
+    });
   }
 
-  /**
-   * Marks a link revoked in D1 (from any state) and frees its pending slot if it held one.
-   * Idempotent: revoking a revoked link changes nothing.
-   */
-  async revokeLink(workspaceId: string, linkId: string): Promise<void> {
-    await this.load(workspaceId);
-    await drizzle(this.env.DB)
-      .update(links)
-      .set({ status: "revoked", revokedAt: Date.now() })
-      .where(
-        and(eq(links.id, linkId), eq(links.workspaceId, workspaceId), ne(links.status, "revoked")),
-      );
-    this.removePending(linkId);
+  /** Admits the call and reads the link (404 not_found, 403 forbidden_flow). */
+  async lookupLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<Link>> {
+    return this.guarded(key, async () => this.findForKey(key, linkId));
+  }
+
+  /** Admits the call and revokes the link from any state; idempotent; frees a pending slot. */
+  async revokeLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<null>> {
+    return this.guarded(key, async () => {
+      const found = await this.findForKey(key, linkId);
+      if (!found.ok) return found;
+      if (found.value.status !== "revoked") {
+        await this.load(key.workspaceId);
+        const revokedAt = Date.now();
+        this.epoch++;
+        await this.db
+          .update(links)
+          .set({ status: "revoked", revokedAt })
+          .where(
+            and(
+              eq(links.id, linkId),
+              eq(links.workspaceId, key.workspaceId),
+              ne(links.status, "revoked"),
+            ),
+          );
+        this.pending.delete(linkId);
+        this.cacheLink({ ...found.value, status: "revoked", revokedAt });
+      }
+      return { ok: true, value: null };
+    });
   }
 
   /**
@@ -116,54 +175,141 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
     startedAt: number,
   ): Promise<boolean> {
     await this.load(workspaceId);
-    const result = await drizzle(this.env.DB)
+    const found = await findLinkRow(this.db, workspaceId, linkId);
+    if (!found || found.status !== "pending" || found.expiresAt <= startedAt) return false;
+    this.epoch++;
+    const result = await this.db
       .update(links)
       .set({ status: "active", sessionId, startedAt })
       .where(
-        and(
-          eq(links.id, linkId),
-          eq(links.workspaceId, workspaceId),
-          eq(links.status, "pending"),
-          gt(links.expiresAt, startedAt),
-        ),
+        and(eq(links.id, linkId), eq(links.workspaceId, workspaceId), eq(links.status, "pending")),
       );
     const opened = result.meta.changes === 1;
-    if (opened) this.removePending(linkId);
+    if (opened) {
+      this.pending.delete(linkId);
+      this.cacheLink({ ...found, status: "active", sessionId, startedAt });
+    } else {
+      this.linkCache.delete(linkId);
+    }
     return opened;
+  }
+
+  /** Revokes a widget key in D1; refused from the next call on. @returns false for an unknown key. */
+  async revokeWidgetKey(workspaceId: string, keyId: string): Promise<boolean> {
+    const revokedAt = Date.now();
+    const row = await this.db
+      .select({ revokedAt: widgetKeys.revokedAt })
+      .from(widgetKeys)
+      .where(and(eq(widgetKeys.id, keyId), eq(widgetKeys.workspaceId, workspaceId)))
+      .get();
+    if (!row) return false;
+    this.revokedKeys.set(keyId, true);
+    if (row.revokedAt === null) {
+      await this.db.update(widgetKeys).set({ revokedAt }).where(eq(widgetKeys.id, keyId));
+    }
+    return true;
+  }
+
+  /** Drops cached parameter definitions of an agent after it changed or was deleted. */
+  forgetAgent(agentId: string): void {
+    this.epoch++;
+    for (const cacheKey of this.agentCache.keys()) {
+      if (cacheKey.startsWith(`${agentId}/`)) this.agentCache.delete(cacheKey);
+    }
   }
 
   /** Pending, unexpired links of the workspace right now. */
   async pendingLinkCount(workspaceId: string): Promise<number> {
     await this.load(workspaceId);
-    this.pruneExpired(Date.now());
-    return this.pendingCount;
+    return this.pending.size(Date.now());
+  }
+
+  private async guarded<T>(
+    key: WidgetKeyPrincipal,
+    run: () => Promise<{ ok: true; value: T } | { ok: false; refusal: Refusal }>,
+  ): Promise<Guarded<T>> {
+    const admission = await this.admit(key);
+    if (!admission.admitted) return { admission };
+    return { admission, result: await run() };
+  }
+
+  private async findForKey(
+    key: WidgetKeyPrincipal,
+    linkId: string,
+  ): Promise<{ ok: true; value: Link } | { ok: false; refusal: Refusal }> {
+    let link = this.linkCache.get(linkId);
+    if (!link) {
+      const epoch = this.epoch;
+      link = await findLinkRow(this.db, key.workspaceId, linkId);
+      if (link && epoch === this.epoch) this.cacheLink(link);
+    }
+    if (!link || link.workspaceId !== key.workspaceId) {
+      return {
+        ok: false,
+        refusal: { status: 404, code: "not_found", message: "No such link in this workspace." },
+      };
+    }
+    const refusal = refuseFlow(key, link.flowId);
+    return refusal ? { ok: false, refusal } : { ok: true, value: link };
+  }
+
+  private cacheLink(link: Link): void {
+    this.linkCache.delete(link.id);
+    this.linkCache.set(link.id, link);
+    if (this.linkCache.size > LINK_CACHE_SIZE) {
+      const oldest = this.linkCache.keys().next().value;
+      if (oldest !== undefined) this.linkCache.delete(oldest);
+    }
+  }
+
+  private async isKeyRevoked(keyId: string): Promise<boolean> {
+    const known = this.revokedKeys.get(keyId);
+    if (known !== undefined) return known;
+    const row = await this.db
+      .select({ revokedAt: widgetKeys.revokedAt })
+      .from(widgetKeys)
+      .where(eq(widgetKeys.id, keyId))
+      .get();
+    // Revocations after this read run through revokeWidgetKey, which updates the map.
+    const revoked = this.revokedKeys.get(keyId) ?? (!row || row.revokedAt !== null);
+    this.revokedKeys.set(keyId, revoked);
+    return revoked;
+  }
+
+  private async loadLog(keyId: string, now: number, windowMs: number): Promise<SlidingWindowLog> {
+    const prefix = `${RATE_PREFIX}${keyId}/`;
+    const stored = await this.ctx.storage.list({
+      prefix,
+      start: `${prefix}${pad(now - windowMs + 1)}`,
+    });
+    const times = [...stored.keys()].map((name) =>
+      Number(name.slice(prefix.length, prefix.length + 15)),
+    );
+    // Another call may have loaded the log while this one awaited storage.
+    const log = this.logs.get(keyId) ?? new SlidingWindowLog(times);
+    this.logs.set(keyId, log);
+    return log;
+  }
+
+  private async pruneLog(keyId: string, before: number): Promise<void> {
+    const prefix = `${RATE_PREFIX}${keyId}/`;
+    const old = await this.ctx.storage.list({
+      prefix,
+      end: `${prefix}${pad(before + 1)}`,
+      limit: 4096,
+    });
+    const names = [...old.keys()];
+    for (let i = 0; i < names.length; i += 128) {
+      await this.ctx.storage.delete(names.slice(i, i + 128), { allowUnconfirmed: true });
+    }
   }
 
   /** Rebuilds the pending set from D1 once per object lifetime; concurrent callers share the load. */
   private load(workspaceId: string): Promise<void> {
     this.loaded ??= this.ctx.blockConcurrencyWhile(async () => {
-      const now = Date.now();
-      const rows = await drizzle(this.env.DB)
-        .select({ id: links.id, expiresAt: links.expiresAt })
-        .from(links)
-        .where(
-          and(
-            eq(links.workspaceId, workspaceId),
-            eq(links.status, "pending"),
-            gt(links.expiresAt, now),
-          ),
-        );
-      this.ctx.storage.transactionSync(() => {
-        this.sql.exec("DELETE FROM pending_links");
-        for (const row of rows) {
-          this.sql.exec(
-            "INSERT INTO pending_links (link_id, expires_at) VALUES (?, ?)",
-            row.id,
-            row.expiresAt,
-          );
-        }
-      });
-      this.pendingCount = rows.length;
+      const rows = await loadPendingLinks(this.db, workspaceId, Date.now());
+      this.pending.clear();
+      for (const row of rows) this.pending.add(row.id, row.expiresAt);
     });
     // A failed load (D1 unreachable) must not stick: the next call tries again.
     this.loaded.catch(() => {
@@ -171,30 +317,17 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
     });
     return this.loaded;
   }
+}
 
-  private addPending(linkId: string, expiresAt: number): void {
-    this.sql.exec(
-      "INSERT INTO pending_links (link_id, expires_at) VALUES (?, ?)",
-      linkId,
-      expiresAt,
-    );
-    this.pendingCount++;
-  }
-
-  // `rowsWritten` also counts index writes, so deleted rows are counted through RETURNING.
-  private removePending(linkId: string): void {
-    const deleted = this.sql.exec(
-      "DELETE FROM pending_links WHERE link_id = ? RETURNING link_id",
-      linkId,
-    );
-    this.pendingCount -= deleted.toArray().length;
-  }
-
-  private pruneExpired(now: number): void {
-    const deleted = this.sql.exec(
-      "DELETE FROM pending_links WHERE expires_at <= ? RETURNING link_id",
-      now,
-    );
-    this.pendingCount -= deleted.toArray().length;
-  }
+function toRow(link: NewLink): Link {
+  return {
+    participantName: null,
+    participantExternalId: null,
+    globalTask: null,
+    sessionId: null,
+    startedAt: null,
+    endedAt: null,
+    revokedAt: null,
+    ...link,
+  };
 }

@@ -3,8 +3,10 @@
  * the management API (spec 5, contract 2 and 3).
  */
 import { drizzle } from "drizzle-orm/d1";
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app";
+import type { Admission } from "../durable-objects/workspace-limiter";
 import { ApiError, insufficientScope, invalidKey } from "../lib/errors";
 import {
   authenticateMember,
@@ -17,10 +19,28 @@ import { workspaceLimiter } from "../services/limiter-client";
 
 const POLICY = "widget-key";
 
+/** Sets the RateLimit headers of an admission and throws for a revoked key (401) or the limit (429). */
+function applyAdmission(c: Context<AppEnv>, admission: Admission): void {
+  if (!admission.admitted && admission.reason === "key_revoked") throw invalidKey();
+  const decision = admission.rateLimit;
+  c.header("RateLimit-Policy", `"${POLICY}";q=${decision.limit};w=60`);
+  c.header("RateLimit", `"${POLICY}";r=${decision.remaining};t=${decision.resetSeconds}`);
+  if (!admission.admitted) {
+    throw new ApiError(
+      429,
+      "rate_limited",
+      `More than ${decision.limit} requests per minute with this key; retry in ${decision.retryAfterSeconds} s.`,
+      { headers: { "Retry-After": String(decision.retryAfterSeconds) } },
+    );
+  }
+}
+
 /**
- * Launch API: resolves the widget key (401 invalid_key), then counts the call against the key's
- * limit (429 rate_limited with Retry-After). Every response after a valid key carries the IETF
- * `RateLimit-Policy` and `RateLimit` headers. A valid member token gets 403 insufficient_scope.
+ * Launch API: resolves the widget key (401 invalid_key). The call is then counted exactly once by
+ * the workspace limiter: handlers pass the admission of their one limiter call to `c.var.admit`;
+ * a call refused before it reached the limiter (413, 400) is counted here, and a revoked key or the
+ * rate limit (401, 429) take precedence over that refusal, as the contract's check order says.
+ * A valid member token gets 403 insufficient_scope.
  */
 export const requireWidgetKey = createMiddleware<AppEnv>(async (c, next) => {
   const credential = readCredential(c.req.raw.headers, true);
@@ -33,21 +53,23 @@ export const requireWidgetKey = createMiddleware<AppEnv>(async (c, next) => {
     }
     throw invalidKey();
   }
-  const decision = await workspaceLimiter(c.env, principal.workspaceId).consumeRateLimit(
-    principal.keyId,
-  );
-  c.header("RateLimit-Policy", `"${POLICY}";q=${decision.limit};w=60`);
-  c.header("RateLimit", `"${POLICY}";r=${decision.remaining};t=${decision.resetSeconds}`);
-  if (!decision.allowed) {
-    throw new ApiError(
-      429,
-      "rate_limited",
-      `More than ${decision.limit} requests per minute with this key; retry in ${decision.retryAfterSeconds} s.`,
-      { headers: { "Retry-After": String(decision.retryAfterSeconds) } },
-    );
-  }
   c.set("widgetKey", principal);
-  await next();
+  let admitted = false;
+  c.set("admit", (admission) => {
+    admitted = true;
+    applyAdmission(c, admission);
+  });
+  const admitHere = async () => {
+    admitted = true;
+    applyAdmission(c, await workspaceLimiter(c.env, principal.workspaceId).admit(principal));
+  };
+  try {
+    await next();
+  } catch (error) {
+    if (!admitted) await admitHere();
+    throw error;
+  }
+  if (!admitted) await admitHere();
 });
 
 /** Management API: resolves a member token (401); a valid widget key gets 403 insufficient_scope. */

@@ -2,6 +2,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { drizzle } from "drizzle-orm/d1";
 import { createRouter } from "../app";
+import type { AppBindings } from "../env";
 import { errorResponses, IdParamSchema } from "../lib/schemas";
 import { requireWriter } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
@@ -21,6 +22,7 @@ import {
   listChannels,
   updateAgent,
 } from "../services/agents";
+import { workspaceLimiter } from "../services/limiter-client";
 
 const common = { tags: ["Agents"], security: [{ memberToken: [] }] };
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
@@ -33,6 +35,8 @@ const body = <T extends z.ZodType>(schema: T) => ({
 const write = [requireWriter, ...jsonBody(65_536)];
 
 export const agentsRouter = createRouter();
+const forget = (env: AppBindings, workspaceId: string) => (agentId: string) =>
+  workspaceLimiter(env, workspaceId).forgetAgent(agentId);
 const baseUrl = (env: { BASE_URL?: string }, url: string) => env.BASE_URL || new URL(url).origin;
 
 agentsRouter.openapi(
@@ -101,6 +105,7 @@ agentsRouter.openapi(
     return c.json(
       await updateAgent(
         drizzle(c.env.DB),
+        forget(c.env, workspaceId),
         workspaceId,
         c.req.valid("param").id,
         c.req.valid("json"),
@@ -121,7 +126,13 @@ agentsRouter.openapi(
     responses: { 204: { description: "Deleted" }, ...errorResponses(401, 403, 404) },
   }),
   async (c) => {
-    await deleteAgent(drizzle(c.env.DB), c.get("member").workspaceId, c.req.valid("param").id);
+    const { workspaceId } = c.get("member");
+    await deleteAgent(
+      drizzle(c.env.DB),
+      forget(c.env, workspaceId),
+      workspaceId,
+      c.req.valid("param").id,
+    );
     return c.body(null, 204);
   },
 );

@@ -4,7 +4,6 @@
  * JSON and shape; the service does scope, agent and channel, parameters and the pending cap.
  */
 import { createRoute } from "@hono/zod-openapi";
-import { drizzle } from "drizzle-orm/d1";
 import type { Context } from "hono";
 import { type AppEnv, createRouter } from "../app";
 import { errorResponses, IdParamSchema } from "../lib/schemas";
@@ -73,8 +72,8 @@ const revokeLaunchRoute = createRoute({
 
 function linkDeps(c: Context<AppEnv>): LinkDeps {
   return {
-    db: drizzle(c.env.DB),
     limiter: workspaceLimiter(c.env, c.get("widgetKey").workspaceId),
+    admit: c.get("admit"),
     baseUrl: c.env.BASE_URL || new URL(c.req.url).origin,
   };
 }
@@ -88,7 +87,7 @@ launches.openapi(createLaunchRoute, async (c) => {
 });
 
 launches.openapi(getLaunchRoute, async (c) => {
-  const launch = await getLink(drizzle(c.env.DB), c.get("widgetKey"), c.req.valid("param").id);
+  const launch = await getLink(linkDeps(c), c.get("widgetKey"), c.req.valid("param").id);
   return c.json(launch, 200);
 });
 

@@ -6,6 +6,7 @@ import { errorResponses, IdParamSchema } from "../lib/schemas";
 import { requireWriter } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
 import { CreatedWidgetKeySchema, CreateWidgetKeySchema, WidgetKeySchema } from "../schemas/manage";
+import { workspaceLimiter } from "../services/limiter-client";
 import { createWidgetKey, listWidgetKeys, revokeWidgetKey } from "../services/widget-keys";
 
 const common = { tags: ["Widget keys"], security: [{ memberToken: [] }] };
@@ -71,7 +72,12 @@ widgetKeysRouter.openapi(
     responses: { 204: { description: "Revoked" }, ...errorResponses(401, 403, 404) },
   }),
   async (c) => {
-    await revokeWidgetKey(drizzle(c.env.DB), c.get("member").workspaceId, c.req.valid("param").id);
+    const { workspaceId } = c.get("member");
+    await revokeWidgetKey(
+      workspaceLimiter(c.env, workspaceId),
+      workspaceId,
+      c.req.valid("param").id,
+    );
     return c.body(null, 204);
   },
 );

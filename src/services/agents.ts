@@ -97,9 +97,13 @@ export async function listAgents(db: DrizzleD1Database, workspaceId: string): Pr
   return rows.map(toAgent);
 }
 
+/** Forgets an agent's cached parameter definitions (the workspace limiter's `forgetAgent`). */
+type ForgetAgent = (agentId: string) => Promise<void>;
+
 /** Changes the given fields. Links already created keep the parameters they were validated with. */
 export async function updateAgent(
   db: DrizzleD1Database,
+  forgetAgent: ForgetAgent,
   workspaceId: string,
   agentId: string,
   input: UpdateAgent,
@@ -122,12 +126,14 @@ export async function updateAgent(
       updatedAt: now,
     })
     .where(eq(agents.id, agentId));
+  await forgetAgent(agentId);
   return toAgent(next);
 }
 
 /** Deletes the agent and its channels; new links for it get 404 widget_not_found. */
 export async function deleteAgent(
   db: DrizzleD1Database,
+  forgetAgent: ForgetAgent,
   workspaceId: string,
   agentId: string,
 ): Promise<void> {
@@ -136,6 +142,7 @@ export async function deleteAgent(
     db.delete(channels).where(eq(channels.agentId, agentId)),
     db.delete(agents).where(eq(agents.id, agentId)),
   ]);
+  await forgetAgent(agentId);
 }
 
 export async function createChannel(

@@ -41,8 +41,18 @@ export function readCredential(
   return bearer ?? apiKey;
 }
 
+type WidgetKeyFacts = WidgetKeyPrincipal & { keyHash: string; expiresAt: number | null };
+
+const CACHED_KEYS = 10_000;
 /**
- * Resolves a widget key: known, not revoked, not expired at `now` (epoch ms).
+ * What never changes about a key (workspace, agents, expiry), by SHA-256, for this isolate's life.
+ * Revocation is not cached here: the workspace limiter refuses revoked keys on every call.
+ */
+const widgetKeyFacts = new Map<string, WidgetKeyFacts>();
+
+/**
+ * Resolves a widget key: well-formed, known, not revoked when first read, not expired at `now`
+ * (epoch ms). Revocation after the first read is enforced by the workspace limiter's admission.
  * @returns the principal, or null for any refusal (the caller answers 401 invalid_key).
  */
 export async function authenticateWidgetKey(
@@ -52,20 +62,27 @@ export async function authenticateWidgetKey(
 ): Promise<WidgetKeyPrincipal | null> {
   if (!hasValidChecksum(key, WIDGET_KEY_PREFIX)) return null;
   const hash = await sha256Hex(key);
-  const row = await db
-    .select({
-      id: widgetKeys.id,
-      workspaceId: widgetKeys.workspaceId,
-      keyHash: widgetKeys.keyHash,
-      flowIds: widgetKeys.flowIds,
-      expiresAt: widgetKeys.expiresAt,
-    })
-    .from(widgetKeys)
-    .where(and(eq(widgetKeys.keyHash, hash), isNull(widgetKeys.revokedAt)))
-    .get();
-  if (!row || !constantTimeEqual(row.keyHash, hash)) return null;
-  if (row.expiresAt !== null && row.expiresAt <= now) return null;
-  return { keyId: row.id, workspaceId: row.workspaceId, flowIds: row.flowIds ?? null };
+  let facts = widgetKeyFacts.get(hash);
+  if (!facts) {
+    const row = await db
+      .select({
+        keyId: widgetKeys.id,
+        workspaceId: widgetKeys.workspaceId,
+        keyHash: widgetKeys.keyHash,
+        flowIds: widgetKeys.flowIds,
+        expiresAt: widgetKeys.expiresAt,
+      })
+      .from(widgetKeys)
+      .where(and(eq(widgetKeys.keyHash, hash), isNull(widgetKeys.revokedAt)))
+      .get();
+    if (!row) return null;
+    facts = { ...row, flowIds: row.flowIds ?? null };
+    if (widgetKeyFacts.size >= CACHED_KEYS) widgetKeyFacts.clear();
+    widgetKeyFacts.set(hash, facts);
+  }
+  if (!constantTimeEqual(facts.keyHash, hash)) return null;
+  if (facts.expiresAt !== null && facts.expiresAt <= now) return null;
+  return { keyId: facts.keyId, workspaceId: facts.workspaceId, flowIds: facts.flowIds };
 }
 
 /** Resolves a member token of a member who has not been removed; null otherwise. */

@@ -1,11 +1,12 @@
 /**
  * Links of the Widget Launch API: create, look up, revoke (spec 2.2 to 4.3, contract 3), and opening
- * (pending → active) for the conversation to build on. Never sees a Hono context.
+ * (pending → active) for the conversation to build on. Each launch call is one call to the workspace
+ * limiter, which admits it (revocation, rate limit) and does the work. Never sees a Hono context.
  */
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import { agents, channels, type Link, links, type NewLink } from "../db/schema";
-import type { WorkspaceLimiter } from "../durable-objects/workspace-limiter";
+import { type Link, links, type NewLink } from "../db/schema";
+import type { Guarded, WorkspaceLimiter } from "../durable-objects/workspace-limiter";
 import { randomBase64Url, sha256Hex } from "../lib/crypto";
 import { ApiError, notFound } from "../lib/errors";
 import { widgetScriptTag } from "../lib/html";
@@ -18,27 +19,24 @@ import {
   type LinkStatus,
 } from "../schemas/launches";
 import type { WidgetKeyPrincipal } from "./auth";
-import { parameterProblems } from "./parameters";
+import type { Refusal } from "./link-rules";
 
 type Limiter = Pick<
   DurableObjectStub<WorkspaceLimiter>,
-  "createPendingLink" | "revokeLink" | "activateLink"
+  "createLink" | "lookupLink" | "revokeLink" | "activateLink"
 >;
 
+/** Receives the admission of an admitted or refused call: sets the RateLimit headers, throws 401/429. */
+export type Admit = (admission: Guarded<unknown>["admission"]) => void;
+
 export type LinkDeps = {
-  db: DrizzleD1Database;
   /** The key's workspace limiter (see `workspaceLimiter`). */
   limiter: Limiter;
+  admit: Admit;
   /** Origin of the chat page and widget script, e.g. `https://launch.example.com`. */
   baseUrl: string;
   now?: number;
 };
-
-function assertFlowAllowed(key: WidgetKeyPrincipal, flowId: string): void {
-  if (key.flowIds !== null && !key.flowIds.includes(flowId)) {
-    throw new ApiError(403, "forbidden_flow", "This key is limited to other agents.");
-  }
-}
 
 /** The link's status as the API shows it: a pending link past its expiry is `expired`. */
 export function effectiveStatus(link: Pick<Link, "status" | "expiresAt">, now: number): LinkStatus {
@@ -58,10 +56,22 @@ export function launchAddresses(
   };
 }
 
+function toApiError(refusal: Refusal): ApiError {
+  return new ApiError(refusal.status, refusal.code, refusal.message, { details: refusal.details });
+}
+
+/** Applies the admission, then returns the value or throws the refusal. */
+function settle<T>(guarded: Guarded<T>, admit: Admit): T {
+  admit(guarded.admission);
+  if (!("result" in guarded)) throw new Error("a refused admission must have thrown");
+  if (!guarded.result.ok) throw toApiError(guarded.result.refusal);
+  return guarded.result.value;
+}
+
 /**
- * Creates a pending link. Checks, in the order of contract 3 after the request's shape: key scope
- * (403 forbidden_flow), agent and widget channel (404 widget_not_found), parameters
- * (400 invalid_parameters), pending cap (409 too_many_pending_links).
+ * Creates a pending link. After the request's shape, the limiter checks key scope (403
+ * forbidden_flow), agent and widget channel (404 widget_not_found), parameters (400
+ * invalid_parameters) and the pending cap (409 too_many_pending_links), in that order.
  * @returns the create response; the token exists only in it (its SHA-256 is stored).
  */
 export async function createLink(
@@ -70,35 +80,6 @@ export async function createLink(
   input: CreateLaunch,
 ): Promise<CreatedLaunch> {
   const now = deps.now ?? Date.now();
-  assertFlowAllowed(key, input.flowId);
-  const target = await deps.db
-    .select({ parameters: agents.parameters })
-    .from(channels)
-    .innerJoin(agents, eq(agents.id, channels.agentId))
-    .where(
-      and(
-        eq(channels.id, input.channelId),
-        eq(channels.agentId, input.flowId),
-        eq(channels.workspaceId, key.workspaceId),
-        eq(channels.type, "widget"),
-      ),
-    )
-    .get();
-  if (!target) {
-    throw new ApiError(
-      404,
-      "widget_not_found",
-      "No such agent in this workspace, or it has no widget channel with this id.",
-    );
-  }
-  const parameters = input.parameters ?? {};
-  const problems = parameterProblems(target.parameters, parameters);
-  if (problems.length > 0) {
-    throw new ApiError(400, "invalid_parameters", "Some parameters were refused.", {
-      details: problems,
-    });
-  }
-
   const token = randomBase64Url(32);
   const link: NewLink = {
     id: newId("lnk"),
@@ -107,7 +88,7 @@ export async function createLink(
     channelId: input.channelId,
     tokenHash: await sha256Hex(token),
     status: "pending",
-    parameters,
+    parameters: input.parameters ?? {},
     participantName: input.participant?.name ?? null,
     participantExternalId: input.participant?.externalId ?? null,
     globalTask: input.globalTask ?? null,
@@ -115,14 +96,7 @@ export async function createLink(
     createdAt: now,
     createdByKey: key.keyId,
   };
-  const result = await deps.limiter.createPendingLink(link);
-  if (!result.created) {
-    throw new ApiError(
-      409,
-      "too_many_pending_links",
-      `The workspace already has ${result.pendingLinks} links that nobody has opened.`,
-    );
-  }
+  settle(await deps.limiter.createLink(key, link), deps.admit);
   return {
     id: link.id,
     status: "pending",
@@ -130,17 +104,6 @@ export async function createLink(
     token,
     ...launchAddresses(deps.baseUrl, link.flowId, link.channelId, token),
   };
-}
-
-async function findLink(db: DrizzleD1Database, key: WidgetKeyPrincipal, id: string): Promise<Link> {
-  const link = await db
-    .select()
-    .from(links)
-    .where(and(eq(links.id, id), eq(links.workspaceId, key.workspaceId)))
-    .get();
-  if (!link) throw notFound();
-  assertFlowAllowed(key, link.flowId);
-  return link;
 }
 
 /** The look-up view of a link (spec 2.4, contract 3): never the token, never the parameters. */
@@ -167,33 +130,22 @@ export function toLaunch(link: Link, now: number): Launch {
 
 /** Looks up a link of the key's workspace (404 not_found, 403 forbidden_flow). */
 export async function getLink(
-  db: DrizzleD1Database,
+  deps: LinkDeps,
   key: WidgetKeyPrincipal,
   id: string,
-  now = Date.now(),
 ): Promise<Launch> {
-  return toLaunch(await findLink(db, key, id), now);
+  // The RPC stub loses the row type (its `parameters` is an open record); it is a Link row.
+  const link = settle((await deps.limiter.lookupLink(key, id)) as Guarded<Link>, deps.admit);
+  return toLaunch(link, deps.now ?? Date.now());
 }
 
-/**
- * Revokes a link from any state (spec 3); repeating it changes nothing. A pending link is revoked
- * through the workspace limiter so its slot is freed with the same step.
- */
+/** Revokes a link from any state (spec 3); repeating it changes nothing; a pending slot is freed. */
 export async function revokeLink(
   deps: LinkDeps,
   key: WidgetKeyPrincipal,
   id: string,
 ): Promise<void> {
-  const link = await findLink(deps.db, key, id);
-  if (link.status === "revoked") return;
-  if (link.status === "pending") {
-    await deps.limiter.revokeLink(key.workspaceId, link.id);
-    return;
-  }
-  await deps.db
-    .update(links)
-    .set({ status: "revoked", revokedAt: deps.now ?? Date.now() })
-    .where(and(eq(links.id, link.id), eq(links.workspaceId, key.workspaceId)));
+  settle(await deps.limiter.revokeLink(key, id), deps.admit);
 }
 
 export type OpenedLink = { link: Link; opened: boolean };
@@ -201,8 +153,8 @@ export type OpenedLink = { link: Link; opened: boolean };
 /**
  * Opens a link by its token (contract 4): a pending, unexpired link becomes active with a new
  * conversation session and frees its pending slot; an active or ended link is returned as it is so
- * the conversation resumes. Refusals: 404 not_found (unknown token), 403 link_unavailable with
- * `{reason: "expired" | "revoked"}` in details.
+ * the conversation resumes, until its expiry. Refusals: 404 not_found (unknown token), 403
+ * link_unavailable with `{reason: "expired" | "revoked"}` in details.
  * @param limiterFor the workspace limiter of a workspace id
  */
 export async function openLinkByToken(
@@ -211,18 +163,14 @@ export async function openLinkByToken(
   token: string,
   now = Date.now(),
 ): Promise<OpenedLink> {
-  const find = async () =>
-    db
-      .select()
-      .from(links)
-      .where(eq(links.tokenHash, await sha256Hex(token)))
-      .get();
-  const link = await find();
-  if (!link) throw notFound("No link has this token.");
+  const tokenHash = await sha256Hex(token);
+  const find = () => db.select().from(links).where(eq(links.tokenHash, tokenHash)).get();
   const refuse = (reason: "expired" | "revoked") =>
     new ApiError(403, "link_unavailable", `This link can no longer be opened: it is ${reason}.`, {
       details: [{ reason }],
     });
+  const link = await find();
+  if (!link) throw notFound("No link has this token.");
   if (link.status === "revoked") throw refuse("revoked");
   // The link stops opening, and resuming, at its expiry (spec 1.4, contract 4).
   if (link.expiresAt <= now) throw refuse("expired");

@@ -7,6 +7,7 @@ import type { z } from "@hono/zod-openapi";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { agents, type WidgetKey, widgetKeys } from "../db/schema";
+import type { WorkspaceLimiter } from "../durable-objects/workspace-limiter";
 import { generateChecksummedSecret, sha256Hex } from "../lib/crypto";
 import { type ErrorDetail, invalidRequest, notFound } from "../lib/errors";
 import { isoTime, isoTimeOrNull, newId } from "../lib/ids";
@@ -100,20 +101,16 @@ export async function listWidgetKeys(
   return rows.map(toWidgetKey);
 }
 
-/** Revokes a key; refused from the next call on. Idempotent. @throws 404 not_found. */
+/**
+ * Revokes a key through its workspace limiter, which refuses it from the next call on, in every
+ * isolate. Idempotent. @throws 404 not_found.
+ */
 export async function revokeWidgetKey(
-  db: DrizzleD1Database,
+  limiter: Pick<DurableObjectStub<WorkspaceLimiter>, "revokeWidgetKey">,
   workspaceId: string,
   keyId: string,
-  now = Date.now(),
 ): Promise<void> {
-  const row = await db
-    .select({ revokedAt: widgetKeys.revokedAt })
-    .from(widgetKeys)
-    .where(and(eq(widgetKeys.id, keyId), eq(widgetKeys.workspaceId, workspaceId)))
-    .get();
-  if (!row) throw notFound("No such widget key in this workspace.");
-  if (row.revokedAt === null) {
-    await db.update(widgetKeys).set({ revokedAt: now }).where(eq(widgetKeys.id, keyId));
+  if (!(await limiter.revokeWidgetKey(workspaceId, keyId))) {
+    throw notFound("No such widget key in this workspace.");
   }
 }

@@ -1,6 +1,8 @@
 import { evictDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
+import { authenticateWidgetKey } from "../../src/services/auth";
 import { workspaceLimiter } from "../../src/services/limiter-client";
 import { call, expectJson, launchBody, seedWorkspace, type Workspace } from "../helpers/api";
 
@@ -70,13 +72,25 @@ describe("key states (spec 5.3 to 5.5)", () => {
   it("refuses an expired key with invalid_key", async () => {
     const ws = await seedWorkspace();
     const key = await createKey(ws, { expiresAt: new Date(Date.now() + 60_000).toISOString() });
-    expect((await call("GET", "/v1/widget/launches/lnk_x", { token: key.key })).status).toBe(404);
+    // Time passes: the stored expiry is now behind us (before this key was ever used).
     await env.DB.prepare("UPDATE widget_keys SET expires_at = ? WHERE id = ?")
       .bind(Date.now() - 1, key.id)
       .run();
     const response = await call("GET", "/v1/widget/launches/lnk_x", { token: key.key });
     expect(response.status).toBe(401);
     expect(await errorCode(response)).toBe("invalid_key");
+  });
+
+  it("refuses a key whose expiry passes after it was first used", async () => {
+    const ws = await seedWorkspace();
+    const expiresAt = Date.now() + 60_000;
+    const key = await createKey(ws, { expiresAt: new Date(expiresAt).toISOString() });
+    expect((await call("GET", "/v1/widget/launches/lnk_x", { token: key.key })).status).toBe(404);
+    const db = drizzle(env.DB);
+    expect(await authenticateWidgetKey(db, key.key, expiresAt - 1)).toMatchObject({
+      keyId: key.id,
+    });
+    expect(await authenticateWidgetKey(db, key.key, expiresAt)).toBeNull();
   });
 
   it("refuses a revoked key at once", async () => {

@@ -1,5 +1,11 @@
+import { evictDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
+import { type Link, links } from "../../src/db/schema";
+import { workspaceLimiter } from "../../src/services/limiter-client";
+import { toLaunch } from "../../src/services/links";
 import { call, expectJson, launchBody, ORIGIN, seedWorkspace } from "../helpers/api";
 
 type Created = {
@@ -138,9 +144,20 @@ describe("look up a link (spec 2.4)", () => {
       await call("POST", "/v1/widget/launches", { token: ws.widgetKey, body: launchBody(ws) }),
       201,
     );
+    const expiresAt = Date.parse(created.expiresAt);
+    // The status is derived from the clock: pending until the expiry, expired from then on.
+    const link = (await drizzle(env.DB)
+      .select()
+      .from(links)
+      .where(eq(links.id, created.id))
+      .get()) as Link;
+    expect(toLaunch(link, expiresAt - 1).status).toBe("pending");
+    expect(toLaunch(link, expiresAt).status).toBe("expired");
+    // Through the API: time passes (the stored expiry is now behind us), the object restarts.
     await env.DB.prepare("UPDATE links SET expires_at = ? WHERE id = ?")
       .bind(Date.now() - 1, created.id)
       .run();
+    await evictDurableObject(workspaceLimiter(env, ws.workspaceId));
     const looked = await expectJson<{ status: string }>(
       await call("GET", `/v1/widget/launches/${created.id}`, { token: ws.widgetKey }),
       200,

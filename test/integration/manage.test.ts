@@ -225,6 +225,40 @@ describe("agents and channels (contract 2)", () => {
     expect(await code(launch)).toBe("widget_not_found");
   });
 
+  it("validates new links against the agent's current parameters after a change", async () => {
+    const ws = await seedWorkspace();
+    const before = await call("POST", "/v1/widget/launches", {
+      token: ws.widgetKey,
+      body: launchBody(ws),
+    });
+    expect(before.status).toBe(201);
+    await expectJson(
+      await call("PATCH", `/v1/manage/agents/${ws.agentId}`, {
+        token: ws.ownerToken,
+        body: { parameters: [{ name: "region", type: "string", required: true }] },
+      }),
+      200,
+    );
+    const after = await call("POST", "/v1/widget/launches", {
+      token: ws.widgetKey,
+      body: launchBody(ws),
+    });
+    const body = await expectJson<{ error: { details: unknown[] } }>(after, 400);
+    expect(body.error.details).toEqual([
+      { code: "unknown_parameter", name: "plan" },
+      { code: "missing_required", name: "region" },
+    ]);
+    await expectJson(
+      await call("DELETE", `/v1/manage/agents/${ws.agentId}`, { token: ws.ownerToken }),
+      204,
+    );
+    const gone = await call("POST", "/v1/widget/launches", {
+      token: ws.widgetKey,
+      body: launchBody(ws, { parameters: { region: "eu" } }),
+    });
+    expect(gone.status).toBe(404);
+  });
+
   it("refuses bad parameter definitions, listing every problem", async () => {
     const ws = await seedWorkspace();
     const response = await call("POST", "/v1/manage/agents", {
