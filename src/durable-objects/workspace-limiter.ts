@@ -10,14 +10,16 @@
  * - Pending-link cap: the set of pending, unexpired links, kept in memory and rebuilt from D1 each time
  *   the object starts, so after any restart the count equals what D1 holds. A slot is taken
  *   synchronously before the D1 write, so concurrent creates can never pass the cap.
- * - Link writes (create, revoke, open) go to D1 from here; the object keeps a write-through cache of
- *   links and of agents' parameter definitions, so most calls need no D1 read.
+ * - Link writes (create, revoke, open) go to D1 from here, grouped into shared round trips when calls
+ *   overlap; the object keeps a write-through cache of links and of agents' parameter definitions,
+ *   so most calls need no D1 read.
  */
 import { DurableObject } from "cloudflare:workers";
 import { and, eq, ne } from "drizzle-orm";
 import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
 import { type Link, links, type NewLink, type ParameterDefinition, widgetKeys } from "../db/schema";
 import type { AppBindings } from "../env";
+import { D1WriteBatcher } from "../lib/d1-write-batcher";
 import { ExpiringSet } from "../lib/expiring-set";
 import { launchLimits } from "../lib/limits";
 import { type RateLimitDecision, SlidingWindowLog } from "../lib/sliding-window";
@@ -51,6 +53,8 @@ const pad = (ms: number) => String(ms).padStart(15, "0");
 
 export class WorkspaceLimiter extends DurableObject<AppBindings> {
   private readonly db: DrizzleD1Database;
+  /** Link writes of concurrent calls share D1 round trips (group commit). */
+  private readonly writes: D1WriteBatcher;
   private readonly logs = new Map<string, SlidingWindowLog>();
   private readonly revokedKeys = new Map<string, boolean>();
   private readonly pending = new ExpiringSet();
@@ -65,6 +69,7 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
   constructor(ctx: DurableObjectState, env: AppBindings) {
     super(ctx, env);
     this.db = drizzle(env.DB);
+    this.writes = new D1WriteBatcher(this.db);
   }
 
   /** Counts one call of the key (spec 8) unless the key is revoked or over its limit. */
@@ -122,7 +127,7 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
       }
       this.pending.add(link.id, link.expiresAt);
       try {
-        await this.db.insert(links).values(link);
+        await this.writes.run(this.db.insert(links).values(link));
       } catch (error) {
         this.pending.delete(link.id);
         throw error;
@@ -147,16 +152,18 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
         await this.load(key.workspaceId);
         const revokedAt = Date.now();
         this.epoch++;
-        await this.db
-          .update(links)
-          .set({ status: "revoked", revokedAt })
-          .where(
-            and(
-              eq(links.id, linkId),
-              eq(links.workspaceId, key.workspaceId),
-              ne(links.status, "revoked"),
+        await this.writes.run(
+          this.db
+            .update(links)
+            .set({ status: "revoked", revokedAt })
+            .where(
+              and(
+                eq(links.id, linkId),
+                eq(links.workspaceId, key.workspaceId),
+                ne(links.status, "revoked"),
+              ),
             ),
-          );
+        );
         this.pending.delete(linkId);
         this.cacheLink({ ...found.value, status: "revoked", revokedAt });
       }
