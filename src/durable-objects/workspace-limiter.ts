@@ -183,7 +183,7 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
   ): Promise<boolean> {
     await this.load(workspaceId);
     const found = await findLinkRow(this.db, workspaceId, linkId);
-    if (!found || found.status !== "pending" || found.expiresAt <= startedAt) return false;
+    if (found?.status !== "pending" || found.expiresAt <= startedAt) return false;
     this.epoch++;
     const result = await this.db
       .update(links)

@@ -44,7 +44,7 @@ export class D1WriteBatcher {
             ...BatchItem<"sqlite">[],
           ];
           const results = group.length === 1 ? [await queries[0]] : await this.db.batch(queries);
-          group.forEach((item, index) => item.resolve(results[index]));
+          for (const [index, item] of group.entries()) item.resolve(results[index]);
         } catch (error) {
           if (group.length === 1) {
             group[0]?.reject(error);
