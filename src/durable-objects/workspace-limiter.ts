@@ -5,8 +5,9 @@
  * Responsibilities:
  * - Admission: refuses revoked widget keys (revocation runs through here, so it takes effect at once)
  *   and enforces the exact sliding-window rate limit per key (spec 8, contract 3). Accepted calls are
- *   persisted in the object's storage, so a restart forgets nothing; they are written unconfirmed, so
- *   a reply never waits for the disk (a crash can forget at most the last few milliseconds of calls).
+ *   persisted in the object's storage, so a restart forgets nothing; they are written unconfirmed and
+ *   grouped (one put per burst), so a reply never waits for the disk (a crash, unlike an eviction,
+ *   can forget the calls of the last few milliseconds).
  * - Pending-link cap: the set of pending, unexpired links, kept in memory and rebuilt from D1 each time
  *   the object starts, so after any restart the count equals what D1 holds. A slot is taken
  *   synchronously before the D1 write, so concurrent creates can never pass the cap.
@@ -64,6 +65,8 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
   private epoch = 0;
   private sequence = 0;
   private acceptedSincePrune = 0;
+  private unsavedRateEvents: Record<string, number> = {};
+  private savingRateEvents = false;
   private loaded: Promise<void> | undefined;
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
@@ -80,8 +83,7 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
     const log = this.logs.get(key.keyId) ?? (await this.loadLog(key.keyId, now, rateLimitWindowMs));
     const { evictedBefore, ...decision } = log.attempt(now, rateLimitPerWindow, rateLimitWindowMs);
     if (!decision.allowed) return { admitted: false, reason: "rate_limited", rateLimit: decision };
-    const options = { allowUnconfirmed: true };
-    this.ctx.storage.put(`${RATE_PREFIX}${key.keyId}/${pad(now)}/${this.sequence++}`, 1, options);
+    this.persistRateEvent(`${RATE_PREFIX}${key.keyId}/${pad(now)}/${this.sequence++}`);
     if (++this.acceptedSincePrune >= 1024) {
       this.acceptedSincePrune = 0;
       this.ctx.waitUntil(this.pruneLog(key.keyId, evictedBefore));
@@ -281,6 +283,31 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
     const revoked = this.revokedKeys.get(keyId) ?? (!row || row.revokedAt !== null);
     this.revokedKeys.set(keyId, revoked);
     return revoked;
+  }
+
+  /**
+   * Group commit for accepted calls: the first is written at once; calls accepted while that write
+   * is still being made durable go out together in the next `put`. Writes are unconfirmed, so no
+   * reply waits for the disk.
+   */
+  private persistRateEvent(name: string): void {
+    this.unsavedRateEvents[name] = 1;
+    if (this.savingRateEvents) return;
+    this.savingRateEvents = true;
+    this.ctx.waitUntil(
+      (async () => {
+        try {
+          while (Object.keys(this.unsavedRateEvents).length > 0) {
+            const entries = this.unsavedRateEvents;
+            this.unsavedRateEvents = {};
+            await this.ctx.storage.put(entries, { allowUnconfirmed: true });
+            await this.ctx.storage.sync();
+          }
+        } finally {
+          this.savingRateEvents = false;
+        }
+      })(),
+    );
   }
 
   private async loadLog(keyId: string, now: number, windowMs: number): Promise<SlidingWindowLog> {
