@@ -44,6 +44,11 @@ export async function expectJson<T = Json>(response: Response, status: number): 
   return (text ? JSON.parse(text) : null) as T;
 }
 
+/** The `error.code` of an error response. */
+export async function errorCode(response: Response): Promise<string> {
+  return ((await response.json()) as { error: { code: string } }).error.code;
+}
+
 export const DEMO_PARAMETERS = [
   { name: "plan", type: "string", required: true },
   { name: "tier", type: "string", options: ["free", "pro", "enterprise"] },

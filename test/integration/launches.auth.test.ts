@@ -4,11 +4,14 @@ import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { authenticateWidgetKey } from "../../src/services/auth";
 import { workspaceLimiter } from "../../src/services/limiter-client";
-import { call, expectJson, launchBody, seedWorkspace, type Workspace } from "../helpers/api";
-
-async function errorCode(response: Response): Promise<string> {
-  return ((await response.json()) as { error: { code: string } }).error.code;
-}
+import {
+  call,
+  errorCode,
+  expectJson,
+  launchBody,
+  seedWorkspace,
+  type Workspace,
+} from "../helpers/api";
 
 async function createKey(
   ws: Workspace,

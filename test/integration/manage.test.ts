@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { call, expectJson, launchBody, OPERATOR_TOKEN, seedWorkspace } from "../helpers/api";
-
-async function code(response: Response): Promise<string> {
-  return ((await response.json()) as { error: { code: string } }).error.code;
-}
+import {
+  call,
+  errorCode,
+  expectJson,
+  launchBody,
+  OPERATOR_TOKEN,
+  seedWorkspace,
+} from "../helpers/api";
 
 describe("operator: workspaces", () => {
   it("creates a workspace with its owner only with the operator token", async () => {
@@ -36,7 +39,7 @@ describe("operator: workspaces", () => {
     ).toBe(201);
     const again = await call("POST", "/v1/operator/workspaces", { token: OPERATOR_TOKEN, body });
     expect(again.status).toBe(409);
-    expect(await code(again)).toBe("slug_taken");
+    expect(await errorCode(again)).toBe("slug_taken");
     const bad = await expectJson<{ error: { details: { field: string }[] } }>(
       await call("POST", "/v1/operator/workspaces", {
         token: OPERATOR_TOKEN,
@@ -74,7 +77,7 @@ describe("members and roles (contract 2)", () => {
       body: { name: "x" },
     });
     expect(denied.status).toBe(403);
-    expect(await code(denied)).toBe("insufficient_scope");
+    expect(await errorCode(denied)).toBe("insufficient_scope");
     expect(
       (
         await call("POST", "/v1/manage/agents", {
@@ -105,7 +108,7 @@ describe("members and roles (contract 2)", () => {
       token: ws.ownerToken,
     });
     expect(owner.status).toBe(409);
-    expect(await code(owner)).toBe("cannot_remove_owner");
+    expect(await errorCode(owner)).toBe("cannot_remove_owner");
     expect(
       (await call("DELETE", "/v1/manage/members/mem_nope", { token: ws.ownerToken })).status,
     ).toBe(404);
@@ -115,7 +118,7 @@ describe("members and roles (contract 2)", () => {
     const ws = await seedWorkspace();
     const response = await call("GET", "/v1/manage/agents", { token: ws.widgetKey });
     expect(response.status).toBe(403);
-    expect(await code(response)).toBe("insufficient_scope");
+    expect(await errorCode(response)).toBe("insufficient_scope");
     expect((await call("GET", "/v1/manage/agents", { token: "mt_nope" })).status).toBe(401);
   });
 });
@@ -222,7 +225,7 @@ describe("agents and channels (contract 2)", () => {
       body: { flowId: agent.id, channelId: channel.id, parameters: { order: 1 } },
     });
     expect(launch.status).toBe(404);
-    expect(await code(launch)).toBe("widget_not_found");
+    expect(await errorCode(launch)).toBe("widget_not_found");
   });
 
   it("validates new links against the agent's current parameters after a change", async () => {
