@@ -4,10 +4,7 @@
  *
  * Responsibilities:
  * - Admission: refuses revoked widget keys (revocation runs through here, so it takes effect at once)
- *   and enforces the exact sliding-window rate limit per key (spec 8, contract 3). Accepted calls are
- *   persisted in the object's storage, so a restart forgets nothing; they are written unconfirmed and
- *   grouped (one put per burst), so a reply never waits for the disk (a crash, unlike an eviction,
- *   can forget the calls of the last few milliseconds).
+ *   and enforces the exact sliding-window rate limit per key (spec 8, contract 3; `RateLimitStore`).
  * - Pending-link cap: the set of pending, unexpired links, kept in memory and rebuilt from D1 each time
  *   the object starts, so after any restart the count equals what D1 holds. A slot is taken
  *   synchronously before the D1 write, so concurrent creates can never pass the cap.
@@ -23,7 +20,7 @@ import type { AppBindings } from "../env";
 import { D1WriteBatcher } from "../lib/d1-write-batcher";
 import { ExpiringSet } from "../lib/expiring-set";
 import { launchLimits } from "../lib/limits";
-import { type RateLimitDecision, SlidingWindowLog } from "../lib/sliding-window";
+import type { RateLimitDecision } from "../lib/sliding-window";
 import type { WidgetKeyPrincipal } from "../services/auth";
 import {
   findAgentParameters,
@@ -33,6 +30,7 @@ import {
   refuseFlow,
   validateNewLink,
 } from "../services/link-rules";
+import { RateLimitStore } from "./rate-limit-store";
 
 /** The outcome of counting one call of a widget key. */
 export type Admission =
@@ -49,46 +47,39 @@ export type Guarded<T> =
     };
 
 const LINK_CACHE_SIZE = 20_000;
-const RATE_PREFIX = "rl/";
-const pad = (ms: number) => String(ms).padStart(15, "0");
 
 export class WorkspaceLimiter extends DurableObject<AppBindings> {
   private readonly db: DrizzleD1Database;
   /** Link writes of concurrent calls share D1 round trips (group commit). */
   private readonly writes: D1WriteBatcher;
-  private readonly logs = new Map<string, SlidingWindowLog>();
+  private readonly rateLimits: RateLimitStore;
   private readonly revokedKeys = new Map<string, boolean>();
   private readonly pending = new ExpiringSet();
   private readonly linkCache = new Map<string, Link>();
   private readonly agentCache = new Map<string, ParameterDefinition[]>();
   /** Bumped by every write, so a read-through that raced a write does not cache a stale row. */
   private epoch = 0;
-  private sequence = 0;
-  private acceptedSincePrune = 0;
-  private unsavedRateEvents: Record<string, number> = {};
-  private savingRateEvents = false;
   private loaded: Promise<void> | undefined;
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
     super(ctx, env);
     this.db = drizzle(env.DB);
     this.writes = new D1WriteBatcher(this.db);
+    this.rateLimits = new RateLimitStore(ctx.storage, (promise) => ctx.waitUntil(promise));
   }
 
   /** Counts one call of the key (spec 8) unless the key is revoked or over its limit. */
   async admit(key: Pick<WidgetKeyPrincipal, "keyId">): Promise<Admission> {
     if (await this.isKeyRevoked(key.keyId)) return { admitted: false, reason: "key_revoked" };
     const { rateLimitPerWindow, rateLimitWindowMs } = launchLimits(this.env);
-    const now = Date.now();
-    const log = this.logs.get(key.keyId) ?? (await this.loadLog(key.keyId, now, rateLimitWindowMs));
-    const { evictedBefore, ...decision } = log.attempt(now, rateLimitPerWindow, rateLimitWindowMs);
-    if (!decision.allowed) return { admitted: false, reason: "rate_limited", rateLimit: decision };
-    this.persistRateEvent(`${RATE_PREFIX}${key.keyId}/${pad(now)}/${this.sequence++}`);
-    if (++this.acceptedSincePrune >= 1024) {
-      this.acceptedSincePrune = 0;
-      this.ctx.waitUntil(this.pruneLog(key.keyId, evictedBefore));
-    }
-    return { admitted: true, rateLimit: decision };
+    const rateLimit = await this.rateLimits.attempt(
+      key.keyId,
+      rateLimitPerWindow,
+      rateLimitWindowMs,
+    );
+    return rateLimit.allowed
+      ? { admitted: true, rateLimit }
+      : { admitted: false, reason: "rate_limited", rateLimit };
   }
 
   /**
@@ -283,59 +274,6 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
     const revoked = this.revokedKeys.get(keyId) ?? (!row || row.revokedAt !== null);
     this.revokedKeys.set(keyId, revoked);
     return revoked;
-  }
-
-  /**
-   * Group commit for accepted calls: the first is written at once; calls accepted while that write
-   * is still being made durable go out together in the next `put`. Writes are unconfirmed, so no
-   * reply waits for the disk.
-   */
-  private persistRateEvent(name: string): void {
-    this.unsavedRateEvents[name] = 1;
-    if (this.savingRateEvents) return;
-    this.savingRateEvents = true;
-    this.ctx.waitUntil(
-      (async () => {
-        try {
-          while (Object.keys(this.unsavedRateEvents).length > 0) {
-            const entries = this.unsavedRateEvents;
-            this.unsavedRateEvents = {};
-            await this.ctx.storage.put(entries, { allowUnconfirmed: true });
-            await this.ctx.storage.sync();
-          }
-        } finally {
-          this.savingRateEvents = false;
-        }
-      })(),
-    );
-  }
-
-  private async loadLog(keyId: string, now: number, windowMs: number): Promise<SlidingWindowLog> {
-    const prefix = `${RATE_PREFIX}${keyId}/`;
-    const stored = await this.ctx.storage.list({
-      prefix,
-      start: `${prefix}${pad(now - windowMs + 1)}`,
-    });
-    const times = [...stored.keys()].map((name) =>
-      Number(name.slice(prefix.length, prefix.length + 15)),
-    );
-    // Another call may have loaded the log while this one awaited storage.
-    const log = this.logs.get(keyId) ?? new SlidingWindowLog(times);
-    this.logs.set(keyId, log);
-    return log;
-  }
-
-  private async pruneLog(keyId: string, before: number): Promise<void> {
-    const prefix = `${RATE_PREFIX}${keyId}/`;
-    const old = await this.ctx.storage.list({
-      prefix,
-      end: `${prefix}${pad(before + 1)}`,
-      limit: 4096,
-    });
-    const names = [...old.keys()];
-    for (let i = 0; i < names.length; i += 128) {
-      await this.ctx.storage.delete(names.slice(i, i + 128), { allowUnconfirmed: true });
-    }
   }
 
   /** Rebuilds the pending set from D1 once per object lifetime; concurrent callers share the load. */

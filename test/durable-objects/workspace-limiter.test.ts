@@ -1,4 +1,4 @@
-import { evictDurableObject } from "cloudflare:test";
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
@@ -76,6 +76,35 @@ describe("pending-link cap (spec 8, contract 3)", () => {
     await evictDurableObject(limiter);
     expect(await limiter.pendingLinkCount(ws.workspaceId)).toBe(10);
     expect(await pendingInD1(ws.workspaceId)).toBe(10);
+  });
+});
+
+describe("rate-limit storage", () => {
+  it("clears stored calls that left the window and keeps the ones inside it", async () => {
+    const ws = await seedWorkspace();
+    const limiter = workspaceLimiter(env, ws.workspaceId);
+    const prefix = `rl/${ws.widgetKeyId}/`;
+    const at = (ms: number) => `${prefix}${String(ms).padStart(15, "0")}/0`;
+    const now = Date.now();
+    await runInDurableObject(limiter, async (_instance, state) => {
+      await state.storage.put({
+        [at(now - 120_000)]: 1,
+        [at(now - 61_000)]: 1,
+        [at(now - 1_000)]: 1,
+      });
+    });
+    await evictDurableObject(limiter);
+    // The object starts again and loads the key's log: the call inside the window still counts.
+    const response = await call("GET", "/v1/widget/launches/lnk_x", { token: ws.widgetKey });
+    expect(response.headers.get("ratelimit")).toMatch(/^"widget-key";r=118;/);
+    const stored = await runInDurableObject(limiter, async (_instance, state) => {
+      await state.storage.sync();
+      return [...(await state.storage.list({ prefix })).keys()];
+    });
+    expect(stored).not.toContain(at(now - 120_000));
+    expect(stored).not.toContain(at(now - 61_000));
+    expect(stored).toContain(at(now - 1_000));
+    expect(stored).toHaveLength(2);
   });
 });
 
