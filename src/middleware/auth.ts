@@ -37,10 +37,10 @@ function applyAdmission(c: Context<AppEnv>, admission: Admission): void {
 
 /**
  * Launch API: resolves the widget key (401 invalid_key). The call is then counted exactly once by
- * the workspace limiter: handlers pass the admission of their one limiter call to `c.var.admit`;
- * a call refused before it reached the limiter (413, 400) is counted here, and a revoked key or the
- * rate limit (401, 429) take precedence over that refusal, as the contract's check order says.
- * A valid member token gets 403 insufficient_scope.
+ * the workspace limiter: handlers pass the admission of their one limiter call to `c.var.admit`.
+ * Hono turns an error raised before that call (413, 400) into its response by the time `next()`
+ * returns; such a call is counted here, and a revoked key or the rate limit (401, 429) then replace
+ * that response, as the contract's check order says. A valid member token gets 403.
  */
 export const requireWidgetKey = createMiddleware<AppEnv>(async (c, next) => {
   const credential = readCredential(c.req.raw.headers, true);
@@ -59,17 +59,10 @@ export const requireWidgetKey = createMiddleware<AppEnv>(async (c, next) => {
     admitted = true;
     applyAdmission(c, admission);
   });
-  const admitHere = async () => {
-    admitted = true;
+  await next();
+  if (!admitted) {
     applyAdmission(c, await workspaceLimiter(c.env, principal.workspaceId).admit(principal));
-  };
-  try {
-    await next();
-  } catch (error) {
-    if (!admitted) await admitHere();
-    throw error;
   }
-  if (!admitted) await admitHere();
 });
 
 /** Management API: resolves a member token (401); a valid widget key gets 403 insufficient_scope. */
