@@ -19,7 +19,7 @@ import { type Link, links, type NewLink, type ParameterDefinition, widgetKeys } 
 import type { AppBindings } from "../env";
 import { D1WriteBatcher } from "../lib/d1-write-batcher";
 import { ExpiringSet } from "../lib/expiring-set";
-import { launchLimits } from "../lib/limits";
+import { type LaunchLimits, launchLimits } from "../lib/limits";
 import type { RateLimitDecision } from "../lib/sliding-window";
 import type { WidgetKeyPrincipal } from "../services/auth";
 import {
@@ -50,6 +50,7 @@ const LINK_CACHE_SIZE = 20_000;
 
 export class WorkspaceLimiter extends DurableObject<AppBindings> {
   private readonly db: DrizzleD1Database;
+  private readonly limits: LaunchLimits;
   /** Link writes of concurrent calls share D1 round trips (group commit). */
   private readonly writes: D1WriteBatcher;
   private readonly rateLimits: RateLimitStore;
@@ -64,6 +65,8 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
   constructor(ctx: DurableObjectState, env: AppBindings) {
     super(ctx, env);
     this.db = drizzle(env.DB);
+    // Vars are fixed for the object's lifetime.
+    this.limits = launchLimits(env);
     this.writes = new D1WriteBatcher(this.db);
     this.rateLimits = new RateLimitStore(ctx.storage, (promise) => ctx.waitUntil(promise));
   }
@@ -71,7 +74,7 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
   /** Counts one call of the key (spec 8) unless the key is revoked or over its limit. */
   async admit(key: Pick<WidgetKeyPrincipal, "keyId">): Promise<Admission> {
     if (await this.isKeyRevoked(key.keyId)) return { admitted: false, reason: "key_revoked" };
-    const { rateLimitPerWindow, rateLimitWindowMs } = launchLimits(this.env);
+    const { rateLimitPerWindow, rateLimitWindowMs } = this.limits;
     const rateLimit = await this.rateLimits.attempt(
       key.keyId,
       rateLimitPerWindow,
@@ -106,9 +109,8 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
       const refusal = validateNewLink(definitions, link.parameters);
       if (refusal) return { ok: false, refusal };
       await this.load(key.workspaceId);
-      const { maxPendingLinks } = launchLimits(this.env);
       const pendingLinks = this.pending.size(Date.now());
-      if (pendingLinks >= maxPendingLinks) {
+      if (pendingLinks >= this.limits.maxPendingLinks) {
         return {
           ok: false,
           refusal: {
@@ -142,6 +144,8 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
       const found = await this.findForKey(key, linkId);
       if (!found.ok) return found;
       if (found.value.status !== "revoked") {
+        // Loaded before the write: a rebuild overlapping it could read the link as still pending
+        // and add it back after this call removed it.
         await this.load(key.workspaceId);
         const revokedAt = Date.now();
         this.epoch++;
@@ -278,16 +282,18 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
 
   /** Rebuilds the pending set from D1 once per object lifetime; concurrent callers share the load. */
   private load(workspaceId: string): Promise<void> {
-    this.loaded ??= this.ctx.blockConcurrencyWhile(async () => {
+    if (this.loaded) return this.loaded;
+    const loading = this.ctx.blockConcurrencyWhile(async () => {
       const rows = await loadPendingLinks(this.db, workspaceId, Date.now());
       this.pending.clear();
       for (const row of rows) this.pending.add(row.id, row.expiresAt);
     });
     // A failed load (D1 unreachable) must not stick: the next call tries again.
-    this.loaded.catch(() => {
+    loading.catch(() => {
       this.loaded = undefined;
     });
-    return this.loaded;
+    this.loaded = loading;
+    return loading;
   }
 }
 
