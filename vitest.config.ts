@@ -1,10 +1,13 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { startEchoServer } from "./test/helpers/echo-server.mjs";
 
 /** Tests run in workerd with the bindings of wrangler.toml; each test file seeds its own data. */
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  // The http_request node fetches for real; this server on 127.0.0.1 answers those fetches.
+  const echo = await startEchoServer();
   return {
     plugins: [
       cloudflareTest({
@@ -14,6 +17,7 @@ export default defineConfig(async () => {
             TEST_MIGRATIONS: migrations,
             OPERATOR_TOKEN: "test-operator-token",
             SECRETS_KEY: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+            ECHO_URL: echo.url,
           },
         },
       }),

@@ -1,11 +1,13 @@
 /**
  * Worker bindings and vars (wrangler.toml, .dev.vars). Secrets: OPERATOR_TOKEN, SECRETS_KEY.
  */
+import type { WorkflowRunner } from "./durable-objects/workflow-runner";
 import type { WorkspaceLimiter } from "./durable-objects/workspace-limiter";
 
 export interface AppBindings {
   DB: D1Database;
   WORKSPACE_LIMITER: DurableObjectNamespace<WorkspaceLimiter>;
+  WORKFLOW_RUNNER: DurableObjectNamespace<WorkflowRunner>;
   /** Bearer token of the operator API (contract section 2). */
   OPERATOR_TOKEN?: string;
   /** base64 of 32 random bytes; AES-GCM key for workspace secrets (contract section 1). */
@@ -26,7 +28,7 @@ declare global {
     // Types `exports` of "cloudflare:workers" (as `wrangler types` would).
     interface GlobalProps {
       mainModule: typeof import("./index");
-      durableNamespaces: "WorkspaceLimiter";
+      durableNamespaces: "WorkspaceLimiter" | "WorkflowRunner";
     }
   }
 }

@@ -7,8 +7,12 @@ import { agentsRouter } from "./routes/agents";
 import { launches } from "./routes/launches";
 import { membersRouter } from "./routes/members";
 import { operator } from "./routes/operator";
+import { secretsRouter } from "./routes/secrets";
+import { webhooksRouter } from "./routes/webhooks";
 import { widgetKeysRouter } from "./routes/widget-keys";
+import { workflowsRouter } from "./routes/workflows";
 
+export { WorkflowRunner } from "./durable-objects/workflow-runner";
 export { WorkspaceLimiter } from "./durable-objects/workspace-limiter";
 
 const app = createApp();
@@ -18,5 +22,8 @@ app.route("/", operator);
 app.route("/", membersRouter);
 app.route("/", widgetKeysRouter);
 app.route("/", agentsRouter);
+app.route("/", secretsRouter);
+app.route("/", workflowsRouter);
+app.route("/", webhooksRouter);
 
 export default app;

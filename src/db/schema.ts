@@ -3,7 +3,8 @@
  * are kept as SHA-256 hex digests only (contract section 1). Times are epoch milliseconds.
  */
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { WorkflowDefinition } from "../workflow/types";
 
 export const workspaces = sqliteTable("workspaces", {
   id: text("id").primaryKey(),
@@ -130,6 +131,42 @@ export const links = sqliteTable(
   (t) => [index("links_workspace_status_expiry").on(t.workspaceId, t.status, t.expiresAt)],
 );
 
+/**
+ * Workspace secrets (`{{secrets.NAME}}`, contract 1): the value only as AES-GCM ciphertext under the
+ * SECRETS_KEY Worker secret, `base64(iv || ciphertext)`, bound to workspace and name.
+ */
+export const secrets = sqliteTable(
+  "secrets",
+  {
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    name: text("name").notNull(),
+    ciphertext: text("ciphertext").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.name] })],
+);
+
+/** Workflows (contract 2 and 5). The definition is stored validated, with defaults filled in. */
+export const workflows = sqliteTable(
+  "workflows",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    name: text("name").notNull(),
+    slug: text("slug").notNull(),
+    status: text("status", { enum: ["running", "stopped"] }).notNull(),
+    definition: text("definition", { mode: "json" }).$type<WorkflowDefinition>().notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("workflows_workspace_slug").on(t.workspaceId, t.slug)],
+);
+
 export type Workspace = typeof workspaces.$inferSelect;
 export type Member = typeof members.$inferSelect;
 export type WidgetKey = typeof widgetKeys.$inferSelect;
@@ -137,3 +174,5 @@ export type Agent = typeof agents.$inferSelect;
 export type Channel = typeof channels.$inferSelect;
 export type Link = typeof links.$inferSelect;
 export type NewLink = typeof links.$inferInsert;
+export type Secret = typeof secrets.$inferSelect;
+export type Workflow = typeof workflows.$inferSelect;

@@ -18,10 +18,14 @@ const DESCRIPTIONS: Record<number, string> = {
   400: "invalid_request or invalid_parameters; `details` lists every problem",
   401: "invalid_key: missing, unknown, revoked or expired credential",
   403: "browser_not_allowed, insufficient_scope or forbidden_flow",
-  404: "not_found or widget_not_found",
+  404: "not_found, widget_not_found or webhook_not_found",
   409: "conflict, e.g. too_many_pending_links",
-  413: "invalid_request: body larger than the limit",
+  405: "method_not_allowed; see Allow",
+  413: "invalid_request (API) or payload_too_large (webhooks): body larger than the limit",
+  422: "invalid_body: the body does not parse as its Content-Type says",
   429: "rate_limited; see Retry-After",
+  500: "workflow_failed; `details` carries executionId and the failing node",
+  504: "workflow_timeout; `details` carries executionId",
 };
 
 /** OpenAPI `responses` entries for the given error statuses, all with the error envelope. */

@@ -1,0 +1,314 @@
+/**
+ * WorkflowRunner: one SQLite-backed Durable Object per workflow (named by workflow id), the only
+ * place its executions run (contract 5).
+ *
+ * Responsibilities:
+ * - Receiving webhook calls: the workflow's current definition and status (re-read from D1 when the
+ *   management API changes it), the 404/405/429/413/422 decisions in that order, and the built-in
+ *   rate limit per webhook node (exact sliding window, persisted like the launch API's).
+ * - Running executions with the pure engine of `src/workflow/`. A run of synchronous nodes and its
+ *   record are written in one synchronous step, so they commit together; before every node that
+ *   waits on the outside world (http_request, wait) the state is written with a wake time and an
+ *   alarm is set. After any restart the alarm brings the object back and the execution continues
+ *   from its last completed node. A duplicate alarm finds nothing due and runs nothing twice.
+ * - Holding lastNode callers: in memory only, each with its deadline (responseTimeoutSeconds). If
+ *   the object restarts while a caller waits, the Worker re-attaches through `attach`, which answers
+ *   from the stored record.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
+import type { AppBindings } from "../env";
+import { importSecretsKey } from "../lib/secret-box";
+import { performFetch } from "../services/outbound-fetch";
+import { loadSecretValues } from "../services/secrets";
+import { type RunnerConfig, readRunnerConfig } from "../services/workflow-config";
+import {
+  advance,
+  completeFetch,
+  completeWait,
+  failFetch,
+  finalOutput,
+  startExecution,
+} from "../workflow/engine";
+import type { WebhookNode, WebhookOutput } from "../workflow/types";
+import {
+  type ExecutionRecord,
+  ExecutionStore,
+  type LiveExecution,
+  type Wake,
+} from "./execution-store";
+import { RateLimitStore } from "./rate-limit-store";
+
+/** A webhook request, read and parsed by the Worker (contract 5 outputs). */
+export type WebhookCall = {
+  workflowId: string;
+  workspaceSlug: string;
+  workflowSlug: string;
+  nodeKey: string;
+  method: string;
+  /** Chosen by the Worker, so it can re-attach to the execution if this object restarts. */
+  executionId: string;
+  input:
+    | { ok: true; output: WebhookOutput }
+    | { ok: false; status: 413 | 422; message: string };
+};
+
+/** How a webhook call ends; the Worker turns it into the HTTP response. */
+export type WebhookOutcome =
+  | { kind: "not_found" }
+  | { kind: "method_not_allowed"; allow: string }
+  | { kind: "rate_limited"; retryAfterSeconds: number; limit: number }
+  | { kind: "bad_body"; status: 413 | 422; message: string }
+  | { kind: "accepted"; executionId: string }
+  | { kind: "succeeded"; executionId: string; output: unknown }
+  | { kind: "failed"; executionId: string; nodeKey: string | null }
+  | { kind: "timeout"; executionId: string };
+
+type Settled = Extract<WebhookOutcome, { kind: "succeeded" | "failed" }>;
+type Secrets = { values: Record<string, string>; redact: string[]; loadedAt: number };
+
+/** Secrets are re-read at least this often even if no change was announced (ms). */
+const SECRETS_MAX_AGE_MS = 60_000;
+/** How long past its timeout a fetch may be silent before the alarm takes it over (ms). */
+const FETCH_LEASE_MS = 30_000;
+
+export class WorkflowRunner extends DurableObject<AppBindings> {
+  private readonly db: DrizzleD1Database;
+  private readonly store: ExecutionStore;
+  private readonly rateLimits: RateLimitStore;
+  private config: Promise<RunnerConfig | null> | undefined;
+  private secrets: Promise<Secrets> | undefined;
+  /** Executions this instance is driving right now; the alarm leaves them alone. */
+  private readonly inFlight = new Set<string>();
+  /** lastNode callers by execution id (in memory; see the class docstring). */
+  private readonly waiters = new Map<string, Set<(outcome: Settled) => void>>();
+  private alarmAt: number | null = null;
+
+  constructor(ctx: DurableObjectState, env: AppBindings) {
+    super(ctx, env);
+    this.db = drizzle(env.DB);
+    this.store = new ExecutionStore(ctx.storage.sql);
+    this.rateLimits = new RateLimitStore(ctx.storage, (promise) => ctx.waitUntil(promise));
+    void ctx.blockConcurrencyWhile(async () => {
+      this.alarmAt = await ctx.storage.getAlarm();
+      if (this.store.interruptFetches(Date.now()) > 0) await this.schedule(Date.now());
+    });
+  }
+
+  /** Re-reads the workflow from D1 after the management API changed it (or forgets a deleted one). */
+  async configure(workflowId: string): Promise<void> {
+    const config = readRunnerConfig(this.db, workflowId);
+    this.config = config;
+    if ((await config) === null) {
+      // Deleted: its executions, rate-limit log and alarm go with it.
+      await this.ctx.storage.deleteAlarm();
+      await this.ctx.storage.deleteAll();
+    }
+  }
+
+  /** The workspace's secrets changed; the next execution reads them again. */
+  secretsChanged(): void {
+    this.secrets = undefined;
+  }
+
+  /** Receives one webhook call: refuses it, or starts an execution (contract 5 responses). */
+  async receive(call: WebhookCall): Promise<WebhookOutcome> {
+    const config = await this.loadConfig(call.workflowId);
+    const node = config && findWebhook(config, call);
+    if (!config || !node) return { kind: "not_found" };
+    if (call.method !== node.httpMethod) return { kind: "method_not_allowed", allow: node.httpMethod };
+    const rate = await this.rateLimits.attempt(`webhook/${node.key}`, node.rateLimitPerMinute, 60_000);
+    if (!rate.allowed) {
+      return { kind: "rate_limited", retryAfterSeconds: rate.retryAfterSeconds, limit: rate.limit };
+    }
+    if (!call.input.ok) return { kind: "bad_body", status: call.input.status, message: call.input.message };
+    const secrets = await this.loadSecrets(config.workspaceId);
+    const now = Date.now();
+    const execution: LiveExecution = {
+      id: call.executionId,
+      workflowId: config.workflowId,
+      triggerType: "webhook",
+      definition: config.definition,
+      state: startExecution(config.definition, node.key, call.input.output, now),
+      startedAt: now,
+    };
+    const settled =
+      node.responseMode === "lastNode"
+        ? this.waitFor(execution.id, node.responseTimeoutSeconds * 1000)
+        : undefined;
+    // Runs every synchronous node (and writes the record) before this call goes on.
+    this.ctx.waitUntil(this.drive(execution, secrets));
+    return settled ? await settled : { kind: "accepted", executionId: execution.id };
+  }
+
+  /**
+   * Re-attaches a lastNode caller whose first call broke (the object restarted): waits until the
+   * execution finishes or the node's timeout, measured from the execution's start, passes.
+   * @returns null when no such execution was ever recorded
+   */
+  async attach(workflowId: string, executionId: string): Promise<WebhookOutcome | null> {
+    const record = this.store.get(executionId);
+    if (!record) return null;
+    const config = await this.loadConfig(workflowId);
+    const node = config?.definition.nodes.find((n) => n.key === record.trigger.key);
+    if (node?.type !== "webhook" || node.responseMode === "immediate") {
+      return { kind: "accepted", executionId };
+    }
+    if (record.status !== "running") return settledFromRecord(record);
+    const left = record.startedAt + node.responseTimeoutSeconds * 1000 - Date.now();
+    return left > 0 ? this.waitFor(executionId, left) : { kind: "timeout", executionId };
+  }
+
+  /** One execution's record (secrets redacted), or null. */
+  getExecution(executionId: string): ExecutionRecord | null {
+    return this.store.get(executionId);
+  }
+
+  /** Executions newest first. */
+  listExecutions(limit: number, startingAfter?: string): { data: ExecutionRecord[]; hasMore: boolean } {
+    return this.store.list(limit, startingAfter);
+  }
+
+  /** Continues every execution whose wait ended or whose fetch was interrupted. */
+  override async alarm(): Promise<void> {
+    this.alarmAt = null;
+    const now = Date.now();
+    const due = this.store.due(now).filter((execution) => !this.inFlight.has(execution.id));
+    if (due.length > 0) {
+      const config = await this.loadConfig(due[0]?.workflowId ?? "");
+      const secrets = config ? await this.loadSecrets(config.workspaceId) : emptySecrets();
+      for (const execution of due) {
+        // A wait that has not ended yet (a clock skew or an early alarm) stays parked.
+        if (execution.state.waitUntil !== null && !completeWait(execution.definition, execution.state, now)) {
+          continue;
+        }
+        this.ctx.waitUntil(this.drive(execution, secrets));
+      }
+    }
+    const next = this.store.nextWake();
+    if (next !== null) await this.schedule(Math.max(next, Date.now() + 1));
+  }
+
+  /**
+   * Runs the execution until it finishes or parks on a wait; awaits fetches in between. Every
+   * synchronous stretch ends with `store.save`, before any await.
+   */
+  private async drive(execution: LiveExecution, secrets: Secrets): Promise<void> {
+    this.inFlight.add(execution.id);
+    try {
+      for (;;) {
+        const step = advance(execution.definition, execution.state, secrets.values, Date.now());
+        if (step.kind === "finished") {
+          this.store.save(execution, secrets.redact, null);
+          this.settle(execution);
+          return;
+        }
+        const wake: Wake =
+          step.kind === "wait"
+            ? { step: "wait", at: step.until }
+            : { step: "fetch", at: Date.now() + step.request.timeoutMs + FETCH_LEASE_MS };
+        this.store.save(execution, secrets.redact, wake);
+        await this.schedule(wake.at);
+        if (step.kind === "wait") return;
+        try {
+          const response = await performFetch(step.request);
+          completeFetch(execution.definition, execution.state, response, Date.now());
+        } catch (error) {
+          failFetch(execution.state, error instanceof Error ? error.message : String(error), Date.now());
+        }
+      }
+    } finally {
+      this.inFlight.delete(execution.id);
+    }
+  }
+
+  private waitFor(executionId: string, timeoutMs: number): Promise<WebhookOutcome> {
+    return new Promise((resolve) => {
+      const callers = this.waiters.get(executionId) ?? new Set();
+      this.waiters.set(executionId, callers);
+      const done = (outcome: WebhookOutcome) => {
+        clearTimeout(timer);
+        callers.delete(done);
+        if (callers.size === 0) this.waiters.delete(executionId);
+        resolve(outcome);
+      };
+      const timer = setTimeout(() => done({ kind: "timeout", executionId }), timeoutMs);
+      callers.add(done);
+    });
+  }
+
+  private settle(execution: LiveExecution): void {
+    const callers = this.waiters.get(execution.id);
+    if (!callers) return;
+    const { state } = execution;
+    const outcome: Settled =
+      state.status === "succeeded"
+        ? { kind: "succeeded", executionId: execution.id, output: finalOutput(state) }
+        : { kind: "failed", executionId: execution.id, nodeKey: state.failedNodeKey };
+    for (const done of [...callers]) done(outcome);
+  }
+
+  private async schedule(at: number): Promise<void> {
+    if (this.alarmAt !== null && this.alarmAt <= at) return;
+    this.alarmAt = at;
+    await this.ctx.storage.setAlarm(at);
+  }
+
+  private loadConfig(workflowId: string): Promise<RunnerConfig | null> {
+    if (!this.config) {
+      const loading = readRunnerConfig(this.db, workflowId);
+      this.config = loading;
+      // A failed read is not remembered; the next call tries again.
+      loading.catch(() => {
+        if (this.config === loading) this.config = undefined;
+      });
+    }
+    return this.config;
+  }
+
+  private loadSecrets(workspaceId: string): Promise<Secrets> {
+    const cached = this.secrets;
+    if (cached) {
+      void cached.then((s) => {
+        if (Date.now() - s.loadedAt > SECRETS_MAX_AGE_MS && this.secrets === cached) this.secrets = undefined;
+      });
+      return cached;
+    }
+    const loading = (async (): Promise<Secrets> => {
+      const values = await loadSecretValues(this.db, await importSecretsKey(this.env.SECRETS_KEY), workspaceId);
+      const redact = Object.values(values).filter((v) => v.length > 0).sort((a, b) => b.length - a.length);
+      return { values, redact, loadedAt: Date.now() };
+    })();
+    this.secrets = loading;
+    loading.catch(() => {
+      if (this.secrets === loading) this.secrets = undefined;
+    });
+    return loading;
+  }
+}
+
+function findWebhook(config: RunnerConfig, call: WebhookCall): WebhookNode | undefined {
+  if (
+    config.status !== "running" ||
+    config.workflowId !== call.workflowId ||
+    config.workspaceSlug !== call.workspaceSlug ||
+    config.slug !== call.workflowSlug
+  ) {
+    return undefined;
+  }
+  const node = config.definition.nodes.find((n) => n.key === call.nodeKey);
+  return node?.type === "webhook" ? node : undefined;
+}
+
+function settledFromRecord(record: ExecutionRecord): Settled {
+  if (record.status === "failed") {
+    const failed = record.nodes.find((run) => run.status === "failed");
+    return { kind: "failed", executionId: record.id, nodeKey: failed?.key ?? null };
+  }
+  const last = record.nodes.filter((run) => run.status === "succeeded").at(-1);
+  return { kind: "succeeded", executionId: record.id, output: last?.output ?? null };
+}
+
+function emptySecrets(): Secrets {
+  return { values: {}, redact: [], loadedAt: Date.now() };
+}

@@ -1,0 +1,85 @@
+/** Workflow and execution schemas (contract 2 and 5). */
+import { z } from "@hono/zod-openapi";
+
+const Slug = z
+  .string()
+  .regex(
+    /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/,
+    "Lower-case letters, digits and inner hyphens, up to 63.",
+  );
+
+const NodeInput = z.record(z.string(), z.unknown()).openapi("WorkflowNode", {
+  description:
+    "`{key?, type, name?, ...settings}`; types webhook, conversation_event, condition, set, http_request, wait (contract 5)",
+  example: { key: "webhook_1", type: "webhook", httpMethod: "POST", responseMode: "lastNode" },
+});
+const ConnectionInput = z.record(z.string(), z.unknown()).openapi("WorkflowConnection", {
+  description: '`{from, to, branch?: "true"|"false"}`; `branch` only on connections from a condition',
+  example: { from: "webhook_1", to: "check" },
+});
+
+/**
+ * Body of create and replace. Only the envelope is checked here; the definition itself is checked
+ * by `parseDefinition`, which lists every problem at once.
+ */
+export const WorkflowInputSchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(200),
+    slug: Slug,
+    nodes: z.array(NodeInput).max(100),
+    connections: z.array(ConnectionInput).max(500).default([]),
+  })
+  .openapi("WorkflowInput");
+export type WorkflowInput = z.infer<typeof WorkflowInputSchema>;
+
+export const WorkflowSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    status: z.enum(["running", "stopped"]),
+    nodes: z.array(z.record(z.string(), z.unknown())),
+    connections: z.array(z.record(z.string(), z.unknown())),
+    webhookUrls: z.record(z.string(), z.string()).openapi({
+      description: "Each webhook node's full URL by node key (spec 4.4)",
+    }),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi("Workflow");
+
+export const NodeRunSchema = z
+  .object({
+    key: z.string(),
+    type: z.string(),
+    status: z.enum(["running", "waiting", "succeeded", "failed"]),
+    output: z.unknown().optional(),
+    error: z.string().optional(),
+    startedAt: z.string(),
+    finishedAt: z.string().nullable(),
+  })
+  .openapi("NodeRun");
+
+export const ExecutionSchema = z
+  .object({
+    id: z.string(),
+    workflowId: z.string(),
+    status: z.enum(["running", "succeeded", "failed"]),
+    trigger: z.object({ key: z.string(), type: z.string() }),
+    nodes: z.array(NodeRunSchema),
+    startedAt: z.string(),
+    finishedAt: z.string().nullable(),
+  })
+  .openapi("Execution", { description: "Secret values are redacted as `[redacted]`" });
+export type ExecutionView = z.infer<typeof ExecutionSchema>;
+
+export const ExecutionListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  startingAfter: z.string().max(64).optional().openapi({
+    description: "An execution id; lists the executions started before it (newest first)",
+  }),
+});
+
+export const ExecutionListSchema = z
+  .object({ data: z.array(ExecutionSchema), hasMore: z.boolean() })
+  .openapi("ExecutionList");

@@ -1,0 +1,206 @@
+/**
+ * Workflow definitions and execution state (spec 2.5, 2.6; contract 5). Pure types: the engine in this
+ * folder uses no Workers API, so it can be unit-tested alone and driven by the Workflow-runner object.
+ */
+
+export const NODE_TYPES = [
+  "webhook",
+  "conversation_event",
+  "condition",
+  "set",
+  "http_request",
+  "wait",
+] as const;
+export type NodeType = (typeof NODE_TYPES)[number];
+
+/** Node types that start an execution; they never have incoming connections. */
+export const TRIGGER_TYPES = ["webhook", "conversation_event"] as const;
+
+/** Methods a webhook node may accept and an http_request node may send (contract 5). */
+export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export const CONDITION_OPERATORS = [
+  "equals",
+  "notEquals",
+  "contains",
+  "exists",
+  "gt",
+  "gte",
+  "lt",
+  "lte",
+] as const;
+export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
+
+export const CONVERSATION_EVENTS = ["conversation.started", "conversation.ended"] as const;
+export type ConversationEvent = (typeof CONVERSATION_EVENTS)[number];
+
+/** Webhook settings and their defaults (spec 2.5, contract 5). */
+export const WEBHOOK_DEFAULTS = {
+  name: "Webhook",
+  key: "webhook_1",
+  httpMethod: "POST",
+  responseMode: "immediate",
+  responseTimeoutSeconds: 25,
+  rateLimitPerMinute: 1200,
+} as const;
+export const MAX_RESPONSE_TIMEOUT_SECONDS = 100;
+
+type NodeBase = {
+  /** Short code, unique in the workflow, `^[A-Za-z][A-Za-z0-9_]{0,63}$`; used in templates and URLs. */
+  key: string;
+  /** Label shown on the canvas. */
+  name: string;
+};
+
+export type WebhookNode = NodeBase & {
+  type: "webhook";
+  httpMethod: HttpMethod;
+  responseMode: "immediate" | "lastNode";
+  /** lastNode only: seconds a caller is held before 504 workflow_timeout; 1..100, default 25. */
+  responseTimeoutSeconds: number;
+  /** Accepted requests per minute on this node's URL; 1..100000, default 1200. */
+  rateLimitPerMinute: number;
+};
+
+export type ConversationEventNode = NodeBase & {
+  type: "conversation_event";
+  agentId: string;
+  /** Which events start the workflow; default both. */
+  events: ConversationEvent[];
+};
+
+export type ConditionNode = NodeBase & {
+  type: "condition";
+  /** Any JSON value; strings are templates. */
+  left: unknown;
+  operator: ConditionOperator;
+  /** Any JSON value; strings are templates. Ignored by `exists`. */
+  right: unknown;
+};
+
+export type SetNode = NodeBase & {
+  type: "set";
+  /** Output object; every string inside (at any depth) is a template. */
+  fields: Record<string, unknown>;
+};
+
+export type HttpRequestNode = NodeBase & {
+  type: "http_request";
+  method: HttpMethod;
+  /** Template; must resolve to an http(s) URL. */
+  url: string;
+  /** Header values are templates. */
+  headers: Record<string, string>;
+  /** Templated; a string is sent as is, anything else as JSON. Absent: no body. */
+  body?: unknown;
+  /** When true a non-2xx response does not fail the node (n8n's "Never Error"). Default false. */
+  neverError: boolean;
+  /** 1..60, default 30. */
+  timeoutSeconds: number;
+};
+
+export type WaitNode = NodeBase & {
+  type: "wait";
+  /** 0..86400 (one day). */
+  seconds: number;
+};
+
+export type WorkflowNode =
+  | WebhookNode
+  | ConversationEventNode
+  | ConditionNode
+  | SetNode
+  | HttpRequestNode
+  | WaitNode;
+
+export type Connection = {
+  from: string;
+  to: string;
+  /** Required on connections leaving a condition node, absent on all others. */
+  branch?: "true" | "false";
+};
+
+/** A validated definition with every default filled in. */
+export type WorkflowDefinition = {
+  nodes: WorkflowNode[];
+  connections: Connection[];
+};
+
+/** One problem of a definition; `field` is a path like `nodes[2].httpMethod` or `connections[0].to`. */
+export type DefinitionProblem = { field: string; code: string; message: string };
+
+/** What a trigger node produced; for webhooks the outputs of spec 2.6 / contract 5. */
+export type WebhookOutput = {
+  body: unknown;
+  headers: Record<string, string>;
+  queryParams: Record<string, string | string[]>;
+  method: string;
+  /** Present when the body was neither JSON nor a form (contract 5). */
+  rawBody?: string;
+};
+
+export type NodeStatus = "running" | "waiting" | "succeeded" | "failed";
+
+/** One node's run inside an execution (contract 5 record `nodes[]`). Times are epoch ms. */
+export type NodeRun = {
+  key: string;
+  type: NodeType;
+  status: NodeStatus;
+  /** Present once succeeded. */
+  output?: unknown;
+  /** Present once failed: why, without secrets. */
+  error?: string;
+  startedAt: number;
+  finishedAt: number | null;
+};
+
+/**
+ * Everything needed to continue an execution after a restart. Plain JSON (stored as is by the
+ * runner). `outputs` holds raw node outputs; the runner redacts secrets before anything is shown.
+ */
+export type ExecutionState = {
+  triggerKey: string;
+  status: "running" | "succeeded" | "failed";
+  /** Node keys in the order they will be considered: a topological order of the nodes reachable
+   * from the trigger. */
+  order: string[];
+  /** Index in `order` of the next node to consider. */
+  position: number;
+  /** Nodes with at least one active incoming connection (the trigger is always active). */
+  active: string[];
+  /** Outputs of succeeded nodes by key. */
+  outputs: Record<string, unknown>;
+  runs: NodeRun[];
+  /** Key of the node whose output is the execution's result (the last node that succeeded). */
+  lastNodeKey: string | null;
+  /** Key of the node that failed, when status is failed. */
+  failedNodeKey: string | null;
+  /** Set while the current node waits: epoch ms when it may go on. */
+  waitUntil: number | null;
+};
+
+/** A request an http_request node asks the runner to send. */
+export type FetchRequest = {
+  method: HttpMethod;
+  url: string;
+  headers: Record<string, string>;
+  body: string | null;
+  timeoutMs: number;
+};
+
+/** The response the runner hands back: body already parsed (JSON when it says so, else text). */
+export type FetchResponse = {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+};
+
+/**
+ * What the runner must do next. `advance` runs every synchronous node it can and stops at the end
+ * or at the first node that needs the outside world.
+ */
+export type Step =
+  | { kind: "finished"; status: "succeeded" | "failed" }
+  | { kind: "fetch"; nodeKey: string; request: FetchRequest }
+  | { kind: "wait"; nodeKey: string; until: number };
