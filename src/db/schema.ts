@@ -3,7 +3,14 @@
  * are kept as SHA-256 hex digests only (contract section 1). Times are epoch milliseconds.
  */
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import {
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
 import type { WorkflowDefinition } from "../workflow/types";
 
 export const workspaces = sqliteTable("workspaces", {

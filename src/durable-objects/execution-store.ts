@@ -68,7 +68,9 @@ export class ExecutionStore {
       step TEXT,
       wake_at INTEGER
     )`);
-    sql.exec("CREATE INDEX IF NOT EXISTS executions_wake ON executions (wake_at) WHERE live IS NOT NULL");
+    sql.exec(
+      "CREATE INDEX IF NOT EXISTS executions_wake ON executions (wake_at) WHERE live IS NOT NULL",
+    );
   }
 
   /**
@@ -122,7 +124,9 @@ export class ExecutionStore {
             limit + 1,
           )
           .toArray()
-      : this.sql.exec<Row>("SELECT * FROM executions ORDER BY seq DESC LIMIT ?", limit + 1).toArray();
+      : this.sql
+          .exec<Row>("SELECT * FROM executions ORDER BY seq DESC LIMIT ?", limit + 1)
+          .toArray();
     return { data: rows.slice(0, limit).map(toRecord), hasMore: rows.length > limit };
   }
 
@@ -180,7 +184,8 @@ export class ExecutionStore {
 
 function lastFinishedAt(runs: NodeRun[]): number | null {
   let at: number | null = null;
-  for (const run of runs) if (run.finishedAt !== null && (at === null || run.finishedAt > at)) at = run.finishedAt;
+  for (const run of runs)
+    if (run.finishedAt !== null && (at === null || run.finishedAt > at)) at = run.finishedAt;
   return at;
 }
 

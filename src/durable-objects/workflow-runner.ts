@@ -48,9 +48,7 @@ export type WebhookCall = {
   method: string;
   /** Chosen by the Worker, so it can re-attach to the execution if this object restarts. */
   executionId: string;
-  input:
-    | { ok: true; output: WebhookOutput }
-    | { ok: false; status: 413 | 422; message: string };
+  input: { ok: true; output: WebhookOutput } | { ok: false; status: 413 | 422; message: string };
 };
 
 /** How a webhook call ends; the Worker turns it into the HTTP response. */
@@ -116,12 +114,18 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
     const config = await this.loadConfig(call.workflowId);
     const node = config && findWebhook(config, call);
     if (!config || !node) return { kind: "not_found" };
-    if (call.method !== node.httpMethod) return { kind: "method_not_allowed", allow: node.httpMethod };
-    const rate = await this.rateLimits.attempt(`webhook/${node.key}`, node.rateLimitPerMinute, 60_000);
+    if (call.method !== node.httpMethod)
+      return { kind: "method_not_allowed", allow: node.httpMethod };
+    const rate = await this.rateLimits.attempt(
+      `webhook/${node.key}`,
+      node.rateLimitPerMinute,
+      60_000,
+    );
     if (!rate.allowed) {
       return { kind: "rate_limited", retryAfterSeconds: rate.retryAfterSeconds, limit: rate.limit };
     }
-    if (!call.input.ok) return { kind: "bad_body", status: call.input.status, message: call.input.message };
+    if (!call.input.ok)
+      return { kind: "bad_body", status: call.input.status, message: call.input.message };
     const secrets = await this.loadSecrets(config.workspaceId);
     const now = Date.now();
     const execution: LiveExecution = {
@@ -165,7 +169,10 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
   }
 
   /** Executions newest first. */
-  listExecutions(limit: number, startingAfter?: string): { data: ExecutionRecord[]; hasMore: boolean } {
+  listExecutions(
+    limit: number,
+    startingAfter?: string,
+  ): { data: ExecutionRecord[]; hasMore: boolean } {
     return this.store.list(limit, startingAfter);
   }
 
@@ -179,7 +186,10 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
       const secrets = config ? await this.loadSecrets(config.workspaceId) : emptySecrets();
       for (const execution of due) {
         // A wait that has not ended yet (a clock skew or an early alarm) stays parked.
-        if (execution.state.waitUntil !== null && !completeWait(execution.definition, execution.state, now)) {
+        if (
+          execution.state.waitUntil !== null &&
+          !completeWait(execution.definition, execution.state, now)
+        ) {
           continue;
         }
         this.ctx.waitUntil(this.drive(execution, secrets));
@@ -214,7 +224,11 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
           const response = await performFetch(step.request);
           completeFetch(execution.definition, execution.state, response, Date.now());
         } catch (error) {
-          failFetch(execution.state, error instanceof Error ? error.message : String(error), Date.now());
+          failFetch(
+            execution.state,
+            error instanceof Error ? error.message : String(error),
+            Date.now(),
+          );
         }
       }
     } finally {
@@ -270,13 +284,20 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
     const cached = this.secrets;
     if (cached) {
       void cached.then((s) => {
-        if (Date.now() - s.loadedAt > SECRETS_MAX_AGE_MS && this.secrets === cached) this.secrets = undefined;
+        if (Date.now() - s.loadedAt > SECRETS_MAX_AGE_MS && this.secrets === cached)
+          this.secrets = undefined;
       });
       return cached;
     }
     const loading = (async (): Promise<Secrets> => {
-      const values = await loadSecretValues(this.db, await importSecretsKey(this.env.SECRETS_KEY), workspaceId);
-      const redact = Object.values(values).filter((v) => v.length > 0).sort((a, b) => b.length - a.length);
+      const values = await loadSecretValues(
+        this.db,
+        await importSecretsKey(this.env.SECRETS_KEY),
+        workspaceId,
+      );
+      const redact = Object.values(values)
+        .filter((v) => v.length > 0)
+        .sort((a, b) => b.length - a.length);
       return { values, redact, loadedAt: Date.now() };
     })();
     this.secrets = loading;

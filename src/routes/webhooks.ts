@@ -25,13 +25,23 @@ webhooksRouter.all(PATH, async (c) => {
     case "succeeded":
       return c.json(outcome.output ?? null, 200);
     case "failed":
-      throw new ApiError(500, "workflow_failed", `The workflow failed at node "${outcome.nodeKey}".`, {
-        details: [{ executionId: outcome.executionId, node: outcome.nodeKey }],
-      });
+      throw new ApiError(
+        500,
+        "workflow_failed",
+        `The workflow failed at node "${outcome.nodeKey}".`,
+        {
+          details: [{ executionId: outcome.executionId, node: outcome.nodeKey }],
+        },
+      );
     case "timeout":
-      throw new ApiError(504, "workflow_timeout", "The workflow did not finish in time; it goes on and is recorded.", {
-        details: [{ executionId: outcome.executionId }],
-      });
+      throw new ApiError(
+        504,
+        "workflow_timeout",
+        "The workflow did not finish in time; it goes on and is recorded.",
+        {
+          details: [{ executionId: outcome.executionId }],
+        },
+      );
     case "not_found":
       throw new ApiError(404, "webhook_not_found", "No running workflow listens at this URL.");
     case "method_not_allowed":
@@ -39,9 +49,14 @@ webhooksRouter.all(PATH, async (c) => {
         headers: { allow: outcome.allow },
       });
     case "rate_limited":
-      throw new ApiError(429, "rate_limited", `More than ${outcome.limit} requests per minute to this webhook.`, {
-        headers: { "retry-after": String(outcome.retryAfterSeconds) },
-      });
+      throw new ApiError(
+        429,
+        "rate_limited",
+        `More than ${outcome.limit} requests per minute to this webhook.`,
+        {
+          headers: { "retry-after": String(outcome.retryAfterSeconds) },
+        },
+      );
     case "bad_body":
       throw outcome.status === 413
         ? new ApiError(413, "payload_too_large", outcome.message)
@@ -55,6 +70,7 @@ webhooksRouter.openAPIRegistry.registerPath(
     method: "post",
     path: "/webhooks/{workspace}/{workflow}/{node}",
     tags: ["Webhooks"],
+    security: [],
     summary: "Webhook receiver (the node's httpMethod; no credentials)",
     description:
       "Starts an execution of a running workflow. `immediate`: 200 `{success, executionId}` at once. `lastNode`: 200 with the final node's output, 504 workflow_timeout or 500 workflow_failed (details carry executionId and node).",
@@ -63,7 +79,10 @@ webhooksRouter.openAPIRegistry.registerPath(
       body: { content: { "application/json": { schema: z.unknown() } } },
     },
     responses: {
-      200: { description: "`{success:true, executionId}` or the final node's output", content: { "application/json": { schema: z.unknown() } } },
+      200: {
+        description: "`{success:true, executionId}` or the final node's output",
+        content: { "application/json": { schema: z.unknown() } },
+      },
       ...errorResponses(404, 405, 413, 422, 429, 500, 504),
     },
   }),

@@ -30,10 +30,13 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
   content: { "application/json": { schema } },
 });
-const body = { body: { required: true, content: { "application/json": { schema: WorkflowInputSchema } } } };
+const body = {
+  body: { required: true, content: { "application/json": { schema: WorkflowInputSchema } } },
+};
 const write = [requireWriter, ...jsonBody(262_144)];
 const appUrl = (env: AppBindings, url: string) => env.APP_URL || new URL(url).origin;
-const notify = (env: AppBindings) => (workflowId: string) => workflowRunner(env, workflowId).configure(workflowId);
+const notify = (env: AppBindings) => (workflowId: string) =>
+  workflowRunner(env, workflowId).configure(workflowId);
 
 export const workflowsRouter = createRouter();
 
@@ -49,7 +52,12 @@ workflowsRouter.openapi(
   }),
   async (c) => {
     const { workspaceId } = c.get("member");
-    const created = await createWorkflow(drizzle(c.env.DB), workspaceId, c.req.valid("json"), appUrl(c.env, c.req.url));
+    const created = await createWorkflow(
+      drizzle(c.env.DB),
+      workspaceId,
+      c.req.valid("json"),
+      appUrl(c.env, c.req.url),
+    );
     return c.json(created, 201);
   },
 );
@@ -60,10 +68,22 @@ workflowsRouter.openapi(
     method: "get",
     path: "/v1/manage/workflows",
     summary: "List workflows",
-    responses: { 200: json(z.object({ data: z.array(WorkflowSchema) }), "Workflows"), ...errorResponses(401, 403) },
+    responses: {
+      200: json(z.object({ data: z.array(WorkflowSchema) }), "Workflows"),
+      ...errorResponses(401, 403),
+    },
   }),
   async (c) =>
-    c.json({ data: await listWorkflows(drizzle(c.env.DB), c.get("member").workspaceId, appUrl(c.env, c.req.url)) }, 200),
+    c.json(
+      {
+        data: await listWorkflows(
+          drizzle(c.env.DB),
+          c.get("member").workspaceId,
+          appUrl(c.env, c.req.url),
+        ),
+      },
+      200,
+    ),
 );
 
 workflowsRouter.openapi(
@@ -77,7 +97,15 @@ workflowsRouter.openapi(
   }),
   async (c) => {
     const { workspaceId } = c.get("member");
-    return c.json(await getWorkflow(drizzle(c.env.DB), workspaceId, c.req.valid("param").id, appUrl(c.env, c.req.url)), 200);
+    return c.json(
+      await getWorkflow(
+        drizzle(c.env.DB),
+        workspaceId,
+        c.req.valid("param").id,
+        appUrl(c.env, c.req.url),
+      ),
+      200,
+    );
   },
 );
 
@@ -89,7 +117,10 @@ workflowsRouter.openapi(
     summary: "Replace a workflow's name, slug and definition",
     middleware: write,
     request: { params: IdParamSchema, ...body },
-    responses: { 200: json(WorkflowSchema, "The workflow"), ...errorResponses(400, 401, 403, 404, 409, 413) },
+    responses: {
+      200: json(WorkflowSchema, "The workflow"),
+      ...errorResponses(400, 401, 403, 404, 409, 413),
+    },
   }),
   async (c) => {
     const { workspaceId } = c.get("member");
@@ -116,7 +147,12 @@ workflowsRouter.openapi(
     responses: { 204: { description: "Deleted" }, ...errorResponses(401, 403, 404) },
   }),
   async (c) => {
-    await deleteWorkflow(drizzle(c.env.DB), notify(c.env), c.get("member").workspaceId, c.req.valid("param").id);
+    await deleteWorkflow(
+      drizzle(c.env.DB),
+      notify(c.env),
+      c.get("member").workspaceId,
+      c.req.valid("param").id,
+    );
     return c.body(null, 204);
   },
 );
@@ -130,7 +166,10 @@ for (const [action, status] of [
       ...common,
       method: "post",
       path: `/v1/manage/workflows/{id}/${action}`,
-      summary: action === "start" ? "Start: its webhooks accept requests" : "Stop: its webhooks accept nothing",
+      summary:
+        action === "start"
+          ? "Start: its webhooks accept requests"
+          : "Stop: its webhooks accept nothing",
       middleware: [requireWriter],
       request: { params: IdParamSchema },
       responses: { 200: json(WorkflowSchema, "The workflow"), ...errorResponses(401, 403, 404) },
@@ -138,7 +177,14 @@ for (const [action, status] of [
     async (c) => {
       const { workspaceId } = c.get("member");
       const id = c.req.valid("param").id;
-      const view = await setWorkflowStatus(drizzle(c.env.DB), notify(c.env), workspaceId, id, status, appUrl(c.env, c.req.url));
+      const view = await setWorkflowStatus(
+        drizzle(c.env.DB),
+        notify(c.env),
+        workspaceId,
+        id,
+        status,
+        appUrl(c.env, c.req.url),
+      );
       return c.json(view, 200);
     },
   );
@@ -151,7 +197,10 @@ workflowsRouter.openapi(
     path: "/v1/manage/workflows/{id}/executions",
     summary: "List executions, newest first",
     request: { params: IdParamSchema, query: ExecutionListQuerySchema },
-    responses: { 200: json(ExecutionListSchema, "Executions"), ...errorResponses(400, 401, 403, 404) },
+    responses: {
+      200: json(ExecutionListSchema, "Executions"),
+      ...errorResponses(400, 401, 403, 404),
+    },
   }),
   async (c) => {
     const id = c.req.valid("param").id;
@@ -169,7 +218,11 @@ workflowsRouter.openapi(
     summary: "Read an execution",
     request: {
       params: IdParamSchema.extend({
-        executionId: z.string().min(1).max(64).openapi({ param: { name: "executionId", in: "path" } }),
+        executionId: z
+          .string()
+          .min(1)
+          .max(64)
+          .openapi({ param: { name: "executionId", in: "path" } }),
       }),
     },
     responses: { 200: json(ExecutionSchema, "The execution"), ...errorResponses(401, 403, 404) },

@@ -14,7 +14,8 @@ const NodeInput = z.record(z.string(), z.unknown()).openapi("WorkflowNode", {
   example: { key: "webhook_1", type: "webhook", httpMethod: "POST", responseMode: "lastNode" },
 });
 const ConnectionInput = z.record(z.string(), z.unknown()).openapi("WorkflowConnection", {
-  description: '`{from, to, branch?: "true"|"false"}`; `branch` only on connections from a condition',
+  description:
+    '`{from, to, branch?: "true"|"false"}`; `branch` only on connections from a condition',
   example: { from: "webhook_1", to: "check" },
 });
 

@@ -26,7 +26,9 @@ export async function performFetch(request: FetchRequest): Promise<FetchResponse
     if (name === "TimeoutError" || name === "AbortError") {
       throw new Error(`No response within ${request.timeoutMs / 1000} seconds.`);
     }
-    throw new Error(`The request could not be sent: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `The request could not be sent: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
@@ -61,7 +63,11 @@ async function readText(response: Response): Promise<string> {
 }
 
 function parseBody(text: string, contentType: string | undefined): unknown {
-  if (text !== "" && contentType && /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(contentType)) {
+  if (
+    text !== "" &&
+    contentType &&
+    /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(contentType)
+  ) {
     try {
       return JSON.parse(text);
     } catch {

@@ -34,7 +34,8 @@ async function lookUp(env: AppBindings, path: WebhookPath): Promise<string | nul
     idsBySlugs.delete(key);
     return null;
   }
-  if (idsBySlugs.size >= SLUGS_CACHE_SIZE) idsBySlugs.delete(idsBySlugs.keys().next().value as string);
+  if (idsBySlugs.size >= SLUGS_CACHE_SIZE)
+    idsBySlugs.delete(idsBySlugs.keys().next().value as string);
   idsBySlugs.set(key, id);
   return id;
 }
@@ -43,7 +44,11 @@ async function lookUp(env: AppBindings, path: WebhookPath): Promise<string | nul
 async function readInput(request: Request): Promise<WebhookCall["input"]> {
   const read = await readBodyBytes(request, MAX_WEBHOOK_BODY_BYTES);
   if (!read.ok) {
-    return { ok: false, status: 413, message: `The body is larger than ${MAX_WEBHOOK_BODY_BYTES} bytes (1 MiB).` };
+    return {
+      ok: false,
+      status: 413,
+      message: `The body is larger than ${MAX_WEBHOOK_BODY_BYTES} bytes (1 MiB).`,
+    };
   }
   const parsed = await parseWebhookBody(read.bytes, request.headers.get("content-type"));
   if (!parsed.ok) return { ok: false, status: 422, message: parsed.message };
@@ -65,14 +70,21 @@ async function deliver(env: AppBindings, call: WebhookCall): Promise<WebhookOutc
     return await runner.receive(call);
   } catch (error) {
     // The runner restarted while holding the caller; the execution may be recorded and going on.
-    const outcome = await workflowRunner(env, call.workflowId).attach(call.workflowId, call.executionId);
+    const outcome = await workflowRunner(env, call.workflowId).attach(
+      call.workflowId,
+      call.executionId,
+    );
     if (outcome === null) throw error;
     return outcome;
   }
 }
 
 /** Receives one webhook request end to end. */
-export async function receiveWebhook(env: AppBindings, request: Request, path: WebhookPath): Promise<WebhookOutcome> {
+export async function receiveWebhook(
+  env: AppBindings,
+  request: Request,
+  path: WebhookPath,
+): Promise<WebhookOutcome> {
   const key = `${path.workspace}/${path.workflow}`;
   const hinted = idsBySlugs.get(key);
   const workflowId = hinted ?? (await lookUp(env, path));
@@ -90,5 +102,7 @@ export async function receiveWebhook(env: AppBindings, request: Request, path: W
   if (outcome.kind !== "not_found" || hinted === undefined) return outcome;
   // The hint may be stale (workflow deleted, or the slug moved to another workflow).
   const current = await lookUp(env, path);
-  return current === null || current === workflowId ? outcome : deliver(env, { ...call, workflowId: current });
+  return current === null || current === workflowId
+    ? outcome
+    : deliver(env, { ...call, workflowId: current });
 }

@@ -10,8 +10,8 @@ import { isUniqueViolation } from "../lib/db-errors";
 import { ApiError, type ErrorDetail, invalidRequest, notFound } from "../lib/errors";
 import { isoTime, newId } from "../lib/ids";
 import type { WorkflowInput } from "../schemas/workflows";
-import { parseDefinition } from "../workflow/validate";
 import type { WorkflowDefinition } from "../workflow/types";
+import { parseDefinition } from "../workflow/validate";
 
 /** Tells the workflow's runner that the stored workflow changed (or is gone). */
 export type NotifyRunner = (workflowId: string) => Promise<void>;
@@ -36,7 +36,8 @@ export function webhookUrl(appUrl: string, workspaceSlug: string, slug: string, 
 function toView(row: Workflow, workspaceSlug: string, appUrl: string): WorkflowView {
   const webhookUrls: Record<string, string> = {};
   for (const node of row.definition.nodes) {
-    if (node.type === "webhook") webhookUrls[node.key] = webhookUrl(appUrl, workspaceSlug, row.slug, node.key);
+    if (node.type === "webhook")
+      webhookUrls[node.key] = webhookUrl(appUrl, workspaceSlug, row.slug, node.key);
   }
   return {
     id: row.id,
@@ -61,7 +62,11 @@ async function slugOf(db: DrizzleD1Database, workspaceId: string): Promise<strin
   return row.slug;
 }
 
-async function findWorkflow(db: DrizzleD1Database, workspaceId: string, id: string): Promise<Workflow> {
+async function findWorkflow(
+  db: DrizzleD1Database,
+  workspaceId: string,
+  id: string,
+): Promise<Workflow> {
   const row = await db
     .select()
     .from(workflows)
@@ -83,7 +88,9 @@ async function validDefinition(
   const parsed = parseDefinition({ nodes: input.nodes, connections: input.connections });
   const problems: ErrorDetail[] = parsed.ok ? [] : [...parsed.problems];
   const nodes = parsed.ok ? parsed.definition.nodes : [];
-  const agentIds = [...new Set(nodes.flatMap((n) => (n.type === "conversation_event" ? [n.agentId] : [])))];
+  const agentIds = [
+    ...new Set(nodes.flatMap((n) => (n.type === "conversation_event" ? [n.agentId] : []))),
+  ];
   if (agentIds.length > 0) {
     const known = new Set(
       (
@@ -143,15 +150,27 @@ export async function createWorkflow(
 /** The workspace's workflows, oldest first. */
 export async function listWorkflows(db: DrizzleD1Database, workspaceId: string, appUrl: string) {
   const [rows, slug] = await Promise.all([
-    db.select().from(workflows).where(eq(workflows.workspaceId, workspaceId)).orderBy(asc(workflows.createdAt)),
+    db
+      .select()
+      .from(workflows)
+      .where(eq(workflows.workspaceId, workspaceId))
+      .orderBy(asc(workflows.createdAt)),
     slugOf(db, workspaceId),
   ]);
   return rows.map((row) => toView(row, slug, appUrl));
 }
 
 /** One workflow. @throws 404 not_found */
-export async function getWorkflow(db: DrizzleD1Database, workspaceId: string, id: string, appUrl: string) {
-  const [row, slug] = await Promise.all([findWorkflow(db, workspaceId, id), slugOf(db, workspaceId)]);
+export async function getWorkflow(
+  db: DrizzleD1Database,
+  workspaceId: string,
+  id: string,
+  appUrl: string,
+) {
+  const [row, slug] = await Promise.all([
+    findWorkflow(db, workspaceId, id),
+    slugOf(db, workspaceId),
+  ]);
   return toView(row, slug, appUrl);
 }
 
@@ -170,7 +189,13 @@ export async function replaceWorkflow(
 ): Promise<WorkflowView> {
   const existing = await findWorkflow(db, workspaceId, id);
   const definition = await validDefinition(db, workspaceId, input);
-  const row: Workflow = { ...existing, name: input.name, slug: input.slug, definition, updatedAt: now };
+  const row: Workflow = {
+    ...existing,
+    name: input.name,
+    slug: input.slug,
+    definition,
+    updatedAt: now,
+  };
   try {
     await db
       .update(workflows)
@@ -216,7 +241,11 @@ export async function deleteWorkflow(
 }
 
 /** Asserts the workflow exists in the workspace (for the executions routes). @throws 404 not_found */
-export async function assertWorkflow(db: DrizzleD1Database, workspaceId: string, id: string): Promise<void> {
+export async function assertWorkflow(
+  db: DrizzleD1Database,
+  workspaceId: string,
+  id: string,
+): Promise<void> {
   await findWorkflow(db, workspaceId, id);
 }
 

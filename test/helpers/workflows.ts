@@ -69,7 +69,8 @@ export async function putSecret(ws: Workspace, name: string, value: string): Pro
     token: ws.ownerToken,
     body: { value },
   });
-  if (response.status !== 204) throw new Error(`PUT secret: ${response.status} ${await response.text()}`);
+  if (response.status !== 204)
+    throw new Error(`PUT secret: ${response.status} ${await response.text()}`);
 }
 
 /** Sends a request to a webhook URL; `body` objects are sent as JSON. */
@@ -92,7 +93,9 @@ export function hook(
     body = JSON.stringify(options.body);
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
-  return exports.default.fetch(new Request(url, { method: options.method ?? "POST", headers, body }));
+  return exports.default.fetch(
+    new Request(url, { method: options.method ?? "POST", headers, body }),
+  );
 }
 
 /** One execution's record through the management API. */
@@ -123,7 +126,11 @@ export const SPEC_EXAMPLE = {
     {
       key: "accepted",
       type: "set",
-      fields: { ok: true, orderId: "{{webhook_1.body.orderId}}", note: "order {{webhook_1.body.orderId}}" },
+      fields: {
+        ok: true,
+        orderId: "{{webhook_1.body.orderId}}",
+        note: "order {{webhook_1.body.orderId}}",
+      },
     },
     { key: "refused", type: "set", fields: { ok: false, reason: "wrong secret" } },
   ],

@@ -12,7 +12,10 @@ type ErrorBody = {
 };
 
 const SIMPLE = (webhook: Record<string, unknown> = {}) => ({
-  nodes: [{ type: "webhook", ...webhook }, { key: "done", type: "set", fields: { ok: true } }],
+  nodes: [
+    { type: "webhook", ...webhook },
+    { key: "done", type: "set", fields: { ok: true } },
+  ],
   connections: [{ from: "webhook_1", to: "done" }],
 });
 
@@ -56,9 +59,15 @@ describe("404 webhook_not_found", () => {
     const own = await createWorkflow(ws, SIMPLE());
     const target = own.webhookUrls.webhook_1 as string;
     expect((await hook(target, { body: {} })).status).toBe(200);
-    await expectJson(await call("POST", `/v1/manage/workflows/${own.id}/stop`, { token: ws.ownerToken }), 200);
+    await expectJson(
+      await call("POST", `/v1/manage/workflows/${own.id}/stop`, { token: ws.ownerToken }),
+      200,
+    );
     expect((await hook(target, { body: {} })).status).toBe(404);
-    await expectJson(await call("POST", `/v1/manage/workflows/${own.id}/start`, { token: ws.ownerToken }), 200);
+    await expectJson(
+      await call("POST", `/v1/manage/workflows/${own.id}/start`, { token: ws.ownerToken }),
+      200,
+    );
     expect((await hook(target, { body: {} })).status).toBe(200);
   });
 
@@ -77,9 +86,14 @@ describe("404 webhook_not_found", () => {
     expect((await hook(oldUrl, { body: {} })).status).toBe(404);
     expect((await hook(moved.webhookUrls.webhook_1 as string, { body: {} })).status).toBe(200);
 
-    await expectJson(await call("DELETE", `/v1/manage/workflows/${own.id}`, { token: ws.ownerToken }), 204);
+    await expectJson(
+      await call("DELETE", `/v1/manage/workflows/${own.id}`, { token: ws.ownerToken }),
+      204,
+    );
     expect((await hook(moved.webhookUrls.webhook_1 as string, { body: {} })).status).toBe(404);
-    const successor = await createWorkflow(ws, SIMPLE({ responseMode: "lastNode" }), { slug: "moved" });
+    const successor = await createWorkflow(ws, SIMPLE({ responseMode: "lastNode" }), {
+      slug: "moved",
+    });
     const answer = await hook(successor.webhookUrls.webhook_1 as string, { body: {} });
     expect(await expectJson(answer, 200)).toEqual({ ok: true });
   });
@@ -91,13 +105,16 @@ describe("405, 413, 422", () => {
       const response = await hook(url, { method });
       expect(response.status).toBe(405);
       expect(response.headers.get("allow")).toBe("POST");
-      if (method !== "HEAD") expect((await response.json() as ErrorBody).error.code).toBe("method_not_allowed");
+      if (method !== "HEAD")
+        expect(((await response.json()) as ErrorBody).error.code).toBe("method_not_allowed");
     }
   });
 
   it("1 MiB passes, one byte more gets 413 payload_too_large, also chunked", async () => {
     const exact = "x".repeat(1_048_576);
-    expect((await hook(url, { headers: { "content-type": "text/plain" }, body: exact })).status).toBe(200);
+    expect(
+      (await hook(url, { headers: { "content-type": "text/plain" }, body: exact })).status,
+    ).toBe(200);
     const over = await hook(url, { headers: { "content-type": "text/plain" }, body: `${exact}x` });
     expect((await expectJson<ErrorBody>(over, 413)).error.code).toBe("payload_too_large");
     const chunks = [new Uint8Array(600_000).fill(65), new Uint8Array(600_000).fill(66)];
@@ -114,7 +131,10 @@ describe("405, 413, 422", () => {
 
   it("malformed JSON gets 422 invalid_body and starts nothing", async () => {
     const before = await listCount(flow.id);
-    const response = await hook(url, { headers: { "content-type": "application/json" }, body: '{"a":' });
+    const response = await hook(url, {
+      headers: { "content-type": "application/json" },
+      body: '{"a":',
+    });
     const body = await expectJson<ErrorBody>(response, 422);
     expect(body.error.code).toBe("invalid_body");
     expect(body.error.details).toEqual([]);
@@ -125,14 +145,18 @@ describe("405, 413, 422", () => {
   it("checks in order: 404 before 405 before 422", async () => {
     const stopped = await createWorkflow(ws, SIMPLE(), { start: false });
     const bad = { headers: { "content-type": "application/json" }, body: "{" };
-    expect((await hook(stopped.webhookUrls.webhook_1 as string, { ...bad, method: "PUT" })).status).toBe(404);
+    expect(
+      (await hook(stopped.webhookUrls.webhook_1 as string, { ...bad, method: "PUT" })).status,
+    ).toBe(404);
     expect((await hook(url, { ...bad, method: "PUT" })).status).toBe(405);
   });
 });
 
 async function listCount(workflowId: string): Promise<number> {
   const page = await expectJson<{ data: unknown[] }>(
-    await call("GET", `/v1/manage/workflows/${workflowId}/executions?limit=100`, { token: ws.ownerToken }),
+    await call("GET", `/v1/manage/workflows/${workflowId}/executions?limit=100`, {
+      token: ws.ownerToken,
+    }),
     200,
   );
   return page.data.length;
@@ -142,7 +166,9 @@ describe("429 rate_limited", () => {
   it("accepts exactly rateLimitPerMinute calls per node, under concurrency, then Retry-After", async () => {
     const limited = await createWorkflow(ws, SIMPLE({ rateLimitPerMinute: 5 }));
     const target = limited.webhookUrls.webhook_1 as string;
-    const responses = await Promise.all(Array.from({ length: 9 }, () => hook(target, { body: {} })));
+    const responses = await Promise.all(
+      Array.from({ length: 9 }, () => hook(target, { body: {} })),
+    );
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429, 429]);
     const refused = responses.find((r) => r.status === 429) as Response;

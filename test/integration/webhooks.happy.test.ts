@@ -63,7 +63,11 @@ describe("the spec's example: a shared secret checked by a Condition node", () =
       headers: { "x-webhook-secret": "s3cr3t-value-42" },
       body: { orderId: 1042 },
     });
-    expect(await expectJson(response, 200)).toEqual({ ok: true, orderId: 1042, note: "order 1042" });
+    expect(await expectJson(response, 200)).toEqual({
+      ok: true,
+      orderId: 1042,
+      note: "order 1042",
+    });
     const executionId = response.headers.get("x-execution-id") as string;
     const record = await execution(ws, flow.id, executionId);
     expect(record.status).toBe("succeeded");
@@ -122,7 +126,8 @@ describe("real senders", () => {
         "User-Agent": "GitHub-Hookshot/044aadd",
         "X-GitHub-Event": "push",
         "X-GitHub-Delivery": "72d3162e-cc78-11e3-81ab-4c9367dc0958",
-        "X-Hub-Signature-256": "sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17",
+        "X-Hub-Signature-256":
+          "sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17",
       },
       body: JSON.stringify(payload),
     });
@@ -216,12 +221,18 @@ describe("real senders", () => {
 describe("immediate mode", () => {
   it("answers 200 {success, executionId} at once and records the execution", async () => {
     const flow = await createWorkflow(ws, {
-      nodes: [{ type: "webhook" }, { key: "done", type: "set", fields: { id: "{{webhook_1.body.id}}" } }],
+      nodes: [
+        { type: "webhook" },
+        { key: "done", type: "set", fields: { id: "{{webhook_1.body.id}}" } },
+      ],
       connections: [{ from: "webhook_1", to: "done" }],
     });
     const response = await hook(flow.webhookUrls.webhook_1 as string, { body: { id: 7 } });
     const body = await expectJson<{ success: boolean; executionId: string }>(response, 200);
-    expect(body).toEqual({ success: true, executionId: expect.stringMatching(/^exe_[0-9A-Za-z]{22}$/) });
+    expect(body).toEqual({
+      success: true,
+      executionId: expect.stringMatching(/^exe_[0-9A-Za-z]{22}$/),
+    });
     const record = await execution(ws, flow.id, body.executionId);
     expect(record).toMatchObject({
       id: body.executionId,
@@ -272,7 +283,9 @@ describe("http_request performs a real fetch", () => {
       marker: "yes",
     });
     const record = await execution(ws, flow.id, response.headers.get("x-execution-id") as string);
-    const echoed = (record.nodes[1]?.output as { body: { headers: Record<string, string> } }).body;
+    const echoed = (
+      record.nodes[1]?.output as { body: { headers: Record<string, string> } } | undefined
+    )?.body as { headers: Record<string, string> };
     expect(echoed.headers.authorization).toBe("Bearer [redacted]");
     expect(echoed.headers["content-type"]).toBe("application/json");
     expect(JSON.stringify(record)).not.toContain("tok_live_abcdef123456");
@@ -296,7 +309,11 @@ describe("http_request performs a real fetch", () => {
     ]);
     const record = await execution(ws, strict.id, failed.headers.get("x-execution-id") as string);
     expect(record.status).toBe("failed");
-    expect(record.nodes[1]).toMatchObject({ key: "call", status: "failed", error: expect.stringContaining("503") });
+    expect(record.nodes[1]).toMatchObject({
+      key: "call",
+      status: "failed",
+      error: expect.stringContaining("503"),
+    });
 
     const lenient = await make(true);
     const passed = await hook(lenient.webhookUrls.webhook_1 as string, { body: {} });

@@ -1,0 +1,89 @@
+/**
+ * Encryption at rest of workspace secrets (contract section 1): AES-256-GCM on Web Crypto under the
+ * `SECRETS_KEY` Worker secret. A sealed value is `base64(12-byte random iv || ciphertext || 16-byte tag)`,
+ * bound by additional authenticated data to its workspace and name ({@link secretAad}).
+ */
+
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const KEY_BYTES = 32;
+const encoder = new TextEncoder();
+// ignoreBOM keeps a leading U+FEFF of a value, so every string round-trips exactly.
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+// One key per deployment: caching the last import spares an importKey on every request of the isolate.
+let cached: { base64: string; key: Promise<CryptoKey> } | undefined;
+
+function fromBase64(base64: string): Uint8Array {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/**
+ * Imports `SECRETS_KEY` (base64 of exactly 32 bytes) as a non-extractable AES-GCM key, cached per
+ * isolate. @throws Error when the key is missing, not base64 or not 32 bytes: an operator
+ * misconfiguration, answered as 500.
+ */
+export async function importSecretsKey(base64: string | undefined): Promise<CryptoKey> {
+  if (!base64) throw new Error("SECRETS_KEY is not set; it must be base64 of 32 random bytes.");
+  if (cached?.base64 === base64) return cached.key;
+  let raw: Uint8Array;
+  try {
+    raw = fromBase64(base64.trim());
+  } catch {
+    throw new Error("SECRETS_KEY is not valid base64; it must be base64 of 32 random bytes.");
+  }
+  if (raw.byteLength !== KEY_BYTES) {
+    throw new Error(`SECRETS_KEY decodes to ${raw.byteLength} bytes; it must be exactly 32.`);
+  }
+  const key = crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
+  cached = { base64, key };
+  return key;
+}
+
+/** The additional authenticated data of a secret: a sealed value only opens under the same pair. */
+export function secretAad(workspaceId: string, name: string): string {
+  return `${workspaceId}/${name}`;
+}
+
+/** Encrypts `plaintext` with a fresh random iv; returns `base64(iv || ciphertext || tag)`. */
+export async function sealSecret(key: CryptoKey, plaintext: string, aad: string): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+  const ciphertext = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv, additionalData: encoder.encode(aad) },
+    key,
+    encoder.encode(plaintext),
+  );
+  const sealed = new Uint8Array(IV_BYTES + ciphertext.byteLength);
+  sealed.set(iv);
+  sealed.set(new Uint8Array(ciphertext), IV_BYTES);
+  return toBase64(sealed);
+}
+
+/**
+ * Decrypts a value of {@link sealSecret}. @throws Error when it is malformed, was tampered with, was
+ * sealed under another key, or under another `aad` (moved to another workspace or name).
+ */
+export async function openSecret(key: CryptoKey, sealed: string, aad: string): Promise<string> {
+  try {
+    const bytes = fromBase64(sealed);
+    if (bytes.byteLength < IV_BYTES + TAG_BYTES) throw new Error("too short");
+    const plaintext = await crypto.subtle.decrypt(
+      { name: "AES-GCM", iv: bytes.subarray(0, IV_BYTES), additionalData: encoder.encode(aad) },
+      key,
+      bytes.subarray(IV_BYTES),
+    );
+    return decoder.decode(plaintext);
+  } catch {
+    // The cause is deliberately not passed on: all failures mean the same to the caller.
+    throw new Error(`A secret could not be decrypted for ${aad} (wrong key, tampered or moved).`);
+  }
+}

@@ -1,0 +1,300 @@
+/**
+ * The execution step machine (contract 5). Pure: the runner owns time, storage, fetch and alarms and
+ * calls in with `now` (epoch ms). Every function leaves `state` as plain JSON, so the runner can store
+ * it after each call and, after a restart, resume from the stored copy (`advance` re-issues a pending
+ * fetch or wait without recording a second run).
+ */
+import { evaluateCondition } from "./condition";
+import { resolveValue, type TemplateScope, valueAsText } from "./template";
+import type {
+  ExecutionState,
+  FetchRequest,
+  FetchResponse,
+  HttpRequestNode,
+  NodeRun,
+  Step,
+  WorkflowDefinition,
+  WorkflowNode,
+} from "./types";
+import { isTriggerNode } from "./validate";
+
+function nodeByKey(definition: WorkflowDefinition, key: string): WorkflowNode {
+  const node = definition.nodes.find((candidate) => candidate.key === key);
+  // Only a state paired with another definition gets here: a runner bug, not a node failure.
+  if (!node) throw new Error(`The execution names node "${key}", which the definition lacks.`);
+  return node;
+}
+
+/** Nodes reachable from the trigger in topological order; ties go to the earlier node. */
+function executionOrder(definition: WorkflowDefinition, triggerKey: string): string[] {
+  const reachable = new Set([triggerKey]);
+  for (const key of reachable) {
+    for (const { from, to } of definition.connections) if (from === key) reachable.add(to);
+  }
+  const edges = definition.connections.filter(({ from }) => reachable.has(from));
+  const pending = new Map<string, number>();
+  for (const { to } of edges) pending.set(to, (pending.get(to) ?? 0) + 1);
+  const candidates = definition.nodes.map(({ key }) => key).filter((key) => reachable.has(key));
+  const order: string[] = [];
+  for (;;) {
+    const next = candidates.find((key) => !order.includes(key) && !pending.get(key));
+    if (next === undefined) return order;
+    order.push(next);
+    for (const { from, to } of edges)
+      if (from === next) pending.set(to, (pending.get(to) ?? 1) - 1);
+  }
+}
+
+/**
+ * Starts an execution of `definition` by trigger `triggerKey` whose output (e.g. a WebhookOutput) is
+ * `triggerOutput`. The trigger is recorded as succeeded at `now`; call `advance` next.
+ * Throws when `triggerKey` is not a trigger node of the definition.
+ */
+export function startExecution(
+  definition: WorkflowDefinition,
+  triggerKey: string,
+  triggerOutput: unknown,
+  now: number,
+): ExecutionState {
+  const trigger = definition.nodes.find((node) => node.key === triggerKey);
+  if (!trigger || !isTriggerNode(trigger)) {
+    throw new Error(`"${triggerKey}" is not a trigger node of this workflow.`);
+  }
+  const state: ExecutionState = {
+    triggerKey,
+    status: "running",
+    order: executionOrder(definition, triggerKey),
+    position: 0,
+    active: [triggerKey],
+    outputs: {},
+    runs: [
+      { key: triggerKey, type: trigger.type, status: "running", startedAt: now, finishedAt: null },
+    ],
+    lastNodeKey: null,
+    failedNodeKey: null,
+    waitUntil: null,
+  };
+  succeed(definition, state, trigger, triggerOutput, now);
+  return state;
+}
+
+/** The run of the node at `position`, when that node has started and not finished. */
+function currentRun(state: ExecutionState, status: NodeRun["status"]): NodeRun | undefined {
+  if (state.status !== "running") return undefined;
+  const key = state.order[state.position];
+  const run = state.runs.find((candidate) => candidate.key === key);
+  return run?.status === status ? run : undefined;
+}
+
+function openRun(
+  state: ExecutionState,
+  node: WorkflowNode,
+  status: NodeRun["status"],
+  now: number,
+) {
+  const existing = state.runs.find((run) => run.key === node.key);
+  if (existing) return existing;
+  const run: NodeRun = { key: node.key, type: node.type, status, startedAt: now, finishedAt: null };
+  state.runs.push(run);
+  return run;
+}
+
+function succeed(
+  definition: WorkflowDefinition,
+  state: ExecutionState,
+  node: WorkflowNode,
+  output: unknown,
+  now: number,
+  branch?: "true" | "false",
+): void {
+  const run = openRun(state, node, "succeeded", now);
+  Object.assign(run, { status: "succeeded", output, finishedAt: now });
+  state.outputs[node.key] = output;
+  state.lastNodeKey = node.key;
+  // A condition passes the branch it took; every other node follows all its connections.
+  for (const { from, to, branch: taken } of definition.connections) {
+    if (from !== node.key || (branch !== undefined && taken !== branch)) continue;
+    if (!state.active.includes(to)) state.active.push(to);
+  }
+  state.position++;
+}
+
+function fail(state: ExecutionState, node: WorkflowNode, error: string, now: number): Step {
+  const run = openRun(state, node, "failed", now);
+  Object.assign(run, { status: "failed", error, finishedAt: now });
+  state.status = "failed";
+  state.failedNodeKey = node.key;
+  return { kind: "finished", status: "failed" };
+}
+
+/** The request of an http_request node, or an error message free of resolved (secret) values. */
+function buildRequest(node: HttpRequestNode, scope: TemplateScope): FetchRequest | string {
+  const url = resolveValue(node.url, scope);
+  let parsed: URL | undefined;
+  try {
+    parsed = typeof url === "string" ? new URL(url) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {
+    return "The url setting did not resolve to an http(s) URL.";
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(node.headers)) {
+    headers[name.toLowerCase()] = valueAsText(resolveValue(value, scope));
+  }
+  let body: string | null = null;
+  // fetch refuses a body on GET and HEAD, so one configured there is not sent.
+  if (node.body !== undefined && node.method !== "GET" && node.method !== "HEAD") {
+    const resolved = resolveValue(node.body, scope);
+    if (typeof resolved === "string") body = resolved;
+    else {
+      body = JSON.stringify(resolved);
+      headers["content-type"] ??= "application/json";
+    }
+  }
+  return {
+    method: node.method,
+    url: parsed.href,
+    headers,
+    body,
+    timeoutMs: node.timeoutSeconds * 1000,
+  };
+}
+
+/** Runs one active node; returns the step to hand the runner, or undefined to go on to the next. */
+function runNode(
+  definition: WorkflowDefinition,
+  state: ExecutionState,
+  node: WorkflowNode,
+  scope: TemplateScope,
+  now: number,
+): Step | undefined {
+  switch (node.type) {
+    case "webhook":
+    case "conversation_event":
+      // Triggers have no inputs, so only the starting one is ever active.
+      return fail(state, node, "A trigger node cannot run inside an execution.", now);
+    case "condition": {
+      const left = resolveValue(node.left, scope);
+      const right = resolveValue(node.right, scope);
+      const result = evaluateCondition(node.operator, left, right);
+      succeed(definition, state, node, { result }, now, result ? "true" : "false");
+      return undefined;
+    }
+    case "set":
+      succeed(definition, state, node, resolveValue(node.fields, scope), now);
+      return undefined;
+    case "http_request": {
+      const request = buildRequest(node, scope);
+      if (typeof request === "string") return fail(state, node, request, now);
+      openRun(state, node, "running", now);
+      return { kind: "fetch", nodeKey: node.key, request };
+    }
+    case "wait": {
+      const pending = state.runs.find((run) => run.key === node.key);
+      if (pending) return { kind: "wait", nodeKey: node.key, until: state.waitUntil ?? now };
+      if (node.seconds === 0) {
+        succeed(definition, state, node, { waitedSeconds: 0 }, now);
+        return undefined;
+      }
+      openRun(state, node, "waiting", now);
+      state.waitUntil = now + node.seconds * 1000;
+      return { kind: "wait", nodeKey: node.key, until: state.waitUntil };
+    }
+  }
+}
+
+/**
+ * Runs nodes from `state.position` until one needs the outside world (fetch, wait) or the execution
+ * ends; mutates `state`. Inactive nodes (on a branch not taken) are skipped without a run. Called
+ * while a fetch or wait is pending, it returns that step again (request rebuilt from the settings)
+ * without a second run; called on a finished execution, it returns the finished step unchanged.
+ */
+export function advance(
+  definition: WorkflowDefinition,
+  state: ExecutionState,
+  secrets: Record<string, string>,
+  now: number,
+): Step {
+  const scope: TemplateScope = { outputs: state.outputs, secrets };
+  while (state.status === "running") {
+    const key = state.order[state.position];
+    if (key === undefined) {
+      state.status = "succeeded";
+      break;
+    }
+    if (!state.active.includes(key)) {
+      state.position++;
+      continue;
+    }
+    const node = nodeByKey(definition, key);
+    let step: Step | undefined;
+    try {
+      step = runNode(definition, state, node, scope, now);
+    } catch (error) {
+      // Resolution does not throw on JSON data; this keeps a surprise from wedging the execution.
+      const reason = error instanceof Error ? error.message : "unknown error";
+      step = fail(state, node, `The node could not run: ${reason}`, now);
+    }
+    if (step) return step;
+  }
+  return { kind: "finished", status: state.status === "failed" ? "failed" : "succeeded" };
+}
+
+/**
+ * Hands the pending http_request node its response: output `{status, headers, body}`; a non-2xx
+ * status fails the node (`HTTP <status> from the server.`) unless neverError is set. No-op when no
+ * fetch is pending, so a duplicate delivery is harmless. Call `advance` next.
+ */
+export function completeFetch(
+  definition: WorkflowDefinition,
+  state: ExecutionState,
+  response: FetchResponse,
+  now: number,
+): void {
+  const run = currentRun(state, "running");
+  if (run?.type !== "http_request") return;
+  const node = nodeByKey(definition, run.key);
+  if (node.type !== "http_request") return;
+  if ((response.status < 200 || response.status > 299) && !node.neverError) {
+    fail(state, node, `HTTP ${response.status} from the server.`, now);
+    return;
+  }
+  const output = { status: response.status, headers: response.headers, body: response.body };
+  succeed(definition, state, node, output, now);
+}
+
+/** Fails the pending http_request node with `message` (network error, timeout); else a no-op. */
+export function failFetch(state: ExecutionState, message: string, now: number): void {
+  const run = currentRun(state, "running");
+  if (run?.type !== "http_request") return;
+  Object.assign(run, { status: "failed", error: message, finishedAt: now });
+  state.status = "failed";
+  state.failedNodeKey = run.key;
+}
+
+/**
+ * Ends the pending wait when `now >= waitUntil`: output `{waitedSeconds}`, then returns true (call
+ * `advance` next). Returns false and changes nothing otherwise, so an early or repeated alarm is
+ * harmless.
+ */
+export function completeWait(
+  definition: WorkflowDefinition,
+  state: ExecutionState,
+  now: number,
+): boolean {
+  const run = currentRun(state, "waiting");
+  if (!run || state.waitUntil === null || now < state.waitUntil) return false;
+  const node = nodeByKey(definition, run.key);
+  if (node.type !== "wait") return false;
+  state.waitUntil = null;
+  succeed(definition, state, node, { waitedSeconds: node.seconds }, now);
+  return true;
+}
+
+/** The execution's result: the output of the last node that succeeded, or null. */
+export function finalOutput(state: ExecutionState): unknown {
+  const key = state.lastNodeKey;
+  return key !== null && Object.hasOwn(state.outputs, key) ? state.outputs[key] : null;
+}

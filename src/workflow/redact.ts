@@ -1,0 +1,57 @@
+/**
+ * Secret redaction for execution records (contract 5: "secret values are redacted"). Node outputs
+ * keep raw values for later templates; anything shown or returned goes through here first.
+ */
+import { isPlainObject } from "./template";
+
+const REDACTED = "[redacted]";
+
+/**
+ * Hides every occurrence of every secret in `text`. Occurrences are marked character by character
+ * before anything is replaced, so overlapping or nested secrets are covered completely and the
+ * marker text itself is never matched; each run of hidden characters becomes one `[redacted]`.
+ */
+function redactText(text: string, secrets: string[]): string {
+  let hidden: Uint8Array | undefined;
+  for (const secret of secrets) {
+    for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1)) {
+      hidden ??= new Uint8Array(text.length);
+      hidden.fill(1, at, at + secret.length);
+    }
+  }
+  if (!hidden) return text;
+  let out = "";
+  let start = 0;
+  while (start < text.length) {
+    let end = start;
+    const flag = hidden[start];
+    while (end < text.length && hidden[end] === flag) end++;
+    out += flag ? REDACTED : text.slice(start, end);
+    start = end;
+  }
+  return out;
+}
+
+function redact(value: unknown, secrets: string[]): unknown {
+  if (typeof value === "string") return secrets.length > 0 ? redactText(value, secrets) : value;
+  if (Array.isArray(value)) return value.map((item) => redact(item, secrets));
+  if (isPlainObject(value)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, redact(item, secrets)]),
+    );
+  }
+  return value;
+}
+
+/**
+ * Returns a deep copy of `value` (JSON data: arrays and plain objects are copied) in which every
+ * occurrence of a non-empty secret value inside any string value is replaced by `[redacted]`.
+ * Object keys and non-string values are kept. The input is not mutated.
+ */
+export function redactSecrets<T>(value: T, secretValues: string[]): T {
+  // Marking makes the order irrelevant to the result; longest first still reads as the rule.
+  const secrets = [...new Set(secretValues.filter((secret) => secret.length > 0))].sort(
+    (a, b) => b.length - a.length,
+  );
+  return redact(value, secrets) as T;
+}
