@@ -1,5 +1,8 @@
 /**
- * Launch API benchmark (`npm run bench`): create, look-up and revoke of widget launch links.
+ * Benchmark (`npm run bench`): the launch API (create, look-up and revoke of widget launch links)
+ * and the webhook trigger (immediate, and lastNode through webhook → condition → set), then a hold
+ * test: HOLD_CALLERS (1,000) concurrent lastNode callers waiting on a `wait` node, with the memory
+ * (RSS of workerd) it takes.
  *
  * Each scenario is reported as a percentage of `GET /health` (no I/O) measured in the same run, so
  * the figures show what the API itself costs on top of the runtime, whatever this machine's speed.
@@ -8,7 +11,8 @@
  * 127.0.0.1 (port 8788 or BENCH_PORT) with the rate limit and the pending cap lifted to 1e9 through
  * `--var` (the checks still run), seeds a workspace, agent, widget channel and widget key through
  * the HTTP API, then drives each scenario with autocannon: a 2 s warm-up that is not recorded, then
- * BENCH_SECONDS (10) with BENCH_CONNECTIONS (32). Prints a table, writes bench-results/launch.json.
+ * BENCH_SECONDS (10) with BENCH_CONNECTIONS (32). Webhook nodes get rateLimitPerMinute 100,000 (the
+ * most a node allows; the check still runs). Prints a table, writes bench-results/bench.json.
  * Exit code 0 once measured, even when a target fails; 1 when the server or the seeding failed.
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -26,8 +30,16 @@ const CONNECTIONS = positiveInt(process.env.BENCH_CONNECTIONS, 32);
 const WARMUP_SECONDS = 2;
 const MAX_IDS = 2_000_000; // bounds the collected ids whatever the create rate
 /** Least req/s of each scenario as a percentage of the reference's; all need zero 5xx. */
-const TARGETS = { create: 35, lookup: 50, revoke: 40 };
-const RESULTS_FILE = path.join(ROOT, "bench-results", "launch.json");
+const TARGETS = {
+  create: 35,
+  lookup: 50,
+  revoke: 40,
+  "webhook-immediate": 50,
+  "webhook-lastNode": 35,
+};
+const HOLD_CALLERS = positiveInt(process.env.BENCH_HOLD_CALLERS, 1000);
+const HOLD_WAIT_SECONDS = 5;
+const RESULTS_FILE = path.join(ROOT, "bench-results", "bench.json");
 const AGENT = {
   name: "Bench agent",
   mode: "initiator",
@@ -136,17 +148,70 @@ async function stopServer() {
   server = undefined;
 }
 
-/** Seeding call: POST JSON, throws unless 201. */
-async function post(base, route, token, body) {
+/** Seeding call: sends JSON, throws unless the expected status. */
+async function post(base, route, token, body, { method = "POST", expect = 201 } = {}) {
   const res = await fetch(`${base}${route}`, {
-    method: "POST",
+    method,
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(10_000),
   });
   const text = await res.text();
-  if (res.status !== 201) throw new Error(`POST ${route} → ${res.status}, not 201: ${text}`);
-  return JSON.parse(text);
+  if (res.status !== expect)
+    throw new Error(`${method} ${route} → ${res.status}, not ${expect}: ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+const WEBHOOK_SECRET = randomBytes(24).toString("base64url");
+const hookNode = (settings) => ({ type: "webhook", rateLimitPerMinute: 100_000, ...settings });
+/** The spec's example shape: webhook → condition on the shared secret → set. */
+const LAST_NODE = {
+  nodes: [
+    hookNode({ responseMode: "lastNode" }),
+    {
+      key: "check",
+      type: "condition",
+      left: "{{webhook_1.headers.x-webhook-secret}}",
+      operator: "equals",
+      right: "{{secrets.WEBHOOK_SECRET}}",
+    },
+    { key: "ok", type: "set", fields: { ok: true, orderId: "{{webhook_1.body.orderId}}" } },
+    { key: "refused", type: "set", fields: { ok: false } },
+  ],
+  connections: [
+    { from: "webhook_1", to: "check" },
+    { from: "check", to: "ok", branch: "true" },
+    { from: "check", to: "refused", branch: "false" },
+  ],
+};
+const IMMEDIATE = {
+  nodes: [
+    hookNode({}),
+    { key: "ok", type: "set", fields: { orderId: "{{webhook_1.body.orderId}}" } },
+  ],
+  connections: [{ from: "webhook_1", to: "ok" }],
+};
+const HOLD = {
+  nodes: [
+    hookNode({ responseMode: "lastNode", responseTimeoutSeconds: 100 }),
+    { key: "pause", type: "wait", seconds: HOLD_WAIT_SECONDS },
+    { key: "ok", type: "set", fields: { ok: true, n: "{{webhook_1.body.n}}" } },
+  ],
+  connections: [
+    { from: "webhook_1", to: "pause" },
+    { from: "pause", to: "ok" },
+  ],
+};
+
+/** Creates and starts a workflow; returns its webhook's path. */
+async function runningWorkflow(base, token, slug, definition) {
+  const created = await post(base, "/v1/manage/workflows", token, {
+    name: slug,
+    slug,
+    ...definition,
+  });
+  await post(base, `/v1/manage/workflows/${created.id}/start`, token, undefined, { expect: 200 });
+  return new URL(created.webhookUrls.webhook_1).pathname;
 }
 
 async function seed(base, operatorToken) {
@@ -156,11 +221,24 @@ async function seed(base, operatorToken) {
   const agent = await manage("agents", AGENT);
   const channel = await manage(`agents/${agent.id}/channels`, { type: "widget", name: "Web" });
   const { key } = await manage("widget-keys", { name: "bench" });
-  return { flowId: agent.id, channelId: channel.id, key };
+  const token = ws.memberToken;
+  await post(
+    base,
+    "/v1/manage/secrets/WEBHOOK_SECRET",
+    token,
+    { value: WEBHOOK_SECRET },
+    { method: "PUT", expect: 204 },
+  );
+  const hooks = {
+    immediate: await runningWorkflow(base, token, "bench-immediate", IMMEDIATE),
+    lastNode: await runningWorkflow(base, token, "bench-last-node", LAST_NODE),
+    hold: await runningWorkflow(base, token, "bench-hold", HOLD),
+  };
+  return { flowId: agent.id, channelId: channel.id, key, hooks };
 }
 
 /** The four scenarios; look-up and revoke walk the ids that create collected. */
-function scenarios({ flowId, channelId, key }) {
+function scenarios({ flowId, channelId, key, hooks }) {
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const ids = [];
   const cursor = { lookup: 0, revoke: 0 };
@@ -188,8 +266,81 @@ function scenarios({ flowId, channelId, key }) {
     { name: "create", expect: 201, request: create },
     { name: "lookup", expect: 200, request: byId("GET", "lookup"), needsIds: true },
     { name: "revoke", expect: 204, request: byId("DELETE", "revoke"), needsIds: true },
+    { name: "webhook-immediate", expect: 200, request: hookRequest(hooks.immediate) },
+    { name: "webhook-lastNode", expect: 200, request: hookRequest(hooks.lastNode, checkLastNode) },
   ];
   return { ids, cursor, list };
+}
+
+const hookBody = JSON.stringify({ orderId: 1042, items: [{ sku: "A-1", qty: 2 }] });
+let wrongAnswers = 0;
+function checkLastNode(status, text) {
+  if (status === 200 && text !== '{"ok":true,"orderId":1042}') wrongAnswers++;
+}
+function hookRequest(pathname, onResponse) {
+  const headers = { "content-type": "application/json", "x-webhook-secret": WEBHOOK_SECRET };
+  return {
+    method: "POST",
+    path: pathname,
+    headers,
+    body: hookBody,
+    ...(onResponse && { onResponse }),
+  };
+}
+
+/** Resident memory (KiB) of the workerd processes in the server's process group. */
+function workerdRssKiB() {
+  const ps = spawnSync("ps", ["-o", "rss=,comm=", "-g", String(server.pid)], { encoding: "utf8" });
+  let total = 0;
+  for (const line of ps.stdout.split("\n")) {
+    const [rss, comm] = line.trim().split(/\s+/);
+    if (comm?.startsWith("workerd")) total += Number(rss) || 0;
+  }
+  return total;
+}
+
+/**
+ * HOLD_CALLERS concurrent lastNode calls, each held by the runner while its execution waits
+ * HOLD_WAIT_SECONDS on a `wait` node (alarm). Bounded: one call per caller, 120 s at most.
+ */
+async function hold(base, pathname) {
+  const before = workerdRssKiB();
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, workerdRssKiB())), 250);
+  const started = Date.now();
+  const statuses = {};
+  let wrong = 0;
+  await Promise.all(
+    Array.from({ length: HOLD_CALLERS }, async (_, n) => {
+      try {
+        const res = await fetch(`${base}${pathname}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ n }),
+          signal: AbortSignal.timeout(120_000),
+        });
+        const text = await res.text();
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+        if (res.status === 200 && text !== JSON.stringify({ ok: true, n })) wrong++;
+      } catch (error) {
+        statuses[error.name] = (statuses[error.name] ?? 0) + 1;
+      }
+    }),
+  );
+  clearInterval(sampler);
+  const row = {
+    callers: HOLD_CALLERS,
+    waitSeconds: HOLD_WAIT_SECONDS,
+    statuses,
+    wrongAnswers: wrong,
+    seconds: (Date.now() - started) / 1000,
+    workerdRssBeforeMiB: before / 1024,
+    workerdRssPeakMiB: peak / 1024,
+    heldMiBPerThousandCallers: ((peak - before) / 1024) * (1000 / HOLD_CALLERS),
+  };
+  row.pass = statuses[200] === HOLD_CALLERS && wrong === 0;
+  if (!row.pass) console.error(`!!! hold: ${JSON.stringify(statuses)}, ${wrong} wrong answers`);
+  return row;
 }
 
 function drive(base, request, seconds) {
@@ -275,8 +426,12 @@ async function main() {
   applyMigrations(persistDir);
   startServer(port, persistDir, vars);
   await waitForHealth(base);
-  const plan = scenarios(await seed(base, vars.OPERATOR_TOKEN));
+  const seeded = await seed(base, vars.OPERATOR_TOKEN);
+  const plan = scenarios(seeded);
   const rows = await measure(base, plan);
+  if (wrongAnswers)
+    console.error(`!!! webhook-lastNode: ${wrongAnswers} answers were not the set node's output`);
+  const held = await hold(base, seeded.hooks.hold);
   // An edit mid-run reloads the worker (a wrangler.toml edit can even switch the local D1 file).
   const sourcesChanged = sourcesChangedAt() !== sourcesBefore;
   if (sourcesChanged) console.error("!!! src/ or wrangler.toml changed during the run: unreliable");
@@ -284,6 +439,11 @@ async function main() {
   if (rows.some((r) => r.status5xx)) console.error(`--- wrangler output (tail):\n${server.log}`);
   console.log("");
   printTable(rows);
+  console.log(
+    `\nhold: ${held.callers} lastNode callers on a ${held.waitSeconds} s wait: ${JSON.stringify(held.statuses)}` +
+      ` in ${held.seconds.toFixed(1)} s; workerd RSS ${held.workerdRssBeforeMiB.toFixed(0)} MiB before,` +
+      ` ${held.workerdRssPeakMiB.toFixed(0)} MiB peak (${held.heldMiBPerThousandCallers.toFixed(1)} MiB per 1,000 held) ${held.pass ? "PASS" : "FAIL"}`,
+  );
 
   const wranglerPkg = path.join(ROOT, "node_modules", "wrangler", "package.json");
   const report = {
@@ -298,7 +458,9 @@ async function main() {
     linksCreated: plan.ids.length,
     sourcesChangedDuringRun: sourcesChanged,
     scenarios: rows,
-    pass: !sourcesChanged && rows.every((r) => r.pass),
+    webhookLastNodeWrongAnswers: wrongAnswers,
+    hold: held,
+    pass: !sourcesChanged && rows.every((r) => r.pass) && held.pass && wrongAnswers === 0,
   };
   fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
   fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`);

@@ -1,13 +1,14 @@
 // `npm run dev`: local development in one command. Creates .dev.vars with random secrets when
 // missing, applies the local D1 migrations, starts `wrangler dev`, waits for /health, seeds a demo
-// workspace (agent, widget channel, widget key) through the HTTP API once, and prints how to call
-// the launch API. Demo credentials live in the git-ignored .dev-demo.json, because the database
-// only keeps their hashes. `--seed-only` stops wrangler after printing (handy for checks).
+// workspace (agent, widget channel, widget key, a running webhook workflow) through the HTTP API
+// once (scripts/demo-seed.mjs), and prints how to call the launch API and the webhook. Demo
+// credentials live in the git-ignored .dev-demo.json, because the database only keeps their hashes. `--seed-only` stops wrangler after printing (handy for checks).
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { demoBanner, seedDemoWorkflow, seedDemoWorkspace } from "./demo-seed.mjs";
 
 const root = join(import.meta.dirname, "..");
 const varsPath = join(root, ".dev.vars");
@@ -123,101 +124,52 @@ async function api(method, path, { token, body } = {}) {
   return { status: res.status, json, text };
 }
 
-async function must(method, path, options) {
-  const res = await api(method, path, options);
-  if (res.status < 200 || res.status > 299)
-    fail(`${method} ${path} answered ${res.status}:\n${res.text}`);
-  return res.json;
-}
-
-// Reuse only if the credentials still work: wiping .wrangler/state keeps the file but not the rows.
-async function loadDemo() {
+// demo-seed.mjs throws on unexpected answers (it also runs in tests); here that ends the run.
+async function orFail(promise) {
   try {
-    const demo = JSON.parse(readFileSync(demoPath, "utf8"));
-    const agents = await api("GET", "/v1/manage/agents", { token: demo.memberToken });
-    if (agents.status !== 200 || !agents.json.data.some((a) => a.id === demo.agentId)) return null;
-    // A key that authenticates gets 404 for an unknown link; a dead one gets 401.
-    const key = await api("GET", "/v1/widget/launches/lnk_doesnotexist", { token: demo.widgetKey });
-    return key.status === 404 ? demo : null;
-  } catch {
-    return null; // missing or unreadable file
+    return await promise;
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
   }
 }
 
-async function seed(operatorToken) {
-  // No slug: the server derives one and adds a suffix if an earlier seed already took it.
-  const created = await must("POST", "/v1/operator/workspaces", {
-    token: operatorToken,
-    body: { name: "Demo workspace", owner: { email: "owner@demo.example", name: "Demo Owner" } },
-  });
-  const token = created.memberToken;
-  const agent = await must("POST", "/v1/manage/agents", {
-    token,
-    body: {
-      name: "Onboarding assistant",
-      mode: "initiator",
-      greeting: "Hi {{participant.name}}! Let's set up your {{parameters.plan}} plan.",
-      instructions: "Help the person finish onboarding.",
-      parameters: [
-        {
-          name: "plan",
-          type: "string",
-          required: true,
-          description: "Plan the person signed up for",
-        },
-        { name: "tier", type: "string", options: ["free", "pro", "enterprise"] },
-        { name: "balance", type: "number" },
-        { name: "seats", type: "integer" },
-        { name: "vip", type: "boolean" },
-      ],
-    },
-  });
-  const channel = await must("POST", `/v1/manage/agents/${agent.id}/channels`, {
-    token,
-    body: { type: "widget", name: "Website widget" },
-  });
-  const body = { name: "Demo server key" };
-  const key = await must("POST", "/v1/manage/widget-keys", { token, body });
-  const demo = {
-    workspaceId: created.workspace.id,
-    workspaceSlug: created.workspace.slug,
-    memberToken: token,
-    agentId: agent.id,
-    channelId: channel.id,
-    widgetKey: key.key,
-  };
+function saveDemo(demo) {
   writeFileSync(demoPath, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
   return demo;
 }
 
-function printBanner(demo, reused) {
-  const auth = `-H "Authorization: Bearer ${demo.widgetKey}"`;
-  const launch = JSON.stringify({
-    flowId: demo.agentId,
-    channelId: demo.channelId,
-    parameters: { plan: "pro", tier: "pro", seats: 3, vip: true },
-    participant: { name: "Ada Lovelace", externalId: "cus_123" },
-  });
-  console.log(`
-================ agent-edge dev (${reused ? "demo reused" : "demo seeded"}) ================
-Base URL        ${base}
-API docs        ${base}/docs   (OpenAPI: ${base}/openapi.json)
-Workspace       ${demo.workspaceId}  (slug: ${demo.workspaceSlug})
-Owner token     ${demo.memberToken}
-Agent (flowId)  ${demo.agentId}
-Channel         ${demo.channelId}
-Widget key      ${demo.widgetKey}
+function seedWorkflow(token, secret = randomBytes(24).toString("base64url")) {
+  return orFail(seedDemoWorkflow(api, token, secret));
+}
 
-Create a link:
-  curl -s -X POST ${base}/v1/widget/launches ${auth} -H "Content-Type: application/json" -d '${launch}'
-Look it up (id from the create response):
-  curl -s ${base}/v1/widget/launches/<lnk_id> ${auth}
-Revoke it:
-  curl -s -o /dev/null -w "%{http_code}\\n" -X DELETE ${base}/v1/widget/launches/<lnk_id> ${auth}
+// Reuse only if the credentials still work: wiping .wrangler/state keeps the file but not the rows.
+async function loadDemo() {
+  let demo;
+  try {
+    demo = JSON.parse(readFileSync(demoPath, "utf8"));
+    const agents = await api("GET", "/v1/manage/agents", { token: demo.memberToken });
+    if (agents.status !== 200 || !agents.json.data.some((a) => a.id === demo.agentId)) return null;
+    // A key that authenticates gets 404 for an unknown link; a dead one gets 401.
+    const key = await api("GET", "/v1/widget/launches/lnk_doesnotexist", { token: demo.widgetKey });
+    if (key.status !== 404) return null;
+  } catch {
+    return null; // missing or unreadable file
+  }
+  // A file from before the demo workflow existed, or a workflow deleted or stopped meanwhile: seed
+  // it again (same slug, same secret when the file has one).
+  const workflow =
+    demo.webhookUrl && demo.workflowId
+      ? await api("GET", `/v1/manage/workflows/${demo.workflowId}`, { token: demo.memberToken })
+      : undefined;
+  if (workflow?.status !== 200 || workflow.json?.status !== "running")
+    return saveDemo({ ...demo, ...(await seedWorkflow(demo.memberToken, demo.webhookSecret)) });
+  // The URL follows the request's origin (another PORT gives another URL).
+  return { ...demo, webhookUrl: workflow.json.webhookUrls?.webhook_1 ?? demo.webhookUrl };
+}
 
-These local-only credentials are kept in .dev-demo.json (git-ignored).
-=================================================================================
-`);
+async function seed(operatorToken) {
+  const workspace = await orFail(seedDemoWorkspace(api, operatorToken));
+  return saveDemo({ ...workspace, ...(await seedWorkflow(workspace.memberToken)) });
 }
 
 const vars = ensureDevVars();
@@ -226,7 +178,7 @@ await assertPortFree();
 startWrangler();
 await waitForHealth();
 const existing = await loadDemo();
-printBanner(existing ?? (await seed(vars.OPERATOR_TOKEN)), Boolean(existing));
+console.log(demoBanner(base, existing ?? (await seed(vars.OPERATOR_TOKEN)), Boolean(existing)));
 if (seedOnly) {
   stopping = true;
   stopChild("SIGTERM");

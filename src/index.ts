@@ -4,6 +4,7 @@
 import { createApp } from "./app";
 import { requireMember } from "./middleware/auth";
 import { agentsRouter } from "./routes/agents";
+import { executionsRouter } from "./routes/executions";
 import { launches } from "./routes/launches";
 import { membersRouter } from "./routes/members";
 import { operator } from "./routes/operator";
@@ -24,6 +25,7 @@ app.route("/", widgetKeysRouter);
 app.route("/", agentsRouter);
 app.route("/", secretsRouter);
 app.route("/", workflowsRouter);
+app.route("/", executionsRouter);
 app.route("/", webhooksRouter);
 
 export default app;

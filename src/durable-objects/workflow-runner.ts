@@ -37,6 +37,7 @@ import {
   type LiveExecution,
   type Wake,
 } from "./execution-store";
+import { HeldCallers } from "./held-callers";
 import { RateLimitStore } from "./rate-limit-store";
 
 /** A webhook request, read and parsed by the Worker (contract 5 outputs). */
@@ -78,8 +79,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
   private secrets: Promise<Secrets> | undefined;
   /** Executions this instance is driving right now; the alarm leaves them alone. */
   private readonly inFlight = new Set<string>();
-  /** lastNode callers by execution id (in memory; see the class docstring). */
-  private readonly waiters = new Map<string, Set<(outcome: Settled) => void>>();
+  private readonly held = new HeldCallers<Settled>();
   private alarmAt: number | null = null;
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
@@ -138,7 +138,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
     };
     const settled =
       node.responseMode === "lastNode"
-        ? this.waitFor(execution.id, node.responseTimeoutSeconds * 1000)
+        ? this.held.wait(execution.id, node.responseTimeoutSeconds * 1000)
         : undefined;
     // Runs every synchronous node (and writes the record) before this call goes on.
     this.ctx.waitUntil(this.drive(execution, secrets));
@@ -160,7 +160,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
     }
     if (record.status !== "running") return settledFromRecord(record);
     const left = record.startedAt + node.responseTimeoutSeconds * 1000 - Date.now();
-    return left > 0 ? this.waitFor(executionId, left) : { kind: "timeout", executionId };
+    return left > 0 ? this.held.wait(executionId, left) : { kind: "timeout", executionId };
   }
 
   /** One execution's record (secrets redacted), or null. */
@@ -236,30 +236,15 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
     }
   }
 
-  private waitFor(executionId: string, timeoutMs: number): Promise<WebhookOutcome> {
-    return new Promise((resolve) => {
-      const callers = this.waiters.get(executionId) ?? new Set();
-      this.waiters.set(executionId, callers);
-      const done = (outcome: WebhookOutcome) => {
-        clearTimeout(timer);
-        callers.delete(done);
-        if (callers.size === 0) this.waiters.delete(executionId);
-        resolve(outcome);
-      };
-      const timer = setTimeout(() => done({ kind: "timeout", executionId }), timeoutMs);
-      callers.add(done);
-    });
-  }
-
   private settle(execution: LiveExecution): void {
-    const callers = this.waiters.get(execution.id);
-    if (!callers) return;
+    if (!this.held.has(execution.id)) return;
     const { state } = execution;
-    const outcome: Settled =
+    this.held.settle(
+      execution.id,
       state.status === "succeeded"
         ? { kind: "succeeded", executionId: execution.id, output: finalOutput(state) }
-        : { kind: "failed", executionId: execution.id, nodeKey: state.failedNodeKey };
-    for (const done of [...callers]) done(outcome);
+        : { kind: "failed", executionId: execution.id, nodeKey: state.failedNodeKey },
+    );
   }
 
   private async schedule(at: number): Promise<void> {

@@ -1,4 +1,4 @@
-/** Workflows and their executions: `/v1/manage/workflows[/{id}[/start|/stop|/executions[/{executionId}]]]` (contract 2). */
+/** Workflows: `/v1/manage/workflows[/{id}[/start|/stop]]` (contract 2); executions are in `executions.ts`. */
 import { createRoute, z } from "@hono/zod-openapi";
 import { drizzle } from "drizzle-orm/d1";
 import { createRouter } from "../app";
@@ -6,17 +6,9 @@ import type { AppBindings } from "../env";
 import { errorResponses, IdParamSchema } from "../lib/schemas";
 import { requireWriter } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
-import {
-  ExecutionListQuerySchema,
-  ExecutionListSchema,
-  ExecutionSchema,
-  WorkflowInputSchema,
-  WorkflowSchema,
-} from "../schemas/workflows";
-import { getExecution, listExecutions } from "../services/executions";
+import { WorkflowInputSchema, WorkflowSchema } from "../schemas/workflows";
 import { workflowRunner } from "../services/runner-client";
 import {
-  assertWorkflow,
   createWorkflow,
   deleteWorkflow,
   getWorkflow,
@@ -189,47 +181,3 @@ for (const [action, status] of [
     },
   );
 }
-
-workflowsRouter.openapi(
-  createRoute({
-    ...common,
-    method: "get",
-    path: "/v1/manage/workflows/{id}/executions",
-    summary: "List executions, newest first",
-    request: { params: IdParamSchema, query: ExecutionListQuerySchema },
-    responses: {
-      200: json(ExecutionListSchema, "Executions"),
-      ...errorResponses(400, 401, 403, 404),
-    },
-  }),
-  async (c) => {
-    const id = c.req.valid("param").id;
-    const { limit, startingAfter } = c.req.valid("query");
-    await assertWorkflow(drizzle(c.env.DB), c.get("member").workspaceId, id);
-    return c.json(await listExecutions(c.env, id, limit, startingAfter), 200);
-  },
-);
-
-workflowsRouter.openapi(
-  createRoute({
-    ...common,
-    method: "get",
-    path: "/v1/manage/workflows/{id}/executions/{executionId}",
-    summary: "Read an execution",
-    request: {
-      params: IdParamSchema.extend({
-        executionId: z
-          .string()
-          .min(1)
-          .max(64)
-          .openapi({ param: { name: "executionId", in: "path" } }),
-      }),
-    },
-    responses: { 200: json(ExecutionSchema, "The execution"), ...errorResponses(401, 403, 404) },
-  }),
-  async (c) => {
-    const { id, executionId } = c.req.valid("param");
-    await assertWorkflow(drizzle(c.env.DB), c.get("member").workspaceId, id);
-    return c.json(await getExecution(c.env, id, executionId), 200);
-  },
-);

@@ -1,0 +1,45 @@
+/**
+ * lastNode callers held by the Workflow-runner until their execution finishes (contract 5). In
+ * memory only: each caller has a deadline (the node's responseTimeoutSeconds) and, should the object
+ * restart, the Worker re-attaches and is answered from the stored record.
+ */
+
+/** What a held caller is finally told. */
+export type HeldOutcome<T> = T | { kind: "timeout"; executionId: string };
+
+export class HeldCallers<T> {
+  private readonly callers = new Map<string, Set<(outcome: HeldOutcome<T>) => void>>();
+
+  /** Resolves with the execution's outcome, or with `timeout` after `timeoutMs`. */
+  wait(executionId: string, timeoutMs: number): Promise<HeldOutcome<T>> {
+    return new Promise((resolve) => {
+      const waiting = this.callers.get(executionId) ?? new Set();
+      this.callers.set(executionId, waiting);
+      const done = (outcome: HeldOutcome<T>) => {
+        clearTimeout(timer);
+        waiting.delete(done);
+        if (waiting.size === 0) this.callers.delete(executionId);
+        resolve(outcome);
+      };
+      const timer = setTimeout(() => done({ kind: "timeout", executionId }), timeoutMs);
+      waiting.add(done);
+    });
+  }
+
+  /** Whether anyone waits for the execution (so the outcome is worth building). */
+  has(executionId: string): boolean {
+    return this.callers.has(executionId);
+  }
+
+  /** Answers every caller of the execution. */
+  settle(executionId: string, outcome: T): void {
+    for (const done of [...(this.callers.get(executionId) ?? [])]) done(outcome);
+  }
+
+  /** How many callers are held (for tests and metrics). */
+  get size(): number {
+    let total = 0;
+    for (const waiting of this.callers.values()) total += waiting.size;
+    return total;
+  }
+}
