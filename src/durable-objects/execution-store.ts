@@ -4,7 +4,7 @@
  * what is needed to continue it after a restart (definition snapshot and engine state). The raw
  * state is dropped when the execution finishes, so finished records hold only redacted data.
  */
-import { redactSecrets } from "../workflow/redact";
+import { redactedJson } from "../workflow/redact";
 import type { ExecutionState, NodeRun, NodeType, WorkflowDefinition } from "../workflow/types";
 
 /** An execution being run: the definition it started with and the engine's state. */
@@ -50,8 +50,24 @@ type Row = {
   wake_at: number | null;
 };
 
+type RowValues = [
+  string,
+  string,
+  string,
+  string,
+  string,
+  number,
+  number | null,
+  string,
+  string | null,
+  string | null,
+  number | null,
+];
+
 export class ExecutionStore {
   private savedSincePrune = 0;
+  private readonly unsaved = new Map<string, RowValues>();
+  private flushing: Promise<void> | undefined;
 
   constructor(private readonly sql: SqlStorage) {
     sql.exec(`CREATE TABLE IF NOT EXISTS executions (
@@ -74,34 +90,63 @@ export class ExecutionStore {
   }
 
   /**
-   * Writes the execution as it is now. Synchronous, so a run of synchronous nodes and its record
-   * commit together (the object's implicit transaction).
+   * Records the execution as it is now (group commit): the row is built at once, so later changes
+   * to the state do not leak into it, and written together with the rows of every other call that
+   * saves before the next macrotask, in one implicit transaction. The promise settles once the rows
+   * are written; replies sent after that wait for the commit (output gate), so an answered call is
+   * durable and one commit serves many calls.
    * @param secretValues values replaced by `[redacted]` in what is shown
    * @param wake for a running execution, what it waits for; null once finished
    */
-  save(execution: LiveExecution, secretValues: string[], wake: Wake | null): void {
+  save(execution: LiveExecution, secretValues: string[], wake: Wake | null): Promise<void> {
     const { state } = execution;
     const finished = state.status !== "running";
-    const finishedAt = finished ? lastFinishedAt(state.runs) : null;
-    this.sql.exec(
-      `INSERT INTO executions
-         (id, workflow_id, status, trigger_key, trigger_type, started_at, finished_at, nodes, live, step, wake_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET status = excluded.status, finished_at = excluded.finished_at,
-         nodes = excluded.nodes, live = excluded.live, step = excluded.step, wake_at = excluded.wake_at`,
+    this.unsaved.set(execution.id, [
       execution.id,
       execution.workflowId,
       state.status,
       state.triggerKey,
       execution.triggerType,
       execution.startedAt,
-      finishedAt,
-      JSON.stringify(redactSecrets(state.runs, secretValues)),
+      finished ? lastFinishedAt(state.runs) : null,
+      redactedJson(state.runs, secretValues),
       finished ? null : JSON.stringify({ definition: execution.definition, state }),
       finished ? null : (wake?.step ?? null),
       finished ? null : (wake?.at ?? null),
-    );
-    if (finished && ++this.savedSincePrune >= PRUNE_EVERY) {
+    ]);
+    this.flushing ??= new Promise<void>((resolve, reject) => {
+      setTimeout(() => {
+        this.flushing = undefined;
+        try {
+          this.flush();
+          resolve();
+        } catch (error) {
+          reject(error);
+        }
+      }, 0);
+    });
+    return this.flushing;
+  }
+
+  /** Writes every saved row now; reads call it first, so they always see the latest save. */
+  flush(): void {
+    if (this.unsaved.size === 0) return;
+    const rows = [...this.unsaved.values()];
+    this.unsaved.clear();
+    let finished = 0;
+    for (const row of rows) {
+      this.sql.exec(
+        `INSERT INTO executions
+           (id, workflow_id, status, trigger_key, trigger_type, started_at, finished_at, nodes, live, step, wake_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET status = excluded.status, finished_at = excluded.finished_at,
+           nodes = excluded.nodes, live = excluded.live, step = excluded.step, wake_at = excluded.wake_at`,
+        ...row,
+      );
+      if (row[8] === null) finished++;
+    }
+    this.savedSincePrune += finished;
+    if (this.savedSincePrune >= PRUNE_EVERY) {
       this.savedSincePrune = 0;
       this.prune();
     }
@@ -109,12 +154,14 @@ export class ExecutionStore {
 
   /** The record of one execution, or null. */
   get(id: string): ExecutionRecord | null {
+    this.flush();
     const row = this.sql.exec<Row>("SELECT * FROM executions WHERE id = ?", id).toArray()[0];
     return row ? toRecord(row) : null;
   }
 
   /** Newest first; `startingAfter` (an execution id) pages on to older ones. */
   list(limit: number, startingAfter?: string): { data: ExecutionRecord[]; hasMore: boolean } {
+    this.flush();
     const rows = startingAfter
       ? this.sql
           .exec<Row>(
@@ -132,6 +179,7 @@ export class ExecutionStore {
 
   /** Running executions whose wake time has come, oldest first. */
   due(now: number, limit = 500): LiveExecution[] {
+    this.flush();
     return this.sql
       .exec<Row>(
         `SELECT * FROM executions WHERE live IS NOT NULL AND wake_at <= ?
@@ -143,16 +191,9 @@ export class ExecutionStore {
       .map(toLive);
   }
 
-  /** A running execution by id, or null when it is unknown or finished. */
-  live(id: string): LiveExecution | null {
-    const row = this.sql
-      .exec<Row>("SELECT * FROM executions WHERE id = ? AND live IS NOT NULL", id)
-      .toArray()[0];
-    return row ? toLive(row) : null;
-  }
-
   /** The earliest wake time of a running execution, or null. */
   nextWake(): number | null {
+    this.flush();
     const row = this.sql
       .exec<{ at: number | null }>(
         "SELECT min(wake_at) AS at FROM executions WHERE live IS NOT NULL",
@@ -167,6 +208,7 @@ export class ExecutionStore {
    * @returns how many executions were due
    */
   interruptFetches(now: number): number {
+    this.flush();
     return this.sql.exec(
       "UPDATE executions SET wake_at = ? WHERE live IS NOT NULL AND step = 'fetch'",
       now,

@@ -140,8 +140,13 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
       node.responseMode === "lastNode"
         ? this.held.wait(execution.id, node.responseTimeoutSeconds * 1000)
         : undefined;
-    // Runs every synchronous node (and writes the record) before this call goes on.
-    this.ctx.waitUntil(this.drive(execution, secrets));
+    // Answer only once the execution is recorded: an accepted call is never lost.
+    let onRecorded: (error?: unknown) => void = () => {};
+    const recorded = new Promise<void>((resolve, reject) => {
+      onRecorded = (error) => (error === undefined ? resolve() : reject(error));
+    });
+    this.ctx.waitUntil(this.drive(execution, secrets, onRecorded).catch(() => undefined));
+    await recorded;
     return settled ? await settled : { kind: "accepted", executionId: execution.id };
   }
 
@@ -200,24 +205,34 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
   }
 
   /**
-   * Runs the execution until it finishes or parks on a wait; awaits fetches in between. Every
-   * synchronous stretch ends with `store.save`, before any await.
+   * Runs the execution until it finishes or parks on a wait, awaiting fetches in between. The state
+   * is saved (group commit) after every synchronous stretch, before any effect: a fetch starts only
+   * once the state that leads to it is durable.
+   * @param onRecorded called once, after the first save, or with the error that prevented it
    */
-  private async drive(execution: LiveExecution, secrets: Secrets): Promise<void> {
+  private async drive(
+    execution: LiveExecution,
+    secrets: Secrets,
+    onRecorded?: (error?: unknown) => void,
+  ): Promise<void> {
     this.inFlight.add(execution.id);
+    let recorded = onRecorded;
     try {
       for (;;) {
         const step = advance(execution.definition, execution.state, secrets.values, Date.now());
-        if (step.kind === "finished") {
-          this.store.save(execution, secrets.redact, null);
+        const wake: Wake | null =
+          step.kind === "finished"
+            ? null
+            : step.kind === "wait"
+              ? { step: "wait", at: step.until }
+              : { step: "fetch", at: Date.now() + step.request.timeoutMs + FETCH_LEASE_MS };
+        await this.store.save(execution, secrets.redact, wake);
+        recorded?.();
+        recorded = undefined;
+        if (step.kind === "finished" || wake === null) {
           this.settle(execution);
           return;
         }
-        const wake: Wake =
-          step.kind === "wait"
-            ? { step: "wait", at: step.until }
-            : { step: "fetch", at: Date.now() + step.request.timeoutMs + FETCH_LEASE_MS };
-        this.store.save(execution, secrets.redact, wake);
         await this.schedule(wake.at);
         if (step.kind === "wait") return;
         try {
@@ -231,6 +246,9 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
           );
         }
       }
+    } catch (error) {
+      recorded?.(error);
+      throw error;
     } finally {
       this.inFlight.delete(execution.id);
     }

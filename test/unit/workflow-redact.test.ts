@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { redactSecrets } from "../../src/workflow/redact";
+import { redactedJson, redactSecrets } from "../../src/workflow/redact";
 
 describe("redactSecrets", () => {
   it("replaces secrets in nested string values and leaves keys and other values", () => {
@@ -34,5 +34,16 @@ describe("redactSecrets", () => {
     const output = redactSecrets(input, []);
     expect(output).toEqual(input);
     expect(output).not.toBe(input);
+  });
+});
+
+describe("redactedJson", () => {
+  it("equals JSON.stringify(redactSecrets(...)) without copying, and is plain JSON without secrets", () => {
+    const value = { a: ["x-tok_123-y", { b: "tok_123" }], n: 5, tok_123: "key kept" };
+    expect(redactedJson(value, ["tok_123"])).toBe(
+      JSON.stringify(redactSecrets(value, ["tok_123"])),
+    );
+    expect(redactedJson(value, ["tok_123"])).toContain('"b":"[redacted]"');
+    expect(redactedJson(value, [])).toBe(JSON.stringify(value));
   });
 });
