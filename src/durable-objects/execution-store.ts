@@ -1,8 +1,19 @@
 /**
- * The Workflow-runner's execution records, in the object's SQLite storage (contract 5). One row per
- * execution: what is shown (node runs with secret values redacted) and, while the execution runs,
- * what is needed to continue it after a restart (definition snapshot and engine state). The raw
- * state is dropped when the execution finishes, so finished records hold only redacted data.
+ * The Workflow-runner's execution records, in the object's (SQLite-backed) storage (contract 5). One
+ * record per execution: what is shown (node runs with secret values redacted) and, while the
+ * execution runs, what is needed to continue it after a restart (definition snapshot and engine
+ * state). The raw state is dropped when the execution finishes, so finished records hold only
+ * redacted data.
+ *
+ * Keys: `x/<seq>` the record (seq grows with every new execution, so listing is newest first),
+ * `i/<id>` its seq, `l/<id>` its seq while it runs. The running ones are also indexed in memory
+ * (rebuilt when the object starts) with their wake times, for the alarm.
+ *
+ * Durability: a running execution's record is written confirmed, so nothing that follows (a fetch,
+ * the reply to its caller) leaves the object before it is on disk: after any restart the execution
+ * continues from there. A finished record is written unconfirmed, like the rate-limit log: no reply
+ * waits for the disk, an eviction or restart loses nothing, and only a machine crash in the last
+ * milliseconds could lose it. Saves that come before the next macrotask are written together.
  */
 import { redactedJson } from "../workflow/redact";
 import type { ExecutionState, NodeRun, NodeType, WorkflowDefinition } from "../workflow/types";
@@ -36,170 +47,170 @@ export const MAX_FINISHED_EXECUTIONS = 10_000;
 const PRUNE_EVERY = 256;
 
 type Row = {
-  seq: number;
   id: string;
-  workflow_id: string;
-  status: string;
-  trigger_key: string;
-  trigger_type: string;
-  started_at: number;
-  finished_at: number | null;
+  workflowId: string;
+  status: ExecutionState["status"];
+  triggerKey: string;
+  triggerType: NodeType;
+  startedAt: number;
+  finishedAt: number | null;
+  /** Redacted `NodeRun[]` as JSON. */
   nodes: string;
+  /** `{definition, state}` as JSON while running; null once finished. */
   live: string | null;
-  step: string | null;
-  wake_at: number | null;
+  wake: Wake | null;
 };
 
-type RowValues = [
-  string,
-  string,
-  string,
-  string,
-  string,
-  number,
-  number | null,
-  string,
-  string | null,
-  string | null,
-  number | null,
-];
+const recordKey = (seq: number) => `x/${String(seq).padStart(12, "0")}`;
+const idKey = (id: string) => `i/${id}`;
+const liveKey = (id: string) => `l/${id}`;
 
 export class ExecutionStore {
-  private savedSincePrune = 0;
-  private readonly unsaved = new Map<string, RowValues>();
+  private seq = 0;
+  /** Running executions: their seq and wake. */
+  private readonly running = new Map<string, { seq: number; wake: Wake | null }>();
+  private unsaved = new Map<string, { seq: number; row: Row; isNew: boolean }>();
   private flushing: Promise<void> | undefined;
+  private finishedSincePrune = 0;
 
-  constructor(private readonly sql: SqlStorage) {
-    sql.exec(`CREATE TABLE IF NOT EXISTS executions (
-      seq INTEGER PRIMARY KEY AUTOINCREMENT,
-      id TEXT NOT NULL UNIQUE,
-      workflow_id TEXT NOT NULL,
-      status TEXT NOT NULL,
-      trigger_key TEXT NOT NULL,
-      trigger_type TEXT NOT NULL,
-      started_at INTEGER NOT NULL,
-      finished_at INTEGER,
-      nodes TEXT NOT NULL,
-      live TEXT,
-      step TEXT,
-      wake_at INTEGER
-    )`);
-    sql.exec(
-      "CREATE INDEX IF NOT EXISTS executions_wake ON executions (wake_at) WHERE live IS NOT NULL",
-    );
+  constructor(private readonly storage: DurableObjectStorage) {}
+
+  /** Reads the newest seq and the running executions; call once, while the object starts. */
+  async load(): Promise<void> {
+    const newest = await this.storage.list<Row>({ prefix: "x/", reverse: true, limit: 1 });
+    for (const key of newest.keys()) this.seq = Number(key.slice(2));
+    const live = await this.storage.list<number>({ prefix: "l/" });
+    const rows = await this.storage.get<Row>([...live.values()].map(recordKey));
+    for (const [key, seq] of live) {
+      const row = rows.get(recordKey(seq));
+      if (row) this.running.set(key.slice(2), { seq, wake: row.wake });
+    }
   }
 
   /**
-   * Records the execution as it is now (group commit): the row is built at once, so later changes
-   * to the state do not leak into it, and written together with the rows of every other call that
-   * saves before the next macrotask, in one implicit transaction. The promise settles once the rows
-   * are written; replies sent after that wait for the commit (output gate), so an answered call is
-   * durable and one commit serves many calls.
+   * Records the execution as it is now. The row is built at once, so later changes to the state do
+   * not leak into it; it is written with every other save made before the next macrotask.
    * @param secretValues values replaced by `[redacted]` in what is shown
    * @param wake for a running execution, what it waits for; null once finished
+   * @returns settles once written (confirmed or not, see the file's docstring)
    */
   save(execution: LiveExecution, secretValues: string[], wake: Wake | null): Promise<void> {
     const { state } = execution;
     const finished = state.status !== "running";
-    this.unsaved.set(execution.id, [
-      execution.id,
-      execution.workflowId,
-      state.status,
-      state.triggerKey,
-      execution.triggerType,
-      execution.startedAt,
-      finished ? lastFinishedAt(state.runs) : null,
-      redactedJson(state.runs, secretValues),
-      finished ? null : JSON.stringify({ definition: execution.definition, state }),
-      finished ? null : (wake?.step ?? null),
-      finished ? null : (wake?.at ?? null),
-    ]);
+    const known = this.running.get(execution.id) ?? this.unsaved.get(execution.id);
+    const seq = known?.seq ?? ++this.seq;
+    const row: Row = {
+      id: execution.id,
+      workflowId: execution.workflowId,
+      status: state.status,
+      triggerKey: state.triggerKey,
+      triggerType: execution.triggerType,
+      startedAt: execution.startedAt,
+      finishedAt: finished ? lastFinishedAt(state.runs) : null,
+      nodes: redactedJson(state.runs, secretValues),
+      live: finished ? null : JSON.stringify({ definition: execution.definition, state }),
+      wake: finished ? null : wake,
+    };
+    const isNew = known === undefined || (this.unsaved.get(execution.id)?.isNew ?? false);
+    this.unsaved.set(execution.id, { seq, row, isNew });
+    if (finished) this.running.delete(execution.id);
+    else this.running.set(execution.id, { seq, wake: row.wake });
     this.flushing ??= new Promise<void>((resolve, reject) => {
       setTimeout(() => {
         this.flushing = undefined;
-        try {
-          this.flush();
-          resolve();
-        } catch (error) {
-          reject(error);
-        }
+        this.flush().then(resolve, reject);
       }, 0);
     });
     return this.flushing;
   }
 
-  /** Writes every saved row now; reads call it first, so they always see the latest save. */
-  flush(): void {
-    if (this.unsaved.size === 0) return;
-    const rows = [...this.unsaved.values()];
-    this.unsaved.clear();
-    let finished = 0;
-    for (const row of rows) {
-      this.sql.exec(
-        `INSERT INTO executions
-           (id, workflow_id, status, trigger_key, trigger_type, started_at, finished_at, nodes, live, step, wake_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET status = excluded.status, finished_at = excluded.finished_at,
-           nodes = excluded.nodes, live = excluded.live, step = excluded.step, wake_at = excluded.wake_at`,
-        ...row,
-      );
-      if (row[8] === null) finished++;
+  private async flush(): Promise<void> {
+    const batch = [...this.unsaved.values()];
+    this.unsaved = new Map();
+    const confirmed: Record<string, unknown> = {};
+    const unconfirmed: Record<string, unknown> = {};
+    const ended: string[] = [];
+    for (const { seq, row, isNew } of batch) {
+      const into = row.live === null ? unconfirmed : confirmed;
+      into[recordKey(seq)] = row;
+      if (isNew) into[idKey(row.id)] = seq;
+      if (row.live !== null) confirmed[liveKey(row.id)] = seq;
+      else if (!isNew) ended.push(liveKey(row.id));
     }
-    this.savedSincePrune += finished;
-    if (this.savedSincePrune >= PRUNE_EVERY) {
-      this.savedSincePrune = 0;
-      this.prune();
+    const writes: Promise<unknown>[] = [];
+    if (Object.keys(confirmed).length > 0) writes.push(this.storage.put(confirmed));
+    if (Object.keys(unconfirmed).length > 0) {
+      writes.push(this.storage.put(unconfirmed, { allowUnconfirmed: true }));
+    }
+    if (ended.length > 0) writes.push(this.storage.delete(ended, { allowUnconfirmed: true }));
+    await Promise.all(writes);
+    this.finishedSincePrune += Object.keys(unconfirmed).length;
+    if (this.finishedSincePrune >= PRUNE_EVERY) {
+      this.finishedSincePrune = 0;
+      await this.prune();
     }
   }
 
   /** The record of one execution, or null. */
-  get(id: string): ExecutionRecord | null {
-    this.flush();
-    const row = this.sql.exec<Row>("SELECT * FROM executions WHERE id = ?", id).toArray()[0];
+  async get(id: string): Promise<ExecutionRecord | null> {
+    const pending = this.unsaved.get(id);
+    if (pending) return toRecord(pending.row);
+    const seq = await this.storage.get<number>(idKey(id));
+    const row = seq === undefined ? undefined : await this.storage.get<Row>(recordKey(seq));
     return row ? toRecord(row) : null;
   }
 
   /** Newest first; `startingAfter` (an execution id) pages on to older ones. */
-  list(limit: number, startingAfter?: string): { data: ExecutionRecord[]; hasMore: boolean } {
-    this.flush();
-    const rows = startingAfter
-      ? this.sql
-          .exec<Row>(
-            `SELECT * FROM executions WHERE seq < (SELECT seq FROM executions WHERE id = ?)
-             ORDER BY seq DESC LIMIT ?`,
-            startingAfter,
-            limit + 1,
-          )
-          .toArray()
-      : this.sql
-          .exec<Row>("SELECT * FROM executions ORDER BY seq DESC LIMIT ?", limit + 1)
-          .toArray();
-    return { data: rows.slice(0, limit).map(toRecord), hasMore: rows.length > limit };
+  async list(
+    limit: number,
+    startingAfter?: string,
+  ): Promise<{ data: ExecutionRecord[]; hasMore: boolean }> {
+    await this.flushing;
+    let end: string | undefined;
+    if (startingAfter) {
+      const seq = await this.storage.get<number>(idKey(startingAfter));
+      if (seq === undefined) return { data: [], hasMore: false };
+      end = recordKey(seq);
+    }
+    const rows = await this.storage.list<Row>({
+      prefix: "x/",
+      end,
+      reverse: true,
+      limit: limit + 1,
+    });
+    const data = [...rows.values()].slice(0, limit).map(toRecord);
+    return { data, hasMore: rows.size > limit };
   }
 
-  /** Running executions whose wake time has come, oldest first. */
-  due(now: number, limit = 500): LiveExecution[] {
-    this.flush();
-    return this.sql
-      .exec<Row>(
-        `SELECT * FROM executions WHERE live IS NOT NULL AND wake_at <= ?
-         ORDER BY wake_at LIMIT ?`,
-        now,
-        limit,
-      )
-      .toArray()
-      .map(toLive);
+  /** Running executions whose wake time has come, oldest first (at most `limit`). */
+  async due(now: number, limit = 500): Promise<LiveExecution[]> {
+    const seqs = [...this.running.values()]
+      .filter(({ wake }) => wake !== null && wake.at <= now)
+      .sort((a, b) => (a.wake?.at ?? 0) - (b.wake?.at ?? 0))
+      .slice(0, limit)
+      .map(({ seq }) => recordKey(seq));
+    await this.flushing;
+    const rows = await this.storage.get<Row>(seqs);
+    return seqs.flatMap((key) => {
+      const row = rows.get(key);
+      return row?.live ? [toLive(row)] : [];
+    });
+  }
+
+  /** Forgets what is in memory, after the object's storage was deleted with its workflow. */
+  forget(): void {
+    this.seq = 0;
+    this.running.clear();
+    this.unsaved.clear();
   }
 
   /** The earliest wake time of a running execution, or null. */
   nextWake(): number | null {
-    this.flush();
-    const row = this.sql
-      .exec<{ at: number | null }>(
-        "SELECT min(wake_at) AS at FROM executions WHERE live IS NOT NULL",
-      )
-      .one();
-    return row.at;
+    let at: number | null = null;
+    for (const { wake } of this.running.values()) {
+      if (wake && (at === null || wake.at < at)) at = wake.at;
+    }
+    return at;
   }
 
   /**
@@ -208,38 +219,53 @@ export class ExecutionStore {
    * @returns how many executions were due
    */
   interruptFetches(now: number): number {
-    this.flush();
-    return this.sql.exec(
-      "UPDATE executions SET wake_at = ? WHERE live IS NOT NULL AND step = 'fetch'",
-      now,
-    ).rowsWritten;
+    let count = 0;
+    for (const entry of this.running.values()) {
+      if (entry.wake?.step === "fetch") {
+        entry.wake = { step: "fetch", at: now };
+        count++;
+      }
+    }
+    return count;
   }
 
-  private prune(): void {
-    this.sql.exec(
-      `DELETE FROM executions WHERE live IS NULL AND seq <= (
-         SELECT seq FROM executions WHERE live IS NULL ORDER BY seq DESC LIMIT 1 OFFSET ?)`,
-      MAX_FINISHED_EXECUTIONS,
-    );
+  /** Deletes the oldest finished records beyond MAX_FINISHED_EXECUTIONS. */
+  private async prune(): Promise<void> {
+    const cutoff = this.seq - MAX_FINISHED_EXECUTIONS - this.running.size;
+    if (cutoff <= 0) return;
+    const old = await this.storage.list<Row>({
+      prefix: "x/",
+      end: recordKey(cutoff + 1),
+      limit: 1024,
+    });
+    const keys: string[] = [];
+    for (const [key, row] of old) {
+      if (row.live !== null) continue;
+      keys.push(key, idKey(row.id));
+    }
+    for (let i = 0; i < keys.length; i += 128) {
+      await this.storage.delete(keys.slice(i, i + 128), { allowUnconfirmed: true });
+    }
   }
 }
 
 function lastFinishedAt(runs: NodeRun[]): number | null {
   let at: number | null = null;
-  for (const run of runs)
+  for (const run of runs) {
     if (run.finishedAt !== null && (at === null || run.finishedAt > at)) at = run.finishedAt;
+  }
   return at;
 }
 
 function toRecord(row: Row): ExecutionRecord {
   return {
     id: row.id,
-    workflowId: row.workflow_id,
-    status: row.status as ExecutionRecord["status"],
-    trigger: { key: row.trigger_key, type: row.trigger_type },
+    workflowId: row.workflowId,
+    status: row.status,
+    trigger: { key: row.triggerKey, type: row.triggerType },
     nodes: JSON.parse(row.nodes) as NodeRun[],
-    startedAt: row.started_at,
-    finishedAt: row.finished_at,
+    startedAt: row.startedAt,
+    finishedAt: row.finishedAt,
   };
 }
 
@@ -250,10 +276,10 @@ function toLive(row: Row): LiveExecution {
   };
   return {
     id: row.id,
-    workflowId: row.workflow_id,
-    triggerType: row.trigger_type as NodeType,
+    workflowId: row.workflowId,
+    triggerType: row.triggerType,
     definition,
     state,
-    startedAt: row.started_at,
+    startedAt: row.startedAt,
   };
 }

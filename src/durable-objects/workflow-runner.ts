@@ -85,10 +85,11 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
   constructor(ctx: DurableObjectState, env: AppBindings) {
     super(ctx, env);
     this.db = drizzle(env.DB);
-    this.store = new ExecutionStore(ctx.storage.sql);
+    this.store = new ExecutionStore(ctx.storage);
     this.rateLimits = new RateLimitStore(ctx.storage, (promise) => ctx.waitUntil(promise));
     void ctx.blockConcurrencyWhile(async () => {
       this.alarmAt = await ctx.storage.getAlarm();
+      await this.store.load();
       if (this.store.interruptFetches(Date.now()) > 0) await this.schedule(Date.now());
     });
   }
@@ -101,6 +102,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
       // Deleted: its executions, rate-limit log and alarm go with it.
       await this.ctx.storage.deleteAlarm();
       await this.ctx.storage.deleteAll();
+      this.store.forget();
     }
   }
 
@@ -156,7 +158,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
    * @returns null when no such execution was ever recorded
    */
   async attach(workflowId: string, executionId: string): Promise<WebhookOutcome | null> {
-    const record = this.store.get(executionId);
+    const record = await this.store.get(executionId);
     if (!record) return null;
     const config = await this.loadConfig(workflowId);
     const node = config?.definition.nodes.find((n) => n.key === record.trigger.key);
@@ -169,23 +171,23 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
   }
 
   /** One execution's record (secrets redacted), or null. */
-  getExecution(executionId: string): ExecutionRecord | null {
-    return this.store.get(executionId);
+  async getExecution(executionId: string): Promise<ExecutionRecord | null> {
+    return await this.store.get(executionId);
   }
 
   /** Executions newest first. */
-  listExecutions(
+  async listExecutions(
     limit: number,
     startingAfter?: string,
-  ): { data: ExecutionRecord[]; hasMore: boolean } {
-    return this.store.list(limit, startingAfter);
+  ): Promise<{ data: ExecutionRecord[]; hasMore: boolean }> {
+    return await this.store.list(limit, startingAfter);
   }
 
   /** Continues every execution whose wait ended or whose fetch was interrupted. */
   override async alarm(): Promise<void> {
     this.alarmAt = null;
     const now = Date.now();
-    const due = this.store.due(now).filter((execution) => !this.inFlight.has(execution.id));
+    const due = (await this.store.due(now)).filter((execution) => !this.inFlight.has(execution.id));
     if (due.length > 0) {
       const config = await this.loadConfig(due[0]?.workflowId ?? "");
       const secrets = config ? await this.loadSecrets(config.workspaceId) : emptySecrets();

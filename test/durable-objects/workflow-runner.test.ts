@@ -23,15 +23,27 @@ async function hits(id: string): Promise<number> {
 
 /** Moves every waiting execution's wake time into the past, as if the wait had elapsed. */
 async function elapseWaits(workflowId: string): Promise<void> {
-  await runInDurableObject(runner(workflowId), (_instance, state) => {
+  await runInDurableObject(runner(workflowId), async (instance, state) => {
     const past = Date.now() - 1;
-    state.storage.sql.exec(
-      "UPDATE executions SET wake_at = ?, live = json_set(live, '$.state.waitUntil', ?) WHERE step = 'wait'",
-      past,
-      past,
-    );
+    const live = await state.storage.list<number>({ prefix: "l/" });
+    for (const seq of live.values()) {
+      const key = `x/${String(seq).padStart(12, "0")}`;
+      const row = (await state.storage.get<StoredRow>(key)) as StoredRow;
+      if (row.wake?.step !== "wait") continue;
+      const live = JSON.parse(row.live) as { state: { waitUntil: number } };
+      live.state.waitUntil = past;
+      await state.storage.put(key, {
+        ...row,
+        live: JSON.stringify(live),
+        wake: { step: "wait", at: past },
+      });
+    }
+    // The object indexes running executions in memory; let it read them again.
+    await (instance as unknown as { store: { load(): Promise<void> } }).store.load();
   });
 }
+
+type StoredRow = { live: string; wake: { step: string; at: number } | null };
 
 /**
  * Restarts the object the hard way (as a crash or a deploy would): in-flight fetches and held calls
