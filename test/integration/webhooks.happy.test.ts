@@ -93,6 +93,22 @@ describe("the spec's example: a shared secret checked by a Condition node", () =
     expect(record.nodes[1]?.output).toEqual({ result: false });
   });
 
+  it("uses a changed secret from the next call on", async () => {
+    const url = flow.webhookUrls.webhook_1 as string;
+    const send = async (secret: string) =>
+      (
+        await expectJson<{ ok: boolean }>(
+          await hook(url, { headers: { "x-webhook-secret": secret }, body: { orderId: 1 } }),
+          200,
+        )
+      ).ok;
+    expect(await send("s3cr3t-value-42")).toBe(true);
+    await putSecret(ws, "WEBHOOK_SECRET", "rotated-value-43");
+    expect(await send("s3cr3t-value-42")).toBe(false);
+    expect(await send("rotated-value-43")).toBe(true);
+    await putSecret(ws, "WEBHOOK_SECRET", "s3cr3t-value-42");
+  });
+
   it("shows the webhook URL of spec 4.4 on create and read", async () => {
     const read = await expectJson<WorkflowView>(
       await call("GET", `/v1/manage/workflows/${flow.id}`, { token: ws.ownerToken }),
