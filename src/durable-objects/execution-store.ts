@@ -89,9 +89,8 @@ export class ExecutionStore {
 
   /**
    * Records the execution as it is now. The row is built at once, so later changes to the state do
-   * not leak into it. A running execution's row is written (confirmed) with every other save made
-   * before the next macrotask; a finished one is written at once (unconfirmed), with any saves
-   * still waiting.
+   * not leak into it; it is written with every other save made before the next macrotask (one
+   * commit for many calls).
    * @param secretValues values replaced by `[redacted]` in what is shown
    * @param wake for a running execution, what it waits for; null once finished
    * @returns settles once written (confirmed or not, see the file's docstring)
@@ -115,12 +114,8 @@ export class ExecutionStore {
     };
     const isNew = known === undefined || (this.unsaved.get(execution.id)?.isNew ?? false);
     this.unsaved.set(execution.id, { seq, row, isNew });
-    if (finished) {
-      this.running.delete(execution.id);
-      // Unconfirmed anyway: nothing to gain from waiting for others, so it is written at once.
-      return this.flush();
-    }
-    this.running.set(execution.id, { seq, wake: row.wake });
+    if (finished) this.running.delete(execution.id);
+    else this.running.set(execution.id, { seq, wake: row.wake });
     this.flushing ??= new Promise<void>((resolve, reject) => {
       setTimeout(() => {
         this.flushing = undefined;
