@@ -142,12 +142,12 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
       node.responseMode === "lastNode"
         ? this.held.wait(execution.id, node.responseTimeoutSeconds * 1000)
         : undefined;
-    // Answer only once the execution is recorded: an accepted call is never lost.
+    // Answer only once the execution is recorded (durability: see ExecutionStore).
     let onRecorded: (error?: unknown) => void = () => {};
     const recorded = new Promise<void>((resolve, reject) => {
       onRecorded = (error) => (error === undefined ? resolve() : reject(error));
     });
-    this.ctx.waitUntil(this.drive(execution, secrets, onRecorded).catch(() => undefined));
+    this.ctx.waitUntil(this.drive(execution, secrets, onRecorded).catch(logDriveError));
     await recorded;
     return settled ? await settled : { kind: "accepted", executionId: execution.id };
   }
@@ -199,7 +199,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
         ) {
           continue;
         }
-        this.ctx.waitUntil(this.drive(execution, secrets));
+        this.ctx.waitUntil(this.drive(execution, secrets).catch(logDriveError));
       }
     }
     const next = this.store.nextWake();
@@ -333,6 +333,13 @@ function settledFromRecord(record: ExecutionRecord): Settled {
   }
   const last = record.nodes.filter((run) => run.status === "succeeded").at(-1);
   return { kind: "succeeded", executionId: record.id, output: last?.output ?? null };
+}
+
+/** A runner bug, not a node failure (those are recorded); logged once, without node data. */
+function logDriveError(error: unknown): void {
+  console.error(
+    JSON.stringify({ level: "error", event: "execution_drive_failed", error: String(error) }),
+  );
 }
 
 function emptySecrets(): Secrets {
