@@ -2,6 +2,7 @@
  * Sends an http_request node's request for real (contract 5) and reads the response the way later
  * nodes want it: lower-case headers and a body parsed as JSON when it says it is JSON, else text.
  */
+import { readLimited } from "../lib/read-limited";
 import type { FetchRequest, FetchResponse } from "../workflow/types";
 
 /** Responses larger than this are cut off rather than held in the runner's memory. */
@@ -40,25 +41,8 @@ export async function performFetch(request: FetchRequest): Promise<FetchResponse
 
 async function readText(response: Response): Promise<string> {
   if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_RESPONSE_BYTES) {
-      await reader.cancel();
-      throw new Error(`The response is larger than ${MAX_RESPONSE_BYTES} bytes.`);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  const bytes = await readLimited(response.body, MAX_RESPONSE_BYTES);
+  if (bytes === null) throw new Error(`The response is larger than ${MAX_RESPONSE_BYTES} bytes.`);
   return new TextDecoder().decode(bytes);
 }
 

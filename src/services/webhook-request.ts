@@ -3,6 +3,8 @@
  * its size limit, parsed by content type, and the headers and query parameters as plain objects.
  */
 
+import { readLimited } from "../lib/read-limited";
+
 /** Largest webhook body accepted, in bytes (1 MiB); above it the caller answers 413. */
 export const MAX_WEBHOOK_BODY_BYTES = 1_048_576;
 
@@ -45,26 +47,8 @@ export async function readBodyBytes(
   if (Number.isFinite(declared))
     return { ok: true, bytes: new Uint8Array(await request.arrayBuffer()) };
 
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      return { ok: false, reason: "too_large" };
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return { ok: true, bytes };
+  const bytes = await readLimited(request.body, maxBytes);
+  return bytes === null ? { ok: false, reason: "too_large" } : { ok: true, bytes };
 }
 
 /** The media type without parameters, lower case: `Application/JSON; charset=x` → `application/json`. */
