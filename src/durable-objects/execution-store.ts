@@ -91,7 +91,7 @@ export class ExecutionStore {
    * Records the execution as it is now. The row is built at once, so later changes to the state do
    * not leak into it; it is written with every other save made before the next macrotask (one
    * commit for many calls).
-   * @param secretValues values replaced by `[redacted]` in what is shown
+   * @param secretValues values replaced by `[redacted]` in what is shown (from `secretsForRedaction`)
    * @param wake for a running execution, what it waits for; null once finished
    * @returns settles once written (confirmed or not, see the file's docstring)
    */

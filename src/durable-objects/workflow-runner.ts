@@ -6,11 +6,11 @@
  * - Receiving webhook calls: the workflow's current definition and status (re-read from D1 when the
  *   management API changes it), the 404/405/429/413/422 decisions in that order, and the built-in
  *   rate limit per webhook node (exact sliding window, persisted like the launch API's).
- * - Running executions with the pure engine of `src/workflow/`. A run of synchronous nodes and its
- *   record are written in one synchronous step, so they commit together; before every node that
- *   waits on the outside world (http_request, wait) the state is written with a wake time and an
- *   alarm is set. After any restart the alarm brings the object back and the execution continues
- *   from its last completed node. A duplicate alarm finds nothing due and runs nothing twice.
+ * - Running executions with the pure engine of `src/workflow/`. After every run of synchronous
+ *   nodes the state is saved (`ExecutionStore`, group commit); before a node that waits on the
+ *   outside world (http_request, wait) that save is confirmed and carries a wake time, and an alarm
+ *   is set. After any restart the alarm brings the object back and the execution continues from its
+ *   last completed node. A duplicate alarm finds nothing due and runs nothing twice.
  * - Holding lastNode callers: in memory only, each with its deadline (responseTimeoutSeconds). If
  *   the object restarts while a caller waits, the Worker re-attaches through `attach`, which answers
  *   from the stored record.
@@ -30,6 +30,7 @@ import {
   finalOutput,
   startExecution,
 } from "../workflow/engine";
+import { secretsForRedaction } from "../workflow/redact";
 import type { WebhookNode, WebhookOutput } from "../workflow/types";
 import {
   type ExecutionRecord,
@@ -54,7 +55,8 @@ export type WebhookCall = {
 
 /** How a webhook call ends; the Worker turns it into the HTTP response. */
 export type WebhookOutcome =
-  | { kind: "not_found" }
+  /** `stale`: this object does not hold the workflow the URL names (deleted, or its slug moved). */
+  | { kind: "not_found"; stale: boolean }
   | { kind: "method_not_allowed"; allow: string }
   | { kind: "rate_limited"; retryAfterSeconds: number; limit: number }
   | { kind: "bad_body"; status: 413 | 422; message: string }
@@ -64,7 +66,8 @@ export type WebhookOutcome =
   | { kind: "timeout"; executionId: string };
 
 type Settled = Extract<WebhookOutcome, { kind: "succeeded" | "failed" }>;
-type Secrets = { values: Record<string, string>; redact: string[]; loadedAt: number };
+/** Secret values by name, and the same values prepared once for `redactedJson`. */
+type Secrets = { values: Record<string, string>; redact: string[] };
 
 /** Secrets are re-read at least this often even if no change was announced (ms). */
 const SECRETS_MAX_AGE_MS = 60_000;
@@ -77,6 +80,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
   private readonly rateLimits: RateLimitStore;
   private config: Promise<RunnerConfig | null> | undefined;
   private secrets: Promise<Secrets> | undefined;
+  private secretsLoadedAt = 0;
   /** Executions this instance is driving right now; the alarm leaves them alone. */
   private readonly inFlight = new Set<string>();
   private readonly held = new HeldCallers<Settled>();
@@ -114,8 +118,9 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
   /** Receives one webhook call: refuses it, or starts an execution (contract 5 responses). */
   async receive(call: WebhookCall): Promise<WebhookOutcome> {
     const config = await this.loadConfig(call.workflowId);
-    const node = config && findWebhook(config, call);
-    if (!config || !node) return { kind: "not_found" };
+    if (!config || !namesThisWorkflow(config, call)) return { kind: "not_found", stale: true };
+    const node = findWebhook(config, call);
+    if (!node) return { kind: "not_found", stale: false };
     if (call.method !== node.httpMethod)
       return { kind: "method_not_allowed", allow: node.httpMethod };
     const rate = await this.rateLimits.attempt(
@@ -222,19 +227,19 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
     try {
       for (;;) {
         const step = advance(execution.definition, execution.state, secrets.values, Date.now());
-        const wake: Wake | null =
-          step.kind === "finished"
-            ? null
-            : step.kind === "wait"
-              ? { step: "wait", at: step.until }
-              : { step: "fetch", at: Date.now() + step.request.timeoutMs + FETCH_LEASE_MS };
-        await this.store.save(execution, secrets.redact, wake);
-        recorded?.();
-        recorded = undefined;
-        if (step.kind === "finished" || wake === null) {
+        if (step.kind === "finished") {
+          await this.store.save(execution, secrets.redact, null);
+          recorded?.();
           this.settle(execution);
           return;
         }
+        const wake: Wake =
+          step.kind === "wait"
+            ? { step: "wait", at: step.until }
+            : { step: "fetch", at: Date.now() + step.request.timeoutMs + FETCH_LEASE_MS };
+        await this.store.save(execution, secrets.redact, wake);
+        recorded?.();
+        recorded = undefined;
         await this.schedule(wake.at);
         if (step.kind === "wait") return;
         try {
@@ -286,24 +291,16 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
   }
 
   private loadSecrets(workspaceId: string): Promise<Secrets> {
-    const cached = this.secrets;
-    if (cached) {
-      void cached.then((s) => {
-        if (Date.now() - s.loadedAt > SECRETS_MAX_AGE_MS && this.secrets === cached)
-          this.secrets = undefined;
-      });
-      return cached;
-    }
+    if (this.secrets && Date.now() - this.secretsLoadedAt <= SECRETS_MAX_AGE_MS)
+      return this.secrets;
+    this.secretsLoadedAt = Date.now();
     const loading = (async (): Promise<Secrets> => {
       const values = await loadSecretValues(
         this.db,
         await importSecretsKey(this.env.SECRETS_KEY),
         workspaceId,
       );
-      const redact = Object.values(values)
-        .filter((v) => v.length > 0)
-        .sort((a, b) => b.length - a.length);
-      return { values, redact, loadedAt: Date.now() };
+      return { values, redact: secretsForRedaction(Object.values(values)) };
     })();
     this.secrets = loading;
     loading.catch(() => {
@@ -313,15 +310,17 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
   }
 }
 
+function namesThisWorkflow(config: RunnerConfig, call: WebhookCall): boolean {
+  return (
+    config.workflowId === call.workflowId &&
+    config.workspaceSlug === call.workspaceSlug &&
+    config.slug === call.workflowSlug
+  );
+}
+
+/** The running workflow's webhook node the call names; a stopped workflow has none (spec 3). */
 function findWebhook(config: RunnerConfig, call: WebhookCall): WebhookNode | undefined {
-  if (
-    config.status !== "running" ||
-    config.workflowId !== call.workflowId ||
-    config.workspaceSlug !== call.workspaceSlug ||
-    config.slug !== call.workflowSlug
-  ) {
-    return undefined;
-  }
+  if (config.status !== "running") return undefined;
   const node = config.definition.nodes.find((n) => n.key === call.nodeKey);
   return node?.type === "webhook" ? node : undefined;
 }
@@ -343,5 +342,5 @@ function logDriveError(error: unknown): void {
 }
 
 function emptySecrets(): Secrets {
-  return { values: {}, redact: [], loadedAt: Date.now() };
+  return { values: {}, redact: [] };
 }

@@ -70,6 +70,7 @@ async function deliver(env: AppBindings, call: WebhookCall): Promise<WebhookOutc
     return await runner.receive(call);
   } catch (error) {
     // The runner restarted while holding the caller; the execution may be recorded and going on.
+    // A stub whose object broke stays broken; a new stub reaches the restarted object.
     const outcome = await workflowRunner(env, call.workflowId).attach(
       call.workflowId,
       call.executionId,
@@ -88,7 +89,7 @@ export async function receiveWebhook(
   const key = `${path.workspace}/${path.workflow}`;
   const hinted = idsBySlugs.get(key);
   const workflowId = hinted ?? (await lookUp(env, path));
-  if (workflowId === null) return { kind: "not_found" };
+  if (workflowId === null) return { kind: "not_found", stale: false };
   const call: WebhookCall = {
     workflowId,
     workspaceSlug: path.workspace,
@@ -99,8 +100,9 @@ export async function receiveWebhook(
     input: await readInput(request),
   };
   const outcome = await deliver(env, call);
-  if (outcome.kind !== "not_found" || hinted === undefined) return outcome;
-  // The hint may be stale (workflow deleted, or the slug moved to another workflow).
+  // Only a stale hint (workflow deleted, or the slug moved to another one) is looked up again; a
+  // stopped workflow or an unknown node key costs no D1 read.
+  if (outcome.kind !== "not_found" || !outcome.stale || hinted === undefined) return outcome;
   const current = await lookUp(env, path);
   return current === null || current === workflowId
     ? outcome

@@ -49,22 +49,23 @@ function redact(value: unknown, secrets: string[]): unknown {
  * Object keys and non-string values are kept. The input is not mutated.
  */
 export function redactSecrets<T>(value: T, secretValues: string[]): T {
-  return redact(value, usable(secretValues)) as T;
+  return redact(value, secretsForRedaction(secretValues)) as T;
 }
 
 /**
- * `JSON.stringify(redactSecrets(value, secretValues))` without the intermediate copy: what the
- * runner stores for every execution, so it is on the hot path.
+ * `JSON.stringify(redactSecrets(value, secrets))` without the intermediate copy: what the runner
+ * stores for every execution, so it is on the hot path.
+ * @param secrets prepared once by {@link secretsForRedaction}
  */
-export function redactedJson(value: unknown, secretValues: string[]): string {
-  const secrets = usable(secretValues);
+export function redactedJson(value: unknown, secrets: string[]): string {
   if (secrets.length === 0) return JSON.stringify(value);
   return JSON.stringify(value, (_key, item: unknown) =>
     typeof item === "string" ? redactText(item, secrets) : item,
   );
 }
 
-function usable(secretValues: string[]): string[] {
+/** The non-empty, distinct secret values, longest first: what `redactedJson` expects. */
+export function secretsForRedaction(secretValues: string[]): string[] {
   // Marking makes the order irrelevant to the result; longest first still reads as the rule.
   return [...new Set(secretValues.filter((secret) => secret.length > 0))].sort(
     (a, b) => b.length - a.length,

@@ -2,6 +2,8 @@
  * Workflow management (contract 2 and 5): definitions validated with every problem at once, the
  * defaults of spec 2.5, slugs, roles, start/stop, and the executions list.
  */
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, errorCode, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
 import { createWorkflow, hook, type WorkflowView } from "../helpers/workflows";
@@ -231,6 +233,10 @@ describe("create, read, replace, delete", () => {
   it("deletes a workflow with its executions", async () => {
     const flow = await createWorkflow(ws, { nodes: [{ type: "webhook" }] });
     expect((await hook(flow.webhookUrls.webhook_1 as string, { body: {} })).status).toBe(200);
+    const runner = env.WORKFLOW_RUNNER.get(env.WORKFLOW_RUNNER.idFromName(flow.id));
+    const stored = () =>
+      runInDurableObject(runner, async (_instance, state) => (await state.storage.list()).size);
+    expect(await stored()).toBeGreaterThan(0);
     await expectJson(
       await call("DELETE", `/v1/manage/workflows/${flow.id}`, { token: ws.ownerToken }),
       204,
@@ -241,6 +247,7 @@ describe("create, read, replace, delete", () => {
     expect(
       (await call("DELETE", `/v1/manage/workflows/${flow.id}`, { token: ws.ownerToken })).status,
     ).toBe(404);
+    expect(await stored()).toBe(0);
   });
 });
 
