@@ -1,13 +1,20 @@
 /**
  * Worker bindings and vars (wrangler.toml, .dev.vars). Secrets: OPERATOR_TOKEN, SECRETS_KEY.
  */
+import type { Conversation } from "./durable-objects/conversation";
 import type { WorkflowRunner } from "./durable-objects/workflow-runner";
 import type { WorkspaceLimiter } from "./durable-objects/workspace-limiter";
+import type { AiRunner } from "./services/brain";
 
 export interface AppBindings {
   DB: D1Database;
   WORKSPACE_LIMITER: DurableObjectNamespace<WorkspaceLimiter>;
   WORKFLOW_RUNNER: DurableObjectNamespace<WorkflowRunner>;
+  CONVERSATION: DurableObjectNamespace<Conversation>;
+  /** Workers AI; when bound, agents reply through it, otherwise through the scripted brain. */
+  AI?: AiRunner;
+  /** Static files (chat page script and styles, /widget.js), built from src/client. */
+  ASSETS?: Fetcher;
   /** Bearer token of the operator API (contract section 2). */
   OPERATOR_TOKEN?: string;
   /** base64 of 32 random bytes; AES-GCM key for workspace secrets (contract section 1). */
@@ -28,7 +35,7 @@ declare global {
     // Types `exports` of "cloudflare:workers" (as `wrangler types` would).
     interface GlobalProps {
       mainModule: typeof import("./index");
-      durableNamespaces: "WorkspaceLimiter" | "WorkflowRunner";
+      durableNamespaces: "WorkspaceLimiter" | "WorkflowRunner" | "Conversation";
     }
   }
 }

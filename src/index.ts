@@ -4,6 +4,7 @@
 import { createApp } from "./app";
 import { requireMember } from "./middleware/auth";
 import { agentsRouter } from "./routes/agents";
+import { chatRouter } from "./routes/chat";
 import { executionsRouter } from "./routes/executions";
 import { launches } from "./routes/launches";
 import { membersRouter } from "./routes/members";
@@ -13,6 +14,7 @@ import { webhooksRouter } from "./routes/webhooks";
 import { widgetKeysRouter } from "./routes/widget-keys";
 import { workflowsRouter } from "./routes/workflows";
 
+export { Conversation } from "./durable-objects/conversation";
 export { WorkflowRunner } from "./durable-objects/workflow-runner";
 export { WorkspaceLimiter } from "./durable-objects/workspace-limiter";
 
@@ -27,5 +29,6 @@ app.route("/", secretsRouter);
 app.route("/", workflowsRouter);
 app.route("/", executionsRouter);
 app.route("/", webhooksRouter);
+app.route("/", chatRouter);
 
 export default app;

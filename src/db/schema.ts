@@ -82,6 +82,8 @@ export const agents = sqliteTable(
     mode: text("mode", { enum: ["initiator", "responder"] }).notNull(),
     greeting: text("greeting"),
     instructions: text("instructions"),
+    /** Workers AI model of the agent's brain; null means the default model (contract 4). */
+    model: text("model"),
     parameters: text("parameters", { mode: "json" }).$type<ParameterDefinition[]>().notNull(),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),

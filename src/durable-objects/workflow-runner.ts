@@ -31,7 +31,7 @@ import {
   startExecution,
 } from "../workflow/engine";
 import { secretsForRedaction } from "../workflow/redact";
-import type { WebhookNode, WebhookOutput } from "../workflow/types";
+import type { ConversationEvent, WebhookNode, WebhookOutput } from "../workflow/types";
 import {
   type ExecutionRecord,
   ExecutionStore,
@@ -51,6 +51,17 @@ export type WebhookCall = {
   /** Chosen by the Worker, so it can re-attach to the execution if this object restarts. */
   executionId: string;
   input: { ok: true; output: WebhookOutput } | { ok: false; status: 413 | 422; message: string };
+};
+
+/** A conversation event for one of this workflow's conversation_event triggers (spec 6). */
+export type EventCall = {
+  workflowId: string;
+  nodeKey: string;
+  /** Derived from the event by the sender, so a repeated delivery starts nothing twice. */
+  executionId: string;
+  event: ConversationEvent;
+  agentId: string;
+  output: unknown;
 };
 
 /** How a webhook call ends; the Worker turns it into the HTTP response. */
@@ -147,14 +158,39 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
       node.responseMode === "lastNode"
         ? this.held.wait(execution.id, node.responseTimeoutSeconds * 1000)
         : undefined;
-    // Answer only once the execution is recorded (durability: see ExecutionStore).
-    let onRecorded: (error?: unknown) => void = () => {};
-    const recorded = new Promise<void>((resolve, reject) => {
-      onRecorded = (error) => (error === undefined ? resolve() : reject(error));
-    });
-    this.ctx.waitUntil(this.drive(execution, secrets, onRecorded).catch(logDriveError));
-    await recorded;
+    await this.start(execution, secrets);
     return settled ? await settled : { kind: "accepted", executionId: execution.id };
+  }
+
+  /**
+   * Starts an execution from a conversation event, unless the workflow is not running, the trigger
+   * no longer listens to this agent and event, or the execution already exists.
+   * @returns whether an execution started
+   */
+  async startFromEvent(call: EventCall): Promise<boolean> {
+    const config = await this.loadConfig(call.workflowId);
+    if (config?.status !== "running" || config.workflowId !== call.workflowId) return false;
+    const node = config.definition.nodes.find((n) => n.key === call.nodeKey);
+    if (
+      node?.type !== "conversation_event" ||
+      node.agentId !== call.agentId ||
+      !node.events.includes(call.event) ||
+      (await this.store.get(call.executionId))
+    ) {
+      return false;
+    }
+    const secrets = await this.loadSecrets(config.workspaceId);
+    const now = Date.now();
+    const execution: LiveExecution = {
+      id: call.executionId,
+      workflowId: config.workflowId,
+      triggerType: "conversation_event",
+      definition: config.definition,
+      state: startExecution(config.definition, node.key, call.output, now),
+      startedAt: now,
+    };
+    await this.start(execution, secrets);
+    return true;
   }
 
   /**
@@ -209,6 +245,16 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
     }
     const next = this.store.nextWake();
     if (next !== null) await this.schedule(Math.max(next, Date.now() + 1));
+  }
+
+  /** Starts driving the execution; settles once it is recorded (durability: see ExecutionStore). */
+  private start(execution: LiveExecution, secrets: Secrets): Promise<void> {
+    let onRecorded: (error?: unknown) => void = () => {};
+    const recorded = new Promise<void>((resolve, reject) => {
+      onRecorded = (error) => (error === undefined ? resolve() : reject(error));
+    });
+    this.ctx.waitUntil(this.drive(execution, secrets, onRecorded).catch(logDriveError));
+    return recorded;
   }
 
   /**

@@ -8,12 +8,12 @@
  * - Pending-link cap: the set of pending, unexpired links, kept in memory and rebuilt from D1 each time
  *   the object starts, so after any restart the count equals what D1 holds. A slot is taken
  *   synchronously before the D1 write, so concurrent creates can never pass the cap.
- * - Link writes (create, revoke, open) go to D1 from here, grouped into shared round trips when calls
+ * - Link writes (create, revoke, open, end) go to D1 from here, grouped into shared round trips when calls
  *   overlap; the object keeps a write-through cache of links and of agents' parameter definitions,
  *   so most calls need no D1 read.
  */
 import { DurableObject } from "cloudflare:workers";
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, isNull, ne } from "drizzle-orm";
 import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
 import { type Link, links, type NewLink, type ParameterDefinition, widgetKeys } from "../db/schema";
 import type { AppBindings } from "../env";
@@ -22,6 +22,7 @@ import { ExpiringSet } from "../lib/expiring-set";
 import { type LaunchLimits, launchLimits } from "../lib/limits";
 import type { RateLimitDecision } from "../lib/sliding-window";
 import type { WidgetKeyPrincipal } from "../services/auth";
+import { conversation } from "../services/conversation-client";
 import {
   findAgentParameters,
   findLinkRow,
@@ -148,11 +149,13 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
         // and add it back after this call removed it.
         await this.load(key.workspaceId);
         const revokedAt = Date.now();
+        // Revocation also ends an open conversation (contract 4).
+        const endedAt = found.value.sessionId ? (found.value.endedAt ?? revokedAt) : null;
         this.epoch++;
         await this.writes.run(
           this.db
             .update(links)
-            .set({ status: "revoked", revokedAt })
+            .set({ status: "revoked", revokedAt, endedAt })
             .where(
               and(
                 eq(links.id, linkId),
@@ -162,7 +165,8 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
             ),
         );
         this.pending.delete(linkId);
-        this.cacheLink({ ...found.value, status: "revoked", revokedAt });
+        this.cacheLink({ ...found.value, status: "revoked", revokedAt, endedAt });
+        if (found.value.sessionId) await this.closeConversation(found.value.sessionId, revokedAt);
       }
       return { ok: true, value: null };
     });
@@ -196,6 +200,26 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
       this.linkCache.delete(linkId);
     }
     return opened;
+  }
+
+  /**
+   * Records that the link's conversation ended (contract 4): an active link becomes `ended`; a
+   * revoked one only gets its end time. Repeating it changes nothing.
+   */
+  async endLink(workspaceId: string, linkId: string, endedAt: number): Promise<void> {
+    const found = await findLinkRow(this.db, workspaceId, linkId);
+    if (!found || found.endedAt !== null) return;
+    const status = found.status === "active" ? "ended" : found.status;
+    this.epoch++;
+    await this.writes.run(
+      this.db
+        .update(links)
+        .set({ status, endedAt })
+        .where(
+          and(eq(links.id, linkId), eq(links.workspaceId, workspaceId), isNull(links.endedAt)),
+        ),
+    );
+    this.cacheLink({ ...found, status, endedAt });
   }
 
   /** Revokes a widget key in D1; refused from the next call on. @returns false for an unknown key. */
@@ -263,6 +287,21 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
     if (this.linkCache.size > LINK_CACHE_SIZE) {
       const oldest = this.linkCache.keys().next().value;
       if (oldest !== undefined) this.linkCache.delete(oldest);
+    }
+  }
+
+  /** Closes the revoked link's chat at once; a failure is logged, the revocation stands. */
+  private async closeConversation(sessionId: string, revokedAt: number): Promise<void> {
+    try {
+      await conversation(this.env, sessionId).revoke(revokedAt);
+    } catch (error) {
+      console.error(
+        JSON.stringify({
+          level: "error",
+          event: "conversation_revoke_failed",
+          error: String(error),
+        }),
+      );
     }
   }
 

@@ -139,6 +139,10 @@ const AgentFields = {
       "First message of an initiator agent; template over {{participant.name}}, {{parameters.<name>}}, {{globalTask}}",
   }),
   instructions: z.string().max(20_000).nullable().optional(),
+  model: z.string().trim().min(1).max(200).nullable().optional().openapi({
+    description:
+      "Workers AI model of the agent's brain when the AI binding is configured (default @cf/meta/llama-3.1-8b-instruct)",
+  }),
   parameters: Parameters,
 };
 
@@ -156,6 +160,7 @@ export const AgentSchema = z
     mode: z.enum(["initiator", "responder"]),
     greeting: z.string().nullable(),
     instructions: z.string().nullable(),
+    model: z.string().nullable(),
     parameters: z.array(
       z.object({
         name: z.string(),

@@ -28,6 +28,7 @@ function toAgent(row: Agent): AgentView {
     mode: row.mode,
     greeting: row.greeting,
     instructions: row.instructions,
+    model: row.model,
     parameters: row.parameters,
     createdAt: isoTime(row.createdAt),
     updatedAt: isoTime(row.updatedAt),
@@ -72,6 +73,7 @@ export async function createAgent(
     mode: input.mode,
     greeting: input.greeting ?? null,
     instructions: input.instructions ?? null,
+    model: input.model ?? null,
     parameters: input.parameters as ParameterDefinition[],
     createdAt: now,
     updatedAt: now,
@@ -122,6 +124,7 @@ export async function updateAgent(
       mode: next.mode,
       greeting: next.greeting ?? null,
       instructions: next.instructions ?? null,
+      model: next.model ?? null,
       parameters: next.parameters,
       updatedAt: now,
     })

@@ -1,0 +1,42 @@
+/** Schemas of the browser chat API (contract 4). */
+import { z } from "@hono/zod-openapi";
+
+/** Largest body of `POST /v1/chat/sessions`, in bytes. */
+export const MAX_CHAT_BODY_BYTES = 4_096;
+
+export const OpenSessionSchema = z
+  .strictObject({
+    token: z
+      .string()
+      .min(1)
+      .max(200)
+      .openapi({ description: "The link's token (from `#launch=`)" }),
+  })
+  .openapi("OpenChatSession");
+
+const MessageSchema = z.object({
+  id: z.string(),
+  role: z.enum(["agent", "person"]),
+  text: z.string(),
+  at: z.string(),
+});
+
+export const ChatSessionSchema = z
+  .object({
+    sessionId: z.string(),
+    status: z.enum(["in-progress", "ended"]),
+    agent: z.object({ name: z.string(), mode: z.enum(["initiator", "responder"]) }),
+    participant: z.object({ name: z.string().nullable() }),
+    messages: z.array(MessageSchema),
+    socketUrl: z.string().optional().openapi({
+      description: "WebSocket with a one-time ticket (valid 60 s); absent once the chat ended",
+    }),
+    limits: z.object({ maxMessageChars: z.number(), messagesPerMinute: z.number() }),
+  })
+  .openapi("ChatSession");
+
+export type ChatSession = z.infer<typeof ChatSessionSchema>;
+
+export const SessionIdParamSchema = z.object({
+  sessionId: z.string().regex(/^ses_[0-9A-Za-z]{22}$/),
+});

@@ -1,0 +1,11 @@
+/** The Conversation Durable Object's client: one object per conversation, named by its session id. */
+import type { Conversation } from "../durable-objects/conversation";
+import type { AppBindings } from "../env";
+
+/** The conversation object of `sessionId`. */
+export function conversation(
+  env: Pick<AppBindings, "CONVERSATION">,
+  sessionId: string,
+): DurableObjectStub<Conversation> {
+  return env.CONVERSATION.get(env.CONVERSATION.idFromName(sessionId));
+}
