@@ -178,10 +178,11 @@ describe("workflow events (spec 6)", () => {
       () => executions(ws, listening.id),
       (list) => list.length === 2,
     );
-    expect((both[0]?.nodes[0]?.output as { event: string; reason: string }).event).toBe(
-      "conversation.ended",
-    );
-    expect((both[0]?.nodes[0]?.output as { reason: string }).reason).toBe("person");
+    expect(both[0]?.nodes[0]?.output).toMatchObject({
+      event: "conversation.ended",
+      reason: "person",
+      participant: { externalId: "crm-42" },
+    });
     const endedRuns = await eventually(
       () => executions(ws, endedOnly.id),
       (list) => list.length === 1,
