@@ -36,4 +36,6 @@ export declare function demoBanner(
   base: string,
   demo: DemoWorkspace & DemoWorkflow,
   reused: boolean,
+  /** A link's `url` to print, ready to open (optional). */
+  chatUrl?: string | null,
 ): string;

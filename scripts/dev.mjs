@@ -172,13 +172,28 @@ async function seed(operatorToken) {
   return saveDemo({ ...workspace, ...(await seedWorkflow(workspace.memberToken)) });
 }
 
+/** A fresh link of the demo agent, so the chat page can be tried at once; null if creating fails. */
+async function demoChatUrl(demo) {
+  const created = await api("POST", "/v1/widget/launches", {
+    token: demo.widgetKey,
+    body: {
+      flowId: demo.agentId,
+      channelId: demo.channelId,
+      parameters: { plan: "pro" },
+      participant: { name: "Ada", externalId: "cus_123" },
+    },
+  }).catch(() => null);
+  return created?.status === 201 ? created.json.url : null;
+}
+
 const vars = ensureDevVars();
 applyMigrations();
 await assertPortFree();
 startWrangler();
 await waitForHealth();
 const existing = await loadDemo();
-console.log(demoBanner(base, existing ?? (await seed(vars.OPERATOR_TOKEN)), Boolean(existing)));
+const demo = existing ?? (await seed(vars.OPERATOR_TOKEN));
+console.log(demoBanner(base, demo, Boolean(existing), await demoChatUrl(demo)));
 if (seedOnly) {
   stopping = true;
   stopChild("SIGTERM");

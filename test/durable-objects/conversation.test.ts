@@ -75,7 +75,7 @@ describe("ending a conversation", () => {
     const link = await createLaunch(ws);
     const session = await open(link.token);
     const stub = conversation(env, session.sessionId);
-    await runInDurableObject(stub, async (instance) => {
+    await runInDurableObject(stub, async (instance, objectState) => {
       const store = storeOf(instance);
       const state = store.state();
       if (!state) throw new Error("no state");
@@ -86,7 +86,7 @@ describe("ending a conversation", () => {
       store.setState({ ...state, lastActivityAt: Date.now() - IDLE_TIMEOUT_MS - 1 });
       await instance.alarm();
       expect(store.state()).toMatchObject({ endReason: "idle" });
-      expect(await instance.ctx.storage.getAlarm()).toBeNull();
+      expect(await objectState.storage.getAlarm()).toBeNull();
     });
     const looked = await lookUp(ws, link.id);
     expect(looked.status).toBe("ended");

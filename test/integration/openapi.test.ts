@@ -49,6 +49,7 @@ describe("OpenAPI document (generated from the zod schemas)", () => {
         "GET /v1/manage/workflows/{id}/executions",
         "GET /v1/manage/workflows/{id}/executions/{executionId}",
         "POST /webhooks/{workspace}/{workflow}/{node}",
+        "POST /v1/chat/sessions",
       ].sort(),
     );
     const create = doc.paths["/v1/widget/launches"]?.post;

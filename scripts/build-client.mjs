@@ -1,0 +1,34 @@
+// Builds the browser files served by the Worker: src/client/{chat,widget}.ts are bundled into
+// self-contained IIFE scripts (no module loading on third-party pages) and chat.css is copied, all
+// into dist/client. Paths come from this file's location, so any working directory works.
+import { copyFile, mkdir } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { build } from "esbuild";
+
+const root = join(import.meta.dirname, "..");
+const source = join(root, "src", "client");
+const output = join(root, "dist", "client");
+
+try {
+  await mkdir(output, { recursive: true });
+  await build({
+    absWorkingDir: root,
+    entryPoints: { chat: join(source, "chat.ts"), widget: join(source, "widget.ts") },
+    outdir: output,
+    bundle: true,
+    format: "iife",
+    target: "es2020",
+    minify: true,
+    sourcemap: false,
+    legalComments: "none",
+    logLevel: "warning",
+  });
+  await copyFile(join(source, "chat.css"), join(output, "chat.css"));
+  console.log(`[build-client] wrote chat.js, widget.js and chat.css to ${relative(root, output)}`);
+} catch (error) {
+  // esbuild has already printed its own diagnostics; this line only marks the failure.
+  console.error(
+    `[build-client] failed: ${error instanceof Error ? error.message.split("\n")[0].replace(/:$/, "") : error}`,
+  );
+  process.exit(1);
+}

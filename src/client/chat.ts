@@ -1,0 +1,383 @@
+// Script of the hosted chat page (`GET /chat`, also shown in the widget's iframe). The launch token
+// comes from the URL fragment only, so it never reaches a server log or a Referer header; the
+// fragment stays in the address bar so a reload resumes the same conversation.
+
+type Role = "agent" | "person";
+type State = "loading" | "open" | "ended" | "revoked" | "expired" | "invalid" | "error";
+
+interface ChatMessage {
+  id: string;
+  role: Role;
+  text: string;
+  at: string;
+}
+
+interface Session {
+  status: "in-progress" | "ended";
+  agent: { name: string };
+  messages: ChatMessage[];
+  socketUrl?: string;
+  limits: { maxMessageChars: number };
+}
+
+/** What opening (or re-opening) the session led to. */
+type Opening =
+  | { kind: "session"; session: Session }
+  | { kind: "refused"; state: State; text: string }
+  | { kind: "retryable"; retryAfterMs: number };
+
+const TEXT = {
+  opening: "Opening your conversation…",
+  incomplete: "This chat link is incomplete. Open the full link you were sent.",
+  ended: "This conversation has ended.",
+  expired: "This link has expired.",
+  revoked: "This link has been revoked.",
+  invalid: "This chat link is not valid.",
+  failed: "Something went wrong. Please try again in a moment.",
+  reconnecting: "Reconnecting…",
+  tooLong: (max: number) => `Your message is too long. Keep it to ${max} characters or fewer.`,
+  tooFast: (seconds: number | null) =>
+    seconds === null
+      ? "You are sending messages too fast. Try again in a moment."
+      : `You are sending messages too fast. Try again in ${seconds} s.`,
+};
+
+const MAX_BACKOFF_MS = 15_000;
+const CLOSE_REVOKED = 4403;
+const CLOSE_ENDED = 4410;
+
+function byId<T extends HTMLElement>(id: string): T {
+  const node = document.getElementById(id);
+  if (!node) throw new Error(`chat page is missing #${id}`);
+  return node as T;
+}
+
+const root = document.documentElement;
+const agentName = byId<HTMLElement>("agent-name");
+const notice = byId<HTMLElement>("notice");
+const retry = byId<HTMLButtonElement>("retry");
+const list = byId<HTMLOListElement>("messages");
+const form = byId<HTMLFormElement>("composer");
+const input = byId<HTMLTextAreaElement>("message-input");
+const charCount = byId<HTMLElement>("char-count");
+const send = byId<HTMLButtonElement>("send");
+const endChat = byId<HTMLButtonElement>("end-chat");
+
+const fragment = new URLSearchParams(location.hash.slice(1));
+const token = fragment.get("launch")?.trim() ?? "";
+const embedded = fragment.get("embed") === "1";
+
+const seen = new Set<string>();
+const timeFormat = new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "2-digit" });
+let socket: WebSocket | null = null;
+let final = false;
+let attempt = 0;
+let reconnectTimer: number | undefined;
+let maxChars = input.maxLength > 0 ? input.maxLength : 2000;
+// Kept until the server echoes it, so a refused message can be put back into the input.
+let lastSent = "";
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
+function isMessage(value: unknown): value is ChatMessage {
+  return (
+    isRecord(value) &&
+    typeof value.id === "string" &&
+    (value.role === "agent" || value.role === "person") &&
+    typeof value.text === "string" &&
+    typeof value.at === "string"
+  );
+}
+
+function isSession(value: unknown): value is Session {
+  return (
+    isRecord(value) &&
+    (value.status === "in-progress" || value.status === "ended") &&
+    isRecord(value.agent) &&
+    typeof value.agent.name === "string" &&
+    Array.isArray(value.messages) &&
+    value.messages.every(isMessage) &&
+    isRecord(value.limits) &&
+    typeof value.limits.maxMessageChars === "number"
+  );
+}
+
+/** Sets the page state (tests wait on `data-state`) and the notice, the one status announcement. */
+function setState(state: State, text: string): void {
+  root.dataset.state = state;
+  notice.textContent = text;
+}
+
+/** Ends the page for good: no more sockets, no form, a final notice. */
+function finish(state: State, text: string): void {
+  final = true;
+  window.clearTimeout(reconnectTimer);
+  const open = socket;
+  socket = null;
+  open?.close(1000);
+  form.hidden = true;
+  retry.hidden = true;
+  setState(state, text);
+}
+
+function retryAfterMs(response: Response): number {
+  const seconds = Number(response.headers.get("retry-after"));
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
+}
+
+/** POSTs the token; every answer maps onto a session, a final refusal or "try again later". */
+async function openSession(): Promise<Opening> {
+  let response: Response;
+  try {
+    response = await fetch("/v1/chat/sessions", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token }),
+      referrerPolicy: "no-referrer",
+      credentials: "omit",
+      cache: "no-store",
+    });
+  } catch {
+    return { kind: "retryable", retryAfterMs: 0 };
+  }
+  const body: unknown = await response.json().catch(() => null);
+  if (response.ok && isSession(body)) return { kind: "session", session: body };
+  if (response.ok || response.status === 429 || response.status >= 500) {
+    return { kind: "retryable", retryAfterMs: retryAfterMs(response) };
+  }
+  const error = isRecord(body) && isRecord(body.error) ? body.error : {};
+  if (error.code === "link_unavailable") {
+    const detail = Array.isArray(error.details) ? error.details[0] : undefined;
+    const reason = isRecord(detail) ? detail.reason : undefined;
+    if (reason === "expired") return { kind: "refused", state: "expired", text: TEXT.expired };
+    if (reason === "revoked") return { kind: "refused", state: "revoked", text: TEXT.revoked };
+  }
+  // A 400 means the fragment held something that is not a token, which is an invalid link too.
+  if (error.code === "not_found" || response.status === 404 || response.status === 400) {
+    return { kind: "refused", state: "invalid", text: TEXT.invalid };
+  }
+  return { kind: "refused", state: "error", text: TEXT.failed };
+}
+
+function addMessage(message: ChatMessage): void {
+  if (seen.has(message.id)) return;
+  seen.add(message.id);
+  if (message.role === "person" && message.text === lastSent) lastSent = "";
+
+  const item = document.createElement("li");
+  item.className = `message ${message.role}`;
+  item.dataset.id = message.id;
+  const speaker = document.createElement("span");
+  speaker.className = "visually-hidden";
+  speaker.textContent = message.role === "person" ? "You: " : `${agentName.textContent}: `;
+  const text = document.createElement("p");
+  text.className = "text";
+  text.textContent = message.text;
+  item.append(speaker, text);
+
+  const at = new Date(message.at);
+  if (!Number.isNaN(at.getTime())) {
+    const time = document.createElement("time");
+    time.dateTime = message.at;
+    time.textContent = timeFormat.format(at);
+    item.append(time);
+  }
+  list.append(item);
+  list.scrollTop = list.scrollHeight;
+}
+
+function socketOpen(): boolean {
+  return socket?.readyState === WebSocket.OPEN;
+}
+
+function updateControls(): void {
+  const open = socketOpen();
+  send.disabled = !open;
+  endChat.disabled = !open;
+}
+
+function updateCount(): void {
+  const remaining = maxChars - input.value.length;
+  const near = remaining <= Math.max(20, Math.ceil(maxChars * 0.1));
+  charCount.hidden = !near;
+  charCount.textContent = near ? `${remaining} characters left` : "";
+}
+
+function applySession(session: Session, first: boolean): void {
+  agentName.textContent = session.agent.name;
+  document.title = `Chat with ${session.agent.name}`;
+  maxChars = session.limits.maxMessageChars;
+  input.maxLength = maxChars;
+  updateCount();
+  for (const message of session.messages) addMessage(message);
+  if (session.status === "ended" || !session.socketUrl) {
+    finish("ended", TEXT.ended);
+    return;
+  }
+  form.hidden = false;
+  if (first) input.focus();
+  connect(session.socketUrl);
+}
+
+async function start(): Promise<void> {
+  retry.hidden = true;
+  setState("loading", TEXT.opening);
+  const result = await openSession();
+  if (result.kind === "session") applySession(result.session, true);
+  else if (result.kind === "refused") finish(result.state, result.text);
+  else {
+    setState("error", TEXT.failed);
+    retry.hidden = false;
+  }
+}
+
+function scheduleReconnect(minDelayMs = 0): void {
+  updateControls();
+  const delay = Math.max(Math.min(1000 * 2 ** attempt, MAX_BACKOFF_MS), minDelayMs);
+  attempt += 1;
+  setState("loading", TEXT.reconnecting);
+  window.clearTimeout(reconnectTimer);
+  reconnectTimer = window.setTimeout(reconnect, delay);
+}
+
+async function reconnect(): Promise<void> {
+  reconnectTimer = undefined;
+  // The ticket in a socket URL is single-use, so every reconnect starts with a fresh POST.
+  const result = await openSession();
+  if (final) return;
+  if (result.kind === "session") applySession(result.session, false);
+  else if (result.kind === "refused") finish(result.state, result.text);
+  else scheduleReconnect(result.retryAfterMs);
+}
+
+function connect(socketUrl: string): void {
+  let ws: WebSocket;
+  try {
+    const url = new URL(socketUrl, location.href);
+    if (url.protocol === "https:" || url.protocol === "http:") {
+      url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    }
+    ws = new WebSocket(url);
+  } catch {
+    scheduleReconnect();
+    return;
+  }
+  socket = ws;
+  // Events from a replaced socket are ignored: only the current one may change the page.
+  ws.addEventListener("open", () => {
+    if (socket !== ws) return;
+    attempt = 0;
+    setState("open", "");
+    updateControls();
+  });
+  ws.addEventListener("message", (event) => {
+    if (socket === ws) handleFrame(event.data);
+  });
+  ws.addEventListener("close", (event) => {
+    if (socket !== ws || final) return;
+    socket = null;
+    if (event.code === CLOSE_REVOKED) finish("revoked", TEXT.revoked);
+    else if (event.code === CLOSE_ENDED) finish("ended", TEXT.ended);
+    else scheduleReconnect();
+  });
+}
+
+function handleFrame(data: unknown): void {
+  let frame: unknown;
+  try {
+    frame = JSON.parse(String(data));
+  } catch {
+    return;
+  }
+  if (!isRecord(frame)) return;
+  if (frame.type === "message" && isMessage(frame.message)) addMessage(frame.message);
+  else if (frame.type === "ended") finish("ended", TEXT.ended);
+  else if (frame.type === "revoked") finish("revoked", TEXT.revoked);
+  else if (frame.type === "error" && isRecord(frame.error)) showError(frame.error);
+}
+
+function showError(error: Record<string, unknown>): void {
+  if (error.code === "conversation_ended") {
+    finish("ended", TEXT.ended);
+    return;
+  }
+  if (lastSent && !input.value) {
+    input.value = lastSent;
+    updateCount();
+  }
+  lastSent = "";
+  if (error.code === "rate_limited") {
+    const detail = Array.isArray(error.details) ? error.details[0] : undefined;
+    const seconds = isRecord(detail) ? Number(detail.retryAfterSeconds) : Number.NaN;
+    notice.textContent = TEXT.tooFast(Number.isFinite(seconds) ? Math.ceil(seconds) : null);
+  } else if (error.code === "message_too_long") {
+    notice.textContent = TEXT.tooLong(maxChars);
+  } else {
+    notice.textContent = typeof error.message === "string" ? error.message : TEXT.failed;
+  }
+}
+
+function sendMessage(): void {
+  const text = input.value.trim();
+  if (!text || !socket || !socketOpen()) return;
+  if (text.length > maxChars) {
+    notice.textContent = TEXT.tooLong(maxChars);
+    return;
+  }
+  socket.send(JSON.stringify({ type: "message", text }));
+  lastSent = text;
+  input.value = "";
+  notice.textContent = "";
+  updateCount();
+}
+
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  sendMessage();
+});
+
+input.addEventListener("keydown", (event) => {
+  if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+    event.preventDefault();
+    form.requestSubmit();
+  }
+});
+
+input.addEventListener("input", updateCount);
+
+endChat.addEventListener("click", () => {
+  if (!socket || !socketOpen()) return;
+  socket.send(JSON.stringify({ type: "end" }));
+  endChat.disabled = true;
+});
+
+retry.addEventListener("click", () => {
+  void start();
+});
+
+// Coming back online should not wait out the remaining backoff.
+window.addEventListener("online", () => {
+  if (reconnectTimer !== undefined && !final) {
+    window.clearTimeout(reconnectTimer);
+    void reconnect();
+  }
+});
+
+// Pasting another chat link into the same tab only changes the fragment, which loads nothing.
+window.addEventListener("hashchange", () => location.reload());
+
+if (embedded) {
+  root.classList.add("embed");
+  // Escape pressed inside the iframe never reaches the host page, so ask the widget to close.
+  // The message carries nothing secret, hence the wildcard target origin.
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && window.parent !== window) {
+      window.parent.postMessage({ type: "agent-edge:close" }, "*");
+    }
+  });
+}
+
+if (token) void start();
+else finish("invalid", TEXT.incomplete);
