@@ -53,6 +53,8 @@ type ClientFrame = { type: "message"; text: string } | { type: "end" };
 export class Conversation extends DurableObject<AppBindings> {
   private readonly store: ConversationStore;
   private readonly brain: AgentBrain;
+  /** Outbox items being delivered right now. */
+  private readonly delivering = new Set<string>();
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
     super(ctx, env);
@@ -210,6 +212,9 @@ export class Conversation extends DurableObject<AppBindings> {
     const facts = this.store.facts();
     if (!facts) return;
     for (const { item, attempts } of this.store.dueOutbox(now)) {
+      // The alarm and a fresh enqueue may overlap; one delivery of an item at a time.
+      if (this.delivering.has(item.id)) continue;
+      this.delivering.add(item.id);
       try {
         if (item.kind === "link-ended") {
           await workspaceLimiter(this.env, facts.workspaceId).endLink(
@@ -232,6 +237,8 @@ export class Conversation extends DurableObject<AppBindings> {
             error: String(error),
           }),
         );
+      } finally {
+        this.delivering.delete(item.id);
       }
     }
     await this.scheduleAlarm();

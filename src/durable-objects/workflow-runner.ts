@@ -174,12 +174,15 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
     if (
       node?.type !== "conversation_event" ||
       node.agentId !== call.agentId ||
-      !node.events.includes(call.event) ||
-      (await this.store.get(call.executionId))
+      !node.events.includes(call.event)
     ) {
       return false;
     }
     const secrets = await this.loadSecrets(config.workspaceId);
+    const known = await this.store.get(call.executionId);
+    // No await from this check to `start`, which marks the execution in flight at once, so two
+    // concurrent deliveries of one event cannot both pass.
+    if (known || this.inFlight.has(call.executionId)) return false;
     const now = Date.now();
     const execution: LiveExecution = {
       id: call.executionId,

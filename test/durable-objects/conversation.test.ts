@@ -86,6 +86,10 @@ describe("ending a conversation", () => {
       store.setState({ ...state, lastActivityAt: Date.now() - IDLE_TIMEOUT_MS - 1 });
       await instance.alarm();
       expect(store.state()).toMatchObject({ endReason: "idle" });
+      // Once its notifications are delivered, an ended conversation needs no alarm.
+      for (let i = 0; i < 100 && store.nextOutboxDue() !== null; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
       expect(await objectState.storage.getAlarm()).toBeNull();
     });
     const looked = await lookUp(ws, link.id);
@@ -205,11 +209,39 @@ describe("workflow events (spec 6)", () => {
       agentId: ws.agentId,
       output: { event: "conversation.started" },
     };
-    expect(await runner.startFromEvent(call1)).toBe(true);
+    // Two deliveries at once, then a late one: one execution.
+    const first = await Promise.all([runner.startFromEvent(call1), runner.startFromEvent(call1)]);
+    expect(first.sort()).toEqual([false, true]);
     expect(await runner.startFromEvent(call1)).toBe(false);
     expect(
       await runner.startFromEvent({ ...call1, executionId: "exe_2", agentId: "agt_other" }),
     ).toBe(false);
     expect(await executions(ws, flow.id)).toHaveLength(1);
+  });
+
+  it("an undelivered event waits in the outbox and the alarm delivers it", async () => {
+    const ws = await seedWorkspace();
+    const flow = await createWorkflow(ws, {
+      nodes: [{ type: "conversation_event", agentId: ws.agentId, events: ["conversation.ended"] }],
+    });
+    const link = await createLaunch(ws, { participant: { externalId: "crm-7" } });
+    const session = await open(link.token);
+    await runInDurableObject(conversation(env, session.sessionId), async (instance) => {
+      const store = storeOf(instance);
+      // As if the first attempt had failed: due again in the future, not delivered yet.
+      const at = Date.now();
+      store.enqueue(
+        { kind: "event", id: "evt_retry", event: "conversation.ended", at },
+        at + 60_000,
+      );
+      await instance.alarm();
+      expect(store.nextOutboxDue()).toBe(at + 60_000);
+      store.retryLater("evt_retry", Date.now() - 1);
+      await instance.alarm();
+      expect(store.nextOutboxDue()).toBeNull();
+    });
+    const runs = await executions(ws, flow.id);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]?.nodes[0]?.output).toMatchObject({ participant: { externalId: "crm-7" } });
   });
 });
