@@ -31,7 +31,12 @@ import {
   startExecution,
 } from "../workflow/engine";
 import { secretsForRedaction } from "../workflow/redact";
-import type { ConversationEvent, WebhookNode, WebhookOutput } from "../workflow/types";
+import type {
+  ConversationEvent,
+  ConversationEventNode,
+  WebhookNode,
+  WebhookOutput,
+} from "../workflow/types";
 import {
   type ExecutionRecord,
   ExecutionStore,
@@ -145,21 +150,12 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
     if (!call.input.ok)
       return { kind: "bad_body", status: call.input.status, message: call.input.message };
     const secrets = await this.loadSecrets(config.workspaceId);
-    const now = Date.now();
-    const execution: LiveExecution = {
-      id: call.executionId,
-      workflowId: config.workflowId,
-      triggerType: "webhook",
-      definition: config.definition,
-      state: startExecution(config.definition, node.key, call.input.output, now),
-      startedAt: now,
-    };
     const settled =
       node.responseMode === "lastNode"
-        ? this.held.wait(execution.id, node.responseTimeoutSeconds * 1000)
+        ? this.held.wait(call.executionId, node.responseTimeoutSeconds * 1000)
         : undefined;
-    await this.start(execution, secrets);
-    return settled ? await settled : { kind: "accepted", executionId: execution.id };
+    await this.start(config, node, call.executionId, call.input.output, secrets);
+    return settled ? await settled : { kind: "accepted", executionId: call.executionId };
   }
 
   /**
@@ -183,16 +179,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
     // No await from this check to `start`, which marks the execution in flight at once, so two
     // concurrent deliveries of one event cannot both pass.
     if (known || this.inFlight.has(call.executionId)) return false;
-    const now = Date.now();
-    const execution: LiveExecution = {
-      id: call.executionId,
-      workflowId: config.workflowId,
-      triggerType: "conversation_event",
-      definition: config.definition,
-      state: startExecution(config.definition, node.key, call.output, now),
-      startedAt: now,
-    };
-    await this.start(execution, secrets);
+    await this.start(config, node, call.executionId, call.output, secrets);
     return true;
   }
 
@@ -250,8 +237,26 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
     if (next !== null) await this.schedule(Math.max(next, Date.now() + 1));
   }
 
-  /** Starts driving the execution; settles once it is recorded (durability: see ExecutionStore). */
-  private start(execution: LiveExecution, secrets: Secrets): Promise<void> {
+  /**
+   * Starts an execution of the workflow's current definition from `trigger` with its output, and
+   * drives it; settles once it is recorded (durability: see ExecutionStore).
+   */
+  private start(
+    config: RunnerConfig,
+    trigger: WebhookNode | ConversationEventNode,
+    executionId: string,
+    output: unknown,
+    secrets: Secrets,
+  ): Promise<void> {
+    const now = Date.now();
+    const execution: LiveExecution = {
+      id: executionId,
+      workflowId: config.workflowId,
+      triggerType: trigger.type,
+      definition: config.definition,
+      state: startExecution(config.definition, trigger.key, output, now),
+      startedAt: now,
+    };
     let onRecorded: (error?: unknown) => void = () => {};
     const recorded = new Promise<void>((resolve, reject) => {
       onRecorded = (error) => (error === undefined ? resolve() : reject(error));
