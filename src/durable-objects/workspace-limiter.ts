@@ -219,7 +219,8 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
           and(eq(links.id, linkId), eq(links.workspaceId, workspaceId), isNull(links.endedAt)),
         ),
     );
-    this.cacheLink({ ...found, status, endedAt });
+    // A revocation may have won the race (then nothing changed): the next read goes to D1.
+    this.linkCache.delete(linkId);
   }
 
   /** Revokes a widget key in D1; refused from the next call on. @returns false for an unknown key. */
