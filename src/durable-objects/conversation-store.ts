@@ -83,10 +83,14 @@ export class ConversationStore {
     );
   }
 
-  /** The whole history, oldest first. */
-  messages(): StoredMessage[] {
+  /** The history oldest first: all of it, or its newest `limit` messages. */
+  messages(limit = -1): StoredMessage[] {
+    // SQLite takes LIMIT -1 as no limit.
     return this.sql
-      .exec<StoredMessage>("SELECT id, role, text, at FROM messages ORDER BY seq")
+      .exec<StoredMessage>(
+        "SELECT id, role, text, at FROM (SELECT seq, id, role, text, at FROM messages ORDER BY seq DESC LIMIT ?) ORDER BY seq",
+        limit,
+      )
       .toArray();
   }
 

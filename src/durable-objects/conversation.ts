@@ -14,7 +14,8 @@
 import { DurableObject } from "cloudflare:workers";
 import type { AppBindings } from "../env";
 import { randomBase64Url, sha256Hex } from "../lib/crypto";
-import { isoTime, newId } from "../lib/ids";
+import { isoTime } from "../lib/ids";
+import { SlidingWindowLog } from "../lib/sliding-window";
 import { type AgentBrain, chooseBrain, renderAgentText } from "../services/brain";
 import { deliverConversationEvent } from "../services/conversation-events";
 import { workspaceLimiter } from "../services/limiter-client";
@@ -40,6 +41,8 @@ const TICKET_TTL_MS = 60_000;
 /** Frames larger than this are refused before parsing (bytes, or UTF-16 units of a string). */
 const MAX_FRAME = 16_384;
 const OUTBOX_RETRY_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
+/** Newest messages handed to the brain with each person message. */
+const BRAIN_HISTORY = 30;
 
 /** How `open` found the conversation; `ticket` is absent once it ended (read-only). */
 export type ConversationView = {
@@ -71,7 +74,7 @@ export class Conversation extends DurableObject<AppBindings> {
         const greeting = renderAgentText(facts.greeting ?? "", facts).trim();
         if (greeting) this.store.addMessage(message("agent", greeting, now));
       }
-      this.enqueue({ kind: "event", id: newId("exe"), event: "conversation.started", at: now });
+      this.enqueue({ kind: "event", id: outboxId(), event: "conversation.started", at: now });
     }
     const state = this.store.state();
     const ended = state?.endedAt != null;
@@ -120,22 +123,22 @@ export class Conversation extends DurableObject<AppBindings> {
       );
     }
     const now = Date.now();
-    const recent = this.store.personMessageTimes(now - 60_000);
-    if (recent.length >= CHAT_LIMITS.messagesPerMinute) {
-      const oldest = recent[recent.length - CHAT_LIMITS.messagesPerMinute] ?? now;
-      const retryAfterSeconds = Math.max(1, Math.ceil((oldest + 60_000 - now) / 1000));
+    // The stored history is the log: exact across hibernation, nothing kept in memory.
+    const rate = new SlidingWindowLog(this.store.personMessageTimes(now - 60_000)).attempt(
+      now,
+      CHAT_LIMITS.messagesPerMinute,
+      60_000,
+    );
+    if (!rate.allowed) {
       return sendError(
         ws,
         "rate_limited",
         `At most ${CHAT_LIMITS.messagesPerMinute} messages per minute.`,
-        [{ retryAfterSeconds }],
+        [{ retryAfterSeconds: rate.retryAfterSeconds }],
       );
     }
     this.post(message("person", text, now));
-    const reply = await this.brain.reply(
-      facts,
-      this.store.messages().map((m) => ({ role: m.role, text: m.text })),
-    );
+    const reply = await this.brain.reply(facts, this.store.messages(BRAIN_HISTORY));
     // The conversation may have ended (revoked, ended in another tab) while the brain thought.
     if (this.store.state()?.endedAt != null) return;
     this.post(message("agent", reply.text, Date.now()));
@@ -160,7 +163,7 @@ export class Conversation extends DurableObject<AppBindings> {
   /** Ends an open conversation (person, agent or idle); a no-op once ended. */
   async end(reason: Exclude<EndReason, "revoked">, now = Date.now()): Promise<void> {
     if (!this.finish(reason, now)) return;
-    this.enqueue({ kind: "link-ended", id: newId("exe"), at: now });
+    this.enqueue({ kind: "link-ended", id: outboxId(), at: now });
     this.closeAll({ type: "ended" }, 4410, "ended");
     await this.scheduleAlarm();
   }
@@ -180,7 +183,7 @@ export class Conversation extends DurableObject<AppBindings> {
     const state = this.store.state();
     if (!state || state.endedAt !== null) return false;
     this.store.setState({ ...state, endedAt: now, endReason: reason });
-    this.enqueue({ kind: "event", id: newId("exe"), event: "conversation.ended", at: now, reason });
+    this.enqueue({ kind: "event", id: outboxId(), event: "conversation.ended", at: now, reason });
     return true;
   }
 
@@ -252,6 +255,11 @@ export class Conversation extends DurableObject<AppBindings> {
     if (Number.isFinite(next)) await this.ctx.storage.setAlarm(Math.max(next, Date.now() + 1));
     else await this.ctx.storage.deleteAlarm();
   }
+}
+
+/** An outbox item's id; secret enough that execution ids derived from it stay unguessable. */
+function outboxId(): string {
+  return `out_${randomBase64Url(16)}`;
 }
 
 function message(role: StoredMessage["role"], text: string, at: number): StoredMessage {

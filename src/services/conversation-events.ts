@@ -10,7 +10,7 @@ import type { ConversationFacts, OutboxItem } from "../durable-objects/conversat
 import type { AppBindings } from "../env";
 import { sha256Hex } from "../lib/crypto";
 import { isoTime } from "../lib/ids";
-import type { ConversationEventNode } from "../workflow/types";
+import type { ConversationEventNode, WorkflowNode } from "../workflow/types";
 import { workflowRunner } from "./runner-client";
 
 type EventItem = Extract<OutboxItem, { kind: "event" }>;
@@ -79,14 +79,11 @@ export async function deliverConversationEvent(
 }
 
 function listens(
-  node: { type: string },
+  node: WorkflowNode,
   agentId: string,
   event: EventItem["event"],
 ): node is ConversationEventNode {
-  const trigger = node as ConversationEventNode;
   return (
-    trigger.type === "conversation_event" &&
-    trigger.agentId === agentId &&
-    trigger.events.includes(event)
+    node.type === "conversation_event" && node.agentId === agentId && node.events.includes(event)
   );
 }
