@@ -316,6 +316,22 @@ function workerdRssKiB() {
   return total;
 }
 
+/** CPU time (ms, user + system) the workerd processes in the server's process group have used. */
+function workerdCpuMs() {
+  const ps = spawnSync("ps", ["-o", "pid=,comm=", "-g", String(server.pid)], { encoding: "utf8" });
+  const ticksPerSecond = 100; // USER_HZ, 100 on every Linux
+  let ticks = 0;
+  for (const line of ps.stdout.split("\n")) {
+    const [pid, comm] = line.trim().split(/\s+/);
+    if (!comm?.startsWith("workerd")) continue;
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the parenthesised name; utime and stime are the 14th and 15th of the line.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return (ticks * 1000) / ticksPerSecond;
+}
+
 /**
  * HOLD_CALLERS concurrent lastNode calls, each held by the runner while its execution waits
  * HOLD_WAIT_SECONDS on a `wait` node (alarm). Bounded: one call per caller, 120 s at most.
@@ -396,9 +412,12 @@ function summarize({ name, expect }, r, referenceRps) {
 }
 
 function printTable(rows) {
-  const head = ["scenario", "req/s", "p50 ms", "p99 ms", "5xx", "vs ref", "target", "result"];
+  const head = ["scenario", "req/s", "p50 ms", "p99 ms", "cpu µs/req", "5xx", "vs ref", "target"];
+  head.push("result");
   const lines = rows.map((r) => [
-    ...[r.scenario, r.reqPerSec.toFixed(0), r.latencyP50Ms, r.latencyP99Ms, r.status5xx],
+    ...[r.scenario, r.reqPerSec.toFixed(0), r.latencyP50Ms, r.latencyP99Ms],
+    (r.workerdCpuMsPerRequest * 1000).toFixed(0),
+    r.status5xx,
     `${r.ratioPct.toFixed(1)} %`,
     r.targetPct === null ? "0 5xx" : `>= ${r.targetPct} %`,
     r.pass ? "PASS" : "FAIL",
@@ -415,11 +434,15 @@ async function measure(base, plan) {
     if (s.needsIds && plan.ids.length === 0) throw new Error(`${s.name}: create made no links`);
     await drive(base, s.request, WARMUP_SECONDS);
     const revokedBefore = Math.min(plan.cursor.revoke, plan.ids.length);
+    const cpuBefore = workerdCpuMs();
     const result = await drive(base, s.request, SECONDS);
+    const cpuMs = workerdCpuMs() - cpuBefore;
     const reference = rows.findLast((row) => row.scenario === "reference");
     rows.push(
       summarize(s, result, s.name === "reference" ? result.requests.average : reference.reqPerSec),
     );
+    // What the server spends per request, whatever else the machine runs: steadier than req/s.
+    rows.at(-1).workerdCpuMsPerRequest = cpuMs / Math.max(1, result.requests.total);
     if (s.name !== "revoke") continue;
     // Revokes past the collected ids are repeats (cheaper 204s); count the ones that did the work.
     const row = rows.at(-1);
