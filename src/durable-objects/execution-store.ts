@@ -11,9 +11,12 @@
  *
  * Durability: a running execution's record is written confirmed, so nothing that follows (a fetch,
  * the reply to its caller) leaves the object before it is on disk: after any restart the execution
- * continues from there. A finished record is written unconfirmed, like the rate-limit log: no reply
- * waits for the disk, an eviction or restart loses nothing, and only a machine crash in the last
- * milliseconds could lose it. Saves that come before the next macrotask are written together.
+ * continues from there. A finished record is written unconfirmed, like the rate-limit log, and
+ * nobody waits for it: finished records gather for up to FINISHED_BATCH_MS and go out in one write
+ * (one `put` per record made the storage the largest cost of a busy webhook). Reads in between see
+ * them; an eviction loses nothing (the write is pending work of the object); only a machine crash
+ * in those milliseconds could lose them. A running record's save is written at the next macrotask,
+ * together with every other pending save.
  */
 import { redactedJson } from "../workflow/redact";
 import type { ExecutionState, NodeRun, NodeType, WorkflowDefinition } from "../workflow/types";
@@ -45,6 +48,8 @@ export type ExecutionRecord = {
 /** Finished executions kept per workflow; older ones are deleted (like n8n's execution pruning). */
 export const MAX_FINISHED_EXECUTIONS = 10_000;
 const PRUNE_EVERY = 256;
+/** How long a finished record may wait to be written with others (ms). */
+export const FINISHED_BATCH_MS = 10;
 
 type Row = {
   id: string;
@@ -70,7 +75,15 @@ export class ExecutionStore {
   /** Running executions: their seq and wake. */
   private readonly running = new Map<string, { seq: number; wake: Wake | null }>();
   private unsaved = new Map<string, { seq: number; row: Row; isNew: boolean }>();
-  private flushing: Promise<void> | undefined;
+  /** The next flush of the pending saves: when it is due (epoch ms) and its outcome. */
+  private flushing:
+    | {
+        done: Promise<void>;
+        settle: (written: Promise<void>) => void;
+        at: number;
+        timer: ReturnType<typeof setTimeout> | undefined;
+      }
+    | undefined;
   private finishedSincePrune = 0;
 
   constructor(private readonly storage: DurableObjectStorage) {}
@@ -89,11 +102,12 @@ export class ExecutionStore {
 
   /**
    * Records the execution as it is now. The row is built at once, so later changes to the state do
-   * not leak into it; it is written with every other save made before the next macrotask (one
-   * commit for many calls).
+   * not leak into it, and `get` sees it at once. It is written together with the other pending
+   * saves: at the next macrotask for a running execution, within FINISHED_BATCH_MS for a finished
+   * one (see the file's docstring).
    * @param secretValues values replaced by `[redacted]` in what is shown (from `secretsForRedaction`)
    * @param wake for a running execution, what it waits for; null once finished
-   * @returns settles once written (confirmed or not, see the file's docstring)
+   * @returns settles once written (confirmed or not)
    */
   save(execution: LiveExecution, secretValues: string[], wake: Wake | null): Promise<void> {
     const { state } = execution;
@@ -116,13 +130,37 @@ export class ExecutionStore {
     this.unsaved.set(execution.id, { seq, row, isNew });
     if (finished) this.running.delete(execution.id);
     else this.running.set(execution.id, { seq, wake: row.wake });
-    this.flushing ??= new Promise<void>((resolve, reject) => {
-      setTimeout(() => {
-        this.flushing = undefined;
-        this.flush().then(resolve, reject);
-      }, 0);
-    });
-    return this.flushing;
+    return this.flushWithin(finished ? FINISHED_BATCH_MS : 0);
+  }
+
+  /** Makes sure the pending saves are written within `ms`; settles once they are. */
+  private flushWithin(ms: number): Promise<void> {
+    const at = Date.now() + ms;
+    let next = this.flushing;
+    if (!next) {
+      let settle: (written: Promise<void>) => void = () => {};
+      const done = new Promise<void>((resolve) => {
+        settle = resolve;
+      });
+      next = { done, settle, at: Number.POSITIVE_INFINITY, timer: undefined };
+      this.flushing = next;
+    }
+    if (at < next.at) {
+      // Due sooner than planned (a running record joined finished ones): one flush, earlier.
+      const batch = next;
+      if (batch.timer !== undefined) clearTimeout(batch.timer);
+      batch.at = at;
+      batch.timer = setTimeout(() => {
+        if (this.flushing === batch) this.flushing = undefined;
+        batch.settle(this.flush());
+      }, ms);
+    }
+    return next.done;
+  }
+
+  /** Writes the pending saves now, if any; settles once they are written. */
+  private async flushNow(): Promise<void> {
+    if (this.flushing) await this.flushWithin(0);
   }
 
   private async flush(): Promise<void> {
@@ -166,7 +204,7 @@ export class ExecutionStore {
     limit: number,
     startingAfter?: string,
   ): Promise<{ data: ExecutionRecord[]; hasMore: boolean }> {
-    await this.flushing;
+    await this.flushNow();
     let end: string | undefined;
     if (startingAfter) {
       const seq = await this.storage.get<number>(idKey(startingAfter));
@@ -190,7 +228,7 @@ export class ExecutionStore {
       .sort((a, b) => (a.wake?.at ?? 0) - (b.wake?.at ?? 0))
       .slice(0, limit)
       .map(({ seq }) => recordKey(seq));
-    await this.flushing;
+    await this.flushNow();
     const rows = await this.storage.get<Row>(seqs);
     return seqs.flatMap((key) => {
       const row = rows.get(key);

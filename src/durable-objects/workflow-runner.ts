@@ -239,7 +239,9 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
 
   /**
    * Starts an execution of the workflow's current definition from `trigger` with its output, and
-   * drives it; settles once it is recorded (durability: see ExecutionStore).
+   * drives it. Settles once it is recorded: when it goes on past its first stretch of nodes, once
+   * that state is confirmed on disk; when it finished in that stretch, at once (its record is
+   * written unconfirmed, see ExecutionStore).
    */
   private start(
     config: RunnerConfig,
@@ -282,9 +284,11 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
       for (;;) {
         const step = advance(execution.definition, execution.state, secrets.values, Date.now());
         if (step.kind === "finished") {
-          await this.store.save(execution, secrets.redact, null);
+          // A finished record is written unconfirmed: nothing is gained by holding the reply.
+          const saved = this.store.save(execution, secrets.redact, null);
           recorded?.();
           this.settle(execution);
+          await saved;
           return;
         }
         const wake: Wake =
