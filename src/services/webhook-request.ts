@@ -117,8 +117,11 @@ export async function parseWebhookBody(
 /** Headers as `{lower-case name: value}`; a repeated header's values joined by ", " as `get` does. */
 export function webhookHeaders(headers: Headers): Record<string, string> {
   const out = new Map<string, string>();
-  // Names from iteration, values from `get`: iteration yields each set-cookie apart, `get` joins them.
-  for (const [name] of headers) out.set(name, headers.get(name) ?? "");
+  // Iteration yields each set-cookie apart (every other name once, joined): join them as `get` does.
+  for (const [name, value] of headers) {
+    const previous = out.get(name);
+    out.set(name, previous === undefined ? value : `${previous}, ${value}`);
+  }
   return Object.fromEntries(out);
 }
 

@@ -254,9 +254,13 @@ describe("webhookHeaders and webhookQueryParams", () => {
     headers.append("X-GitHub-Event", "push");
     headers.append("Accept", "text/html");
     headers.append("Accept", "application/json");
+    // The one header that iteration yields once per value.
+    headers.append("Set-Cookie", "a=1");
+    headers.append("Set-Cookie", "b=2");
     expect(webhookHeaders(headers)).toEqual({
       "x-github-event": "push",
       accept: "text/html, application/json",
+      "set-cookie": "a=1, b=2",
     });
   });
 
