@@ -376,11 +376,28 @@ async function hold(base, pathname) {
   return row;
 }
 
-function drive(base, request, seconds) {
+/** Drives one request shape for `seconds`, or for `amount` requests when given. */
+function drive(base, request, seconds, amount) {
   return new Promise((resolve, reject) => {
     const opts = { url: base, connections: CONNECTIONS, duration: seconds, requests: [request] };
+    if (amount !== undefined) opts.amount = amount;
     autocannon(opts, (error, result) => (error ? reject(error) : resolve(result)));
   });
+}
+
+/**
+ * Creates links (not recorded) until revoke cannot run out of pending ones: revoke is no faster
+ * than the reference, so the reference's rate over revoke's warm-up and run is enough. Without
+ * it, a fast revoke repeats ids and its figure counts cheaper repeat 204s.
+ */
+async function topUpLinks(base, plan, referenceRps) {
+  const create = plan.list.find((s) => s.name === "create");
+  const needed = Math.ceil(referenceRps * (WARMUP_SECONDS + SECONDS));
+  const missing = Math.min(
+    needed - (plan.ids.length - plan.cursor.revoke),
+    MAX_IDS - plan.ids.length,
+  );
+  if (create && missing > 0) await drive(base, create.request, SECONDS * 10, missing);
 }
 
 /** The recorded figures of one run, judged against its target; problems are printed loudly. */
@@ -432,6 +449,9 @@ async function measure(base, plan) {
   const rows = [];
   for (const s of plan.list) {
     if (s.needsIds && plan.ids.length === 0) throw new Error(`${s.name}: create made no links`);
+    if (s.name === "revoke") {
+      await topUpLinks(base, plan, rows.findLast((row) => row.scenario === "reference").reqPerSec);
+    }
     await drive(base, s.request, WARMUP_SECONDS);
     const revokedBefore = Math.min(plan.cursor.revoke, plan.ids.length);
     const cpuBefore = workerdCpuMs();

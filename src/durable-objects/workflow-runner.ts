@@ -119,10 +119,11 @@ export class WorkflowRunner extends DurableObject<AppBindings> {
     const config = readRunnerConfig(this.db, workflowId);
     this.config = config;
     if ((await config) === null) {
-      // Deleted: its executions, rate-limit log and alarm go with it.
+      // Deleted: its executions, rate-limit log and alarm go with it. Records waiting to be
+      // written are forgotten first, so none is written after the deletion.
+      this.store.forget();
       await this.ctx.storage.deleteAlarm();
       await this.ctx.storage.deleteAll();
-      this.store.forget();
     }
   }
 
