@@ -7,18 +7,11 @@ import {
   type LiveExecution,
 } from "../../src/durable-objects/execution-store";
 import { advance, startExecution } from "../../src/workflow/engine";
-import type { WorkflowDefinition } from "../../src/workflow/types";
-import { parseDefinition } from "../../src/workflow/validate";
+import { define } from "../helpers/definitions";
 
 /** A fresh object to borrow the storage of; the store under test is built on it directly. */
 function anyObject() {
   return env.WORKSPACE_LIMITER.get(env.WORKSPACE_LIMITER.newUniqueId());
-}
-
-function define(nodes: unknown[], connections: unknown[]): WorkflowDefinition {
-  const result = parseDefinition({ nodes, connections });
-  if (!result.ok) throw new Error(JSON.stringify(result.problems));
-  return result.definition;
 }
 
 const immediate = define(

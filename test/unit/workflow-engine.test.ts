@@ -7,14 +7,8 @@ import {
   finalOutput,
   startExecution,
 } from "../../src/workflow/engine";
-import type { ExecutionState, WebhookOutput, WorkflowDefinition } from "../../src/workflow/types";
-import { parseDefinition } from "../../src/workflow/validate";
-
-function define(nodes: unknown[], connections: unknown[]): WorkflowDefinition {
-  const result = parseDefinition({ nodes, connections });
-  if (!result.ok) throw new Error(JSON.stringify(result.problems));
-  return result.definition;
-}
+import type { ExecutionState, WebhookOutput } from "../../src/workflow/types";
+import { define } from "../helpers/definitions";
 
 function webhookCall(headers: Record<string, string>, body: unknown = {}): WebhookOutput {
   return { body, headers, queryParams: {}, method: "POST" };
