@@ -6,6 +6,7 @@
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { FINISHED_BATCH_MS } from "../../src/durable-objects/execution-store";
 import { call, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
 import { createWorkflow, ECHO_URL, execution, hook, type WorkflowView } from "../helpers/workflows";
 
@@ -208,5 +209,40 @@ describe("a lastNode caller held when the object restarts", () => {
     const response = await pending;
     expect(await expectJson(response, 200)).toEqual({ hits: 1 });
     expect(await hits(counter)).toBe(1);
+  });
+});
+
+describe("a finished execution's record", () => {
+  it("does not hold the reply: shown at once, written within FINISHED_BATCH_MS", async () => {
+    const flow = await createWorkflow(ws, {
+      nodes: [{ type: "webhook" }, { key: "ok", type: "set", fields: { ok: true } }],
+      connections: [{ from: "webhook_1", to: "ok" }],
+    });
+    await runInDurableObject(runner(flow.id), async (instance, state) => {
+      // Frozen timers: the store's batch cannot be written until the test moves time on.
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+      try {
+        const executionId = "exe_reply_first";
+        const outcome = await instance.receive({
+          workflowId: flow.id,
+          workspaceSlug: ws.slug,
+          workflowSlug: flow.slug,
+          nodeKey: "webhook_1",
+          method: "POST",
+          executionId,
+          input: { ok: true, output: { body: {}, headers: {}, queryParams: {}, method: "POST" } },
+        });
+        expect(outcome).toEqual({ kind: "accepted", executionId });
+        expect(await state.storage.get(`i/${executionId}`)).toBeUndefined();
+        expect((await instance.getExecution(executionId))?.status).toBe("succeeded");
+
+        await vi.advanceTimersByTimeAsync(FINISHED_BATCH_MS);
+        await vi.waitFor(async () => {
+          expect(await state.storage.get(`i/${executionId}`)).toBeTypeOf("number");
+        });
+      } finally {
+        vi.useRealTimers();
+      }
+    });
   });
 });
