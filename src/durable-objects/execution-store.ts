@@ -14,9 +14,9 @@
  * continues from there. A finished record is written unconfirmed, like the rate-limit log, and
  * nobody waits for it: finished records gather for up to FINISHED_BATCH_MS and go out in one write
  * (a reply held for its record's write, and a `put` per few records, cost a busy webhook a fifth of
- * its throughput). Reads in between see them; an eviction loses nothing (the write is pending work of the object); only a machine crash
- * in those milliseconds could lose them. A running record's save is written at the next macrotask,
- * together with every other pending save.
+ * its throughput). Reads in between see them; an eviction loses nothing (the write is pending work
+ * of the object); only a machine crash in those milliseconds could lose them. A running record's
+ * save is written at the next macrotask, together with every other pending save.
  */
 import { redactedJson } from "../workflow/redact";
 import type { ExecutionState, NodeRun, NodeType, WorkflowDefinition } from "../workflow/types";
