@@ -1,22 +1,23 @@
 /**
  * agent-edge Worker entry: builds the app, mounts the routers, exports the Durable Object classes.
  */
-import { createApp } from "./app";
-import { requireMember } from "./middleware/auth";
-import { agentsRouter } from "./routes/agents";
-import { chatRouter } from "./routes/chat";
-import { executionsRouter } from "./routes/executions";
-import { launches } from "./routes/launches";
-import { membersRouter } from "./routes/members";
-import { operator } from "./routes/operator";
-import { secretsRouter } from "./routes/secrets";
-import { webhooksRouter } from "./routes/webhooks";
-import { widgetKeysRouter } from "./routes/widget-keys";
-import { workflowsRouter } from "./routes/workflows";
 
-export { Conversation } from "./durable-objects/conversation";
-export { WorkflowRunner } from "./durable-objects/workflow-runner";
-export { WorkspaceLimiter } from "./durable-objects/workspace-limiter";
+import { requireMember } from "./auth/middleware";
+import { chatRouter } from "./conversations/routes";
+import { launches } from "./launch/routes";
+import { agentsRouter } from "./manage/agents-routes";
+import { executionsRouter } from "./manage/executions-routes";
+import { membersRouter } from "./manage/members-routes";
+import { operator } from "./manage/operator-routes";
+import { secretsRouter } from "./manage/secrets-routes";
+import { widgetKeysRouter } from "./manage/widget-keys-routes";
+import { workflowsRouter } from "./manage/workflows-routes";
+import { createApp } from "./platform/app";
+import { webhooksRouter } from "./webhooks/routes";
+
+export { Conversation } from "./conversations/conversation/object";
+export { WorkspaceLimiter } from "./launch/ledger/object";
+export { WorkflowRunner } from "./webhooks/runner/object";
 
 const app = createApp();
 app.use("/v1/manage/*", requireMember);

@@ -1,0 +1,30 @@
+import { createMiddleware } from "hono/factory";
+import { ApiError } from "../platform/errors";
+
+/**
+ * Refuses browser calls to the launch API with `403 browser_not_allowed` and no CORS headers
+ * (spec 5.2, contract 3): any OPTIONS preflight, and any request carrying Origin or Fetch Metadata.
+ *
+ * One exception, on purpose: a lone `Sec-Fetch-Mode: cors` with no other Fetch Metadata is what
+ * Node's built-in fetch (undici) sends from servers; browsers always send Sec-Fetch-Site and
+ * Sec-Fetch-Dest with it. Refusing it would refuse the customers' servers the spec is written for.
+ */
+export const refuseBrowsers = createMiddleware(async (c, next) => {
+  const headers = c.req.raw.headers;
+  const mode = headers.get("sec-fetch-mode");
+  const fromBrowser =
+    c.req.method === "OPTIONS" ||
+    headers.has("origin") ||
+    headers.has("sec-fetch-site") ||
+    headers.has("sec-fetch-dest") ||
+    headers.has("sec-fetch-user") ||
+    (mode !== null && mode.trim().toLowerCase() !== "cors");
+  if (fromBrowser) {
+    throw new ApiError(
+      403,
+      "browser_not_allowed",
+      "The launch API is for servers: call it from your backend with your widget key, never from a browser.",
+    );
+  }
+  await next();
+});

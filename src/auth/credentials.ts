@@ -1,0 +1,117 @@
+/**
+ * Credential checks (spec 5, contract 1 and 2). Only SHA-256 digests are stored; the presented secret
+ * is checked for its checksum first, so malformed secrets cost no D1 read.
+ */
+import { and, eq, isNull } from "drizzle-orm";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { members, widgetKeys } from "../db/schema";
+import { constantTimeEqual, hasValidChecksum, sha256Hex } from "../platform/crypto";
+
+export const WIDGET_KEY_PREFIX = "wk_live_";
+export const MEMBER_TOKEN_PREFIX = "mt_";
+
+/** A widget key that passed every check. `flowIds` null means every agent of the workspace. */
+export type WidgetKeyPrincipal = { keyId: string; workspaceId: string; flowIds: string[] | null };
+
+/** A member token that passed every check. */
+export type MemberPrincipal = {
+  memberId: string;
+  workspaceId: string;
+  role: "owner" | "admin" | "member";
+};
+
+/**
+ * Reads the credential from `Authorization: Bearer …` or, when `allowApiKeyHeader`, `x-api-key`.
+ * @returns the credential, `null` when none is sent, or `"conflict"` when the two headers disagree
+ *   or Authorization uses another scheme.
+ */
+export function readCredential(
+  headers: Headers,
+  allowApiKeyHeader: boolean,
+): string | null | "conflict" {
+  const authorization = headers.get("authorization");
+  let bearer: string | null = null;
+  if (authorization !== null) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match?.[1]) return "conflict";
+    bearer = match[1];
+  }
+  const apiKey = allowApiKeyHeader ? headers.get("x-api-key")?.trim() || null : null;
+  if (bearer !== null && apiKey !== null && !constantTimeEqual(bearer, apiKey)) return "conflict";
+  return bearer ?? apiKey;
+}
+
+type WidgetKeyFacts = WidgetKeyPrincipal & { keyHash: string; expiresAt: number | null };
+
+const CACHED_KEYS = 10_000;
+/**
+ * What never changes about a key (workspace, agents, expiry), by SHA-256, for this isolate's life.
+ * Revocation is not cached here: the workspace limiter refuses revoked keys on every call.
+ */
+const widgetKeyFacts = new Map<string, WidgetKeyFacts>();
+
+/**
+ * Resolves a widget key: well-formed, known, not revoked when first read, not expired at `now`
+ * (epoch ms). Revocation after the first read is enforced by the workspace limiter's admission.
+ * @returns the principal, or null for any refusal (the caller answers 401 invalid_key).
+ */
+export async function authenticateWidgetKey(
+  db: DrizzleD1Database,
+  key: string,
+  now: number,
+): Promise<WidgetKeyPrincipal | null> {
+  if (!hasValidChecksum(key, WIDGET_KEY_PREFIX)) return null;
+  const hash = await sha256Hex(key);
+  let facts = widgetKeyFacts.get(hash);
+  if (!facts) {
+    const row = await db
+      .select({
+        keyId: widgetKeys.id,
+        workspaceId: widgetKeys.workspaceId,
+        keyHash: widgetKeys.keyHash,
+        flowIds: widgetKeys.flowIds,
+        expiresAt: widgetKeys.expiresAt,
+      })
+      .from(widgetKeys)
+      .where(and(eq(widgetKeys.keyHash, hash), isNull(widgetKeys.revokedAt)))
+      .get();
+    if (!row) return null;
+    facts = { ...row, flowIds: row.flowIds ?? null };
+    if (widgetKeyFacts.size >= CACHED_KEYS) widgetKeyFacts.clear();
+    widgetKeyFacts.set(hash, facts);
+  }
+  if (!constantTimeEqual(facts.keyHash, hash)) return null;
+  if (facts.expiresAt !== null && facts.expiresAt <= now) return null;
+  return { keyId: facts.keyId, workspaceId: facts.workspaceId, flowIds: facts.flowIds };
+}
+
+/** Resolves a member token of a member who has not been removed; null otherwise. */
+export async function authenticateMember(
+  db: DrizzleD1Database,
+  token: string,
+): Promise<MemberPrincipal | null> {
+  if (!hasValidChecksum(token, MEMBER_TOKEN_PREFIX)) return null;
+  const hash = await sha256Hex(token);
+  const row = await db
+    .select({
+      id: members.id,
+      workspaceId: members.workspaceId,
+      role: members.role,
+      tokenHash: members.tokenHash,
+    })
+    .from(members)
+    .where(and(eq(members.tokenHash, hash), isNull(members.removedAt)))
+    .get();
+  if (!row || !constantTimeEqual(row.tokenHash, hash)) return null;
+  return { memberId: row.id, workspaceId: row.workspaceId, role: row.role };
+}
+
+/** Constant-time check of the operator token against the `OPERATOR_TOKEN` secret. */
+export async function isOperatorToken(
+  presented: string,
+  expected: string | undefined,
+): Promise<boolean> {
+  if (!expected) return false;
+  // Digests have equal lengths, so the comparison leaks neither content nor length.
+  return constantTimeEqual(await sha256Hex(presented), await sha256Hex(expected));
+}

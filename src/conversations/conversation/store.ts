@@ -1,0 +1,169 @@
+/**
+ * The Conversation object's storage, in its SQLite database (synchronous `ctx.storage.sql`): the
+ * conversation's facts, its messages, one-time socket tickets and an outbox of notifications that
+ * must reach someone else (workflow events, the link's move to `ended`) at least once.
+ */
+import type { ConversationContext } from "../brain";
+
+/** A chat message as the browser API shows it (contract 4); `at` is epoch ms here. */
+export type StoredMessage = { id: string; role: "agent" | "person"; text: string; at: number };
+
+/** Why a conversation ended. */
+export type EndReason = "person" | "agent" | "idle" | "revoked";
+
+/** What the object knows about its conversation; set once by the first `open`. */
+export type ConversationFacts = ConversationContext & {
+  sessionId: string;
+  linkId: string;
+  workspaceId: string;
+  flowId: string;
+  channelId: string;
+  agentMode: "initiator" | "responder";
+  /** The initiator's first message, a template (see `renderAgentText`). */
+  greeting: string | null;
+  participantExternalId: string | null;
+  /** Epoch ms. */
+  startedAt: number;
+  /** The link's expiry (epoch ms): an ended conversation stays readable until then. */
+  expiresAt: number;
+};
+
+/** The conversation's changing state. */
+export type ConversationState = {
+  endedAt: number | null;
+  endReason: EndReason | null;
+  /** Epoch ms of the last message; the idle timer counts from here. */
+  lastActivityAt: number;
+};
+
+/** A notification waiting for delivery; `due` is when the next attempt may run (epoch ms). */
+export type OutboxItem =
+  | {
+      kind: "event";
+      id: string;
+      event: "conversation.started" | "conversation.ended";
+      at: number;
+      reason?: EndReason;
+    }
+  | { kind: "link-ended"; id: string; at: number };
+
+export class ConversationStore {
+  constructor(private readonly sql: SqlStorage) {
+    sql.exec(`CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS messages (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL,
+        role TEXT NOT NULL, text TEXT NOT NULL, at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS tickets (hash TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS outbox (id TEXT PRIMARY KEY, item TEXT NOT NULL,
+        due INTEGER NOT NULL, attempts INTEGER NOT NULL DEFAULT 0);`);
+  }
+
+  facts(): ConversationFacts | null {
+    return this.read<ConversationFacts>("facts");
+  }
+
+  state(): ConversationState | null {
+    return this.read<ConversationState>("state");
+  }
+
+  setFacts(facts: ConversationFacts): void {
+    this.write("facts", facts);
+  }
+
+  setState(state: ConversationState): void {
+    this.write("state", state);
+  }
+
+  addMessage(message: StoredMessage): void {
+    this.sql.exec(
+      "INSERT INTO messages (id, role, text, at) VALUES (?, ?, ?, ?)",
+      message.id,
+      message.role,
+      message.text,
+      message.at,
+    );
+  }
+
+  /** The history oldest first: all of it, or its newest `limit` messages. */
+  messages(limit = -1): StoredMessage[] {
+    // SQLite takes LIMIT -1 as no limit.
+    return this.sql
+      .exec<StoredMessage>(
+        "SELECT id, role, text, at FROM (SELECT seq, id, role, text, at FROM messages ORDER BY seq DESC LIMIT ?) ORDER BY seq",
+        limit,
+      )
+      .toArray();
+  }
+
+  /** Times (epoch ms, oldest first) of the person's messages after `since`. */
+  personMessageTimes(since: number): number[] {
+    return this.sql
+      .exec<{ at: number }>(
+        "SELECT at FROM messages WHERE role = 'person' AND at > ? ORDER BY seq",
+        since,
+      )
+      .toArray()
+      .map((row) => row.at);
+  }
+
+  addTicket(hash: string, expiresAt: number): void {
+    this.sql.exec("DELETE FROM tickets WHERE expires_at <= ?", Date.now());
+    this.sql.exec("INSERT INTO tickets (hash, expires_at) VALUES (?, ?)", hash, expiresAt);
+  }
+
+  /** Uses up a ticket: true when it existed and had not expired. */
+  takeTicket(hash: string, now: number): boolean {
+    const rows = this.sql
+      .exec<{ expires_at: number }>("DELETE FROM tickets WHERE hash = ? RETURNING expires_at", hash)
+      .toArray();
+    return rows.length === 1 && (rows[0]?.expires_at ?? 0) > now;
+  }
+
+  enqueue(item: OutboxItem, due: number): void {
+    this.sql.exec(
+      "INSERT OR IGNORE INTO outbox (id, item, due) VALUES (?, ?, ?)",
+      item.id,
+      JSON.stringify(item),
+      due,
+    );
+  }
+
+  /** Items whose next attempt is due at `now`. */
+  dueOutbox(now: number): { item: OutboxItem; attempts: number }[] {
+    return this.sql
+      .exec<{ item: string; attempts: number }>(
+        "SELECT item, attempts FROM outbox WHERE due <= ? ORDER BY due",
+        now,
+      )
+      .toArray()
+      .map((row) => ({ item: JSON.parse(row.item) as OutboxItem, attempts: row.attempts }));
+  }
+
+  delivered(id: string): void {
+    this.sql.exec("DELETE FROM outbox WHERE id = ?", id);
+  }
+
+  retryLater(id: string, due: number): void {
+    this.sql.exec("UPDATE outbox SET due = ?, attempts = attempts + 1 WHERE id = ?", due, id);
+  }
+
+  /** Earliest due time in the outbox, or null when it is empty. */
+  nextOutboxDue(): number | null {
+    const row = this.sql.exec<{ due: number | null }>("SELECT MIN(due) AS due FROM outbox").one();
+    return row.due ?? null;
+  }
+
+  private read<T>(name: string): T | null {
+    const rows = this.sql
+      .exec<{ value: string }>("SELECT value FROM meta WHERE name = ?", name)
+      .toArray();
+    return rows[0] ? (JSON.parse(rows[0].value) as T) : null;
+  }
+
+  private write(name: string, value: unknown): void {
+    this.sql.exec(
+      "INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+      name,
+      JSON.stringify(value),
+    );
+  }
+}

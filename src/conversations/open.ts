@@ -1,0 +1,69 @@
+/**
+ * Opening a link in the browser (contract 4): the token opens or resumes the link's conversation
+ * and the answer carries the history and a socket address with a one-time ticket. Never sees a
+ * Hono context.
+ */
+import { and, eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { agents } from "../db/schema";
+import { workspaceLimiter } from "../launch/ledger/client";
+import { openLinkByToken } from "../launch/links";
+import type { AppBindings } from "../platform/env";
+import { notFound } from "../platform/errors";
+import { conversation } from "./conversation/client";
+import { CHAT_LIMITS, toWire } from "./conversation/object";
+import type { ConversationFacts } from "./conversation/store";
+import type { ChatSession } from "./schemas";
+
+/**
+ * Opens (pending → active, the conversation starts) or resumes the link of `token`.
+ * @param baseUrl origin of the chat host, e.g. `https://launch.example.com`
+ * @throws ApiError 404 not_found (unknown token or agent gone), 403 link_unavailable
+ *   (`details: [{reason: "expired" | "revoked"}]`)
+ */
+export async function openChatSession(
+  env: AppBindings,
+  token: string,
+  baseUrl: string,
+  now = Date.now(),
+): Promise<ChatSession> {
+  const db = drizzle(env.DB);
+  const { link } = await openLinkByToken(db, (id) => workspaceLimiter(env, id), token, now);
+  const agent = await db
+    .select()
+    .from(agents)
+    .where(and(eq(agents.id, link.flowId), eq(agents.workspaceId, link.workspaceId)))
+    .get();
+  if (!agent || !link.sessionId) throw notFound("The agent of this link no longer exists.");
+  const facts: ConversationFacts = {
+    sessionId: link.sessionId,
+    linkId: link.id,
+    workspaceId: link.workspaceId,
+    flowId: link.flowId,
+    channelId: link.channelId,
+    agent: { name: agent.name, instructions: agent.instructions, model: agent.model },
+    agentMode: agent.mode,
+    greeting: agent.greeting,
+    participant: { name: link.participantName },
+    participantExternalId: link.participantExternalId,
+    parameters: link.parameters,
+    globalTask: link.globalTask,
+    startedAt: link.startedAt ?? now,
+    expiresAt: link.expiresAt,
+  };
+  const view = await conversation(env, link.sessionId).open(facts, now);
+  const socketOrigin = baseUrl.replace(/^http/, "ws");
+  return {
+    sessionId: link.sessionId,
+    status: view.status,
+    agent: { name: agent.name, mode: agent.mode },
+    participant: { name: link.participantName },
+    messages: view.messages.map(toWire),
+    ...(view.ticket
+      ? {
+          socketUrl: `${socketOrigin}/v1/chat/sessions/${link.sessionId}/socket?ticket=${view.ticket}`,
+        }
+      : {}),
+    limits: { ...CHAT_LIMITS },
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * What a person meets after the customer's server created a link (contract 4): the hosted chat page
+ * `GET /chat`, the browser API `POST /v1/chat/sessions` (CORS open, authenticated by the link's
+ * token only) and the conversation's WebSocket. `/chat.js`, `/chat.css` and `/widget.js` are static
+ * assets built from `src/client`.
+ */
+import { createRoute } from "@hono/zod-openapi";
+import { cors } from "hono/cors";
+import { createRouter } from "../platform/app";
+import { notFound } from "../platform/errors";
+import { jsonBody } from "../platform/json-body";
+import { errorResponses } from "../platform/openapi";
+import { conversation } from "./conversation/client";
+import { openChatSession } from "./open";
+import { chatPageHtml } from "./page";
+import {
+  ChatSessionSchema,
+  MAX_CHAT_BODY_BYTES,
+  OpenSessionSchema,
+  SessionIdParamSchema,
+} from "./schemas";
+
+/** The page's policy: its own script and styles only; the token never leaves in a Referer. */
+const PAGE_HEADERS = {
+  "content-type": "text/html; charset=utf-8",
+  "content-security-policy":
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; base-uri 'none'; form-action 'none'",
+  "referrer-policy": "no-referrer",
+  "x-content-type-options": "nosniff",
+  "cache-control": "no-store",
+};
+
+const openSessionRoute = createRoute({
+  method: "post",
+  path: "/v1/chat/sessions",
+  tags: ["Chat"],
+  security: [],
+  summary: "Open or resume the conversation of a link (browser API, token in the body)",
+  middleware: jsonBody(MAX_CHAT_BODY_BYTES),
+  request: {
+    body: { required: true, content: { "application/json": { schema: OpenSessionSchema } } },
+  },
+  responses: {
+    200: {
+      description: "The conversation, its history and (unless ended) its socket address",
+      content: { "application/json": { schema: ChatSessionSchema } },
+    },
+    ...errorResponses(400, 403, 404, 413),
+  },
+});
+
+export const chatRouter = createRouter();
+
+// Any page may embed the chat; no cookies are involved, so the token alone authorizes.
+chatRouter.use(
+  "/v1/chat/*",
+  cors({
+    origin: "*",
+    allowMethods: ["POST", "OPTIONS"],
+    allowHeaders: ["content-type"],
+    maxAge: 600,
+  }),
+);
+
+chatRouter.openapi(openSessionRoute, async (c) => {
+  const baseUrl = c.env.BASE_URL || new URL(c.req.url).origin;
+  const session = await openChatSession(c.env, c.req.valid("json").token, baseUrl);
+  c.header("cache-control", "no-store");
+  return c.json(session, 200);
+});
+
+chatRouter.get("/v1/chat/sessions/:sessionId/socket", async (c) => {
+  const parsed = SessionIdParamSchema.safeParse({ sessionId: c.req.param("sessionId") });
+  if (!parsed.success) throw notFound("No such conversation.");
+  return conversation(c.env, parsed.data.sessionId).fetch(c.req.raw);
+});
+
+chatRouter.get("/chat", (c) => c.body(chatPageHtml(), 200, PAGE_HEADERS));

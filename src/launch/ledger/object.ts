@@ -1,0 +1,357 @@
+/**
+ * WorkspaceLimiter: one SQLite-backed Durable Object per workspace (named by workspace id), the single
+ * writer of the workspace's links. Every launch API call makes one call here.
+ *
+ * Responsibilities:
+ * - Admission: refuses revoked widget keys (revocation runs through here, so it takes effect at once)
+ *   and enforces the exact sliding-window rate limit per key (spec 8, contract 3; `RateLimitStore`).
+ * - Pending-link cap: the set of pending, unexpired links, kept in memory and rebuilt from D1 each time
+ *   the object starts, so after any restart the count equals what D1 holds. A slot is taken
+ *   synchronously before the D1 write, so concurrent creates can never pass the cap.
+ * - Link writes (create, revoke, open, end) go to D1 from here, grouped into shared round trips when calls
+ *   overlap; the object keeps a write-through cache of links and of agents' parameter definitions,
+ *   so most calls need no D1 read.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { and, eq, isNull, ne } from "drizzle-orm";
+import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
+import type { WidgetKeyPrincipal } from "../../auth/credentials";
+import { conversation } from "../../conversations/conversation/client";
+import {
+  type Link,
+  links,
+  type NewLink,
+  type ParameterDefinition,
+  widgetKeys,
+} from "../../db/schema";
+import { D1WriteBatcher } from "../../platform/d1-write-batcher";
+import type { AppBindings } from "../../platform/env";
+import { RateLimitStore } from "../../platform/rate-limit-store";
+import type { RateLimitDecision } from "../../platform/sliding-window";
+import { type LaunchLimits, launchLimits } from "../limits";
+import {
+  findAgentParameters,
+  findLinkRow,
+  loadPendingLinks,
+  type Refusal,
+  refuseFlow,
+  validateNewLink,
+} from "../link-rules";
+import { ExpiringSet } from "./expiring-set";
+
+/** The outcome of counting one call of a widget key. */
+export type Admission =
+  | { admitted: true; rateLimit: RateLimitDecision }
+  | { admitted: false; reason: "rate_limited"; rateLimit: RateLimitDecision }
+  | { admitted: false; reason: "key_revoked" };
+
+/** An admitted call's result, or a refusal the Worker answers with its status and code. */
+export type Guarded<T> =
+  | { admission: Admission & { admitted: false } }
+  | {
+      admission: Admission & { admitted: true };
+      result: { ok: true; value: T } | { ok: false; refusal: Refusal };
+    };
+
+const LINK_CACHE_SIZE = 20_000;
+
+export class WorkspaceLimiter extends DurableObject<AppBindings> {
+  private readonly db: DrizzleD1Database;
+  private readonly limits: LaunchLimits;
+  /** Link writes of concurrent calls share D1 round trips (group commit). */
+  private readonly writes: D1WriteBatcher;
+  private readonly rateLimits: RateLimitStore;
+  private readonly revokedKeys = new Map<string, boolean>();
+  private readonly pending = new ExpiringSet();
+  private readonly linkCache = new Map<string, Link>();
+  private readonly agentCache = new Map<string, ParameterDefinition[]>();
+  /** Bumped by every write, so a read-through that raced a write does not cache a stale row. */
+  private epoch = 0;
+  private loaded: Promise<void> | undefined;
+
+  constructor(ctx: DurableObjectState, env: AppBindings) {
+    super(ctx, env);
+    this.db = drizzle(env.DB);
+    // Vars are fixed for the object's lifetime.
+    this.limits = launchLimits(env);
+    this.writes = new D1WriteBatcher(this.db);
+    this.rateLimits = new RateLimitStore(ctx.storage, (promise) => ctx.waitUntil(promise));
+  }
+
+  /** Counts one call of the key (spec 8) unless the key is revoked or over its limit. */
+  async admit(key: Pick<WidgetKeyPrincipal, "keyId">): Promise<Admission> {
+    if (await this.isKeyRevoked(key.keyId)) return { admitted: false, reason: "key_revoked" };
+    const { rateLimitPerWindow, rateLimitWindowMs } = this.limits;
+    const rateLimit = await this.rateLimits.attempt(
+      key.keyId,
+      rateLimitPerWindow,
+      rateLimitWindowMs,
+    );
+    return rateLimit.allowed
+      ? { admitted: true, rateLimit }
+      : { admitted: false, reason: "rate_limited", rateLimit };
+  }
+
+  /**
+   * Admits the call, then creates the pending link (contract 3 order after the request's shape:
+   * forbidden_flow, widget_not_found, invalid_parameters, too_many_pending_links).
+   * @param link the complete row, built by the Worker (token hash, expiry, ids)
+   */
+  async createLink(key: WidgetKeyPrincipal, link: NewLink): Promise<Guarded<null>> {
+    return this.guarded(key, async () => {
+      const flowRefusal = refuseFlow(key, link.flowId);
+      if (flowRefusal) return { ok: false, refusal: flowRefusal };
+      const epoch = this.epoch;
+      const cacheKey = `${link.flowId}/${link.channelId}`;
+      let definitions = this.agentCache.get(cacheKey);
+      if (!definitions) {
+        definitions = await findAgentParameters(
+          this.db,
+          key.workspaceId,
+          link.flowId,
+          link.channelId,
+        );
+        if (definitions && epoch === this.epoch) this.agentCache.set(cacheKey, definitions);
+      }
+      const refusal = validateNewLink(definitions, link.parameters);
+      if (refusal) return { ok: false, refusal };
+      await this.load(key.workspaceId);
+      const pendingLinks = this.pending.size(Date.now());
+      if (pendingLinks >= this.limits.maxPendingLinks) {
+        return {
+          ok: false,
+          refusal: {
+            status: 409,
+            code: "too_many_pending_links",
+            message: `The workspace already has ${pendingLinks} links that nobody has opened.`,
+          },
+        };
+      }
+      this.pending.add(link.id, link.expiresAt);
+      try {
+        await this.writes.run(this.db.insert(links).values(link));
+      } catch (error) {
+        this.pending.delete(link.id);
+        throw error;
+      }
+      this.epoch++;
+      this.cacheLink(toRow(link));
+      return { ok: true, value: null };
+    });
+  }
+
+  /** Admits the call and reads the link (404 not_found, 403 forbidden_flow). */
+  async lookupLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<Link>> {
+    return this.guarded(key, async () => this.findForKey(key, linkId));
+  }
+
+  /** Admits the call and revokes the link from any state; idempotent; frees a pending slot. */
+  async revokeLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<null>> {
+    return this.guarded(key, async () => {
+      const found = await this.findForKey(key, linkId);
+      if (!found.ok) return found;
+      if (found.value.status !== "revoked") {
+        // Loaded before the write: a rebuild overlapping it could read the link as still pending
+        // and add it back after this call removed it.
+        await this.load(key.workspaceId);
+        const revokedAt = Date.now();
+        // Revocation also ends an open conversation (contract 4).
+        const endedAt = found.value.sessionId ? (found.value.endedAt ?? revokedAt) : null;
+        this.epoch++;
+        await this.writes.run(
+          this.db
+            .update(links)
+            .set({ status: "revoked", revokedAt, endedAt })
+            .where(
+              and(
+                eq(links.id, linkId),
+                eq(links.workspaceId, key.workspaceId),
+                ne(links.status, "revoked"),
+              ),
+            ),
+        );
+        this.pending.delete(linkId);
+        this.cacheLink({ ...found.value, status: "revoked", revokedAt, endedAt });
+        if (found.value.sessionId) await this.closeConversation(found.value.sessionId, revokedAt);
+      }
+      return { ok: true, value: null };
+    });
+  }
+
+  /**
+   * Moves a pending, unexpired link to active with its conversation session, freeing its slot.
+   * @returns true when this call opened the link; false when it was not pending or has expired.
+   */
+  async activateLink(
+    workspaceId: string,
+    linkId: string,
+    sessionId: string,
+    startedAt: number,
+  ): Promise<boolean> {
+    await this.load(workspaceId);
+    const found = await findLinkRow(this.db, workspaceId, linkId);
+    if (found?.status !== "pending" || found.expiresAt <= startedAt) return false;
+    this.epoch++;
+    const result = await this.db
+      .update(links)
+      .set({ status: "active", sessionId, startedAt })
+      .where(
+        and(eq(links.id, linkId), eq(links.workspaceId, workspaceId), eq(links.status, "pending")),
+      );
+    const opened = result.meta.changes === 1;
+    if (opened) {
+      this.pending.delete(linkId);
+      this.cacheLink({ ...found, status: "active", sessionId, startedAt });
+    } else {
+      this.linkCache.delete(linkId);
+    }
+    return opened;
+  }
+
+  /**
+   * Records that the link's conversation ended (contract 4): an active link becomes `ended`; a
+   * revoked one only gets its end time. Repeating it changes nothing.
+   */
+  async endLink(workspaceId: string, linkId: string, endedAt: number): Promise<void> {
+    const found = await findLinkRow(this.db, workspaceId, linkId);
+    if (!found || found.endedAt !== null) return;
+    const status = found.status === "active" ? "ended" : found.status;
+    this.epoch++;
+    await this.writes.run(
+      this.db
+        .update(links)
+        .set({ status, endedAt })
+        .where(
+          and(eq(links.id, linkId), eq(links.workspaceId, workspaceId), isNull(links.endedAt)),
+        ),
+    );
+    // A revocation may have won the race (then nothing changed): the next read goes to D1.
+    this.linkCache.delete(linkId);
+  }
+
+  /** Revokes a widget key in D1; refused from the next call on. @returns false for an unknown key. */
+  async revokeWidgetKey(workspaceId: string, keyId: string): Promise<boolean> {
+    const revokedAt = Date.now();
+    const row = await this.db
+      .select({ revokedAt: widgetKeys.revokedAt })
+      .from(widgetKeys)
+      .where(and(eq(widgetKeys.id, keyId), eq(widgetKeys.workspaceId, workspaceId)))
+      .get();
+    if (!row) return false;
+    this.revokedKeys.set(keyId, true);
+    if (row.revokedAt === null) {
+      await this.db.update(widgetKeys).set({ revokedAt }).where(eq(widgetKeys.id, keyId));
+    }
+    return true;
+  }
+
+  /** Drops cached parameter definitions of an agent after it changed or was deleted. */
+  forgetAgent(agentId: string): void {
+    this.epoch++;
+    for (const cacheKey of this.agentCache.keys()) {
+      if (cacheKey.startsWith(`${agentId}/`)) this.agentCache.delete(cacheKey);
+    }
+  }
+
+  /** Pending, unexpired links of the workspace right now. */
+  async pendingLinkCount(workspaceId: string): Promise<number> {
+    await this.load(workspaceId);
+    return this.pending.size(Date.now());
+  }
+
+  private async guarded<T>(
+    key: WidgetKeyPrincipal,
+    run: () => Promise<{ ok: true; value: T } | { ok: false; refusal: Refusal }>,
+  ): Promise<Guarded<T>> {
+    const admission = await this.admit(key);
+    if (!admission.admitted) return { admission };
+    return { admission, result: await run() };
+  }
+
+  private async findForKey(
+    key: WidgetKeyPrincipal,
+    linkId: string,
+  ): Promise<{ ok: true; value: Link } | { ok: false; refusal: Refusal }> {
+    let link = this.linkCache.get(linkId);
+    if (!link) {
+      const epoch = this.epoch;
+      link = await findLinkRow(this.db, key.workspaceId, linkId);
+      if (link && epoch === this.epoch) this.cacheLink(link);
+    }
+    if (!link || link.workspaceId !== key.workspaceId) {
+      return {
+        ok: false,
+        refusal: { status: 404, code: "not_found", message: "No such link in this workspace." },
+      };
+    }
+    const refusal = refuseFlow(key, link.flowId);
+    return refusal ? { ok: false, refusal } : { ok: true, value: link };
+  }
+
+  private cacheLink(link: Link): void {
+    this.linkCache.delete(link.id);
+    this.linkCache.set(link.id, link);
+    if (this.linkCache.size > LINK_CACHE_SIZE) {
+      const oldest = this.linkCache.keys().next().value;
+      if (oldest !== undefined) this.linkCache.delete(oldest);
+    }
+  }
+
+  /** Closes the revoked link's chat at once; a failure is logged, the revocation stands. */
+  private async closeConversation(sessionId: string, revokedAt: number): Promise<void> {
+    try {
+      await conversation(this.env, sessionId).revoke(revokedAt);
+    } catch (error) {
+      console.error(
+        JSON.stringify({
+          level: "error",
+          event: "conversation_revoke_failed",
+          error: String(error),
+        }),
+      );
+    }
+  }
+
+  private async isKeyRevoked(keyId: string): Promise<boolean> {
+    const known = this.revokedKeys.get(keyId);
+    if (known !== undefined) return known;
+    const row = await this.db
+      .select({ revokedAt: widgetKeys.revokedAt })
+      .from(widgetKeys)
+      .where(eq(widgetKeys.id, keyId))
+      .get();
+    // Revocations after this read run through revokeWidgetKey, which updates the map.
+    const revoked = this.revokedKeys.get(keyId) ?? (!row || row.revokedAt !== null);
+    this.revokedKeys.set(keyId, revoked);
+    return revoked;
+  }
+
+  /** Rebuilds the pending set from D1 once per object lifetime; concurrent callers share the load. */
+  private load(workspaceId: string): Promise<void> {
+    if (this.loaded) return this.loaded;
+    const loading = this.ctx.blockConcurrencyWhile(async () => {
+      const rows = await loadPendingLinks(this.db, workspaceId, Date.now());
+      this.pending.clear();
+      for (const row of rows) this.pending.add(row.id, row.expiresAt);
+    });
+    // A failed load (D1 unreachable) must not stick: the next call tries again.
+    loading.catch(() => {
+      this.loaded = undefined;
+    });
+    this.loaded = loading;
+    return loading;
+  }
+}
+
+function toRow(link: NewLink): Link {
+  return {
+    participantName: null,
+    participantExternalId: null,
+    globalTask: null,
+    sessionId: null,
+    startedAt: null,
+    endedAt: null,
+    revokedAt: null,
+    ...link,
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * The rules of a link, shared by the Worker and the workspace limiter: key scope, agent and widget
+ * channel, parameters (spec 2.2, 5.3; contract 3), and the D1 reads behind them.
+ */
+import { and, eq, gt } from "drizzle-orm";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type { WidgetKeyPrincipal } from "../auth/credentials";
+import { agents, channels, type Link, links, type ParameterDefinition } from "../db/schema";
+import type { ErrorDetail } from "../platform/errors";
+import { parameterProblems } from "./parameters";
+
+/** A refusal that crosses the Durable Object boundary as data; the Worker turns it into an ApiError. */
+export type Refusal = {
+  status: 400 | 403 | 404 | 409;
+  code: string;
+  message: string;
+  details?: ErrorDetail[];
+};
+
+/** 403 forbidden_flow when the key is limited to other agents; null when allowed. */
+export function refuseFlow(
+  key: Pick<WidgetKeyPrincipal, "flowIds">,
+  flowId: string,
+): Refusal | null {
+  if (key.flowIds === null || key.flowIds.includes(flowId)) return null;
+  return { status: 403, code: "forbidden_flow", message: "This key is limited to other agents." };
+}
+
+/**
+ * 404 widget_not_found when the agent has no such widget channel (`definitions` undefined), else
+ * 400 invalid_parameters listing every problem; null when the link may be created.
+ */
+export function validateNewLink(
+  definitions: ParameterDefinition[] | undefined,
+  parameters: Record<string, unknown>,
+): Refusal | null {
+  if (!definitions) {
+    return {
+      status: 404,
+      code: "widget_not_found",
+      message: "No such agent in this workspace, or it has no widget channel with this id.",
+    };
+  }
+  const problems = parameterProblems(definitions, parameters);
+  if (problems.length === 0) return null;
+  return {
+    status: 400,
+    code: "invalid_parameters",
+    message: "Some parameters were refused.",
+    details: problems,
+  };
+}
+
+/** The agent's parameter definitions when it has the widget channel in the workspace. */
+export async function findAgentParameters(
+  db: DrizzleD1Database,
+  workspaceId: string,
+  flowId: string,
+  channelId: string,
+): Promise<ParameterDefinition[] | undefined> {
+  const row = await db
+    .select({ parameters: agents.parameters })
+    .from(channels)
+    .innerJoin(agents, eq(agents.id, channels.agentId))
+    .where(
+      and(
+        eq(channels.id, channelId),
+        eq(channels.agentId, flowId),
+        eq(channels.workspaceId, workspaceId),
+        eq(channels.type, "widget"),
+      ),
+    )
+    .get();
+  return row?.parameters;
+}
+
+export async function findLinkRow(
+  db: DrizzleD1Database,
+  workspaceId: string,
+  linkId: string,
+): Promise<Link | undefined> {
+  return db
+    .select()
+    .from(links)
+    .where(and(eq(links.id, linkId), eq(links.workspaceId, workspaceId)))
+    .get();
+}
+
+/** Ids and expiries of the workspace's pending, unexpired links. */
+export async function loadPendingLinks(
+  db: DrizzleD1Database,
+  workspaceId: string,
+  now: number,
+): Promise<{ id: string; expiresAt: number }[]> {
+  return db
+    .select({ id: links.id, expiresAt: links.expiresAt })
+    .from(links)
+    .where(
+      and(
+        eq(links.workspaceId, workspaceId),
+        eq(links.status, "pending"),
+        gt(links.expiresAt, now),
+      ),
+    );
+}

@@ -1,0 +1,189 @@
+/**
+ * Links of the Widget Launch API: create, look up, revoke (spec 2.2 to 4.3, contract 3), and opening
+ * (pending → active) for the conversation to build on. Each launch call is one call to the workspace
+ * limiter, which admits it (revocation, rate limit) and does the work. Never sees a Hono context.
+ */
+import { eq } from "drizzle-orm";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type { WidgetKeyPrincipal } from "../auth/credentials";
+import { type Link, links, type NewLink } from "../db/schema";
+import { randomBase64Url, sha256Hex } from "../platform/crypto";
+import { ApiError, notFound } from "../platform/errors";
+import { widgetScriptTag } from "../platform/html";
+import { isoTime, isoTimeOrNull, newId } from "../platform/ids";
+import type { Guarded, WorkspaceLimiter } from "./ledger/object";
+import type { Refusal } from "./link-rules";
+import {
+  type CreatedLaunch,
+  type CreateLaunch,
+  DEFAULT_EXPIRES_IN_SECONDS,
+  type Launch,
+  type LinkStatus,
+} from "./schemas";
+
+type Limiter = Pick<
+  DurableObjectStub<WorkspaceLimiter>,
+  "createLink" | "lookupLink" | "revokeLink" | "activateLink"
+>;
+
+/** Receives the admission of an admitted or refused call: sets the RateLimit headers, throws 401/429. */
+export type Admit = (admission: Guarded<unknown>["admission"]) => void;
+
+export type LinkDeps = {
+  /** The key's workspace limiter (see `workspaceLimiter`). */
+  limiter: Limiter;
+  admit: Admit;
+  /** Origin of the chat page and widget script, e.g. `https://launch.example.com`. */
+  baseUrl: string;
+  now?: number;
+};
+
+/** The link's status as the API shows it: a pending link past its expiry is `expired`. */
+export function effectiveStatus(link: Pick<Link, "status" | "expiresAt">, now: number): LinkStatus {
+  return link.status === "pending" && link.expiresAt <= now ? "expired" : link.status;
+}
+
+/** `url` and `embedHtml` of a link (contract 3). */
+export function launchAddresses(
+  baseUrl: string,
+  flowId: string,
+  channelId: string,
+  token: string,
+): { url: string; embedHtml: string } {
+  return {
+    url: `${baseUrl}/chat#launch=${token}`,
+    embedHtml: widgetScriptTag(baseUrl, flowId, channelId, token),
+  };
+}
+
+function toApiError(refusal: Refusal): ApiError {
+  return new ApiError(refusal.status, refusal.code, refusal.message, { details: refusal.details });
+}
+
+/** Applies the admission, then returns the value or throws the refusal. */
+function settle<T>(guarded: Guarded<T>, admit: Admit): T {
+  admit(guarded.admission);
+  if (!("result" in guarded)) throw new Error("a refused admission must have thrown");
+  if (!guarded.result.ok) throw toApiError(guarded.result.refusal);
+  return guarded.result.value;
+}
+
+/**
+ * Creates a pending link. After the request's shape, the limiter checks key scope (403
+ * forbidden_flow), agent and widget channel (404 widget_not_found), parameters (400
+ * invalid_parameters) and the pending cap (409 too_many_pending_links), in that order.
+ * @returns the create response; the token exists only in it (its SHA-256 is stored).
+ */
+export async function createLink(
+  deps: LinkDeps,
+  key: WidgetKeyPrincipal,
+  input: CreateLaunch,
+): Promise<CreatedLaunch> {
+  const now = deps.now ?? Date.now();
+  const token = randomBase64Url(32);
+  const link: NewLink = {
+    id: newId("lnk"),
+    workspaceId: key.workspaceId,
+    flowId: input.flowId,
+    channelId: input.channelId,
+    tokenHash: await sha256Hex(token),
+    status: "pending",
+    parameters: input.parameters ?? {},
+    participantName: input.participant?.name ?? null,
+    participantExternalId: input.participant?.externalId ?? null,
+    globalTask: input.globalTask ?? null,
+    expiresAt: now + (input.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS) * 1000,
+    createdAt: now,
+    createdByKey: key.keyId,
+  };
+  settle(await deps.limiter.createLink(key, link), deps.admit);
+  return {
+    id: link.id,
+    status: "pending",
+    expiresAt: isoTime(link.expiresAt),
+    token,
+    ...launchAddresses(deps.baseUrl, link.flowId, link.channelId, token),
+  };
+}
+
+/** The look-up view of a link (spec 2.4, contract 3): never the token, never the parameters. */
+export function toLaunch(link: Link, now: number): Launch {
+  return {
+    id: link.id,
+    status: effectiveStatus(link, now),
+    expiresAt: isoTime(link.expiresAt),
+    flowId: link.flowId,
+    channelId: link.channelId,
+    createdAt: isoTime(link.createdAt),
+    participant: { name: link.participantName, externalId: link.participantExternalId },
+    conversation:
+      link.sessionId && link.startedAt !== null
+        ? {
+            sessionId: link.sessionId,
+            status: link.endedAt === null ? "in-progress" : "ended",
+            startedAt: isoTime(link.startedAt),
+            endedAt: isoTimeOrNull(link.endedAt),
+          }
+        : null,
+  };
+}
+
+/** Looks up a link of the key's workspace (404 not_found, 403 forbidden_flow). */
+export async function getLink(
+  deps: LinkDeps,
+  key: WidgetKeyPrincipal,
+  id: string,
+): Promise<Launch> {
+  // The RPC stub loses the row type (its `parameters` is an open record); it is a Link row.
+  const link = settle((await deps.limiter.lookupLink(key, id)) as Guarded<Link>, deps.admit);
+  return toLaunch(link, deps.now ?? Date.now());
+}
+
+/** Revokes a link from any state (spec 3); repeating it changes nothing; a pending slot is freed. */
+export async function revokeLink(
+  deps: LinkDeps,
+  key: WidgetKeyPrincipal,
+  id: string,
+): Promise<void> {
+  settle(await deps.limiter.revokeLink(key, id), deps.admit);
+}
+
+export type OpenedLink = { link: Link; opened: boolean };
+
+/**
+ * Opens a link by its token (contract 4): a pending, unexpired link becomes active with a new
+ * conversation session and frees its pending slot; an active or ended link is returned as it is so
+ * the conversation resumes, until its expiry. Refusals: 404 not_found (unknown token), 403
+ * link_unavailable with `{reason: "expired" | "revoked"}` in details.
+ * @param limiterFor the workspace limiter of a workspace id
+ */
+export async function openLinkByToken(
+  db: DrizzleD1Database,
+  limiterFor: (workspaceId: string) => Pick<Limiter, "activateLink">,
+  token: string,
+  now = Date.now(),
+): Promise<OpenedLink> {
+  const tokenHash = await sha256Hex(token);
+  const find = () => db.select().from(links).where(eq(links.tokenHash, tokenHash)).get();
+  const refuse = (reason: "expired" | "revoked") =>
+    new ApiError(403, "link_unavailable", `This link can no longer be opened: it is ${reason}.`, {
+      details: [{ reason }],
+    });
+  const link = await find();
+  if (!link) throw notFound("No link has this token.");
+  if (link.status === "revoked") throw refuse("revoked");
+  // The link stops opening, and resuming, at its expiry (spec 1.4, contract 4).
+  if (link.expiresAt <= now) throw refuse("expired");
+  if (link.status !== "pending") return { link, opened: false };
+  const opened = await limiterFor(link.workspaceId).activateLink(
+    link.workspaceId,
+    link.id,
+    newId("ses"),
+    now,
+  );
+  const current = await find();
+  if (!current) throw notFound("No link has this token.");
+  if (current.status === "revoked") throw refuse("revoked");
+  if (current.status === "pending") throw refuse("expired");
+  return { link: current, opened };
+}

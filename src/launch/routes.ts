@@ -1,0 +1,97 @@
+/**
+ * Widget Launch API: `POST/GET/DELETE /v1/widget/launches[/{id}]` (spec 4.1 to 4.3, contract 3).
+ * Middleware order is the contract's check order: browser refusal, key, rate limit, body size,
+ * JSON and shape; the service does scope, agent and channel, parameters and the pending cap.
+ */
+import { createRoute } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { refuseBrowsers } from "../auth/browser-refusal";
+import { requireWidgetKey } from "../auth/middleware";
+import { type AppEnv, createRouter } from "../platform/app";
+import { jsonBody } from "../platform/json-body";
+import { errorResponses, IdParamSchema } from "../platform/openapi";
+import { workspaceLimiter } from "./ledger/client";
+import { createLink, getLink, type LinkDeps, revokeLink } from "./links";
+import {
+  CreatedLaunchSchema,
+  CreateLaunchSchema,
+  LaunchSchema,
+  MAX_LAUNCH_BODY_BYTES,
+} from "./schemas";
+
+const security: Record<string, string[]>[] = [{ widgetKey: [] }, { widgetKeyHeader: [] }];
+const tags = ["Widget launches"];
+
+const createLaunchRoute = createRoute({
+  method: "post",
+  path: "/v1/widget/launches",
+  tags,
+  security,
+  summary: "Create a personal conversation link",
+  middleware: jsonBody(MAX_LAUNCH_BODY_BYTES),
+  request: {
+    body: { required: true, content: { "application/json": { schema: CreateLaunchSchema } } },
+  },
+  responses: {
+    201: {
+      description: "Link created; `token` is shown only here",
+      content: { "application/json": { schema: CreatedLaunchSchema } },
+    },
+    ...errorResponses(400, 401, 403, 404, 409, 413, 429),
+  },
+});
+
+const getLaunchRoute = createRoute({
+  method: "get",
+  path: "/v1/widget/launches/{id}",
+  tags,
+  security,
+  summary: "Look up a link",
+  request: { params: IdParamSchema },
+  responses: {
+    200: {
+      description: "The link, without its token or parameters",
+      content: { "application/json": { schema: LaunchSchema } },
+    },
+    ...errorResponses(401, 403, 404, 429),
+  },
+});
+
+const revokeLaunchRoute = createRoute({
+  method: "delete",
+  path: "/v1/widget/launches/{id}",
+  tags,
+  security,
+  summary: "Revoke a link (idempotent)",
+  request: { params: IdParamSchema },
+  responses: {
+    204: { description: "Revoked, now or before" },
+    ...errorResponses(401, 403, 404, 429),
+  },
+});
+
+function linkDeps(c: Context<AppEnv>): LinkDeps {
+  return {
+    limiter: workspaceLimiter(c.env, c.get("widgetKey").workspaceId),
+    admit: c.get("admit"),
+    baseUrl: c.env.BASE_URL || new URL(c.req.url).origin,
+  };
+}
+
+export const launches = createRouter();
+launches.use("/v1/widget/*", refuseBrowsers, requireWidgetKey);
+
+launches.openapi(createLaunchRoute, async (c) => {
+  const created = await createLink(linkDeps(c), c.get("widgetKey"), c.req.valid("json"));
+  return c.json(created, 201);
+});
+
+launches.openapi(getLaunchRoute, async (c) => {
+  const launch = await getLink(linkDeps(c), c.get("widgetKey"), c.req.valid("param").id);
+  return c.json(launch, 200);
+});
+
+launches.openapi(revokeLaunchRoute, async (c) => {
+  await revokeLink(linkDeps(c), c.get("widgetKey"), c.req.valid("param").id);
+  return c.body(null, 204);
+});

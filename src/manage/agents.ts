@@ -1,0 +1,185 @@
+/**
+ * Agents (conversation flows) and their widget channels (contract 2). The agent's parameter
+ * definitions are what link parameters are validated against (spec 2.2).
+ */
+
+import type { z } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { type Agent, agents, type Channel, channels, type ParameterDefinition } from "../db/schema";
+import { notFound } from "../platform/errors";
+import { widgetScriptTag } from "../platform/html";
+import { isoTime, newId } from "../platform/ids";
+import type {
+  AgentSchema,
+  ChannelSchema,
+  CreateAgent,
+  CreateChannelSchema,
+  UpdateAgent,
+} from "./schemas";
+
+type AgentView = z.infer<typeof AgentSchema>;
+type ChannelView = z.infer<typeof ChannelSchema>;
+
+function toAgent(row: Agent): AgentView {
+  return {
+    id: row.id,
+    name: row.name,
+    mode: row.mode,
+    greeting: row.greeting,
+    instructions: row.instructions,
+    model: row.model,
+    parameters: row.parameters,
+    createdAt: isoTime(row.createdAt),
+    updatedAt: isoTime(row.updatedAt),
+  };
+}
+
+function toChannel(row: Channel, baseUrl: string): ChannelView {
+  return {
+    id: row.id,
+    agentId: row.agentId,
+    type: row.type,
+    name: row.name,
+    snippet: widgetScriptTag(baseUrl, row.agentId, row.id),
+    createdAt: isoTime(row.createdAt),
+  };
+}
+
+async function findAgent(
+  db: DrizzleD1Database,
+  workspaceId: string,
+  agentId: string,
+): Promise<Agent> {
+  const row = await db
+    .select()
+    .from(agents)
+    .where(and(eq(agents.id, agentId), eq(agents.workspaceId, workspaceId)))
+    .get();
+  if (!row) throw notFound("No such agent in this workspace.");
+  return row;
+}
+
+export async function createAgent(
+  db: DrizzleD1Database,
+  workspaceId: string,
+  input: CreateAgent,
+  now = Date.now(),
+): Promise<AgentView> {
+  const row: Agent = {
+    id: newId("agt"),
+    workspaceId,
+    name: input.name,
+    mode: input.mode,
+    greeting: input.greeting ?? null,
+    instructions: input.instructions ?? null,
+    model: input.model ?? null,
+    parameters: input.parameters as ParameterDefinition[],
+    createdAt: now,
+    updatedAt: now,
+  };
+  await db.insert(agents).values(row);
+  return toAgent(row);
+}
+
+export async function getAgent(
+  db: DrizzleD1Database,
+  workspaceId: string,
+  agentId: string,
+): Promise<AgentView> {
+  return toAgent(await findAgent(db, workspaceId, agentId));
+}
+
+export async function listAgents(db: DrizzleD1Database, workspaceId: string): Promise<AgentView[]> {
+  const rows = await db
+    .select()
+    .from(agents)
+    .where(eq(agents.workspaceId, workspaceId))
+    .orderBy(agents.createdAt);
+  return rows.map(toAgent);
+}
+
+/** Forgets an agent's cached parameter definitions (the workspace limiter's `forgetAgent`). */
+type ForgetAgent = (agentId: string) => Promise<void>;
+
+/** Changes the given fields. Links already created keep the parameters they were validated with. */
+export async function updateAgent(
+  db: DrizzleD1Database,
+  forgetAgent: ForgetAgent,
+  workspaceId: string,
+  agentId: string,
+  input: UpdateAgent,
+  now = Date.now(),
+): Promise<AgentView> {
+  const current = await findAgent(db, workspaceId, agentId);
+  const next: Agent = {
+    ...current,
+    ...Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)),
+    updatedAt: now,
+  };
+  await db
+    .update(agents)
+    .set({
+      name: next.name,
+      mode: next.mode,
+      greeting: next.greeting ?? null,
+      instructions: next.instructions ?? null,
+      model: next.model ?? null,
+      parameters: next.parameters,
+      updatedAt: now,
+    })
+    .where(eq(agents.id, agentId));
+  await forgetAgent(agentId);
+  return toAgent(next);
+}
+
+/** Deletes the agent and its channels; new links for it get 404 widget_not_found. */
+export async function deleteAgent(
+  db: DrizzleD1Database,
+  forgetAgent: ForgetAgent,
+  workspaceId: string,
+  agentId: string,
+): Promise<void> {
+  await findAgent(db, workspaceId, agentId);
+  await db.batch([
+    db.delete(channels).where(eq(channels.agentId, agentId)),
+    db.delete(agents).where(eq(agents.id, agentId)),
+  ]);
+  await forgetAgent(agentId);
+}
+
+export async function createChannel(
+  db: DrizzleD1Database,
+  workspaceId: string,
+  agentId: string,
+  input: z.infer<typeof CreateChannelSchema>,
+  baseUrl: string,
+  now = Date.now(),
+): Promise<ChannelView> {
+  await findAgent(db, workspaceId, agentId);
+  const row: Channel = {
+    id: newId("ch"),
+    workspaceId,
+    agentId,
+    type: input.type,
+    name: input.name,
+    createdAt: now,
+  };
+  await db.insert(channels).values(row);
+  return toChannel(row, baseUrl);
+}
+
+export async function listChannels(
+  db: DrizzleD1Database,
+  workspaceId: string,
+  agentId: string,
+  baseUrl: string,
+): Promise<ChannelView[]> {
+  await findAgent(db, workspaceId, agentId);
+  const rows = await db
+    .select()
+    .from(channels)
+    .where(and(eq(channels.agentId, agentId), eq(channels.workspaceId, workspaceId)))
+    .orderBy(channels.createdAt);
+  return rows.map((row) => toChannel(row, baseUrl));
+}

@@ -1,0 +1,60 @@
+/** Executions of a workflow: `/v1/manage/workflows/{id}/executions[/{executionId}]` (contract 2 and 5). */
+import { createRoute, z } from "@hono/zod-openapi";
+import { drizzle } from "drizzle-orm/d1";
+import { createRouter } from "../platform/app";
+import { errorResponses, IdParamSchema } from "../platform/openapi";
+import { getExecution, listExecutions } from "./executions";
+import { ExecutionListQuerySchema, ExecutionListSchema, ExecutionSchema } from "./workflow-schemas";
+import { assertWorkflow } from "./workflows";
+
+const common = { tags: ["Workflows"], security: [{ memberToken: [] }] };
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+
+export const executionsRouter = createRouter();
+
+executionsRouter.openapi(
+  createRoute({
+    ...common,
+    method: "get",
+    path: "/v1/manage/workflows/{id}/executions",
+    summary: "List executions, newest first",
+    request: { params: IdParamSchema, query: ExecutionListQuerySchema },
+    responses: {
+      200: json(ExecutionListSchema, "Executions"),
+      ...errorResponses(400, 401, 403, 404),
+    },
+  }),
+  async (c) => {
+    const id = c.req.valid("param").id;
+    const { limit, startingAfter } = c.req.valid("query");
+    await assertWorkflow(drizzle(c.env.DB), c.get("member").workspaceId, id);
+    return c.json(await listExecutions(c.env, id, limit, startingAfter), 200);
+  },
+);
+
+executionsRouter.openapi(
+  createRoute({
+    ...common,
+    method: "get",
+    path: "/v1/manage/workflows/{id}/executions/{executionId}",
+    summary: "Read an execution",
+    request: {
+      params: IdParamSchema.extend({
+        executionId: z
+          .string()
+          .min(1)
+          .max(64)
+          .openapi({ param: { name: "executionId", in: "path" } }),
+      }),
+    },
+    responses: { 200: json(ExecutionSchema, "The execution"), ...errorResponses(401, 403, 404) },
+  }),
+  async (c) => {
+    const { id, executionId } = c.req.valid("param");
+    await assertWorkflow(drizzle(c.env.DB), c.get("member").workspaceId, id);
+    return c.json(await getExecution(c.env, id, executionId), 200);
+  },
+);

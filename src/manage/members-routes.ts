@@ -1,0 +1,72 @@
+/** Members: `POST/GET /v1/manage/members`, `DELETE /v1/manage/members/{id}` (contract 2). */
+import { createRoute, z } from "@hono/zod-openapi";
+import { drizzle } from "drizzle-orm/d1";
+import { requireWriter } from "../auth/middleware";
+import { createRouter } from "../platform/app";
+import { jsonBody } from "../platform/json-body";
+import { errorResponses, IdParamSchema } from "../platform/openapi";
+import { createMember, listMembers, removeMember } from "./members";
+import { CreatedMemberSchema, CreateMemberSchema, MemberSchema } from "./schemas";
+
+const common = { tags: ["Members"], security: [{ memberToken: [] }] };
+
+export const membersRouter = createRouter();
+
+membersRouter.openapi(
+  createRoute({
+    ...common,
+    method: "post",
+    path: "/v1/manage/members",
+    summary: "Add an admin or member",
+    middleware: [requireWriter, ...jsonBody(32_768)],
+    request: {
+      body: { required: true, content: { "application/json": { schema: CreateMemberSchema } } },
+    },
+    responses: {
+      201: {
+        description: "Added; memberToken is shown once",
+        content: { "application/json": { schema: CreatedMemberSchema } },
+      },
+      ...errorResponses(400, 401, 403, 409, 413),
+    },
+  }),
+  async (c) =>
+    c.json(
+      await createMember(drizzle(c.env.DB), c.get("member").workspaceId, c.req.valid("json")),
+      201,
+    ),
+);
+
+membersRouter.openapi(
+  createRoute({
+    ...common,
+    method: "get",
+    path: "/v1/manage/members",
+    summary: "List members",
+    responses: {
+      200: {
+        description: "Members",
+        content: { "application/json": { schema: z.object({ data: z.array(MemberSchema) }) } },
+      },
+      ...errorResponses(401, 403),
+    },
+  }),
+  async (c) =>
+    c.json({ data: await listMembers(drizzle(c.env.DB), c.get("member").workspaceId) }, 200),
+);
+
+membersRouter.openapi(
+  createRoute({
+    ...common,
+    method: "delete",
+    path: "/v1/manage/members/{id}",
+    summary: "Remove a member; their token stops working, keys they created keep working",
+    middleware: [requireWriter],
+    request: { params: IdParamSchema },
+    responses: { 204: { description: "Removed" }, ...errorResponses(401, 403, 404, 409) },
+  }),
+  async (c) => {
+    await removeMember(drizzle(c.env.DB), c.get("member").workspaceId, c.req.valid("param").id);
+    return c.body(null, 204);
+  },
+);

@@ -1,0 +1,163 @@
+/**
+ * Workspaces and members (contract 2): the operator creates a workspace with its owner; owners and
+ * admins add and remove members. Member tokens are stored as SHA-256 only.
+ */
+
+import type { z } from "@hono/zod-openapi";
+import { and, eq, isNull } from "drizzle-orm";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { MEMBER_TOKEN_PREFIX } from "../auth/credentials";
+import { isUniqueViolation } from "../db/errors";
+import { type Member, members, workspaces } from "../db/schema";
+import { generateChecksummedSecret, randomBase62, sha256Hex } from "../platform/crypto";
+import { ApiError, notFound } from "../platform/errors";
+import { isoTime, newId } from "../platform/ids";
+import type {
+  CreatedMemberSchema,
+  CreatedWorkspaceSchema,
+  CreateMemberSchema,
+  CreateWorkspaceSchema,
+  MemberSchema,
+} from "./schemas";
+
+type MemberView = z.infer<typeof MemberSchema>;
+
+export function toMember(row: Member): MemberView {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    createdAt: isoTime(row.createdAt),
+  };
+}
+
+async function newMemberRow(
+  workspaceId: string,
+  input: { email: string; name: string; role: Member["role"] },
+  now: number,
+): Promise<{ row: Member; memberToken: string }> {
+  const memberToken = generateChecksummedSecret(MEMBER_TOKEN_PREFIX);
+  const row: Member = {
+    id: newId("mem"),
+    workspaceId,
+    email: input.email.toLowerCase(),
+    name: input.name,
+    role: input.role,
+    tokenHash: await sha256Hex(memberToken),
+    createdAt: now,
+    removedAt: null,
+  };
+  return { row, memberToken };
+}
+
+function slugFrom(name: string): string {
+  const base = name
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 48)
+    .replace(/-+$/, "");
+  return base || "workspace";
+}
+
+/**
+ * Creates a workspace and its owner. Without `slug`, one is derived from the name (with a random
+ * suffix when taken). @throws 409 slug_taken when the given slug is in use.
+ */
+export async function createWorkspace(
+  db: DrizzleD1Database,
+  input: z.infer<typeof CreateWorkspaceSchema>,
+  now = Date.now(),
+): Promise<z.infer<typeof CreatedWorkspaceSchema>> {
+  let slug = input.slug ?? slugFrom(input.name);
+  const taken = async (candidate: string) =>
+    (await db
+      .select({ id: workspaces.id })
+      .from(workspaces)
+      .where(eq(workspaces.slug, candidate))
+      .get()) !== undefined;
+  if (await taken(slug)) {
+    if (input.slug) throw new ApiError(409, "slug_taken", `The slug "${slug}" is already in use.`);
+    slug = `${slug}-${randomBase62(6).toLowerCase()}`;
+  }
+  const workspace = { id: newId("ws"), slug, name: input.name, createdAt: now };
+  const { row, memberToken } = await newMemberRow(
+    workspace.id,
+    { ...input.owner, role: "owner" },
+    now,
+  );
+  try {
+    await db.batch([db.insert(workspaces).values(workspace), db.insert(members).values(row)]);
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new ApiError(409, "slug_taken", `The slug "${slug}" is already in use.`);
+    }
+    throw error;
+  }
+  return {
+    workspace: { ...workspace, createdAt: isoTime(now) },
+    member: toMember(row),
+    memberToken,
+  };
+}
+
+/** Adds an admin or member. @throws 409 member_exists when the email is already a member. */
+export async function createMember(
+  db: DrizzleD1Database,
+  workspaceId: string,
+  input: z.infer<typeof CreateMemberSchema>,
+  now = Date.now(),
+): Promise<z.infer<typeof CreatedMemberSchema>> {
+  const { row, memberToken } = await newMemberRow(workspaceId, input, now);
+  try {
+    await db.insert(members).values(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new ApiError(
+        409,
+        "member_exists",
+        `${row.email} is already a member of this workspace.`,
+      );
+    }
+    throw error;
+  }
+  return { member: toMember(row), memberToken };
+}
+
+/** Current members of the workspace, oldest first. */
+export async function listMembers(
+  db: DrizzleD1Database,
+  workspaceId: string,
+): Promise<MemberView[]> {
+  const rows = await db
+    .select()
+    .from(members)
+    .where(and(eq(members.workspaceId, workspaceId), isNull(members.removedAt)))
+    .orderBy(members.createdAt);
+  return rows.map(toMember);
+}
+
+/**
+ * Removes a member: their token stops working at once; widget keys they created keep working
+ * (spec 5.4). Idempotent. @throws 404 not_found, 409 cannot_remove_owner.
+ */
+export async function removeMember(
+  db: DrizzleD1Database,
+  workspaceId: string,
+  memberId: string,
+  now = Date.now(),
+): Promise<void> {
+  const row = await db
+    .select({ role: members.role, removedAt: members.removedAt })
+    .from(members)
+    .where(and(eq(members.id, memberId), eq(members.workspaceId, workspaceId)))
+    .get();
+  if (!row) throw notFound("No such member in this workspace.");
+  if (row.role === "owner") {
+    throw new ApiError(409, "cannot_remove_owner", "The workspace owner cannot be removed.");
+  }
+  if (row.removedAt !== null) return;
+  await db.update(members).set({ removedAt: now }).where(eq(members.id, memberId));
+}

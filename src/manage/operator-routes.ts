@@ -1,0 +1,47 @@
+/** Operator API: `POST /v1/operator/workspaces` with the OPERATOR_TOKEN secret (contract 2). */
+import { createRoute } from "@hono/zod-openapi";
+import { drizzle } from "drizzle-orm/d1";
+import { createMiddleware } from "hono/factory";
+import { isOperatorToken, readCredential } from "../auth/credentials";
+import { type AppEnv, createRouter } from "../platform/app";
+import { invalidKey } from "../platform/errors";
+import { jsonBody } from "../platform/json-body";
+import { errorResponses } from "../platform/openapi";
+import { createWorkspace } from "./members";
+import { CreatedWorkspaceSchema, CreateWorkspaceSchema } from "./schemas";
+
+const requireOperator = createMiddleware<AppEnv>(async (c, next) => {
+  const credential = readCredential(c.req.raw.headers, false);
+  if (
+    credential === null ||
+    credential === "conflict" ||
+    !(await isOperatorToken(credential, c.env.OPERATOR_TOKEN))
+  ) {
+    throw invalidKey();
+  }
+  await next();
+});
+
+const createWorkspaceRoute = createRoute({
+  method: "post",
+  path: "/v1/operator/workspaces",
+  tags: ["Operator"],
+  security: [{ operatorToken: [] }],
+  summary: "Create a workspace with its owner",
+  middleware: [requireOperator, ...jsonBody(32_768)],
+  request: {
+    body: { required: true, content: { "application/json": { schema: CreateWorkspaceSchema } } },
+  },
+  responses: {
+    201: {
+      description: "Created; memberToken is shown once",
+      content: { "application/json": { schema: CreatedWorkspaceSchema } },
+    },
+    ...errorResponses(400, 401, 409, 413),
+  },
+});
+
+export const operator = createRouter();
+operator.openapi(createWorkspaceRoute, async (c) =>
+  c.json(await createWorkspace(drizzle(c.env.DB), c.req.valid("json")), 201),
+);

@@ -1,0 +1,118 @@
+/**
+ * Workspace secrets: `PUT/DELETE /v1/manage/secrets/{name}`, `GET /v1/manage/secrets` (contract 1 and
+ * 2). Values go in and never come out; the list shows names and times only.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { drizzle } from "drizzle-orm/d1";
+import { requireWriter } from "../auth/middleware";
+import { createRouter } from "../platform/app";
+import type { AppBindings } from "../platform/env";
+import { jsonBody } from "../platform/json-body";
+import { errorResponses } from "../platform/openapi";
+import { importSecretsKey } from "../platform/secret-box";
+import { notifySecretsChanged } from "../webhooks/runner/client";
+import { deleteSecret, listSecretNames, putSecret } from "./secrets";
+
+/** `{name}` path parameter: upper snake case like an environment variable, up to 64 characters. */
+export const SecretNameParamSchema = z.object({
+  name: z
+    .string()
+    .regex(/^[A-Z][A-Z0-9_]{0,63}$/, "Upper snake case (A-Z, 0-9, _), starting with a letter.")
+    .openapi({ param: { name: "name", in: "path" }, example: "STRIPE_API_KEY" }),
+});
+
+/** Body of `PUT /v1/manage/secrets/{name}`. */
+export const PutSecretSchema = z
+  .strictObject({ value: z.string().min(1).max(16_384) })
+  .openapi("PutSecret");
+
+/** A listed secret: never its value. */
+export const SecretSchema = z
+  .object({ name: z.string(), createdAt: z.string(), updatedAt: z.string() })
+  .openapi("Secret");
+
+const common = { tags: ["Secrets"], security: [{ memberToken: [] }] };
+
+export const secretsRouter = createRouter();
+
+/**
+ * The write is already stored, so a runner that cannot be told must not turn it into a 500 (a
+ * retried DELETE would then get 404); runners re-read secrets on their own shortly after.
+ */
+async function notifyRunners(env: AppBindings, workspaceId: string): Promise<void> {
+  try {
+    await notifySecretsChanged(env, workspaceId);
+  } catch (error) {
+    console.error(
+      JSON.stringify({
+        level: "warn",
+        event: "secrets_notify_failed",
+        workspaceId,
+        error: String(error),
+      }),
+    );
+  }
+}
+
+secretsRouter.openapi(
+  createRoute({
+    ...common,
+    method: "put",
+    path: "/v1/manage/secrets/{name}",
+    summary: "Create or replace a secret (owners and admins)",
+    middleware: [requireWriter, ...jsonBody(65_536)],
+    request: {
+      params: SecretNameParamSchema,
+      body: { required: true, content: { "application/json": { schema: PutSecretSchema } } },
+    },
+    responses: { 204: { description: "Stored" }, ...errorResponses(400, 401, 403, 413) },
+  }),
+  async (c) => {
+    const { workspaceId } = c.get("member");
+    await putSecret(
+      drizzle(c.env.DB),
+      await importSecretsKey(c.env.SECRETS_KEY),
+      workspaceId,
+      c.req.valid("param").name,
+      c.req.valid("json").value,
+    );
+    await notifyRunners(c.env, workspaceId);
+    return c.body(null, 204);
+  },
+);
+
+secretsRouter.openapi(
+  createRoute({
+    ...common,
+    method: "get",
+    path: "/v1/manage/secrets",
+    summary: "List secret names (never the values)",
+    responses: {
+      200: {
+        description: "Secrets, sorted by name",
+        content: { "application/json": { schema: z.object({ data: z.array(SecretSchema) }) } },
+      },
+      ...errorResponses(401, 403),
+    },
+  }),
+  async (c) =>
+    c.json({ data: await listSecretNames(drizzle(c.env.DB), c.get("member").workspaceId) }, 200),
+);
+
+secretsRouter.openapi(
+  createRoute({
+    ...common,
+    method: "delete",
+    path: "/v1/manage/secrets/{name}",
+    summary: "Delete a secret (owners and admins)",
+    middleware: [requireWriter],
+    request: { params: SecretNameParamSchema },
+    responses: { 204: { description: "Deleted" }, ...errorResponses(400, 401, 403, 404) },
+  }),
+  async (c) => {
+    const { workspaceId } = c.get("member");
+    await deleteSecret(drizzle(c.env.DB), workspaceId, c.req.valid("param").name);
+    await notifyRunners(c.env, workspaceId);
+    return c.body(null, 204);
+  },
+);

@@ -1,0 +1,83 @@
+/** Widget keys: `POST/GET /v1/manage/widget-keys`, `DELETE /v1/manage/widget-keys/{id}` (contract 2). */
+import { createRoute, z } from "@hono/zod-openapi";
+import { drizzle } from "drizzle-orm/d1";
+import { requireWriter } from "../auth/middleware";
+import { workspaceLimiter } from "../launch/ledger/client";
+import { createRouter } from "../platform/app";
+import { jsonBody } from "../platform/json-body";
+import { errorResponses, IdParamSchema } from "../platform/openapi";
+import { CreatedWidgetKeySchema, CreateWidgetKeySchema, WidgetKeySchema } from "./schemas";
+import { createWidgetKey, listWidgetKeys, revokeWidgetKey } from "./widget-keys";
+
+const common = { tags: ["Widget keys"], security: [{ memberToken: [] }] };
+
+export const widgetKeysRouter = createRouter();
+
+widgetKeysRouter.openapi(
+  createRoute({
+    ...common,
+    method: "post",
+    path: "/v1/manage/widget-keys",
+    summary: "Create a widget key (owners and admins)",
+    middleware: [requireWriter, ...jsonBody(32_768)],
+    request: {
+      body: { required: true, content: { "application/json": { schema: CreateWidgetKeySchema } } },
+    },
+    responses: {
+      201: {
+        description: "Created; `key` is shown only here",
+        content: { "application/json": { schema: CreatedWidgetKeySchema } },
+      },
+      ...errorResponses(400, 401, 403, 413),
+    },
+  }),
+  async (c) => {
+    const member = c.get("member");
+    const created = await createWidgetKey(
+      drizzle(c.env.DB),
+      member.workspaceId,
+      member.memberId,
+      c.req.valid("json"),
+    );
+    return c.json(created, 201);
+  },
+);
+
+widgetKeysRouter.openapi(
+  createRoute({
+    ...common,
+    method: "get",
+    path: "/v1/manage/widget-keys",
+    summary: "List widget keys (never the secret)",
+    responses: {
+      200: {
+        description: "Keys",
+        content: { "application/json": { schema: z.object({ data: z.array(WidgetKeySchema) }) } },
+      },
+      ...errorResponses(401, 403),
+    },
+  }),
+  async (c) =>
+    c.json({ data: await listWidgetKeys(drizzle(c.env.DB), c.get("member").workspaceId) }, 200),
+);
+
+widgetKeysRouter.openapi(
+  createRoute({
+    ...common,
+    method: "delete",
+    path: "/v1/manage/widget-keys/{id}",
+    summary: "Revoke a widget key (idempotent)",
+    middleware: [requireWriter],
+    request: { params: IdParamSchema },
+    responses: { 204: { description: "Revoked" }, ...errorResponses(401, 403, 404) },
+  }),
+  async (c) => {
+    const { workspaceId } = c.get("member");
+    await revokeWidgetKey(
+      workspaceLimiter(c.env, workspaceId),
+      workspaceId,
+      c.req.valid("param").id,
+    );
+    return c.body(null, 204);
+  },
+);

@@ -1,0 +1,183 @@
+/** Workflows: `/v1/manage/workflows[/{id}[/start|/stop]]` (contract 2); executions are in `executions.ts`. */
+import { createRoute, z } from "@hono/zod-openapi";
+import { drizzle } from "drizzle-orm/d1";
+import { requireWriter } from "../auth/middleware";
+import { createRouter } from "../platform/app";
+import type { AppBindings } from "../platform/env";
+import { jsonBody } from "../platform/json-body";
+import { errorResponses, IdParamSchema } from "../platform/openapi";
+import { workflowRunner } from "../webhooks/runner/client";
+import { WorkflowInputSchema, WorkflowSchema } from "./workflow-schemas";
+import {
+  createWorkflow,
+  deleteWorkflow,
+  getWorkflow,
+  listWorkflows,
+  replaceWorkflow,
+  setWorkflowStatus,
+} from "./workflows";
+
+const common = { tags: ["Workflows"], security: [{ memberToken: [] }] };
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+const body = {
+  body: { required: true, content: { "application/json": { schema: WorkflowInputSchema } } },
+};
+const write = [requireWriter, ...jsonBody(262_144)];
+const appUrl = (env: AppBindings, url: string) => env.APP_URL || new URL(url).origin;
+const notify = (env: AppBindings) => (workflowId: string) =>
+  workflowRunner(env, workflowId).configure(workflowId);
+
+export const workflowsRouter = createRouter();
+
+workflowsRouter.openapi(
+  createRoute({
+    ...common,
+    method: "post",
+    path: "/v1/manage/workflows",
+    summary: "Create a workflow (stopped)",
+    middleware: write,
+    request: body,
+    responses: { 201: json(WorkflowSchema, "Created"), ...errorResponses(400, 401, 403, 409, 413) },
+  }),
+  async (c) => {
+    const { workspaceId } = c.get("member");
+    const created = await createWorkflow(
+      drizzle(c.env.DB),
+      workspaceId,
+      c.req.valid("json"),
+      appUrl(c.env, c.req.url),
+    );
+    return c.json(created, 201);
+  },
+);
+
+workflowsRouter.openapi(
+  createRoute({
+    ...common,
+    method: "get",
+    path: "/v1/manage/workflows",
+    summary: "List workflows",
+    responses: {
+      200: json(z.object({ data: z.array(WorkflowSchema) }), "Workflows"),
+      ...errorResponses(401, 403),
+    },
+  }),
+  async (c) =>
+    c.json(
+      {
+        data: await listWorkflows(
+          drizzle(c.env.DB),
+          c.get("member").workspaceId,
+          appUrl(c.env, c.req.url),
+        ),
+      },
+      200,
+    ),
+);
+
+workflowsRouter.openapi(
+  createRoute({
+    ...common,
+    method: "get",
+    path: "/v1/manage/workflows/{id}",
+    summary: "Read a workflow",
+    request: { params: IdParamSchema },
+    responses: { 200: json(WorkflowSchema, "The workflow"), ...errorResponses(401, 403, 404) },
+  }),
+  async (c) => {
+    const { workspaceId } = c.get("member");
+    return c.json(
+      await getWorkflow(
+        drizzle(c.env.DB),
+        workspaceId,
+        c.req.valid("param").id,
+        appUrl(c.env, c.req.url),
+      ),
+      200,
+    );
+  },
+);
+
+workflowsRouter.openapi(
+  createRoute({
+    ...common,
+    method: "put",
+    path: "/v1/manage/workflows/{id}",
+    summary: "Replace a workflow's name, slug and definition",
+    middleware: write,
+    request: { params: IdParamSchema, ...body },
+    responses: {
+      200: json(WorkflowSchema, "The workflow"),
+      ...errorResponses(400, 401, 403, 404, 409, 413),
+    },
+  }),
+  async (c) => {
+    const { workspaceId } = c.get("member");
+    const replaced = await replaceWorkflow(
+      drizzle(c.env.DB),
+      notify(c.env),
+      workspaceId,
+      c.req.valid("param").id,
+      c.req.valid("json"),
+      appUrl(c.env, c.req.url),
+    );
+    return c.json(replaced, 200);
+  },
+);
+
+workflowsRouter.openapi(
+  createRoute({
+    ...common,
+    method: "delete",
+    path: "/v1/manage/workflows/{id}",
+    summary: "Delete a workflow and its executions",
+    middleware: [requireWriter],
+    request: { params: IdParamSchema },
+    responses: { 204: { description: "Deleted" }, ...errorResponses(401, 403, 404) },
+  }),
+  async (c) => {
+    await deleteWorkflow(
+      drizzle(c.env.DB),
+      notify(c.env),
+      c.get("member").workspaceId,
+      c.req.valid("param").id,
+    );
+    return c.body(null, 204);
+  },
+);
+
+for (const [action, status] of [
+  ["start", "running"],
+  ["stop", "stopped"],
+] as const) {
+  workflowsRouter.openapi(
+    createRoute({
+      ...common,
+      method: "post",
+      path: `/v1/manage/workflows/{id}/${action}`,
+      summary:
+        action === "start"
+          ? "Start: its webhooks accept requests"
+          : "Stop: its webhooks accept nothing",
+      middleware: [requireWriter],
+      request: { params: IdParamSchema },
+      responses: { 200: json(WorkflowSchema, "The workflow"), ...errorResponses(401, 403, 404) },
+    }),
+    async (c) => {
+      const { workspaceId } = c.get("member");
+      const id = c.req.valid("param").id;
+      const view = await setWorkflowStatus(
+        drizzle(c.env.DB),
+        notify(c.env),
+        workspaceId,
+        id,
+        status,
+        appUrl(c.env, c.req.url),
+      );
+      return c.json(view, 200);
+    },
+  );
+}

@@ -1,0 +1,107 @@
+/**
+ * The app factory: request ids, the one error envelope, validation errors, not-found, and the
+ * OpenAPI 3.1 document generated from the routes' zod schemas (contract section 0, STYLE.md).
+ */
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { Scalar } from "@scalar/hono-api-reference";
+import { HTTPException } from "hono/http-exception";
+import { type RequestIdVariables, requestId } from "hono/request-id";
+import type { MemberPrincipal, WidgetKeyPrincipal } from "../auth/credentials";
+import type { Admit } from "../launch/links";
+import type { AppBindings } from "./env";
+import { ApiError, errorBody, invalidRequest } from "./errors";
+import { issuesToDetails } from "./validation";
+
+export type AppEnv = {
+  Bindings: AppBindings;
+  Variables: RequestIdVariables & {
+    widgetKey: WidgetKeyPrincipal;
+    /** Set by `requireWidgetKey`: hands it the admission of the handler's limiter call. */
+    admit: Admit;
+    member: MemberPrincipal;
+  };
+};
+
+/** A sub-app whose request validation failures become `400 invalid_request` listing every problem. */
+export function createRouter(): OpenAPIHono<AppEnv> {
+  return new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) {
+        // @hono/zod-validator passes the validated input as `data`; "required" is told from it.
+        const input = (result as { data?: unknown }).data;
+        const where = result.target === "json" ? "body" : result.target;
+        throw invalidRequest(
+          `The request ${where} is invalid.`,
+          issuesToDetails(result.error.issues, input),
+        );
+      }
+    },
+  });
+}
+
+/** Builds the whole app with its cross-cutting middleware; routers are mounted by `src/index.ts`. */
+export function createApp(): OpenAPIHono<AppEnv> {
+  const app = createRouter();
+  app.use(requestId({ generator: () => `req_${crypto.randomUUID().replaceAll("-", "")}` }));
+
+  app.onError((error, c) => {
+    const id = c.get("requestId") ?? "";
+    if (error instanceof ApiError) {
+      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+      return c.json(errorBody(error.code, error.message, error.details, id), error.status);
+    }
+    if (error instanceof HTTPException && error.status < 500) {
+      return c.json(errorBody("invalid_request", error.message, [], id), error.status);
+    }
+    console.error(JSON.stringify({ level: "error", requestId: id, error: String(error) }));
+    return c.json(errorBody("internal_error", "Something went wrong on our side.", [], id), 500);
+  });
+
+  app.notFound((c) =>
+    c.json(
+      errorBody(
+        "not_found",
+        `No route for ${c.req.method} ${c.req.path}.`,
+        [],
+        c.get("requestId") ?? "",
+      ),
+      404,
+    ),
+  );
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "widgetKey", {
+    type: "http",
+    scheme: "bearer",
+    description: "Widget key (`wk_live_…`) as `Authorization: Bearer <key>`.",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "widgetKeyHeader", {
+    type: "apiKey",
+    in: "header",
+    name: "x-api-key",
+    description: "Widget key (`wk_live_…`) in the `x-api-key` header.",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "memberToken", {
+    type: "http",
+    scheme: "bearer",
+    description: "Member token (`mt_…`).",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "operatorToken", {
+    type: "http",
+    scheme: "bearer",
+    description: "The OPERATOR_TOKEN Worker secret.",
+  });
+
+  app.doc31("/openapi.json", (c) => ({
+    openapi: "3.1.0",
+    info: {
+      title: "agent-edge",
+      version: "1.0.0",
+      description:
+        "Widget Launch API (create, look up and revoke personal conversation links) and the management API.",
+    },
+    servers: [{ url: new URL(c.req.url).origin }],
+  }));
+  app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "agent-edge API" }));
+  app.get("/health", (c) => c.json({ ok: true }));
+  return app;
+}

@@ -1,0 +1,107 @@
+/**
+ * An exact sliding-window log per key (a widget key, or a webhook node), kept in memory and
+ * persisted in the object's storage so a restart or an eviction forgets nothing (spec 8,
+ * contract 3). Used by the WorkspaceLimiter and the WorkflowRunner.
+ *
+ * Writes are grouped and unconfirmed: the first accepted call is written at once, calls accepted
+ * while that write is being made durable go out together in the next `put`, and no reply waits
+ * for the disk. Only a crash can forget the calls of its last few milliseconds. One write stores
+ * one entry per key, `rl/<key>/<newest ms>/<n>`, whose value lists the times (ms) of its calls:
+ * a row per call made SQLite the largest cost of a busy webhook.
+ */
+import { type RateLimitDecision, SlidingWindowLog } from "./sliding-window";
+
+const PREFIX = "rl/";
+const PRUNE_EVERY = 1024;
+const pad = (ms: number) => String(ms).padStart(15, "0");
+
+export class RateLimitStore {
+  private readonly logs = new Map<string, SlidingWindowLog>();
+  /** Accepted call times (ms) not yet written, by key. */
+  private unsaved = new Map<string, number[]>();
+  private saving = false;
+  private sequence = 0;
+  private acceptedSincePrune = 0;
+
+  constructor(
+    private readonly storage: DurableObjectStorage,
+    private readonly waitUntil: (promise: Promise<unknown>) => void,
+  ) {}
+
+  /** Counts one call of `keyId` if fewer than `limit` were accepted in the last `windowMs`. */
+  async attempt(keyId: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
+    const now = Date.now();
+    const log = this.logs.get(keyId) ?? (await this.load(keyId, now, windowMs));
+    const { evictedBefore, ...decision } = log.attempt(now, limit, windowMs);
+    if (!decision.allowed) return decision;
+    this.save(keyId, now);
+    if (++this.acceptedSincePrune >= PRUNE_EVERY) {
+      this.acceptedSincePrune = 0;
+      for (const seen of this.logs.keys()) this.waitUntil(this.prune(seen, evictedBefore));
+    }
+    return decision;
+  }
+
+  private async load(keyId: string, now: number, windowMs: number): Promise<SlidingWindowLog> {
+    const prefix = `${PREFIX}${keyId}/`;
+    const cutoff = now - windowMs;
+    // An entry's name carries its newest time, so older entries hold nothing inside the window.
+    const stored = await this.storage.list<number[] | number>({
+      prefix,
+      start: `${prefix}${pad(cutoff + 1)}`,
+    });
+    const times: number[] = [];
+    for (const [name, value] of stored) {
+      // A plain number is one call at the name's time (the format before entries were grouped).
+      if (Array.isArray(value)) times.push(...value.filter((ms) => ms > cutoff));
+      else times.push(Number(name.slice(prefix.length, prefix.length + 15)));
+    }
+    // Another call may have loaded the log while this one awaited storage.
+    const log = this.logs.get(keyId) ?? new SlidingWindowLog(times);
+    if (!this.logs.has(keyId)) {
+      this.logs.set(keyId, log);
+      this.waitUntil(this.prune(keyId, cutoff));
+    }
+    return log;
+  }
+
+  private save(keyId: string, at: number): void {
+    const pending = this.unsaved.get(keyId);
+    if (pending) pending.push(at);
+    else this.unsaved.set(keyId, [at]);
+    if (this.saving) return;
+    this.saving = true;
+    this.waitUntil(
+      (async () => {
+        try {
+          while (this.unsaved.size > 0) {
+            const entries: Record<string, number[]> = {};
+            for (const [keyId, times] of this.unsaved) {
+              const newest = times[times.length - 1] ?? 0;
+              entries[`${PREFIX}${keyId}/${pad(newest)}/${this.sequence++}`] = times;
+            }
+            this.unsaved = new Map();
+            await this.storage.put(entries, { allowUnconfirmed: true });
+            await this.storage.sync();
+          }
+        } finally {
+          this.saving = false;
+        }
+      })(),
+    );
+  }
+
+  /** Deletes a key's entries whose calls are all at or before `before` (ms); never read again. */
+  private async prune(keyId: string, before: number): Promise<void> {
+    const prefix = `${PREFIX}${keyId}/`;
+    const old = await this.storage.list({
+      prefix,
+      end: `${prefix}${pad(before + 1)}`,
+      limit: 4096,
+    });
+    const names = [...old.keys()];
+    for (let i = 0; i < names.length; i += 128) {
+      await this.storage.delete(names.slice(i, i + 128), { allowUnconfirmed: true });
+    }
+  }
+}

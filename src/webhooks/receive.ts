@@ -1,0 +1,110 @@
+/**
+ * The webhook receiver's Worker half (spec 4.4, contract 5): finds the workflow behind the URL,
+ * reads and parses the request into the webhook node's outputs, and hands it to the workflow's
+ * runner in one call. The runner decides, in order: 404, 405, 429, 413, 422, then runs.
+ */
+import { drizzle } from "drizzle-orm/d1";
+import { workflowIdBySlugs } from "../manage/workflows";
+import type { AppBindings } from "../platform/env";
+import { newId } from "../platform/ids";
+import {
+  MAX_WEBHOOK_BODY_BYTES,
+  parseWebhookBody,
+  readBodyBytes,
+  webhookHeaders,
+  webhookQueryParams,
+} from "./request";
+import { workflowRunner } from "./runner/client";
+import type { WebhookCall, WebhookOutcome } from "./runner/object";
+
+/** The path parts of `/webhooks/<workspace>/<workflow>/<node key>`. */
+export type WebhookPath = { workspace: string; workflow: string; node: string };
+
+const SLUGS_CACHE_SIZE = 10_000;
+/**
+ * Workflow ids by `<workspace slug>/<workflow slug>`, per isolate. Only ever a hint: the runner
+ * checks the slugs against the stored workflow and a stale hint is looked up again in D1.
+ */
+const idsBySlugs = new Map<string, string>();
+
+async function lookUp(env: AppBindings, path: WebhookPath): Promise<string | null> {
+  const id = await workflowIdBySlugs(drizzle(env.DB), path.workspace, path.workflow);
+  const key = `${path.workspace}/${path.workflow}`;
+  if (id === null) {
+    idsBySlugs.delete(key);
+    return null;
+  }
+  if (idsBySlugs.size >= SLUGS_CACHE_SIZE)
+    idsBySlugs.delete(idsBySlugs.keys().next().value as string);
+  idsBySlugs.set(key, id);
+  return id;
+}
+
+/** Reads the request into the webhook node's outputs, or the 413/422 it deserves. */
+async function readInput(request: Request): Promise<WebhookCall["input"]> {
+  const read = await readBodyBytes(request, MAX_WEBHOOK_BODY_BYTES);
+  if (!read.ok) {
+    return {
+      ok: false,
+      status: 413,
+      message: `The body is larger than ${MAX_WEBHOOK_BODY_BYTES} bytes (1 MiB).`,
+    };
+  }
+  const parsed = await parseWebhookBody(read.bytes, request.headers.get("content-type"));
+  if (!parsed.ok) return { ok: false, status: 422, message: parsed.message };
+  return {
+    ok: true,
+    output: {
+      body: parsed.body,
+      headers: webhookHeaders(request.headers),
+      queryParams: webhookQueryParams(new URL(request.url)),
+      method: request.method,
+      ...(parsed.rawBody !== undefined ? { rawBody: parsed.rawBody } : {}),
+    },
+  };
+}
+
+async function deliver(env: AppBindings, call: WebhookCall): Promise<WebhookOutcome> {
+  const runner = workflowRunner(env, call.workflowId);
+  try {
+    return await runner.receive(call);
+  } catch (error) {
+    // The runner restarted while holding the caller; the execution may be recorded and going on.
+    // A stub whose object broke stays broken; a new stub reaches the restarted object.
+    const outcome = await workflowRunner(env, call.workflowId).attach(
+      call.workflowId,
+      call.executionId,
+    );
+    if (outcome === null) throw error;
+    return outcome;
+  }
+}
+
+/** Receives one webhook request end to end. */
+export async function receiveWebhook(
+  env: AppBindings,
+  request: Request,
+  path: WebhookPath,
+): Promise<WebhookOutcome> {
+  const key = `${path.workspace}/${path.workflow}`;
+  const hinted = idsBySlugs.get(key);
+  const workflowId = hinted ?? (await lookUp(env, path));
+  if (workflowId === null) return { kind: "not_found", stale: false };
+  const call: WebhookCall = {
+    workflowId,
+    workspaceSlug: path.workspace,
+    workflowSlug: path.workflow,
+    nodeKey: path.node,
+    method: request.method,
+    executionId: newId("exe"),
+    input: await readInput(request),
+  };
+  const outcome = await deliver(env, call);
+  // Only a stale hint (workflow deleted, or the slug moved to another one) is looked up again; a
+  // stopped workflow or an unknown node key costs no D1 read.
+  if (outcome.kind !== "not_found" || !outcome.stale || hinted === undefined) return outcome;
+  const current = await lookUp(env, path);
+  return current === null || current === workflowId
+    ? outcome
+    : deliver(env, { ...call, workflowId: current });
+}

@@ -1,0 +1,89 @@
+/**
+ * The webhook receiver: `{APP_URL}/webhooks/<workspace>/<workflow>/<node key>`, any method, no
+ * credentials (spec 4.4 and 5, contract 5). Errors use the API's one envelope.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { createRouter } from "../platform/app";
+import { ApiError } from "../platform/errors";
+import { errorResponses } from "../platform/openapi";
+import { receiveWebhook } from "./receive";
+
+export const webhooksRouter = createRouter();
+
+const PATH = "/webhooks/:workspace/:workflow/:node";
+
+webhooksRouter.all(PATH, async (c) => {
+  const outcome = await receiveWebhook(c.env, c.req.raw, {
+    workspace: c.req.param("workspace"),
+    workflow: c.req.param("workflow"),
+    node: c.req.param("node"),
+  });
+  if ("executionId" in outcome) c.header("x-execution-id", outcome.executionId);
+  switch (outcome.kind) {
+    case "accepted":
+      return c.json({ success: true, executionId: outcome.executionId }, 200);
+    case "succeeded":
+      return c.json(outcome.output ?? null, 200);
+    case "failed":
+      throw new ApiError(
+        500,
+        "workflow_failed",
+        `The workflow failed at node "${outcome.nodeKey}".`,
+        {
+          details: [{ executionId: outcome.executionId, node: outcome.nodeKey }],
+        },
+      );
+    case "timeout":
+      throw new ApiError(
+        504,
+        "workflow_timeout",
+        "The workflow did not finish in time; it goes on and is recorded.",
+        {
+          details: [{ executionId: outcome.executionId }],
+        },
+      );
+    case "not_found":
+      throw new ApiError(404, "webhook_not_found", "No running workflow listens at this URL.");
+    case "method_not_allowed":
+      throw new ApiError(405, "method_not_allowed", `This webhook accepts ${outcome.allow} only.`, {
+        headers: { allow: outcome.allow },
+      });
+    case "rate_limited":
+      throw new ApiError(
+        429,
+        "rate_limited",
+        `More than ${outcome.limit} requests per minute to this webhook.`,
+        {
+          headers: { "retry-after": String(outcome.retryAfterSeconds) },
+        },
+      );
+    case "bad_body":
+      throw outcome.status === 413
+        ? new ApiError(413, "payload_too_large", outcome.message)
+        : new ApiError(422, "invalid_body", outcome.message);
+  }
+});
+
+// Documented once in the OpenAPI document; the route itself takes every method.
+webhooksRouter.openAPIRegistry.registerPath(
+  createRoute({
+    method: "post",
+    path: "/webhooks/{workspace}/{workflow}/{node}",
+    tags: ["Webhooks"],
+    security: [],
+    summary: "Webhook receiver (the node's httpMethod; no credentials)",
+    description:
+      "Starts an execution of a running workflow. `immediate`: 200 `{success, executionId}` at once. `lastNode`: 200 with the final node's output, 504 workflow_timeout or 500 workflow_failed (details carry executionId and node).",
+    request: {
+      params: z.object({ workspace: z.string(), workflow: z.string(), node: z.string() }),
+      body: { content: { "application/json": { schema: z.unknown() } } },
+    },
+    responses: {
+      200: {
+        description: "`{success:true, executionId}` or the final node's output",
+        content: { "application/json": { schema: z.unknown() } },
+      },
+      ...errorResponses(404, 405, 413, 422, 429, 500, 504),
+    },
+  }),
+);

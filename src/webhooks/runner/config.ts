@@ -1,0 +1,38 @@
+/**
+ * What a Workflow-runner needs to know about its workflow, read from D1: the slugs its webhook URLs
+ * are made of, whether it is running, and the validated definition (contract 5).
+ */
+import { eq } from "drizzle-orm";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { workflows, workspaces } from "../../db/schema";
+import type { WorkflowDefinition } from "../../workflow/types";
+
+export type RunnerConfig = {
+  workflowId: string;
+  workspaceId: string;
+  workspaceSlug: string;
+  slug: string;
+  status: "running" | "stopped";
+  definition: WorkflowDefinition;
+};
+
+/** The workflow's current configuration, or null when it does not exist (deleted). */
+export async function readRunnerConfig(
+  db: DrizzleD1Database,
+  workflowId: string,
+): Promise<RunnerConfig | null> {
+  const row = await db
+    .select({
+      workflowId: workflows.id,
+      workspaceId: workflows.workspaceId,
+      workspaceSlug: workspaces.slug,
+      slug: workflows.slug,
+      status: workflows.status,
+      definition: workflows.definition,
+    })
+    .from(workflows)
+    .innerJoin(workspaces, eq(workspaces.id, workflows.workspaceId))
+    .where(eq(workflows.id, workflowId))
+    .get();
+  return row ?? null;
+}

@@ -1,0 +1,324 @@
+/**
+ * The Workflow-runner's execution records, in the object's (SQLite-backed) storage (contract 5). One
+ * record per execution: what is shown (node runs with secret values redacted) and, while the
+ * execution runs, what is needed to continue it after a restart (definition snapshot and engine
+ * state). The raw state is dropped when the execution finishes, so finished records hold only
+ * redacted data.
+ *
+ * Keys: `x/<seq>` the record (seq grows with every new execution, so listing is newest first),
+ * `i/<id>` its seq, `l/<id>` its seq while it runs. The running ones are also indexed in memory
+ * (rebuilt when the object starts) with their wake times, for the alarm.
+ *
+ * Durability: a running execution's record is written confirmed, so nothing that follows (a fetch,
+ * the reply to its caller) leaves the object before it is on disk: after any restart the execution
+ * continues from there. A finished record is written unconfirmed, like the rate-limit log, and
+ * nobody waits for it: finished records gather for up to FINISHED_BATCH_MS and go out in one write
+ * (a reply held for its record's write, and a `put` per few records, cost a busy webhook a fifth of
+ * its throughput). Reads in between see them; an eviction loses nothing (the write is pending work
+ * of the object); only a machine crash in those milliseconds could lose them. A running record's
+ * save is written at the next macrotask, together with every other pending save.
+ */
+import { redactedJson } from "../../workflow/redact";
+import type { ExecutionState, NodeRun, NodeType, WorkflowDefinition } from "../../workflow/types";
+
+/** An execution being run: the definition it started with and the engine's state. */
+export type LiveExecution = {
+  id: string;
+  workflowId: string;
+  triggerType: NodeType;
+  definition: WorkflowDefinition;
+  state: ExecutionState;
+  startedAt: number;
+};
+
+/** What a running execution waits for, and when the runner must look at it again (epoch ms). */
+export type Wake = { step: "fetch" | "wait"; at: number };
+
+/** A stored record, as shown by the executions API (times in epoch ms). */
+export type ExecutionRecord = {
+  id: string;
+  workflowId: string;
+  status: ExecutionState["status"];
+  trigger: { key: string; type: string };
+  nodes: NodeRun[];
+  startedAt: number;
+  finishedAt: number | null;
+};
+
+/** Finished executions kept per workflow; older ones are deleted (like n8n's execution pruning). */
+export const MAX_FINISHED_EXECUTIONS = 10_000;
+const PRUNE_EVERY = 256;
+/** How long a finished record may wait to be written with others (ms). */
+export const FINISHED_BATCH_MS = 10;
+
+type Row = {
+  id: string;
+  workflowId: string;
+  status: ExecutionState["status"];
+  triggerKey: string;
+  triggerType: NodeType;
+  startedAt: number;
+  finishedAt: number | null;
+  /** Redacted `NodeRun[]` as JSON. */
+  nodes: string;
+  /** `{definition, state}` as JSON while running; null once finished. */
+  live: string | null;
+  wake: Wake | null;
+};
+
+const recordKey = (seq: number) => `x/${String(seq).padStart(12, "0")}`;
+const idKey = (id: string) => `i/${id}`;
+const liveKey = (id: string) => `l/${id}`;
+
+export class ExecutionStore {
+  private seq = 0;
+  /** Running executions: their seq and wake. */
+  private readonly running = new Map<string, { seq: number; wake: Wake | null }>();
+  private unsaved = new Map<string, { seq: number; row: Row; isNew: boolean }>();
+  /** The next flush of the pending saves: when it is due (epoch ms) and its outcome. */
+  private flushing:
+    | {
+        done: Promise<void>;
+        settle: (written: Promise<void>) => void;
+        at: number;
+        timer: ReturnType<typeof setTimeout> | undefined;
+      }
+    | undefined;
+  private finishedSincePrune = 0;
+
+  constructor(private readonly storage: DurableObjectStorage) {}
+
+  /** Reads the newest seq and the running executions; call once, while the object starts. */
+  async load(): Promise<void> {
+    const newest = await this.storage.list<Row>({ prefix: "x/", reverse: true, limit: 1 });
+    for (const key of newest.keys()) this.seq = Number(key.slice(2));
+    const live = await this.storage.list<number>({ prefix: "l/" });
+    const rows = await this.storage.get<Row>([...live.values()].map(recordKey));
+    for (const [key, seq] of live) {
+      const row = rows.get(recordKey(seq));
+      if (row) this.running.set(key.slice(2), { seq, wake: row.wake });
+    }
+  }
+
+  /**
+   * Records the execution as it is now. The row is built at once, so later changes to the state do
+   * not leak into it, and `get` sees it at once. It is written together with the other pending
+   * saves: at the next macrotask for a running execution, within FINISHED_BATCH_MS for a finished
+   * one (see the file's docstring).
+   * @param secretValues values replaced by `[redacted]` in what is shown (from `secretsForRedaction`)
+   * @param wake for a running execution, what it waits for; null once finished
+   * @returns settles once written (confirmed or not)
+   */
+  save(execution: LiveExecution, secretValues: string[], wake: Wake | null): Promise<void> {
+    const { state } = execution;
+    const finished = state.status !== "running";
+    const known = this.running.get(execution.id) ?? this.unsaved.get(execution.id);
+    const seq = known?.seq ?? ++this.seq;
+    const row: Row = {
+      id: execution.id,
+      workflowId: execution.workflowId,
+      status: state.status,
+      triggerKey: state.triggerKey,
+      triggerType: execution.triggerType,
+      startedAt: execution.startedAt,
+      finishedAt: finished ? lastFinishedAt(state.runs) : null,
+      nodes: redactedJson(state.runs, secretValues),
+      live: finished ? null : JSON.stringify({ definition: execution.definition, state }),
+      wake: finished ? null : wake,
+    };
+    const isNew = known === undefined || (this.unsaved.get(execution.id)?.isNew ?? false);
+    this.unsaved.set(execution.id, { seq, row, isNew });
+    if (finished) this.running.delete(execution.id);
+    else this.running.set(execution.id, { seq, wake: row.wake });
+    return this.flushWithin(finished ? FINISHED_BATCH_MS : 0);
+  }
+
+  /** Makes sure the pending saves are written within `ms`; settles once they are. */
+  private flushWithin(ms: number): Promise<void> {
+    const at = Date.now() + ms;
+    let next = this.flushing;
+    if (!next) {
+      let settle: (written: Promise<void>) => void = () => {};
+      const done = new Promise<void>((resolve) => {
+        settle = resolve;
+      });
+      next = { done, settle, at: Number.POSITIVE_INFINITY, timer: undefined };
+      this.flushing = next;
+    }
+    if (at < next.at) {
+      // Due sooner than planned (a running record joined finished ones): one flush, earlier.
+      const batch = next;
+      if (batch.timer !== undefined) clearTimeout(batch.timer);
+      batch.at = at;
+      batch.timer = setTimeout(() => {
+        if (this.flushing === batch) this.flushing = undefined;
+        batch.settle(this.flush());
+      }, ms);
+    }
+    return next.done;
+  }
+
+  /** Writes the pending saves now, if any; settles once they are written. */
+  private async flushNow(): Promise<void> {
+    if (this.flushing) await this.flushWithin(0);
+  }
+
+  private async flush(): Promise<void> {
+    const batch = [...this.unsaved.values()];
+    this.unsaved = new Map();
+    const confirmed: Record<string, unknown> = {};
+    const unconfirmed: Record<string, unknown> = {};
+    const ended: string[] = [];
+    for (const { seq, row, isNew } of batch) {
+      const into = row.live === null ? unconfirmed : confirmed;
+      into[recordKey(seq)] = row;
+      if (isNew) into[idKey(row.id)] = seq;
+      if (row.live !== null) confirmed[liveKey(row.id)] = seq;
+      else if (!isNew) ended.push(liveKey(row.id));
+    }
+    const writes: Promise<unknown>[] = [];
+    if (Object.keys(confirmed).length > 0) writes.push(this.storage.put(confirmed));
+    if (Object.keys(unconfirmed).length > 0) {
+      writes.push(this.storage.put(unconfirmed, { allowUnconfirmed: true }));
+    }
+    if (ended.length > 0) writes.push(this.storage.delete(ended, { allowUnconfirmed: true }));
+    await Promise.all(writes);
+    this.finishedSincePrune += Object.keys(unconfirmed).length;
+    if (this.finishedSincePrune >= PRUNE_EVERY) {
+      this.finishedSincePrune = 0;
+      await this.prune();
+    }
+  }
+
+  /** The record of one execution, or null. */
+  async get(id: string): Promise<ExecutionRecord | null> {
+    const pending = this.unsaved.get(id);
+    if (pending) return toRecord(pending.row);
+    const seq = await this.storage.get<number>(idKey(id));
+    const row = seq === undefined ? undefined : await this.storage.get<Row>(recordKey(seq));
+    return row ? toRecord(row) : null;
+  }
+
+  /** Newest first; `startingAfter` (an execution id) pages on to older ones. */
+  async list(
+    limit: number,
+    startingAfter?: string,
+  ): Promise<{ data: ExecutionRecord[]; hasMore: boolean }> {
+    await this.flushNow();
+    let end: string | undefined;
+    if (startingAfter) {
+      const seq = await this.storage.get<number>(idKey(startingAfter));
+      if (seq === undefined) return { data: [], hasMore: false };
+      end = recordKey(seq);
+    }
+    const rows = await this.storage.list<Row>({
+      prefix: "x/",
+      end,
+      reverse: true,
+      limit: limit + 1,
+    });
+    const data = [...rows.values()].slice(0, limit).map(toRecord);
+    return { data, hasMore: rows.size > limit };
+  }
+
+  /** Running executions whose wake time has come, oldest first (at most `limit`). */
+  async due(now: number, limit = 500): Promise<LiveExecution[]> {
+    const seqs = [...this.running.values()]
+      .filter(({ wake }) => wake !== null && wake.at <= now)
+      .sort((a, b) => (a.wake?.at ?? 0) - (b.wake?.at ?? 0))
+      .slice(0, limit)
+      .map(({ seq }) => recordKey(seq));
+    await this.flushNow();
+    const rows = await this.storage.get<Row>(seqs);
+    return seqs.flatMap((key) => {
+      const row = rows.get(key);
+      return row?.live ? [toLive(row)] : [];
+    });
+  }
+
+  /** Forgets what is in memory, after the object's storage was deleted with its workflow. */
+  forget(): void {
+    this.seq = 0;
+    this.running.clear();
+    this.unsaved.clear();
+  }
+
+  /** The earliest wake time of a running execution, or null. */
+  nextWake(): number | null {
+    let at: number | null = null;
+    for (const { wake } of this.running.values()) {
+      if (wake && (at === null || wake.at < at)) at = wake.at;
+    }
+    return at;
+  }
+
+  /**
+   * Called when the object starts: a fetch that was in flight died with the previous instance, so
+   * those executions are due at once (their http_request node runs again: at least once).
+   * @returns how many executions were due
+   */
+  interruptFetches(now: number): number {
+    let count = 0;
+    for (const entry of this.running.values()) {
+      if (entry.wake?.step === "fetch") {
+        entry.wake = { step: "fetch", at: now };
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /** Deletes the oldest finished records beyond MAX_FINISHED_EXECUTIONS. */
+  private async prune(): Promise<void> {
+    const cutoff = this.seq - MAX_FINISHED_EXECUTIONS - this.running.size;
+    if (cutoff <= 0) return;
+    const old = await this.storage.list<Row>({
+      prefix: "x/",
+      end: recordKey(cutoff + 1),
+      limit: 1024,
+    });
+    const keys: string[] = [];
+    for (const [key, row] of old) {
+      if (row.live !== null) continue;
+      keys.push(key, idKey(row.id));
+    }
+    for (let i = 0; i < keys.length; i += 128) {
+      await this.storage.delete(keys.slice(i, i + 128), { allowUnconfirmed: true });
+    }
+  }
+}
+
+function lastFinishedAt(runs: NodeRun[]): number | null {
+  let at: number | null = null;
+  for (const run of runs) {
+    if (run.finishedAt !== null && (at === null || run.finishedAt > at)) at = run.finishedAt;
+  }
+  return at;
+}
+
+function toRecord(row: Row): ExecutionRecord {
+  return {
+    id: row.id,
+    workflowId: row.workflowId,
+    status: row.status,
+    trigger: { key: row.triggerKey, type: row.triggerType },
+    nodes: JSON.parse(row.nodes) as NodeRun[],
+    startedAt: row.startedAt,
+    finishedAt: row.finishedAt,
+  };
+}
+
+function toLive(row: Row): LiveExecution {
+  const { definition, state } = JSON.parse(row.live ?? "null") as {
+    definition: WorkflowDefinition;
+    state: ExecutionState;
+  };
+  return {
+    id: row.id,
+    workflowId: row.workflowId,
+    triggerType: row.triggerType,
+    definition,
+    state,
+    startedAt: row.startedAt,
+  };
+}

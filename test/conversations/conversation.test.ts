@@ -1,0 +1,247 @@
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { conversation } from "../../src/conversations/conversation/client";
+import { IDLE_TIMEOUT_MS } from "../../src/conversations/conversation/object";
+import type { ConversationStore } from "../../src/conversations/conversation/store";
+import { call, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
+import { connect, createLaunch, lookUp, open } from "../helpers/chat";
+import { createWorkflow, type ExecutionView } from "../helpers/workflows";
+
+/** The object's store (a private field; tests reach in the way runInDurableObject allows). */
+const storeOf = (instance: unknown) => (instance as { store: ConversationStore }).store;
+
+async function executions(ws: Workspace, workflowId: string): Promise<ExecutionView[]> {
+  const page = await expectJson<{ data: ExecutionView[] }>(
+    await call("GET", `/v1/manage/workflows/${workflowId}/executions`, { token: ws.ownerToken }),
+    200,
+  );
+  return page.data;
+}
+
+/** Waits (bounded) until `check` passes; events are delivered in the background. */
+async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
+  for (let i = 0; i < 100; i++) {
+    const value = await read();
+    if (check(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return read();
+}
+
+describe("ending a conversation", () => {
+  it("the person ends it: sockets get `ended`, the link is ended, reopening is read-only", async () => {
+    const ws = await seedWorkspace();
+    const link = await createLaunch(ws);
+    const session = await open(link.token);
+    const client = await connect(session.socketUrl as string);
+    client.send({ type: "end" });
+    expect((await client.next("ended")).type).toBe("ended");
+    expect((await client.closed).code).toBe(4410);
+
+    const looked = await eventually(
+      () => lookUp(ws, link.id),
+      (value) => value.status === "ended",
+    );
+    expect(looked.status).toBe("ended");
+    expect(looked.conversation?.status).toBe("ended");
+    expect(looked.conversation?.endedAt).toMatch(/Z$/);
+
+    const reopened = await open(link.token);
+    expect(reopened.status).toBe("ended");
+    expect(reopened.socketUrl).toBeUndefined();
+    expect(reopened.messages).toEqual(session.messages);
+  });
+
+  it("the agent ends it when the person says goodbye (scripted brain)", async () => {
+    const ws = await seedWorkspace();
+    const link = await createLaunch(ws, { participant: { name: "Ada" } });
+    const client = await connect((await open(link.token)).socketUrl as string);
+    client.send({ type: "message", text: "Thanks, goodbye" });
+    await client.next("message");
+    expect((await client.next("message")).message?.text).toBe(
+      "Goodbye, Ada! This chat is now closed.",
+    );
+    await client.next("ended");
+    const looked = await eventually(
+      () => lookUp(ws, link.id),
+      (value) => value.status === "ended",
+    );
+    expect(looked.conversation?.status).toBe("ended");
+  });
+
+  it("ends after 30 minutes without a message (alarm), not before", async () => {
+    const ws = await seedWorkspace();
+    const link = await createLaunch(ws);
+    const session = await open(link.token);
+    const stub = conversation(env, session.sessionId);
+    await runInDurableObject(stub, async (instance, objectState) => {
+      const store = storeOf(instance);
+      const state = store.state();
+      if (!state) throw new Error("no state");
+      // One minute short of idle: the alarm changes nothing.
+      store.setState({ ...state, lastActivityAt: Date.now() - IDLE_TIMEOUT_MS + 60_000 });
+      await instance.alarm();
+      expect(store.state()?.endedAt).toBeNull();
+      store.setState({ ...state, lastActivityAt: Date.now() - IDLE_TIMEOUT_MS - 1 });
+      await instance.alarm();
+      expect(store.state()).toMatchObject({ endReason: "idle" });
+      // Once its notifications are delivered, an ended conversation needs no alarm.
+      for (let i = 0; i < 100 && store.nextOutboxDue() !== null; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(await objectState.storage.getAlarm()).toBeNull();
+    });
+    const looked = await lookUp(ws, link.id);
+    expect(looked.status).toBe("ended");
+    expect(looked.conversation?.endedAt).not.toBeNull();
+  });
+
+  it("revocation closes an open chat at once and the link stops resuming", async () => {
+    const ws = await seedWorkspace();
+    const link = await createLaunch(ws);
+    const client = await connect((await open(link.token)).socketUrl as string);
+    expect(
+      (await call("DELETE", `/v1/widget/launches/${link.id}`, { token: ws.widgetKey })).status,
+    ).toBe(204);
+    expect((await client.next("revoked")).type).toBe("revoked");
+    expect((await client.closed).code).toBe(4403);
+    const looked = await lookUp(ws, link.id);
+    expect(looked.status).toBe("revoked");
+    expect(looked.conversation?.status).toBe("ended");
+    const again = await call("POST", "/v1/chat/sessions", { body: { token: link.token } });
+    expect(again.status).toBe(403);
+  });
+});
+
+describe("durability", () => {
+  it("keeps the history through an eviction and accepts a new socket afterwards", async () => {
+    const ws = await seedWorkspace();
+    const link = await createLaunch(ws);
+    const first = await open(link.token);
+    const client = await connect(first.socketUrl as string);
+    client.send({ type: "message", text: "remember me" });
+    await client.next("message");
+    await client.next("message");
+    client.socket.close();
+    await evictDurableObject(conversation(env, first.sessionId));
+
+    const resumed = await open(link.token);
+    expect(resumed.messages.map((m) => m.text)).toContain("remember me");
+    expect(resumed.messages).toHaveLength(3);
+    const again = await connect(resumed.socketUrl as string);
+    again.send({ type: "message", text: "still here" });
+    expect((await again.next("message")).message?.text).toBe("still here");
+  });
+});
+
+describe("workflow events (spec 6)", () => {
+  it("conversation.started and .ended start running workflows of that agent, with externalId", async () => {
+    const ws = await seedWorkspace();
+    const trigger = { type: "conversation_event", agentId: ws.agentId };
+    const listening = await createWorkflow(ws, {
+      nodes: [
+        trigger,
+        {
+          key: "note",
+          type: "set",
+          fields: { who: "{{conversation_event_1.participant.externalId}}" },
+        },
+      ],
+      connections: [{ from: "conversation_event_1", to: "note" }],
+    });
+    const endedOnly = await createWorkflow(ws, {
+      nodes: [{ ...trigger, events: ["conversation.ended"] }],
+    });
+    const stopped = await createWorkflow(ws, { nodes: [trigger] }, { start: false });
+
+    const link = await createLaunch(ws, { participant: { name: "Ada", externalId: "crm-42" } });
+    const session = await open(link.token);
+    const started = await eventually(
+      () => executions(ws, listening.id),
+      (list) => list.length === 1,
+    );
+    expect(started).toHaveLength(1);
+    const output = started[0]?.nodes[0]?.output as Record<string, unknown>;
+    expect(output).toMatchObject({
+      event: "conversation.started",
+      launchId: link.id,
+      sessionId: session.sessionId,
+      flowId: ws.agentId,
+      participant: { name: "Ada", externalId: "crm-42" },
+    });
+    expect(output.at).toMatch(/Z$/);
+    expect(started[0]?.nodes[1]?.output).toEqual({ who: "crm-42" });
+    // Reopening is not a new start.
+    await open(link.token);
+
+    const client = await connect((await open(link.token)).socketUrl as string);
+    client.send({ type: "end" });
+    await client.next("ended");
+    const both = await eventually(
+      () => executions(ws, listening.id),
+      (list) => list.length === 2,
+    );
+    expect(both[0]?.nodes[0]?.output).toMatchObject({
+      event: "conversation.ended",
+      reason: "person",
+      participant: { externalId: "crm-42" },
+    });
+    const endedRuns = await eventually(
+      () => executions(ws, endedOnly.id),
+      (list) => list.length === 1,
+    );
+    expect(endedRuns).toHaveLength(1);
+    expect(await executions(ws, stopped.id)).toHaveLength(0);
+  });
+
+  it("a repeated delivery of one event starts its execution once", async () => {
+    const ws = await seedWorkspace();
+    const flow = await createWorkflow(ws, {
+      nodes: [{ type: "conversation_event", agentId: ws.agentId }],
+    });
+    const runner = env.WORKFLOW_RUNNER.get(env.WORKFLOW_RUNNER.idFromName(flow.id));
+    const call1 = {
+      workflowId: flow.id,
+      nodeKey: "conversation_event_1",
+      executionId: "exe_00000000000000000000000000000001",
+      event: "conversation.started" as const,
+      agentId: ws.agentId,
+      output: { event: "conversation.started" },
+    };
+    // Two deliveries at once, then a late one: one execution.
+    const first = await Promise.all([runner.startFromEvent(call1), runner.startFromEvent(call1)]);
+    expect(first.sort()).toEqual([false, true]);
+    expect(await runner.startFromEvent(call1)).toBe(false);
+    expect(
+      await runner.startFromEvent({ ...call1, executionId: "exe_2", agentId: "agt_other" }),
+    ).toBe(false);
+    expect(await executions(ws, flow.id)).toHaveLength(1);
+  });
+
+  it("an undelivered event waits in the outbox and the alarm delivers it", async () => {
+    const ws = await seedWorkspace();
+    const flow = await createWorkflow(ws, {
+      nodes: [{ type: "conversation_event", agentId: ws.agentId, events: ["conversation.ended"] }],
+    });
+    const link = await createLaunch(ws, { participant: { externalId: "crm-7" } });
+    const session = await open(link.token);
+    await runInDurableObject(conversation(env, session.sessionId), async (instance) => {
+      const store = storeOf(instance);
+      // As if the first attempt had failed: due again in the future, not delivered yet.
+      const at = Date.now();
+      store.enqueue(
+        { kind: "event", id: "evt_retry", event: "conversation.ended", at },
+        at + 60_000,
+      );
+      await instance.alarm();
+      expect(store.nextOutboxDue()).toBe(at + 60_000);
+      store.retryLater("evt_retry", Date.now() - 1);
+      await instance.alarm();
+      expect(store.nextOutboxDue()).toBeNull();
+    });
+    const runs = await executions(ws, flow.id);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]?.nodes[0]?.output).toMatchObject({ participant: { externalId: "crm-7" } });
+  });
+});

@@ -1,0 +1,166 @@
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { drizzle } from "drizzle-orm/d1";
+import { describe, expect, it } from "vitest";
+import { workspaceLimiter } from "../../src/launch/ledger/client";
+import { openLinkByToken } from "../../src/launch/links";
+import { call, expectJson, launchBody, seedWorkspace } from "../helpers/api";
+import { insertPendingLinks, pendingInD1 } from "../helpers/seed-links";
+
+async function createLink(ws: Awaited<ReturnType<typeof seedWorkspace>>): Promise<Response> {
+  return call("POST", "/v1/widget/launches", { token: ws.widgetKey, body: launchBody(ws) });
+}
+
+describe("pending-link cap (spec 8, contract 3)", () => {
+  it("lets exactly 10 of 20 concurrent creates through at 9,990, then 409 at 10,000", async () => {
+    const ws = await seedWorkspace();
+    await insertPendingLinks(ws.workspaceId, ws.agentId, ws.channelId, 9_990);
+    const responses = await Promise.all(Array.from({ length: 20 }, () => createLink(ws)));
+    const statuses = responses.map((response) => response.status).sort();
+    expect(statuses.filter((status) => status === 201)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(10);
+    const refused = responses.find((response) => response.status === 409) as Response;
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe(
+      "too_many_pending_links",
+    );
+    expect(await pendingInD1(ws.workspaceId)).toBe(10_000);
+    expect((await createLink(ws)).status).toBe(409);
+
+    // No drift after a restart: the object's count is what D1 holds.
+    const limiter = workspaceLimiter(env, ws.workspaceId);
+    await evictDurableObject(limiter);
+    expect(await limiter.pendingLinkCount(ws.workspaceId)).toBe(10_000);
+    expect((await createLink(ws)).status).toBe(409);
+  });
+
+  it("frees a slot when a pending link is revoked, and not when an already revoked one is", async () => {
+    const ws = await seedWorkspace();
+    await insertPendingLinks(ws.workspaceId, ws.agentId, ws.channelId, 9_999);
+    const last = await expectJson<{ id: string }>(await createLink(ws), 201);
+    expect((await createLink(ws)).status).toBe(409);
+    expect(
+      (await call("DELETE", `/v1/widget/launches/${last.id}`, { token: ws.widgetKey })).status,
+    ).toBe(204);
+    expect(
+      (await call("DELETE", `/v1/widget/launches/${last.id}`, { token: ws.widgetKey })).status,
+    ).toBe(204);
+    expect(await workspaceLimiter(env, ws.workspaceId).pendingLinkCount(ws.workspaceId)).toBe(
+      9_999,
+    );
+    expect((await createLink(ws)).status).toBe(201);
+    expect((await createLink(ws)).status).toBe(409);
+  });
+
+  it("frees the slots of links whose expiry has passed", async () => {
+    const ws = await seedWorkspace();
+    await insertPendingLinks(ws.workspaceId, ws.agentId, ws.channelId, 9_995);
+    await insertPendingLinks(ws.workspaceId, ws.agentId, ws.channelId, 5, Date.now() + 3_600_000);
+    expect((await createLink(ws)).status).toBe(409);
+    // Time passes for the first 9,995 (their expiry is now behind us); the object restarts.
+    await env.DB.prepare(
+      "UPDATE links SET expires_at = ? WHERE workspace_id = ? AND expires_at > ?",
+    )
+      .bind(Date.now() - 1, ws.workspaceId, Date.now() + 3_600_000)
+      .run();
+    await evictDurableObject(workspaceLimiter(env, ws.workspaceId));
+    expect((await createLink(ws)).status).toBe(201);
+    expect(await workspaceLimiter(env, ws.workspaceId).pendingLinkCount(ws.workspaceId)).toBe(6);
+  });
+
+  it("rebuilds the count from D1 on restart, whatever the object held before", async () => {
+    const ws = await seedWorkspace();
+    const limiter = workspaceLimiter(env, ws.workspaceId);
+    for (let i = 0; i < 3; i++) expect((await createLink(ws)).status).toBe(201);
+    expect(await limiter.pendingLinkCount(ws.workspaceId)).toBe(3);
+    await insertPendingLinks(ws.workspaceId, ws.agentId, ws.channelId, 7);
+    await evictDurableObject(limiter);
+    expect(await limiter.pendingLinkCount(ws.workspaceId)).toBe(10);
+    expect(await pendingInD1(ws.workspaceId)).toBe(10);
+  });
+});
+
+describe("rate-limit storage", () => {
+  it("clears stored calls that left the window and keeps the ones inside it", async () => {
+    const ws = await seedWorkspace();
+    const limiter = workspaceLimiter(env, ws.workspaceId);
+    const prefix = `rl/${ws.widgetKeyId}/`;
+    const at = (ms: number) => `${prefix}${String(ms).padStart(15, "0")}/0`;
+    const now = Date.now();
+    await runInDurableObject(limiter, async (_instance, state) => {
+      await state.storage.put({
+        [at(now - 120_000)]: 1,
+        [at(now - 61_000)]: 1,
+        [at(now - 1_000)]: 1,
+      });
+    });
+    await evictDurableObject(limiter);
+    // The object starts again and loads the key's log: the call inside the window still counts.
+    const response = await call("GET", "/v1/widget/launches/lnk_x", { token: ws.widgetKey });
+    expect(response.headers.get("ratelimit")).toMatch(/^"widget-key";r=118;/);
+    const stored = await runInDurableObject(limiter, async (_instance, state) => {
+      await state.storage.sync();
+      return [...(await state.storage.list({ prefix })).keys()];
+    });
+    expect(stored).not.toContain(at(now - 120_000));
+    expect(stored).not.toContain(at(now - 61_000));
+    expect(stored).toContain(at(now - 1_000));
+    expect(stored).toHaveLength(2);
+  });
+});
+
+describe("opening a link (pending → active)", () => {
+  it("activates a pending link once, frees its slot and resumes it afterwards", async () => {
+    const ws = await seedWorkspace();
+    const created = await expectJson<{ id: string; token: string }>(await createLink(ws), 201);
+    const limiter = workspaceLimiter(env, ws.workspaceId);
+    expect(await limiter.pendingLinkCount(ws.workspaceId)).toBe(1);
+    const db = drizzle(env.DB);
+    const limiterFor = (workspaceId: string) => workspaceLimiter(env, workspaceId);
+
+    const first = await openLinkByToken(db, limiterFor, created.token);
+    expect(first.opened).toBe(true);
+    expect(first.link.status).toBe("active");
+    expect(first.link.sessionId).toMatch(/^ses_/);
+    expect(await limiter.pendingLinkCount(ws.workspaceId)).toBe(0);
+
+    const again = await openLinkByToken(db, limiterFor, created.token);
+    expect(again).toMatchObject({ opened: false, link: { sessionId: first.link.sessionId } });
+
+    const looked = await expectJson<{ status: string; conversation: Record<string, unknown> }>(
+      await call("GET", `/v1/widget/launches/${created.id}`, { token: ws.widgetKey }),
+      200,
+    );
+    expect(looked.status).toBe("active");
+    expect(looked.conversation).toEqual({
+      sessionId: first.link.sessionId,
+      status: "in-progress",
+      startedAt: new Date(first.link.startedAt as number).toISOString(),
+      endedAt: null,
+    });
+  });
+
+  it("refuses a revoked or expired link with link_unavailable and an unknown token with not_found", async () => {
+    const ws = await seedWorkspace();
+    const db = drizzle(env.DB);
+    const limiterFor = (workspaceId: string) => workspaceLimiter(env, workspaceId);
+    const revoked = await expectJson<{ id: string; token: string }>(await createLink(ws), 201);
+    await call("DELETE", `/v1/widget/launches/${revoked.id}`, { token: ws.widgetKey });
+    await expect(openLinkByToken(db, limiterFor, revoked.token)).rejects.toMatchObject({
+      status: 403,
+      code: "link_unavailable",
+      details: [{ reason: "revoked" }],
+    });
+    const expired = await expectJson<{ id: string; token: string }>(await createLink(ws), 201);
+    await env.DB.prepare("UPDATE links SET expires_at = ? WHERE id = ?")
+      .bind(Date.now() - 1, expired.id)
+      .run();
+    await expect(openLinkByToken(db, limiterFor, expired.token)).rejects.toMatchObject({
+      code: "link_unavailable",
+      details: [{ reason: "expired" }],
+    });
+    await expect(openLinkByToken(db, limiterFor, "not-a-token")).rejects.toMatchObject({
+      status: 404,
+      code: "not_found",
+    });
+  });
+});

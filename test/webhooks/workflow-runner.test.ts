@@ -1,0 +1,251 @@
+/**
+ * The Workflow-runner's durability (contract 5): an execution interrupted by a restart resumes from
+ * its last completed node and completes once; `wait` outlives restarts through the alarm; a duplicate
+ * alarm runs nothing twice; a lastNode caller whose object restarted is answered from the record.
+ */
+import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { FINISHED_BATCH_MS } from "../../src/webhooks/runner/execution-store";
+import { call, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
+import { createWorkflow, ECHO_URL, execution, hook, type WorkflowView } from "../helpers/workflows";
+
+let ws: Workspace;
+beforeAll(async () => {
+  ws = await seedWorkspace();
+});
+
+const runner = (workflowId: string) =>
+  env.WORKFLOW_RUNNER.get(env.WORKFLOW_RUNNER.idFromName(workflowId));
+
+async function hits(id: string): Promise<number> {
+  return ((await (await fetch(`${ECHO_URL}/hits/${id}`)).json()) as { hits: number }).hits;
+}
+
+/** Moves every waiting execution's wake time into the past, as if the wait had elapsed. */
+async function elapseWaits(workflowId: string): Promise<void> {
+  await runInDurableObject(runner(workflowId), async (instance, state) => {
+    const past = Date.now() - 1;
+    const live = await state.storage.list<number>({ prefix: "l/" });
+    for (const seq of live.values()) {
+      const key = `x/${String(seq).padStart(12, "0")}`;
+      const row = (await state.storage.get<StoredRow>(key)) as StoredRow;
+      if (row.wake?.step !== "wait") continue;
+      const live = JSON.parse(row.live) as { state: { waitUntil: number } };
+      live.state.waitUntil = past;
+      await state.storage.put(key, {
+        ...row,
+        live: JSON.stringify(live),
+        wake: { step: "wait", at: past },
+      });
+    }
+    // The object indexes running executions in memory; let it read them again.
+    await (instance as unknown as { store: { load(): Promise<void> } }).store.load();
+  });
+}
+
+type StoredRow = { live: string; wake: { step: string; at: number } | null };
+
+/**
+ * Restarts the object the hard way (as a crash or a deploy would): in-flight fetches and held calls
+ * break. `evictDurableObject` would instead wait for them to finish.
+ */
+async function restart(workflowId: string): Promise<void> {
+  await runInDurableObject(runner(workflowId), (_instance, state) =>
+    state.abort("test restart"),
+  ).catch(() => undefined);
+}
+
+async function finished(workflowId: string, executionId: string) {
+  return vi.waitFor(
+    async () => {
+      const record = await execution(ws, workflowId, executionId);
+      if (record.status === "running") throw new Error("still running");
+      return record;
+    },
+    { timeout: 10_000, interval: 20 },
+  );
+}
+
+function waitThenCount(counterId: string, webhook: Record<string, unknown> = {}) {
+  return {
+    nodes: [
+      { type: "webhook", ...webhook },
+      { key: "pause", type: "wait", seconds: 3600 },
+      { key: "count", type: "http_request", url: `${ECHO_URL}/count/${counterId}` },
+      { key: "done", type: "set", fields: { hits: "{{count.body.hits}}" } },
+    ],
+    connections: [
+      { from: "webhook_1", to: "pause" },
+      { from: "pause", to: "count" },
+      { from: "count", to: "done" },
+    ],
+  };
+}
+
+describe("wait outlives a restart; alarms are idempotent", () => {
+  it("resumes after eviction from the alarm and completes once, a second alarm runs nothing", async () => {
+    const counter = crypto.randomUUID();
+    const flow = await createWorkflow(ws, waitThenCount(counter));
+    const { executionId } = await expectJson<{ executionId: string }>(
+      await hook(flow.webhookUrls.webhook_1 as string, { body: {} }),
+      200,
+    );
+    expect((await execution(ws, flow.id, executionId)).nodes.at(-1)).toMatchObject({
+      key: "pause",
+      status: "waiting",
+    });
+
+    await evictDurableObject(runner(flow.id));
+    await elapseWaits(flow.id);
+    expect(await runDurableObjectAlarm(runner(flow.id))).toBe(true);
+    const record = await finished(flow.id, executionId);
+    expect(record.status).toBe("succeeded");
+    expect(record.nodes.map((n) => n.key)).toEqual(["webhook_1", "pause", "count", "done"]);
+    expect(record.nodes[1]?.output).toEqual({ waitedSeconds: 3600 });
+    expect(record.nodes[3]?.output).toEqual({ hits: 1 });
+
+    // A duplicate alarm (or one that fires late) finds nothing due.
+    await runInDurableObject(runner(flow.id), (_instance, state) =>
+      state.storage.setAlarm(Date.now()),
+    );
+    await runDurableObjectAlarm(runner(flow.id));
+    expect(await hits(counter)).toBe(1);
+    expect((await execution(ws, flow.id, executionId)).nodes).toHaveLength(4);
+  });
+
+  it("an alarm before the wait has elapsed changes nothing", async () => {
+    const counter = crypto.randomUUID();
+    const flow = await createWorkflow(ws, waitThenCount(counter));
+    const { executionId } = await expectJson<{ executionId: string }>(
+      await hook(flow.webhookUrls.webhook_1 as string, { body: {} }),
+      200,
+    );
+    await runInDurableObject(runner(flow.id), (_instance, state) =>
+      state.storage.setAlarm(Date.now()),
+    );
+    await runDurableObjectAlarm(runner(flow.id));
+    const record = await execution(ws, flow.id, executionId);
+    expect(record.status).toBe("running");
+    expect(record.nodes.at(-1)).toMatchObject({ key: "pause", status: "waiting" });
+    expect(await hits(counter)).toBe(0);
+  });
+});
+
+describe("a restart in the middle of a fetch", () => {
+  it("resumes from the last completed node: the interrupted node runs again, the rest once", async () => {
+    const hold = crypto.randomUUID();
+    const counter = crypto.randomUUID();
+    const flow: WorkflowView = await createWorkflow(ws, {
+      nodes: [
+        { type: "webhook" },
+        { key: "before", type: "http_request", url: `${ECHO_URL}/count/${counter}` },
+        { key: "slow", type: "http_request", url: `${ECHO_URL}/hold/${hold}`, timeoutSeconds: 60 },
+        { key: "done", type: "set", fields: { released: "{{slow.body.released}}" } },
+      ],
+      connections: [
+        { from: "webhook_1", to: "before" },
+        { from: "before", to: "slow" },
+        { from: "slow", to: "done" },
+      ],
+    });
+    const { executionId } = await expectJson<{ executionId: string }>(
+      await hook(flow.webhookUrls.webhook_1 as string, { body: {} }),
+      200,
+    );
+    await vi.waitFor(async () => expect(await hits(hold)).toBe(1), {
+      timeout: 10_000,
+      interval: 20,
+    });
+    expect((await execution(ws, flow.id, executionId)).nodes.at(-1)).toMatchObject({
+      key: "slow",
+      status: "running",
+    });
+
+    await restart(flow.id);
+    await fetch(`${ECHO_URL}/release/${hold}`);
+    // Starting again, the object finds the interrupted fetch and sets its alarm for now.
+    expect(await runDurableObjectAlarm(runner(flow.id))).toBe(true);
+    const record = await finished(flow.id, executionId);
+    expect(record.status).toBe("succeeded");
+    expect(record.nodes.map((n) => [n.key, n.status])).toEqual([
+      ["webhook_1", "succeeded"],
+      ["before", "succeeded"],
+      ["slow", "succeeded"],
+      ["done", "succeeded"],
+    ]);
+    expect(record.nodes[3]?.output).toEqual({ released: true });
+    expect(await hits(counter)).toBe(1);
+    expect(await hits(hold)).toBe(2);
+  });
+});
+
+describe("a lastNode caller held when the object restarts", () => {
+  it("is re-attached and gets the final output from the resumed execution", async () => {
+    const counter = crypto.randomUUID();
+    const flow = await createWorkflow(
+      ws,
+      waitThenCount(counter, { responseMode: "lastNode", responseTimeoutSeconds: 60 }),
+    );
+    const pending = hook(flow.webhookUrls.webhook_1 as string, { body: {} });
+    await vi.waitFor(
+      async () => {
+        const page = await call("GET", `/v1/manage/workflows/${flow.id}/executions`, {
+          token: ws.ownerToken,
+        });
+        expect(((await page.json()) as { data: unknown[] }).data).toHaveLength(1);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    await restart(flow.id);
+    // The broken call re-attaches through a new instance; then the wait elapses.
+    await vi.waitFor(
+      async () => {
+        await elapseWaits(flow.id);
+        expect(await runDurableObjectAlarm(runner(flow.id))).toBe(true);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    const response = await pending;
+    expect(await expectJson(response, 200)).toEqual({ hits: 1 });
+    expect(await hits(counter)).toBe(1);
+  });
+});
+
+describe("a finished execution's record", () => {
+  // Held replies never come under frozen timers: fail in seconds, not at the suite's timeout.
+  it("does not hold the reply: shown at once, written within FINISHED_BATCH_MS", {
+    timeout: 15_000,
+  }, async () => {
+    const flow = await createWorkflow(ws, {
+      nodes: [{ type: "webhook" }, { key: "ok", type: "set", fields: { ok: true } }],
+      connections: [{ from: "webhook_1", to: "ok" }],
+    });
+    await runInDurableObject(runner(flow.id), async (instance, state) => {
+      // Frozen timers: the store's batch cannot be written until the test moves time on.
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+      try {
+        const executionId = "exe_reply_first";
+        const outcome = await instance.receive({
+          workflowId: flow.id,
+          workspaceSlug: ws.slug,
+          workflowSlug: flow.slug,
+          nodeKey: "webhook_1",
+          method: "POST",
+          executionId,
+          input: { ok: true, output: { body: {}, headers: {}, queryParams: {}, method: "POST" } },
+        });
+        expect(outcome).toEqual({ kind: "accepted", executionId });
+        expect(await state.storage.get(`i/${executionId}`)).toBeUndefined();
+        expect((await instance.getExecution(executionId))?.status).toBe("succeeded");
+
+        await vi.advanceTimersByTimeAsync(FINISHED_BATCH_MS);
+        await vi.waitFor(async () => {
+          expect(await state.storage.get(`i/${executionId}`)).toBeTypeOf("number");
+        });
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+  });
+});
