@@ -16,7 +16,7 @@ import { createApp } from "./platform/app";
 import { webhooksRouter } from "./webhooks/routes";
 
 export { Conversation } from "./conversations/conversation/object";
-export { WorkspaceLimiter } from "./launch/ledger/object";
+export { LinkLedger } from "./launch/ledger/object";
 export { WorkflowRunner } from "./webhooks/runner/object";
 
 const app = createApp();

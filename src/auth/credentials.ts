@@ -46,13 +46,13 @@ type WidgetKeyFacts = WidgetKeyPrincipal & { keyHash: string; expiresAt: number 
 const CACHED_KEYS = 10_000;
 /**
  * What never changes about a key (workspace, agents, expiry), by SHA-256, for this isolate's life.
- * Revocation is not cached here: the workspace limiter refuses revoked keys on every call.
+ * Revocation is not cached here: the link ledger refuses revoked keys on every call.
  */
 const widgetKeyFacts = new Map<string, WidgetKeyFacts>();
 
 /**
  * Resolves a widget key: well-formed, known, not revoked when first read, not expired at `now`
- * (epoch ms). Revocation after the first read is enforced by the workspace limiter's admission.
+ * (epoch ms). Revocation after the first read is enforced by the link ledger's admission.
  * @returns the principal, or null for any refusal (the caller answers 401 invalid_key).
  */
 export async function authenticateWidgetKey(

@@ -3,15 +3,11 @@
  * Workers AI when the `AI` binding is configured (the agent's model and instructions), otherwise a
  * deterministic scripted brain, so local development and tests need no network and no account.
  */
-import { resolveValue, valueAsText } from "../workflow/template";
 
-/** What the agent knows about its conversation (spec 2.2): the person, the parameters, the task. */
-export type ConversationContext = {
-  agent: { name: string; instructions: string | null; model: string | null };
-  participant: { name: string | null };
-  parameters: Record<string, unknown>;
-  globalTask: string | null;
-};
+import type { AiRunner } from "../platform/env";
+import type { JsonValue } from "../platform/json";
+import { resolveValue, valueAsText } from "../workflow/template";
+import type { ConversationContext } from "./conversation/contract";
 
 /** One message of the history, oldest first. */
 export type HistoryMessage = { role: "agent" | "person"; text: string };
@@ -98,7 +94,6 @@ function faqAnswer(context: ConversationContext, message: string): string | null
 }
 
 /** The part of `Ai` this brain uses, so tests can pass a stand-in. */
-export type AiRunner = { run(model: string, input: unknown): Promise<unknown> };
 
 /** Replies through Workers AI: the agent's model, its instructions as the system prompt. */
 export class WorkersAiBrain implements AgentBrain {

@@ -3,15 +3,17 @@
  * `conversation.ended` start every running workflow of the workspace that has a
  * `conversation_event` trigger for the conversation's agent listening to that event.
  */
+
 import { and, eq } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/d1";
+import { database } from "../db/database";
 import { workflows } from "../db/schema";
 import { sha256Hex } from "../platform/crypto";
 import type { AppBindings } from "../platform/env";
 import { isoTime } from "../platform/ids";
 import { workflowRunner } from "../webhooks/runner/client";
 import type { ConversationEventNode, WorkflowNode } from "../workflow/types";
-import type { ConversationFacts, OutboxItem } from "./conversation/store";
+import type { ConversationFacts } from "./conversation/contract";
+import type { OutboxItem } from "./conversation/store";
 
 type EventItem = Extract<OutboxItem, { kind: "event" }>;
 
@@ -53,7 +55,7 @@ export async function deliverConversationEvent(
   facts: ConversationFacts,
   item: EventItem,
 ): Promise<void> {
-  const rows = await drizzle(env.DB)
+  const rows = await database(env)
     .select({ id: workflows.id, definition: workflows.definition })
     .from(workflows)
     .where(and(eq(workflows.workspaceId, facts.workspaceId), eq(workflows.status, "running")));

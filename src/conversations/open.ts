@@ -3,16 +3,17 @@
  * and the answer carries the history and a socket address with a one-time ticket. Never sees a
  * Hono context.
  */
+
 import { and, eq } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/d1";
+import { database } from "../db/database";
 import { agents } from "../db/schema";
-import { workspaceLimiter } from "../launch/ledger/client";
+import { linkLedger } from "../launch/ledger/client";
 import { openLinkByToken } from "../launch/links";
 import type { AppBindings } from "../platform/env";
 import { notFound } from "../platform/errors";
 import { conversation } from "./conversation/client";
-import { CHAT_LIMITS, toWire } from "./conversation/object";
-import type { ConversationFacts } from "./conversation/store";
+import type { ConversationFacts } from "./conversation/contract";
+import { CHAT_LIMITS, toWire } from "./protocol";
 import type { ChatSession } from "./schemas";
 
 /**
@@ -27,8 +28,8 @@ export async function openChatSession(
   baseUrl: string,
   now = Date.now(),
 ): Promise<ChatSession> {
-  const db = drizzle(env.DB);
-  const { link } = await openLinkByToken(db, (id) => workspaceLimiter(env, id), token, now);
+  const db = database(env);
+  const { link } = await openLinkByToken(db, (id) => linkLedger(env, id), token, now);
   const agent = await db
     .select()
     .from(agents)

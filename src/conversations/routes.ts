@@ -4,12 +4,14 @@
  * token only) and the conversation's WebSocket. `/chat.js`, `/chat.css` and `/widget.js` are static
  * assets built from `src/client`.
  */
+
 import { createRoute } from "@hono/zod-openapi";
 import { cors } from "hono/cors";
 import { createRouter } from "../platform/app";
-import { notFound } from "../platform/errors";
+import { ApiError, notFound } from "../platform/errors";
 import { jsonBody } from "../platform/json-body";
 import { errorResponses } from "../platform/openapi";
+import { baseUrl } from "../platform/origins";
 import { conversation } from "./conversation/client";
 import { openChatSession } from "./open";
 import { chatPageHtml } from "./page";
@@ -63,8 +65,11 @@ chatRouter.use(
 );
 
 chatRouter.openapi(openSessionRoute, async (c) => {
-  const baseUrl = c.env.BASE_URL || new URL(c.req.url).origin;
-  const session = await openChatSession(c.env, c.req.valid("json").token, baseUrl);
+  const session = await openChatSession(
+    c.env,
+    c.req.valid("json").token,
+    baseUrl(c.env, c.req.url),
+  );
   c.header("cache-control", "no-store");
   return c.json(session, 200);
 });
@@ -72,7 +77,13 @@ chatRouter.openapi(openSessionRoute, async (c) => {
 chatRouter.get("/v1/chat/sessions/:sessionId/socket", async (c) => {
   const parsed = SessionIdParamSchema.safeParse({ sessionId: c.req.param("sessionId") });
   if (!parsed.success) throw notFound("No such conversation.");
-  return conversation(c.env, parsed.data.sessionId).fetch(c.req.raw);
+  if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
+    throw new ApiError(426, "upgrade_required", "Connect with a WebSocket upgrade.");
+  }
+  // The object answers its refusals in the envelope, with this request's id.
+  const headers = new Headers(c.req.raw.headers);
+  headers.set("x-request-id", c.get("requestId"));
+  return conversation(c.env, parsed.data.sessionId).fetch(new Request(c.req.url, { headers }));
 });
 
 chatRouter.get("/chat", (c) => c.body(chatPageHtml(), 200, PAGE_HEADERS));

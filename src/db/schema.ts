@@ -11,6 +11,7 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
+import type { JsonValue } from "../platform/json";
 import type { WorkflowDefinition } from "../workflow/types";
 
 export const workspaces = sqliteTable("workspaces", {
@@ -124,7 +125,7 @@ export const links = sqliteTable(
     status: text("status", { enum: ["pending", "active", "ended", "revoked"] })
       .$type<StoredLinkStatus>()
       .notNull(),
-    parameters: text("parameters", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    parameters: text("parameters", { mode: "json" }).$type<Record<string, JsonValue>>().notNull(),
     participantName: text("participant_name"),
     participantExternalId: text("participant_external_id"),
     globalTask: text("global_task"),

@@ -1,21 +1,13 @@
 /**
- * The rules of a link, shared by the Worker and the workspace limiter: key scope, agent and widget
+ * The rules of a link, shared by the Worker and the link ledger: key scope, agent and widget
  * channel, parameters (spec 2.2, 5.3; contract 3), and the D1 reads behind them.
  */
 import { and, eq, gt } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { WidgetKeyPrincipal } from "../auth/credentials";
 import { agents, channels, type Link, links, type ParameterDefinition } from "../db/schema";
-import type { ErrorDetail } from "../platform/errors";
+import type { Refusal } from "./ledger/contract";
 import { parameterProblems } from "./parameters";
-
-/** A refusal that crosses the Durable Object boundary as data; the Worker turns it into an ApiError. */
-export type Refusal = {
-  status: 400 | 403 | 404 | 409;
-  code: string;
-  message: string;
-  details?: ErrorDetail[];
-};
 
 /** 403 forbidden_flow when the key is limited to other agents; null when allowed. */
 export function refuseFlow(

@@ -1,7 +1,7 @@
 /**
  * Links of the Widget Launch API: create, look up, revoke (spec 2.2 to 4.3, contract 3), and opening
- * (pending → active) for the conversation to build on. Each launch call is one call to the workspace
- * limiter, which admits it (revocation, rate limit) and does the work. Never sees a Hono context.
+ * (pending → active) for the conversation to build on. Each launch call is one call to the
+ * workspace's link ledger, which counts it and does the work. Never sees a Hono context.
  */
 import { eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
@@ -11,8 +11,8 @@ import { randomBase64Url, sha256Hex } from "../platform/crypto";
 import { ApiError, notFound } from "../platform/errors";
 import { widgetScriptTag } from "../platform/html";
 import { isoTime, isoTimeOrNull, newId } from "../platform/ids";
-import type { Guarded, WorkspaceLimiter } from "./ledger/object";
-import type { Refusal } from "./link-rules";
+import type { JsonValue } from "../platform/json";
+import type { LedgerResult, LinkLedgerApi } from "./ledger/contract";
 import {
   type CreatedLaunch,
   type CreateLaunch,
@@ -21,21 +21,15 @@ import {
   type LinkStatus,
 } from "./schemas";
 
-type Limiter = Pick<
-  DurableObjectStub<WorkspaceLimiter>,
-  "createLink" | "lookupLink" | "revokeLink" | "activateLink"
->;
-
-/** Receives the admission of an admitted or refused call: sets the RateLimit headers, throws 401/429. */
-export type Admit = (admission: Guarded<unknown>["admission"]) => void;
-
-export type LinkDeps = {
-  /** The key's workspace limiter (see `workspaceLimiter`). */
-  limiter: Limiter;
-  admit: Admit;
-  /** Origin of the chat page and widget script, e.g. `https://launch.example.com`. */
-  baseUrl: string;
-  now?: number;
+/**
+ * The ledger calls of the launch API as services see them: the call is already counted (the per-key
+ * rate limit is applied by `perKeyRateLimit`, docs/api/launch.md#rate-limit), so only the work's
+ * result comes back.
+ */
+export type LaunchLedger = {
+  createLink(key: WidgetKeyPrincipal, link: NewLink): Promise<LedgerResult<null>>;
+  lookupLink(key: WidgetKeyPrincipal, linkId: string): Promise<LedgerResult<Link>>;
+  revokeLink(key: WidgetKeyPrincipal, linkId: string): Promise<LedgerResult<null>>;
 };
 
 /** The link's status as the API shows it: a pending link past its expiry is `expired`. */
@@ -56,16 +50,11 @@ export function launchAddresses(
   };
 }
 
-function toApiError(refusal: Refusal): ApiError {
-  return new ApiError(refusal.status, refusal.code, refusal.message, { details: refusal.details });
-}
-
-/** Applies the admission, then returns the value or throws the refusal. */
-function settle<T>(guarded: Guarded<T>, admit: Admit): T {
-  admit(guarded.admission);
-  if (!("result" in guarded)) throw new Error("a refused admission must have thrown");
-  if (!guarded.result.ok) throw toApiError(guarded.result.refusal);
-  return guarded.result.value;
+/** The value of a ledger result, or its refusal as the ApiError the client gets. */
+function valueOf<T>(result: LedgerResult<T>): T {
+  if (result.ok) return result.value;
+  const { status, code, message, details } = result.refusal;
+  throw new ApiError(status, code, message, { details });
 }
 
 /**
@@ -75,11 +64,12 @@ function settle<T>(guarded: Guarded<T>, admit: Admit): T {
  * @returns the create response; the token exists only in it (its SHA-256 is stored).
  */
 export async function createLink(
-  deps: LinkDeps,
+  ledger: LaunchLedger,
   key: WidgetKeyPrincipal,
-  input: CreateLaunch,
+  input: Omit<CreateLaunch, "parameters"> & { parameters?: Record<string, JsonValue> },
+  baseUrl: string,
+  now = Date.now(),
 ): Promise<CreatedLaunch> {
-  const now = deps.now ?? Date.now();
   const token = randomBase64Url(32);
   const link: NewLink = {
     id: newId("lnk"),
@@ -96,13 +86,13 @@ export async function createLink(
     createdAt: now,
     createdByKey: key.keyId,
   };
-  settle(await deps.limiter.createLink(key, link), deps.admit);
+  valueOf(await ledger.createLink(key, link));
   return {
     id: link.id,
     status: "pending",
     expiresAt: isoTime(link.expiresAt),
     token,
-    ...launchAddresses(deps.baseUrl, link.flowId, link.channelId, token),
+    ...launchAddresses(baseUrl, link.flowId, link.channelId, token),
   };
 }
 
@@ -130,22 +120,21 @@ export function toLaunch(link: Link, now: number): Launch {
 
 /** Looks up a link of the key's workspace (404 not_found, 403 forbidden_flow). */
 export async function getLink(
-  deps: LinkDeps,
+  ledger: LaunchLedger,
   key: WidgetKeyPrincipal,
   id: string,
+  now = Date.now(),
 ): Promise<Launch> {
-  // The RPC stub loses the row type (its `parameters` is an open record); it is a Link row.
-  const link = settle((await deps.limiter.lookupLink(key, id)) as Guarded<Link>, deps.admit);
-  return toLaunch(link, deps.now ?? Date.now());
+  return toLaunch(valueOf(await ledger.lookupLink(key, id)), now);
 }
 
 /** Revokes a link from any state (spec 3); repeating it changes nothing; a pending slot is freed. */
 export async function revokeLink(
-  deps: LinkDeps,
+  ledger: LaunchLedger,
   key: WidgetKeyPrincipal,
   id: string,
 ): Promise<void> {
-  settle(await deps.limiter.revokeLink(key, id), deps.admit);
+  valueOf(await ledger.revokeLink(key, id));
 }
 
 export type OpenedLink = { link: Link; opened: boolean };
@@ -155,11 +144,11 @@ export type OpenedLink = { link: Link; opened: boolean };
  * conversation session and frees its pending slot; an active or ended link is returned as it is so
  * the conversation resumes, until its expiry. Refusals: 404 not_found (unknown token), 403
  * link_unavailable with `{reason: "expired" | "revoked"}` in details.
- * @param limiterFor the workspace limiter of a workspace id
+ * @param ledgerFor the link ledger of a workspace id
  */
 export async function openLinkByToken(
   db: DrizzleD1Database,
-  limiterFor: (workspaceId: string) => Pick<Limiter, "activateLink">,
+  ledgerFor: (workspaceId: string) => Pick<LinkLedgerApi, "activateLink">,
   token: string,
   now = Date.now(),
 ): Promise<OpenedLink> {
@@ -175,7 +164,7 @@ export async function openLinkByToken(
   // The link stops opening, and resuming, at its expiry (spec 1.4, contract 4).
   if (link.expiresAt <= now) throw refuse("expired");
   if (link.status !== "pending") return { link, opened: false };
-  const opened = await limiterFor(link.workspaceId).activateLink(
+  const opened = await ledgerFor(link.workspaceId).activateLink(
     link.workspaceId,
     link.id,
     newId("ses"),

@@ -4,14 +4,15 @@
  * JSON and shape; the service does scope, agent and channel, parameters and the pending cap.
  */
 import { createRoute } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import { refuseBrowsers } from "../auth/browser-refusal";
 import { requireWidgetKey } from "../auth/middleware";
-import { type AppEnv, createRouter } from "../platform/app";
+import { createRouter } from "../platform/app";
+import { jsonObject } from "../platform/json";
 import { jsonBody } from "../platform/json-body";
 import { errorResponses, IdParamSchema } from "../platform/openapi";
-import { workspaceLimiter } from "./ledger/client";
-import { createLink, getLink, type LinkDeps, revokeLink } from "./links";
+import { baseUrl } from "../platform/origins";
+import { createLink, getLink, revokeLink } from "./links";
+import { type LaunchEnv, perKeyRateLimit } from "./rate-limit";
 import {
   CreatedLaunchSchema,
   CreateLaunchSchema,
@@ -70,28 +71,29 @@ const revokeLaunchRoute = createRoute({
   },
 });
 
-function linkDeps(c: Context<AppEnv>): LinkDeps {
-  return {
-    limiter: workspaceLimiter(c.env, c.get("widgetKey").workspaceId),
-    admit: c.get("admit"),
-    baseUrl: c.env.BASE_URL || new URL(c.req.url).origin,
-  };
-}
-
-export const launches = createRouter();
-launches.use("/v1/widget/*", refuseBrowsers, requireWidgetKey);
+export const launches = createRouter<LaunchEnv>();
+launches.use("/v1/widget/*", refuseBrowsers, requireWidgetKey, perKeyRateLimit);
 
 launches.openapi(createLaunchRoute, async (c) => {
-  const created = await createLink(linkDeps(c), c.get("widgetKey"), c.req.valid("json"));
+  const input = c.req.valid("json");
+  // The parameters as sent: validation of the object dropped keys such as `__proto__`, which must
+  // be refused as unknown parameters, not lost (docs/api/launch.md#parameters).
+  const sent = (await c.req.json<{ parameters?: unknown }>()).parameters;
+  const parameters = input.parameters === undefined ? undefined : jsonObject(sent);
+  const created = await createLink(
+    c.var.ledger,
+    c.var.widgetKey,
+    { ...input, parameters },
+    baseUrl(c.env, c.req.url),
+  );
   return c.json(created, 201);
 });
 
 launches.openapi(getLaunchRoute, async (c) => {
-  const launch = await getLink(linkDeps(c), c.get("widgetKey"), c.req.valid("param").id);
-  return c.json(launch, 200);
+  return c.json(await getLink(c.var.ledger, c.var.widgetKey, c.req.valid("param").id), 200);
 });
 
 launches.openapi(revokeLaunchRoute, async (c) => {
-  await revokeLink(linkDeps(c), c.get("widgetKey"), c.req.valid("param").id);
+  await revokeLink(c.var.ledger, c.var.widgetKey, c.req.valid("param").id);
   return c.body(null, 204);
 });

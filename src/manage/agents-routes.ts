@@ -1,12 +1,15 @@
 /** Agents and widget channels: `/v1/manage/agents[/{id}[/channels]]` (contract 2). */
+
 import { createRoute, z } from "@hono/zod-openapi";
-import { drizzle } from "drizzle-orm/d1";
+import type { MemberEnv } from "../auth/middleware";
 import { requireWriter } from "../auth/middleware";
-import { workspaceLimiter } from "../launch/ledger/client";
+import { database } from "../db/database";
+import { linkLedger } from "../launch/ledger/client";
 import { createRouter } from "../platform/app";
 import type { AppBindings } from "../platform/env";
 import { jsonBody } from "../platform/json-body";
 import { errorResponses, IdParamSchema } from "../platform/openapi";
+import { baseUrl } from "../platform/origins";
 import {
   createAgent,
   createChannel,
@@ -34,10 +37,9 @@ const body = <T extends z.ZodType>(schema: T) => ({
 });
 const write = [requireWriter, ...jsonBody(65_536)];
 
-export const agentsRouter = createRouter();
+export const agentsRouter = createRouter<MemberEnv>();
 const forget = (env: AppBindings, workspaceId: string) => (agentId: string) =>
-  workspaceLimiter(env, workspaceId).forgetAgent(agentId);
-const baseUrl = (env: { BASE_URL?: string }, url: string) => env.BASE_URL || new URL(url).origin;
+  linkLedger(env, workspaceId).forgetAgent(agentId);
 
 agentsRouter.openapi(
   createRoute({
@@ -51,7 +53,7 @@ agentsRouter.openapi(
   }),
   async (c) =>
     c.json(
-      await createAgent(drizzle(c.env.DB), c.get("member").workspaceId, c.req.valid("json")),
+      await createAgent(database(c.env), c.get("member").workspaceId, c.req.valid("json")),
       201,
     ),
 );
@@ -68,7 +70,7 @@ agentsRouter.openapi(
     },
   }),
   async (c) =>
-    c.json({ data: await listAgents(drizzle(c.env.DB), c.get("member").workspaceId) }, 200),
+    c.json({ data: await listAgents(database(c.env), c.get("member").workspaceId) }, 200),
 );
 
 agentsRouter.openapi(
@@ -82,7 +84,7 @@ agentsRouter.openapi(
   }),
   async (c) =>
     c.json(
-      await getAgent(drizzle(c.env.DB), c.get("member").workspaceId, c.req.valid("param").id),
+      await getAgent(database(c.env), c.get("member").workspaceId, c.req.valid("param").id),
       200,
     ),
 );
@@ -104,7 +106,7 @@ agentsRouter.openapi(
     const { workspaceId } = c.get("member");
     return c.json(
       await updateAgent(
-        drizzle(c.env.DB),
+        database(c.env),
         forget(c.env, workspaceId),
         workspaceId,
         c.req.valid("param").id,
@@ -128,7 +130,7 @@ agentsRouter.openapi(
   async (c) => {
     const { workspaceId } = c.get("member");
     await deleteAgent(
-      drizzle(c.env.DB),
+      database(c.env),
       forget(c.env, workspaceId),
       workspaceId,
       c.req.valid("param").id,
@@ -149,7 +151,7 @@ agentsRouter.openapi(
   }),
   async (c) => {
     const channel = await createChannel(
-      drizzle(c.env.DB),
+      database(c.env),
       c.get("member").workspaceId,
       c.req.valid("param").id,
       c.req.valid("json"),
@@ -173,7 +175,7 @@ agentsRouter.openapi(
   }),
   async (c) => {
     const data = await listChannels(
-      drizzle(c.env.DB),
+      database(c.env),
       c.get("member").workspaceId,
       c.req.valid("param").id,
       baseUrl(c.env, c.req.url),

@@ -99,7 +99,7 @@ export async function listAgents(db: DrizzleD1Database, workspaceId: string): Pr
   return rows.map(toAgent);
 }
 
-/** Forgets an agent's cached parameter definitions (the workspace limiter's `forgetAgent`). */
+/** Forgets an agent's cached parameter definitions (the link ledger's `forgetAgent`). */
 type ForgetAgent = (agentId: string) => Promise<void>;
 
 /** Changes the given fields. Links already created keep the parameters they were validated with. */

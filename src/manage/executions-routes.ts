@@ -1,6 +1,8 @@
 /** Executions of a workflow: `/v1/manage/workflows/{id}/executions[/{executionId}]` (contract 2 and 5). */
+
 import { createRoute, z } from "@hono/zod-openapi";
-import { drizzle } from "drizzle-orm/d1";
+import type { MemberEnv } from "../auth/middleware";
+import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { errorResponses, IdParamSchema } from "../platform/openapi";
 import { getExecution, listExecutions } from "./executions";
@@ -13,7 +15,7 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({
   content: { "application/json": { schema } },
 });
 
-export const executionsRouter = createRouter();
+export const executionsRouter = createRouter<MemberEnv>();
 
 executionsRouter.openapi(
   createRoute({
@@ -30,7 +32,7 @@ executionsRouter.openapi(
   async (c) => {
     const id = c.req.valid("param").id;
     const { limit, startingAfter } = c.req.valid("query");
-    await assertWorkflow(drizzle(c.env.DB), c.get("member").workspaceId, id);
+    await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
     return c.json(await listExecutions(c.env, id, limit, startingAfter), 200);
   },
 );
@@ -54,7 +56,7 @@ executionsRouter.openapi(
   }),
   async (c) => {
     const { id, executionId } = c.req.valid("param");
-    await assertWorkflow(drizzle(c.env.DB), c.get("member").workspaceId, id);
+    await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
     return c.json(await getExecution(c.env, id, executionId), 200);
   },
 );

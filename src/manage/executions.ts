@@ -7,7 +7,7 @@ import type { AppBindings } from "../platform/env";
 import { notFound } from "../platform/errors";
 import { isoTime, isoTimeOrNull } from "../platform/ids";
 import { workflowRunner } from "../webhooks/runner/client";
-import type { ExecutionRecord } from "../webhooks/runner/execution-store";
+import type { ExecutionRecord } from "../webhooks/runner/contract";
 import type { ExecutionView } from "./workflow-schemas";
 
 /** An execution record as the API shows it. */
@@ -38,12 +38,7 @@ export async function listExecutions(
   limit: number,
   startingAfter?: string,
 ): Promise<{ data: ExecutionView[]; hasMore: boolean }> {
-  // Node outputs are `unknown` to TypeScript, which RPC typing cannot prove serializable; they are
-  // plain JSON, stored as such.
-  const page = (await workflowRunner(env, workflowId).listExecutions(limit, startingAfter)) as {
-    data: ExecutionRecord[];
-    hasMore: boolean;
-  };
+  const page = await workflowRunner(env, workflowId).listExecutions(limit, startingAfter);
   return { data: page.data.map(toExecutionView), hasMore: page.hasMore };
 }
 

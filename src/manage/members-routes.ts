@@ -1,7 +1,9 @@
 /** Members: `POST/GET /v1/manage/members`, `DELETE /v1/manage/members/{id}` (contract 2). */
+
 import { createRoute, z } from "@hono/zod-openapi";
-import { drizzle } from "drizzle-orm/d1";
+import type { MemberEnv } from "../auth/middleware";
 import { requireWriter } from "../auth/middleware";
+import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";
 import { errorResponses, IdParamSchema } from "../platform/openapi";
@@ -10,7 +12,7 @@ import { CreatedMemberSchema, CreateMemberSchema, MemberSchema } from "./schemas
 
 const common = { tags: ["Members"], security: [{ memberToken: [] }] };
 
-export const membersRouter = createRouter();
+export const membersRouter = createRouter<MemberEnv>();
 
 membersRouter.openapi(
   createRoute({
@@ -32,7 +34,7 @@ membersRouter.openapi(
   }),
   async (c) =>
     c.json(
-      await createMember(drizzle(c.env.DB), c.get("member").workspaceId, c.req.valid("json")),
+      await createMember(database(c.env), c.get("member").workspaceId, c.req.valid("json")),
       201,
     ),
 );
@@ -52,7 +54,7 @@ membersRouter.openapi(
     },
   }),
   async (c) =>
-    c.json({ data: await listMembers(drizzle(c.env.DB), c.get("member").workspaceId) }, 200),
+    c.json({ data: await listMembers(database(c.env), c.get("member").workspaceId) }, 200),
 );
 
 membersRouter.openapi(
@@ -66,7 +68,7 @@ membersRouter.openapi(
     responses: { 204: { description: "Removed" }, ...errorResponses(401, 403, 404, 409) },
   }),
   async (c) => {
-    await removeMember(drizzle(c.env.DB), c.get("member").workspaceId, c.req.valid("param").id);
+    await removeMember(database(c.env), c.get("member").workspaceId, c.req.valid("param").id);
     return c.body(null, 204);
   },
 );

@@ -1,8 +1,9 @@
 /** Operator API: `POST /v1/operator/workspaces` with the OPERATOR_TOKEN secret (contract 2). */
+
 import { createRoute } from "@hono/zod-openapi";
-import { drizzle } from "drizzle-orm/d1";
 import { createMiddleware } from "hono/factory";
 import { isOperatorToken, readCredential } from "../auth/credentials";
+import { database } from "../db/database";
 import { type AppEnv, createRouter } from "../platform/app";
 import { invalidKey } from "../platform/errors";
 import { jsonBody } from "../platform/json-body";
@@ -43,5 +44,5 @@ const createWorkspaceRoute = createRoute({
 
 export const operator = createRouter();
 operator.openapi(createWorkspaceRoute, async (c) =>
-  c.json(await createWorkspace(drizzle(c.env.DB), c.req.valid("json")), 201),
+  c.json(await createWorkspace(database(c.env), c.req.valid("json")), 201),
 );

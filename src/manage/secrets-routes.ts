@@ -2,9 +2,11 @@
  * Workspace secrets: `PUT/DELETE /v1/manage/secrets/{name}`, `GET /v1/manage/secrets` (contract 1 and
  * 2). Values go in and never come out; the list shows names and times only.
  */
+
 import { createRoute, z } from "@hono/zod-openapi";
-import { drizzle } from "drizzle-orm/d1";
+import type { MemberEnv } from "../auth/middleware";
 import { requireWriter } from "../auth/middleware";
+import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import type { AppBindings } from "../platform/env";
 import { jsonBody } from "../platform/json-body";
@@ -33,7 +35,7 @@ export const SecretSchema = z
 
 const common = { tags: ["Secrets"], security: [{ memberToken: [] }] };
 
-export const secretsRouter = createRouter();
+export const secretsRouter = createRouter<MemberEnv>();
 
 /**
  * The write is already stored, so a runner that cannot be told must not turn it into a 500 (a
@@ -70,7 +72,7 @@ secretsRouter.openapi(
   async (c) => {
     const { workspaceId } = c.get("member");
     await putSecret(
-      drizzle(c.env.DB),
+      database(c.env),
       await importSecretsKey(c.env.SECRETS_KEY),
       workspaceId,
       c.req.valid("param").name,
@@ -96,7 +98,7 @@ secretsRouter.openapi(
     },
   }),
   async (c) =>
-    c.json({ data: await listSecretNames(drizzle(c.env.DB), c.get("member").workspaceId) }, 200),
+    c.json({ data: await listSecretNames(database(c.env), c.get("member").workspaceId) }, 200),
 );
 
 secretsRouter.openapi(
@@ -111,7 +113,7 @@ secretsRouter.openapi(
   }),
   async (c) => {
     const { workspaceId } = c.get("member");
-    await deleteSecret(drizzle(c.env.DB), workspaceId, c.req.valid("param").name);
+    await deleteSecret(database(c.env), workspaceId, c.req.valid("param").name);
     await notifyRunners(c.env, workspaceId);
     return c.body(null, 204);
   },

@@ -1,8 +1,10 @@
 /** Widget keys: `POST/GET /v1/manage/widget-keys`, `DELETE /v1/manage/widget-keys/{id}` (contract 2). */
+
 import { createRoute, z } from "@hono/zod-openapi";
-import { drizzle } from "drizzle-orm/d1";
+import type { MemberEnv } from "../auth/middleware";
 import { requireWriter } from "../auth/middleware";
-import { workspaceLimiter } from "../launch/ledger/client";
+import { database } from "../db/database";
+import { linkLedger } from "../launch/ledger/client";
 import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";
 import { errorResponses, IdParamSchema } from "../platform/openapi";
@@ -11,7 +13,7 @@ import { createWidgetKey, listWidgetKeys, revokeWidgetKey } from "./widget-keys"
 
 const common = { tags: ["Widget keys"], security: [{ memberToken: [] }] };
 
-export const widgetKeysRouter = createRouter();
+export const widgetKeysRouter = createRouter<MemberEnv>();
 
 widgetKeysRouter.openapi(
   createRoute({
@@ -34,7 +36,7 @@ widgetKeysRouter.openapi(
   async (c) => {
     const member = c.get("member");
     const created = await createWidgetKey(
-      drizzle(c.env.DB),
+      database(c.env),
       member.workspaceId,
       member.memberId,
       c.req.valid("json"),
@@ -58,7 +60,7 @@ widgetKeysRouter.openapi(
     },
   }),
   async (c) =>
-    c.json({ data: await listWidgetKeys(drizzle(c.env.DB), c.get("member").workspaceId) }, 200),
+    c.json({ data: await listWidgetKeys(database(c.env), c.get("member").workspaceId) }, 200),
 );
 
 widgetKeysRouter.openapi(
@@ -73,11 +75,7 @@ widgetKeysRouter.openapi(
   }),
   async (c) => {
     const { workspaceId } = c.get("member");
-    await revokeWidgetKey(
-      workspaceLimiter(c.env, workspaceId),
-      workspaceId,
-      c.req.valid("param").id,
-    );
+    await revokeWidgetKey(linkLedger(c.env, workspaceId), workspaceId, c.req.valid("param").id);
     return c.body(null, 204);
   },
 );

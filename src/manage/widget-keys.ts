@@ -8,7 +8,7 @@ import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { WIDGET_KEY_PREFIX } from "../auth/credentials";
 import { agents, type WidgetKey, widgetKeys } from "../db/schema";
-import type { WorkspaceLimiter } from "../launch/ledger/object";
+import type { LinkLedger } from "../launch/ledger/object";
 import { generateChecksummedSecret, sha256Hex } from "../platform/crypto";
 import { type ErrorDetail, invalidRequest, notFound } from "../platform/errors";
 import { isoTime, isoTimeOrNull, newId } from "../platform/ids";
@@ -98,11 +98,11 @@ export async function listWidgetKeys(
 }
 
 /**
- * Revokes a key through its workspace limiter, which refuses it from the next call on, in every
+ * Revokes a key through its link ledger, which refuses it from the next call on, in every
  * isolate. Idempotent. @throws 404 not_found.
  */
 export async function revokeWidgetKey(
-  limiter: Pick<DurableObjectStub<WorkspaceLimiter>, "revokeWidgetKey">,
+  limiter: Pick<DurableObjectStub<LinkLedger>, "revokeWidgetKey">,
   workspaceId: string,
   keyId: string,
 ): Promise<void> {

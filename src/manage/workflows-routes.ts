@@ -1,11 +1,14 @@
 /** Workflows: `/v1/manage/workflows[/{id}[/start|/stop]]` (contract 2); executions are in `executions.ts`. */
+
 import { createRoute, z } from "@hono/zod-openapi";
-import { drizzle } from "drizzle-orm/d1";
+import type { MemberEnv } from "../auth/middleware";
 import { requireWriter } from "../auth/middleware";
+import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import type { AppBindings } from "../platform/env";
 import { jsonBody } from "../platform/json-body";
 import { errorResponses, IdParamSchema } from "../platform/openapi";
+import { appUrl } from "../platform/origins";
 import { workflowRunner } from "../webhooks/runner/client";
 import { WorkflowInputSchema, WorkflowSchema } from "./workflow-schemas";
 import {
@@ -26,11 +29,10 @@ const body = {
   body: { required: true, content: { "application/json": { schema: WorkflowInputSchema } } },
 };
 const write = [requireWriter, ...jsonBody(262_144)];
-const appUrl = (env: AppBindings, url: string) => env.APP_URL || new URL(url).origin;
 const notify = (env: AppBindings) => (workflowId: string) =>
   workflowRunner(env, workflowId).configure(workflowId);
 
-export const workflowsRouter = createRouter();
+export const workflowsRouter = createRouter<MemberEnv>();
 
 workflowsRouter.openapi(
   createRoute({
@@ -45,7 +47,7 @@ workflowsRouter.openapi(
   async (c) => {
     const { workspaceId } = c.get("member");
     const created = await createWorkflow(
-      drizzle(c.env.DB),
+      database(c.env),
       workspaceId,
       c.req.valid("json"),
       appUrl(c.env, c.req.url),
@@ -69,7 +71,7 @@ workflowsRouter.openapi(
     c.json(
       {
         data: await listWorkflows(
-          drizzle(c.env.DB),
+          database(c.env),
           c.get("member").workspaceId,
           appUrl(c.env, c.req.url),
         ),
@@ -91,7 +93,7 @@ workflowsRouter.openapi(
     const { workspaceId } = c.get("member");
     return c.json(
       await getWorkflow(
-        drizzle(c.env.DB),
+        database(c.env),
         workspaceId,
         c.req.valid("param").id,
         appUrl(c.env, c.req.url),
@@ -117,7 +119,7 @@ workflowsRouter.openapi(
   async (c) => {
     const { workspaceId } = c.get("member");
     const replaced = await replaceWorkflow(
-      drizzle(c.env.DB),
+      database(c.env),
       notify(c.env),
       workspaceId,
       c.req.valid("param").id,
@@ -140,7 +142,7 @@ workflowsRouter.openapi(
   }),
   async (c) => {
     await deleteWorkflow(
-      drizzle(c.env.DB),
+      database(c.env),
       notify(c.env),
       c.get("member").workspaceId,
       c.req.valid("param").id,
@@ -170,7 +172,7 @@ for (const [action, status] of [
       const { workspaceId } = c.get("member");
       const id = c.req.valid("param").id;
       const view = await setWorkflowStatus(
-        drizzle(c.env.DB),
+        database(c.env),
         notify(c.env),
         workspaceId,
         id,

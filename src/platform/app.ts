@@ -6,25 +6,16 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
 import { HTTPException } from "hono/http-exception";
 import { type RequestIdVariables, requestId } from "hono/request-id";
-import type { MemberPrincipal, WidgetKeyPrincipal } from "../auth/credentials";
-import type { Admit } from "../launch/links";
 import type { AppBindings } from "./env";
 import { ApiError, errorBody, invalidRequest } from "./errors";
 import { issuesToDetails } from "./validation";
 
-export type AppEnv = {
-  Bindings: AppBindings;
-  Variables: RequestIdVariables & {
-    widgetKey: WidgetKeyPrincipal;
-    /** Set by `requireWidgetKey`: hands it the admission of the handler's limiter call. */
-    admit: Admit;
-    member: MemberPrincipal;
-  };
-};
+/** The Hono env every route has; capabilities extend its Variables (e.g. `MemberEnv`). */
+export type AppEnv = { Bindings: AppBindings; Variables: RequestIdVariables };
 
 /** A sub-app whose request validation failures become `400 invalid_request` listing every problem. */
-export function createRouter(): OpenAPIHono<AppEnv> {
-  return new OpenAPIHono<AppEnv>({
+export function createRouter<E extends AppEnv = AppEnv>(): OpenAPIHono<E> {
+  return new OpenAPIHono<E>({
     defaultHook: (result) => {
       if (!result.success) {
         // @hono/zod-validator passes the validated input as `data`; "required" is told from it.

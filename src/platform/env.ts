@@ -2,16 +2,18 @@
  * Worker bindings and vars (wrangler.toml, .dev.vars). Secrets: OPERATOR_TOKEN, SECRETS_KEY.
  */
 
-import type { AiRunner } from "../conversations/brain";
-import type { Conversation } from "../conversations/conversation/object";
-import type { WorkspaceLimiter } from "../launch/ledger/object";
-import type { WorkflowRunner } from "../webhooks/runner/object";
+import type { ConversationContract } from "../conversations/conversation/contract";
+import type { LinkLedgerContract } from "../launch/ledger/contract";
+import type { WorkflowRunnerContract } from "../webhooks/runner/contract";
+
+/** The Workers AI binding as the brain uses it (a stand-in in tests). */
+export type AiRunner = { run(model: string, input: unknown): Promise<unknown> };
 
 export interface AppBindings {
   DB: D1Database;
-  WORKSPACE_LIMITER: DurableObjectNamespace<WorkspaceLimiter>;
-  WORKFLOW_RUNNER: DurableObjectNamespace<WorkflowRunner>;
-  CONVERSATION: DurableObjectNamespace<Conversation>;
+  LINK_LEDGER: DurableObjectNamespace<LinkLedgerContract>;
+  WORKFLOW_RUNNER: DurableObjectNamespace<WorkflowRunnerContract>;
+  CONVERSATION: DurableObjectNamespace<ConversationContract>;
   /** Workers AI; when bound, agents reply through it, otherwise through the scripted brain. */
   AI?: AiRunner;
   /** Static files (chat page script and styles, /widget.js), built from src/client. */
@@ -33,10 +35,5 @@ export interface AppBindings {
 declare global {
   namespace Cloudflare {
     interface Env extends AppBindings {}
-    // Types `exports` of "cloudflare:workers" (as `wrangler types` would).
-    interface GlobalProps {
-      mainModule: typeof import("../index");
-      durableNamespaces: "WorkspaceLimiter" | "WorkflowRunner" | "Conversation";
-    }
   }
 }

@@ -1,27 +1,114 @@
 /**
- * The one error class and envelope of the API (spec section 7, contract section 0):
- * `{"error":{"code","message","details":[],"requestId"}}`.
+ * The one error vocabulary and envelope of the service (docs/errors.md):
+ * `{"error":{"code","message","details":[],"requestId"}}` on every route, socket routes included.
+ * Every code a client can meet is in ERROR_CODES with the statuses it is answered with; the OpenAPI
+ * document lists them per operation (`errorResponses`).
  */
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
+/** Each code's statuses (the first is its usual one) and what it means (docs/errors.md#codes). */
+export const ERROR_CODES = {
+  invalid_request: {
+    status: [400, 413],
+    meaning: "The request is malformed; `details` lists every problem.",
+  },
+  invalid_parameters: {
+    status: [400],
+    meaning: "A launch parameter was refused; `details` lists `{code, name}`.",
+  },
+  invalid_key: {
+    status: [401],
+    meaning: "The credential is missing, unknown, revoked or expired.",
+  },
+  insufficient_scope: { status: [403], meaning: "The credential cannot do this." },
+  forbidden_flow: { status: [403], meaning: "The widget key is limited to other agents." },
+  browser_not_allowed: { status: [403], meaning: "The launch API refuses calls from browsers." },
+  link_unavailable: {
+    status: [403],
+    meaning: "The link is expired or revoked (`details[0].reason`).",
+  },
+  invalid_ticket: { status: [403], meaning: "The socket ticket is unknown, used or expired." },
+  not_found: { status: [404], meaning: "No such resource in this workspace." },
+  widget_not_found: {
+    status: [404],
+    meaning: "No such agent, or it has no widget channel with this id.",
+  },
+  webhook_not_found: { status: [404], meaning: "No running workflow listens at this URL." },
+  method_not_allowed: {
+    status: [405],
+    meaning: "The path does not accept this method; see `Allow`.",
+  },
+  too_many_pending_links: {
+    status: [409],
+    meaning: "The workspace is at its cap of unopened links.",
+  },
+  slug_taken: { status: [409], meaning: "The slug is already in use." },
+  member_exists: { status: [409], meaning: "A member with this email already exists." },
+  cannot_remove_owner: { status: [409], meaning: "The workspace owner cannot be removed." },
+  conversation_ended: { status: [410], meaning: "The conversation has ended." },
+  payload_too_large: { status: [413], meaning: "The webhook body is larger than 1 MiB." },
+  unsupported_media_type: { status: [415], meaning: "The body's encoding is not accepted." },
+  invalid_body: {
+    status: [422],
+    meaning: "The webhook body does not parse as its Content-Type says.",
+  },
+  upgrade_required: { status: [426], meaning: "The socket route needs a WebSocket upgrade." },
+  rate_limited: { status: [429], meaning: "Too many requests; see `Retry-After`." },
+  too_many_connections: {
+    status: [429],
+    meaning: "The conversation has its maximum of live sockets.",
+  },
+  internal_error: { status: [500], meaning: "A fault on our side; nothing internal is shown." },
+  workflow_failed: {
+    status: [500],
+    meaning: "The lastNode execution failed; `executionId` says which.",
+  },
+  workflow_timeout: {
+    status: [504],
+    meaning: "The lastNode execution outlived its timeout; it goes on.",
+  },
+} as const satisfies Record<string, { status: readonly ContentfulStatusCode[]; meaning: string }>;
+
+/** Every error code the service answers with. */
+export type ErrorCode = keyof typeof ERROR_CODES;
+/** The statuses `C` may be answered with. */
+export type ErrorStatus<C extends ErrorCode> = (typeof ERROR_CODES)[C]["status"][number];
+
 /** One listed problem: `{field, code, message}` for invalid_request, `{code, name}` for parameters. */
 export type ErrorDetail = Record<string, string | number | boolean | null>;
+
+/** The error envelope's body. */
+export type ErrorBody = {
+  error: {
+    code: ErrorCode;
+    message: string;
+    details: ErrorDetail[];
+    requestId: string;
+    /** The execution of a lastNode call that failed or timed out. */
+    executionId?: string;
+  };
+};
 
 /**
  * An error a client can cause, answered with its status and code. Anything thrown that is not an
  * ApiError is a bug: it is logged once and answered as 500 `internal_error` without internals.
  */
-export class ApiError extends Error {
-  readonly status: ContentfulStatusCode;
-  readonly code: string;
+export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
+  readonly status: ErrorStatus<C>;
+  readonly code: C;
   readonly details: ErrorDetail[];
   readonly headers: Record<string, string>;
+  readonly executionId: string | undefined;
 
   constructor(
-    status: ContentfulStatusCode,
-    code: string,
+    status: ErrorStatus<C>,
+    code: C,
     message: string,
-    options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {},
+    options: {
+      details?: ErrorDetail[];
+      headers?: Record<string, string>;
+      executionId?: string;
+    } = {},
   ) {
     super(message);
     this.name = "ApiError";
@@ -29,17 +116,28 @@ export class ApiError extends Error {
     this.code = code;
     this.details = options.details ?? [];
     this.headers = options.headers ?? {};
+    this.executionId = options.executionId;
   }
 }
 
 /** Body of an error response. */
 export function errorBody(
-  code: string,
+  code: ErrorCode,
   message: string,
   details: ErrorDetail[],
   requestId: string,
-): { error: { code: string; message: string; details: ErrorDetail[]; requestId: string } } {
-  return { error: { code, message, details, requestId } };
+  executionId?: string,
+): ErrorBody {
+  return { error: { code, message, details, requestId, ...(executionId ? { executionId } : {}) } };
+}
+
+/** The response of an error (the envelope, its status and headers), for routes outside Hono's onError. */
+export function errorResponse(error: ApiError, requestId: string): Response {
+  const body = errorBody(error.code, error.message, error.details, requestId, error.executionId);
+  return new Response(JSON.stringify(body), {
+    status: error.status,
+    headers: { ...error.headers, "content-type": "application/json", "x-request-id": requestId },
+  });
 }
 
 export const invalidKey = () =>
@@ -51,6 +149,6 @@ export const insufficientScope = (message: string) =>
 export const notFound = (message = "No such link in this workspace.") =>
   new ApiError(404, "not_found", message);
 
-/** 400 invalid_request with `{field, code, message}` details (contract section 3). */
+/** 400 invalid_request with `{field, code, message}` details (docs/errors.md#invalid-request). */
 export const invalidRequest = (message: string, details: ErrorDetail[] = []) =>
   new ApiError(400, "invalid_request", message, { details });

@@ -3,7 +3,7 @@
  * reads and parses the request into the webhook node's outputs, and hands it to the workflow's
  * runner in one call. The runner decides, in order: 404, 405, 429, 413, 422, then runs.
  */
-import { drizzle } from "drizzle-orm/d1";
+import { database } from "../db/database";
 import { workflowIdBySlugs } from "../manage/workflows";
 import type { AppBindings } from "../platform/env";
 import { newId } from "../platform/ids";
@@ -15,7 +15,7 @@ import {
   webhookQueryParams,
 } from "./request";
 import { workflowRunner } from "./runner/client";
-import type { WebhookCall, WebhookOutcome } from "./runner/object";
+import type { WebhookCall, WebhookOutcome } from "./runner/contract";
 
 /** The path parts of `/webhooks/<workspace>/<workflow>/<node key>`. */
 export type WebhookPath = { workspace: string; workflow: string; node: string };
@@ -28,7 +28,7 @@ const SLUGS_CACHE_SIZE = 10_000;
 const idsBySlugs = new Map<string, string>();
 
 async function lookUp(env: AppBindings, path: WebhookPath): Promise<string | null> {
-  const id = await workflowIdBySlugs(drizzle(env.DB), path.workspace, path.workflow);
+  const id = await workflowIdBySlugs(database(env), path.workspace, path.workflow);
   const key = `${path.workspace}/${path.workflow}`;
   if (id === null) {
     idsBySlugs.delete(key);

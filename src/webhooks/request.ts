@@ -3,6 +3,7 @@
  * its size limit, parsed by content type, and the headers and query parameters as plain objects.
  */
 
+import type { JsonValue } from "../platform/json";
 import { readLimited } from "../platform/read-limited";
 
 /** Largest webhook body accepted, in bytes (1 MiB); above it the caller answers 413. */
@@ -59,7 +60,7 @@ function mediaType(contentType: string | null): string {
 async function parseMultipart(
   bytes: Uint8Array,
   contentType: string,
-): Promise<{ ok: true; body: unknown } | { ok: false; message: string }> {
+): Promise<{ ok: true; body: JsonValue } | { ok: false; message: string }> {
   let form: FormData;
   try {
     form = await new Response(bytes, { headers: { "content-type": contentType } }).formData();
@@ -95,7 +96,7 @@ async function parseMultipart(
 export async function parseWebhookBody(
   bytes: Uint8Array,
   contentType: string | null,
-): Promise<{ ok: true; body: unknown; rawBody?: string } | { ok: false; message: string }> {
+): Promise<{ ok: true; body: JsonValue; rawBody?: string } | { ok: false; message: string }> {
   if (bytes.byteLength === 0) return { ok: true, body: {} };
   const type = mediaType(contentType);
   if (type === "application/json" || /^application\/[^\s/]+\+json$/.test(type)) {

@@ -4,6 +4,7 @@
  * it after each call and, after a restart, resume from the stored copy (`advance` re-issues a pending
  * fetch or wait without recording a second run).
  */
+import type { JsonValue } from "../platform/json";
 import { evaluateCondition } from "./condition";
 import { resolveValue, type TemplateScope, valueAsText } from "./template";
 import type {
@@ -53,7 +54,7 @@ function executionOrder(definition: WorkflowDefinition, triggerKey: string): str
 export function startExecution(
   definition: WorkflowDefinition,
   triggerKey: string,
-  triggerOutput: unknown,
+  triggerOutput: JsonValue,
   now: number,
 ): ExecutionState {
   const trigger = definition.nodes.find((node) => node.key === triggerKey);
@@ -103,7 +104,7 @@ function succeed(
   definition: WorkflowDefinition,
   state: ExecutionState,
   node: WorkflowNode,
-  output: unknown,
+  output: JsonValue,
   now: number,
   branch?: "true" | "false",
 ): void {
@@ -294,7 +295,7 @@ export function completeWait(
 }
 
 /** The execution's result: the output of the last node that succeeded, or null. */
-export function finalOutput(state: ExecutionState): unknown {
+export function finalOutput(state: ExecutionState): JsonValue {
   const key = state.lastNodeKey;
-  return key !== null && Object.hasOwn(state.outputs, key) ? state.outputs[key] : null;
+  return key !== null && Object.hasOwn(state.outputs, key) ? (state.outputs[key] ?? null) : null;
 }

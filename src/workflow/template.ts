@@ -3,9 +3,10 @@
  * Resolution is a plain property walk over JSON data: no eval, no prototype access, and values that
  * came from a template are never read as templates again (a caller cannot inject `{{secrets.X}}`).
  */
+import type { JsonValue } from "../platform/json";
 
 /** What templates can read: the outputs of finished nodes by key and the workspace secrets. */
-export type TemplateScope = { outputs: Record<string, unknown>; secrets: Record<string, string> };
+export type TemplateScope = { outputs: Record<string, JsonValue>; secrets: Record<string, string> };
 
 // The path may hold spaces inside (JSON keys can), but not braces; whitespace around it is trimmed.
 const PATH = "([^{}\\s](?:[^{}]*[^{}\\s])?)";
@@ -17,7 +18,7 @@ const ARRAY_INDEX = /^(?:0|[1-9]\d*)$/;
 const UNSAFE_SEGMENTS = new Set(["__proto__", "constructor", "prototype"]);
 
 /** True for `{}`-style objects (what JSON produces); arrays, null and class instances are not. */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject<T = unknown>(value: T | unknown): value is Record<string, T> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
@@ -34,7 +35,7 @@ export function valueAsText(value: unknown): string {
   return String(value);
 }
 
-function child(value: unknown, segment: string): unknown {
+function child(value: JsonValue | undefined, segment: string): JsonValue | undefined {
   if (UNSAFE_SEGMENTS.has(segment)) return undefined;
   if (Array.isArray(value)) return ARRAY_INDEX.test(segment) ? value[Number(segment)] : undefined;
   if (isPlainObject(value)) return Object.hasOwn(value, segment) ? value[segment] : undefined;
@@ -42,7 +43,7 @@ function child(value: unknown, segment: string): unknown {
 }
 
 /** The value a template path points at, or undefined when any step is missing. */
-function lookup(path: string, scope: TemplateScope): unknown {
+function lookup(path: string, scope: TemplateScope): JsonValue | undefined {
   const [head = "", ...rest] = path.split(".");
   if (head === "secrets") {
     const [name] = rest;
@@ -56,7 +57,7 @@ function lookup(path: string, scope: TemplateScope): unknown {
   return current;
 }
 
-function resolveString(text: string, scope: TemplateScope): unknown {
+function resolveString(text: string, scope: TemplateScope): JsonValue {
   if (!text.includes("{{")) return text;
   const whole = WHOLE_TEMPLATE.exec(text);
   if (whole?.[1] !== undefined) {
@@ -73,7 +74,7 @@ function resolveString(text: string, scope: TemplateScope): unknown {
  * `valueAsText`). Missing values resolve to "" in both cases. Returns new arrays/objects; never
  * throws for JSON input.
  */
-export function resolveValue(value: unknown, scope: TemplateScope): unknown {
+export function resolveValue(value: JsonValue, scope: TemplateScope): JsonValue {
   if (typeof value === "string") return resolveString(value, scope);
   if (Array.isArray(value)) return value.map((item) => resolveValue(item, scope));
   if (isPlainObject(value)) {

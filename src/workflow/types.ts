@@ -2,6 +2,7 @@
  * Workflow definitions and execution state (spec 2.5, 2.6; contract 5). Pure types: the engine in this
  * folder uses no Workers API, so it can be unit-tested alone and driven by the Workflow-runner object.
  */
+import type { JsonValue } from "../platform/json";
 
 export const NODE_TYPES = [
   "webhook",
@@ -73,16 +74,16 @@ export type ConversationEventNode = NodeBase & {
 export type ConditionNode = NodeBase & {
   type: "condition";
   /** Any JSON value; strings are templates. */
-  left: unknown;
+  left: JsonValue;
   operator: ConditionOperator;
   /** Any JSON value; strings are templates. Ignored by `exists`. */
-  right: unknown;
+  right: JsonValue;
 };
 
 export type SetNode = NodeBase & {
   type: "set";
   /** Output object; every string inside (at any depth) is a template. */
-  fields: Record<string, unknown>;
+  fields: Record<string, JsonValue>;
 };
 
 export type HttpRequestNode = NodeBase & {
@@ -93,7 +94,7 @@ export type HttpRequestNode = NodeBase & {
   /** Header values are templates. */
   headers: Record<string, string>;
   /** Templated; a string is sent as is, anything else as JSON. Absent: no body. */
-  body?: unknown;
+  body?: JsonValue;
   /** When true a non-2xx response does not fail the node (n8n's "Never Error"). Default false. */
   neverError: boolean;
   /** 1..60, default 30. */
@@ -132,7 +133,7 @@ export type DefinitionProblem = { field: string; code: string; message: string }
 
 /** What a trigger node produced; for webhooks the outputs of spec 2.6 / contract 5. */
 export type WebhookOutput = {
-  body: unknown;
+  body: JsonValue;
   headers: Record<string, string>;
   queryParams: Record<string, string | string[]>;
   method: string;
@@ -148,7 +149,7 @@ export type NodeRun = {
   type: NodeType;
   status: NodeStatus;
   /** Present once succeeded. */
-  output?: unknown;
+  output?: JsonValue;
   /** Present once failed: why, without secrets. */
   error?: string;
   startedAt: number;
@@ -170,7 +171,7 @@ export type ExecutionState = {
   /** Nodes with at least one active incoming connection (the trigger is always active). */
   active: string[];
   /** Outputs of succeeded nodes by key. */
-  outputs: Record<string, unknown>;
+  outputs: Record<string, JsonValue>;
   runs: NodeRun[];
   /** Key of the node whose output is the execution's result (the last node that succeeded). */
   lastNodeKey: string | null;
@@ -193,7 +194,7 @@ export type FetchRequest = {
 export type FetchResponse = {
   status: number;
   headers: Record<string, string>;
-  body: unknown;
+  body: JsonValue;
 };
 
 /**

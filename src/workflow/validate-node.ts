@@ -3,6 +3,7 @@
  * spec 2.5). Every problem is recorded; the node returned always has every field (defaults, or a
  * placeholder where a setting was wrong) so the caller can go on checking the rest of the graph.
  */
+import { fromParsedJson, type JsonValue } from "../platform/json";
 import { isPlainObject } from "./template";
 import {
   CONDITION_OPERATORS,
@@ -43,12 +44,15 @@ const SETTINGS: Record<NodeType, readonly string[]> = {
 const COMMON_FIELDS = ["key", "type", "name"];
 
 /** A deep copy of a JSON value, so the definition shares nothing with the caller's input. */
-export function cloneJson(value: unknown): unknown {
+export function cloneJson(value: unknown): JsonValue {
   if (Array.isArray(value)) return value.map(cloneJson);
-  if (isPlainObject(value)) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cloneJson(item)]));
-  }
-  return value;
+  if (isPlainObject(value)) return cloneJsonObject(value);
+  return fromParsedJson(value);
+}
+
+/** `cloneJson` of an object, typed as one. */
+export function cloneJsonObject(value: Record<string, unknown>): Record<string, JsonValue> {
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cloneJson(item)]));
 }
 
 type NumberRule = { min: number; max: number; integer: boolean; fallback: number };
@@ -187,7 +191,7 @@ function settingsOf(type: NodeType, s: Settings): WorkflowNode {
       return {
         ...base,
         type,
-        fields: fields ? (cloneJson(fields) as Record<string, unknown>) : {},
+        fields: fields ? cloneJsonObject(fields) : {},
       };
     }
     case "http_request": {

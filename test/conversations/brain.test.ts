@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
-  type ConversationContext,
   chooseBrain,
   DEFAULT_MODEL,
   renderAgentText,
   ScriptedBrain,
   WorkersAiBrain,
 } from "../../src/conversations/brain";
+import type { ConversationContext } from "../../src/conversations/conversation/contract";
 
 const context: ConversationContext = {
   agent: {

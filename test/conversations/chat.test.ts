@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { workspaceLimiter } from "../../src/launch/ledger/client";
+import { linkLedger } from "../../src/launch/ledger/client";
 import { call, errorCode, expectJson, seedWorkspace } from "../helpers/api";
 import { connect, createLaunch, lookUp, open, openSession, upgrade } from "../helpers/chat";
 
@@ -8,8 +8,8 @@ describe("POST /v1/chat/sessions (contract 4)", () => {
   it("opens a pending link: active, greeting first, pending slot freed, socket address given", async () => {
     const ws = await seedWorkspace();
     const link = await createLaunch(ws, { participant: { name: "Ada", externalId: "u-1" } });
-    const limiter = workspaceLimiter(env, ws.workspaceId);
-    expect(await limiter.pendingLinkCount(ws.workspaceId)).toBe(1);
+    const limiter = linkLedger(env, ws.workspaceId);
+    expect((await limiter.usage(ws.workspaceId)).pendingLinks).toBe(1);
 
     const session = await open(link.token);
     expect(session.sessionId).toMatch(/^ses_/);
@@ -22,7 +22,7 @@ describe("POST /v1/chat/sessions (contract 4)", () => {
     );
     expect(session.socketUrl).not.toContain(link.token);
     expect(session.limits).toEqual({ maxMessageChars: 2000, messagesPerMinute: 20 });
-    expect(await limiter.pendingLinkCount(ws.workspaceId)).toBe(0);
+    expect((await limiter.usage(ws.workspaceId)).pendingLinks).toBe(0);
 
     const looked = await lookUp(ws, link.id);
     expect(looked.status).toBe("active");

@@ -1,9 +1,9 @@
-import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { conversation } from "../../src/conversations/conversation/client";
-import { IDLE_TIMEOUT_MS } from "../../src/conversations/conversation/object";
 import type { ConversationStore } from "../../src/conversations/conversation/store";
+import { IDLE_TIMEOUT_MS } from "../../src/conversations/protocol";
 import { call, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
 import { connect, createLaunch, lookUp, open } from "../helpers/chat";
 import { createWorkflow, type ExecutionView } from "../helpers/workflows";
@@ -75,26 +75,29 @@ describe("ending a conversation", () => {
     const link = await createLaunch(ws);
     const session = await open(link.token);
     const stub = conversation(env, session.sessionId);
-    await runInDurableObject(stub, async (instance, objectState) => {
-      const store = storeOf(instance);
-      const state = store.state();
-      if (!state) throw new Error("no state");
+    const openedAt = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
       // One minute short of idle: the alarm changes nothing.
-      store.setState({ ...state, lastActivityAt: Date.now() - IDLE_TIMEOUT_MS + 60_000 });
-      await instance.alarm();
-      expect(store.state()?.endedAt).toBeNull();
-      store.setState({ ...state, lastActivityAt: Date.now() - IDLE_TIMEOUT_MS - 1 });
-      await instance.alarm();
-      expect(store.state()).toMatchObject({ endReason: "idle" });
-      // Once its notifications are delivered, an ended conversation needs no alarm.
-      for (let i = 0; i < 100 && store.nextOutboxDue() !== null; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      expect(await objectState.storage.getAlarm()).toBeNull();
-    });
-    const looked = await lookUp(ws, link.id);
-    expect(looked.status).toBe("ended");
+      vi.setSystemTime(openedAt + IDLE_TIMEOUT_MS - 60_000);
+      await runDurableObjectAlarm(stub);
+      expect((await lookUp(ws, link.id)).status).toBe("active");
+      vi.setSystemTime(openedAt + IDLE_TIMEOUT_MS + 1);
+      await runDurableObjectAlarm(stub);
+    } finally {
+      vi.useRealTimers();
+    }
+    const looked = await eventually(
+      () => lookUp(ws, link.id),
+      (view) => view.status === "ended",
+    );
     expect(looked.conversation?.endedAt).not.toBeNull();
+    // Once its notifications are delivered, an ended conversation needs no alarm.
+    const pending = await eventually(
+      () => runDurableObjectAlarm(stub),
+      (ran) => !ran,
+    );
+    expect(pending).toBe(false);
   });
 
   it("revocation closes an open chat at once and the link stops resuming", async () => {
@@ -226,20 +229,28 @@ describe("workflow events (spec 6)", () => {
     });
     const link = await createLaunch(ws, { participant: { externalId: "crm-7" } });
     const session = await open(link.token);
-    await runInDurableObject(conversation(env, session.sessionId), async (instance) => {
-      const store = storeOf(instance);
-      // As if the first attempt had failed: due again in the future, not delivered yet.
-      const at = Date.now();
-      store.enqueue(
+    const stub = conversation(env, session.sessionId);
+    // As if the first attempt had failed: due again in the future, not delivered yet.
+    const at = Date.now();
+    await runInDurableObject(stub, async (instance) => {
+      storeOf(instance).enqueue(
         { kind: "event", id: "evt_retry", event: "conversation.ended", at },
         at + 60_000,
       );
-      await instance.alarm();
-      expect(store.nextOutboxDue()).toBe(at + 60_000);
-      store.retryLater("evt_retry", Date.now() - 1);
-      await instance.alarm();
-      expect(store.nextOutboxDue()).toBeNull();
     });
+    await runDurableObjectAlarm(stub);
+    expect(await executions(ws, flow.id)).toHaveLength(0);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(at + 60_001);
+    try {
+      await runDurableObjectAlarm(stub);
+    } finally {
+      vi.useRealTimers();
+    }
+    await eventually(
+      () => executions(ws, flow.id),
+      (runs) => runs.length === 1,
+    );
     const runs = await executions(ws, flow.id);
     expect(runs).toHaveLength(1);
     expect(runs[0]?.nodes[0]?.output).toMatchObject({ participant: { externalId: "crm-7" } });

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 
 /**
  * Writes `count` pending links straight into D1, as if created earlier, without going through the
- * workspace limiter: the state a freshly started limiter must pick up from D1.
+ * link ledger: the state a freshly started limiter must pick up from D1.
  */
 export async function insertPendingLinks(
   workspaceId: string,

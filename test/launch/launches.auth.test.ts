@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { authenticateWidgetKey } from "../../src/auth/credentials";
-import { workspaceLimiter } from "../../src/launch/ledger/client";
+import { linkLedger } from "../../src/launch/ledger/client";
 import {
   call,
   errorCode,
@@ -277,7 +277,7 @@ describe("rate limit (spec 8, contract 3)", () => {
     ).toBe(404);
 
     // The log lives in the object's storage: a restart forgets nothing.
-    await evictDurableObject(workspaceLimiter(env, ws.workspaceId));
+    await evictDurableObject(linkLedger(env, ws.workspaceId));
     expect(
       (await call("GET", "/v1/widget/launches/lnk_unknown", { token: ws.widgetKey })).status,
     ).toBe(429);

@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { type Link, links } from "../../src/db/schema";
-import { workspaceLimiter } from "../../src/launch/ledger/client";
+import { linkLedger } from "../../src/launch/ledger/client";
 import { toLaunch } from "../../src/launch/links";
 import { call, expectJson, launchBody, ORIGIN, seedWorkspace } from "../helpers/api";
 
@@ -157,7 +157,7 @@ describe("look up a link (spec 2.4)", () => {
     await env.DB.prepare("UPDATE links SET expires_at = ? WHERE id = ?")
       .bind(Date.now() - 1, created.id)
       .run();
-    await evictDurableObject(workspaceLimiter(env, ws.workspaceId));
+    await evictDurableObject(linkLedger(env, ws.workspaceId));
     const looked = await expectJson<{ status: string }>(
       await call("GET", `/v1/widget/launches/${created.id}`, { token: ws.widgetKey }),
       200,

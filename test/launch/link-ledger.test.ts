@@ -2,7 +2,7 @@ import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
-import { workspaceLimiter } from "../../src/launch/ledger/client";
+import { linkLedger } from "../../src/launch/ledger/client";
 import { openLinkByToken } from "../../src/launch/links";
 import { call, expectJson, launchBody, seedWorkspace } from "../helpers/api";
 import { insertPendingLinks, pendingInD1 } from "../helpers/seed-links";
@@ -27,9 +27,9 @@ describe("pending-link cap (spec 8, contract 3)", () => {
     expect((await createLink(ws)).status).toBe(409);
 
     // No drift after a restart: the object's count is what D1 holds.
-    const limiter = workspaceLimiter(env, ws.workspaceId);
+    const limiter = linkLedger(env, ws.workspaceId);
     await evictDurableObject(limiter);
-    expect(await limiter.pendingLinkCount(ws.workspaceId)).toBe(10_000);
+    expect((await limiter.usage(ws.workspaceId)).pendingLinks).toBe(10_000);
     expect((await createLink(ws)).status).toBe(409);
   });
 
@@ -44,9 +44,7 @@ describe("pending-link cap (spec 8, contract 3)", () => {
     expect(
       (await call("DELETE", `/v1/widget/launches/${last.id}`, { token: ws.widgetKey })).status,
     ).toBe(204);
-    expect(await workspaceLimiter(env, ws.workspaceId).pendingLinkCount(ws.workspaceId)).toBe(
-      9_999,
-    );
+    expect((await linkLedger(env, ws.workspaceId).usage(ws.workspaceId)).pendingLinks).toBe(9_999);
     expect((await createLink(ws)).status).toBe(201);
     expect((await createLink(ws)).status).toBe(409);
   });
@@ -62,19 +60,19 @@ describe("pending-link cap (spec 8, contract 3)", () => {
     )
       .bind(Date.now() - 1, ws.workspaceId, Date.now() + 3_600_000)
       .run();
-    await evictDurableObject(workspaceLimiter(env, ws.workspaceId));
+    await evictDurableObject(linkLedger(env, ws.workspaceId));
     expect((await createLink(ws)).status).toBe(201);
-    expect(await workspaceLimiter(env, ws.workspaceId).pendingLinkCount(ws.workspaceId)).toBe(6);
+    expect((await linkLedger(env, ws.workspaceId).usage(ws.workspaceId)).pendingLinks).toBe(6);
   });
 
   it("rebuilds the count from D1 on restart, whatever the object held before", async () => {
     const ws = await seedWorkspace();
-    const limiter = workspaceLimiter(env, ws.workspaceId);
+    const limiter = linkLedger(env, ws.workspaceId);
     for (let i = 0; i < 3; i++) expect((await createLink(ws)).status).toBe(201);
-    expect(await limiter.pendingLinkCount(ws.workspaceId)).toBe(3);
+    expect((await limiter.usage(ws.workspaceId)).pendingLinks).toBe(3);
     await insertPendingLinks(ws.workspaceId, ws.agentId, ws.channelId, 7);
     await evictDurableObject(limiter);
-    expect(await limiter.pendingLinkCount(ws.workspaceId)).toBe(10);
+    expect((await limiter.usage(ws.workspaceId)).pendingLinks).toBe(10);
     expect(await pendingInD1(ws.workspaceId)).toBe(10);
   });
 });
@@ -82,7 +80,7 @@ describe("pending-link cap (spec 8, contract 3)", () => {
 describe("rate-limit storage", () => {
   it("clears stored calls that left the window and keeps the ones inside it", async () => {
     const ws = await seedWorkspace();
-    const limiter = workspaceLimiter(env, ws.workspaceId);
+    const limiter = linkLedger(env, ws.workspaceId);
     const prefix = `rl/${ws.widgetKeyId}/`;
     const at = (ms: number) => `${prefix}${String(ms).padStart(15, "0")}/0`;
     const now = Date.now();
@@ -112,16 +110,16 @@ describe("opening a link (pending → active)", () => {
   it("activates a pending link once, frees its slot and resumes it afterwards", async () => {
     const ws = await seedWorkspace();
     const created = await expectJson<{ id: string; token: string }>(await createLink(ws), 201);
-    const limiter = workspaceLimiter(env, ws.workspaceId);
-    expect(await limiter.pendingLinkCount(ws.workspaceId)).toBe(1);
+    const limiter = linkLedger(env, ws.workspaceId);
+    expect((await limiter.usage(ws.workspaceId)).pendingLinks).toBe(1);
     const db = drizzle(env.DB);
-    const limiterFor = (workspaceId: string) => workspaceLimiter(env, workspaceId);
+    const limiterFor = (workspaceId: string) => linkLedger(env, workspaceId);
 
     const first = await openLinkByToken(db, limiterFor, created.token);
     expect(first.opened).toBe(true);
     expect(first.link.status).toBe("active");
     expect(first.link.sessionId).toMatch(/^ses_/);
-    expect(await limiter.pendingLinkCount(ws.workspaceId)).toBe(0);
+    expect((await limiter.usage(ws.workspaceId)).pendingLinks).toBe(0);
 
     const again = await openLinkByToken(db, limiterFor, created.token);
     expect(again).toMatchObject({ opened: false, link: { sessionId: first.link.sessionId } });
@@ -142,7 +140,7 @@ describe("opening a link (pending → active)", () => {
   it("refuses a revoked or expired link with link_unavailable and an unknown token with not_found", async () => {
     const ws = await seedWorkspace();
     const db = drizzle(env.DB);
-    const limiterFor = (workspaceId: string) => workspaceLimiter(env, workspaceId);
+    const limiterFor = (workspaceId: string) => linkLedger(env, workspaceId);
     const revoked = await expectJson<{ id: string; token: string }>(await createLink(ws), 201);
     await call("DELETE", `/v1/widget/launches/${revoked.id}`, { token: ws.widgetKey });
     await expect(openLinkByToken(db, limiterFor, revoked.token)).rejects.toMatchObject({

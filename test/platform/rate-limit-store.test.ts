@@ -5,7 +5,7 @@ import { RateLimitStore } from "../../src/platform/rate-limit-store";
 
 /** A fresh object to borrow the storage of; the store under test is built on it directly. */
 function anyObject() {
-  return env.WORKSPACE_LIMITER.get(env.WORKSPACE_LIMITER.newUniqueId());
+  return env.LINK_LEDGER.get(env.LINK_LEDGER.newUniqueId());
 }
 
 /** Lets the store's grouped writes (a loop of put and sync) finish. */

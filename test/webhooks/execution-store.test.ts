@@ -11,7 +11,7 @@ import { define } from "../helpers/definitions";
 
 /** A fresh object to borrow the storage of; the store under test is built on it directly. */
 function anyObject() {
-  return env.WORKSPACE_LIMITER.get(env.WORKSPACE_LIMITER.newUniqueId());
+  return env.LINK_LEDGER.get(env.LINK_LEDGER.newUniqueId());
 }
 
 const immediate = define(

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { JsonValue } from "../../src/platform/json";
 import {
   advance,
   completeFetch,
@@ -10,7 +11,7 @@ import {
 import type { ExecutionState, WebhookOutput } from "../../src/workflow/types";
 import { define } from "../helpers/definitions";
 
-function webhookCall(headers: Record<string, string>, body: unknown = {}): WebhookOutput {
+function webhookCall(headers: Record<string, string>, body: JsonValue = {}): WebhookOutput {
   return { body, headers, queryParams: {}, method: "POST" };
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { JsonValue } from "../../src/platform/json";
 import {
   resolveValue,
   secretReferences,
@@ -65,7 +66,7 @@ describe("resolveValue (contract 5 templates)", () => {
   });
 
   it("never walks into prototype members", () => {
-    const hostile = JSON.parse('{"__proto__": {"polluted": "yes"}}') as unknown;
+    const hostile = JSON.parse('{"__proto__": {"polluted": "yes"}}') as JsonValue;
     const local: TemplateScope = { outputs: { n: { body: hostile } }, secrets: {} };
     expect(resolveValue("{{n.body.__proto__.polluted}}", local)).toBe("");
     expect(resolveValue("{{n.body.constructor}}", local)).toBe("");

@@ -12,48 +12,41 @@
  *   the same storage and is retried by the alarm until delivered: at least once.
  */
 import { DurableObject } from "cloudflare:workers";
-import { workspaceLimiter } from "../../launch/ledger/client";
+import { linkLedger } from "../../launch/ledger/client";
 import { randomBase64Url, sha256Hex } from "../../platform/crypto";
 import type { AppBindings } from "../../platform/env";
-import { isoTime } from "../../platform/ids";
+import { ApiError, errorResponse } from "../../platform/errors";
 import { SlidingWindowLog } from "../../platform/sliding-window";
 import { type AgentBrain, chooseBrain, renderAgentText } from "../brain";
 import { deliverConversationEvent } from "../events";
 import {
-  type ConversationFacts,
-  ConversationStore,
-  type EndReason,
-  type OutboxItem,
-  type StoredMessage,
-} from "./store";
+  CHAT_LIMITS,
+  CLOSE_CODES,
+  frameText,
+  IDLE_TIMEOUT_MS,
+  parseClientFrame,
+  type ServerFrame,
+  type SocketErrorCode,
+  toWire,
+} from "../protocol";
+import type {
+  ConversationContract,
+  ConversationFacts,
+  ConversationView,
+  EndReason,
+  StoredMessage,
+} from "./contract";
+import { ConversationStore, type OutboxItem } from "./store";
 
-/** Documented limits of the browser API (README "Chat limits"). */
-export const CHAT_LIMITS = {
-  /** Characters of one message, after trimming. */
-  maxMessageChars: 2_000,
-  /** Person messages accepted in any 60 s window of one conversation. */
-  messagesPerMinute: 20,
-} as const;
-/** A conversation with no message for this long ends (contract 4). */
-export const IDLE_TIMEOUT_MS = 30 * 60_000;
 /** A socket ticket must be used within this time. */
 const TICKET_TTL_MS = 60_000;
-/** Frames larger than this are refused before parsing (bytes, or UTF-16 units of a string). */
-const MAX_FRAME = 16_384;
+/** Live sockets one conversation accepts (docs/limits.md#chat). */
+export const MAX_SOCKETS = 8;
 const OUTBOX_RETRY_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
 /** Newest messages handed to the brain with each person message. */
 const BRAIN_HISTORY = 30;
 
-/** How `open` found the conversation; `ticket` is absent once it ended (read-only). */
-export type ConversationView = {
-  status: "in-progress" | "ended";
-  messages: StoredMessage[];
-  ticket?: string;
-};
-
-type ClientFrame = { type: "message"; text: string } | { type: "end" };
-
-export class Conversation extends DurableObject<AppBindings> {
+export class Conversation extends DurableObject<AppBindings> implements ConversationContract {
   private readonly store: ConversationStore;
   private readonly brain: AgentBrain;
   /** Outbox items being delivered right now. */
@@ -87,24 +80,39 @@ export class Conversation extends DurableObject<AppBindings> {
     return { status: ended ? "ended" : "in-progress", messages: this.store.messages(), ticket };
   }
 
-  /** Accepts a WebSocket for a valid one-time ticket (`?ticket=`); the Worker checked the path. */
+  /**
+   * Accepts a WebSocket for a valid one-time ticket (`?ticket=`); the Worker checked the path and
+   * the upgrade. Refusals are the error envelope: 403 invalid_ticket, 410 conversation_ended, 429
+   * too_many_connections past MAX_SOCKETS live sockets.
+   */
   override async fetch(request: Request): Promise<Response> {
-    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
-      return new Response("Expected a WebSocket upgrade.", { status: 426 });
-    }
+    const refuse = (error: ApiError) =>
+      errorResponse(error, request.headers.get("x-request-id") ?? "");
     const ticket = new URL(request.url).searchParams.get("ticket") ?? "";
     if (!ticket || !this.store.takeTicket(await sha256Hex(ticket), Date.now())) {
-      return new Response("Unknown or used ticket.", { status: 403 });
+      return refuse(
+        new ApiError(403, "invalid_ticket", "Unknown or used ticket; open the session again."),
+      );
     }
-    if (this.store.state()?.endedAt != null)
-      return new Response("The conversation ended.", { status: 410 });
+    if (this.store.state()?.endedAt != null) {
+      return refuse(new ApiError(410, "conversation_ended", "The conversation has ended."));
+    }
+    if (this.ctx.getWebSockets().length >= MAX_SOCKETS) {
+      return refuse(
+        new ApiError(
+          429,
+          "too_many_connections",
+          `At most ${MAX_SOCKETS} live connections per conversation.`,
+        ),
+      );
+    }
     const pair = new WebSocketPair();
     this.ctx.acceptWebSocket(pair[1]);
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
 
   override async webSocketMessage(ws: WebSocket, data: string | ArrayBuffer): Promise<void> {
-    const frame = parseFrame(data);
+    const frame = parseClientFrame(data);
     if (typeof frame === "string") return sendError(ws, "invalid_message", frame);
     const state = this.store.state();
     const facts = this.store.facts();
@@ -156,7 +164,7 @@ export class Conversation extends DurableObject<AppBindings> {
   async revoke(now = Date.now()): Promise<void> {
     if (!this.store.facts()) return;
     this.finish("revoked", now);
-    this.closeAll({ type: "revoked" }, 4403, "revoked");
+    this.closeAll({ type: "revoked" }, CLOSE_CODES.revoked, "revoked");
     await this.scheduleAlarm();
   }
 
@@ -164,7 +172,7 @@ export class Conversation extends DurableObject<AppBindings> {
   async end(reason: Exclude<EndReason, "revoked">, now = Date.now()): Promise<void> {
     if (!this.finish(reason, now)) return;
     this.enqueue({ kind: "link-ended", id: outboxId(), at: now });
-    this.closeAll({ type: "ended" }, 4410, "ended");
+    this.closeAll({ type: "ended" }, CLOSE_CODES.ended, "ended");
     await this.scheduleAlarm();
   }
 
@@ -191,12 +199,12 @@ export class Conversation extends DurableObject<AppBindings> {
     this.store.addMessage(stored);
     const state = this.store.state();
     if (state) this.store.setState({ ...state, lastActivityAt: stored.at });
-    const frame = JSON.stringify({ type: "message", message: toWire(stored) });
+    const frame = frameText({ type: "message", message: toWire(stored) });
     for (const socket of this.ctx.getWebSockets()) trySend(socket, frame);
   }
 
-  private closeAll(frame: object, code: number, reason: string): void {
-    const text = JSON.stringify(frame);
+  private closeAll(frame: ServerFrame, code: number, reason: string): void {
+    const text = frameText(frame);
     for (const socket of this.ctx.getWebSockets()) {
       trySend(socket, text);
       try {
@@ -220,7 +228,7 @@ export class Conversation extends DurableObject<AppBindings> {
       this.delivering.add(item.id);
       try {
         if (item.kind === "link-ended") {
-          await workspaceLimiter(this.env, facts.workspaceId).endLink(
+          await linkLedger(this.env, facts.workspaceId).endLink(
             facts.workspaceId,
             facts.linkId,
             item.at,
@@ -266,41 +274,13 @@ function message(role: StoredMessage["role"], text: string, at: number): StoredM
   return { id: `msg_${randomBase64Url(12)}`, role, text, at };
 }
 
-/** A message as the browser API sends it (`at` as ISO 8601). */
-export function toWire(stored: StoredMessage): {
-  id: string;
-  role: StoredMessage["role"];
-  text: string;
-  at: string;
-} {
-  return { id: stored.id, role: stored.role, text: stored.text, at: isoTime(stored.at) };
-}
-
-/** The frame as a client frame, or why it is not one. */
-function parseFrame(data: string | ArrayBuffer): ClientFrame | string {
-  if (typeof data !== "string") return "Frames are JSON text.";
-  if (data.length > MAX_FRAME) return `A frame has at most ${MAX_FRAME} characters.`;
-  let value: unknown;
-  try {
-    value = JSON.parse(data);
-  } catch {
-    return "The frame is not valid JSON.";
-  }
-  const frame = value as { type?: unknown; text?: unknown } | null;
-  if (frame?.type === "end") return { type: "end" };
-  if (frame?.type === "message" && typeof frame.text === "string") {
-    return { type: "message", text: frame.text };
-  }
-  return 'Send {"type":"message","text":"..."} or {"type":"end"}.';
-}
-
 function sendError(
   ws: WebSocket,
-  code: string,
+  code: SocketErrorCode,
   text: string,
-  details: Record<string, unknown>[] = [],
+  details: Record<string, string | number>[] = [],
 ): void {
-  trySend(ws, JSON.stringify({ type: "error", error: { code, message: text, details } }));
+  trySend(ws, frameText({ type: "error", error: { code, message: text, details } }));
 }
 
 function trySend(ws: WebSocket, frame: string): void {

@@ -3,30 +3,7 @@
  * conversation's facts, its messages, one-time socket tickets and an outbox of notifications that
  * must reach someone else (workflow events, the link's move to `ended`) at least once.
  */
-import type { ConversationContext } from "../brain";
-
-/** A chat message as the browser API shows it (contract 4); `at` is epoch ms here. */
-export type StoredMessage = { id: string; role: "agent" | "person"; text: string; at: number };
-
-/** Why a conversation ended. */
-export type EndReason = "person" | "agent" | "idle" | "revoked";
-
-/** What the object knows about its conversation; set once by the first `open`. */
-export type ConversationFacts = ConversationContext & {
-  sessionId: string;
-  linkId: string;
-  workspaceId: string;
-  flowId: string;
-  channelId: string;
-  agentMode: "initiator" | "responder";
-  /** The initiator's first message, a template (see `renderAgentText`). */
-  greeting: string | null;
-  participantExternalId: string | null;
-  /** Epoch ms. */
-  startedAt: number;
-  /** The link's expiry (epoch ms): an ended conversation stays readable until then. */
-  expiresAt: number;
-};
+import type { ConversationFacts, EndReason, StoredMessage } from "./contract";
 
 /** The conversation's changing state. */
 export type ConversationState = {

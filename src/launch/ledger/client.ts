@@ -1,10 +1,11 @@
+/** Gets the workspace's LinkLedger stub: one object per workspace, named by its id. */
 import type { AppBindings } from "../../platform/env";
-import type { WorkspaceLimiter } from "./object";
+import type { LinkLedgerContract } from "./contract";
 
-/** The workspace's WorkspaceLimiter stub (one object per workspace, named by its id). */
-export function workspaceLimiter(
-  env: Pick<AppBindings, "WORKSPACE_LIMITER">,
+/** The LinkLedger of `workspaceId` (docs/architecture.md#link-ledger). */
+export function linkLedger(
+  env: Pick<AppBindings, "LINK_LEDGER">,
   workspaceId: string,
-): DurableObjectStub<WorkspaceLimiter> {
-  return env.WORKSPACE_LIMITER.get(env.WORKSPACE_LIMITER.idFromName(workspaceId));
+): DurableObjectStub<LinkLedgerContract> {
+  return env.LINK_LEDGER.get(env.LINK_LEDGER.idFromName(workspaceId));
 }

@@ -1,5 +1,5 @@
 /**
- * WorkspaceLimiter: one SQLite-backed Durable Object per workspace (named by workspace id), the single
+ * LinkLedger: one SQLite-backed Durable Object per workspace (named by workspace id), the single
  * writer of the workspace's links. Every launch API call makes one call here.
  *
  * Responsibilities:
@@ -12,11 +12,13 @@
  *   overlap; the object keeps a write-through cache of links and of agents' parameter definitions,
  *   so most calls need no D1 read.
  */
+
 import { DurableObject } from "cloudflare:workers";
 import { and, eq, isNull, ne } from "drizzle-orm";
-import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { WidgetKeyPrincipal } from "../../auth/credentials";
 import { conversation } from "../../conversations/conversation/client";
+import { database } from "../../db/database";
 import {
   type Link,
   links,
@@ -33,29 +35,16 @@ import {
   findAgentParameters,
   findLinkRow,
   loadPendingLinks,
-  type Refusal,
   refuseFlow,
   validateNewLink,
 } from "../link-rules";
+import type { Admission, Guarded, LedgerResult, LedgerUsage, LinkLedgerContract } from "./contract";
 import { ExpiringSet } from "./expiring-set";
-
-/** The outcome of counting one call of a widget key. */
-export type Admission =
-  | { admitted: true; rateLimit: RateLimitDecision }
-  | { admitted: false; reason: "rate_limited"; rateLimit: RateLimitDecision }
-  | { admitted: false; reason: "key_revoked" };
-
-/** An admitted call's result, or a refusal the Worker answers with its status and code. */
-export type Guarded<T> =
-  | { admission: Admission & { admitted: false } }
-  | {
-      admission: Admission & { admitted: true };
-      result: { ok: true; value: T } | { ok: false; refusal: Refusal };
-    };
+import { LinkCache, toRow } from "./link-cache";
 
 const LINK_CACHE_SIZE = 20_000;
 
-export class WorkspaceLimiter extends DurableObject<AppBindings> {
+export class LinkLedger extends DurableObject<AppBindings> implements LinkLedgerContract {
   private readonly db: DrizzleD1Database;
   private readonly limits: LaunchLimits;
   /** Link writes of concurrent calls share D1 round trips (group commit). */
@@ -63,7 +52,7 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
   private readonly rateLimits: RateLimitStore;
   private readonly revokedKeys = new Map<string, boolean>();
   private readonly pending = new ExpiringSet();
-  private readonly linkCache = new Map<string, Link>();
+  private readonly linkCache = new LinkCache(LINK_CACHE_SIZE);
   private readonly agentCache = new Map<string, ParameterDefinition[]>();
   /** Bumped by every write, so a read-through that raced a write does not cache a stale row. */
   private epoch = 0;
@@ -71,7 +60,7 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
     super(ctx, env);
-    this.db = drizzle(env.DB);
+    this.db = database(env);
     // Vars are fixed for the object's lifetime.
     this.limits = launchLimits(env);
     this.writes = new D1WriteBatcher(this.db);
@@ -135,7 +124,7 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
         throw error;
       }
       this.epoch++;
-      this.cacheLink(toRow(link));
+      this.linkCache.set(toRow(link));
       return { ok: true, value: null };
     });
   }
@@ -171,7 +160,7 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
             ),
         );
         this.pending.delete(linkId);
-        this.cacheLink({ ...found.value, status: "revoked", revokedAt, endedAt });
+        this.linkCache.set({ ...found.value, status: "revoked", revokedAt, endedAt });
         if (found.value.sessionId) await this.closeConversation(found.value.sessionId, revokedAt);
       }
       return { ok: true, value: null };
@@ -201,7 +190,7 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
     const opened = result.meta.changes === 1;
     if (opened) {
       this.pending.delete(linkId);
-      this.cacheLink({ ...found, status: "active", sessionId, startedAt });
+      this.linkCache.set({ ...found, status: "active", sessionId, startedAt });
     } else {
       this.linkCache.delete(linkId);
     }
@@ -246,37 +235,37 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
   }
 
   /** Drops cached parameter definitions of an agent after it changed or was deleted. */
-  forgetAgent(agentId: string): void {
+  async forgetAgent(agentId: string): Promise<void> {
     this.epoch++;
     for (const cacheKey of this.agentCache.keys()) {
       if (cacheKey.startsWith(`${agentId}/`)) this.agentCache.delete(cacheKey);
     }
   }
 
-  /** Pending, unexpired links of the workspace right now. */
-  async pendingLinkCount(workspaceId: string): Promise<number> {
+  /** Pending, unexpired links of the workspace right now, and the cap. */
+  async usage(workspaceId: string): Promise<LedgerUsage> {
     await this.load(workspaceId);
-    return this.pending.size(Date.now());
+    return {
+      pendingLinks: this.pending.size(Date.now()),
+      maxPendingLinks: this.limits.maxPendingLinks,
+    };
   }
 
   private async guarded<T>(
     key: WidgetKeyPrincipal,
-    run: () => Promise<{ ok: true; value: T } | { ok: false; refusal: Refusal }>,
+    run: () => Promise<LedgerResult<T>>,
   ): Promise<Guarded<T>> {
     const admission = await this.admit(key);
     if (!admission.admitted) return { admission };
     return { admission, result: await run() };
   }
 
-  private async findForKey(
-    key: WidgetKeyPrincipal,
-    linkId: string,
-  ): Promise<{ ok: true; value: Link } | { ok: false; refusal: Refusal }> {
+  private async findForKey(key: WidgetKeyPrincipal, linkId: string): Promise<LedgerResult<Link>> {
     let link = this.linkCache.get(linkId);
     if (!link) {
       const epoch = this.epoch;
       link = await findLinkRow(this.db, key.workspaceId, linkId);
-      if (link && epoch === this.epoch) this.cacheLink(link);
+      if (link && epoch === this.epoch) this.linkCache.set(link);
     }
     if (!link || link.workspaceId !== key.workspaceId) {
       return {
@@ -286,15 +275,6 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
     }
     const refusal = refuseFlow(key, link.flowId);
     return refusal ? { ok: false, refusal } : { ok: true, value: link };
-  }
-
-  private cacheLink(link: Link): void {
-    this.linkCache.delete(link.id);
-    this.linkCache.set(link.id, link);
-    if (this.linkCache.size > LINK_CACHE_SIZE) {
-      const oldest = this.linkCache.keys().next().value;
-      if (oldest !== undefined) this.linkCache.delete(oldest);
-    }
   }
 
   /** Closes the revoked link's chat at once; a failure is logged, the revocation stands. */
@@ -341,17 +321,4 @@ export class WorkspaceLimiter extends DurableObject<AppBindings> {
     this.loaded = loading;
     return loading;
   }
-}
-
-function toRow(link: NewLink): Link {
-  return {
-    participantName: null,
-    participantExternalId: null,
-    globalTask: null,
-    sessionId: null,
-    startedAt: null,
-    endedAt: null,
-    revokedAt: null,
-    ...link,
-  };
 }

@@ -20,6 +20,7 @@
  */
 import { redactedJson } from "../../workflow/redact";
 import type { ExecutionState, NodeRun, NodeType, WorkflowDefinition } from "../../workflow/types";
+import type { ExecutionPage, ExecutionRecord } from "./contract";
 
 /** An execution being run: the definition it started with and the engine's state. */
 export type LiveExecution = {
@@ -33,17 +34,6 @@ export type LiveExecution = {
 
 /** What a running execution waits for, and when the runner must look at it again (epoch ms). */
 export type Wake = { step: "fetch" | "wait"; at: number };
-
-/** A stored record, as shown by the executions API (times in epoch ms). */
-export type ExecutionRecord = {
-  id: string;
-  workflowId: string;
-  status: ExecutionState["status"];
-  trigger: { key: string; type: string };
-  nodes: NodeRun[];
-  startedAt: number;
-  finishedAt: number | null;
-};
 
 /** Finished executions kept per workflow; older ones are deleted (like n8n's execution pruning). */
 export const MAX_FINISHED_EXECUTIONS = 10_000;
@@ -200,10 +190,7 @@ export class ExecutionStore {
   }
 
   /** Newest first; `startingAfter` (an execution id) pages on to older ones. */
-  async list(
-    limit: number,
-    startingAfter?: string,
-  ): Promise<{ data: ExecutionRecord[]; hasMore: boolean }> {
+  async list(limit: number, startingAfter?: string): Promise<ExecutionPage> {
     await this.flushNow();
     let end: string | undefined;
     if (startingAfter) {

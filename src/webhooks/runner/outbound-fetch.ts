@@ -2,6 +2,7 @@
  * Sends an http_request node's request for real (contract 5) and reads the response the way later
  * nodes want it: lower-case headers and a body parsed as JSON when it says it is JSON, else text.
  */
+import type { JsonValue } from "../../platform/json";
 import { readLimited } from "../../platform/read-limited";
 import type { FetchRequest, FetchResponse } from "../../workflow/types";
 
@@ -46,7 +47,7 @@ async function readText(response: Response): Promise<string> {
   return new TextDecoder().decode(bytes);
 }
 
-function parseBody(text: string, contentType: string | undefined): unknown {
+function parseBody(text: string, contentType: string | undefined): JsonValue {
   if (
     text !== "" &&
     contentType &&

@@ -1,0 +1,58 @@
+/**
+ * The Conversation object's RPC interface and the shapes that cross it
+ * (docs/architecture.md#conversation). Callers and `Env` import this file, never the implementation.
+ */
+import type { JsonValue } from "../../platform/json";
+
+/** What the agent knows about its conversation (spec 2.2): the person, the parameters, the task. */
+export type ConversationContext = {
+  agent: { name: string; instructions: string | null; model: string | null };
+  participant: { name: string | null };
+  parameters: Record<string, JsonValue>;
+  globalTask: string | null;
+};
+
+/** A chat message as the browser API shows it (docs/api/conversations.md); `at` is epoch ms here. */
+export type StoredMessage = { id: string; role: "agent" | "person"; text: string; at: number };
+
+/** Why a conversation ended. */
+export type EndReason = "person" | "agent" | "idle" | "revoked";
+
+/** What the object knows about its conversation; set once by the first `open`. */
+export type ConversationFacts = ConversationContext & {
+  sessionId: string;
+  linkId: string;
+  workspaceId: string;
+  flowId: string;
+  channelId: string;
+  agentMode: "initiator" | "responder";
+  /** The initiator's first message, a template (see `renderAgentText`). */
+  greeting: string | null;
+  participantExternalId: string | null;
+  /** Epoch ms. */
+  startedAt: number;
+  /** The link's expiry (epoch ms): an ended conversation stays readable until then. */
+  expiresAt: number;
+};
+
+/** How `open` found the conversation; `ticket` is absent once it ended (read-only). */
+export type ConversationView = {
+  status: "in-progress" | "ended";
+  messages: StoredMessage[];
+  ticket?: string;
+};
+
+/** What the Conversation offers over RPC. Times are epoch milliseconds. */
+export interface ConversationApi {
+  /** Starts the conversation (first call) or resumes it, handing out a one-time socket ticket. */
+  open(facts: ConversationFacts, now?: number): Promise<ConversationView>;
+  /** The link was revoked: ends the conversation and closes every socket at once. */
+  revoke(now?: number): Promise<void>;
+  /** Ends an open conversation; a no-op once ended. */
+  end(reason: Exclude<EndReason, "revoked">, now?: number): Promise<void>;
+  /** Accepts the chat socket for a valid one-time ticket (`?ticket=`), or refuses in the envelope. */
+  fetch(request: Request): Promise<Response>;
+}
+
+/** The conversation as its namespace binding knows it. */
+export interface ConversationContract extends ConversationApi, Rpc.DurableObjectBranded {}

@@ -1,0 +1,112 @@
+/**
+ * The chat protocol between the chat page (src/client) and the Conversation object, defined once
+ * and imported by both (docs/api/conversations.md#socket-protocol). `zod/mini` keeps the browser
+ * bundle small. Frames are JSON text; times on the wire are ISO 8601 strings.
+ */
+import { z } from "zod/mini";
+
+/** Documented limits of a conversation (docs/limits.md#chat). */
+export const CHAT_LIMITS = {
+  /** Characters of one message, after trimming. */
+  maxMessageChars: 2_000,
+  /** Person messages accepted in any 60 s window of one conversation. */
+  messagesPerMinute: 20,
+} as const;
+
+/** A conversation with no message for this long ends (docs/api/conversations.md#lifecycle). */
+export const IDLE_TIMEOUT_MS = 30 * 60_000;
+
+/** Frames larger than this are refused before parsing (UTF-16 units). */
+export const MAX_FRAME_CHARS = 16_384;
+
+/** Close codes the server uses; the page switches to the matching state. */
+export const CLOSE_CODES = { revoked: 4403, ended: 4410, expired: 4411 } as const;
+
+export const WireMessageSchema = z.object({
+  id: z.string(),
+  role: z.enum(["agent", "person"]),
+  text: z.string(),
+  at: z.string(),
+});
+/** A message as the page sees it. */
+export type WireMessage = z.infer<typeof WireMessageSchema>;
+
+/** What the page sends. */
+export const ClientFrameSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("message"), text: z.string() }),
+  z.object({ type: z.literal("end") }),
+]);
+export type ClientFrame = z.infer<typeof ClientFrameSchema>;
+
+/** Codes of `error` frames (docs/errors.md#chat-socket). */
+export const SocketErrorCodeSchema = z.enum([
+  "invalid_message",
+  "message_too_long",
+  "rate_limited",
+  "conversation_ended",
+]);
+export type SocketErrorCode = z.infer<typeof SocketErrorCodeSchema>;
+
+/** What the server sends. */
+export const ServerFrameSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("message"), message: WireMessageSchema }),
+  z.object({ type: z.literal("ended") }),
+  z.object({ type: z.literal("revoked") }),
+  z.object({ type: z.literal("expired") }),
+  z.object({
+    type: z.literal("error"),
+    error: z.object({
+      code: SocketErrorCodeSchema,
+      message: z.string(),
+      details: z.array(z.record(z.string(), z.union([z.string(), z.number()]))),
+    }),
+  }),
+]);
+export type ServerFrame = z.infer<typeof ServerFrameSchema>;
+
+/**
+ * Reads a frame the page sent.
+ * @returns the frame, or the message of an `invalid_message` error
+ */
+export function parseClientFrame(data: string | ArrayBuffer): ClientFrame | string {
+  if (typeof data !== "string") return "Frames are JSON text.";
+  if (data.length > MAX_FRAME_CHARS) return `A frame has at most ${MAX_FRAME_CHARS} characters.`;
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return "The frame is not valid JSON.";
+  }
+  const frame = ClientFrameSchema.safeParse(value);
+  return frame.success ? frame.data : 'Send {"type":"message","text":"..."} or {"type":"end"}.';
+}
+
+/** Reads a frame the server sent; null for anything that is not one. */
+export function parseServerFrame(data: string): ServerFrame | null {
+  try {
+    const frame = ServerFrameSchema.safeParse(JSON.parse(data));
+    return frame.success ? frame.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Serializes a frame for `WebSocket.send`. */
+export function frameText(frame: ServerFrame | ClientFrame): string {
+  return JSON.stringify(frame);
+}
+
+/** A stored message (`at` in epoch ms) as the page sees it. */
+export function toWire(message: {
+  id: string;
+  role: WireMessage["role"];
+  text: string;
+  at: number;
+}): WireMessage {
+  return {
+    id: message.id,
+    role: message.role,
+    text: message.text,
+    at: new Date(message.at).toISOString(),
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * The LinkLedger's RPC interface: what the Worker, the conversation and the management API may ask
+ * of a workspace's link ledger, and the shapes that cross the boundary (docs/architecture.md#link-ledger).
+ * Callers and `Env` import this file, never the object's implementation.
+ */
+import type { WidgetKeyPrincipal } from "../../auth/credentials";
+import type { Link, NewLink } from "../../db/schema";
+import type { ErrorDetail } from "../../platform/errors";
+import type { RateLimitDecision } from "../../platform/sliding-window";
+
+/** A refusal that crosses the boundary as data; the Worker turns it into an ApiError. */
+export type Refusal = {
+  status: 400 | 403 | 404 | 409;
+  code:
+    | "forbidden_flow"
+    | "widget_not_found"
+    | "invalid_parameters"
+    | "not_found"
+    | "too_many_pending_links";
+  message: string;
+  details?: ErrorDetail[];
+};
+
+/** The outcome of counting one call of a widget key (docs/api/launch.md#rate-limit). */
+export type Admission =
+  | { admitted: true; rateLimit: RateLimitDecision }
+  | { admitted: false; reason: "rate_limited"; rateLimit: RateLimitDecision }
+  | { admitted: false; reason: "key_revoked" };
+
+/** The result of a call's work: its value, or the refusal it earned. */
+export type LedgerResult<T> = { ok: true; value: T } | { ok: false; refusal: Refusal };
+
+/** A counted call: refused at admission, or admitted with the result of its work. */
+export type Guarded<T> =
+  | { admission: Admission & { admitted: false } }
+  | { admission: Admission & { admitted: true }; result: LedgerResult<T> };
+
+/** Pending links of the workspace now, against its cap (docs/limits.md). */
+export type LedgerUsage = { pendingLinks: number; maxPendingLinks: number };
+
+/** What the LinkLedger offers over RPC. Times are epoch milliseconds. */
+export interface LinkLedgerApi {
+  /** Counts one call of the key unless it is revoked or over its rate limit. */
+  admit(key: Pick<WidgetKeyPrincipal, "keyId">): Promise<Admission>;
+  /** Admits the call, then creates the pending link (scope, agent and channel, parameters, cap). */
+  createLink(key: WidgetKeyPrincipal, link: NewLink): Promise<Guarded<null>>;
+  /** Admits the call, then reads the link. */
+  lookupLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<Link>>;
+  /** Admits the call, then revokes the link from any state (idempotent). */
+  revokeLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<null>>;
+  /** Moves a pending, unexpired link to active; true when this call opened it. */
+  activateLink(
+    workspaceId: string,
+    linkId: string,
+    sessionId: string,
+    startedAt: number,
+  ): Promise<boolean>;
+  /** Records that the link's conversation ended; repeating it changes nothing. */
+  endLink(workspaceId: string, linkId: string, endedAt: number): Promise<void>;
+  /** Revokes a widget key, refused from the next call on; false for an unknown key. */
+  revokeWidgetKey(workspaceId: string, keyId: string): Promise<boolean>;
+  /** Forgets cached parameter definitions of an agent that changed or was deleted. */
+  forgetAgent(agentId: string): Promise<void>;
+  /** Pending links now and the cap (shown by `GET /v1/manage/workspace`). */
+  usage(workspaceId: string): Promise<LedgerUsage>;
+}
+
+/** The ledger as its namespace binding knows it. */
+export interface LinkLedgerContract extends LinkLedgerApi, Rpc.DurableObjectBranded {}

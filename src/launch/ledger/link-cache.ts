@@ -1,0 +1,44 @@
+/**
+ * The LinkLedger's write-through cache of link rows: in memory only, least recently written first
+ * out, so most look-ups and revocations need no D1 read (docs/architecture.md#link-ledger).
+ */
+import type { Link, NewLink } from "../../db/schema";
+
+export class LinkCache {
+  private readonly rows = new Map<string, Link>();
+
+  /** @param capacity rows kept; the oldest write is dropped past it */
+  constructor(private readonly capacity: number) {}
+
+  get(linkId: string): Link | undefined {
+    return this.rows.get(linkId);
+  }
+
+  /** Stores the row as the newest. */
+  set(link: Link): void {
+    this.rows.delete(link.id);
+    this.rows.set(link.id, link);
+    if (this.rows.size > this.capacity) {
+      const oldest = this.rows.keys().next().value;
+      if (oldest !== undefined) this.rows.delete(oldest);
+    }
+  }
+
+  delete(linkId: string): void {
+    this.rows.delete(linkId);
+  }
+}
+
+/** The row D1 holds after inserting `link` (absent columns are null). */
+export function toRow(link: NewLink): Link {
+  return {
+    participantName: null,
+    participantExternalId: null,
+    globalTask: null,
+    sessionId: null,
+    startedAt: null,
+    endedAt: null,
+    revokedAt: null,
+    ...link,
+  };
+}

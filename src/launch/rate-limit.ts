@@ -1,0 +1,65 @@
+/**
+ * The launch API's per-key rate limit (spec 8; docs/api/launch.md#rate-limit): at most
+ * `RATE_LIMIT_PER_MINUTE` (120) accepted calls of one widget key in any 60 s, counted exactly by
+ * the workspace's LinkLedger. Every call with a valid key counts once, whatever it answers; every
+ * answer carries the IETF `RateLimit-Policy` and `RateLimit` headers; a call over the limit gets 429
+ * `rate_limited` with `Retry-After`, and a key revoked since it was cached gets 401 `invalid_key`.
+ *
+ * Counting rides on the call's one ledger RPC: the middleware hands the route a `LaunchLedger` whose
+ * calls are admitted inside the ledger, and counts on its own only a call that never reached it
+ * (refused earlier for its body).
+ */
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import type { WidgetKeyEnv } from "../auth/middleware";
+import { ApiError, invalidKey } from "../platform/errors";
+import { linkLedger } from "./ledger/client";
+import type { Admission, Guarded, LedgerResult } from "./ledger/contract";
+import type { LaunchLedger } from "./links";
+
+const POLICY = "widget-key";
+
+/** The Hono env of launch routes: the widget key and its counted ledger. */
+export type LaunchEnv = WidgetKeyEnv & { Variables: { ledger: LaunchLedger } };
+
+/** Sets the RateLimit headers of an admission; throws 401 for a revoked key, 429 over the limit. */
+function applyAdmission(c: Context, admission: Admission): void {
+  if (!admission.admitted && admission.reason === "key_revoked") throw invalidKey();
+  const decision = admission.rateLimit;
+  c.header("RateLimit-Policy", `"${POLICY}";q=${decision.limit};w=60`);
+  c.header("RateLimit", `"${POLICY}";r=${decision.remaining};t=${decision.resetSeconds}`);
+  if (!admission.admitted) {
+    throw new ApiError(
+      429,
+      "rate_limited",
+      `More than ${decision.limit} requests per minute with this key; retry in ${decision.retryAfterSeconds} s.`,
+      { headers: { "Retry-After": String(decision.retryAfterSeconds) } },
+    );
+  }
+}
+
+/**
+ * Counts the call of `c.var.widgetKey` exactly once and applies the outcome. Hono has turned an
+ * error raised by a later middleware (413, 400) into its response by the time `next()` returns;
+ * such a call is counted here, and a revoked key or the limit (401, 429) then replace that response,
+ * as the order of checks says (docs/api/launch.md#order-of-checks).
+ */
+export const perKeyRateLimit = createMiddleware<LaunchEnv>(async (c, next) => {
+  const key = c.var.widgetKey;
+  const stub = linkLedger(c.env, key.workspaceId);
+  let counted = false;
+  const admitted = async <T>(call: Promise<Guarded<T>>): Promise<LedgerResult<T>> => {
+    const guarded = await call;
+    counted = true;
+    applyAdmission(c, guarded.admission);
+    if (!("result" in guarded)) throw new Error("a refused admission has thrown");
+    return guarded.result;
+  };
+  c.set("ledger", {
+    createLink: (principal, link) => admitted(stub.createLink(principal, link)),
+    lookupLink: (principal, linkId) => admitted(stub.lookupLink(principal, linkId)),
+    revokeLink: (principal, linkId) => admitted(stub.revokeLink(principal, linkId)),
+  });
+  await next();
+  if (!counted) applyAdmission(c, await stub.admit(key));
+});

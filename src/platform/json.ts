@@ -1,0 +1,54 @@
+/**
+ * JSON values as they cross the Durable Object boundary and reach storage, and the checks every
+ * client-sent body passes before anything else walks it (docs/limits.md#nesting).
+ */
+
+/** A value JSON can carry. Typed this way (not `unknown`) so RPC stubs keep the shapes. */
+export type JsonValue = string | number | boolean | null | JsonArray | JsonObject;
+/** A JSON object (an interface, so RPC typing does not expand it without end). */
+export interface JsonObject {
+  [key: string]: JsonValue;
+}
+/** A JSON array. */
+export interface JsonArray extends Array<JsonValue> {}
+
+/** Keys that would reach an object's prototype when assigned; refused or kept as plain data. */
+export const PROTOTYPE_KEYS: ReadonlySet<string> = new Set([
+  "__proto__",
+  "constructor",
+  "prototype",
+]);
+
+/**
+ * Whether JSON text nests deeper than `limit`, read from the text itself (brackets outside
+ * strings), so it is checked before `JSON.parse` builds, or overflows on, the value.
+ */
+export function jsonTextTooDeep(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 92 /* \ */) i++;
+      else if (code === 34 /* " */) inString = false;
+    } else if (code === 34) inString = true;
+    else if (code === 123 /* { */ || code === 91 /* [ */) {
+      if (++depth > limit) return true;
+    } else if (code === 125 /* } */ || code === 93 /* ] */) depth--;
+  }
+  return false;
+}
+
+/**
+ * Types a value that was produced by `JSON.parse` (a request body, a stored row) as the JSON it is.
+ * The one place such a value is declared JSON; anything else must be built as JsonValue.
+ */
+export function fromParsedJson(value: unknown): JsonValue {
+  return value as JsonValue;
+}
+
+/** A parsed JSON object as its own keys hold it, or `{}` for anything that is not an object. */
+export function jsonObject(value: unknown): Record<string, JsonValue> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
+  return value as Record<string, JsonValue>;
+}

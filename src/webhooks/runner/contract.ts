@@ -1,0 +1,80 @@
+/**
+ * The WorkflowRunner's RPC interface and the shapes that cross it (docs/architecture.md#workflow-runner).
+ * The Worker's receiver, the conversation events and the management API import this file, never the
+ * object's implementation.
+ */
+import type { JsonValue } from "../../platform/json";
+import type { ConversationEvent, NodeRun, WebhookOutput } from "../../workflow/types";
+
+/** A webhook request, read and parsed by the Worker (docs/api/webhooks.md#request-outputs). */
+export type WebhookCall = {
+  workflowId: string;
+  workspaceSlug: string;
+  workflowSlug: string;
+  nodeKey: string;
+  method: string;
+  /** Chosen by the Worker, so it can re-attach to the execution if the object restarts. */
+  executionId: string;
+  input: { ok: true; output: WebhookOutput } | { ok: false; status: 413 | 422; message: string };
+};
+
+/** A conversation event for one of the workflow's conversation_event triggers (docs/events.md). */
+export type EventCall = {
+  workflowId: string;
+  nodeKey: string;
+  /** Derived from the event by the sender, so a repeated delivery starts nothing twice. */
+  executionId: string;
+  event: ConversationEvent;
+  agentId: string;
+  output: JsonValue;
+};
+
+/** How a webhook call ends; the Worker turns it into the HTTP response. */
+export type WebhookOutcome =
+  /** `stale`: the object does not hold the workflow the URL names (deleted, or its slug moved). */
+  | { kind: "not_found"; stale: boolean }
+  | { kind: "method_not_allowed"; allow: string }
+  | { kind: "rate_limited"; retryAfterSeconds: number; limit: number }
+  | { kind: "bad_body"; status: 413 | 422; message: string }
+  | { kind: "accepted"; executionId: string }
+  | { kind: "succeeded"; executionId: string; output: JsonValue }
+  | { kind: "failed"; executionId: string; nodeKey: string | null }
+  | { kind: "timeout"; executionId: string };
+
+/** A finished lastNode outcome. */
+export type Settled = Extract<WebhookOutcome, { kind: "succeeded" | "failed" }>;
+
+/** An execution's record as the executions API shows it (secrets redacted; times in epoch ms). */
+export type ExecutionRecord = {
+  id: string;
+  workflowId: string;
+  status: "running" | "succeeded" | "failed";
+  trigger: { key: string; type: string };
+  nodes: NodeRun[];
+  startedAt: number;
+  finishedAt: number | null;
+};
+
+/** A page of records, newest first. */
+export type ExecutionPage = { data: ExecutionRecord[]; hasMore: boolean };
+
+/** What the WorkflowRunner offers over RPC. */
+export interface WorkflowRunnerApi {
+  /** Re-reads the workflow after the management API changed it; a deleted one is forgotten. */
+  configure(workflowId: string): Promise<void>;
+  /** The workspace's secrets changed; the next execution reads them again. */
+  secretsChanged(): Promise<void>;
+  /** Receives one webhook call: refuses it or starts an execution. */
+  receive(call: WebhookCall): Promise<WebhookOutcome>;
+  /** Starts an execution from a conversation event; false when none started. */
+  startFromEvent(call: EventCall): Promise<boolean>;
+  /** Re-attaches a lastNode caller after a restart; null for an unknown execution. */
+  attach(workflowId: string, executionId: string): Promise<WebhookOutcome | null>;
+  /** One execution's record, or null. */
+  getExecution(executionId: string): Promise<ExecutionRecord | null>;
+  /** Records newest first; `startingAfter` (an execution id) pages on. */
+  listExecutions(limit: number, startingAfter?: string): Promise<ExecutionPage>;
+}
+
+/** The runner as its namespace binding knows it. */
+export interface WorkflowRunnerContract extends WorkflowRunnerApi, Rpc.DurableObjectBranded {}

@@ -1,0 +1,179 @@
+/**
+ * Runs a WorkflowRunner's executions with the pure engine (docs/api/webhooks.md#durability). After
+ * every stretch of synchronous nodes the state is saved (`ExecutionStore`, group commit); before a
+ * node that waits on the outside world (http_request, wait) that save is confirmed and carries a wake
+ * time, and an alarm is set, so after any restart the alarm continues the execution from its last
+ * completed node. lastNode callers are held in memory (`HeldCallers`) until their execution settles.
+ */
+import type { JsonValue } from "../../platform/json";
+import {
+  advance,
+  completeFetch,
+  completeWait,
+  failFetch,
+  finalOutput,
+  startExecution,
+} from "../../workflow/engine";
+import type { ConversationEventNode, WebhookNode } from "../../workflow/types";
+import type { RunnerConfig } from "./config";
+import type { Settled } from "./contract";
+import type { ExecutionStore, LiveExecution, Wake } from "./execution-store";
+import { HeldCallers, type HeldOutcome } from "./held-callers";
+import { performFetch } from "./outbound-fetch";
+import type { Secrets } from "./workflow-source";
+
+/** How long past its timeout a fetch may be silent before the alarm takes it over (ms). */
+const FETCH_LEASE_MS = 30_000;
+
+export class Executor {
+  /** Executions this instance is driving right now; the alarm leaves them alone. */
+  private readonly inFlight = new Set<string>();
+  private readonly held = new HeldCallers<Settled>();
+  private alarmAt: number | null = null;
+
+  constructor(
+    private readonly ctx: DurableObjectState,
+    readonly store: ExecutionStore,
+  ) {}
+
+  /** Reads the alarm and the running executions; call once, while the object starts. */
+  async load(): Promise<void> {
+    this.alarmAt = await this.ctx.storage.getAlarm();
+    await this.store.load();
+    if (this.store.interruptFetches(Date.now()) > 0) await this.schedule(Date.now());
+  }
+
+  /** Whether this instance is driving the execution now. */
+  isRunning(executionId: string): boolean {
+    return this.inFlight.has(executionId);
+  }
+
+  /** Holds a lastNode caller until the execution settles or `timeoutMs` passes. */
+  waitFor(executionId: string, timeoutMs: number): Promise<HeldOutcome<Settled>> {
+    return this.held.wait(executionId, timeoutMs);
+  }
+
+  /**
+   * Starts an execution of the workflow's current definition from `trigger` with its output, and
+   * drives it. Settles once it is recorded: when it goes on past its first stretch of nodes, once
+   * that state is confirmed on disk; when it finished in that stretch, at once (its record is
+   * written unconfirmed, see ExecutionStore).
+   */
+  start(
+    config: RunnerConfig,
+    trigger: WebhookNode | ConversationEventNode,
+    executionId: string,
+    output: JsonValue,
+    secrets: Secrets,
+  ): Promise<void> {
+    const now = Date.now();
+    const execution: LiveExecution = {
+      id: executionId,
+      workflowId: config.workflowId,
+      triggerType: trigger.type,
+      definition: config.definition,
+      state: startExecution(config.definition, trigger.key, output, now),
+      startedAt: now,
+    };
+    const recorded = Promise.withResolvers<void>();
+    const onRecorded = (error?: unknown) =>
+      error === undefined ? recorded.resolve() : recorded.reject(error);
+    this.ctx.waitUntil(this.drive(execution, secrets, onRecorded).catch(logDriveError));
+    return recorded.promise;
+  }
+
+  /** Continues every execution whose wait ended or whose fetch was interrupted. */
+  async runDue(secretsFor: (workflowId: string) => Promise<Secrets>): Promise<void> {
+    this.alarmAt = null;
+    const now = Date.now();
+    const due = (await this.store.due(now)).filter((execution) => !this.inFlight.has(execution.id));
+    if (due.length > 0) {
+      const secrets = await secretsFor(due[0]?.workflowId ?? "");
+      for (const execution of due) {
+        // A wait that has not ended yet (a clock skew or an early alarm) stays parked.
+        if (
+          execution.state.waitUntil !== null &&
+          !completeWait(execution.definition, execution.state, now)
+        ) {
+          continue;
+        }
+        this.ctx.waitUntil(this.drive(execution, secrets).catch(logDriveError));
+      }
+    }
+    const next = this.store.nextWake();
+    if (next !== null) await this.schedule(Math.max(next, Date.now() + 1));
+  }
+
+  /**
+   * Runs the execution until it finishes or parks on a wait, awaiting fetches in between. The state
+   * is saved (group commit) after every synchronous stretch, before any effect: a fetch starts only
+   * once the state that leads to it is durable.
+   * @param onRecorded called once, after the first save, or with the error that prevented it
+   */
+  private async drive(
+    execution: LiveExecution,
+    secrets: Secrets,
+    onRecorded?: (error?: unknown) => void,
+  ): Promise<void> {
+    this.inFlight.add(execution.id);
+    let recorded = onRecorded;
+    try {
+      for (;;) {
+        const step = advance(execution.definition, execution.state, secrets.values, Date.now());
+        if (step.kind === "finished") {
+          // A finished record is written unconfirmed: nothing is gained by holding the reply.
+          const saved = this.store.save(execution, secrets.redact, null);
+          recorded?.();
+          this.settle(execution);
+          await saved;
+          return;
+        }
+        const wake: Wake =
+          step.kind === "wait"
+            ? { step: "wait", at: step.until }
+            : { step: "fetch", at: Date.now() + step.request.timeoutMs + FETCH_LEASE_MS };
+        await this.store.save(execution, secrets.redact, wake);
+        recorded?.();
+        recorded = undefined;
+        await this.schedule(wake.at);
+        if (step.kind === "wait") return;
+        try {
+          const response = await performFetch(step.request);
+          completeFetch(execution.definition, execution.state, response, Date.now());
+        } catch (error) {
+          const reason = error instanceof Error ? error.message : String(error);
+          failFetch(execution.state, reason, Date.now());
+        }
+      }
+    } catch (error) {
+      recorded?.(error);
+      throw error;
+    } finally {
+      this.inFlight.delete(execution.id);
+    }
+  }
+
+  private settle(execution: LiveExecution): void {
+    if (!this.held.has(execution.id)) return;
+    const { state } = execution;
+    this.held.settle(
+      execution.id,
+      state.status === "succeeded"
+        ? { kind: "succeeded", executionId: execution.id, output: finalOutput(state) }
+        : { kind: "failed", executionId: execution.id, nodeKey: state.failedNodeKey },
+    );
+  }
+
+  private async schedule(at: number): Promise<void> {
+    if (this.alarmAt !== null && this.alarmAt <= at) return;
+    this.alarmAt = at;
+    await this.ctx.storage.setAlarm(at);
+  }
+}
+
+/** A runner bug, not a node failure (those are recorded); logged once, without node data. */
+function logDriveError(error: unknown): void {
+  console.error(
+    JSON.stringify({ level: "error", event: "execution_drive_failed", error: String(error) }),
+  );
+}
