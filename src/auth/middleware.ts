@@ -6,7 +6,7 @@
 import { createMiddleware } from "hono/factory";
 import { database } from "../db/database";
 import type { AppEnv } from "../platform/app";
-import { ApiError, insufficientScope, invalidKey } from "../platform/errors";
+import { insufficientScope, invalidKey } from "../platform/errors";
 import {
   authenticateMember,
   authenticateWidgetKey,

@@ -5,7 +5,6 @@
  */
 
 import type { AiRunner } from "../platform/env";
-import type { JsonValue } from "../platform/json";
 import { resolveValue, valueAsText } from "../workflow/template";
 import type { ConversationContext } from "./conversation/contract";
 

@@ -29,7 +29,6 @@ import {
 import { D1WriteBatcher } from "../../platform/d1-write-batcher";
 import type { AppBindings } from "../../platform/env";
 import { RateLimitStore } from "../../platform/rate-limit-store";
-import type { RateLimitDecision } from "../../platform/sliding-window";
 import { type LaunchLimits, launchLimits } from "../limits";
 import {
   findAgentParameters,
