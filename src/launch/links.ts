@@ -51,7 +51,7 @@ export function launchAddresses(
 }
 
 /** The value of a ledger result, or its refusal as the ApiError the client gets. */
-function valueOf<T>(result: LedgerResult<T>): T {
+function unwrap<T>(result: LedgerResult<T>): T {
   if (result.ok) return result.value;
   const { status, code, message, details } = result.refusal;
   throw new ApiError(status, code, message, { details });
@@ -86,7 +86,7 @@ export async function createLink(
     createdAt: now,
     createdByKey: key.keyId,
   };
-  valueOf(await ledger.createLink(key, link));
+  unwrap(await ledger.createLink(key, link));
   return {
     id: link.id,
     status: "pending",
@@ -125,7 +125,7 @@ export async function getLink(
   id: string,
   now = Date.now(),
 ): Promise<Launch> {
-  return toLaunch(valueOf(await ledger.lookupLink(key, id)), now);
+  return toLaunch(unwrap(await ledger.lookupLink(key, id)), now);
 }
 
 /** Revokes a link from any state (spec 3); repeating it changes nothing; a pending slot is freed. */
@@ -134,7 +134,7 @@ export async function revokeLink(
   key: WidgetKeyPrincipal,
   id: string,
 ): Promise<void> {
-  valueOf(await ledger.revokeLink(key, id));
+  unwrap(await ledger.revokeLink(key, id));
 }
 
 export type OpenedLink = { link: Link; opened: boolean };
