@@ -39,7 +39,8 @@ export function createApp(): OpenAPIHono<AppEnv> {
     const id = c.get("requestId") ?? "";
     if (error instanceof ApiError) {
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-      return c.json(errorBody(error.code, error.message, error.details, id), error.status);
+      const body = errorBody(error.code, error.message, error.details, id, error.executionId);
+      return c.json(body, error.status);
     }
     if (error instanceof HTTPException && error.status < 500) {
       return c.json(errorBody("invalid_request", error.message, [], id), error.status);

@@ -1,47 +1,118 @@
-import type { MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
+/**
+ * The JSON body of the launch, chat and management routes: read once under its size limit, checked
+ * (encoding, media type, nesting) on the text, parsed once (contract 3, docs/limits.md#nesting).
+ */
+import type { Context, MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
+import { refusedContentEncoding } from "./body-encoding";
 import { ApiError, invalidRequest } from "./errors";
+import { jsonTextTooDeep } from "./json";
+import { readBodyLimited } from "./read-limited";
+
+/** Deepest nesting of objects and arrays accepted in an API JSON body, the body itself being 1. */
+export const MAX_JSON_DEPTH = 64;
+
+// Not fatal, as Request.text() decodes: invalid bytes become U+FFFD; a leading BOM is dropped.
+const utf8 = new TextDecoder("utf-8");
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+function tooLarge(maxBytes: number): ApiError {
+  return new ApiError(413, "invalid_request", `The body is larger than ${maxBytes} bytes.`, {
+    details: [
+      { field: "body", code: "out_of_range", message: `At most ${maxBytes} bytes are accepted.` },
+    ],
+  });
+}
+
+/** The body's bytes under the limit, or the 413 (too large) or 400 (upload broken off) it gets. */
+async function readBytes(c: Context, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(c.req.header("content-length") ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  const stream = c.req.raw.body;
+  if (!stream) return new Uint8Array(0);
+  const read = await readBodyLimited(stream, maxBytes);
+  if (read.ok) return read.bytes;
+  if (read.reason === "too_large") throw tooLarge(maxBytes);
+  // The client broke off its upload (or the connection was lost): not a fault of ours, not logged.
+  throw invalidRequest("The body could not be read to its end.", [
+    {
+      field: "body",
+      code: "invalid_json",
+      message: "The body ended before it was complete; was the upload broken off?",
+    },
+  ]);
+}
+
+/** Refuses a Content-Encoding (415) and a Content-Type that is not JSON (400). */
+function checkHeaders(c: Context): void {
+  const encoding = refusedContentEncoding(c.req.raw.headers);
+  if (encoding !== null) {
+    throw new ApiError(415, "unsupported_media_type", "Send the body without Content-Encoding.", {
+      details: [
+        {
+          field: "content-encoding",
+          code: "unsupported_media_type",
+          message: `Compressed bodies are not accepted, got ${JSON.stringify(encoding)}.`,
+        },
+      ],
+    });
+  }
+  const contentType = c.req.header("content-type") ?? "";
+  if (!JSON_TYPE.test(contentType)) {
+    throw invalidRequest("Send the body as JSON with Content-Type: application/json.", [
+      {
+        field: "content-type",
+        code: "unsupported_media_type",
+        message: `Expected application/json, got ${contentType ? JSON.stringify(contentType) : "none"}.`,
+      },
+    ]);
+  }
+}
 
 /**
- * Limits the body to `maxBytes` (also chunked bodies without Content-Length), then requires
- * `Content-Type: application/json` and a parsable body; failures are 413 or 400 invalid_request
- * with `out_of_range`, `unsupported_media_type` or `invalid_json` (contract 3).
+ * The JSON body middleware of the launch, chat and management routes (contract 3, docs/errors.md,
+ * docs/limits.md#nesting). In order:
+ * - a body over `maxBytes` bytes (declared, or counted as it streams, chunked too): 413
+ *   invalid_request `out_of_range`;
+ * - a body stream that breaks before its end (upload broken off): 400 invalid_request
+ *   `invalid_json`, never a 500;
+ * - a Content-Encoding other than identity: 415 unsupported_media_type (we decode none);
+ * - a Content-Type that is not JSON: 400 invalid_request `unsupported_media_type`;
+ * - nesting deeper than {@link MAX_JSON_DEPTH} levels, counted on the text before parsing: 400
+ *   invalid_request `[{field:"body", code:"too_deep", message}]`;
+ * - text that does not parse: 400 invalid_request `invalid_json`.
+ *
+ * The text is read once and parsed once: `c.req.json()` and the route's `valid("json")` get the
+ * parsed value (Hono's own `json()` would parse the text again on every call).
+ * @returns one middleware in an array, spread into a route's `middleware`
  */
 export function jsonBody(maxBytes: number): MiddlewareHandler[] {
-  const limit = bodyLimit({
-    maxSize: maxBytes,
-    onError: () => {
-      throw new ApiError(413, "invalid_request", `The body is larger than ${maxBytes} bytes.`, {
-        details: [
-          {
-            field: "body",
-            code: "out_of_range",
-            message: `At most ${maxBytes} bytes are accepted.`,
-          },
-        ],
-      });
-    },
-  });
   const parse = createMiddleware(async (c, next) => {
-    const contentType = c.req.header("content-type") ?? "";
-    if (!/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(contentType)) {
-      throw invalidRequest("Send the body as JSON with Content-Type: application/json.", [
+    const bytes = await readBytes(c, maxBytes);
+    checkHeaders(c);
+    const text = utf8.decode(bytes);
+    if (jsonTextTooDeep(text, MAX_JSON_DEPTH)) {
+      throw invalidRequest("The body is nested too deeply.", [
         {
-          field: "content-type",
-          code: "unsupported_media_type",
-          message: `Expected application/json, got ${contentType ? JSON.stringify(contentType) : "none"}.`,
+          field: "body",
+          code: "too_deep",
+          message: `Objects and arrays nest at most ${MAX_JSON_DEPTH} levels deep.`,
         },
       ]);
     }
+    let value: unknown;
     try {
-      await c.req.json();
+      value = JSON.parse(text);
     } catch {
       throw invalidRequest("The body is not valid JSON.", [
         { field: "body", code: "invalid_json", message: "The body could not be parsed as JSON." },
       ]);
     }
+    // The stream is consumed: raw readers get the same bytes again, `json()` the value parsed here.
+    c.req.raw = new Request(c.req.raw, { body: bytes });
+    c.req.json = <T>() => Promise.resolve(value as T);
     await next();
   });
-  return [limit, parse];
+  return [parse];
 }

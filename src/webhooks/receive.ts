@@ -1,10 +1,12 @@
 /**
  * The webhook receiver's Worker half (spec 4.4, contract 5): finds the workflow behind the URL,
  * reads and parses the request into the webhook node's outputs, and hands it to the workflow's
- * runner in one call. The runner decides, in order: 404, 405, 429, 413, 422, then runs.
+ * runner in one call. The runner decides, in order: 404, 405, 429, then the body's 413, 415 or
+ * 422, then runs.
  */
 import { database } from "../db/database";
 import { workflowIdBySlugs } from "../manage/workflows";
+import { refusedContentEncoding } from "../platform/body-encoding";
 import type { AppBindings } from "../platform/env";
 import { newId } from "../platform/ids";
 import {
@@ -40,14 +42,29 @@ async function lookUp(env: AppBindings, path: WebhookPath): Promise<string | nul
   return id;
 }
 
-/** Reads the request into the webhook node's outputs, or the 413/422 it deserves. */
+/**
+ * Reads the request into the webhook node's outputs, or the refusal it deserves, in this order:
+ * 413 over 1 MiB, 422 for an upload broken off before its end, 415 for a Content-Encoding other
+ * than identity (we decode none), 422 for a body that does not parse. The runner answers them
+ * after its 404, 405 and 429 (docs/api/webhooks.md#responses).
+ */
 async function readInput(request: Request): Promise<WebhookCall["input"]> {
   const read = await readBodyBytes(request, MAX_WEBHOOK_BODY_BYTES);
   if (!read.ok) {
+    return read.reason === "too_large"
+      ? {
+          ok: false,
+          status: 413,
+          message: `The body is larger than ${MAX_WEBHOOK_BODY_BYTES} bytes (1 MiB).`,
+        }
+      : { ok: false, status: 422, message: "The body ended before it was complete." };
+  }
+  const encoding = refusedContentEncoding(request.headers);
+  if (encoding !== null) {
     return {
       ok: false,
-      status: 413,
-      message: `The body is larger than ${MAX_WEBHOOK_BODY_BYTES} bytes (1 MiB).`,
+      status: 415,
+      message: `Content-Encoding ${JSON.stringify(encoding)} is not accepted; send the body uncompressed.`,
     };
   }
   const parsed = await parseWebhookBody(read.bytes, request.headers.get("content-type"));

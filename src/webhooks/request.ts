@@ -3,11 +3,14 @@
  * its size limit, parsed by content type, and the headers and query parameters as plain objects.
  */
 
-import type { JsonValue } from "../platform/json";
-import { readLimited } from "../platform/read-limited";
+import { type JsonValue, jsonTextTooDeep } from "../platform/json";
+import { readBodyLimited } from "../platform/read-limited";
 
 /** Largest webhook body accepted, in bytes (1 MiB); above it the caller answers 413. */
 export const MAX_WEBHOOK_BODY_BYTES = 1_048_576;
+
+/** Deepest nesting of a JSON body's objects and arrays, the body itself being 1 (docs/limits.md#nesting). */
+export const MAX_WEBHOOK_JSON_DEPTH = 128;
 
 /** What a multipart file part becomes in `body`: its name, type and size in bytes, never its content. */
 export type FileSummary = { filename: string; contentType: string; size: number };
@@ -35,21 +38,19 @@ function collect<V>(entries: Iterable<[string, V]>): Record<string, Field<V>> {
 /**
  * The body's bytes, refused as `too_large` beyond `maxBytes`: at once when Content-Length says so,
  * otherwise as soon as the stream has delivered more (so chunked bodies are limited too), cancelling
- * the rest. No body gives empty bytes.
+ * the rest. A body stream that fails before its end (the client broke off its upload, the
+ * connection was lost) is `broken`; the receiver answers 413 payload_too_large and 422 invalid_body
+ * (docs/api/webhooks.md#responses). No body gives empty bytes. Never throws.
  */
 export async function readBodyBytes(
   request: Request,
   maxBytes: number,
-): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; reason: "too_large" }> {
+): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; reason: "too_large" | "broken" }> {
   const declared = Number(request.headers.get("content-length") ?? Number.NaN);
   if (Number.isFinite(declared) && declared > maxBytes) return { ok: false, reason: "too_large" };
   if (!request.body) return { ok: true, bytes: new Uint8Array(0) };
-  // A declared length is enforced by the runtime, so the whole body can be taken in one read.
-  if (Number.isFinite(declared))
-    return { ok: true, bytes: new Uint8Array(await request.arrayBuffer()) };
-
-  const bytes = await readLimited(request.body, maxBytes);
-  return bytes === null ? { ok: false, reason: "too_large" } : { ok: true, bytes };
+  const read = await readBodyLimited(request.body, maxBytes);
+  return read.ok ? read : { ok: false, reason: read.reason };
 }
 
 /** The media type without parameters, lower case: `Application/JSON; charset=x` → `application/json`. */
@@ -85,13 +86,14 @@ async function parseMultipart(
 
 /**
  * Parses the body by its Content-Type (case-insensitive, parameters ignored):
- * - `application/json`, `application/*+json`: JSON; an empty body is `{}`.
+ * - `application/json`, `application/*+json`: JSON; an empty body is `{}`; nesting deeper than
+ *   {@link MAX_WEBHOOK_JSON_DEPTH} levels is refused before parsing.
  * - `application/x-www-form-urlencoded`, `multipart/form-data`: fields as strings (repeated names
  *   become arrays); multipart files become {@link FileSummary}.
  * - anything else: `{}`, with the UTF-8 text (invalid bytes replaced) in `rawBody` when non-empty.
  *
- * Failures (malformed JSON or multipart) return `{ok:false, message}`; the caller answers 422
- * invalid_body. Never throws.
+ * Failures (malformed or too deeply nested JSON, malformed multipart) return `{ok:false, message}`;
+ * the caller answers 422 invalid_body (docs/api/webhooks.md#responses). Never throws.
  */
 export async function parseWebhookBody(
   bytes: Uint8Array,
@@ -100,8 +102,16 @@ export async function parseWebhookBody(
   if (bytes.byteLength === 0) return { ok: true, body: {} };
   const type = mediaType(contentType);
   if (type === "application/json" || /^application\/[^\s/]+\+json$/.test(type)) {
+    const text = lenientUtf8.decode(bytes);
+    // Counted on the text: parsing, cloning or storing a value thousands of levels deep overflows.
+    if (jsonTextTooDeep(text, MAX_WEBHOOK_JSON_DEPTH)) {
+      return {
+        ok: false,
+        message: `The JSON body nests deeper than ${MAX_WEBHOOK_JSON_DEPTH} levels.`,
+      };
+    }
     try {
-      return { ok: true, body: JSON.parse(lenientUtf8.decode(bytes)) };
+      return { ok: true, body: JSON.parse(text) };
     } catch (error) {
       // Short: the engine's message quotes the body, which has no place in a long error message.
       const reason = error instanceof Error ? error.message.slice(0, 120) : "unparsable";

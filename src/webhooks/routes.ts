@@ -7,8 +7,21 @@ import { createRouter } from "../platform/app";
 import { ApiError } from "../platform/errors";
 import { errorResponses } from "../platform/openapi";
 import { receiveWebhook } from "./receive";
+import type { BadBodyStatus } from "./runner/contract";
 
 export const webhooksRouter = createRouter();
+
+/** The error of a refused body: 413 payload_too_large, 415 unsupported_media_type, 422 invalid_body. */
+function badBody(status: BadBodyStatus, message: string): ApiError {
+  switch (status) {
+    case 413:
+      return new ApiError(413, "payload_too_large", message);
+    case 415:
+      return new ApiError(415, "unsupported_media_type", message);
+    case 422:
+      return new ApiError(422, "invalid_body", message);
+  }
+}
 
 const PATH = "/webhooks/:workspace/:workflow/:node";
 
@@ -31,6 +44,7 @@ webhooksRouter.all(PATH, async (c) => {
         `The workflow failed at node "${outcome.nodeKey}".`,
         {
           details: [{ executionId: outcome.executionId, node: outcome.nodeKey }],
+          executionId: outcome.executionId,
         },
       );
     case "timeout":
@@ -40,6 +54,7 @@ webhooksRouter.all(PATH, async (c) => {
         "The workflow did not finish in time; it goes on and is recorded.",
         {
           details: [{ executionId: outcome.executionId }],
+          executionId: outcome.executionId,
         },
       );
     case "not_found":
@@ -58,9 +73,7 @@ webhooksRouter.all(PATH, async (c) => {
         },
       );
     case "bad_body":
-      throw outcome.status === 413
-        ? new ApiError(413, "payload_too_large", outcome.message)
-        : new ApiError(422, "invalid_body", outcome.message);
+      throw badBody(outcome.status, outcome.message);
   }
 });
 
@@ -73,7 +86,7 @@ webhooksRouter.openAPIRegistry.registerPath(
     security: [],
     summary: "Webhook receiver (the node's httpMethod; no credentials)",
     description:
-      "Starts an execution of a running workflow. `immediate`: 200 `{success, executionId}` at once. `lastNode`: 200 with the final node's output, 504 workflow_timeout or 500 workflow_failed (details carry executionId and node).",
+      "Starts an execution of a running workflow. `immediate`: 200 `{success, executionId}` at once. `lastNode`: 200 with the final node's output, 504 workflow_timeout or 500 workflow_failed (`error.executionId` names the execution; details carry it and the failing node). A Content-Encoding other than identity gets 415 unsupported_media_type.",
     request: {
       params: z.object({ workspace: z.string(), workflow: z.string(), node: z.string() }),
       body: { content: { "application/json": { schema: z.unknown() } } },
@@ -83,7 +96,7 @@ webhooksRouter.openAPIRegistry.registerPath(
         description: "`{success:true, executionId}` or the final node's output",
         content: { "application/json": { schema: z.unknown() } },
       },
-      ...errorResponses(404, 405, 413, 422, 429, 500, 504),
+      ...errorResponses(404, 405, 413, 415, 422, 429, 500, 504),
     },
   }),
 );

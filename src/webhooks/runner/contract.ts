@@ -6,6 +6,9 @@
 import type { JsonValue } from "../../platform/json";
 import type { ConversationEvent, NodeRun, WebhookOutput } from "../../workflow/types";
 
+/** Why the Worker refused a webhook body: 413 too large, 415 encoded, 422 unparsable or broken off. */
+export type BadBodyStatus = 413 | 415 | 422;
+
 /** A webhook request, read and parsed by the Worker (docs/api/webhooks.md#request-outputs). */
 export type WebhookCall = {
   workflowId: string;
@@ -15,7 +18,9 @@ export type WebhookCall = {
   method: string;
   /** Chosen by the Worker, so it can re-attach to the execution if the object restarts. */
   executionId: string;
-  input: { ok: true; output: WebhookOutput } | { ok: false; status: 413 | 422; message: string };
+  input:
+    | { ok: true; output: WebhookOutput }
+    | { ok: false; status: BadBodyStatus; message: string };
 };
 
 /** A conversation event for one of the workflow's conversation_event triggers (docs/events.md). */
@@ -35,7 +40,7 @@ export type WebhookOutcome =
   | { kind: "not_found"; stale: boolean }
   | { kind: "method_not_allowed"; allow: string }
   | { kind: "rate_limited"; retryAfterSeconds: number; limit: number }
-  | { kind: "bad_body"; status: 413 | 422; message: string }
+  | { kind: "bad_body"; status: BadBodyStatus; message: string }
   | { kind: "accepted"; executionId: string }
   | { kind: "succeeded"; executionId: string; output: JsonValue }
   | { kind: "failed"; executionId: string; nodeKey: string | null }
