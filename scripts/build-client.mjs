@@ -1,9 +1,11 @@
 // Builds the browser files served by the Worker: src/client/{chat,widget}.ts are bundled into
 // self-contained IIFE scripts (no module loading on third-party pages) and chat.css is copied, all
-// into dist/client. Paths come from this file's location, so any working directory works.
+// into dist/client, with the API reference's bundle (./docs-assets.mjs). Paths come from this
+// file's location, so any working directory works.
 import { copyFile, mkdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { build } from "esbuild";
+import { buildDocsAssets } from "./docs-assets.mjs";
 
 const root = join(import.meta.dirname, "..");
 const source = join(root, "src", "client");
@@ -24,7 +26,10 @@ try {
     logLevel: "warning",
   });
   await copyFile(join(source, "chat.css"), join(output, "chat.css"));
-  console.log(`[build-client] wrote chat.js, widget.js and chat.css to ${relative(root, output)}`);
+  const docs = await buildDocsAssets(root, output);
+  console.log(
+    `[build-client] wrote chat.js, widget.js, chat.css and ${docs.script.slice(1)} to ${relative(root, output)}`,
+  );
 } catch (error) {
   // esbuild has already printed its own diagnostics; this line only marks the failure.
   console.error(

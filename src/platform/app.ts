@@ -3,9 +3,9 @@
  * OpenAPI 3.1 document generated from the routes' zod schemas (contract section 0, STYLE.md).
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { Scalar } from "@scalar/hono-api-reference";
 import { HTTPException } from "hono/http-exception";
 import { type RequestIdVariables, requestId } from "hono/request-id";
+import { docsPage } from "./docs-page";
 import type { AppBindings } from "./env";
 import { ApiError, errorBody, invalidRequest } from "./errors";
 import { issuesToDetails } from "./validation";
@@ -93,7 +93,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
     },
     servers: [{ url: new URL(c.req.url).origin }],
   }));
-  app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "agent-edge API" }));
+  app.get("/docs", ...docsPage({ specUrl: "/openapi.json", title: "agent-edge API" }));
   app.get("/health", (c) => c.json({ ok: true }));
   return app;
 }
