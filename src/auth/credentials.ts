@@ -64,22 +64,47 @@ export async function authenticateWidgetKey(
   const hash = await sha256Hex(key);
   let facts = widgetKeyFacts.get(hash);
   if (!facts) {
-    const row = await db
-      .select({
-        keyId: widgetKeys.id,
-        workspaceId: widgetKeys.workspaceId,
-        keyHash: widgetKeys.keyHash,
-        flowIds: widgetKeys.flowIds,
-        expiresAt: widgetKeys.expiresAt,
-      })
-      .from(widgetKeys)
-      .where(and(eq(widgetKeys.keyHash, hash), isNull(widgetKeys.revokedAt)))
-      .get();
+    const row = await readLiveKey(db, hash);
     if (!row) return null;
-    facts = { ...row, flowIds: row.flowIds ?? null };
+    facts = row;
     if (widgetKeyFacts.size >= CACHED_KEYS) widgetKeyFacts.clear();
     widgetKeyFacts.set(hash, facts);
   }
+  return principalAt(facts, hash, now);
+}
+
+/**
+ * Whether `key` is a widget key that is live right now, read from D1 past every cache, so a key
+ * revoked a moment ago is not one (docs/security.md#widget-keys). For refusal paths only, where
+ * the answer picks between 401 invalid_key and 403 insufficient_scope.
+ */
+export async function isLiveWidgetKey(
+  db: DrizzleD1Database,
+  key: string,
+  now: number,
+): Promise<boolean> {
+  if (!hasValidChecksum(key, WIDGET_KEY_PREFIX)) return false;
+  const hash = await sha256Hex(key);
+  const row = await readLiveKey(db, hash);
+  return row !== null && principalAt(row, hash, now) !== null;
+}
+
+async function readLiveKey(db: DrizzleD1Database, hash: string): Promise<WidgetKeyFacts | null> {
+  const row = await db
+    .select({
+      keyId: widgetKeys.id,
+      workspaceId: widgetKeys.workspaceId,
+      keyHash: widgetKeys.keyHash,
+      flowIds: widgetKeys.flowIds,
+      expiresAt: widgetKeys.expiresAt,
+    })
+    .from(widgetKeys)
+    .where(and(eq(widgetKeys.keyHash, hash), isNull(widgetKeys.revokedAt)))
+    .get();
+  return row ? { ...row, flowIds: row.flowIds ?? null } : null;
+}
+
+function principalAt(facts: WidgetKeyFacts, hash: string, now: number): WidgetKeyPrincipal | null {
   if (!constantTimeEqual(facts.keyHash, hash)) return null;
   if (facts.expiresAt !== null && facts.expiresAt <= now) return null;
   return { keyId: facts.keyId, workspaceId: facts.workspaceId, flowIds: facts.flowIds };

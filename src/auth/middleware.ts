@@ -10,10 +10,10 @@ import { insufficientScope, invalidKey } from "../platform/errors";
 import {
   authenticateMember,
   authenticateWidgetKey,
+  isLiveWidgetKey,
   MEMBER_TOKEN_PREFIX,
   type MemberPrincipal,
   readCredential,
-  WIDGET_KEY_PREFIX,
   type WidgetKeyPrincipal,
 } from "./credentials";
 
@@ -49,10 +49,8 @@ export const requireMember = createMiddleware<MemberEnv>(async (c, next) => {
   const db = database(c.env);
   const principal = await authenticateMember(db, credential);
   if (!principal) {
-    if (
-      credential.startsWith(WIDGET_KEY_PREFIX) &&
-      (await authenticateWidgetKey(db, credential, Date.now()))
-    ) {
+    // Read past the isolate's key cache: a key revoked a moment ago is no credential at all.
+    if (await isLiveWidgetKey(db, credential, Date.now())) {
       throw insufficientScope("Widget keys can only create, look up and revoke links.");
     }
     throw invalidKey();
