@@ -1,5 +1,6 @@
 /** Management and operator API schemas (contract section 2). */
 import { z } from "@hono/zod-openapi";
+import { PROTOTYPE_KEYS } from "../platform/json";
 
 const Slug = z
   .string()
@@ -84,7 +85,9 @@ export const ParameterDefinitionSchema = z
   .strictObject({
     name: z
       .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "A letter or _, then letters, digits or _."),
+      .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "A letter or _, then letters, digits or _.")
+      // These would name an object's prototype wherever parameters become an object.
+      .refine((name) => !PROTOTYPE_KEYS.has(name), "This name is reserved."),
     type: z.enum(["string", "number", "integer", "boolean"]),
     required: z.boolean().default(false),
     options: z.array(ParameterValue).min(1).max(100).optional(),
