@@ -10,7 +10,7 @@ import { agents } from "../db/schema";
 import { linkLedger } from "../launch/ledger/client";
 import { openLinkByToken } from "../launch/links";
 import type { AppBindings } from "../platform/env";
-import { notFound } from "../platform/errors";
+import { ApiError, notFound } from "../platform/errors";
 import { conversation } from "./conversation/client";
 import type { ConversationFacts } from "./conversation/contract";
 import { CHAT_LIMITS, toWire } from "./protocol";
@@ -20,7 +20,8 @@ import type { ChatSession } from "./schemas";
  * Opens (pending → active, the conversation starts) or resumes the link of `token`.
  * @param baseUrl origin of the chat host, e.g. `https://launch.example.com`
  * @throws ApiError 404 not_found (unknown token or agent gone), 403 link_unavailable
- *   (`details: [{reason: "expired" | "revoked"}]`)
+ *   (`details: [{reason: "expired" | "revoked"}]`), 429 rate_limited past the opens per minute
+ *   of one link (docs/limits.md#chat), with Retry-After
  */
 export async function openChatSession(
   env: AppBindings,
@@ -52,7 +53,14 @@ export async function openChatSession(
     startedAt: link.startedAt ?? now,
     expiresAt: link.expiresAt,
   };
-  const view = await conversation(env, link.sessionId).open(facts, now);
+  const opened = await conversation(env, link.sessionId).open(facts, now);
+  if (!opened.opened) {
+    throw new ApiError(429, "rate_limited", "This link was opened too often; try again shortly.", {
+      details: [{ retryAfterSeconds: opened.retryAfterSeconds }],
+      headers: { "retry-after": String(opened.retryAfterSeconds) },
+    });
+  }
+  const view = opened.view;
   const socketOrigin = baseUrl.replace(/^http/, "ws");
   return {
     sessionId: link.sessionId,

@@ -11,6 +11,8 @@ export const CHAT_LIMITS = {
   maxMessageChars: 2_000,
   /** Person messages accepted in any 60 s window of one conversation. */
   messagesPerMinute: 20,
+  /** `POST /v1/chat/sessions` answers for one link in any 60 s window; then 429 rate_limited. */
+  sessionOpensPerMinute: 30,
 } as const;
 
 /** A conversation with no message for this long ends (docs/api/conversations.md#lifecycle). */

@@ -31,7 +31,11 @@ export const ChatSessionSchema = z
     socketUrl: z.string().optional().openapi({
       description: "WebSocket with a one-time ticket (valid 60 s); absent once the chat ended",
     }),
-    limits: z.object({ maxMessageChars: z.number(), messagesPerMinute: z.number() }),
+    limits: z.object({
+      maxMessageChars: z.number(),
+      messagesPerMinute: z.number(),
+      sessionOpensPerMinute: z.number(),
+    }),
   })
   .openapi("ChatSession");
 

@@ -21,7 +21,11 @@ describe("POST /v1/chat/sessions (contract 4)", () => {
       new RegExp(`^wss://edge\\.test/v1/chat/sessions/${session.sessionId}/socket\\?ticket=`),
     );
     expect(session.socketUrl).not.toContain(link.token);
-    expect(session.limits).toEqual({ maxMessageChars: 2000, messagesPerMinute: 20 });
+    expect(session.limits).toEqual({
+      maxMessageChars: 2000,
+      messagesPerMinute: 20,
+      sessionOpensPerMinute: 30,
+    });
     expect((await limiter.usage(ws.workspaceId)).pendingLinks).toBe(0);
 
     const looked = await lookUp(ws, link.id);

@@ -12,7 +12,7 @@ export type Session = {
   participant: { name: string | null };
   messages: { id: string; role: "agent" | "person"; text: string; at: string }[];
   socketUrl?: string;
-  limits: { maxMessageChars: number; messagesPerMinute: number };
+  limits: { maxMessageChars: number; messagesPerMinute: number; sessionOpensPerMinute: number };
 };
 
 /** Creates a link of the workspace's agent; returns its id and token. */

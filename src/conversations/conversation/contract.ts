@@ -42,10 +42,18 @@ export type ConversationView = {
   ticket?: string;
 };
 
+/** `open`'s answer: the view, or a refusal past the per-link limit of opens (whole seconds). */
+export type OpenResult =
+  | { opened: true; view: ConversationView }
+  | { opened: false; retryAfterSeconds: number };
+
 /** What the Conversation offers over RPC. Times are epoch milliseconds. */
 export interface ConversationApi {
-  /** Starts the conversation (first call) or resumes it, handing out a one-time socket ticket. */
-  open(facts: ConversationFacts, now?: number): Promise<ConversationView>;
+  /**
+   * Starts the conversation (first call) or resumes it, handing out a one-time socket ticket; at
+   * most `CHAT_LIMITS.sessionOpensPerMinute` opens in any 60 s (docs/limits.md#chat).
+   */
+  open(facts: ConversationFacts, now?: number): Promise<OpenResult>;
   /** The link was revoked: ends the conversation and closes every socket at once. */
   revoke(now?: number): Promise<void>;
   /** Ends an open conversation; a no-op once ended. */

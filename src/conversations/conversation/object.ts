@@ -34,6 +34,7 @@ import type {
   ConversationFacts,
   ConversationView,
   EndReason,
+  OpenResult,
   StoredMessage,
 } from "./contract";
 import { ConversationStore, type OutboxItem } from "./store";
@@ -58,8 +59,15 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     this.brain = chooseBrain(env);
   }
 
-  /** Starts the conversation (first call) or resumes it; idempotent. */
-  async open(facts: ConversationFacts, now = Date.now()): Promise<ConversationView> {
+  /** Starts the conversation (first call) or resumes it; idempotent; opens are rate limited. */
+  async open(facts: ConversationFacts, now = Date.now()): Promise<OpenResult> {
+    const opens = new SlidingWindowLog(this.store.openTimes(now - 60_000)).attempt(
+      now,
+      CHAT_LIMITS.sessionOpensPerMinute,
+      60_000,
+    );
+    if (!opens.allowed) return { opened: false, retryAfterSeconds: opens.retryAfterSeconds };
+    this.store.addOpen(now);
     if (!this.store.facts()) {
       this.store.setFacts(facts);
       this.store.setState({ endedAt: null, endReason: null, lastActivityAt: now });
@@ -77,7 +85,12 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
       this.store.addTicket(await sha256Hex(ticket), now + TICKET_TTL_MS);
     }
     await this.scheduleAlarm();
-    return { status: ended ? "ended" : "in-progress", messages: this.store.messages(), ticket };
+    const view: ConversationView = {
+      status: ended ? "ended" : "in-progress",
+      messages: this.store.messages(),
+      ticket,
+    };
+    return { opened: true, view };
   }
 
   /**

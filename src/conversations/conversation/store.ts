@@ -30,6 +30,7 @@ export class ConversationStore {
       CREATE TABLE IF NOT EXISTS messages (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL,
         role TEXT NOT NULL, text TEXT NOT NULL, at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS tickets (hash TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS opens (at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS outbox (id TEXT PRIMARY KEY, item TEXT NOT NULL,
         due INTEGER NOT NULL, attempts INTEGER NOT NULL DEFAULT 0);`);
   }
@@ -80,6 +81,19 @@ export class ConversationStore {
       )
       .toArray()
       .map((row) => row.at);
+  }
+
+  /** Times (epoch ms, oldest first) the session was opened after `since`; older ones are dropped. */
+  openTimes(since: number): number[] {
+    this.sql.exec("DELETE FROM opens WHERE at <= ?", since);
+    return this.sql
+      .exec<{ at: number }>("SELECT at FROM opens ORDER BY at")
+      .toArray()
+      .map((row) => row.at);
+  }
+
+  addOpen(at: number): void {
+    this.sql.exec("INSERT INTO opens (at) VALUES (?)", at);
   }
 
   addTicket(hash: string, expiresAt: number): void {
