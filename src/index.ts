@@ -3,6 +3,7 @@
  */
 
 import { requireMember } from "./auth/middleware";
+import { refuseQueryCredentials } from "./auth/query-credentials";
 import { chatRouter } from "./conversations/routes";
 import { launches } from "./launch/routes";
 import { agentsRouter } from "./manage/agents-routes";
@@ -20,6 +21,7 @@ export { LinkLedger } from "./launch/ledger/object";
 export { WorkflowRunner } from "./webhooks/runner/object";
 
 const app = createApp();
+app.use("/v1/*", refuseQueryCredentials);
 app.use("/v1/manage/*", requireMember);
 app.route("/", launches);
 app.route("/", operator);

@@ -10,6 +10,7 @@ import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import type { AppBindings } from "../platform/env";
 import { jsonBody } from "../platform/json-body";
+import { log } from "../platform/log";
 import { errorResponses } from "../platform/openapi";
 import { importSecretsKey } from "../platform/secret-box";
 import { notifySecretsChanged } from "../webhooks/runner/client";
@@ -45,14 +46,7 @@ async function notifyRunners(env: AppBindings, workspaceId: string): Promise<voi
   try {
     await notifySecretsChanged(env, workspaceId);
   } catch (error) {
-    console.error(
-      JSON.stringify({
-        level: "warn",
-        event: "secrets_notify_failed",
-        workspaceId,
-        error: String(error),
-      }),
-    );
+    log("warn", "secrets_notify_failed", { workspaceId, error });
   }
 }
 

@@ -8,7 +8,7 @@ import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { WIDGET_KEY_PREFIX } from "../auth/credentials";
 import { agents, type WidgetKey, widgetKeys } from "../db/schema";
-import type { LinkLedger } from "../launch/ledger/object";
+import type { LinkLedgerApi } from "../launch/ledger/contract";
 import { generateChecksummedSecret, sha256Hex } from "../platform/crypto";
 import { type ErrorDetail, invalidRequest, notFound } from "../platform/errors";
 import { isoTime, isoTimeOrNull, newId } from "../platform/ids";
@@ -102,7 +102,7 @@ export async function listWidgetKeys(
  * isolate. Idempotent. @throws 404 not_found.
  */
 export async function revokeWidgetKey(
-  limiter: Pick<DurableObjectStub<LinkLedger>, "revokeWidgetKey">,
+  limiter: Pick<LinkLedgerApi, "revokeWidgetKey">,
   workspaceId: string,
   keyId: string,
 ): Promise<void> {

@@ -8,6 +8,7 @@ import { type RequestIdVariables, requestId } from "hono/request-id";
 import { docsPage } from "./docs-page";
 import type { AppBindings } from "./env";
 import { ApiError, errorBody, invalidRequest } from "./errors";
+import { log, redactUrl } from "./log";
 import { issuesToDetails } from "./validation";
 
 /** The Hono env every route has; capabilities extend its Variables (e.g. `MemberEnv`). */
@@ -45,7 +46,12 @@ export function createApp(): OpenAPIHono<AppEnv> {
     if (error instanceof HTTPException && error.status < 500) {
       return c.json(errorBody("invalid_request", error.message, [], id), error.status);
     }
-    console.error(JSON.stringify({ level: "error", requestId: id, error: String(error) }));
+    log("error", "request_failed", {
+      requestId: id,
+      method: c.req.method,
+      url: redactUrl(c.req.url),
+      error,
+    });
     return c.json(errorBody("internal_error", "Something went wrong on our side.", [], id), 500);
   });
 

@@ -16,6 +16,10 @@ export const ERROR_CODES = {
     status: [400],
     meaning: "A launch parameter was refused; `details` lists `{code, name}`.",
   },
+  credential_in_query: {
+    status: [400],
+    meaning: "A credential was sent in the query string; send it in a header.",
+  },
   invalid_key: {
     status: [401],
     meaning: "The credential is missing, unknown, revoked or expired.",

@@ -16,6 +16,7 @@ import { linkLedger } from "../../launch/ledger/client";
 import { randomBase64Url, sha256Hex } from "../../platform/crypto";
 import type { AppBindings } from "../../platform/env";
 import { ApiError, errorResponse } from "../../platform/errors";
+import { log } from "../../platform/log";
 import { SlidingWindowLog } from "../../platform/sliding-window";
 import { type AgentBrain, chooseBrain, renderAgentText } from "../brain";
 import { deliverConversationEvent } from "../events";
@@ -253,14 +254,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
       } catch (error) {
         const delay = OUTBOX_RETRY_MS[Math.min(attempts, OUTBOX_RETRY_MS.length - 1)] ?? 600_000;
         this.store.retryLater(item.id, Date.now() + delay);
-        console.error(
-          JSON.stringify({
-            level: "warn",
-            event: "outbox_retry",
-            kind: item.kind,
-            error: String(error),
-          }),
-        );
+        log("warn", "outbox_retry", { kind: item.kind, error });
       } finally {
         this.delivering.delete(item.id);
       }

@@ -28,6 +28,7 @@ import {
 } from "../../db/schema";
 import { D1WriteBatcher } from "../../platform/d1-write-batcher";
 import type { AppBindings } from "../../platform/env";
+import { log } from "../../platform/log";
 import { RateLimitStore } from "../../platform/rate-limit-store";
 import { type LaunchLimits, launchLimits } from "../limits";
 import {
@@ -281,13 +282,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     try {
       await conversation(this.env, sessionId).revoke(revokedAt);
     } catch (error) {
-      console.error(
-        JSON.stringify({
-          level: "error",
-          event: "conversation_revoke_failed",
-          error: String(error),
-        }),
-      );
+      log("error", "conversation_revoke_failed", { error });
     }
   }
 

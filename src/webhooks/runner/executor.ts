@@ -6,6 +6,7 @@
  * completed node. lastNode callers are held in memory (`HeldCallers`) until their execution settles.
  */
 import type { JsonValue } from "../../platform/json";
+import { log } from "../../platform/log";
 import {
   advance,
   completeFetch,
@@ -173,7 +174,5 @@ export class Executor {
 
 /** A runner bug, not a node failure (those are recorded); logged once, without node data. */
 function logDriveError(error: unknown): void {
-  console.error(
-    JSON.stringify({ level: "error", event: "execution_drive_failed", error: String(error) }),
-  );
+  log("error", "execution_drive_failed", { error });
 }
