@@ -2,29 +2,16 @@
 // comes from the URL fragment only, so it never reaches a server log or a Referer header; the
 // fragment stays in the address bar so a reload resumes the same conversation.
 
-type Role = "agent" | "person";
-type State = "loading" | "open" | "ended" | "revoked" | "expired" | "invalid" | "error";
-
-interface ChatMessage {
-  id: string;
-  role: Role;
-  text: string;
-  at: string;
-}
-
-interface Session {
-  status: "in-progress" | "ended";
-  agent: { name: string };
-  messages: ChatMessage[];
-  socketUrl?: string;
-  limits: { maxMessageChars: number };
-}
-
-/** What opening (or re-opening) the session led to. */
-type Opening =
-  | { kind: "session"; session: Session }
-  | { kind: "refused"; state: State; text: string }
-  | { kind: "retryable"; retryAfterMs: number };
+import {
+  CLOSE_CODES,
+  type ClientFrame,
+  frameText,
+  parseServerFrame,
+  type ServerFrame,
+  type WireMessage,
+} from "../conversations/protocol";
+import { MessageList } from "./messages";
+import { openSession, type Session, type State } from "./session";
 
 const TEXT = {
   opening: "Opening your conversation…",
@@ -43,8 +30,15 @@ const TEXT = {
 };
 
 const MAX_BACKOFF_MS = 15_000;
-const CLOSE_REVOKED = 4403;
-const CLOSE_ENDED = 4410;
+
+/** What each final state says. */
+const FINAL_TEXT: Record<"ended" | "revoked" | "expired" | "invalid" | "error", string> = {
+  ended: TEXT.ended,
+  revoked: TEXT.revoked,
+  expired: TEXT.expired,
+  invalid: TEXT.invalid,
+  error: TEXT.failed,
+};
 
 function byId<T extends HTMLElement>(id: string): T {
   const node = document.getElementById(id);
@@ -67,8 +61,7 @@ const fragment = new URLSearchParams(location.hash.slice(1));
 const token = fragment.get("launch")?.trim() ?? "";
 const embedded = fragment.get("embed") === "1";
 
-const seen = new Set<string>();
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "2-digit" });
+const messages = new MessageList(list, () => agentName.textContent ?? "");
 let socket: WebSocket | null = null;
 let final = false;
 let attempt = 0;
@@ -76,33 +69,6 @@ let reconnectTimer: number | undefined;
 let maxChars = input.maxLength > 0 ? input.maxLength : 2000;
 // Kept until the server echoes it, so a refused message can be put back into the input.
 let lastSent = "";
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null;
-}
-
-function isMessage(value: unknown): value is ChatMessage {
-  return (
-    isRecord(value) &&
-    typeof value.id === "string" &&
-    (value.role === "agent" || value.role === "person") &&
-    typeof value.text === "string" &&
-    typeof value.at === "string"
-  );
-}
-
-function isSession(value: unknown): value is Session {
-  return (
-    isRecord(value) &&
-    (value.status === "in-progress" || value.status === "ended") &&
-    isRecord(value.agent) &&
-    typeof value.agent.name === "string" &&
-    Array.isArray(value.messages) &&
-    value.messages.every(isMessage) &&
-    isRecord(value.limits) &&
-    typeof value.limits.maxMessageChars === "number"
-  );
-}
 
 /** Sets the page state (tests wait on `data-state`) and the notice, the one status announcement. */
 function setState(state: State, text: string): void {
@@ -122,70 +88,16 @@ function finish(state: State, text: string): void {
   setState(state, text);
 }
 
-function retryAfterMs(response: Response): number {
-  const seconds = Number(response.headers.get("retry-after"));
-  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
+function addMessage(message: WireMessage): void {
+  if (messages.add(message) && message.role === "person" && message.text === lastSent) {
+    lastSent = "";
+  }
 }
 
-/** POSTs the token; every answer maps onto a session, a final refusal or "try again later". */
-async function openSession(): Promise<Opening> {
-  let response: Response;
-  try {
-    response = await fetch("/v1/chat/sessions", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ token }),
-      referrerPolicy: "no-referrer",
-      credentials: "omit",
-      cache: "no-store",
-    });
-  } catch {
-    return { kind: "retryable", retryAfterMs: 0 };
-  }
-  const body: unknown = await response.json().catch(() => null);
-  if (response.ok && isSession(body)) return { kind: "session", session: body };
-  if (response.ok || response.status === 429 || response.status >= 500) {
-    return { kind: "retryable", retryAfterMs: retryAfterMs(response) };
-  }
-  const error = isRecord(body) && isRecord(body.error) ? body.error : {};
-  if (error.code === "link_unavailable") {
-    const detail = Array.isArray(error.details) ? error.details[0] : undefined;
-    const reason = isRecord(detail) ? detail.reason : undefined;
-    if (reason === "expired") return { kind: "refused", state: "expired", text: TEXT.expired };
-    if (reason === "revoked") return { kind: "refused", state: "revoked", text: TEXT.revoked };
-  }
-  // A 400 means the fragment held something that is not a token, which is an invalid link too.
-  if (error.code === "not_found" || response.status === 404 || response.status === 400) {
-    return { kind: "refused", state: "invalid", text: TEXT.invalid };
-  }
-  return { kind: "refused", state: "error", text: TEXT.failed };
-}
-
-function addMessage(message: ChatMessage): void {
-  if (seen.has(message.id)) return;
-  seen.add(message.id);
-  if (message.role === "person" && message.text === lastSent) lastSent = "";
-
-  const item = document.createElement("li");
-  item.className = `message ${message.role}`;
-  item.dataset.id = message.id;
-  const speaker = document.createElement("span");
-  speaker.className = "visually-hidden";
-  speaker.textContent = message.role === "person" ? "You: " : `${agentName.textContent}: `;
-  const text = document.createElement("p");
-  text.className = "text";
-  text.textContent = message.text;
-  item.append(speaker, text);
-
-  const at = new Date(message.at);
-  if (!Number.isNaN(at.getTime())) {
-    const time = document.createElement("time");
-    time.dateTime = message.at;
-    time.textContent = timeFormat.format(at);
-    item.append(time);
-  }
-  list.append(item);
-  list.scrollTop = list.scrollHeight;
+/** Ends the page in the final state a refused opening names. */
+function refuse(state: State): void {
+  const final = state === "loading" || state === "open" ? "error" : state;
+  finish(final, FINAL_TEXT[final]);
 }
 
 function socketOpen(): boolean {
@@ -224,9 +136,9 @@ function applySession(session: Session, first: boolean): void {
 async function start(): Promise<void> {
   retry.hidden = true;
   setState("loading", TEXT.opening);
-  const result = await openSession();
+  const result = await openSession(token);
   if (result.kind === "session") applySession(result.session, true);
-  else if (result.kind === "refused") finish(result.state, result.text);
+  else if (result.kind === "refused") refuse(result.state);
   else {
     setState("error", TEXT.failed);
     retry.hidden = false;
@@ -245,10 +157,10 @@ function scheduleReconnect(minDelayMs = 0): void {
 async function reconnect(): Promise<void> {
   reconnectTimer = undefined;
   // The ticket in a socket URL is single-use, so every reconnect starts with a fresh POST.
-  const result = await openSession();
+  const result = await openSession(token);
   if (final) return;
   if (result.kind === "session") applySession(result.session, false);
-  else if (result.kind === "refused") finish(result.state, result.text);
+  else if (result.kind === "refused") refuse(result.state);
   else scheduleReconnect(result.retryAfterMs);
 }
 
@@ -278,27 +190,22 @@ function connect(socketUrl: string): void {
   ws.addEventListener("close", (event) => {
     if (socket !== ws || final) return;
     socket = null;
-    if (event.code === CLOSE_REVOKED) finish("revoked", TEXT.revoked);
-    else if (event.code === CLOSE_ENDED) finish("ended", TEXT.ended);
+    if (event.code === CLOSE_CODES.revoked) finish("revoked", TEXT.revoked);
+    else if (event.code === CLOSE_CODES.ended) finish("ended", TEXT.ended);
+    else if (event.code === CLOSE_CODES.expired) finish("expired", TEXT.expired);
     else scheduleReconnect();
   });
 }
 
 function handleFrame(data: unknown): void {
-  let frame: unknown;
-  try {
-    frame = JSON.parse(String(data));
-  } catch {
-    return;
-  }
-  if (!isRecord(frame)) return;
-  if (frame.type === "message" && isMessage(frame.message)) addMessage(frame.message);
-  else if (frame.type === "ended") finish("ended", TEXT.ended);
-  else if (frame.type === "revoked") finish("revoked", TEXT.revoked);
-  else if (frame.type === "error" && isRecord(frame.error)) showError(frame.error);
+  const frame = typeof data === "string" ? parseServerFrame(data) : null;
+  if (!frame) return;
+  if (frame.type === "message") addMessage(frame.message);
+  else if (frame.type === "error") showError(frame.error);
+  else finish(frame.type, FINAL_TEXT[frame.type]);
 }
 
-function showError(error: Record<string, unknown>): void {
+function showError(error: Extract<ServerFrame, { type: "error" }>["error"]): void {
   if (error.code === "conversation_ended") {
     finish("ended", TEXT.ended);
     return;
@@ -309,14 +216,17 @@ function showError(error: Record<string, unknown>): void {
   }
   lastSent = "";
   if (error.code === "rate_limited") {
-    const detail = Array.isArray(error.details) ? error.details[0] : undefined;
-    const seconds = isRecord(detail) ? Number(detail.retryAfterSeconds) : Number.NaN;
+    const seconds = Number(error.details[0]?.retryAfterSeconds);
     notice.textContent = TEXT.tooFast(Number.isFinite(seconds) ? Math.ceil(seconds) : null);
   } else if (error.code === "message_too_long") {
     notice.textContent = TEXT.tooLong(maxChars);
   } else {
-    notice.textContent = typeof error.message === "string" ? error.message : TEXT.failed;
+    notice.textContent = error.message || TEXT.failed;
   }
+}
+
+function sendFrame(frame: ClientFrame): void {
+  socket?.send(frameText(frame));
 }
 
 function sendMessage(): void {
@@ -326,7 +236,7 @@ function sendMessage(): void {
     notice.textContent = TEXT.tooLong(maxChars);
     return;
   }
-  socket.send(JSON.stringify({ type: "message", text }));
+  sendFrame({ type: "message", text });
   lastSent = text;
   input.value = "";
   notice.textContent = "";
@@ -349,7 +259,7 @@ input.addEventListener("input", updateCount);
 
 endChat.addEventListener("click", () => {
   if (!socket || !socketOpen()) return;
-  socket.send(JSON.stringify({ type: "end" }));
+  sendFrame({ type: "end" });
   endChat.disabled = true;
 });
 

@@ -3,7 +3,7 @@
  * and imported by both (docs/api/conversations.md#socket-protocol). `zod/mini` keeps the browser
  * bundle small. Frames are JSON text; times on the wire are ISO 8601 strings.
  */
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 
 /** Documented limits of a conversation (docs/limits.md#chat). */
 export const CHAT_LIMITS = {

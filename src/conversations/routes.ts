@@ -47,7 +47,7 @@ const openSessionRoute = createRoute({
       description: "The conversation, its history and (unless ended) its socket address",
       content: { "application/json": { schema: ChatSessionSchema } },
     },
-    ...errorResponses(400, 403, 404, 413, 429),
+    ...errorResponses("link_unavailable", "not_found", "rate_limited"),
   },
 });
 

@@ -38,7 +38,12 @@ const createLaunchRoute = createRoute({
       description: "Link created; `token` is shown only here",
       content: { "application/json": { schema: CreatedLaunchSchema } },
     },
-    ...errorResponses(400, 401, 403, 404, 409, 413, 429),
+    ...errorResponses(
+      "invalid_parameters",
+      "forbidden_flow",
+      "widget_not_found",
+      "too_many_pending_links",
+    ),
   },
 });
 
@@ -54,7 +59,7 @@ const getLaunchRoute = createRoute({
       description: "The link, without its token or parameters",
       content: { "application/json": { schema: LaunchSchema } },
     },
-    ...errorResponses(401, 403, 404, 429),
+    ...errorResponses("forbidden_flow", "not_found"),
   },
 });
 
@@ -67,7 +72,7 @@ const revokeLaunchRoute = createRoute({
   request: { params: IdParamSchema },
   responses: {
     204: { description: "Revoked, now or before" },
-    ...errorResponses(401, 403, 404, 429),
+    ...errorResponses("forbidden_flow", "not_found"),
   },
 });
 

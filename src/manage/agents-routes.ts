@@ -8,7 +8,7 @@ import { linkLedger } from "../launch/ledger/client";
 import { createRouter } from "../platform/app";
 import type { AppBindings } from "../platform/env";
 import { jsonBody } from "../platform/json-body";
-import { errorResponses, IdParamSchema } from "../platform/openapi";
+import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openapi";
 import { baseUrl } from "../platform/origins";
 import {
   createAgent,
@@ -49,7 +49,7 @@ agentsRouter.openapi(
     summary: "Create an agent",
     middleware: write,
     request: body(CreateAgentSchema),
-    responses: { 201: json(AgentSchema, "Created"), ...errorResponses(400, 401, 403, 413) },
+    responses: { 201: json(AgentSchema, "Created"), ...errorResponses() },
   }),
   async (c) =>
     c.json(
@@ -64,9 +64,10 @@ agentsRouter.openapi(
     method: "get",
     path: "/v1/manage/agents",
     summary: "List agents",
+    request: { query: NoQuerySchema },
     responses: {
       200: json(z.object({ data: z.array(AgentSchema) }), "Agents"),
-      ...errorResponses(401, 403),
+      ...errorResponses(),
     },
   }),
   async (c) =>
@@ -80,7 +81,7 @@ agentsRouter.openapi(
     path: "/v1/manage/agents/{id}",
     summary: "Read an agent",
     request: { params: IdParamSchema },
-    responses: { 200: json(AgentSchema, "The agent"), ...errorResponses(401, 403, 404) },
+    responses: { 200: json(AgentSchema, "The agent"), ...errorResponses("not_found") },
   }),
   async (c) =>
     c.json(
@@ -99,7 +100,7 @@ agentsRouter.openapi(
     request: { params: IdParamSchema, ...body(UpdateAgentSchema) },
     responses: {
       200: json(AgentSchema, "The changed agent"),
-      ...errorResponses(400, 401, 403, 404, 413),
+      ...errorResponses("not_found"),
     },
   }),
   async (c) => {
@@ -125,7 +126,7 @@ agentsRouter.openapi(
     summary: "Delete an agent and its channels",
     middleware: [requireWriter],
     request: { params: IdParamSchema },
-    responses: { 204: { description: "Deleted" }, ...errorResponses(401, 403, 404) },
+    responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
   }),
   async (c) => {
     const { workspaceId } = c.get("member");
@@ -147,7 +148,7 @@ agentsRouter.openapi(
     summary: "Add a widget channel",
     middleware: write,
     request: { params: IdParamSchema, ...body(CreateChannelSchema) },
-    responses: { 201: json(ChannelSchema, "Created"), ...errorResponses(400, 401, 403, 404, 413) },
+    responses: { 201: json(ChannelSchema, "Created"), ...errorResponses("not_found") },
   }),
   async (c) => {
     const channel = await createChannel(
@@ -167,10 +168,10 @@ agentsRouter.openapi(
     method: "get",
     path: "/v1/manage/agents/{id}/channels",
     summary: "List an agent's channels",
-    request: { params: IdParamSchema },
+    request: { params: IdParamSchema, query: NoQuerySchema },
     responses: {
       200: json(z.object({ data: z.array(ChannelSchema) }), "Channels"),
-      ...errorResponses(401, 403, 404),
+      ...errorResponses("not_found"),
     },
   }),
   async (c) => {

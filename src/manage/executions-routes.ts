@@ -26,7 +26,7 @@ executionsRouter.openapi(
     request: { params: IdParamSchema, query: ExecutionListQuerySchema },
     responses: {
       200: json(ExecutionListSchema, "Executions"),
-      ...errorResponses(400, 401, 403, 404),
+      ...errorResponses("not_found"),
     },
   }),
   async (c) => {
@@ -52,7 +52,7 @@ executionsRouter.openapi(
           .openapi({ param: { name: "executionId", in: "path" } }),
       }),
     },
-    responses: { 200: json(ExecutionSchema, "The execution"), ...errorResponses(401, 403, 404) },
+    responses: { 200: json(ExecutionSchema, "The execution"), ...errorResponses("not_found") },
   }),
   async (c) => {
     const { id, executionId } = c.req.valid("param");

@@ -6,7 +6,7 @@ import { requireWriter } from "../auth/middleware";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";
-import { errorResponses, IdParamSchema } from "../platform/openapi";
+import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openapi";
 import { createMember, listMembers, removeMember } from "./members";
 import { CreatedMemberSchema, CreateMemberSchema, MemberSchema } from "./schemas";
 
@@ -29,7 +29,7 @@ membersRouter.openapi(
         description: "Added; memberToken is shown once",
         content: { "application/json": { schema: CreatedMemberSchema } },
       },
-      ...errorResponses(400, 401, 403, 409, 413),
+      ...errorResponses("member_exists"),
     },
   }),
   async (c) =>
@@ -45,12 +45,13 @@ membersRouter.openapi(
     method: "get",
     path: "/v1/manage/members",
     summary: "List members",
+    request: { query: NoQuerySchema },
     responses: {
       200: {
         description: "Members",
         content: { "application/json": { schema: z.object({ data: z.array(MemberSchema) }) } },
       },
-      ...errorResponses(401, 403),
+      ...errorResponses(),
     },
   }),
   async (c) =>
@@ -65,7 +66,10 @@ membersRouter.openapi(
     summary: "Remove a member; their token stops working, keys they created keep working",
     middleware: [requireWriter],
     request: { params: IdParamSchema },
-    responses: { 204: { description: "Removed" }, ...errorResponses(401, 403, 404, 409) },
+    responses: {
+      204: { description: "Removed" },
+      ...errorResponses("not_found", "cannot_remove_owner"),
+    },
   }),
   async (c) => {
     await removeMember(database(c.env), c.get("member").workspaceId, c.req.valid("param").id);

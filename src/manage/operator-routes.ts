@@ -38,7 +38,7 @@ const createWorkspaceRoute = createRoute({
       description: "Created; memberToken is shown once",
       content: { "application/json": { schema: CreatedWorkspaceSchema } },
     },
-    ...errorResponses(400, 401, 409, 413),
+    ...errorResponses("slug_taken"),
   },
 });
 

@@ -11,7 +11,7 @@ import { createRouter } from "../platform/app";
 import type { AppBindings } from "../platform/env";
 import { jsonBody } from "../platform/json-body";
 import { log } from "../platform/log";
-import { errorResponses } from "../platform/openapi";
+import { errorResponses, NoQuerySchema } from "../platform/openapi";
 import { importSecretsKey } from "../platform/secret-box";
 import { notifySecretsChanged } from "../webhooks/runner/client";
 import { deleteSecret, listSecretNames, putSecret } from "./secrets";
@@ -61,7 +61,7 @@ secretsRouter.openapi(
       params: SecretNameParamSchema,
       body: { required: true, content: { "application/json": { schema: PutSecretSchema } } },
     },
-    responses: { 204: { description: "Stored" }, ...errorResponses(400, 401, 403, 413) },
+    responses: { 204: { description: "Stored" }, ...errorResponses() },
   }),
   async (c) => {
     const { workspaceId } = c.get("member");
@@ -83,12 +83,13 @@ secretsRouter.openapi(
     method: "get",
     path: "/v1/manage/secrets",
     summary: "List secret names (never the values)",
+    request: { query: NoQuerySchema },
     responses: {
       200: {
         description: "Secrets, sorted by name",
         content: { "application/json": { schema: z.object({ data: z.array(SecretSchema) }) } },
       },
-      ...errorResponses(401, 403),
+      ...errorResponses(),
     },
   }),
   async (c) =>
@@ -103,7 +104,7 @@ secretsRouter.openapi(
     summary: "Delete a secret (owners and admins)",
     middleware: [requireWriter],
     request: { params: SecretNameParamSchema },
-    responses: { 204: { description: "Deleted" }, ...errorResponses(400, 401, 403, 404) },
+    responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
   }),
   async (c) => {
     const { workspaceId } = c.get("member");

@@ -7,7 +7,7 @@ import { database } from "../db/database";
 import { linkLedger } from "../launch/ledger/client";
 import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";
-import { errorResponses, IdParamSchema } from "../platform/openapi";
+import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openapi";
 import { CreatedWidgetKeySchema, CreateWidgetKeySchema, WidgetKeySchema } from "./schemas";
 import { createWidgetKey, listWidgetKeys, revokeWidgetKey } from "./widget-keys";
 
@@ -30,7 +30,7 @@ widgetKeysRouter.openapi(
         description: "Created; `key` is shown only here",
         content: { "application/json": { schema: CreatedWidgetKeySchema } },
       },
-      ...errorResponses(400, 401, 403, 413),
+      ...errorResponses(),
     },
   }),
   async (c) => {
@@ -51,12 +51,13 @@ widgetKeysRouter.openapi(
     method: "get",
     path: "/v1/manage/widget-keys",
     summary: "List widget keys (never the secret)",
+    request: { query: NoQuerySchema },
     responses: {
       200: {
         description: "Keys",
         content: { "application/json": { schema: z.object({ data: z.array(WidgetKeySchema) }) } },
       },
-      ...errorResponses(401, 403),
+      ...errorResponses(),
     },
   }),
   async (c) =>
@@ -71,7 +72,7 @@ widgetKeysRouter.openapi(
     summary: "Revoke a widget key (idempotent)",
     middleware: [requireWriter],
     request: { params: IdParamSchema },
-    responses: { 204: { description: "Revoked" }, ...errorResponses(401, 403, 404) },
+    responses: { 204: { description: "Revoked" }, ...errorResponses("not_found") },
   }),
   async (c) => {
     const { workspaceId } = c.get("member");

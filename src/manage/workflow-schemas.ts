@@ -74,7 +74,7 @@ export const ExecutionSchema = z
   .openapi("Execution", { description: "Secret values are redacted as `[redacted]`" });
 export type ExecutionView = z.infer<typeof ExecutionSchema>;
 
-export const ExecutionListQuerySchema = z.object({
+export const ExecutionListQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   startingAfter: z.string().max(64).optional().openapi({
     description: "An execution id; lists the executions started before it (newest first)",

@@ -7,7 +7,7 @@ import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import type { AppBindings } from "../platform/env";
 import { jsonBody } from "../platform/json-body";
-import { errorResponses, IdParamSchema } from "../platform/openapi";
+import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
 import { workflowRunner } from "../webhooks/runner/client";
 import { WorkflowInputSchema, WorkflowSchema } from "./workflow-schemas";
@@ -42,7 +42,7 @@ workflowsRouter.openapi(
     summary: "Create a workflow (stopped)",
     middleware: write,
     request: body,
-    responses: { 201: json(WorkflowSchema, "Created"), ...errorResponses(400, 401, 403, 409, 413) },
+    responses: { 201: json(WorkflowSchema, "Created"), ...errorResponses("slug_taken") },
   }),
   async (c) => {
     const { workspaceId } = c.get("member");
@@ -62,9 +62,10 @@ workflowsRouter.openapi(
     method: "get",
     path: "/v1/manage/workflows",
     summary: "List workflows",
+    request: { query: NoQuerySchema },
     responses: {
       200: json(z.object({ data: z.array(WorkflowSchema) }), "Workflows"),
-      ...errorResponses(401, 403),
+      ...errorResponses(),
     },
   }),
   async (c) =>
@@ -87,7 +88,7 @@ workflowsRouter.openapi(
     path: "/v1/manage/workflows/{id}",
     summary: "Read a workflow",
     request: { params: IdParamSchema },
-    responses: { 200: json(WorkflowSchema, "The workflow"), ...errorResponses(401, 403, 404) },
+    responses: { 200: json(WorkflowSchema, "The workflow"), ...errorResponses("not_found") },
   }),
   async (c) => {
     const { workspaceId } = c.get("member");
@@ -113,7 +114,7 @@ workflowsRouter.openapi(
     request: { params: IdParamSchema, ...body },
     responses: {
       200: json(WorkflowSchema, "The workflow"),
-      ...errorResponses(400, 401, 403, 404, 409, 413),
+      ...errorResponses("not_found", "slug_taken"),
     },
   }),
   async (c) => {
@@ -138,7 +139,7 @@ workflowsRouter.openapi(
     summary: "Delete a workflow and its executions",
     middleware: [requireWriter],
     request: { params: IdParamSchema },
-    responses: { 204: { description: "Deleted" }, ...errorResponses(401, 403, 404) },
+    responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
   }),
   async (c) => {
     await deleteWorkflow(
@@ -166,7 +167,7 @@ for (const [action, status] of [
           : "Stop: its webhooks accept nothing",
       middleware: [requireWriter],
       request: { params: IdParamSchema },
-      responses: { 200: json(WorkflowSchema, "The workflow"), ...errorResponses(401, 403, 404) },
+      responses: { 200: json(WorkflowSchema, "The workflow"), ...errorResponses("not_found") },
     }),
     async (c) => {
       const { workspaceId } = c.get("member");

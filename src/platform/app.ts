@@ -9,6 +9,7 @@ import { docsPage } from "./docs-page";
 import type { AppBindings } from "./env";
 import { ApiError, errorBody, invalidRequest } from "./errors";
 import { log, redactUrl } from "./log";
+import { withCommonErrors } from "./openapi";
 import { issuesToDetails } from "./validation";
 
 /** The Hono env every route has; capabilities extend its Variables (e.g. `MemberEnv`). */
@@ -55,17 +56,22 @@ export function createApp(): OpenAPIHono<AppEnv> {
     return c.json(errorBody("internal_error", "Something went wrong on our side.", [], id), 500);
   });
 
-  app.notFound((c) =>
-    c.json(
-      errorBody(
-        "not_found",
-        `No route for ${c.req.method} ${c.req.path}.`,
-        [],
-        c.get("requestId") ?? "",
-      ),
+  // A path some route serves with other methods gets 405 and `Allow`; only an unknown path is 404.
+  let allowed: ((path: string) => string[]) | undefined;
+  app.notFound((c) => {
+    allowed ??= allowedMethods(app.routes);
+    const allow = allowed(c.req.path);
+    const id = c.get("requestId") ?? "";
+    if (allow.length > 0) {
+      c.header("allow", allow.join(", "));
+      const message = `${c.req.method} is not allowed here; use ${allow.join(", ")}.`;
+      return c.json(errorBody("method_not_allowed", message, [], id), 405);
+    }
+    return c.json(
+      errorBody("not_found", `No route for ${c.req.method} ${c.req.path}.`, [], id),
       404,
-    ),
-  );
+    );
+  });
 
   app.openAPIRegistry.registerComponent("securitySchemes", "widgetKey", {
     type: "http",
@@ -89,17 +95,55 @@ export function createApp(): OpenAPIHono<AppEnv> {
     description: "The OPERATOR_TOKEN Worker secret.",
   });
 
-  app.doc31("/openapi.json", (c) => ({
-    openapi: "3.1.0",
-    info: {
-      title: "agent-edge",
-      version: "1.0.0",
-      description:
-        "Widget Launch API (create, look up and revoke personal conversation links) and the management API.",
-    },
-    servers: [{ url: new URL(c.req.url).origin }],
-  }));
+  // Built on first request (every router is mounted by then) and kept per origin for the isolate.
+  const documents = new Map<string, unknown>();
+  app.get("/openapi.json", (c) => {
+    const origin = new URL(c.req.url).origin;
+    let document = documents.get(origin);
+    if (!document) {
+      document = withCommonErrors(
+        app.getOpenAPI31Document({
+          openapi: "3.1.0",
+          info: {
+            title: "agent-edge",
+            version: "1.0.0",
+            description:
+              "Widget Launch API (create, look up and revoke personal conversation links), the webhook trigger, the chat session API and the management API.",
+          },
+          servers: [{ url: origin }],
+        }),
+      );
+      documents.set(origin, document);
+    }
+    return c.json(document);
+  });
   app.get("/docs", ...docsPage({ specUrl: "/openapi.json", title: "agent-edge API" }));
   app.get("/health", (c) => c.json({ ok: true }));
   return app;
+}
+
+/**
+ * The methods the app's routes serve at a path, for `Allow` (HEAD wherever GET is, as Hono
+ * answers it). Middleware and any-method routes (`ALL`) are not counted.
+ * @param routes `app.routes` once every router is mounted
+ */
+function allowedMethods(routes: readonly { method: string; path: string }[]) {
+  const table = routes
+    .filter((route) => route.method !== "ALL" && !route.path.endsWith("*"))
+    .map((route) => ({
+      method: route.method,
+      pattern: new RegExp(
+        `^${route.path
+          .split("/")
+          .map((part) =>
+            part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+          )
+          .join("/")}/?$`,
+      ),
+    }));
+  return (path: string): string[] => {
+    const methods = new Set(table.filter((r) => r.pattern.test(path)).map((r) => r.method));
+    if (methods.has("GET")) methods.add("HEAD");
+    return [...methods].sort();
+  };
 }

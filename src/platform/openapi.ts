@@ -1,51 +1,133 @@
 /**
- * Shared OpenAPI schemas: the error envelope and error responses, so every route documents its errors.
+ * OpenAPI helpers: every operation lists, per status, the error codes it can answer with
+ * (docs/errors.md#codes). Routes name their own codes (`errorResponses("not_found")`); the codes
+ * every operation of a kind can meet (a credential refused, a malformed request, a credential in the
+ * query, a fault of ours) are added to the generated document by `withCommonErrors`, from the
+ * operation's path, parameters, body and security, so no route can forget them.
  */
 import { z } from "@hono/zod-openapi";
+import { ERROR_CODES, type ErrorCode } from "./errors";
 
 export const ErrorSchema = z
   .object({
     error: z.object({
-      code: z.string().openapi({ example: "invalid_request" }),
+      code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]).openapi({
+        example: "invalid_request",
+      }),
       message: z.string(),
       details: z.array(z.record(z.string(), z.unknown())),
       requestId: z.string(),
+      executionId: z.string().optional().openapi({
+        description: "The execution of a lastNode webhook call that failed or timed out",
+      }),
     }),
   })
   .openapi("Error");
 
-const DESCRIPTIONS: Record<number, string> = {
-  400: "invalid_request or invalid_parameters; `details` lists every problem",
-  401: "invalid_key: missing, unknown, revoked or expired credential",
-  403: "browser_not_allowed, insufficient_scope or forbidden_flow",
-  404: "not_found, widget_not_found or webhook_not_found",
-  409: "conflict, e.g. too_many_pending_links",
-  405: "method_not_allowed; see Allow",
-  413: "invalid_request (API) or payload_too_large (webhooks): body larger than the limit",
-  422: "invalid_body: the body does not parse as its Content-Type says",
-  429: "rate_limited; see Retry-After",
-  500: "workflow_failed; `details` carries executionId and the failing node",
-  504: "workflow_timeout; `details` carries executionId",
+type ErrorResponse = {
+  description: string;
+  content: { "application/json": { schema: typeof ErrorSchema } };
 };
 
-/** OpenAPI `responses` entries for the given error statuses, all with the error envelope. */
-export function errorResponses<S extends number>(
-  ...statuses: S[]
-): Record<
-  S,
-  { description: string; content: { "application/json": { schema: typeof ErrorSchema } } }
-> {
-  const out = {} as Record<
-    S,
-    { description: string; content: { "application/json": { schema: typeof ErrorSchema } } }
-  >;
-  for (const status of statuses) {
+/** A code, or a code at one of its statuses (`["invalid_request", 413]`). */
+type CodeAt = ErrorCode | readonly [ErrorCode, number];
+
+/** The `description` of one status: one line per code with its meaning. */
+function describe(codes: readonly ErrorCode[]): string {
+  return codes.map((code) => `\`${code}\`: ${ERROR_CODES[code].meaning}`).join("\n\n");
+}
+
+/** Marks which codes a description lists, so `withCommonErrors` can merge into it. */
+const CODES_MARK = "x-error-codes";
+
+/**
+ * OpenAPI `responses` entries for the given error codes, grouped by status (a code alone stands
+ * for every status it has in ERROR_CODES).
+ */
+export function errorResponses(...codes: CodeAt[]): Record<number, ErrorResponse> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const entry of codes) {
+    const [code, only] = typeof entry === "string" ? [entry, undefined] : entry;
+    const statuses: readonly number[] = only === undefined ? ERROR_CODES[code].status : [only];
+    for (const status of statuses) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<number, ErrorResponse> = {};
+  for (const [status, list] of byStatus) {
     out[status] = {
-      description: DESCRIPTIONS[status] ?? "Error",
+      description: `${describe(list)}\n\n<!-- ${CODES_MARK}: ${list.join(",")} -->`,
       content: { "application/json": { schema: ErrorSchema } },
     };
   }
   return out;
+}
+
+type Operation = {
+  parameters?: unknown[];
+  requestBody?: unknown;
+  security?: Record<string, unknown>[];
+  responses?: Record<string, { description?: string; content?: unknown }>;
+};
+
+/** The codes any operation like this one can answer with, beyond those its route names. */
+function commonCodes(path: string, operation: Operation): [ErrorCode, number][] {
+  const codes: [ErrorCode, number][] = [["internal_error", 500]];
+  const schemes = new Set((operation.security ?? []).flatMap((entry) => Object.keys(entry)));
+  const api = path.startsWith("/v1/");
+  if (api) codes.push(["credential_in_query", 400]);
+  if (api && (operation.parameters?.length || operation.requestBody)) {
+    codes.push(["invalid_request", 400]);
+  }
+  if (api && operation.requestBody) codes.push(["invalid_request", 413]);
+  if (schemes.size > 0) codes.push(["invalid_key", 401]);
+  if (schemes.has("memberToken") || schemes.has("widgetKey")) {
+    codes.push(["insufficient_scope", 403]);
+  }
+  if (schemes.has("widgetKey")) codes.push(["browser_not_allowed", 403], ["rate_limited", 429]);
+  return codes;
+}
+
+/**
+ * Adds to every operation of a generated OpenAPI document the error codes common to its kind,
+ * and rewrites each error response's description and `code` enum to the full list.
+ * @param document the object `getOpenAPI31Document` returned; changed in place and returned
+ */
+export function withCommonErrors<T extends { paths?: Record<string, unknown> }>(document: T): T {
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const operation of Object.values(item as Record<string, Operation>)) {
+      if (typeof operation !== "object" || operation === null || !operation.responses) continue;
+      const byStatus = new Map<string, Set<ErrorCode>>();
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const mark = new RegExp(`<!-- ${CODES_MARK}: ([a-z_,]+) -->`).exec(
+          response.description ?? "",
+        );
+        if (mark?.[1]) byStatus.set(status, new Set(mark[1].split(",") as ErrorCode[]));
+      }
+      for (const [code, status] of commonCodes(path, operation)) {
+        const key = String(status);
+        byStatus.set(key, (byStatus.get(key) ?? new Set()).add(code));
+      }
+      for (const [status, codes] of byStatus) {
+        const list = [...codes];
+        operation.responses[status] = {
+          description: describe(list),
+          content: {
+            "application/json": {
+              schema: {
+                allOf: [
+                  { $ref: "#/components/schemas/Error" },
+                  {
+                    type: "object",
+                    properties: { error: { type: "object", properties: { code: { enum: list } } } },
+                  },
+                ],
+              },
+            },
+          },
+        };
+      }
+    }
+  }
+  return document;
 }
 
 /** `{id}` path parameter. */
@@ -56,3 +138,6 @@ export const IdParamSchema = z.object({
     .max(64)
     .openapi({ param: { name: "id", in: "path" } }),
 });
+
+/** The query of a list route that takes no query parameters: any one given is refused (400). */
+export const NoQuerySchema = z.strictObject({});

@@ -96,7 +96,16 @@ webhooksRouter.openAPIRegistry.registerPath(
         description: "`{success:true, executionId}` or the final node's output",
         content: { "application/json": { schema: z.unknown() } },
       },
-      ...errorResponses(404, 405, 413, 415, 422, 429, 500, 504),
+      ...errorResponses(
+        "webhook_not_found",
+        "method_not_allowed",
+        "payload_too_large",
+        "unsupported_media_type",
+        "invalid_body",
+        "rate_limited",
+        "workflow_failed",
+        "workflow_timeout",
+      ),
     },
   }),
 );

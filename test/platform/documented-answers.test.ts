@@ -1,0 +1,125 @@
+/**
+ * Every answer is documented, and what is documented is answered (docs/errors.md): each operation
+ * of the OpenAPI document lists, per status, the codes it can return; an unknown method on a known
+ * path gets 405 with `Allow`; list routes refuse query parameters they do not take; ids over 64
+ * characters get the 400 the document lists.
+ */
+import { describe, expect, it } from "vitest";
+import { ERROR_CODES } from "../../src/platform/errors";
+import { call, expectJson, seedWorkspace } from "../helpers/api";
+
+type Responses = Record<string, { description: string; content?: Record<string, unknown> }>;
+type Document = { paths: Record<string, Record<string, { responses: Responses }>> };
+
+async function documentOf(): Promise<Document> {
+  return expectJson<Document>(await call("GET", "/openapi.json"), 200);
+}
+
+/** The codes an operation documents at a status (from the response's `code` enum). */
+function codesAt(document: Document, path: string, method: string, status: number): string[] {
+  const response = document.paths[path]?.[method]?.responses[String(status)];
+  const schema = (response?.content?.["application/json"] as { schema?: unknown })?.schema as
+    | { allOf: [unknown, { properties: { error: { properties: { code: { enum: string[] } } } } }] }
+    | undefined;
+  return schema?.allOf[1].properties.error.properties.code.enum ?? [];
+}
+
+describe("the OpenAPI document lists error codes per operation", () => {
+  it("names each operation's own codes and the common ones, at their statuses", async () => {
+    const document = await documentOf();
+    const create = ["/v1/widget/launches", "post"] as const;
+    expect(codesAt(document, ...create, 409)).toEqual(["too_many_pending_links"]);
+    expect(codesAt(document, ...create, 400).sort()).toEqual(
+      ["credential_in_query", "invalid_parameters", "invalid_request"].sort(),
+    );
+    expect(codesAt(document, ...create, 403).sort()).toEqual(
+      ["browser_not_allowed", "forbidden_flow", "insufficient_scope"].sort(),
+    );
+    expect(codesAt(document, ...create, 413)).toEqual(["invalid_request"]);
+    expect(codesAt(document, ...create, 429)).toEqual(["rate_limited"]);
+    expect(codesAt(document, "/v1/manage/agents/{id}", "get", 400)).toContain("invalid_request");
+    const webhook = ["/webhooks/{workspace}/{workflow}/{node}", "post"] as const;
+    expect(codesAt(document, ...webhook, 504)).toEqual(["workflow_timeout"]);
+    expect(codesAt(document, ...webhook, 415)).toEqual(["unsupported_media_type"]);
+  });
+
+  it("documents, for every operation, only codes that exist, at statuses they are answered with", async () => {
+    const document = await documentOf();
+    let operations = 0;
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        operations += 1;
+        expect(codesAt(document, path, method, 500), `${method} ${path}`).toContain(
+          "internal_error",
+        );
+        for (const status of Object.keys(operation.responses).map(Number)) {
+          if (status < 400) continue;
+          const codes = codesAt(document, path, method, status);
+          expect(codes.length, `${method} ${path} ${status}`).toBeGreaterThan(0);
+          for (const code of codes) {
+            const known = ERROR_CODES[code as keyof typeof ERROR_CODES];
+            expect(known?.status, `${code} at ${status}`).toContain(status);
+          }
+        }
+      }
+    }
+    expect(operations).toBeGreaterThan(30);
+  });
+});
+
+describe("answers the document promises", () => {
+  it("an unknown method on a known path: 405 method_not_allowed with Allow", async () => {
+    const ws = await seedWorkspace();
+    for (const [method, path, token, allow] of [
+      ["PATCH", "/v1/manage/agents", ws.ownerToken, "GET, HEAD, POST"],
+      ["PUT", "/v1/widget/launches/lnk_x", ws.widgetKey, "DELETE, GET, HEAD"],
+      ["DELETE", "/health", undefined, "GET, HEAD"],
+    ] as const) {
+      const response = await call(method, path, { token });
+      const body = await expectJson<{ error: { code: string } }>(response, 405);
+      expect([path, body.error.code, response.headers.get("allow")]).toEqual([
+        path,
+        "method_not_allowed",
+        allow,
+      ]);
+    }
+    expect((await call("GET", "/v1/manage/no-such-thing", { token: ws.ownerToken })).status).toBe(
+      404,
+    );
+  });
+
+  it("a list route refuses a query parameter it does not take", async () => {
+    const ws = await seedWorkspace();
+    for (const path of [
+      "/v1/manage/agents?limit=5",
+      "/v1/manage/members?foo=1",
+      "/v1/manage/widget-keys?status=active",
+      "/v1/manage/secrets?x=",
+      "/v1/manage/workflows?page=2",
+      `/v1/manage/agents/${ws.agentId}/channels?type=widget`,
+    ]) {
+      const body = await expectJson<{ error: { code: string; details: { code: string }[] } }>(
+        await call("GET", path, { token: ws.ownerToken }),
+        400,
+      );
+      expect([path, body.error.code, body.error.details[0]?.code]).toEqual([
+        path,
+        "invalid_request",
+        "unknown_field",
+      ]);
+    }
+  });
+
+  it("an id over 64 characters gets the documented 400 invalid_request", async () => {
+    const ws = await seedWorkspace();
+    const long = "a".repeat(65);
+    const body = await expectJson<{ error: { code: string } }>(
+      await call("GET", `/v1/manage/agents/${long}`, { token: ws.ownerToken }),
+      400,
+    );
+    expect(body.error.code).toBe("invalid_request");
+    expect(codesAt(await documentOf(), "/v1/manage/agents/{id}", "get", 400)).toContain(
+      "invalid_request",
+    );
+  });
+});
