@@ -3,12 +3,13 @@
  * persisted in the object's storage so a restart or an eviction forgets nothing (spec 8,
  * contract 3). Used by the LinkLedger and the WorkflowRunner.
  *
- * Writes are grouped and unconfirmed: the first accepted call is written at once, calls accepted
- * while that write is being made durable go out together in the next `put`, and no reply waits
+ * Writes are grouped (`GroupCommit`) and unconfirmed: the first accepted call is written at once,
+ * calls accepted while that write is being made durable go out together in the next `put`, and no reply waits
  * for the disk. Only a crash can forget the calls of its last few milliseconds. One write stores
  * one entry per key, `rl/<key>/<newest ms>/<n>`, whose value lists the times (ms) of its calls:
  * a row per call made SQLite the largest cost of a busy webhook.
  */
+import { GroupCommit } from "./group-commit";
 import { type RateLimitDecision, SlidingWindowLog } from "./sliding-window";
 
 const PREFIX = "rl/";
@@ -19,7 +20,7 @@ export class RateLimitStore {
   private readonly logs = new Map<string, SlidingWindowLog>();
   /** Accepted call times (ms) not yet written, by key. */
   private unsaved = new Map<string, number[]>();
-  private saving = false;
+  private readonly commit = new GroupCommit(() => this.write());
   private sequence = 0;
   private acceptedSincePrune = 0;
 
@@ -69,26 +70,20 @@ export class RateLimitStore {
     const pending = this.unsaved.get(keyId);
     if (pending) pending.push(at);
     else this.unsaved.set(keyId, [at]);
-    if (this.saving) return;
-    this.saving = true;
-    this.waitUntil(
-      (async () => {
-        try {
-          while (this.unsaved.size > 0) {
-            const entries: Record<string, number[]> = {};
-            for (const [keyId, times] of this.unsaved) {
-              const newest = times[times.length - 1] ?? 0;
-              entries[`${PREFIX}${keyId}/${pad(newest)}/${this.sequence++}`] = times;
-            }
-            this.unsaved = new Map();
-            await this.storage.put(entries, { allowUnconfirmed: true });
-            await this.storage.sync();
-          }
-        } finally {
-          this.saving = false;
-        }
-      })(),
-    );
+    this.waitUntil(this.commit.request(0));
+  }
+
+  /** Writes every call accepted since the last write, one entry per key. */
+  private async write(): Promise<void> {
+    if (this.unsaved.size === 0) return;
+    const entries: Record<string, number[]> = {};
+    for (const [keyId, times] of this.unsaved) {
+      const newest = times[times.length - 1] ?? 0;
+      entries[`${PREFIX}${keyId}/${pad(newest)}/${this.sequence++}`] = times;
+    }
+    this.unsaved = new Map();
+    await this.storage.put(entries, { allowUnconfirmed: true });
+    await this.storage.sync();
   }
 
   /** Deletes a key's entries whose calls are all at or before `before` (ms); never read again. */

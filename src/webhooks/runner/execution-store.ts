@@ -16,8 +16,10 @@
  * (a reply held for its record's write, and a `put` per few records, cost a busy webhook a fifth of
  * its throughput). Reads in between see them; an eviction loses nothing (the write is pending work
  * of the object); only a machine crash in those milliseconds could lose them. A running record's
- * save is written at the next macrotask, together with every other pending save.
+ * save is written as soon as the write in flight (if any) is done, with every other pending save
+ * (`GroupCommit`, the service's one group-commit writer).
  */
+import { GroupCommit } from "../../platform/group-commit";
 import { redactedJson } from "../../workflow/redact";
 import type { ExecutionState, NodeRun, NodeType, WorkflowDefinition } from "../../workflow/types";
 import type { ExecutionPage, ExecutionRecord } from "./contract";
@@ -65,15 +67,8 @@ export class ExecutionStore {
   /** Running executions: their seq and wake. */
   private readonly running = new Map<string, { seq: number; wake: Wake | null }>();
   private unsaved = new Map<string, { seq: number; row: Row; isNew: boolean }>();
-  /** The next flush of the pending saves: when it is due (epoch ms) and its outcome. */
-  private flushing:
-    | {
-        done: Promise<void>;
-        settle: (written: Promise<void>) => void;
-        at: number;
-        timer: ReturnType<typeof setTimeout> | undefined;
-      }
-    | undefined;
+  /** Writes the pending saves, grouped (docs/architecture.md#storage). */
+  private readonly commit = new GroupCommit(() => this.flush());
   private finishedSincePrune = 0;
 
   constructor(private readonly storage: DurableObjectStorage) {}
@@ -120,40 +115,16 @@ export class ExecutionStore {
     this.unsaved.set(execution.id, { seq, row, isNew });
     if (finished) this.running.delete(execution.id);
     else this.running.set(execution.id, { seq, wake: row.wake });
-    return this.flushWithin(finished ? FINISHED_BATCH_MS : 0);
-  }
-
-  /** Makes sure the pending saves are written within `ms`; settles once they are. */
-  private flushWithin(ms: number): Promise<void> {
-    const at = Date.now() + ms;
-    let next = this.flushing;
-    if (!next) {
-      let settle: (written: Promise<void>) => void = () => {};
-      const done = new Promise<void>((resolve) => {
-        settle = resolve;
-      });
-      next = { done, settle, at: Number.POSITIVE_INFINITY, timer: undefined };
-      this.flushing = next;
-    }
-    if (at < next.at) {
-      // Due sooner than planned (a running record joined finished ones): one flush, earlier.
-      const batch = next;
-      if (batch.timer !== undefined) clearTimeout(batch.timer);
-      batch.at = at;
-      batch.timer = setTimeout(() => {
-        if (this.flushing === batch) this.flushing = undefined;
-        batch.settle(this.flush());
-      }, ms);
-    }
-    return next.done;
+    return this.commit.request(finished ? FINISHED_BATCH_MS : 0);
   }
 
   /** Writes the pending saves now, if any; settles once they are written. */
   private async flushNow(): Promise<void> {
-    if (this.flushing) await this.flushWithin(0);
+    if (this.unsaved.size > 0) await this.commit.request(0);
   }
 
   private async flush(): Promise<void> {
+    if (this.unsaved.size === 0) return;
     const batch = [...this.unsaved.values()];
     this.unsaved = new Map();
     const confirmed: Record<string, unknown> = {};

@@ -1,0 +1,78 @@
+/**
+ * Group commit, the one "answer first, write within the window" writer of the service
+ * (docs/architecture.md#storage). Its owner keeps what is pending and calls `request(ms)`; the
+ * writer runs the owner's `write` so that everything pending at the time of the request is written
+ * within `ms`, one write at a time: requests made while a write is in flight wait for the next one,
+ * which then carries all of them. A burst of N changes thus costs about two writes, not N.
+ *
+ * Used for the link ledger's D1 writes (`D1WriteBatcher`), the rate-limit logs
+ * (`RateLimitStore`) and the runner's execution records (`ExecutionStore`).
+ */
+type Batch = {
+  done: Promise<void>;
+  settle: (written: Promise<void>) => void;
+  /** When it is due, epoch ms. */
+  at: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
+};
+
+export class GroupCommit {
+  private next: Batch | undefined;
+  private inFlight: Promise<void> | undefined;
+
+  /** @param write writes everything pending when it is called; may throw (the waiters reject) */
+  constructor(private readonly write: () => Promise<void>) {}
+
+  /**
+   * Has what is pending now written within `ms` (0: as soon as the write in flight, if any, is
+   * done; changes made in the same turn join). Resolves once that write is done; rejects with its
+   * error.
+   */
+  request(ms = 0): Promise<void> {
+    const at = Date.now() + ms;
+    let batch = this.next;
+    if (!batch) {
+      let settle: (written: Promise<void>) => void = () => {};
+      const done = new Promise<void>((resolve) => {
+        settle = resolve;
+      });
+      batch = { done, settle, at: Number.POSITIVE_INFINITY, timer: undefined };
+      this.next = batch;
+    }
+    if (at < batch.at) {
+      // Due sooner than planned: one write, earlier.
+      const due = batch;
+      if (due.timer !== undefined) clearTimeout(due.timer);
+      due.at = at;
+      if (ms <= 0) {
+        due.timer = undefined;
+        queueMicrotask(() => this.start(due));
+      } else {
+        due.timer = setTimeout(() => this.start(due), ms);
+      }
+    }
+    return batch.done;
+  }
+
+  private start(batch: Batch): void {
+    if (this.next !== batch) return; // started already by an earlier timer or microtask
+    if (this.inFlight) {
+      // One write at a time: this batch goes when the current one is done.
+      void this.inFlight.then(() => this.start(batch));
+      return;
+    }
+    this.next = undefined;
+    if (batch.timer !== undefined) clearTimeout(batch.timer);
+    const written = this.write();
+    const flight = written.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.inFlight = flight;
+    // Registered first, so it runs before any batch that waits for this write starts.
+    void flight.then(() => {
+      if (this.inFlight === flight) this.inFlight = undefined;
+    });
+    batch.settle(written);
+  }
+}
