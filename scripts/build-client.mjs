@@ -1,8 +1,8 @@
 // Builds the browser files served by the Worker: src/client/{chat,widget}.ts are bundled into
-// self-contained IIFE scripts (no module loading on third-party pages) and chat.css is copied, all
+// self-contained IIFE scripts (no module loading on third-party pages) and chat.css is bundled, all
 // into dist/client, with the API reference's bundle (./docs-assets.mjs). Paths come from this
 // file's location, so any working directory works.
-import { copyFile, mkdir } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { build } from "esbuild";
 import { buildDocsAssets } from "./docs-assets.mjs";
@@ -25,7 +25,15 @@ try {
     legalComments: "none",
     logLevel: "warning",
   });
-  await copyFile(join(source, "chat.css"), join(output, "chat.css"));
+  // chat.css imports theme.css; bundled so the page loads one stylesheet.
+  await build({
+    absWorkingDir: root,
+    entryPoints: { chat: join(source, "chat.css") },
+    outdir: output,
+    bundle: true,
+    minify: true,
+    logLevel: "warning",
+  });
   const docs = await buildDocsAssets(root, output);
   console.log(
     `[build-client] wrote chat.js, widget.js, chat.css and ${docs.script.slice(1)} to ${relative(root, output)}`,

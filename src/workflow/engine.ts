@@ -6,12 +6,11 @@
  */
 import type { JsonValue } from "../platform/json";
 import { evaluateCondition } from "./condition";
-import { resolveValue, type TemplateScope, valueAsText } from "./template";
+import { buildRequest } from "./http-request";
+import { resolveValue, type TemplateScope } from "./template";
 import type {
   ExecutionState,
-  FetchRequest,
   FetchResponse,
-  HttpRequestNode,
   NodeRun,
   Step,
   WorkflowDefinition,
@@ -126,41 +125,6 @@ function fail(state: ExecutionState, node: WorkflowNode, error: string, now: num
   state.status = "failed";
   state.failedNodeKey = node.key;
   return { kind: "finished", status: "failed" };
-}
-
-/** The request of an http_request node, or an error message free of resolved (secret) values. */
-function buildRequest(node: HttpRequestNode, scope: TemplateScope): FetchRequest | string {
-  const url = resolveValue(node.url, scope);
-  let parsed: URL | undefined;
-  try {
-    parsed = typeof url === "string" ? new URL(url) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  if (!parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {
-    return "The url setting did not resolve to an http(s) URL.";
-  }
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(node.headers)) {
-    headers[name.toLowerCase()] = valueAsText(resolveValue(value, scope));
-  }
-  let body: string | null = null;
-  // fetch refuses a body on GET and HEAD, so one configured there is not sent.
-  if (node.body !== undefined && node.method !== "GET" && node.method !== "HEAD") {
-    const resolved = resolveValue(node.body, scope);
-    if (typeof resolved === "string") body = resolved;
-    else {
-      body = JSON.stringify(resolved);
-      headers["content-type"] ??= "application/json";
-    }
-  }
-  return {
-    method: node.method,
-    url: parsed.href,
-    headers,
-    body,
-    timeoutMs: node.timeoutSeconds * 1000,
-  };
 }
 
 /** Runs one active node; returns the step to hand the runner, or undefined to go on to the next. */

@@ -19,13 +19,7 @@ import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { WidgetKeyPrincipal } from "../../auth/credentials";
 import { conversation } from "../../conversations/conversation/client";
 import { database } from "../../db/database";
-import {
-  type Link,
-  links,
-  type NewLink,
-  type ParameterDefinition,
-  widgetKeys,
-} from "../../db/schema";
+import { type Link, links, type NewLink, type ParameterDefinition } from "../../db/schema";
 import { D1WriteBatcher } from "../../platform/d1-write-batcher";
 import type { AppBindings } from "../../platform/env";
 import { log } from "../../platform/log";
@@ -40,6 +34,7 @@ import {
 } from "../link-rules";
 import type { Admission, Guarded, LedgerResult, LedgerUsage, LinkLedgerContract } from "./contract";
 import { ExpiringSet } from "./expiring-set";
+import { KeyRevocations } from "./key-revocations";
 import { LinkCache, toRow } from "./link-cache";
 
 const LINK_CACHE_SIZE = 20_000;
@@ -50,7 +45,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
   /** Link writes of concurrent calls share D1 round trips (group commit). */
   private readonly writes: D1WriteBatcher;
   private readonly rateLimits: RateLimitStore;
-  private readonly revokedKeys = new Map<string, boolean>();
+  private readonly keys: KeyRevocations;
   private readonly pending = new ExpiringSet();
   private readonly linkCache = new LinkCache(LINK_CACHE_SIZE);
   private readonly agentCache = new Map<string, ParameterDefinition[]>();
@@ -64,12 +59,13 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     // Vars are fixed for the object's lifetime.
     this.limits = launchLimits(env);
     this.writes = new D1WriteBatcher(this.db);
+    this.keys = new KeyRevocations(this.db);
     this.rateLimits = new RateLimitStore(ctx.storage, (promise) => ctx.waitUntil(promise));
   }
 
   /** Counts one call of the key (spec 8) unless the key is revoked or over its limit. */
   async admit(key: Pick<WidgetKeyPrincipal, "keyId">): Promise<Admission> {
-    if (await this.isKeyRevoked(key.keyId)) return { admitted: false, reason: "key_revoked" };
+    if (await this.keys.isRevoked(key.keyId)) return { admitted: false, reason: "key_revoked" };
     const { rateLimitPerWindow, rateLimitWindowMs } = this.limits;
     const rateLimit = await this.rateLimits.attempt(
       key.keyId,
@@ -220,18 +216,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
 
   /** Revokes a widget key in D1; refused from the next call on. @returns false for an unknown key. */
   async revokeWidgetKey(workspaceId: string, keyId: string): Promise<boolean> {
-    const revokedAt = Date.now();
-    const row = await this.db
-      .select({ revokedAt: widgetKeys.revokedAt })
-      .from(widgetKeys)
-      .where(and(eq(widgetKeys.id, keyId), eq(widgetKeys.workspaceId, workspaceId)))
-      .get();
-    if (!row) return false;
-    this.revokedKeys.set(keyId, true);
-    if (row.revokedAt === null) {
-      await this.db.update(widgetKeys).set({ revokedAt }).where(eq(widgetKeys.id, keyId));
-    }
-    return true;
+    return this.keys.revoke(workspaceId, keyId, Date.now());
   }
 
   /** Drops cached parameter definitions of an agent after it changed or was deleted. */
@@ -284,20 +269,6 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     } catch (error) {
       log("error", "conversation_revoke_failed", { error });
     }
-  }
-
-  private async isKeyRevoked(keyId: string): Promise<boolean> {
-    const known = this.revokedKeys.get(keyId);
-    if (known !== undefined) return known;
-    const row = await this.db
-      .select({ revokedAt: widgetKeys.revokedAt })
-      .from(widgetKeys)
-      .where(eq(widgetKeys.id, keyId))
-      .get();
-    // Revocations after this read run through revokeWidgetKey, which updates the map.
-    const revoked = this.revokedKeys.get(keyId) ?? (!row || row.revokedAt !== null);
-    this.revokedKeys.set(keyId, revoked);
-    return revoked;
   }
 
   /** Rebuilds the pending set from D1 once per object lifetime; concurrent callers share the load. */

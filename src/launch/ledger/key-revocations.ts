@@ -1,0 +1,47 @@
+/**
+ * The ledger's knowledge of which widget keys are revoked (docs/architecture.md#link-ledger). Every
+ * revocation of a workspace's key runs through its ledger, so once a key was read from D1, the map
+ * stays right for the object's life and admission needs no D1 read.
+ */
+import { and, eq } from "drizzle-orm";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { widgetKeys } from "../../db/schema";
+
+export class KeyRevocations {
+  private readonly revoked = new Map<string, boolean>();
+
+  constructor(private readonly db: DrizzleD1Database) {}
+
+  /** Whether the key is revoked, or unknown (treated alike); read from D1 once per key. */
+  async isRevoked(keyId: string): Promise<boolean> {
+    const known = this.revoked.get(keyId);
+    if (known !== undefined) return known;
+    const row = await this.db
+      .select({ revokedAt: widgetKeys.revokedAt })
+      .from(widgetKeys)
+      .where(eq(widgetKeys.id, keyId))
+      .get();
+    // A revocation made while this read was in flight has set the map already; it wins.
+    const revoked = this.revoked.get(keyId) ?? (!row || row.revokedAt !== null);
+    this.revoked.set(keyId, revoked);
+    return revoked;
+  }
+
+  /**
+   * Revokes a key of `workspaceId` in D1 (once; a repeat changes nothing), refused from the next
+   * call on. @returns false for a key the workspace does not have
+   */
+  async revoke(workspaceId: string, keyId: string, revokedAt: number): Promise<boolean> {
+    const row = await this.db
+      .select({ revokedAt: widgetKeys.revokedAt })
+      .from(widgetKeys)
+      .where(and(eq(widgetKeys.id, keyId), eq(widgetKeys.workspaceId, workspaceId)))
+      .get();
+    if (!row) return false;
+    this.revoked.set(keyId, true);
+    if (row.revokedAt === null) {
+      await this.db.update(widgetKeys).set({ revokedAt }).where(eq(widgetKeys.id, keyId));
+    }
+    return true;
+  }
+}
