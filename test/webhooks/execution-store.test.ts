@@ -1,11 +1,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  ExecutionStore,
-  FINISHED_BATCH_MS,
-  type LiveExecution,
-} from "../../src/webhooks/runner/execution-store";
+import type { LiveExecution } from "../../src/webhooks/runner/execution-row";
+import { ExecutionStore, FINISHED_BATCH_MS } from "../../src/webhooks/runner/execution-store";
 import { advance, startExecution } from "../../src/workflow/engine";
 import { define } from "../helpers/definitions";
 
@@ -63,7 +60,7 @@ describe("ExecutionStore", () => {
     await runInDurableObject(anyObject(), async (_instance, state) => {
       vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
       const { storage, puts } = countingPuts(state.storage);
-      const store = new ExecutionStore(storage);
+      const store = new ExecutionStore(storage, env.SECRETS_KEY);
       const saved: Promise<void>[] = [];
       for (let i = 0; i < 5; i++) {
         saved.push(store.save(execution(`exe_${i}`, true), [], null));
@@ -79,7 +76,7 @@ describe("ExecutionStore", () => {
       // One put of five records and their id index entries.
       expect(puts).toHaveLength(1);
       expect(puts[0]).toHaveLength(10);
-      const reread = new ExecutionStore(state.storage);
+      const reread = new ExecutionStore(state.storage, env.SECRETS_KEY);
       await reread.load();
       const listed = await reread.list(10);
       expect(listed.data.map((record) => record.id)).toEqual([
@@ -96,7 +93,7 @@ describe("ExecutionStore", () => {
     await runInDurableObject(anyObject(), async (_instance, state) => {
       vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
       const { storage, puts } = countingPuts(state.storage);
-      const store = new ExecutionStore(storage);
+      const store = new ExecutionStore(storage, env.SECRETS_KEY);
       const finished = store.save(execution("exe_done", true), [], null);
       const running = store.save(execution("exe_running", false), [], {
         step: "wait",
@@ -117,7 +114,7 @@ describe("ExecutionStore", () => {
   it("lists right after a save without waiting out the window", async () => {
     await runInDurableObject(anyObject(), async (_instance, state) => {
       vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
-      const store = new ExecutionStore(state.storage);
+      const store = new ExecutionStore(state.storage, env.SECRETS_KEY);
       void store.save(execution("exe_a", true), [], null);
       const listing = store.list(10);
       await vi.advanceTimersByTimeAsync(0);

@@ -2,8 +2,8 @@
  * The Workflow-runner's execution records, in the object's (SQLite-backed) storage (contract 5). One
  * record per execution: what is shown (node runs with secret values redacted) and, while the
  * execution runs, what is needed to continue it after a restart (definition snapshot and engine
- * state). The raw state is dropped when the execution finishes, so finished records hold only
- * redacted data.
+ * state, sealed with the secrets key by `StateBox`). The state is dropped when the execution
+ * finishes, so finished records hold only redacted data.
  *
  * Keys: `x/<seq>` the record (seq grows with every new execution, so listing is newest first),
  * `i/<id>` its seq, `l/<id>` its seq while it runs. The running ones are also indexed in memory
@@ -21,42 +21,22 @@
  */
 import { GroupCommit } from "../../platform/group-commit";
 import { redactedJson } from "../../workflow/redact";
-import type { ExecutionState, NodeRun, NodeType, WorkflowDefinition } from "../../workflow/types";
 import type { ExecutionPage, ExecutionRecord } from "./contract";
-
-/** An execution being run: the definition it started with and the engine's state. */
-export type LiveExecution = {
-  id: string;
-  workflowId: string;
-  triggerType: NodeType;
-  definition: WorkflowDefinition;
-  state: ExecutionState;
-  startedAt: number;
-};
-
-/** What a running execution waits for, and when the runner must look at it again (epoch ms). */
-export type Wake = { step: "fetch" | "wait"; at: number };
+import {
+  type LiveExecution,
+  lastFinishedAt,
+  type Row,
+  toLive,
+  toRecord,
+  type Wake,
+} from "./execution-row";
+import { StateBox, stateAad } from "./state-box";
 
 /** Finished executions kept per workflow; older ones are deleted (like n8n's execution pruning). */
 export const MAX_FINISHED_EXECUTIONS = 10_000;
 const PRUNE_EVERY = 256;
 /** How long a finished record may wait to be written with others (ms). */
 export const FINISHED_BATCH_MS = 10;
-
-type Row = {
-  id: string;
-  workflowId: string;
-  status: ExecutionState["status"];
-  triggerKey: string;
-  triggerType: NodeType;
-  startedAt: number;
-  finishedAt: number | null;
-  /** Redacted `NodeRun[]` as JSON. */
-  nodes: string;
-  /** `{definition, state}` as JSON while running; null once finished. */
-  live: string | null;
-  wake: Wake | null;
-};
 
 const recordKey = (seq: number) => `x/${String(seq).padStart(12, "0")}`;
 const idKey = (id: string) => `i/${id}`;
@@ -71,7 +51,21 @@ export class ExecutionStore {
   private readonly commit = new GroupCommit(() => this.flush());
   private finishedSincePrune = 0;
 
-  constructor(private readonly storage: DurableObjectStorage) {}
+  private readonly box: StateBox;
+
+  /** @param secretsKey base64 of the `SECRETS_KEY`, which seals running states (`StateBox`) */
+  constructor(
+    private readonly storage: DurableObjectStorage,
+    secretsKey: string | undefined,
+  ) {
+    this.box = new StateBox(secretsKey);
+  }
+
+  /** The row as stored: its live state sealed. */
+  private async sealed(row: Row): Promise<Row> {
+    if (row.live === null) return row;
+    return { ...row, live: await this.box.seal(row.live, stateAad(row.workflowId, row.id)) };
+  }
 
   /** Reads the newest seq and the running executions; call once, while the object starts. */
   async load(): Promise<void> {
@@ -125,8 +119,14 @@ export class ExecutionStore {
 
   private async flush(): Promise<void> {
     if (this.unsaved.size === 0) return;
-    const batch = [...this.unsaved.values()];
-    this.unsaved = new Map();
+    const pending = [...this.unsaved];
+    // Sealed before anything is taken out of `unsaved`, so reads meanwhile still see the rows.
+    const sealed = await Promise.all(pending.map(([, entry]) => this.sealed(entry.row)));
+    const batch = pending.map(([id, entry], index) => {
+      // A newer save of the same execution stays pending for the next write.
+      if (this.unsaved.get(id) === entry) this.unsaved.delete(id);
+      return { ...entry, row: sealed[index] ?? entry.row };
+    });
     const confirmed: Record<string, unknown> = {};
     const unconfirmed: Record<string, unknown> = {};
     const ended: string[] = [];
@@ -188,10 +188,15 @@ export class ExecutionStore {
       .map(({ seq }) => recordKey(seq));
     await this.flushNow();
     const rows = await this.storage.get<Row>(seqs);
-    return seqs.flatMap((key) => {
+    const live = seqs.flatMap((key) => {
       const row = rows.get(key);
-      return row?.live ? [toLive(row)] : [];
+      return row?.live ? [row] : [];
     });
+    return Promise.all(
+      live.map(async (row) =>
+        toLive(row, await this.box.open(row.live ?? "null", stateAad(row.workflowId, row.id))),
+      ),
+    );
   }
 
   /** Forgets what is in memory, after the object's storage was deleted with its workflow. */
@@ -244,39 +249,4 @@ export class ExecutionStore {
       await this.storage.delete(keys.slice(i, i + 128), { allowUnconfirmed: true });
     }
   }
-}
-
-function lastFinishedAt(runs: NodeRun[]): number | null {
-  let at: number | null = null;
-  for (const run of runs) {
-    if (run.finishedAt !== null && (at === null || run.finishedAt > at)) at = run.finishedAt;
-  }
-  return at;
-}
-
-function toRecord(row: Row): ExecutionRecord {
-  return {
-    id: row.id,
-    workflowId: row.workflowId,
-    status: row.status,
-    trigger: { key: row.triggerKey, type: row.triggerType },
-    nodes: JSON.parse(row.nodes) as NodeRun[],
-    startedAt: row.startedAt,
-    finishedAt: row.finishedAt,
-  };
-}
-
-function toLive(row: Row): LiveExecution {
-  const { definition, state } = JSON.parse(row.live ?? "null") as {
-    definition: WorkflowDefinition;
-    state: ExecutionState;
-  };
-  return {
-    id: row.id,
-    workflowId: row.workflowId,
-    triggerType: row.triggerType,
-    definition,
-    state,
-    startedAt: row.startedAt,
-  };
 }

@@ -18,7 +18,8 @@ import {
 import type { ConversationEventNode, WebhookNode } from "../../workflow/types";
 import type { RunnerConfig } from "./config";
 import type { Settled } from "./contract";
-import type { ExecutionStore, LiveExecution, Wake } from "./execution-store";
+import type { LiveExecution, Wake } from "./execution-row";
+import type { ExecutionStore } from "./execution-store";
 import { HeldCallers, type HeldOutcome } from "./held-callers";
 import { performFetch } from "./outbound-fetch";
 import type { Secrets } from "./workflow-source";

@@ -39,7 +39,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   constructor(ctx: DurableObjectState, env: AppBindings) {
     super(ctx, env);
     this.source = new WorkflowSource(database(env), env.SECRETS_KEY);
-    this.executor = new Executor(ctx, new ExecutionStore(ctx.storage));
+    this.executor = new Executor(ctx, new ExecutionStore(ctx.storage, env.SECRETS_KEY));
     this.rateLimits = new RateLimitStore(ctx.storage, (promise) => ctx.waitUntil(promise));
     void ctx.blockConcurrencyWhile(() => this.executor.load());
   }

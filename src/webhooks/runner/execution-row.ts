@@ -1,0 +1,73 @@
+/**
+ * An execution record as the runner stores it (one storage value per execution), and the views
+ * of it: the record shown to members, and the live execution the runner continues.
+ */
+import type { ExecutionState, NodeRun, NodeType, WorkflowDefinition } from "../../workflow/types";
+import type { ExecutionRecord } from "./contract";
+
+/** An execution being run: the definition it started with and the engine's state. */
+export type LiveExecution = {
+  id: string;
+  workflowId: string;
+  triggerType: NodeType;
+  definition: WorkflowDefinition;
+  state: ExecutionState;
+  startedAt: number;
+};
+
+/** What a running execution waits for, and when the runner must look at it again (epoch ms). */
+export type Wake = { step: "fetch" | "wait"; at: number };
+
+/** The stored record. */
+export type Row = {
+  id: string;
+  workflowId: string;
+  status: ExecutionState["status"];
+  triggerKey: string;
+  triggerType: NodeType;
+  startedAt: number;
+  finishedAt: number | null;
+  /** Redacted `NodeRun[]` as JSON. */
+  nodes: string;
+  /** `{definition, state}` as JSON while running; null once finished. */
+  live: string | null;
+  wake: Wake | null;
+};
+
+/** When the last node of `runs` finished (epoch ms), or null. */
+export function lastFinishedAt(runs: NodeRun[]): number | null {
+  let at: number | null = null;
+  for (const run of runs) {
+    if (run.finishedAt !== null && (at === null || run.finishedAt > at)) at = run.finishedAt;
+  }
+  return at;
+}
+
+/** The record as members see it. */
+export function toRecord(row: Row): ExecutionRecord {
+  return {
+    id: row.id,
+    workflowId: row.workflowId,
+    status: row.status,
+    trigger: { key: row.triggerKey, type: row.triggerType },
+    nodes: JSON.parse(row.nodes) as NodeRun[],
+    startedAt: row.startedAt,
+    finishedAt: row.finishedAt,
+  };
+}
+
+/** A running execution from its row and its opened state JSON (`{definition, state}`). */
+export function toLive(row: Row, live: string): LiveExecution {
+  const { definition, state } = JSON.parse(live) as {
+    definition: WorkflowDefinition;
+    state: ExecutionState;
+  };
+  return {
+    id: row.id,
+    workflowId: row.workflowId,
+    triggerType: row.triggerType,
+    definition,
+    state,
+    startedAt: row.startedAt,
+  };
+}
