@@ -9,23 +9,24 @@
  * Each also gets the CPU time workerd spent per request (user + system, from /proc), which moves
  * less than req/s when the machine is shared.
  *
- * How: applies the migrations into a fresh temporary persist dir, starts its own `wrangler dev` on
- * 127.0.0.1 (port 8788 or BENCH_PORT) with the rate limit and the pending cap lifted to 1e9 through
- * `--var` (the checks still run), seeds a workspace, agent, widget channel and widget key through
- * the HTTP API, then drives each scenario with autocannon: a 2 s warm-up that is not recorded, then
+ * How: starts the service as `npm run dev` and the browser tests do (scripts/local-server.mjs:
+ * fresh temporary state, 127.0.0.1, a free port or BENCH_PORT) with the rate limit and the pending
+ * cap lifted to 1e9 through `--var` (the checks still run), seeds the demo workspace
+ * (scripts/demo-seed.mjs) and the bench's workflows through the HTTP API, then drives each scenario with autocannon: a 2 s warm-up that is not recorded, then
  * BENCH_SECONDS (10) with BENCH_CONNECTIONS (32). Revoke walks the links create collected, topped
  * up beforehand so that every revoke finds a pending link. Webhook nodes get rateLimitPerMinute
  * 100,000 (the most a node allows; the check still runs). Prints a table, writes bench-results/bench.json.
  * Exit code 0 once measured, even when a target fails; 1 when the server or the seeding failed.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { seedDemoWorkspace } from "./demo-seed.mjs";
+import { choosePort, fetchApi, startLocalServer } from "./local-server.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SECONDS = positiveInt(process.env.BENCH_SECONDS, 10);
@@ -46,34 +47,15 @@ const HOLD_CALLERS =
 const ONLY = process.env.BENCH_ONLY?.split(",").map((name) => name.trim());
 const HOLD_WAIT_SECONDS = 5;
 const RESULTS_FILE = path.join(ROOT, "bench-results", "bench.json");
-const AGENT = {
-  name: "Bench agent",
-  mode: "initiator",
-  parameters: [
-    { name: "plan", type: "string", required: true },
-    { name: "tier", type: "string", options: ["free", "pro"] },
-    { name: "seats", type: "integer" },
-  ],
-};
 
 function positiveInt(value, fallback) {
   const n = Number(value);
   return Number.isSafeInteger(n) && n > 0 ? n : fallback;
 }
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "agent-edge-bench-"));
-const bin = [path.join(ROOT, "node_modules", ".bin"), path.dirname(process.execPath)];
-const childEnv = {
-  ...process.env,
-  CI: "true",
-  WRANGLER_SEND_METRICS: "false",
-  // A registry of our own, so this instance does not replace another `wrangler dev` of the worker.
-  WRANGLER_REGISTRY_PATH: path.join(tmp, "registry"),
-  // Node 24 first, so npx and wrangler never run on the machine's older node.
-  PATH: [...bin, process.env.PATH].join(path.delimiter),
-};
-let server; // the wrangler dev child, leader of its own process group
+const _sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The running server of the current group (scripts/local-server.mjs). */
+let server;
 
 /** Latest change under src/, migrations/ and wrangler.toml: wrangler dev reloads on any of them. */
 function sourcesChangedAt() {
@@ -84,73 +66,13 @@ function sourcesChangedAt() {
   return Math.max(...files.slice(0, 10_000).map(mtime)); // a file may vanish while listed
 }
 
-function canListen(port) {
-  return new Promise((resolve) => {
-    const probe = net.createServer().once("error", () => resolve(false));
-    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
-  });
+/** BENCH_PORT as given (an error if taken), or any free port but 8787 (`npm run dev`'s). */
+function benchPort() {
+  return process.env.BENCH_PORT ? positiveInt(process.env.BENCH_PORT, 8788) : undefined;
 }
 
-/** BENCH_PORT as given, or the first free port from 8788; never 8787, `npm run dev`'s port. */
-async function choosePort() {
-  const first = positiveInt(process.env.BENCH_PORT, 8788);
-  const tries = process.env.BENCH_PORT ? 1 : 20;
-  for (let port = first; port < first + tries; port++) {
-    if (port !== 8787 && (await canListen(port))) return port;
-  }
-  throw new Error(`no free port on 127.0.0.1 in ${first}-${first + tries - 1} (8787 excluded)`);
-}
-
-/** Applies the migrations; synchronous, because nothing else can happen before it. */
-function applyMigrations(dir) {
-  const args = ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", dir];
-  const options = { cwd: ROOT, env: childEnv, encoding: "utf8", timeout: 120_000 };
-  const run = spawnSync("npx", args, options);
-  if (run.status !== 0) throw new Error(`migrations failed:\n${run.stdout}${run.stderr}`);
-}
-
-function startServer(port, persistDir, vars) {
-  // An empty --env-file keeps wrangler from reading (and watching) the project's .dev.vars.
-  const envFile = path.join(tmp, "bench.env");
-  fs.writeFileSync(envFile, "# vars are passed with --var\n");
-  const args = ["wrangler", "dev", "--ip", "127.0.0.1", "--port", String(port)];
-  args.push("--persist-to", persistDir, "--env-file", envFile);
-  for (const [name, value] of Object.entries(vars)) args.push("--var", `${name}:${value}`);
-  // warn: no per-request log lines for wrangler to write while it is being measured.
-  args.push("--show-interactive-dev-session=false", "--log-level", "warn");
-  // detached: npx, wrangler and workerd form one process group, stopped together.
-  server = spawn("npx", args, { cwd: ROOT, env: childEnv, detached: true, stdio: "pipe" });
-  server.log = ""; // the tail of its output, for error messages
-  const collect = (chunk) => (server.log = (server.log + chunk).slice(-8000));
-  server.stdout.on("data", collect);
-  server.stderr.on("data", collect);
-  server.exited = new Promise((resolve) => server.once("close", resolve));
-}
-
-async function waitForHealth(base) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`wrangler dev exited early:\n${server.log}`);
-    const signal = AbortSignal.timeout(2000);
-    const res = await fetch(`${base}/health`, { signal }).catch(() => null);
-    if (res?.status === 200) return;
-    await sleep(500);
-  }
-  throw new Error(`GET /health did not answer 200 within 60 s:\n${server.log}`);
-}
-
-function killServerGroup(signal) {
-  try {
-    if (server) process.kill(-server.pid, signal);
-  } catch {} // the group is already gone
-}
-
-/** SIGTERM to the whole group, SIGKILL to whatever is left after 5 s; safe to repeat. */
 async function stopServer() {
-  if (!server) return;
-  killServerGroup("SIGTERM");
-  await Promise.race([server.exited, sleep(5000)]);
-  killServerGroup("SIGKILL"); // workerd may still be shutting down after npx has gone
+  await server?.stop();
   server = undefined;
 }
 
@@ -220,13 +142,9 @@ async function runningWorkflow(base, token, slug, definition) {
   return new URL(created.webhookUrls.webhook_1).pathname;
 }
 
+/** The demo workspace (the shared seed of scripts/demo-seed.mjs) and the bench's workflows. */
 async function seed(base, operatorToken) {
-  const owner = { email: "bench@example.com", name: "Bench" };
-  const ws = await post(base, "/v1/operator/workspaces", operatorToken, { name: "Bench", owner });
-  const manage = (route, body) => post(base, `/v1/manage/${route}`, ws.memberToken, body);
-  const agent = await manage("agents", AGENT);
-  const channel = await manage(`agents/${agent.id}/channels`, { type: "widget", name: "Web" });
-  const { key } = await manage("widget-keys", { name: "bench" });
+  const ws = await seedDemoWorkspace(fetchApi(base), operatorToken);
   const token = ws.memberToken;
   await post(
     base,
@@ -240,7 +158,7 @@ async function seed(base, operatorToken) {
     lastNode: await runningWorkflow(base, token, "bench-last-node", LAST_NODE),
     hold: await runningWorkflow(base, token, "bench-hold", HOLD),
   };
-  return { flowId: agent.id, channelId: channel.id, key, hooks };
+  return { flowId: ws.agentId, channelId: ws.channelId, key: ws.widgetKey, hooks };
 }
 
 /** The four scenarios; look-up and revoke walk the ids that create collected. */
@@ -487,31 +405,30 @@ async function measure(base, plan) {
  * webhook scenarios in a way production, where they live apart, would not.
  */
 async function runGroup(group, port, vars) {
-  const base = `http://127.0.0.1:${port}`;
-  const persistDir = path.join(tmp, `state-${group}`);
-  applyMigrations(persistDir);
-  startServer(port, persistDir, vars);
+  // warn: no per-request log lines for wrangler to write while it is being measured.
+  server = await startLocalServer({ port, state: "temporary", vars, logLevel: "warn" });
+  const base = server.base;
   try {
-    await waitForHealth(base);
     const seeded = await seed(base, vars.OPERATOR_TOKEN);
     const plan = scenarios(seeded, group);
     const rows = plan.list.length > 0 ? await measure(base, plan) : [];
     const held =
       group === "webhooks" && HOLD_CALLERS > 0 ? await hold(base, seeded.hooks.hold) : null;
     // The worker logs each 500's cause; show it next to the figures.
-    if (rows.some((r) => r.status5xx)) console.error(`--- wrangler output (tail):\n${server.log}`);
+    if (rows.some((r) => r.status5xx))
+      console.error(`--- wrangler output (tail):\n${server.output()}`);
     return { rows, held, linksCreated: plan.ids.length };
   } finally {
+    // Stopping removes the group's state; the next group should not pay for this one's disk, so
+    // the disk absorbs what the stopped server left dirty before the next group is measured.
     await stopServer();
-    // The next group should not pay for this one's disk: its files go (nothing reads them again),
-    // and the disk absorbs what the stopped server left dirty before the next group is measured.
-    fs.rmSync(persistDir, { recursive: true, force: true });
     spawnSync("sync", [], { timeout: 60_000 });
   }
 }
 
 async function main() {
-  const port = await choosePort();
+  // One port for both groups, so their figures compare.
+  const port = await choosePort(benchPort());
   const vars = {
     RATE_LIMIT_PER_MINUTE: "1000000000",
     MAX_PENDING_LINKS: "1000000000",
@@ -564,13 +481,11 @@ async function main() {
 
 async function shutdown(code) {
   await stopServer();
-  fs.rmSync(tmp, { recursive: true, force: true });
   process.exit(code);
 }
 
 for (const signal of ["SIGINT", "SIGTERM"]) process.once(signal, () => shutdown(130));
-// Last resort if the process exits without shutdown(): never leave the server behind.
-process.once("exit", () => killServerGroup("SIGKILL"));
+// No server outlives this process: scripts/local-server.mjs kills its process groups on exit.
 
 main().then(
   () => shutdown(0),

@@ -1,39 +1,36 @@
-// `npm run dev`: local development in one command. Creates .dev.vars with random secrets when
-// missing, applies the local D1 migrations, starts `wrangler dev`, waits for /health, seeds a demo
+// `npm run dev [-- --port 8790]`: local development in one command. Creates .dev.vars with random
+// secrets when missing, applies the local D1 migrations, starts `wrangler dev`
+// (scripts/local-server.mjs, shared with the benchmark and the browser tests), seeds a demo
 // workspace (agent, widget channel, widget key, a running webhook workflow) through the HTTP API
 // once (scripts/demo-seed.mjs), and prints how to call the launch API and the webhook. Demo
 // credentials live in the git-ignored .dev-demo.json, because the database only keeps their hashes. `--seed-only` stops wrangler after printing (handy for checks).
-import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { demoBanner, seedDemoWorkflow, seedDemoWorkspace } from "./demo-seed.mjs";
+import { DEV_PORT, fetchApi, startLocalServer } from "./local-server.mjs";
 
 const root = join(import.meta.dirname, "..");
 const varsPath = join(root, ".dev.vars");
 const demoPath = join(root, ".dev-demo.json");
-const port = Number(process.env.PORT || 8787);
-const base = `http://127.0.0.1:${port}`;
+
+/** `--port 8790`, `--port=8790` or PORT; 8787 by default. */
+function portOption(argv) {
+  const at = argv.findIndex((arg) => arg === "--port" || arg.startsWith("--port="));
+  const text = at === -1 ? process.env.PORT : (argv[at].split("=")[1] ?? argv[at + 1]);
+  if (text === undefined || text === "") return DEV_PORT;
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) fail(`--port ${text} is not a port.`);
+  return port;
+}
+
 const seedOnly = process.argv.includes("--seed-only");
-const npx = process.platform === "win32" ? "npx.cmd" : "npx";
-let child;
-let stopping = false;
+let server;
 
 function fail(message) {
   console.error(`\n[dev] ${message}`);
-  stopChild("SIGTERM");
+  void server?.stop();
   process.exit(1);
-}
-
-// npx runs wrangler through npm and `sh -c`; a signal to npx alone orphans wrangler and workerd,
-// so wrangler gets its own process group and signals go to the whole group.
-function stopChild(signal) {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    if (process.platform === "win32") child.kill(signal);
-    else process.kill(-child.pid, signal);
-  } catch {}
 }
 
 function ensureDevVars() {
@@ -56,72 +53,6 @@ function ensureDevVars() {
   }
   if (!vars.OPERATOR_TOKEN) fail(".dev.vars has no OPERATOR_TOKEN; add one or delete the file.");
   return vars;
-}
-
-function applyMigrations() {
-  console.log("[dev] Applying local D1 migrations...");
-  // CI=true makes wrangler apply without asking for confirmation.
-  const result = spawnSync(npx, ["wrangler", "d1", "migrations", "apply", "DB", "--local"], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, CI: "true" },
-  });
-  if (result.error || result.status !== 0)
-    fail(`Migrations failed (${result.error ?? `exit ${result.status}`}).`);
-}
-
-// A leftover server on the port would answer /health and we would seed the wrong instance.
-function assertPortFree() {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once("error", () =>
-      fail(`Port ${port} on 127.0.0.1 is in use; stop that server or set PORT.`),
-    );
-    server.listen(port, "127.0.0.1", () => server.close(resolve));
-  });
-}
-
-function startWrangler() {
-  // stdin is not inherited: a background process group reading the terminal would be stopped.
-  child = spawn(npx, ["wrangler", "dev", "--ip", "127.0.0.1", "--port", String(port)], {
-    cwd: root,
-    stdio: ["ignore", "inherit", "inherit"],
-    detached: process.platform !== "win32",
-  });
-  child.on("exit", (code, signal) => {
-    if (!stopping) console.error(`[dev] wrangler dev exited (${signal ?? `code ${code}`}).`);
-    process.exit(stopping ? 0 : (code ?? 1));
-  });
-  for (const signal of ["SIGINT", "SIGTERM"]) {
-    process.on(signal, () => {
-      stopping = true;
-      stopChild(signal);
-    });
-  }
-  // Last resort if we die on an uncaught error: do not leave workerd holding the port.
-  process.on("exit", () => stopChild("SIGTERM"));
-}
-
-async function waitForHealth() {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(`${base}/health`, { signal: AbortSignal.timeout(2000) });
-      if (res.status === 200) return;
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  fail(`${base}/health did not answer 200 within 60 s.`);
-}
-
-async function api(method, path, { token, body } = {}) {
-  const headers = { authorization: `Bearer ${token}` };
-  if (body !== undefined) headers["content-type"] = "application/json";
-  const res = await fetch(base + path, { method, headers, body: body && JSON.stringify(body) });
-  const text = await res.text();
-  // Error pages from wrangler itself may not be JSON; keep the text for the message.
-  const json = res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : undefined;
-  return { status: res.status, json, text };
 }
 
 // demo-seed.mjs throws on unexpected answers (it also runs in tests); here that ends the run.
@@ -187,17 +118,31 @@ async function demoChatUrl(demo) {
 }
 
 const vars = ensureDevVars();
-applyMigrations();
-await assertPortFree();
-startWrangler();
-await waitForHealth();
+const port = portOption(process.argv.slice(2));
+console.log(`[dev] Applying local D1 migrations and starting wrangler dev on 127.0.0.1:${port}...`);
+try {
+  server = await startLocalServer({ port, state: "project", inheritOutput: true });
+} catch (error) {
+  fail(error instanceof Error ? error.message : String(error));
+}
+const base = server.base;
+const api = fetchApi(base);
+let stopping = false;
+const stopAndExit = () => {
+  stopping = true;
+  void server.stop().then(() => process.exit(0));
+};
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, stopAndExit);
+void server.exited.then((code) => {
+  if (stopping) return;
+  console.error(`[dev] wrangler dev exited (code ${code}).`);
+  process.exit(code ?? 1);
+});
 const existing = await loadDemo();
 const demo = existing ?? (await seed(vars.OPERATOR_TOKEN));
 console.log(demoBanner(base, demo, Boolean(existing), await demoChatUrl(demo)));
 if (seedOnly) {
-  stopping = true;
-  stopChild("SIGTERM");
-  setTimeout(() => stopChild("SIGKILL"), 10_000).unref();
+  stopAndExit();
 } else {
   console.log("[dev] wrangler dev keeps running; press Ctrl-C to stop.");
 }

@@ -13,6 +13,7 @@ import path from "node:path";
 import { type Browser, chromium, type Frame, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Api, type DemoWorkspace, seedDemoWorkspace } from "../../scripts/demo-seed.mjs";
+import { fetchApi } from "../../scripts/local-server.mjs";
 import { startThirdPartySite, type ThirdPartySite } from "./third-party-site";
 import { ROOT, startWranglerServer, type WranglerServer } from "./wrangler-server";
 
@@ -78,26 +79,7 @@ const base = () => need(server, "wrangler dev server (beforeAll failed)").base;
 const widgetKey = () => need(demo, "seeded workspace (beforeAll failed)").widgetKey;
 
 /** The `Api` of scripts/demo-seed.mjs, over fetch against the test server. */
-const api: Api = async (method, route, { token, body } = {}) => {
-  const headers: Record<string, string> = {};
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (body !== undefined) headers["content-type"] = "application/json";
-  const res = await fetch(`${base()}${route}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(15_000),
-  });
-  const text = await res.text();
-  let json: unknown;
-  if (res.headers.get("content-type")?.includes("json")) {
-    try {
-      json = JSON.parse(text);
-    } catch {
-      // keep `text` for the error message
-    }
-  }
-  return { status: res.status, json, text };
+const api: Api = (method, route, options) => fetchApi(base())(method, route, options);
 };
 
 /** What the customer's server does: a link for Ada on the Pro plan. */

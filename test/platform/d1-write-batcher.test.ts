@@ -15,14 +15,29 @@ describe("D1WriteBatcher", () => {
       { length: 10 },
       (_, i) => `group-${i}-${crypto.randomUUID().slice(0, 8)}`,
     );
-    await Promise.all(slugs.map((slug) => writer.run(db.insert(workspaces).values(row(slug)))));
-    // The first write goes alone; the nine queued behind it share the next round trip.
+    const [first, ...rest] = slugs;
+    const started = writer.run(db.insert(workspaces).values(row(first as string)));
+    // A macrotask later the first write is in flight; the nine made now wait for it.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const queued = rest.map((slug) => writer.run(db.insert(workspaces).values(row(slug))));
+    await Promise.all([started, ...queued]);
+    // The first write went alone; the nine queued behind it shared the next round trip.
     expect(writer.roundTrips).toBe(2);
     for (const slug of slugs) {
       expect(
         await db.select().from(workspaces).where(eq(workspaces.slug, slug)).get(),
       ).toBeDefined();
     }
+  });
+
+  it("sends writes made in the same turn as one round trip", async () => {
+    const writer = new D1WriteBatcher(db);
+    const slugs = Array.from(
+      { length: 5 },
+      (_, i) => `turn-${i}-${crypto.randomUUID().slice(0, 8)}`,
+    );
+    await Promise.all(slugs.map((slug) => writer.run(db.insert(workspaces).values(row(slug)))));
+    expect(writer.roundTrips).toBe(1);
   });
 
   it("rejects only the write that fails on its own", async () => {

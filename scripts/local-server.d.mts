@@ -1,0 +1,30 @@
+/** Types of scripts/local-server.mjs for the TypeScript tests that import it. */
+import type { Api } from "./demo-seed.mjs";
+
+export declare const ROOT: string;
+export declare const DEV_PORT: 8787;
+
+/** A running local server; `stop()` is safe to call more than once. */
+export type LocalServer = {
+  /** e.g. `http://127.0.0.1:40123`, no trailing slash. */
+  base: string;
+  port: number;
+  pid: number;
+  stop(): Promise<void>;
+  exited: Promise<number | null>;
+  /** The tail of wrangler's output (empty when it was shown). */
+  output(): string;
+};
+
+export declare function choosePort(wanted: number | undefined, taken?: number[]): Promise<number>;
+
+export declare function startLocalServer(options?: {
+  port?: number;
+  state?: "temporary" | "project";
+  vars?: Record<string, string>;
+  inheritOutput?: boolean;
+  logLevel?: string;
+  healthTimeoutMs?: number;
+}): Promise<LocalServer>;
+
+export declare function fetchApi(base: string): Api;

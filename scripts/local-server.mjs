@@ -1,0 +1,197 @@
+// The one way to start the service locally, shared by `npm run dev` (scripts/dev.mjs), the
+// benchmark (scripts/bench.mjs) and the browser tests (test/browser/*.spec.ts): applies the D1
+// migrations, starts `wrangler dev` on 127.0.0.1, waits for `GET /health`, and stops the whole
+// process group (npx → wrangler → workerd) when asked or when this process exits. Seeding a
+// workspace is the other shared half, in scripts/demo-seed.mjs; `fetchApi` connects the two.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+/** The project root (where wrangler.toml is). */
+export const ROOT = path.join(import.meta.dirname, "..");
+/** `npm run dev`'s default port; servers started for tests and benchmarks never take it. */
+export const DEV_PORT = 8787;
+
+const LOG_TAIL_CHARS = 8_000;
+const STOP_GRACE_MS = 5_000;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Process groups still running; killed on exit so a crashed run leaves no workerd behind. */
+const liveGroups = new Set();
+process.once("exit", () => {
+  for (const pid of liveGroups) killGroup(pid, "SIGKILL");
+});
+
+function killGroup(pid, signal) {
+  try {
+    // Signalling npx alone would orphan wrangler and workerd: the whole group.
+    process.kill(-pid, signal);
+  } catch {} // the group is already gone
+}
+
+function listen(port) {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(port, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : port));
+    });
+  });
+}
+
+/**
+ * A free port on 127.0.0.1: `wanted` when given (an Error if it is taken), else any but 8787.
+ * @param {number | undefined} wanted
+ * @param {number[]} [taken] ports already chosen for this server
+ */
+export async function choosePort(wanted, taken = []) {
+  if (wanted !== undefined) {
+    return listen(wanted).catch(() => {
+      throw new Error(`Port ${wanted} on 127.0.0.1 is in use; stop that server or pick another.`);
+    });
+  }
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const port = await listen(0);
+    if (port !== DEV_PORT && !taken.includes(port)) return port;
+  }
+  throw new Error("Could not find a free port on 127.0.0.1.");
+}
+
+/** Node 24 (the devDependency) first on PATH, so npx and wrangler never run on an older node. */
+function childEnv(extra) {
+  const bin = path.join(ROOT, "node_modules", ".bin");
+  const PATH = [bin, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter);
+  // CI=true: wrangler applies migrations without asking; no metrics from local runs.
+  return { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", PATH, ...extra };
+}
+
+function spawnGroup(args, env, inherit) {
+  const child = spawn("npx", args, {
+    cwd: ROOT,
+    env,
+    // stdin is never inherited: a background process group reading the terminal would stop.
+    stdio: inherit ? ["ignore", "inherit", "inherit"] : "pipe",
+    detached: process.platform !== "win32",
+  });
+  let tail = "";
+  const collect = (chunk) => {
+    tail = (tail + chunk.toString("utf8")).slice(-LOG_TAIL_CHARS);
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
+  if (child.pid !== undefined) liveGroups.add(child.pid);
+  const exited = new Promise((resolve) => child.once("close", (code) => resolve(code)));
+  return { child, exited, output: () => tail };
+}
+
+/** Runs `npx <args>` to completion within `timeoutMs`; throws with its output's tail. */
+async function run(args, env, inherit, timeoutMs) {
+  const { child, exited, output } = spawnGroup(args, env, inherit);
+  const timer = setTimeout(() => killGroup(child.pid, "SIGKILL"), timeoutMs);
+  const code = await exited;
+  clearTimeout(timer);
+  liveGroups.delete(child.pid);
+  if (code !== 0) throw new Error(`npx ${args.join(" ")} failed (exit ${code}):\n${output()}`);
+}
+
+/**
+ * Starts the service with `wrangler dev` on 127.0.0.1 and waits until `/health` answers 200.
+ * @param {object} options
+ * @param {number} [options.port] a fixed port (an Error if taken); default: a free one, never 8787
+ * @param {"temporary" | "project"} [options.state] "temporary": fresh D1 and object state in a
+ *   temp dir, removed on stop; "project": the developer's `.wrangler/state`
+ * @param {Record<string, string>} [options.vars] Worker vars and secrets; when given, the
+ *   project's `.dev.vars` is not read; when absent, it is (`npm run dev`)
+ * @param {boolean} [options.inheritOutput] show wrangler's output (dev); else keep its tail
+ * @param {string} [options.logLevel] wrangler's log level, e.g. "warn" to keep benchmarks quiet
+ * @param {number} [options.healthTimeoutMs] default 90 s
+ * @returns {Promise<{base: string, port: number, pid: number, stop(): Promise<void>,
+ *   exited: Promise<number | null>, output(): string}>}
+ * @throws {Error} with wrangler's output tail when migrations fail or /health does not answer
+ */
+export async function startLocalServer(options = {}) {
+  const { state = "temporary", vars, inheritOutput = false } = options;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "agent-edge-server-"));
+  const removeTmp = () => fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+  // A registry of our own, so this instance never replaces another `wrangler dev` of the worker.
+  const env = childEnv(
+    state === "temporary" ? { WRANGLER_REGISTRY_PATH: path.join(tmp, "reg") } : {},
+  );
+  const persist = state === "temporary" ? ["--persist-to", path.join(tmp, "state")] : [];
+  try {
+    const migrate = ["wrangler", "d1", "migrations", "apply", "DB", "--local", ...persist];
+    await run(migrate, env, inheritOutput, 120_000);
+  } catch (error) {
+    removeTmp();
+    throw error;
+  }
+  const port = await choosePort(options.port);
+  const inspectorPort = await choosePort(undefined, [port]);
+  const args = ["wrangler", "dev", "--ip", "127.0.0.1", "--port", String(port), ...persist];
+  args.push("--inspector-port", String(inspectorPort), "--show-interactive-dev-session=false");
+  if (options.logLevel) args.push("--log-level", options.logLevel);
+  if (vars) {
+    // An empty --env-file keeps wrangler from reading (and watching) the project's .dev.vars.
+    const envFile = path.join(tmp, "empty.env");
+    fs.writeFileSync(envFile, "# vars are passed with --var\n");
+    args.push("--env-file", envFile);
+    for (const [name, value] of Object.entries(vars)) args.push("--var", `${name}:${value}`);
+  }
+  const { child, exited, output } = spawnGroup(args, env, inheritOutput);
+  let stopped;
+  const stop = () => {
+    stopped ??= (async () => {
+      killGroup(child.pid, "SIGTERM");
+      await Promise.race([exited, sleep(STOP_GRACE_MS)]);
+      killGroup(child.pid, "SIGKILL"); // workerd may still be shutting down after npx has gone
+      liveGroups.delete(child.pid);
+      removeTmp();
+    })();
+    return stopped;
+  };
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + (options.healthTimeoutMs ?? 90_000);
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      await stop();
+      throw new Error(`wrangler dev exited before /health answered:\n${output()}`);
+    }
+    const res = await fetch(`${base}/health`, { signal: AbortSignal.timeout(2_000) }).catch(
+      () => null,
+    );
+    void res?.body?.cancel().catch(() => {});
+    if (res?.status === 200) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`GET ${base}/health did not answer 200 in time:\n${output()}`);
+    }
+    await sleep(300);
+  }
+  return { base, port, pid: child.pid, stop, exited, output };
+}
+
+/**
+ * The `Api` of scripts/demo-seed.mjs over fetch against `base`: JSON in and out, never throws for
+ * a status (the seed checks them).
+ * @param {string} base e.g. `http://127.0.0.1:8787`
+ */
+export function fetchApi(base) {
+  return async (method, route, { token, body } = {}) => {
+    const headers = {};
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (body !== undefined) headers["content-type"] = "application/json";
+    const res = await fetch(base + route, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    });
+    const text = await res.text();
+    // Error pages from wrangler itself may not be JSON; keep the text for the message.
+    const json = res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : undefined;
+    return { status: res.status, json, text };
+  };
+}
