@@ -73,9 +73,8 @@ describe("ExecutionStore", () => {
 
       await vi.advanceTimersByTimeAsync(FINISHED_BATCH_MS);
       await Promise.all(saved);
-      // One put of five records and their id index entries.
+      // One put for the five records.
       expect(puts).toHaveLength(1);
-      expect(puts[0]).toHaveLength(10);
       const reread = new ExecutionStore(state.storage, env.SECRETS_KEY);
       await reread.load();
       const listed = await reread.list(10);
@@ -102,9 +101,6 @@ describe("ExecutionStore", () => {
       // The running record is what its caller waits for: no waiting out the finished window.
       await vi.advanceTimersByTimeAsync(0);
       await Promise.all([finished, running]);
-      expect(puts.flat()).toEqual(
-        expect.arrayContaining(["i/exe_done", "i/exe_running", "l/exe_running"]),
-      );
       expect(puts).toHaveLength(2); // confirmed and unconfirmed writes go apart
       await vi.advanceTimersByTimeAsync(FINISHED_BATCH_MS * 2);
       expect(puts).toHaveLength(2); // and the window's own flush found nothing left
