@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
@@ -25,6 +26,9 @@ export default defineConfig(async () => {
     test: {
       include: ["test/**/*.test.ts"],
       setupFiles: ["./test/helpers/apply-migrations.ts"],
+      // Each file waits on workerd for much of its time, so one worker per core (vitest's default
+      // leaves one core idle) halves the suite on a 2-core machine.
+      maxWorkers: Math.max(2, availableParallelism()),
       testTimeout: 60_000,
       hookTimeout: 60_000,
     },
