@@ -80,7 +80,6 @@ const widgetKey = () => need(demo, "seeded workspace (beforeAll failed)").widget
 
 /** The `Api` of scripts/demo-seed.mjs, over fetch against the test server. */
 const api: Api = (method, route, options) => fetchApi(base())(method, route, options);
-};
 
 /** What the customer's server does: a link for Ada on the Pro plan. */
 async function createLink(): Promise<Launch> {
