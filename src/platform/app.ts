@@ -138,7 +138,7 @@ function allowedMethods(routes: readonly { method: string; path: string }[]) {
           .map((part) =>
             part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
           )
-          .join("/")}/?$`,
+          .join("/")}$`,
       ),
     }));
   return (path: string): string[] => {

@@ -51,7 +51,10 @@ export const ERROR_CODES = {
   cannot_remove_owner: { status: [409], meaning: "The workspace owner cannot be removed." },
   conversation_ended: { status: [410], meaning: "The conversation has ended." },
   payload_too_large: { status: [413], meaning: "The webhook body is larger than 1 MiB." },
-  unsupported_media_type: { status: [415], meaning: "The body's encoding is not accepted." },
+  unsupported_media_type: {
+    status: [415],
+    meaning: "The body has a `Content-Encoding`; bodies are accepted as sent, never decoded.",
+  },
   invalid_body: {
     status: [422],
     meaning: "The webhook body does not parse as its Content-Type says.",

@@ -77,7 +77,9 @@ function commonCodes(path: string, operation: Operation): [ErrorCode, number][] 
   if (api && (operation.parameters?.length || operation.requestBody)) {
     codes.push(["invalid_request", 400]);
   }
-  if (api && operation.requestBody) codes.push(["invalid_request", 413]);
+  if (api && operation.requestBody) {
+    codes.push(["invalid_request", 413], ["unsupported_media_type", 415]);
+  }
   if (schemes.size > 0) codes.push(["invalid_key", 401]);
   if (schemes.has("memberToken") || schemes.has("widgetKey")) {
     codes.push(["insufficient_scope", 403]);
