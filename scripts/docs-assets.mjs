@@ -1,5 +1,5 @@
 // The API reference's browser bundle, served from the Worker's own static assets so `GET /docs`
-// needs no CDN (docs/api.md#api-reference). The installed @scalar/api-reference (the version
+// needs no CDN (docs/README.md#api-reference). The installed @scalar/api-reference (the version
 // package-lock.json pins) is copied to dist/client/docs-assets/scalar-<version>.js, and
 // docs-assets/manifest.json tells the Worker its path and Subresource Integrity hash.
 import { createHash } from "node:crypto";

@@ -1,6 +1,6 @@
 /**
  * Authentication middleware: widget keys with their rate limit on the launch API, member tokens on
- * the management API (spec 5, contract 2 and 3).
+ * the management API (spec 5, docs/api/manage.md, docs/api/launch.md).
  */
 
 import { createMiddleware } from "hono/factory";
@@ -59,7 +59,7 @@ export const requireMember = createMiddleware<MemberEnv>(async (c, next) => {
   await next();
 });
 
-/** Owners and admins write; members read (contract 2). */
+/** Owners and admins write; members read (docs/api/manage.md). */
 export const requireWriter = createMiddleware<MemberEnv>(async (c, next) => {
   if (c.get("member").role === "member") {
     throw insufficientScope("Only workspace owners and admins can do this.");

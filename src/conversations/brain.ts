@@ -1,5 +1,5 @@
 /**
- * The agent brain: where an agent's replies come from (contract 4). One interface, two brains:
+ * The agent brain: where an agent's replies come from (docs/api/conversations.md). One interface, two brains:
  * Workers AI when the `AI` binding is configured (the agent's model and instructions), otherwise a
  * deterministic scripted brain, so local development and tests need no network and no account.
  */

@@ -1,5 +1,5 @@
 /**
- * Opening a link in the browser (contract 4): the token opens or resumes the link's conversation
+ * Opening a link in the browser (docs/api/conversations.md): the token opens or resumes the link's conversation
  * and the answer carries the history and a socket address with a one-time ticket. Never sees a
  * Hono context.
  */

@@ -1,5 +1,5 @@
 /**
- * What a person meets after the customer's server created a link (contract 4): the hosted chat page
+ * What a person meets after the customer's server created a link (docs/api/conversations.md): the hosted chat page
  * `GET /chat`, the browser API `POST /v1/chat/sessions` (CORS open, authenticated by the link's
  * token only) and the conversation's WebSocket. `/chat.js`, `/chat.css` and `/widget.js` are static
  * assets built from `src/client`.

@@ -1,4 +1,4 @@
-/** Schemas of the browser chat API (contract 4). */
+/** Schemas of the browser chat API (docs/api/conversations.md). */
 import { z } from "@hono/zod-openapi";
 
 /** Largest body of `POST /v1/chat/sessions`, in bytes. */

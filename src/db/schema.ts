@@ -1,6 +1,6 @@
 /**
  * D1 tables (Drizzle). What is stored, and nothing secret in clear: keys, member tokens and link tokens
- * are kept as SHA-256 hex digests only (contract section 1). Times are epoch milliseconds.
+ * are kept as SHA-256 hex digests only (docs/security.md). Times are epoch milliseconds.
  */
 import { sql } from "drizzle-orm";
 import {
@@ -83,7 +83,7 @@ export const agents = sqliteTable(
     mode: text("mode", { enum: ["initiator", "responder"] }).notNull(),
     greeting: text("greeting"),
     instructions: text("instructions"),
-    /** Workers AI model of the agent's brain; null means the default model (contract 4). */
+    /** Workers AI model of the agent's brain; null means the default model (docs/api/conversations.md). */
     model: text("model"),
     parameters: text("parameters", { mode: "json" }).$type<ParameterDefinition[]>().notNull(),
     createdAt: integer("created_at").notNull(),
@@ -142,7 +142,7 @@ export const links = sqliteTable(
 );
 
 /**
- * Workspace secrets (`{{secrets.NAME}}`, contract 1): the value only as AES-GCM ciphertext under the
+ * Workspace secrets (`{{secrets.NAME}}`, docs/security.md): the value only as AES-GCM ciphertext under the
  * SECRETS_KEY Worker secret, `base64(iv || ciphertext)`, bound to workspace and name.
  */
 export const secrets = sqliteTable(
@@ -159,7 +159,7 @@ export const secrets = sqliteTable(
   (t) => [primaryKey({ columns: [t.workspaceId, t.name] })],
 );
 
-/** Workflows (contract 2 and 5). The definition is stored validated, with defaults filled in. */
+/** Workflows (docs/api/manage.md, docs/api/webhooks.md). The definition is stored validated, with defaults filled in. */
 export const workflows = sqliteTable(
   "workflows",
   {

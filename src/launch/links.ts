@@ -1,5 +1,5 @@
 /**
- * Links of the Widget Launch API: create, look up, revoke (spec 2.2 to 4.3, contract 3), and opening
+ * Links of the Widget Launch API: create, look up, revoke (spec 2.2 to 4.3, docs/api/launch.md), and opening
  * (pending → active) for the conversation to build on. Each launch call is one call to the
  * workspace's link ledger, which counts it and does the work. Never sees a Hono context.
  */
@@ -37,7 +37,7 @@ export function effectiveStatus(link: Pick<Link, "status" | "expiresAt">, now: n
   return link.status === "pending" && link.expiresAt <= now ? "expired" : link.status;
 }
 
-/** `url` and `embedHtml` of a link (contract 3). */
+/** `url` and `embedHtml` of a link (docs/api/launch.md). */
 export function launchAddresses(
   baseUrl: string,
   flowId: string,
@@ -96,7 +96,7 @@ export async function createLink(
   };
 }
 
-/** The look-up view of a link (spec 2.4, contract 3): never the token, never the parameters. */
+/** The look-up view of a link (spec 2.4, docs/api/launch.md): never the token, never the parameters. */
 export function toLaunch(link: Link, now: number): Launch {
   return {
     id: link.id,
@@ -140,7 +140,7 @@ export async function revokeLink(
 export type OpenedLink = { link: Link; opened: boolean };
 
 /**
- * Opens a link by its token (contract 4): a pending, unexpired link becomes active with a new
+ * Opens a link by its token (docs/api/conversations.md): a pending, unexpired link becomes active with a new
  * conversation session and frees its pending slot; an active or ended link is returned as it is so
  * the conversation resumes, until its expiry. Refusals: 404 not_found (unknown token), 403
  * link_unavailable with `{reason: "expired" | "revoked"}` in details.
@@ -161,7 +161,7 @@ export async function openLinkByToken(
   const link = await find();
   if (!link) throw notFound("No link has this token.");
   if (link.status === "revoked") throw refuse("revoked");
-  // The link stops opening, and resuming, at its expiry (spec 1.4, contract 4).
+  // The link stops opening, and resuming, at its expiry (spec 1.4, docs/api/conversations.md).
   if (link.expiresAt <= now) throw refuse("expired");
   if (link.status !== "pending") return { link, opened: false };
   const opened = await ledgerFor(link.workspaceId).activateLink(

@@ -1,5 +1,5 @@
 /**
- * Widget Launch API: `POST/GET/DELETE /v1/widget/launches[/{id}]` (spec 4.1 to 4.3, contract 3).
+ * Widget Launch API: `POST/GET/DELETE /v1/widget/launches[/{id}]` (spec 4.1 to 4.3, docs/api/launch.md).
  * Middleware order is the contract's check order: browser refusal, key, rate limit, body size,
  * JSON and shape; the service does scope, agent and channel, parameters and the pending cap.
  */

@@ -1,4 +1,4 @@
-/** Launch API schemas (spec 2.2 to 2.4, contract 3): they validate requests and generate OpenAPI. */
+/** Launch API schemas (spec 2.2 to 2.4, docs/api/launch.md): they validate requests and generate OpenAPI. */
 import { z } from "@hono/zod-openapi";
 
 export const MIN_EXPIRES_IN_SECONDS = 300;

@@ -1,4 +1,4 @@
-/** Agents and widget channels: `/v1/manage/agents[/{id}[/channels]]` (contract 2). */
+/** Agents and widget channels: `/v1/manage/agents[/{id}[/channels]]` (docs/api/manage.md). */
 
 import { createRoute, z } from "@hono/zod-openapi";
 import type { MemberEnv } from "../auth/middleware";

@@ -1,5 +1,5 @@
 /**
- * Agents (conversation flows) and their widget channels (contract 2). The agent's parameter
+ * Agents (conversation flows) and their widget channels (docs/api/manage.md). The agent's parameter
  * definitions are what link parameters are validated against (spec 2.2).
  */
 

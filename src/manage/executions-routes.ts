@@ -1,4 +1,4 @@
-/** Executions of a workflow: `/v1/manage/workflows/{id}/executions[/{executionId}]` (contract 2 and 5). */
+/** Executions of a workflow: `/v1/manage/workflows/{id}/executions[/{executionId}]` (docs/api/manage.md, docs/api/webhooks.md). */
 
 import { createRoute, z } from "@hono/zod-openapi";
 import type { MemberEnv } from "../auth/middleware";

@@ -1,5 +1,5 @@
 /**
- * Execution records, read from the workflow's runner (contract 5): times as ISO strings, secret
+ * Execution records, read from the workflow's runner (docs/api/webhooks.md): times as ISO strings, secret
  * values already redacted by the runner.
  */
 

@@ -1,4 +1,4 @@
-/** Members: `POST/GET /v1/manage/members`, `DELETE /v1/manage/members/{id}` (contract 2). */
+/** Members: `POST/GET /v1/manage/members`, `DELETE /v1/manage/members/{id}` (docs/api/manage.md). */
 
 import { createRoute, z } from "@hono/zod-openapi";
 import type { MemberEnv } from "../auth/middleware";

@@ -1,5 +1,5 @@
 /**
- * Workspaces and members (contract 2): the operator creates a workspace with its owner; owners and
+ * Workspaces and members (docs/api/manage.md): the operator creates a workspace with its owner; owners and
  * admins add and remove members. Member tokens are stored as SHA-256 only.
  */
 

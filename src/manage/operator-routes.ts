@@ -1,4 +1,4 @@
-/** Operator API: `POST /v1/operator/workspaces` with the OPERATOR_TOKEN secret (contract 2). */
+/** Operator API: `POST /v1/operator/workspaces` with the OPERATOR_TOKEN secret (docs/api/manage.md). */
 
 import { createRoute } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";

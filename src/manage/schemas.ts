@@ -1,4 +1,4 @@
-/** Management and operator API schemas (contract section 2). */
+/** Management and operator API schemas (docs/api/manage.md). */
 import { z } from "@hono/zod-openapi";
 import { PROTOTYPE_KEYS } from "../platform/json";
 

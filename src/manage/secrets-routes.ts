@@ -1,5 +1,5 @@
 /**
- * Workspace secrets: `PUT/DELETE /v1/manage/secrets/{name}`, `GET /v1/manage/secrets` (contract 1 and
+ * Workspace secrets: `PUT/DELETE /v1/manage/secrets/{name}`, `GET /v1/manage/secrets` (docs/security.md and
  * 2). Values go in and never come out; the list shows names and times only.
  */
 

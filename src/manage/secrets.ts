@@ -1,5 +1,5 @@
 /**
- * Workspace secrets (`{{secrets.NAME}}`, contract 1 and 2): stored only as AES-GCM ciphertext bound to
+ * Workspace secrets (`{{secrets.NAME}}`, docs/security.md, docs/api/manage.md): stored only as AES-GCM ciphertext bound to
  * workspace and name; the management API sees names and times, the workflow runner the values.
  */
 import { and, eq } from "drizzle-orm";

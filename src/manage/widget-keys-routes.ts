@@ -1,4 +1,4 @@
-/** Widget keys: `POST/GET /v1/manage/widget-keys`, `DELETE /v1/manage/widget-keys/{id}` (contract 2). */
+/** Widget keys: `POST/GET /v1/manage/widget-keys`, `DELETE /v1/manage/widget-keys/{id}` (docs/api/manage.md). */
 
 import { createRoute, z } from "@hono/zod-openapi";
 import type { MemberEnv } from "../auth/middleware";

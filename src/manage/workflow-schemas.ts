@@ -1,4 +1,4 @@
-/** Workflow and execution schemas (contract 2 and 5). */
+/** Workflow and execution schemas (docs/api/manage.md, docs/api/webhooks.md). */
 import { z } from "@hono/zod-openapi";
 
 const Slug = z
@@ -10,7 +10,7 @@ const Slug = z
 
 const NodeInput = z.record(z.string(), z.unknown()).openapi("WorkflowNode", {
   description:
-    "`{key?, type, name?, ...settings}`; types webhook, conversation_event, condition, set, http_request, wait (contract 5)",
+    "`{key?, type, name?, ...settings}`; types webhook, conversation_event, condition, set, http_request, wait (docs/api/webhooks.md)",
   example: { key: "webhook_1", type: "webhook", httpMethod: "POST", responseMode: "lastNode" },
 });
 const ConnectionInput = z.record(z.string(), z.unknown()).openapi("WorkflowConnection", {

@@ -1,4 +1,4 @@
-/** Workflows: `/v1/manage/workflows[/{id}[/start|/stop]]` (contract 2); executions are in `executions.ts`. */
+/** Workflows: `/v1/manage/workflows[/{id}[/start|/stop]]` (docs/api/manage.md); executions are in `executions.ts`. */
 
 import { createRoute, z } from "@hono/zod-openapi";
 import type { MemberEnv } from "../auth/middleware";

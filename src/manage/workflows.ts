@@ -1,5 +1,5 @@
 /**
- * Workflows (contract 2 and 5): create, read, replace, delete, start and stop. Definitions are
+ * Workflows (docs/api/manage.md, docs/api/webhooks.md): create, read, replace, delete, start and stop. Definitions are
  * validated by the pure engine's `parseDefinition`, every problem at once, and stored with their
  * defaults. Each write then tells the workflow's runner to re-read it, so a stop takes effect at once.
  */
@@ -28,7 +28,7 @@ export type WorkflowView = {
   updatedAt: string;
 };
 
-/** `{APP_URL}/webhooks/<workspace slug>/<workflow slug>/<node key>` (spec 4.4, contract 5). */
+/** `{APP_URL}/webhooks/<workspace slug>/<workflow slug>/<node key>` (spec 4.4, docs/api/webhooks.md). */
 export function webhookUrl(appUrl: string, workspaceSlug: string, slug: string, key: string) {
   return `${appUrl}/webhooks/${workspaceSlug}/${slug}/${key}`;
 }
@@ -119,7 +119,7 @@ async function validDefinition(
 const slugTaken = (slug: string) =>
   new ApiError(409, "slug_taken", `The workspace already has a workflow with slug "${slug}".`);
 
-/** Creates a stopped workflow (contract 2). @throws 400 invalid_request, 409 slug_taken */
+/** Creates a stopped workflow (docs/api/manage.md). @throws 400 invalid_request, 409 slug_taken */
 export async function createWorkflow(
   db: DrizzleD1Database,
   workspaceId: string,

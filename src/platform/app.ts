@@ -1,6 +1,6 @@
 /**
  * The app factory: request ids, the one error envelope, validation errors, not-found, and the
- * OpenAPI 3.1 document generated from the routes' zod schemas (contract section 0, STYLE.md).
+ * OpenAPI 3.1 document generated from the routes' zod schemas (docs/architecture.md#ids-and-formats, STYLE.md).
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { HTTPException } from "hono/http-exception";

@@ -1,6 +1,6 @@
 /**
  * Secrets and hashing on Web Crypto: random secrets, SHA-256 digests, constant-time comparison and the
- * GitHub-style checksummed key format of contract section 1.
+ * GitHub-style checksummed key format of docs/security.md.
  */
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -20,7 +20,7 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-/** Base64url (no padding) of `byteLength` random bytes; the link token format (contract section 1). */
+/** Base64url (no padding) of `byteLength` random bytes; the link token format (docs/security.md). */
 export function randomBase64Url(byteLength: number): string {
   const bytes = crypto.getRandomValues(new Uint8Array(byteLength));
   let binary = "";
@@ -84,7 +84,7 @@ const CHECKSUM_LENGTH = 6;
 
 /**
  * Creates a checksummed secret: `prefix` + 32 base62 chars + 6-char base62 CRC-32 of those 32 chars
- * (contract section 1), e.g. `wk_live_…` for widget keys, `mt_…` for member tokens.
+ * (docs/security.md), e.g. `wk_live_…` for widget keys, `mt_…` for member tokens.
  */
 export function generateChecksummedSecret(prefix: string): string {
   const body = randomBase62(SECRET_BODY_LENGTH);

@@ -1,5 +1,5 @@
 /**
- * `GET /docs`, the API reference (docs/api.md#api-reference): our own small HTML page that loads
+ * `GET /docs`, the API reference (docs/README.md#api-reference): our own small HTML page that loads
  * Scalar's browser bundle from the Worker's static assets, at the version package-lock.json pins
  * (copied by scripts/docs-assets.mjs), so it renders with no internet and under a strict CSP.
  *
@@ -35,7 +35,7 @@ const SCALAR_CONFIGURATION = {
 };
 
 /**
- * The page's Content-Security-Policy (docs/api.md#api-reference), as `secureHeaders` directives.
+ * The page's Content-Security-Policy (docs/README.md#api-reference), as `secureHeaders` directives.
  * - script-src 'self': the pinned bundle only; no inline code and no `'unsafe-eval'` (zod's
  *   `Function("")` probe in the bundle is refused, and zod then runs without generated code).
  * - style-src 'self' 'unsafe-inline': Scalar puts its CSS in at run time as several `<style>`
@@ -61,7 +61,7 @@ export const DOCS_CSP = {
 };
 
 /**
- * The HTML document of `GET /docs` (docs/api.md#api-reference).
+ * The HTML document of `GET /docs` (docs/README.md#api-reference).
  * @param assets the built bundle's path and integrity (the manifest)
  * @param options `specUrl` the OpenAPI document (`/openapi.json`), `title` the tab's title
  * @returns a complete document: no script code or CSS in it, one same-origin script with SRI
@@ -95,7 +95,7 @@ export function docsPageHtml(
 let manifest: Promise<DocsAssets> | undefined;
 
 /**
- * Reads the manifest of the reference's bundle (docs/api.md#api-reference) from the static
+ * Reads the manifest of the reference's bundle (docs/README.md#api-reference) from the static
  * assets, once per isolate.
  * @param assets the ASSETS binding
  * @param origin any origin; the binding serves by path
@@ -136,7 +136,7 @@ async function readManifest(assets: Fetcher | undefined, origin: string): Promis
 type DocsEnv = { Bindings: { ASSETS?: Fetcher } };
 
 /**
- * The handlers of `GET /docs` (docs/api.md#api-reference): `secureHeaders` with {@link DOCS_CSP}
+ * The handlers of `GET /docs` (docs/README.md#api-reference): `secureHeaders` with {@link DOCS_CSP}
  * (also `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer`, no framing), then the
  * page. Use as `app.get("/docs", ...docsPage({ specUrl: "/openapi.json", title }))`.
  * @param options `specUrl` the OpenAPI document's path, `title` the tab's title

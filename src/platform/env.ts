@@ -18,9 +18,9 @@ export interface AppBindings {
   AI?: AiRunner;
   /** Static files (chat page script and styles, /widget.js), built from src/client. */
   ASSETS?: Fetcher;
-  /** Bearer token of the operator API (contract section 2). */
+  /** Bearer token of the operator API (docs/api/manage.md). */
   OPERATOR_TOKEN?: string;
-  /** base64 of 32 random bytes; AES-GCM key for workspace secrets (contract section 1). */
+  /** base64 of 32 random bytes; AES-GCM key for workspace secrets (docs/security.md). */
   SECRETS_KEY?: string;
   /** Accepted launch API calls per widget key in any 60 s window; default 120 (spec 8). */
   RATE_LIMIT_PER_MINUTE?: string;

@@ -8,7 +8,7 @@ export function escapeAttribute(value: string): string {
 }
 
 /**
- * The widget script tag (contract 2 and 3): `{baseUrl}/widget.js` with the flow and channel ids,
+ * The widget script tag (docs/api/manage.md, docs/api/launch.md): `{baseUrl}/widget.js` with the flow and channel ids,
  * and the launch token when the tag opens one link's conversation.
  */
 export function widgetScriptTag(

@@ -1,9 +1,9 @@
 import { randomBase62 } from "./crypto";
 
-/** Id prefixes of contract section 0. */
+/** Id prefixes of docs/architecture.md#ids-and-formats. */
 export type IdPrefix = "ws" | "mem" | "wk" | "agt" | "ch" | "lnk" | "ses" | "wf" | "exe";
 
-/** A new unguessable id: `<prefix>_` + 22 base62 chars (about 131 random bits; contract section 0). */
+/** A new unguessable id: `<prefix>_` + 22 base62 chars (about 131 random bits; docs/architecture.md#ids-and-formats). */
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(22)}`;
 }

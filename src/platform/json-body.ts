@@ -1,6 +1,6 @@
 /**
  * The JSON body of the launch, chat and management routes: read once under its size limit, checked
- * (encoding, media type, nesting) on the text, parsed once (contract 3, docs/limits.md#nesting).
+ * (encoding, media type, nesting) on the text, parsed once (docs/api/launch.md, docs/limits.md#nesting).
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
@@ -71,7 +71,7 @@ function checkHeaders(c: Context): void {
 }
 
 /**
- * The JSON body middleware of the launch, chat and management routes (contract 3, docs/errors.md,
+ * The JSON body middleware of the launch, chat and management routes (docs/api/launch.md, docs/errors.md,
  * docs/limits.md#nesting). In order:
  * - a body over `maxBytes` bytes (declared, or counted as it streams, chunked too): 413
  *   invalid_request `out_of_range`;

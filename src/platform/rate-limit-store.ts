@@ -1,7 +1,7 @@
 /**
  * An exact sliding-window log per key (a widget key, or a webhook node), kept in memory and
  * persisted in the object's storage so a restart or an eviction forgets nothing (spec 8,
- * contract 3). Used by the LinkLedger and the WorkflowRunner.
+ * docs/api/launch.md). Used by the LinkLedger and the WorkflowRunner.
  *
  * Writes are grouped (`GroupCommit`) and unconfirmed: the first accepted call is written at once,
  * calls accepted while that write is being made durable go out together in the next `put`, and no reply waits

@@ -1,5 +1,5 @@
 /**
- * Encryption at rest of workspace secrets (contract section 1): AES-256-GCM on Web Crypto under the
+ * Encryption at rest of workspace secrets (docs/security.md): AES-256-GCM on Web Crypto under the
  * `SECRETS_KEY` Worker secret. A sealed value is `base64(12-byte random iv || ciphertext || 16-byte tag)`,
  * bound by additional authenticated data to its workspace and name ({@link secretAad}).
  */

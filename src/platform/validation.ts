@@ -1,6 +1,6 @@
 /**
  * Turns zod issues into the `{field, code, message}` details of `invalid_request`
- * (contract section 3), listing every problem.
+ * (docs/api/launch.md), listing every problem.
  */
 import type { z } from "@hono/zod-openapi";
 import type { ErrorDetail } from "./errors";

@@ -1,5 +1,5 @@
 /**
- * The webhook receiver's Worker half (spec 4.4, contract 5): finds the workflow behind the URL,
+ * The webhook receiver's Worker half (spec 4.4, docs/api/webhooks.md): finds the workflow behind the URL,
  * reads and parses the request into the webhook node's outputs, and hands it to the workflow's
  * runner in one call. The runner decides, in order: 404, 405, 429, then the body's 413, 415 or
  * 422, then runs.

@@ -1,5 +1,5 @@
 /**
- * Reads an incoming webhook request into the trigger's outputs (contract 5 "Outputs"): the body with
+ * Reads an incoming webhook request into the trigger's outputs (docs/api/webhooks.md#request-outputs): the body with
  * its size limit, parsed by content type, and the headers and query parameters as plain objects.
  */
 

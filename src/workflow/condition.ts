@@ -1,5 +1,5 @@
 /**
- * The condition node's operators (contract 5). Operands are already-resolved template values; the
+ * The condition node's operators (docs/api/webhooks.md). Operands are already-resolved template values; the
  * typical use compares a caller's header to a workspace secret (spec 5), so string equality runs in
  * time that depends only on the lengths.
  */

@@ -1,5 +1,5 @@
 /**
- * The execution step machine (contract 5). Pure: the runner owns time, storage, fetch and alarms and
+ * The execution step machine (docs/api/webhooks.md). Pure: the runner owns time, storage, fetch and alarms and
  * calls in with `now` (epoch ms). Every function leaves `state` as plain JSON, so the runner can store
  * it after each call and, after a restart, resume from the stored copy (`advance` re-issues a pending
  * fetch or wait without recording a second run).

@@ -1,5 +1,5 @@
 /**
- * Building the fetch of an `http_request` node (docs/api/manage.md#http-request-node): the URL must
+ * Building the fetch of an `http_request` node (docs/api/webhooks.md#http-request-node): the URL must
  * resolve to http(s); header values become text; an object body is sent as JSON.
  */
 import { resolveValue, type TemplateScope, valueAsText } from "./template";
@@ -7,7 +7,7 @@ import type { FetchRequest, HttpRequestNode } from "./types";
 
 /**
  * The request of an http_request node, with its templates resolved against `scope`, or an error
- * message free of resolved (secret) values (docs/api/manage.md#http-request-node).
+ * message free of resolved (secret) values (docs/api/webhooks.md#http-request-node).
  */
 export function buildRequest(node: HttpRequestNode, scope: TemplateScope): FetchRequest | string {
   const url = resolveValue(node.url, scope);

@@ -1,5 +1,5 @@
 /**
- * Secret redaction for execution records (contract 5: "secret values are redacted"). Node outputs
+ * Secret redaction for execution records (docs/api/webhooks.md: "secret values are redacted"). Node outputs
  * keep raw values for later templates; anything shown or returned goes through here first.
  */
 import { isPlainObject } from "./template";

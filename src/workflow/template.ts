@@ -1,5 +1,5 @@
 /**
- * Templates in node settings (contract 5, spec 2.6): `{{<node_key>.<path>}}` and `{{secrets.NAME}}`.
+ * Templates in node settings (docs/api/webhooks.md, spec 2.6): `{{<node_key>.<path>}}` and `{{secrets.NAME}}`.
  * Resolution is a plain property walk over JSON data: no eval, no prototype access, and values that
  * came from a template are never read as templates again (a caller cannot inject `{{secrets.X}}`).
  */

@@ -1,5 +1,5 @@
 /**
- * Workflow definitions and execution state (spec 2.5, 2.6; contract 5). Pure types: the engine in this
+ * Workflow definitions and execution state (spec 2.5, 2.6; docs/api/webhooks.md). Pure types: the engine in this
  * folder uses no Workers API, so it can be unit-tested alone and driven by the Workflow-runner object.
  */
 import type { JsonValue } from "../platform/json";
@@ -17,7 +17,7 @@ export type NodeType = (typeof NODE_TYPES)[number];
 /** Node types that start an execution; they never have incoming connections. */
 export const TRIGGER_TYPES = ["webhook", "conversation_event"] as const;
 
-/** Methods a webhook node may accept and an http_request node may send (contract 5). */
+/** Methods a webhook node may accept and an http_request node may send (docs/api/webhooks.md). */
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
@@ -36,7 +36,7 @@ export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
 export const CONVERSATION_EVENTS = ["conversation.started", "conversation.ended"] as const;
 export type ConversationEvent = (typeof CONVERSATION_EVENTS)[number];
 
-/** Webhook settings and their defaults (spec 2.5, contract 5). */
+/** Webhook settings and their defaults (spec 2.5, docs/api/webhooks.md). */
 export const WEBHOOK_DEFAULTS = {
   name: "Webhook",
   key: "webhook_1",
@@ -131,19 +131,19 @@ export type WorkflowDefinition = {
 /** One problem of a definition; `field` is a path like `nodes[2].httpMethod` or `connections[0].to`. */
 export type DefinitionProblem = { field: string; code: string; message: string };
 
-/** What a trigger node produced; for webhooks the outputs of spec 2.6 / contract 5. */
+/** What a trigger node produced; for webhooks the outputs of spec 2.6 / docs/api/webhooks.md#request-outputs. */
 export type WebhookOutput = {
   body: JsonValue;
   headers: Record<string, string>;
   queryParams: Record<string, string | string[]>;
   method: string;
-  /** Present when the body was neither JSON nor a form (contract 5). */
+  /** Present when the body was neither JSON nor a form (docs/api/webhooks.md). */
   rawBody?: string;
 };
 
 export type NodeStatus = "running" | "waiting" | "succeeded" | "failed";
 
-/** One node's run inside an execution (contract 5 record `nodes[]`). Times are epoch ms. */
+/** One node's run inside an execution (docs/api/webhooks.md#executions, `nodes[]`). Times are epoch ms. */
 export type NodeRun = {
   key: string;
   type: NodeType;

@@ -1,5 +1,5 @@
 /**
- * One node of an untrusted definition: type, name, key and the settings of its type (contract 5,
+ * One node of an untrusted definition: type, name, key and the settings of its type (docs/api/webhooks.md,
  * spec 2.5). Every problem is recorded; the node returned always has every field (defaults, or a
  * placeholder where a setting was wrong) so the caller can go on checking the rest of the graph.
  */

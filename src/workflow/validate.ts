@@ -1,5 +1,5 @@
 /**
- * Validation of an untrusted workflow definition (contract 5, spec 2.5): every problem is reported at
+ * Validation of an untrusted workflow definition (docs/api/webhooks.md, spec 2.5): every problem is reported at
  * once, and a valid definition comes back as a fresh object with every default filled in.
  */
 import { isPlainObject, templateReferences } from "./template";
@@ -236,7 +236,7 @@ function checkReferences(entries: Entry[], byKey: Map<string, Entry>, edges: Con
 }
 
 /**
- * Validates `{nodes, connections}` (untrusted JSON) against contract 5. Returns the definition with
+ * Validates `{nodes, connections}` (untrusted JSON) against docs/api/webhooks.md. Returns the definition with
  * defaults filled in (fresh plain objects, nodes in input order), or every problem found, each with a
  * field path such as `nodes[2].httpMethod` and one of the codes documented in the workflow brief
  * (invalid_type, required, unknown_field, unknown_node_type, invalid_key, duplicate_key, unknown_node,

@@ -1,5 +1,5 @@
 /**
- * The API reference at `/docs` (docs/api.md#api-reference) in a real browser with no internet:
+ * The API reference at `/docs` (docs/README.md#api-reference) in a real browser with no internet:
  * every request to a host other than 127.0.0.1 is aborted, and the page must still render the
  * operations from our own `/openapi.json` with Scalar's bundle from our own static assets, under
  * its Content-Security-Policy without a single violation. Runs against an isolated `wrangler dev`
@@ -177,7 +177,7 @@ describe("API reference (/docs) with no internet", () => {
       (r) => r.url() === `${base}/v1/widget/launches` && r.request().method() === "POST",
     );
     await page.getByRole("button", { name: /^send/i }).first().click();
-    // The launch API refuses browsers (contract 3); what matters is that the call got through.
+    // The launch API refuses browsers (docs/api/launch.md); what matters is that the call got through.
     expect((await answered).status()).toBe(403);
     await page.getByText("browser_not_allowed").first().waitFor({ state: "visible" });
     await expectOfflineAndClean(page, watch, script);

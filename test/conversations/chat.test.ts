@@ -4,7 +4,7 @@ import { linkLedger } from "../../src/launch/ledger/client";
 import { call, errorCode, expectJson, seedWorkspace } from "../helpers/api";
 import { connect, createLaunch, lookUp, open, openSession, upgrade } from "../helpers/chat";
 
-describe("POST /v1/chat/sessions (contract 4)", () => {
+describe("POST /v1/chat/sessions (docs/api/conversations.md)", () => {
   it("opens a pending link: active, greeting first, pending slot freed, socket address given", async () => {
     const ws = await seedWorkspace();
     const link = await createLaunch(ws, { participant: { name: "Ada", externalId: "u-1" } });

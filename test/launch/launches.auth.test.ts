@@ -195,7 +195,7 @@ describe("key states (spec 5.3 to 5.5)", () => {
   });
 });
 
-describe("browser refusal (spec 5.2, contract 3)", () => {
+describe("browser refusal (spec 5.2, docs/api/launch.md)", () => {
   it.each([
     ["Origin", { origin: "https://customer.example" }],
     ["Sec-Fetch-Site", { "sec-fetch-site": "cross-site" }],
@@ -245,7 +245,7 @@ describe("browser refusal (spec 5.2, contract 3)", () => {
   });
 });
 
-describe("rate limit (spec 8, contract 3)", () => {
+describe("rate limit (spec 8, docs/api/launch.md)", () => {
   it("accepts 120 calls per key in a minute, then 429 with Retry-After and RateLimit headers", async () => {
     const ws = await seedWorkspace();
     for (let i = 1; i <= 120; i++) {

@@ -32,7 +32,7 @@ function streamOf(text: string, chunkSize = 4096): ReadableStream<Uint8Array> {
   });
 }
 
-describe("create: body size (spec 8, contract 3)", () => {
+describe("create: body size (spec 8, docs/api/launch.md)", () => {
   it("accepts 32,768 bytes and refuses 32,769 with 413 invalid_request", async () => {
     const ws = await seedWorkspace();
     const ok = await call("POST", "/v1/widget/launches", {
@@ -247,7 +247,7 @@ describe("look-up and revoke errors", () => {
   });
 });
 
-describe("check order (contract 3)", () => {
+describe("check order (docs/api/launch.md)", () => {
   it("browser refusal before the key", async () => {
     const response = await call("POST", "/v1/widget/launches", {
       headers: { origin: "https://evil.test" },

@@ -17,7 +17,7 @@ type Created = {
   embedHtml: string;
 };
 
-describe("create a link (spec 2.3, contract 3)", () => {
+describe("create a link (spec 2.3, docs/api/launch.md)", () => {
   it("answers 201 with id, pending status, expiry, token, url and embedHtml", async () => {
     const ws = await seedWorkspace();
     const before = Date.now();

@@ -11,7 +11,7 @@ async function createLink(ws: Awaited<ReturnType<typeof seedWorkspace>>): Promis
   return call("POST", "/v1/widget/launches", { token: ws.widgetKey, body: launchBody(ws) });
 }
 
-describe("pending-link cap (spec 8, contract 3)", () => {
+describe("pending-link cap (spec 8, docs/api/launch.md)", () => {
   it("lets exactly 10 of 20 concurrent creates through at 9,990, then 409 at 10,000", async () => {
     const ws = await seedWorkspace();
     await insertPendingLinks(ws.workspaceId, ws.agentId, ws.channelId, 9_990);

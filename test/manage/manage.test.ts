@@ -56,7 +56,7 @@ describe("operator: workspaces", () => {
   });
 });
 
-describe("members and roles (contract 2)", () => {
+describe("members and roles (docs/api/manage.md)", () => {
   it("lets owners and admins write, members only read", async () => {
     const ws = await seedWorkspace();
     const member = await expectJson<{ memberToken: string }>(
@@ -123,7 +123,7 @@ describe("members and roles (contract 2)", () => {
   });
 });
 
-describe("widget keys (contract 1 and 2)", () => {
+describe("widget keys (docs/security.md, docs/api/manage.md)", () => {
   it("shows the key once, in the checksummed format, and lists keys without it", async () => {
     const ws = await seedWorkspace();
     const created = await expectJson<Record<string, unknown>>(
@@ -168,7 +168,7 @@ describe("widget keys (contract 1 and 2)", () => {
   });
 });
 
-describe("agents and channels (contract 2)", () => {
+describe("agents and channels (docs/api/manage.md)", () => {
   it("creates, reads, lists, changes and deletes an agent", async () => {
     const ws = await seedWorkspace();
     const agent = await expectJson<{ id: string; parameters: unknown[] }>(

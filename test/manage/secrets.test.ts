@@ -22,7 +22,7 @@ async function storedCiphertext(workspaceId: string, name: string): Promise<stri
   return row?.ciphertext;
 }
 
-describe("workspace secrets (contract 1 and 2)", () => {
+describe("workspace secrets (docs/security.md, docs/api/manage.md)", () => {
   it("creates, replaces and lists names only, never the value", async () => {
     const ws = await seedWorkspace();
     const value = "sk_live_first_value_1234567890";

@@ -1,5 +1,5 @@
 /**
- * Workflow management (contract 2 and 5): definitions validated with every problem at once, the
+ * Workflow management (docs/api/manage.md, docs/api/webhooks.md): definitions validated with every problem at once, the
  * defaults of spec 2.5, slugs, roles, start/stop, and the executions list.
  */
 import { runInDurableObject } from "cloudflare:test";

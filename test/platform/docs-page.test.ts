@@ -14,7 +14,7 @@ async function builtManifest(): Promise<DocsAssets> {
 
 const scriptTags = (html: string) => [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
 
-describe("GET /docs (the API reference, docs/api.md#api-reference)", () => {
+describe("GET /docs (the API reference, docs/README.md#api-reference)", () => {
   it("is our page: the pinned same-origin bundle, no inline script, a strict policy", async () => {
     const assets = await builtManifest();
     const response = await call("GET", "/docs");

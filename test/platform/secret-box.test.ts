@@ -6,7 +6,7 @@ function keyOf(length: number): string {
   return btoa(String.fromCharCode(...Array.from({ length }, (_, i) => i + 1)));
 }
 
-describe("secret box (contract 1)", () => {
+describe("secret box (docs/security.md)", () => {
   it("seals with a fresh iv and opens back to the plaintext", async () => {
     const key = await importSecretsKey(keyOf(32));
     const aad = secretAad("ws_a", "API_TOKEN");

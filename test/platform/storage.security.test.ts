@@ -16,7 +16,7 @@ async function everythingInD1(): Promise<string> {
   return dump;
 }
 
-describe("D1 holds no plaintext secret (contract 1)", () => {
+describe("D1 holds no plaintext secret (docs/security.md)", () => {
   it("stores widget keys, member tokens and link tokens only as SHA-256", async () => {
     const ws = await seedWorkspace();
     const created = await expectJson<{ token: string }>(

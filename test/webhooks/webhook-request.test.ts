@@ -27,7 +27,7 @@ function chunkedStream(total: number) {
   return { stream, state };
 }
 
-describe("readBodyBytes (contract 5: 1 MiB)", () => {
+describe("readBodyBytes (docs/api/webhooks.md: 1 MiB)", () => {
   it("accepts exactly 1 MiB and refuses one byte more, with Content-Length", async () => {
     const ok = await readBodyBytes(
       new Request(URL_BASE, { method: "POST", body: new Uint8Array(MAX_WEBHOOK_BODY_BYTES) }),

@@ -1,5 +1,5 @@
 /**
- * Every refusal of the webhook receiver (contract 5): 404 for unknown and stopped alike, 405 with
+ * Every refusal of the webhook receiver (docs/api/webhooks.md): 404 for unknown and stopped alike, 405 with
  * Allow, 413 over 1 MiB, 422 malformed JSON, 429 exactly at the node's limit, 500 and 504 of lastNode,
  * and that changes made through the management API take effect at once.
  */

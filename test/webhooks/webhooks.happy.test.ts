@@ -1,5 +1,5 @@
 /**
- * The webhook receiver with real senders' requests (spec 2.6, 4.4; contract 5): the spec's own
+ * The webhook receiver with real senders' requests (spec 2.6, 4.4; docs/api/webhooks.md): the spec's own
  * example, GitHub, Slack, Twilio, multipart, text and query-only deliveries, and real fetches.
  */
 import { beforeAll, describe, expect, it } from "vitest";

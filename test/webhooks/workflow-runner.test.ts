@@ -1,5 +1,5 @@
 /**
- * The Workflow-runner's durability (contract 5): an execution interrupted by a restart resumes from
+ * The Workflow-runner's durability (docs/api/webhooks.md): an execution interrupted by a restart resumes from
  * its last completed node and completes once; `wait` outlives restarts through the alarm; a duplicate
  * alarm runs nothing twice; a lastNode caller whose object restarted is answered from the record.
  */

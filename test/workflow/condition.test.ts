@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { evaluateCondition } from "../../src/workflow/condition";
 
-describe("evaluateCondition (contract 5 operators)", () => {
+describe("evaluateCondition (docs/api/webhooks.md operators)", () => {
   it("equals compares same-type primitives strictly and mixed primitives as text", () => {
     expect(evaluateCondition("equals", "s3cret", "s3cret")).toBe(true);
     expect(evaluateCondition("equals", "s3cret", "s3creT")).toBe(false);

@@ -23,7 +23,7 @@ const scope: TemplateScope = {
   secrets: { WEBHOOK_SECRET: "s3cret" },
 };
 
-describe("resolveValue (contract 5 templates)", () => {
+describe("resolveValue (docs/api/webhooks.md templates)", () => {
   it("keeps the referenced value's type when the string is one template", () => {
     expect(resolveValue("{{webhook_1.body.user.id}}", scope)).toBe(42);
     expect(resolveValue("{{webhook_1.body.user.admin}}", scope)).toBe(true);

@@ -1,6 +1,6 @@
 /**
  * Conversation: one SQLite-backed Durable Object per conversation (named by its session id), the
- * only holder of its messages (contract 4).
+ * only holder of its messages (docs/api/conversations.md).
  *
  * - `open` starts the conversation on the link's first opening (the initiator's greeting is the
  *   first message) and resumes it afterwards; each call hands out a one-time socket ticket.

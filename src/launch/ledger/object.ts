@@ -4,7 +4,7 @@
  *
  * Responsibilities:
  * - Admission: refuses revoked widget keys (revocation runs through here, so it takes effect at once)
- *   and enforces the exact sliding-window rate limit per key (spec 8, contract 3; `RateLimitStore`).
+ *   and enforces the exact sliding-window rate limit per key (spec 8, docs/api/launch.md; `RateLimitStore`).
  * - Pending-link cap: the set of pending, unexpired links, kept in memory and rebuilt from D1 each time
  *   the object starts, so after any restart the count equals what D1 holds. A slot is taken
  *   synchronously before the D1 write, so concurrent creates can never pass the cap.
@@ -78,7 +78,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
   }
 
   /**
-   * Admits the call, then creates the pending link (contract 3 order after the request's shape:
+   * Admits the call, then creates the pending link (docs/api/launch.md#order-of-checks, after the request's shape:
    * forbidden_flow, widget_not_found, invalid_parameters, too_many_pending_links).
    * @param link the complete row, built by the Worker (token hash, expiry, ids)
    */
@@ -140,7 +140,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
         // and add it back after this call removed it.
         await this.load(key.workspaceId);
         const revokedAt = Date.now();
-        // Revocation also ends an open conversation (contract 4).
+        // Revocation also ends an open conversation (docs/api/conversations.md).
         const endedAt = found.value.sessionId ? (found.value.endedAt ?? revokedAt) : null;
         this.epoch++;
         await this.writes.run(
@@ -194,7 +194,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
   }
 
   /**
-   * Records that the link's conversation ended (contract 4): an active link becomes `ended`; a
+   * Records that the link's conversation ended (docs/api/conversations.md): an active link becomes `ended`; a
    * revoked one only gets its end time. Repeating it changes nothing.
    */
   async endLink(workspaceId: string, linkId: string, endedAt: number): Promise<void> {

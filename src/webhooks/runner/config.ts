@@ -1,6 +1,6 @@
 /**
  * What a Workflow-runner needs to know about its workflow, read from D1: the slugs its webhook URLs
- * are made of, whether it is running, and the validated definition (contract 5).
+ * are made of, whether it is running, and the validated definition (docs/api/webhooks.md).
  */
 import { eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";

@@ -1,5 +1,5 @@
 /**
- * The Workflow-runner's execution records, in the object's (SQLite-backed) storage (contract 5). One
+ * The Workflow-runner's execution records, in the object's (SQLite-backed) storage (docs/api/webhooks.md). One
  * record per execution: what is shown (node runs with secret values redacted) and, while the
  * execution runs, what is needed to continue it after a restart (definition snapshot and engine
  * state, sealed with the secrets key by `StateBox`). The state is dropped when the execution

@@ -1,5 +1,5 @@
 /**
- * lastNode callers held by the Workflow-runner until their execution finishes (contract 5). In
+ * lastNode callers held by the Workflow-runner until their execution finishes (docs/api/webhooks.md). In
  * memory only: each caller has a deadline (the node's responseTimeoutSeconds) and, should the object
  * restart, the Worker re-attaches and is answered from the stored record.
  */

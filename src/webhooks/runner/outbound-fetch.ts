@@ -1,5 +1,5 @@
 /**
- * Sends an http_request node's request for real (contract 5) and reads the response the way later
+ * Sends an http_request node's request for real (docs/api/webhooks.md) and reads the response the way later
  * nodes want it: lower-case headers and a body parsed as JSON when it says it is JSON, else text.
  */
 import type { JsonValue } from "../../platform/json";
