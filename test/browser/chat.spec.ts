@@ -10,14 +10,14 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { type Browser, chromium, type Frame, type Page } from "playwright-core";
+import type { Browser, Frame, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Api, type DemoWorkspace, seedDemoWorkspace } from "../../scripts/demo-seed.mjs";
 import { fetchApi } from "../../scripts/local-server.mjs";
+import { launchChromium } from "./chromium";
 import { startThirdPartySite, type ThirdPartySite } from "./third-party-site";
 import { ROOT, startWranglerServer, type WranglerServer } from "./wrangler-server";
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SCREENSHOTS = path.join(ROOT, "test-results", "browser");
 const GREETING = "Hi Ada! Let's set up your Pro plan.";
 const AGENT_NAME = "Onboarding assistant";
@@ -276,20 +276,10 @@ function screenshot(page: Page, file: string, fullPage = false) {
 }
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM_PATH)) {
-    throw new Error(
-      `Chromium not found at ${CHROMIUM_PATH}. Install it with \`apt-get install -y chromium\`, ` +
-        "or set CHROMIUM_PATH to a Chromium binary (this test never downloads browsers).",
-    );
-  }
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   server = await startWranglerServer();
   demo = await seedDemoWorkspace(api, server.operatorToken);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ["--no-sandbox"],
-    headless: true,
-  });
+  browser = await launchChromium();
 });
 
 afterEach(async ({ task }) => {

@@ -8,11 +8,11 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "./chromium";
 import { ROOT, startWranglerServer, type WranglerServer } from "./wrangler-server";
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SCREENSHOTS = path.join(ROOT, "test-results", "browser");
 /** The summary of `POST /v1/widget/launches`, one of the operations the reference must show. */
 const OPERATION = "Create a personal conversation link";
@@ -104,20 +104,10 @@ async function expectOfflineAndClean(page: Page, watch: Watch, script: string): 
 }
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM_PATH)) {
-    throw new Error(
-      `Chromium not found at ${CHROMIUM_PATH}. Install it with \`apt-get install -y chromium\`, ` +
-        "or set CHROMIUM_PATH to a Chromium binary (this test never downloads browsers).",
-    );
-  }
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   // wrangler dev runs the build (wrangler.toml [build]), which writes the bundle and its manifest.
   server = await startWranglerServer();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ["--no-sandbox"],
-    headless: true,
-  });
+  browser = await launchChromium();
 });
 
 afterEach(async ({ task }) => {

@@ -14,6 +14,7 @@ import {
   seedWorkspace,
   type Workspace,
 } from "../helpers/api";
+import { cutOff, erroring } from "../helpers/broken-bodies";
 
 type ErrorBody = {
   error: { code: string; message: string; details: Record<string, unknown>[]; requestId: string };
@@ -35,27 +36,6 @@ function launchText(ws: Workspace, depth: number): string {
 function workflowText(depth: number, slug: string): string {
   // body (1) → nodes (2) → node (3) → fields and what it holds (depth - 3 levels)
   return `{"name":"Deep","slug":"${slug}","nodes":[{"type":"webhook"},{"key":"s","type":"set","fields":${nested(depth - 3)}}],"connections":[{"from":"webhook_1","to":"s"}]}`;
-}
-
-/** A body stream that delivers `prefix`, then errors (read in the Worker's own isolate). */
-function erroring(prefix: string): ReadableStream<Uint8Array> {
-  let sent = false;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (sent) return controller.error(new Error("the client went away"));
-      sent = true;
-      controller.enqueue(new TextEncoder().encode(prefix));
-    },
-  });
-}
-
-/** A stream that promises `declared` bytes but ends early: the runtime sees the upload broken off. */
-function cutOff(prefix: string, declared: number): ReadableStream<Uint8Array> {
-  const fixed = new FixedLengthStream(declared);
-  const writer = fixed.writable.getWriter();
-  writer.write(new TextEncoder().encode(prefix)).catch(() => {});
-  writer.close().catch(() => {});
-  return fixed.readable;
 }
 
 const json = { "content-type": "application/json" };

@@ -7,6 +7,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { call, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
+import { cutOff, erroring } from "../helpers/broken-bodies";
 import { createWorkflow, ECHO_URL, execution, hook, type WorkflowView } from "../helpers/workflows";
 
 type ErrorBody = {
@@ -22,27 +23,6 @@ type ErrorBody = {
 /** JSON text of `levels` nested arrays with a number inside. */
 const nested = (levels: number) => `${"[".repeat(levels)}1${"]".repeat(levels)}`;
 const json = { "content-type": "application/json" };
-
-/** A stream that promises `declared` bytes but ends early: the runtime sees the upload broken off. */
-function cutOff(prefix: string, declared: number): ReadableStream<Uint8Array> {
-  const fixed = new FixedLengthStream(declared);
-  const writer = fixed.writable.getWriter();
-  writer.write(new TextEncoder().encode(prefix)).catch(() => {});
-  writer.close().catch(() => {});
-  return fixed.readable;
-}
-
-/** A body stream that delivers `prefix`, then errors (read in the Worker's own isolate). */
-function erroring(prefix: string): ReadableStream<Uint8Array> {
-  let sent = false;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (sent) return controller.error(new Error("the client went away"));
-      sent = true;
-      controller.enqueue(new TextEncoder().encode(prefix));
-    },
-  });
-}
 
 let ws: Workspace;
 let mirror: WorkflowView;
