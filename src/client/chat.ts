@@ -96,8 +96,8 @@ function addMessage(message: WireMessage): void {
 
 /** Ends the page in the final state a refused opening names. */
 function refuse(state: State): void {
-  const final = state === "loading" || state === "open" ? "error" : state;
-  finish(final, FINAL_TEXT[final]);
+  const shown = state === "loading" || state === "open" ? "error" : state;
+  finish(shown, FINAL_TEXT[shown]);
 }
 
 function socketOpen(): boolean {

@@ -95,27 +95,22 @@ export function createApp(): OpenAPIHono<AppEnv> {
     description: "The OPERATOR_TOKEN Worker secret.",
   });
 
-  // Built on first request (every router is mounted by then) and kept per origin for the isolate.
-  const documents = new Map<string, unknown>();
+  // Built on the first request (every router is mounted by then) and kept for the isolate; only
+  // `servers` follows the request's origin, so no Host header can grow the cache.
+  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
   app.get("/openapi.json", (c) => {
-    const origin = new URL(c.req.url).origin;
-    let document = documents.get(origin);
-    if (!document) {
-      document = withCommonErrors(
-        app.getOpenAPI31Document({
-          openapi: "3.1.0",
-          info: {
-            title: "agent-edge",
-            version: "1.0.0",
-            description:
-              "Widget Launch API (create, look up and revoke personal conversation links), the webhook trigger, the chat session API and the management API.",
-          },
-          servers: [{ url: origin }],
-        }),
-      );
-      documents.set(origin, document);
-    }
-    return c.json(document);
+    document ??= withCommonErrors(
+      app.getOpenAPI31Document({
+        openapi: "3.1.0",
+        info: {
+          title: "agent-edge",
+          version: "1.0.0",
+          description:
+            "Widget Launch API (create, look up and revoke personal conversation links), the webhook trigger, the chat session API and the management API.",
+        },
+      }),
+    );
+    return c.json({ ...document, servers: [{ url: new URL(c.req.url).origin }] });
   });
   app.get("/docs", ...docsPage({ specUrl: "/openapi.json", title: "agent-edge API" }));
   app.get("/health", (c) => c.json({ ok: true }));
