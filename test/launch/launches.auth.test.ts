@@ -62,28 +62,9 @@ describe("widget key headers (spec 5.1)", () => {
     });
     expect(response.status).toBe(401);
   });
-
-  it("gives a member token 403 insufficient_scope on the launch API", async () => {
-    const ws = await seedWorkspace();
-    const response = await call("GET", "/v1/widget/launches/lnk_x", { token: ws.ownerToken });
-    expect(response.status).toBe(403);
-    expect(await errorCode(response)).toBe("insufficient_scope");
-  });
 });
 
 describe("key states (spec 5.3 to 5.5)", () => {
-  it("refuses an expired key with invalid_key", async () => {
-    const ws = await seedWorkspace();
-    const key = await createKey(ws, { expiresAt: new Date(Date.now() + 60_000).toISOString() });
-    // Time passes: the stored expiry is now behind us (before this key was ever used).
-    await env.DB.prepare("UPDATE widget_keys SET expires_at = ? WHERE id = ?")
-      .bind(Date.now() - 1, key.id)
-      .run();
-    const response = await call("GET", "/v1/widget/launches/lnk_x", { token: key.key });
-    expect(response.status).toBe(401);
-    expect(await errorCode(response)).toBe("invalid_key");
-  });
-
   it("refuses a key whose expiry passes after it was first used", async () => {
     const ws = await seedWorkspace();
     const expiresAt = Date.now() + 60_000;
@@ -94,25 +75,6 @@ describe("key states (spec 5.3 to 5.5)", () => {
       keyId: key.id,
     });
     expect(await authenticateWidgetKey(db, key.key, expiresAt)).toBeNull();
-  });
-
-  it("refuses a revoked key at once", async () => {
-    const ws = await seedWorkspace();
-    const key = await createKey(ws, {});
-    expect(
-      (await call("POST", "/v1/widget/launches", { token: key.key, body: launchBody(ws) })).status,
-    ).toBe(201);
-    expect(
-      (await call("DELETE", `/v1/manage/widget-keys/${key.id}`, { token: ws.ownerToken })).status,
-    ).toBe(204);
-    expect(
-      (await call("DELETE", `/v1/manage/widget-keys/${key.id}`, { token: ws.ownerToken })).status,
-    ).toBe(204);
-    const response = await call("POST", "/v1/widget/launches", {
-      token: key.key,
-      body: launchBody(ws),
-    });
-    expect(response.status).toBe(401);
   });
 
   it("limits a key to its agents: forbidden_flow on create, look-up and revoke", async () => {

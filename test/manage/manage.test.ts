@@ -113,14 +113,6 @@ describe("members and roles (docs/api/manage.md)", () => {
       (await call("DELETE", "/v1/manage/members/mem_nope", { token: ws.ownerToken })).status,
     ).toBe(404);
   });
-
-  it("gives a widget key 403 insufficient_scope on management routes", async () => {
-    const ws = await seedWorkspace();
-    const response = await call("GET", "/v1/manage/agents", { token: ws.widgetKey });
-    expect(response.status).toBe(403);
-    expect(await errorCode(response)).toBe("insufficient_scope");
-    expect((await call("GET", "/v1/manage/agents", { token: "mt_nope" })).status).toBe(401);
-  });
 });
 
 describe("widget keys (docs/security.md, docs/api/manage.md)", () => {
