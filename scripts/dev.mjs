@@ -9,20 +9,11 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { demoBanner, seedDemoWorkflow, seedDemoWorkspace } from "./demo-seed.mjs";
 import { DEV_PORT, fetchApi, startLocalServer } from "./local-server.mjs";
+import { portOption } from "./port-option.mjs";
 
 const root = join(import.meta.dirname, "..");
 const varsPath = join(root, ".dev.vars");
 const demoPath = join(root, ".dev-demo.json");
-
-/** `--port 8790`, `--port=8790` or PORT; 8787 by default. */
-function portOption(argv) {
-  const at = argv.findIndex((arg) => arg === "--port" || arg.startsWith("--port="));
-  const text = at === -1 ? process.env.PORT : (argv[at].split("=")[1] ?? argv[at + 1]);
-  if (text === undefined || text === "") return DEV_PORT;
-  const port = Number(text);
-  if (!Number.isInteger(port) || port < 1 || port > 65_535) fail(`--port ${text} is not a port.`);
-  return port;
-}
 
 const seedOnly = process.argv.includes("--seed-only");
 let server;
@@ -118,7 +109,12 @@ async function demoChatUrl(demo) {
 }
 
 const vars = ensureDevVars();
-const port = portOption(process.argv.slice(2));
+let port;
+try {
+  port = portOption(process.argv.slice(2), process.env.PORT, DEV_PORT);
+} catch (error) {
+  fail(error instanceof Error ? error.message : String(error));
+}
 console.log(`[dev] Applying local D1 migrations and starting wrangler dev on 127.0.0.1:${port}...`);
 try {
   server = await startLocalServer({ port, state: "project", inheritOutput: true });
