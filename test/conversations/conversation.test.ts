@@ -1,15 +1,11 @@
-import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { evictDurableObject, runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { conversation } from "../../src/conversations/conversation/client";
-import type { ConversationStore } from "../../src/conversations/conversation/store";
 import { IDLE_TIMEOUT_MS } from "../../src/conversations/protocol";
 import { call, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
 import { connect, createLaunch, lookUp, open } from "../helpers/chat";
-import { createWorkflow, type ExecutionView } from "../helpers/workflows";
-
-/** The object's store (a private field; tests reach in the way runInDurableObject allows). */
-const storeOf = (instance: unknown) => (instance as { store: ConversationStore }).store;
+import { createWorkflow, type ExecutionView, putSecret } from "../helpers/workflows";
 
 async function executions(ws: Workspace, workflowId: string): Promise<ExecutionView[]> {
   const page = await expectJson<{ data: ExecutionView[] }>(
@@ -225,32 +221,37 @@ describe("workflow events (spec 6)", () => {
   it("an undelivered event waits in the outbox and the alarm delivers it", async () => {
     const ws = await seedWorkspace();
     const flow = await createWorkflow(ws, {
-      nodes: [{ type: "conversation_event", agentId: ws.agentId, events: ["conversation.ended"] }],
+      nodes: [
+        { type: "conversation_event", agentId: ws.agentId, events: ["conversation.started"] },
+      ],
     });
-    const link = await createLaunch(ws, { participant: { externalId: "crm-7" } });
-    const session = await open(link.token);
-    const stub = conversation(env, session.sessionId);
-    // As if the first attempt had failed: due again in the future, not delivered yet.
-    const at = Date.now();
-    await runInDurableObject(stub, async (instance) => {
-      storeOf(instance).enqueue(
-        { kind: "event", id: "evt_retry", event: "conversation.ended", at },
-        at + 60_000,
-      );
-    });
-    await runDurableObjectAlarm(stub);
-    expect(await executions(ws, flow.id)).toHaveLength(0);
+    // The runner cannot read the workspace's secrets (a damaged row), so delivery fails.
+    await putSecret(ws, "OUTBOX", "value");
+    await env.DB.prepare("UPDATE secrets SET ciphertext = 'damaged' WHERE workspace_id = ?")
+      .bind(ws.workspaceId)
+      .run();
     vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(at + 60_001);
+    const at = Date.now();
+    vi.setSystemTime(at);
     try {
+      const link = await createLaunch(ws, { participant: { externalId: "crm-7" } });
+      const session = await open(link.token);
+      const stub = conversation(env, session.sessionId);
+      await new Promise((resolve) => setTimeout(resolve, 50));
       await runDurableObjectAlarm(stub);
+      expect(await executions(ws, flow.id)).toHaveLength(0);
+
+      // Repaired (the runners are told), and the retry is due: the alarm delivers it once.
+      await putSecret(ws, "OUTBOX", "value");
+      vi.setSystemTime(at + 60_001);
+      await runDurableObjectAlarm(stub);
+      await eventually(
+        () => executions(ws, flow.id),
+        (runs) => runs.length === 1,
+      );
     } finally {
       vi.useRealTimers();
     }
-    await eventually(
-      () => executions(ws, flow.id),
-      (runs) => runs.length === 1,
-    );
     const runs = await executions(ws, flow.id);
     expect(runs).toHaveLength(1);
     expect(runs[0]?.nodes[0]?.output).toMatchObject({ participant: { externalId: "crm-7" } });
