@@ -11,6 +11,7 @@ import { executionsRouter } from "./manage/executions-routes";
 import { membersRouter } from "./manage/members-routes";
 import { operator } from "./manage/operator-routes";
 import { secretsRouter } from "./manage/secrets-routes";
+import { usageRouter } from "./manage/usage-routes";
 import { widgetKeysRouter } from "./manage/widget-keys-routes";
 import { workflowsRouter } from "./manage/workflows-routes";
 import { createApp } from "./platform/app";
@@ -31,6 +32,7 @@ app.route("/", agentsRouter);
 app.route("/", secretsRouter);
 app.route("/", workflowsRouter);
 app.route("/", executionsRouter);
+app.route("/", usageRouter);
 app.route("/", webhooksRouter);
 app.route("/", chatRouter);
 

@@ -164,3 +164,16 @@ describe("opening a link (pending → active)", () => {
     });
   });
 });
+
+describe("GET /v1/manage/usage", () => {
+  it("shows any member the pending links the ledger counts and the cap", async () => {
+    const ws = await seedWorkspace();
+    await insertPendingLinks(ws.workspaceId, ws.agentId, ws.channelId, 7);
+    expect((await createLink(ws)).status).toBe(201);
+    const usage = await expectJson(
+      await call("GET", "/v1/manage/usage", { token: ws.ownerToken }),
+      200,
+    );
+    expect(usage).toEqual({ pendingLinks: 8, maxPendingLinks: 10_000 });
+  });
+});

@@ -50,6 +50,7 @@ describe("OpenAPI document (generated from the zod schemas)", () => {
         "GET /v1/manage/workflows/{id}/executions/{executionId}",
         "POST /webhooks/{workspace}/{workflow}/{node}",
         "POST /v1/chat/sessions",
+        "GET /v1/manage/usage",
       ].sort(),
     );
     const create = doc.paths["/v1/widget/launches"]?.post;

@@ -61,7 +61,7 @@ export interface LinkLedgerApi {
   revokeWidgetKey(workspaceId: string, keyId: string): Promise<boolean>;
   /** Forgets cached parameter definitions of an agent that changed or was deleted. */
   forgetAgent(agentId: string): Promise<void>;
-  /** Pending links now and the cap (shown by `GET /v1/manage/workspace`). */
+  /** Pending links now and the cap (`GET /v1/manage/usage`, docs/api/manage.md#usage). */
   usage(workspaceId: string): Promise<LedgerUsage>;
 }
 

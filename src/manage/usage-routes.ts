@@ -1,0 +1,37 @@
+/**
+ * `GET /v1/manage/usage` (docs/api/manage.md#usage): how close the workspace is to its limits, as
+ * its link ledger counts them: pending, unexpired links against the cap. Any member may read it.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import type { MemberEnv } from "../auth/middleware";
+import { linkLedger } from "../launch/ledger/client";
+import { createRouter } from "../platform/app";
+import { errorResponses, NoQuerySchema } from "../platform/openapi";
+
+export const UsageSchema = z
+  .object({
+    pendingLinks: z.number().int().openapi({ description: "Links pending and unexpired now" }),
+    maxPendingLinks: z.number().int().openapi({ description: "The cap; creates past it get 409" }),
+  })
+  .openapi("Usage");
+
+export const usageRouter = createRouter<MemberEnv>();
+
+usageRouter.openapi(
+  createRoute({
+    tags: ["Workspace"],
+    security: [{ memberToken: [] }],
+    method: "get",
+    path: "/v1/manage/usage",
+    summary: "The workspace's usage of its limits",
+    request: { query: NoQuerySchema },
+    responses: {
+      200: { description: "Usage", content: { "application/json": { schema: UsageSchema } } },
+      ...errorResponses(),
+    },
+  }),
+  async (c) => {
+    const { workspaceId } = c.get("member");
+    return c.json(await linkLedger(c.env, workspaceId).usage(workspaceId), 200);
+  },
+);
