@@ -95,3 +95,10 @@ export async function loadPendingLinks(
       ),
     );
 }
+
+/** 409 too_many_pending_links: the workspace holds `pendingLinks`, its cap (docs/api/launch.md#pending-links). */
+export const tooManyPending = (pendingLinks: number): Refusal => ({
+  status: 409,
+  code: "too_many_pending_links",
+  message: `The workspace already has ${pendingLinks} links that nobody has opened.`,
+});

@@ -12,7 +12,14 @@ import { ApiError, notFound } from "../platform/errors";
 import { widgetScriptTag } from "../platform/html";
 import { isoTime, isoTimeOrNull, newId } from "../platform/ids";
 import type { JsonValue } from "../platform/json";
-import type { LedgerResult, LinkLedgerApi } from "./ledger/contract";
+import { canonicalJson } from "../platform/json";
+import { importSecretsKey, openSecret, sealSecret } from "../platform/secret-box";
+import type {
+  CreateOutcome,
+  IdempotentCreate,
+  LedgerResult,
+  LinkLedgerApi,
+} from "./ledger/contract";
 import {
   type CreatedLaunch,
   type CreateLaunch,
@@ -27,7 +34,11 @@ import {
  * result comes back.
  */
 export type LaunchLedger = {
-  createLink(key: WidgetKeyPrincipal, link: NewLink): Promise<LedgerResult<null>>;
+  createLink(
+    key: WidgetKeyPrincipal,
+    link: NewLink,
+    idempotency?: IdempotentCreate,
+  ): Promise<LedgerResult<CreateOutcome>>;
   lookupLink(key: WidgetKeyPrincipal, linkId: string): Promise<LedgerResult<Link>>;
   revokeLink(key: WidgetKeyPrincipal, linkId: string): Promise<LedgerResult<null>>;
 };
@@ -53,23 +64,43 @@ export function launchAddresses(
 /** The value of a ledger result, or its refusal as the ApiError the client gets. */
 function unwrap<T>(result: LedgerResult<T>): T {
   if (result.ok) return result.value;
-  const { status, code, message, details } = result.refusal;
-  throw new ApiError(status, code, message, { details });
+  const { status, code, message, details, retryAfterSeconds } = result.refusal;
+  const headers: Record<string, string> =
+    retryAfterSeconds === undefined ? {} : { "retry-after": String(retryAfterSeconds) };
+  throw new ApiError(status, code, message, { details, headers });
 }
+
+/** An idempotent create as the route hands it over (docs/api/launch.md#idempotent-requests). */
+export type IdempotencyRequest = {
+  /** The `Idempotency-Key` header. */
+  key: string;
+  /** The request body as parsed, compared by the SHA-256 of its canonical JSON. */
+  body: JsonValue;
+  /** Base64 of the `SECRETS_KEY`, which seals the stored answer (it holds the token). */
+  secretsKey: string | undefined;
+};
+
+/** The additional data a stored answer is sealed with: it opens for this key only. */
+const answerAad = (key: WidgetKeyPrincipal, idempotencyKey: string) =>
+  `idempotency/${key.workspaceId}/${key.keyId}/${idempotencyKey}`;
 
 /**
  * Creates a pending link. After the request's shape, the limiter checks key scope (403
  * forbidden_flow), agent and widget channel (404 widget_not_found), parameters (400
- * invalid_parameters) and the pending cap (409 too_many_pending_links), in that order.
- * @returns the create response; the token exists only in it (its SHA-256 is stored).
+ * invalid_parameters) and the pending cap (409 too_many_pending_links), in that order. With an
+ * idempotency key, a repeat of the same request within 24 h gets the first answer again, token
+ * included (422 idempotency_key_reused for another body, 409 idempotency_key_in_use meanwhile).
+ * @returns the create response, and whether it is a replay; the token exists only in it and, for an
+ *   idempotent create, sealed in the ledger's record of the key (its SHA-256 is stored in D1).
  */
 export async function createLink(
   ledger: LaunchLedger,
   key: WidgetKeyPrincipal,
   input: Omit<CreateLaunch, "parameters"> & { parameters?: Record<string, JsonValue> },
   baseUrl: string,
+  idempotency?: IdempotencyRequest,
   now = Date.now(),
-): Promise<CreatedLaunch> {
+): Promise<{ answer: CreatedLaunch; replayed: boolean }> {
   const token = randomBase64Url(32);
   const link: NewLink = {
     id: newId("lnk"),
@@ -86,14 +117,29 @@ export async function createLink(
     createdAt: now,
     createdByKey: key.keyId,
   };
-  unwrap(await ledger.createLink(key, link));
-  return {
+  const answer: CreatedLaunch = {
     id: link.id,
     status: "pending",
     expiresAt: isoTime(link.expiresAt),
     token,
     ...launchAddresses(baseUrl, link.flowId, link.channelId, token),
   };
+  if (!idempotency) {
+    unwrap(await ledger.createLink(key, link));
+    return { answer, replayed: false };
+  }
+  const box = await importSecretsKey(idempotency.secretsKey);
+  const aad = answerAad(key, idempotency.key);
+  const outcome = unwrap(
+    await ledger.createLink(key, link, {
+      key: idempotency.key,
+      bodyHash: await sha256Hex(canonicalJson(idempotency.body)),
+      sealedAnswer: await sealSecret(box, JSON.stringify(answer), aad),
+    }),
+  );
+  if (!outcome.replayed) return { answer, replayed: false };
+  const first = JSON.parse(await openSecret(box, outcome.sealedAnswer, aad)) as CreatedLaunch;
+  return { answer: first, replayed: true };
 }
 
 /** The look-up view of a link (spec 2.4, docs/api/launch.md): never the token, never the parameters. */

@@ -56,7 +56,8 @@ export const perKeyRateLimit = createMiddleware<LaunchEnv>(async (c, next) => {
     return guarded.result;
   };
   c.set("ledger", {
-    createLink: (principal, link) => admitted(stub.createLink(principal, link)),
+    createLink: (principal, link, idempotency) =>
+      admitted(stub.createLink(principal, link, idempotency)),
     lookupLink: (principal, linkId) => admitted(stub.lookupLink(principal, linkId)),
     revokeLink: (principal, linkId) => admitted(stub.revokeLink(principal, linkId)),
   });

@@ -7,7 +7,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { refuseBrowsers } from "../auth/browser-refusal";
 import { requireWidgetKey } from "../auth/middleware";
 import { createRouter } from "../platform/app";
-import { jsonObject } from "../platform/json";
+import { fromParsedJson, jsonObject } from "../platform/json";
 import { jsonBody } from "../platform/json-body";
 import { errorResponses, IdParamSchema } from "../platform/openapi";
 import { baseUrl } from "../platform/origins";
@@ -16,6 +16,7 @@ import { type LaunchEnv, perKeyRateLimit } from "./rate-limit";
 import {
   CreatedLaunchSchema,
   CreateLaunchSchema,
+  IdempotencyHeadersSchema,
   LaunchSchema,
   MAX_LAUNCH_BODY_BYTES,
 } from "./schemas";
@@ -31,11 +32,19 @@ const createLaunchRoute = createRoute({
   summary: "Create a personal conversation link",
   middleware: jsonBody(MAX_LAUNCH_BODY_BYTES),
   request: {
+    headers: IdempotencyHeadersSchema,
     body: { required: true, content: { "application/json": { schema: CreateLaunchSchema } } },
   },
   responses: {
     201: {
-      description: "Link created; `token` is shown only here",
+      description:
+        "Link created; `token` is shown only here, and again to a replay of the same idempotent request",
+      headers: {
+        "Idempotent-Replayed": {
+          description: "`true` when this is the stored answer of an earlier call with the same key",
+          schema: { type: "string", enum: ["true"] },
+        },
+      },
       content: { "application/json": { schema: CreatedLaunchSchema } },
     },
     ...errorResponses(
@@ -43,6 +52,8 @@ const createLaunchRoute = createRoute({
       "forbidden_flow",
       "widget_not_found",
       "too_many_pending_links",
+      "idempotency_key_in_use",
+      "idempotency_key_reused",
     ),
   },
 });
@@ -85,13 +96,22 @@ launches.openapi(createLaunchRoute, async (c) => {
   // be refused as unknown parameters, not lost (docs/api/launch.md#parameters).
   const sent = (await c.req.json<{ parameters?: unknown }>()).parameters;
   const parameters = input.parameters === undefined ? undefined : jsonObject(sent);
-  const created = await createLink(
+  const idempotencyKey = c.req.valid("header")["idempotency-key"];
+  const { answer, replayed } = await createLink(
     c.var.ledger,
     c.var.widgetKey,
     { ...input, parameters },
     baseUrl(c.env, c.req.url),
+    idempotencyKey === undefined
+      ? undefined
+      : {
+          key: idempotencyKey,
+          body: fromParsedJson(await c.req.json()),
+          secretsKey: c.env.SECRETS_KEY,
+        },
   );
-  return c.json(created, 201);
+  if (replayed) c.header("idempotent-replayed", "true");
+  return c.json(answer, 201);
 });
 
 launches.openapi(getLaunchRoute, async (c) => {

@@ -88,3 +88,18 @@ export const LaunchSchema = z
   })
   .openapi("Launch");
 export type Launch = z.infer<typeof LaunchSchema>;
+
+/** The `Idempotency-Key` header of a create (docs/api/launch.md#idempotent-requests). */
+export const IdempotencyHeadersSchema = z.object({
+  "idempotency-key": z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^[\x20-\x7E]+$/, "Printable ASCII characters only.")
+    .optional()
+    .openapi({
+      param: { name: "idempotency-key", in: "header" },
+      description:
+        "Makes the create safe to retry: the same key and body within 24 h give the first answer again, token included",
+    }),
+});

@@ -47,6 +47,10 @@ export const ERROR_CODES = {
     meaning: "The workspace is at its cap of unopened links.",
   },
   slug_taken: { status: [409], meaning: "The slug is already in use." },
+  idempotency_key_in_use: {
+    status: [409],
+    meaning: "A request with this Idempotency-Key is still being processed; see `Retry-After`.",
+  },
   member_exists: { status: [409], meaning: "A member with this email already exists." },
   cannot_remove_owner: { status: [409], meaning: "The workspace owner cannot be removed." },
   conversation_ended: { status: [410], meaning: "The conversation has ended." },
@@ -54,6 +58,10 @@ export const ERROR_CODES = {
   unsupported_media_type: {
     status: [415],
     meaning: "The body has a `Content-Encoding`; bodies are accepted as sent, never decoded.",
+  },
+  idempotency_key_reused: {
+    status: [422],
+    meaning: "The Idempotency-Key was used with another request body.",
   },
   invalid_body: {
     status: [422],

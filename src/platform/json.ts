@@ -52,3 +52,15 @@ export function jsonObject(value: unknown): Record<string, JsonValue> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
   return value as Record<string, JsonValue>;
 }
+
+/**
+ * JSON text of a parsed value with every object's keys sorted, so two bodies that differ only in
+ * key order or spacing give the same text (idempotency keys compare bodies by its SHA-256). Bodies
+ * reach it after the nesting limit (docs/limits.md#nesting), so its recursion is bounded.
+ */
+export function canonicalJson(value: JsonValue): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key] as JsonValue)}`).join(",")}}`;
+}

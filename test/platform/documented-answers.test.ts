@@ -28,7 +28,10 @@ describe("the OpenAPI document lists error codes per operation", () => {
   it("names each operation's own codes and the common ones, at their statuses", async () => {
     const document = await documentOf();
     const create = ["/v1/widget/launches", "post"] as const;
-    expect(codesAt(document, ...create, 409)).toEqual(["too_many_pending_links"]);
+    expect(codesAt(document, ...create, 409).sort()).toEqual(
+      ["idempotency_key_in_use", "too_many_pending_links"].sort(),
+    );
+    expect(codesAt(document, ...create, 422)).toEqual(["idempotency_key_reused"]);
     expect(codesAt(document, ...create, 400).sort()).toEqual(
       ["credential_in_query", "invalid_parameters", "invalid_request"].sort(),
     );

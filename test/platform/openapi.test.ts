@@ -55,7 +55,7 @@ describe("OpenAPI document (generated from the zod schemas)", () => {
     );
     const create = doc.paths["/v1/widget/launches"]?.post;
     expect(Object.keys(create?.responses ?? {}).sort()).toEqual(
-      ["201", "400", "401", "403", "404", "409", "413", "415", "429", "500"].sort(),
+      ["201", "400", "401", "403", "404", "409", "413", "415", "422", "429", "500"].sort(),
     );
     expect(Object.keys(doc.paths["/v1/widget/launches/{id}"]?.delete?.responses ?? {})).toContain(
       "204",

@@ -10,16 +10,33 @@ import type { RateLimitDecision } from "../../platform/sliding-window";
 
 /** A refusal that crosses the boundary as data; the Worker turns it into an ApiError. */
 export type Refusal = {
-  status: 400 | 403 | 404 | 409;
+  status: 400 | 403 | 404 | 409 | 422;
   code:
     | "forbidden_flow"
     | "widget_not_found"
     | "invalid_parameters"
     | "not_found"
-    | "too_many_pending_links";
+    | "too_many_pending_links"
+    | "idempotency_key_reused"
+    | "idempotency_key_in_use";
   message: string;
   details?: ErrorDetail[];
+  /** When to try again (whole seconds), sent as `Retry-After`. */
+  retryAfterSeconds?: number;
 };
+
+/** An idempotent create (docs/api/launch.md#idempotent-requests). */
+export type IdempotentCreate = {
+  /** The `Idempotency-Key` header: 1 to 255 printable ASCII characters. */
+  key: string;
+  /** SHA-256 hex of the request body's canonical JSON. */
+  bodyHash: string;
+  /** The 201 body this create answers, sealed by the Worker with the secrets key. */
+  sealedAnswer: string;
+};
+
+/** What a create did: a new link, or the sealed answer of the first call with its idempotency key. */
+export type CreateOutcome = { replayed: false } | { replayed: true; sealedAnswer: string };
 
 /** The outcome of counting one call of a widget key (docs/api/launch.md#rate-limit). */
 export type Admission =
@@ -43,7 +60,11 @@ export interface LinkLedgerApi {
   /** Counts one call of the key unless it is revoked or over its rate limit. */
   admit(key: Pick<WidgetKeyPrincipal, "keyId">): Promise<Admission>;
   /** Admits the call, then creates the pending link (scope, agent and channel, parameters, cap). */
-  createLink(key: WidgetKeyPrincipal, link: NewLink): Promise<Guarded<null>>;
+  createLink(
+    key: WidgetKeyPrincipal,
+    link: NewLink,
+    idempotency?: IdempotentCreate,
+  ): Promise<Guarded<CreateOutcome>>;
   /** Admits the call, then reads the link. */
   lookupLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<Link>>;
   /** Admits the call, then revokes the link from any state (idempotent). */

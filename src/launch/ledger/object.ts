@@ -17,23 +17,32 @@ import { DurableObject } from "cloudflare:workers";
 import { and, eq, isNull, ne } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { WidgetKeyPrincipal } from "../../auth/credentials";
-import { conversation } from "../../conversations/conversation/client";
+import { closeRevokedConversation } from "../../conversations/conversation/client";
 import { database } from "../../db/database";
-import { type Link, links, type NewLink, type ParameterDefinition } from "../../db/schema";
+import { type Link, links, type NewLink } from "../../db/schema";
 import { D1WriteBatcher } from "../../platform/d1-write-batcher";
 import type { AppBindings } from "../../platform/env";
-import { log } from "../../platform/log";
 import { RateLimitStore } from "../../platform/rate-limit-store";
 import { type LaunchLimits, launchLimits } from "../limits";
 import {
-  findAgentParameters,
   findLinkRow,
   loadPendingLinks,
   refuseFlow,
+  tooManyPending,
   validateNewLink,
 } from "../link-rules";
-import type { Admission, Guarded, LedgerResult, LedgerUsage, LinkLedgerContract } from "./contract";
+import { AgentParameters } from "./agent-parameters";
+import type {
+  Admission,
+  CreateOutcome,
+  Guarded,
+  IdempotentCreate,
+  LedgerResult,
+  LedgerUsage,
+  LinkLedgerContract,
+} from "./contract";
 import { ExpiringSet } from "./expiring-set";
+import { createIdempotently, IdempotencyKeys } from "./idempotency";
 import { KeyRevocations } from "./key-revocations";
 import { LinkCache, toRow } from "./link-cache";
 
@@ -46,9 +55,10 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
   private readonly writes: D1WriteBatcher;
   private readonly rateLimits: RateLimitStore;
   private readonly keys: KeyRevocations;
+  private readonly idempotency: IdempotencyKeys;
   private readonly pending = new ExpiringSet();
   private readonly linkCache = new LinkCache(LINK_CACHE_SIZE);
-  private readonly agentCache = new Map<string, ParameterDefinition[]>();
+  private readonly agents: AgentParameters;
   /** Bumped by every write, so a read-through that raced a write does not cache a stale row. */
   private epoch = 0;
   private loaded: Promise<void> | undefined;
@@ -60,6 +70,8 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     this.limits = launchLimits(env);
     this.writes = new D1WriteBatcher(this.db);
     this.keys = new KeyRevocations(this.db);
+    this.agents = new AgentParameters(this.db);
+    this.idempotency = new IdempotencyKeys(ctx.storage.sql);
     this.rateLimits = new RateLimitStore(ctx.storage, (promise) => ctx.waitUntil(promise));
   }
 
@@ -78,51 +90,55 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
   }
 
   /**
-   * Admits the call, then creates the pending link (docs/api/launch.md#order-of-checks, after the request's shape:
-   * forbidden_flow, widget_not_found, invalid_parameters, too_many_pending_links).
+   * Admits the call, then creates the pending link (docs/api/launch.md#order-of-checks, after the
+   * request's shape: forbidden_flow, widget_not_found, invalid_parameters, too_many_pending_links).
+   * With an idempotency key, a repeated call replays the first one's sealed answer instead
+   * (docs/api/launch.md#idempotent-requests); refusals are never remembered.
    * @param link the complete row, built by the Worker (token hash, expiry, ids)
    */
-  async createLink(key: WidgetKeyPrincipal, link: NewLink): Promise<Guarded<null>> {
+  async createLink(
+    key: WidgetKeyPrincipal,
+    link: NewLink,
+    idempotency?: IdempotentCreate,
+  ): Promise<Guarded<CreateOutcome>> {
     return this.guarded(key, async () => {
-      const flowRefusal = refuseFlow(key, link.flowId);
-      if (flowRefusal) return { ok: false, refusal: flowRefusal };
-      const epoch = this.epoch;
-      const cacheKey = `${link.flowId}/${link.channelId}`;
-      let definitions = this.agentCache.get(cacheKey);
-      if (!definitions) {
-        definitions = await findAgentParameters(
-          this.db,
-          key.workspaceId,
-          link.flowId,
-          link.channelId,
-        );
-        if (definitions && epoch === this.epoch) this.agentCache.set(cacheKey, definitions);
-      }
-      const refusal = validateNewLink(definitions, link.parameters);
-      if (refusal) return { ok: false, refusal };
-      await this.load(key.workspaceId);
-      const pendingLinks = this.pending.size(Date.now());
-      if (pendingLinks >= this.limits.maxPendingLinks) {
-        return {
-          ok: false,
-          refusal: {
-            status: 409,
-            code: "too_many_pending_links",
-            message: `The workspace already has ${pendingLinks} links that nobody has opened.`,
-          },
-        };
-      }
-      this.pending.add(link.id, link.expiresAt);
-      try {
-        await this.writes.run(this.db.insert(links).values(link));
-      } catch (error) {
-        this.pending.delete(link.id);
-        throw error;
-      }
-      this.epoch++;
-      this.linkCache.set(toRow(link));
-      return { ok: true, value: null };
+      if (!idempotency) return this.create(key, link);
+      return createIdempotently(this.idempotency, key.keyId, idempotency, {
+        create: (beforeWrite) => this.create(key, link, beforeWrite),
+        written: async (linkId) =>
+          (await findLinkRow(this.db, key.workspaceId, linkId)) !== undefined,
+        linkId: link.id,
+      });
     });
+  }
+
+  /** The checks and the write of a create; `beforeWrite` runs once every check has passed. */
+  private async create(
+    key: WidgetKeyPrincipal,
+    link: NewLink,
+    beforeWrite?: () => void,
+  ): Promise<LedgerResult<CreateOutcome>> {
+    const flowRefusal = refuseFlow(key, link.flowId);
+    if (flowRefusal) return { ok: false, refusal: flowRefusal };
+    const definitions = await this.agents.get(key.workspaceId, link.flowId, link.channelId);
+    const refusal = validateNewLink(definitions, link.parameters);
+    if (refusal) return { ok: false, refusal };
+    await this.load(key.workspaceId);
+    const pendingLinks = this.pending.size(Date.now());
+    if (pendingLinks >= this.limits.maxPendingLinks) {
+      return { ok: false, refusal: tooManyPending(pendingLinks) };
+    }
+    this.pending.add(link.id, link.expiresAt);
+    beforeWrite?.();
+    try {
+      await this.writes.run(this.db.insert(links).values(link));
+    } catch (error) {
+      this.pending.delete(link.id);
+      throw error;
+    }
+    this.epoch++;
+    this.linkCache.set(toRow(link));
+    return { ok: true, value: { replayed: false } };
   }
 
   /** Admits the call and reads the link (404 not_found, 403 forbidden_flow). */
@@ -157,7 +173,8 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
         );
         this.pending.delete(linkId);
         this.linkCache.set({ ...found.value, status: "revoked", revokedAt, endedAt });
-        if (found.value.sessionId) await this.closeConversation(found.value.sessionId, revokedAt);
+        if (found.value.sessionId)
+          await closeRevokedConversation(this.env, found.value.sessionId, revokedAt);
       }
       return { ok: true, value: null };
     });
@@ -221,10 +238,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
 
   /** Drops cached parameter definitions of an agent after it changed or was deleted. */
   async forgetAgent(agentId: string): Promise<void> {
-    this.epoch++;
-    for (const cacheKey of this.agentCache.keys()) {
-      if (cacheKey.startsWith(`${agentId}/`)) this.agentCache.delete(cacheKey);
-    }
+    this.agents.forget(agentId);
   }
 
   /** Pending, unexpired links of the workspace right now, and the cap. */
@@ -260,15 +274,6 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     }
     const refusal = refuseFlow(key, link.flowId);
     return refusal ? { ok: false, refusal } : { ok: true, value: link };
-  }
-
-  /** Closes the revoked link's chat at once; a failure is logged, the revocation stands. */
-  private async closeConversation(sessionId: string, revokedAt: number): Promise<void> {
-    try {
-      await conversation(this.env, sessionId).revoke(revokedAt);
-    } catch (error) {
-      log("error", "conversation_revoke_failed", { error });
-    }
   }
 
   /** Rebuilds the pending set from D1 once per object lifetime; concurrent callers share the load. */

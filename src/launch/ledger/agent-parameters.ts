@@ -1,0 +1,39 @@
+/**
+ * The ledger's cache of agents' Initial Parameters, by agent and widget channel, so most creates
+ * need no D1 read (docs/architecture.md#link-ledger). The management API tells the ledger when an
+ * agent changes (`forgetAgent`); a read that raced such a change is not cached.
+ */
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type { ParameterDefinition } from "../../db/schema";
+import { findAgentParameters } from "../link-rules";
+
+export class AgentParameters {
+  private readonly cache = new Map<string, ParameterDefinition[]>();
+  /** Bumped by every `forget`, so a read that started before it is not cached. */
+  private epoch = 0;
+
+  constructor(private readonly db: DrizzleD1Database) {}
+
+  /** The definitions of the agent with this widget channel; undefined when there is no such pair. */
+  async get(
+    workspaceId: string,
+    flowId: string,
+    channelId: string,
+  ): Promise<ParameterDefinition[] | undefined> {
+    const cacheKey = `${flowId}/${channelId}`;
+    const cached = this.cache.get(cacheKey);
+    if (cached) return cached;
+    const epoch = this.epoch;
+    const definitions = await findAgentParameters(this.db, workspaceId, flowId, channelId);
+    if (definitions && epoch === this.epoch) this.cache.set(cacheKey, definitions);
+    return definitions;
+  }
+
+  /** Forgets the agent's definitions after it changed or was deleted. */
+  forget(agentId: string): void {
+    this.epoch++;
+    for (const cacheKey of this.cache.keys()) {
+      if (cacheKey.startsWith(`${agentId}/`)) this.cache.delete(cacheKey);
+    }
+  }
+}
