@@ -42,5 +42,8 @@ export const ChatSessionSchema = z
 export type ChatSession = z.infer<typeof ChatSessionSchema>;
 
 export const SessionIdParamSchema = z.object({
-  sessionId: z.string().regex(/^ses_[0-9A-Za-z]{22}$/),
+  sessionId: z
+    .string()
+    .regex(/^ses_[0-9A-Za-z]{22}$/)
+    .openapi({ param: { name: "sessionId", in: "path" } }),
 });

@@ -129,6 +129,11 @@ export const links = sqliteTable(
     participantName: text("participant_name"),
     participantExternalId: text("participant_external_id"),
     globalTask: text("global_task"),
+    /** The customer's own key-value pairs; never shown to the person or the agent. */
+    metadata: text("metadata", { mode: "json" })
+      .$type<Record<string, string>>()
+      .notNull()
+      .default({}),
     expiresAt: integer("expires_at").notNull(),
     createdAt: integer("created_at").notNull(),
     /** Widget key record id that created the link. */
@@ -138,7 +143,19 @@ export const links = sqliteTable(
     endedAt: integer("ended_at"),
     revokedAt: integer("revoked_at"),
   },
-  (t) => [index("links_workspace_status_expiry").on(t.workspaceId, t.status, t.expiresAt)],
+  (t) => [
+    index("links_workspace_status_expiry").on(t.workspaceId, t.status, t.expiresAt),
+    // One index per filter of the list, each in its order (newest first, id breaking ties).
+    index("links_workspace_created").on(t.workspaceId, t.createdAt, t.id),
+    index("links_workspace_external_created").on(
+      t.workspaceId,
+      t.participantExternalId,
+      t.createdAt,
+      t.id,
+    ),
+    index("links_workspace_flow_created").on(t.workspaceId, t.flowId, t.createdAt, t.id),
+    index("links_workspace_status_created").on(t.workspaceId, t.status, t.createdAt, t.id),
+  ],
 );
 
 /**

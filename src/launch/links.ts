@@ -34,6 +34,8 @@ import {
  * result comes back.
  */
 export type LaunchLedger = {
+  /** Counts a call that does its work outside the ledger (a list); refused calls throw. */
+  admit(key: WidgetKeyPrincipal): Promise<void>;
   createLink(
     key: WidgetKeyPrincipal,
     link: NewLink,
@@ -113,6 +115,7 @@ export async function createLink(
     participantName: input.participant?.name ?? null,
     participantExternalId: input.participant?.externalId ?? null,
     globalTask: input.globalTask ?? null,
+    metadata: input.metadata ?? {},
     expiresAt: now + (input.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS) * 1000,
     createdAt: now,
     createdByKey: key.keyId,
@@ -142,7 +145,10 @@ export async function createLink(
   return { answer: first, replayed: true };
 }
 
-/** The look-up view of a link (spec 2.4, docs/api/launch.md): never the token, never the parameters. */
+/**
+ * The look-up view of a link (spec 2.4, docs/api/launch.md): never the token, never the parameters;
+ * with its metadata, which the person and the agent never see.
+ */
 export function toLaunch(link: Link, now: number): Launch {
   return {
     id: link.id,
@@ -152,6 +158,7 @@ export function toLaunch(link: Link, now: number): Launch {
     channelId: link.channelId,
     createdAt: isoTime(link.createdAt),
     participant: { name: link.participantName, externalId: link.participantExternalId },
+    metadata: link.metadata,
     conversation:
       link.sessionId && link.startedAt !== null
         ? {

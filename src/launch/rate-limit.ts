@@ -56,6 +56,11 @@ export const perKeyRateLimit = createMiddleware<LaunchEnv>(async (c, next) => {
     return guarded.result;
   };
   c.set("ledger", {
+    admit: async (principal) => {
+      const admission = await stub.admit(principal);
+      counted = true;
+      applyAdmission(c, admission);
+    },
     createLink: (principal, link, idempotency) =>
       admitted(stub.createLink(principal, link, idempotency)),
     lookupLink: (principal, linkId) => admitted(stub.lookupLink(principal, linkId)),

@@ -6,8 +6,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import { refuseBrowsers } from "../auth/browser-refusal";
 import { requireWidgetKey } from "../auth/middleware";
+import { database } from "../db/database";
 import { createRouter } from "../platform/app";
-import { fromParsedJson, jsonObject } from "../platform/json";
+import { fromParsedJson, jsonObject, refusePrototypeKeys } from "../platform/json";
 import { jsonBody } from "../platform/json-body";
 import { errorResponses, IdParamSchema } from "../platform/openapi";
 import { baseUrl } from "../platform/origins";
@@ -17,9 +18,12 @@ import {
   CreatedLaunchSchema,
   CreateLaunchSchema,
   IdempotencyHeadersSchema,
+  LaunchListSchema,
   LaunchSchema,
+  ListLaunchesQuerySchema,
   MAX_LAUNCH_BODY_BYTES,
 } from "./schemas";
+import { listLinks } from "./search";
 
 const security: Record<string, string[]>[] = [{ widgetKey: [] }, { widgetKeyHeader: [] }];
 const tags = ["Widget launches"];
@@ -55,6 +59,22 @@ const createLaunchRoute = createRoute({
       "idempotency_key_in_use",
       "idempotency_key_reused",
     ),
+  },
+});
+
+const listLaunchesRoute = createRoute({
+  method: "get",
+  path: "/v1/widget/launches",
+  tags,
+  security,
+  summary: "List and search links, newest first",
+  request: { query: ListLaunchesQuerySchema },
+  responses: {
+    200: {
+      description: "A page of links the key may see, with their metadata",
+      content: { "application/json": { schema: LaunchListSchema } },
+    },
+    ...errorResponses("forbidden_flow"),
   },
 });
 
@@ -94,8 +114,9 @@ launches.openapi(createLaunchRoute, async (c) => {
   const input = c.req.valid("json");
   // The parameters as sent: validation of the object dropped keys such as `__proto__`, which must
   // be refused as unknown parameters, not lost (docs/api/launch.md#parameters).
-  const sent = (await c.req.json<{ parameters?: unknown }>()).parameters;
-  const parameters = input.parameters === undefined ? undefined : jsonObject(sent);
+  const raw = await c.req.json<{ parameters?: unknown; metadata?: unknown }>();
+  const parameters = input.parameters === undefined ? undefined : jsonObject(raw.parameters);
+  refusePrototypeKeys("metadata", raw.metadata);
   const idempotencyKey = c.req.valid("header")["idempotency-key"];
   const { answer, replayed } = await createLink(
     c.var.ledger,
@@ -112,6 +133,13 @@ launches.openapi(createLaunchRoute, async (c) => {
   );
   if (replayed) c.header("idempotent-replayed", "true");
   return c.json(answer, 201);
+});
+
+launches.openapi(listLaunchesRoute, async (c) => {
+  // Counted before the read, so a key over its limit costs no query.
+  await c.var.ledger.admit(c.var.widgetKey);
+  const page = await listLinks(database(c.env), c.var.widgetKey, c.req.valid("query"), Date.now());
+  return c.json(page, 200);
 });
 
 launches.openapi(getLaunchRoute, async (c) => {

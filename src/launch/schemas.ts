@@ -7,6 +7,46 @@ export const DEFAULT_EXPIRES_IN_SECONDS = 604_800;
 /** Largest accepted request body, in bytes (spec 8: 32 KB). */
 export const MAX_LAUNCH_BODY_BYTES = 32_768;
 
+/** Metadata limits (docs/api/launch.md#metadata): Stripe's shape, smaller. */
+export const METADATA_LIMITS = { maxKeys: 20, maxKeyChars: 40, maxValueChars: 500 } as const;
+
+/** The customer's own string pairs on a link; every problem is listed. */
+export const MetadataSchema = z
+  .record(z.string(), z.string().max(METADATA_LIMITS.maxValueChars))
+  .superRefine(
+    (metadata, ctx) => {
+      const keys = Object.keys(metadata);
+      if (keys.length > METADATA_LIMITS.maxKeys) {
+        ctx.addIssue({
+          code: "too_big",
+          maximum: METADATA_LIMITS.maxKeys,
+          origin: "object",
+          inclusive: true,
+          input: metadata,
+          message: `At most ${METADATA_LIMITS.maxKeys} keys.`,
+        });
+      }
+      for (const key of keys) {
+        if (key.length === 0 || key.length > METADATA_LIMITS.maxKeyChars) {
+          ctx.addIssue({
+            code: "too_big",
+            maximum: METADATA_LIMITS.maxKeyChars,
+            origin: "string",
+            inclusive: true,
+            input: key,
+            path: [key],
+            message: `A key has 1 to ${METADATA_LIMITS.maxKeyChars} characters.`,
+          });
+        }
+      }
+    }, // Also when a value was refused, so every problem is listed at once.
+    { when: (payload) => typeof payload.value === "object" && payload.value !== null },
+  )
+  .openapi({
+    description: `Your own key-value pairs: at most ${METADATA_LIMITS.maxKeys} keys of 1 to ${METADATA_LIMITS.maxKeyChars} characters, string values of at most ${METADATA_LIMITS.maxValueChars}. Never shown to the person or the agent.`,
+    example: { orderId: "1042", crm: "cus_42" },
+  });
+
 export const CreateLaunchSchema = z
   .strictObject({
     flowId: z.string().min(1).max(64).openapi({ description: "Agent id", example: "agt_…" }),
@@ -34,6 +74,7 @@ export const CreateLaunchSchema = z
       .max(4000)
       .optional()
       .openapi({ description: "Extra instruction for this one conversation" }),
+    metadata: MetadataSchema.optional(),
     expiresInSeconds: z
       .number()
       .int()
@@ -76,6 +117,7 @@ export const LaunchSchema = z
     channelId: z.string(),
     createdAt: z.string(),
     participant: z.object({ name: z.string().nullable(), externalId: z.string().nullable() }),
+    metadata: z.record(z.string(), z.string()),
     conversation: z
       .object({
         sessionId: z.string(),
@@ -103,3 +145,28 @@ export const IdempotencyHeadersSchema = z.object({
         "Makes the create safe to retry: the same key and body within 24 h give the first answer again, token included",
     }),
 });
+
+/** `GET /v1/widget/launches` filters (docs/api/launch.md#listing-links); unknown ones are refused. */
+export const ListLaunchesQuerySchema = z.strictObject({
+  externalId: z.string().min(1).max(255).optional(),
+  status: LinkStatusSchema.optional(),
+  flowId: z.string().min(1).max(64).optional(),
+  createdAfter: z.iso.datetime().optional().openapi({ description: "ISO 8601; exclusive" }),
+  createdBefore: z.iso.datetime().optional().openapi({ description: "ISO 8601; exclusive" }),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ description: "`nextCursor` of the previous page" }),
+});
+export type ListLaunchesQuery = z.infer<typeof ListLaunchesQuerySchema>;
+
+export const LaunchListSchema = z
+  .object({
+    data: z.array(LaunchSchema),
+    hasMore: z.boolean(),
+    nextCursor: z.string().nullable(),
+  })
+  .openapi("LaunchList");
+export type LaunchList = z.infer<typeof LaunchListSchema>;

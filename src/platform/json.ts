@@ -2,6 +2,7 @@
  * JSON values as they cross the Durable Object boundary and reach storage, and the checks every
  * client-sent body passes before anything else walks it (docs/limits.md#nesting).
  */
+import { invalidRequest } from "./errors";
 
 /** A value JSON can carry. Typed this way (not `unknown`) so RPC stubs keep the shapes. */
 export type JsonValue = string | number | boolean | null | JsonArray | JsonObject;
@@ -63,4 +64,23 @@ export function canonicalJson(value: JsonValue): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value);
   const keys = Object.keys(value).sort();
   return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key] as JsonValue)}`).join(",")}}`;
+}
+
+/**
+ * Refuses an object whose own keys include `__proto__`, `constructor` or `prototype` (which zod's
+ * output would drop silently): 400 invalid_request naming each (docs/errors.md#invalid-request).
+ * @param field the body field the object was sent in, e.g. `metadata`
+ */
+export function refusePrototypeKeys(field: string, value: unknown): void {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return;
+  const reserved = Object.keys(value).filter((key) => PROTOTYPE_KEYS.has(key));
+  if (reserved.length === 0) return;
+  throw invalidRequest(
+    "The request body is invalid.",
+    reserved.map((key) => ({
+      field: `${field}.${key}`,
+      code: "reserved_key",
+      message: "This key is reserved; use another name.",
+    })),
+  );
 }

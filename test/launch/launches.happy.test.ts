@@ -118,6 +118,7 @@ describe("look up a link (spec 2.4)", () => {
       channelId: ws.channelId,
       createdAt: expect.stringMatching(/Z$/),
       participant: { name: "Ada Lovelace", externalId: "cus_42" },
+      metadata: {},
       conversation: null,
     });
     for (const secret of [created.token, "secret-plan-value", "enterprise", "annual discount"]) {

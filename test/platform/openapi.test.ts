@@ -20,6 +20,7 @@ describe("OpenAPI document (generated from the zod schemas)", () => {
     expect(routes.sort()).toEqual(
       [
         "POST /v1/widget/launches",
+        "GET /v1/widget/launches",
         "GET /v1/widget/launches/{id}",
         "DELETE /v1/widget/launches/{id}",
         "POST /v1/operator/workspaces",
@@ -50,6 +51,7 @@ describe("OpenAPI document (generated from the zod schemas)", () => {
         "GET /v1/manage/workflows/{id}/executions/{executionId}",
         "POST /webhooks/{workspace}/{workflow}/{node}",
         "POST /v1/chat/sessions",
+        "GET /v1/chat/sessions/{sessionId}/socket",
         "GET /v1/manage/usage",
       ].sort(),
     );

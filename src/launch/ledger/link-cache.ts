@@ -35,6 +35,7 @@ export function toRow(link: NewLink): Link {
     participantName: null,
     participantExternalId: null,
     globalTask: null,
+    metadata: {},
     sessionId: null,
     startedAt: null,
     endedAt: null,

@@ -1,0 +1,88 @@
+/**
+ * Listing and searching a workspace's links (docs/api/launch.md#listing-links): newest first, by
+ * the person's externalId, status, agent and creation time, in pages with an opaque cursor. Every
+ * filter has its index (`links_workspace_*_created`), so a page costs the same at 100,000 links.
+ * Reads D1 directly: every create and change is written there before it is answered.
+ */
+import { and, desc, eq, gt, inArray, lt, lte, or, type SQL } from "drizzle-orm";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type { WidgetKeyPrincipal } from "../auth/credentials";
+import { links } from "../db/schema";
+import { ApiError, invalidRequest } from "../platform/errors";
+import { toLaunch } from "./links";
+import type { LaunchList, ListLaunchesQuery } from "./schemas";
+
+/** A page's position: the last link shown, as `base64url("<createdAt ms>.<id>")`. */
+function encodeCursor(createdAt: number, id: string): string {
+  return btoa(`${createdAt}.${id}`).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+function decodeCursor(cursor: string): { createdAt: number; id: string } {
+  try {
+    const text = atob(cursor.replaceAll("-", "+").replaceAll("_", "/"));
+    const dot = text.indexOf(".");
+    const createdAt = Number(text.slice(0, dot));
+    const id = text.slice(dot + 1);
+    if (dot > 0 && Number.isSafeInteger(createdAt) && /^lnk_[0-9A-Za-z]{1,60}$/.test(id)) {
+      return { createdAt, id };
+    }
+  } catch {
+    // not base64: refused below
+  }
+  throw invalidRequest("The cursor is not one this API gave out.", [
+    { field: "query.cursor", code: "invalid_type", message: "Use `nextCursor` of a page." },
+  ]);
+}
+
+/**
+ * One page of the links `key` may see, newest first.
+ * @param now epoch ms: a pending link past its expiry is `expired`
+ * @throws ApiError 400 invalid_request for a cursor not given out by this API, 403 forbidden_flow
+ *   for a `flowId` the key is not limited to
+ */
+export async function listLinks(
+  db: DrizzleD1Database,
+  key: WidgetKeyPrincipal,
+  query: ListLaunchesQuery,
+  now: number,
+): Promise<LaunchList> {
+  const where: (SQL | undefined)[] = [eq(links.workspaceId, key.workspaceId)];
+  if (query.flowId !== undefined) {
+    if (key.flowIds && !key.flowIds.includes(query.flowId)) {
+      throw new ApiError(403, "forbidden_flow", "This key is limited to other agents.");
+    }
+    where.push(eq(links.flowId, query.flowId));
+  } else if (key.flowIds) {
+    where.push(inArray(links.flowId, key.flowIds));
+  }
+  if (query.externalId !== undefined) where.push(eq(links.participantExternalId, query.externalId));
+  if (query.status === "pending") where.push(eq(links.status, "pending"), gt(links.expiresAt, now));
+  else if (query.status === "expired") {
+    where.push(eq(links.status, "pending"), lte(links.expiresAt, now));
+  } else if (query.status !== undefined) where.push(eq(links.status, query.status));
+  if (query.createdAfter) where.push(gt(links.createdAt, Date.parse(query.createdAfter)));
+  if (query.createdBefore) where.push(lt(links.createdAt, Date.parse(query.createdBefore)));
+  if (query.cursor !== undefined) {
+    const after = decodeCursor(query.cursor);
+    where.push(
+      or(
+        lt(links.createdAt, after.createdAt),
+        and(eq(links.createdAt, after.createdAt), lt(links.id, after.id)),
+      ),
+    );
+  }
+  const rows = await db
+    .select()
+    .from(links)
+    .where(and(...where))
+    .orderBy(desc(links.createdAt), desc(links.id))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  const hasMore = rows.length > query.limit;
+  return {
+    data: page.map((link) => toLaunch(link, now)),
+    hasMore,
+    nextCursor: hasMore && last ? encodeCursor(last.createdAt, last.id) : null,
+  };
+}
