@@ -36,6 +36,8 @@ import {
 export type LaunchLedger = {
   /** Counts a call that does its work outside the ledger (a list); refused calls throw. */
   admit(key: WidgetKeyPrincipal): Promise<void>;
+  /** Marks an active link ended (the call was counted by its look-up). */
+  endLink(workspaceId: string, linkId: string, endedAt: number): Promise<void>;
   createLink(
     key: WidgetKeyPrincipal,
     link: NewLink,
@@ -228,4 +230,30 @@ export async function openLinkByToken(
   if (current.status === "revoked") throw refuse("revoked");
   if (current.status === "pending") throw refuse("expired");
   return { link: current, opened };
+}
+
+/**
+ * Ends the link's conversation from the customer's server without revoking the link
+ * (docs/api/launch.md#ending-a-conversation): the person sees it ended and read-only until the
+ * link expires, the link becomes `ended`, and `conversation.ended` carries `reason: "server"`.
+ * An ended or revoked link's conversation is over already: nothing changes.
+ * @param endConversation tells the link's conversation object to end, with the reason
+ * @throws ApiError 404 not_found, 403 forbidden_flow, 409 link_not_open for a link never opened
+ */
+export async function endLinkConversation(
+  ledger: LaunchLedger,
+  key: WidgetKeyPrincipal,
+  linkId: string,
+  endConversation: (sessionId: string, now: number) => Promise<void>,
+  now = Date.now(),
+): Promise<void> {
+  const link = unwrap(await ledger.lookupLink(key, linkId));
+  const status = effectiveStatus(link, now);
+  if (status === "pending" || status === "expired" || !link.sessionId) {
+    if (status === "revoked") return;
+    throw new ApiError(409, "link_not_open", "Nobody has opened this link; revoke it instead.");
+  }
+  if (status !== "active") return;
+  await endConversation(link.sessionId, now);
+  await ledger.endLink(key.workspaceId, link.id, now);
 }

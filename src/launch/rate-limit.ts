@@ -56,6 +56,7 @@ export const perKeyRateLimit = createMiddleware<LaunchEnv>(async (c, next) => {
     return guarded.result;
   };
   c.set("ledger", {
+    endLink: (workspaceId, linkId, endedAt) => stub.endLink(workspaceId, linkId, endedAt),
     admit: async (principal) => {
       const admission = await stub.admit(principal);
       counted = true;

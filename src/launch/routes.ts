@@ -6,13 +6,14 @@
 import { createRoute } from "@hono/zod-openapi";
 import { refuseBrowsers } from "../auth/browser-refusal";
 import { requireWidgetKey } from "../auth/middleware";
+import { conversation } from "../conversations/conversation/client";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { fromParsedJson, jsonObject, refusePrototypeKeys } from "../platform/json";
 import { jsonBody } from "../platform/json-body";
 import { errorResponses, IdParamSchema } from "../platform/openapi";
 import { baseUrl } from "../platform/origins";
-import { createLink, getLink, revokeLink } from "./links";
+import { createLink, endLinkConversation, getLink, revokeLink } from "./links";
 import { type LaunchEnv, perKeyRateLimit } from "./rate-limit";
 import {
   CreatedLaunchSchema,
@@ -107,6 +108,19 @@ const revokeLaunchRoute = createRoute({
   },
 });
 
+const endLaunchRoute = createRoute({
+  method: "post",
+  path: "/v1/widget/launches/{id}/end",
+  tags,
+  security,
+  summary: "End the link's conversation without revoking the link (idempotent)",
+  request: { params: IdParamSchema },
+  responses: {
+    204: { description: "Ended, now or before (an ended or revoked link has nothing left to end)" },
+    ...errorResponses("forbidden_flow", "not_found", "link_not_open"),
+  },
+});
+
 export const launches = createRouter<LaunchEnv>();
 launches.use("/v1/widget/*", refuseBrowsers, requireWidgetKey, perKeyRateLimit);
 
@@ -148,5 +162,15 @@ launches.openapi(getLaunchRoute, async (c) => {
 
 launches.openapi(revokeLaunchRoute, async (c) => {
   await revokeLink(c.var.ledger, c.var.widgetKey, c.req.valid("param").id);
+  return c.body(null, 204);
+});
+
+launches.openapi(endLaunchRoute, async (c) => {
+  await endLinkConversation(
+    c.var.ledger,
+    c.var.widgetKey,
+    c.req.valid("param").id,
+    (sessionId, now) => conversation(c.env, sessionId).end("server", now),
+  );
   return c.body(null, 204);
 });

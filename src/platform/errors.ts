@@ -47,6 +47,10 @@ export const ERROR_CODES = {
     meaning: "The workspace is at its cap of unopened links.",
   },
   slug_taken: { status: [409], meaning: "The slug is already in use." },
+  link_not_open: {
+    status: [409],
+    meaning: "Nobody has opened the link, so it has no conversation to end.",
+  },
   idempotency_key_in_use: {
     status: [409],
     meaning: "A request with this Idempotency-Key is still being processed; see `Retry-After`.",

@@ -21,6 +21,7 @@ describe("OpenAPI document (generated from the zod schemas)", () => {
       [
         "POST /v1/widget/launches",
         "GET /v1/widget/launches",
+        "POST /v1/widget/launches/{id}/end",
         "GET /v1/widget/launches/{id}",
         "DELETE /v1/widget/launches/{id}",
         "POST /v1/operator/workspaces",

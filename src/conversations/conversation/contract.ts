@@ -16,7 +16,8 @@ export type ConversationContext = {
 export type StoredMessage = { id: string; role: "agent" | "person"; text: string; at: number };
 
 /** Why a conversation ended. */
-export type EndReason = "person" | "agent" | "idle" | "revoked";
+/** Why a conversation ended; `server`: the customer's server ended it (`POST …/{id}/end`). */
+export type EndReason = "person" | "agent" | "idle" | "revoked" | "server";
 
 /** What the object knows about its conversation; set once by the first `open`. */
 export type ConversationFacts = ConversationContext & {
