@@ -14,7 +14,9 @@
  * cap lifted to 1e9 through `--var` (the checks still run), seeds the demo workspace
  * (scripts/demo-seed.mjs) and the bench's workflows through the HTTP API, then drives each scenario with autocannon: a 2 s warm-up that is not recorded, then
  * BENCH_SECONDS (10) with BENCH_CONNECTIONS (32). Revoke walks the links create collected, topped
- * up beforehand so that every revoke finds a pending link. Webhook nodes get rateLimitPerMinute
+ * up beforehand so that every revoke finds a pending link. Idempotent replay repeats one create
+ * with one Idempotency-Key (every call after the first is a replay); list searches a workspace of
+ * BENCH_LIST_LINKS (100,000) links, put into D1 directly, by one person's externalId. Webhook nodes get rateLimitPerMinute
  * 100,000 (the most a node allows; the check still runs). Prints a table, writes bench-results/bench.json.
  * Exit code 0 once measured, even when a target fails; 1 when the server or the seeding failed.
  */
@@ -36,6 +38,8 @@ const MAX_IDS = 2_000_000; // bounds the collected ids whatever the create rate
 /** Least req/s of each scenario as a percentage of the reference's; all need zero 5xx. */
 const TARGETS = {
   create: 35,
+  "idempotent-replay": 35,
+  list: 35,
   lookup: 50,
   revoke: 40,
   "webhook-immediate": 50,
@@ -46,6 +50,10 @@ const HOLD_CALLERS =
 /** BENCH_ONLY=create,webhook-immediate runs just those (and the reference); BENCH_HOLD_CALLERS=0 skips the hold. */
 const ONLY = process.env.BENCH_ONLY?.split(",").map((name) => name.trim());
 const HOLD_WAIT_SECONDS = 5;
+/** Links put into the launch group's workspace before it is measured, for the list scenario. */
+const LIST_LINKS = positiveInt(process.env.BENCH_LIST_LINKS, 100_000);
+/** One person in a thousand: the list scenario's filter matches 100 of the 100,000 links. */
+const LIST_EXTERNAL_ID = "cus_42";
 const RESULTS_FILE = path.join(ROOT, "bench-results", "bench.json");
 
 function positiveInt(value, fallback) {
@@ -158,7 +166,65 @@ async function seed(base, operatorToken) {
     lastNode: await runningWorkflow(base, token, "bench-last-node", LAST_NODE),
     hold: await runningWorkflow(base, token, "bench-hold", HOLD),
   };
-  return { flowId: ws.agentId, channelId: ws.channelId, key: ws.widgetKey, hooks };
+  const keys = await fetchApi(base)("GET", "/v1/manage/widget-keys", { token });
+  const keyId = keys.json.data[0]?.id;
+  return {
+    workspaceId: ws.workspaceId,
+    flowId: ws.agentId,
+    channelId: ws.channelId,
+    key: ws.widgetKey,
+    keyId,
+    hooks,
+  };
+}
+
+/**
+ * Puts `count` ended links of the seeded agent into the workspace's D1 rows directly (through
+ * `wrangler d1 execute` on the server's local state), one person (`cus_<n mod 1000>`) per thousand,
+ * created a second apart, so the list scenario searches a workspace of that size.
+ */
+async function insertLinks(persistDir, { workspaceId, flowId, channelId, keyId }, count) {
+  const started = Date.now();
+  const file = path.join(persistDir, "bench-links.sql");
+  const rows = [];
+  const now = Date.now();
+  for (let n = 0; n < count; n++) {
+    const id = `lnk_bench${String(n).padStart(14, "0")}`;
+    const hash = randomBytes(32).toString("hex");
+    rows.push(
+      `('${id}','${workspaceId}','${flowId}','${channelId}','${hash}','ended','{}',NULL,'cus_${n % 1000}',NULL,'{}',${now + 86_400_000},${now - (count - n) * 1000},'${keyId}')`,
+    );
+  }
+  const columns =
+    "id,workspace_id,flow_id,channel_id,token_hash,status,parameters,participant_name,participant_external_id,global_task,metadata,expires_at,created_at,created_by_key";
+  const statements = [];
+  // D1 takes statements of at most 100 KB: 100 rows each.
+  for (let i = 0; i < rows.length; i += 100) {
+    statements.push(`INSERT INTO links (${columns}) VALUES ${rows.slice(i, i + 100).join(",")};`);
+  }
+  fs.writeFileSync(file, statements.join("\n"));
+  const args = [
+    "wrangler",
+    "d1",
+    "execute",
+    "DB",
+    "--local",
+    "--persist-to",
+    persistDir,
+    "--file",
+    file,
+  ];
+  const run = spawnSync("npx", args, {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: 300_000,
+    env: { ...process.env, CI: "true" },
+  });
+  if (run.status !== 0)
+    throw new Error(`inserting ${count} links failed:\n${run.stdout}${run.stderr}`);
+  console.log(
+    `bench: ${count} links in the workspace (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
 }
 
 /** The four scenarios; look-up and revoke walk the ids that create collected. */
@@ -193,6 +259,20 @@ function scenarios({ flowId, channelId, key, hooks }, group) {
           { name: "create", expect: 201, request: create },
           { name: "lookup", expect: 200, request: byId("GET", "lookup"), needsIds: true },
           { name: "revoke", expect: 204, request: byId("DELETE", "revoke"), needsIds: true },
+          {
+            name: "idempotent-replay",
+            expect: 201,
+            request: { ...create, headers: { ...headers, "idempotency-key": "bench-replay" } },
+          },
+          {
+            name: "list",
+            expect: 200,
+            request: {
+              method: "GET",
+              path: `/v1/widget/launches?externalId=${LIST_EXTERNAL_ID}`,
+              headers,
+            },
+          },
         ]
       : [
           reference,
@@ -410,6 +490,7 @@ async function runGroup(group, port, vars) {
   const base = server.base;
   try {
     const seeded = await seed(base, vars.OPERATOR_TOKEN);
+    if (group === "launch") await insertLinks(server.persistDir, seeded, LIST_LINKS);
     const plan = scenarios(seeded, group);
     const rows = plan.list.length > 0 ? await measure(base, plan) : [];
     const held =

@@ -10,6 +10,8 @@ export type LocalServer = {
   base: string;
   port: number;
   pid: number;
+  /** The temporary state's folder (for `wrangler d1 execute --persist-to`); undefined for "project". */
+  persistDir: string | undefined;
   stop(): Promise<void>;
   exited: Promise<number | null>;
   /** The tail of wrangler's output (empty when it was shown). */

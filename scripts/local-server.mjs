@@ -108,8 +108,9 @@ async function run(args, env, inherit, timeoutMs) {
  * @param {boolean} [options.inheritOutput] show wrangler's output (dev); else keep its tail
  * @param {string} [options.logLevel] wrangler's log level, e.g. "warn" to keep benchmarks quiet
  * @param {number} [options.healthTimeoutMs] default 90 s
- * @returns {Promise<{base: string, port: number, pid: number, stop(): Promise<void>,
- *   exited: Promise<number | null>, output(): string}>}
+ * @returns {Promise<{base: string, port: number, pid: number, persistDir: string | undefined,
+ *   stop(): Promise<void>, exited: Promise<number | null>, output(): string}>} (`persistDir`: the
+ *   temporary state's folder, for `wrangler d1 execute --local --persist-to`)
  * @throws {Error} with wrangler's output tail when migrations fail or /health does not answer
  */
 export async function startLocalServer(options = {}) {
@@ -170,7 +171,8 @@ export async function startLocalServer(options = {}) {
     }
     await sleep(300);
   }
-  return { base, port, pid: child.pid, stop, exited, output };
+  const persistDir = state === "temporary" ? persist[1] : undefined;
+  return { base, port, pid: child.pid, persistDir, stop, exited, output };
 }
 
 /**
