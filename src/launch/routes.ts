@@ -1,7 +1,8 @@
 /**
- * Widget Launch API: `POST/GET/DELETE /v1/widget/launches[/{id}]` (spec 4.1 to 4.3, docs/api/launch.md).
- * Middleware order is the contract's check order: browser refusal, key, rate limit, body size,
- * JSON and shape; the service does scope, agent and channel, parameters and the pending cap.
+ * Widget Launch API: `/v1/widget/launches[/{id}[/end]]` (spec 4.1 to 4.3, docs/api/launch.md).
+ * Middleware order is the order of checks (docs/api/launch.md#order-of-checks): browser refusal,
+ * key, rate limit, body size, JSON and shape; the service does scope, agent and channel,
+ * parameters and the pending cap.
  */
 import { createRoute } from "@hono/zod-openapi";
 import { refuseBrowsers } from "../auth/browser-refusal";

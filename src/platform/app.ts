@@ -1,6 +1,7 @@
 /**
  * The app factory: request ids, the one error envelope, validation errors, not-found, and the
- * OpenAPI 3.1 document generated from the routes' zod schemas (docs/architecture.md#ids-and-formats, STYLE.md).
+ * OpenAPI 3.1 document generated from the routes' zod schemas (docs/README.md#api-reference,
+ * docs/errors.md).
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { HTTPException } from "hono/http-exception";
