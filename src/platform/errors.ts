@@ -159,8 +159,11 @@ export function errorResponse(error: ApiError, requestId: string): Response {
   });
 }
 
+/** 401 invalid_key, with the `WWW-Authenticate` challenge RFC 9110 asks of every 401. */
 export const invalidKey = () =>
-  new ApiError(401, "invalid_key", "The key is missing, unknown, revoked or expired.");
+  new ApiError(401, "invalid_key", "The key is missing, unknown, revoked or expired.", {
+    headers: { "www-authenticate": 'Bearer realm="agent-edge"' },
+  });
 
 export const insufficientScope = (message: string) =>
   new ApiError(403, "insufficient_scope", message);

@@ -46,6 +46,11 @@ async function refusal(op: Operation, token: string | undefined) {
   const text = await response.text();
   const body = text ? (JSON.parse(text) as { error?: { code?: string; requestId?: string } }) : {};
   expect(body.error?.requestId, `${op.method} ${op.path}: ${text}`).toMatch(/^req_/);
+  if (response.status === 401) {
+    expect(response.headers.get("www-authenticate"), `${op.method} ${op.path}`).toBe(
+      'Bearer realm="agent-edge"',
+    );
+  }
   return `${response.status} ${body.error?.code}`;
 }
 
