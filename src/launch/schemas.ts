@@ -151,8 +151,14 @@ export const ListLaunchesQuerySchema = z.strictObject({
   externalId: z.string().min(1).max(255).optional(),
   status: LinkStatusSchema.optional(),
   flowId: z.string().min(1).max(64).optional(),
-  createdAfter: z.iso.datetime().optional().openapi({ description: "ISO 8601; exclusive" }),
-  createdBefore: z.iso.datetime().optional().openapi({ description: "ISO 8601; exclusive" }),
+  createdAfter: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .openapi({ description: "ISO 8601; exclusive" }),
+  createdBefore: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .openapi({ description: "ISO 8601; exclusive" }),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z
     .string()

@@ -101,6 +101,9 @@ describe("GET /v1/widget/launches", () => {
     expect(
       (await list(ws, `?createdAfter=${after}&createdBefore=${before}`)).data.map((l) => l.id),
     ).toEqual([made[3], made[2]]);
+    // The same instant written with an offset.
+    const shifted = new Date(start + 1500 + 3_600_000).toISOString().replace("Z", "+01:00");
+    expect((await list(ws, `?createdAfter=${encodeURIComponent(shifted)}`)).data).toHaveLength(3);
     await call("DELETE", `/v1/widget/launches/${made[1]}`, { token: ws.widgetKey });
     expect((await list(ws, "?status=revoked")).data.map((l) => l.id)).toEqual([made[1]]);
     expect((await list(ws, `?flowId=${ws.agentId}&limit=100`)).data).toHaveLength(5);
