@@ -33,6 +33,11 @@ describe("credentials in the query string", () => {
     const ws = await seedWorkspace();
     const list = await call("GET", "/v1/manage/agents", { token: ws.ownerToken });
     expect(list.status).toBe(200);
+    // A customer's own id that merely starts like a token is not one (no valid checksum).
+    const search = await call("GET", "/v1/widget/launches?externalId=mt_customer12345", {
+      token: ws.widgetKey,
+    });
+    expect(search.status).toBe(200);
     // The ticket is checked by the conversation (403 invalid_ticket), not refused as a credential.
     const socket = await call("GET", "/v1/chat/sessions/ses_x/socket?ticket=abc", {
       headers: { upgrade: "websocket" },
