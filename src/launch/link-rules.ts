@@ -66,6 +66,7 @@ export async function findAgentParameters(
   return row?.parameters;
 }
 
+/** The link by id within the workspace, read from D1; undefined when there is none. */
 export async function findLinkRow(
   db: DrizzleD1Database,
   workspaceId: string,

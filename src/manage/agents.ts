@@ -60,6 +60,7 @@ async function findAgent(
   return row;
 }
 
+/** Creates an agent of the workspace (docs/api/manage.md#agents-and-channels). */
 export async function createAgent(
   db: DrizzleD1Database,
   workspaceId: string,
@@ -82,6 +83,7 @@ export async function createAgent(
   return toAgent(row);
 }
 
+/** The agent by id. @throws ApiError 404 not_found outside the workspace */
 export async function getAgent(
   db: DrizzleD1Database,
   workspaceId: string,
@@ -90,6 +92,7 @@ export async function getAgent(
   return toAgent(await findAgent(db, workspaceId, agentId));
 }
 
+/** The workspace's agents, oldest first. */
 export async function listAgents(db: DrizzleD1Database, workspaceId: string): Promise<AgentView[]> {
   const rows = await db
     .select()
@@ -148,6 +151,7 @@ export async function deleteAgent(
   await forgetAgent(agentId);
 }
 
+/** Adds a widget channel to the agent; its `snippet` is the embed tag. @throws 404 not_found */
 export async function createChannel(
   db: DrizzleD1Database,
   workspaceId: string,
@@ -169,6 +173,7 @@ export async function createChannel(
   return toChannel(row, baseUrl);
 }
 
+/** The agent's widget channels. @throws ApiError 404 not_found outside the workspace */
 export async function listChannels(
   db: DrizzleD1Database,
   workspaceId: string,

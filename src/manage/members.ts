@@ -22,6 +22,7 @@ import type {
 
 type MemberView = z.infer<typeof MemberSchema>;
 
+/** A member as the API shows it (never the token). */
 export function toMember(row: Member): MemberView {
   return {
     id: row.id,

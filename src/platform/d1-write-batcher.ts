@@ -15,6 +15,7 @@ type Pending = {
   reject: (error: unknown) => void;
 };
 
+/** Group commit of D1 writes: `run` resolves with the write's own result, written with its group. */
 export class D1WriteBatcher {
   private queue: Pending[] = [];
   private readonly commit = new GroupCommit(() => this.flush());

@@ -165,9 +165,11 @@ export const invalidKey = () =>
     headers: { "www-authenticate": 'Bearer realm="agent-edge"' },
   });
 
+/** 403 insufficient_scope: the credential is valid but cannot do this. */
 export const insufficientScope = (message: string) =>
   new ApiError(403, "insufficient_scope", message);
 
+/** 404 not_found: nothing by this id in the caller's workspace. */
 export const notFound = (message = "No such link in this workspace.") =>
   new ApiError(404, "not_found", message);
 

@@ -16,6 +16,7 @@ type Batch = {
   timer: ReturnType<typeof setTimeout> | undefined;
 };
 
+/** Schedules its owner's `write` so that pending changes go out together, one write at a time. */
 export class GroupCommit {
   private next: Batch | undefined;
   private inFlight: Promise<void> | undefined;

@@ -16,6 +16,7 @@ const PREFIX = "rl/";
 const PRUNE_EVERY = 1024;
 const pad = (ms: number) => String(ms).padStart(15, "0");
 
+/** Exact sliding-window rate limits per key, in memory and in the object's storage. */
 export class RateLimitStore {
   private readonly logs = new Map<string, SlidingWindowLog>();
   /** Accepted call times (ms) not yet written, by key. */

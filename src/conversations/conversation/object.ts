@@ -48,6 +48,7 @@ const OUTBOX_RETRY_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
 /** Newest messages handed to the brain with each person message. */
 const BRAIN_HISTORY = 30;
 
+/** One conversation (docs/architecture.md#conversation): its messages, sockets, lifecycle and outbox. */
 export class Conversation extends DurableObject<AppBindings> implements ConversationContract {
   private readonly store: ConversationStore;
   private readonly brain: AgentBrain;

@@ -24,6 +24,7 @@ export type OutboxItem =
     }
   | { kind: "link-ended"; id: string; at: number };
 
+/** The conversation's SQLite tables (meta, messages, tickets, opens, outbox), read and written synchronously. */
 export class ConversationStore {
   constructor(private readonly sql: SqlStorage) {
     sql.exec(`CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -7,6 +7,7 @@ import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { ParameterDefinition } from "../../db/schema";
 import { findAgentParameters } from "../link-rules";
 
+/** Agents' parameter definitions by agent and channel, read through from D1. */
 export class AgentParameters {
   private readonly cache = new Map<string, ParameterDefinition[]>();
   /** Bumped by every `forget`, so a read that started before it is not cached. */

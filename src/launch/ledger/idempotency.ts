@@ -25,6 +25,7 @@ export type Claim =
 
 type Row = { body_hash: string; link_id: string; answer: string; state: string };
 
+/** The idempotency keys of one workspace's creates: a SQLite table, and the calls under way in memory. */
 export class IdempotencyKeys {
   /** Calls under way, as `keyId\nidempotency key`. */
   private readonly inFlight = new Set<string>();

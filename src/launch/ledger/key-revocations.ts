@@ -7,6 +7,7 @@ import { and, eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { widgetKeys } from "../../db/schema";
 
+/** Which widget keys are revoked, read from D1 once per key and kept right by every revocation. */
 export class KeyRevocations {
   private readonly revoked = new Map<string, boolean>();
 

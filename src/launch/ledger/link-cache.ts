@@ -4,6 +4,7 @@
  */
 import type { Link, NewLink } from "../../db/schema";
 
+/** A bounded write-through cache of link rows by id (oldest dropped first). */
 export class LinkCache {
   private readonly rows = new Map<string, Link>();
 

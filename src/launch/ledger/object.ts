@@ -48,6 +48,7 @@ import { LinkCache, toRow } from "./link-cache";
 
 const LINK_CACHE_SIZE = 20_000;
 
+/** The workspace's link ledger (docs/architecture.md#link-ledger); see the file's docstring. */
 export class LinkLedger extends DurableObject<AppBindings> implements LinkLedgerContract {
   private readonly db: DrizzleD1Database;
   private readonly limits: LaunchLimits;

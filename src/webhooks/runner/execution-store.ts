@@ -42,6 +42,7 @@ const recordKey = (seq: number) => `x/${String(seq).padStart(12, "0")}`;
 const idKey = (id: string) => `i/${id}`;
 const liveKey = (id: string) => `l/${id}`;
 
+/** The runner's execution records and running set (docs/architecture.md#storage). */
 export class ExecutionStore {
   private seq = 0;
   /** Running executions: their seq and wake. */

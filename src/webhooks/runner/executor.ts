@@ -27,6 +27,7 @@ import type { Secrets } from "./workflow-source";
 /** How long past its timeout a fetch may be silent before the alarm takes it over (ms). */
 const FETCH_LEASE_MS = 30_000;
 
+/** Runs executions with the pure engine, saving after every stretch and holding lastNode callers. */
 export class Executor {
   /** Executions this instance is driving right now; the alarm leaves them alone. */
   private readonly inFlight = new Set<string>();

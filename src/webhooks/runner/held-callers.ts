@@ -7,6 +7,7 @@
 /** What a held caller is finally told. */
 export type HeldOutcome<T> = T | { kind: "timeout"; executionId: string };
 
+/** lastNode callers waiting for their execution, each answered once: its outcome or a timeout. */
 export class HeldCallers<T> {
   private readonly callers = new Map<string, Set<(outcome: HeldOutcome<T>) => void>>();
 

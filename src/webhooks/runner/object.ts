@@ -31,6 +31,7 @@ import { ExecutionStore } from "./execution-store";
 import { Executor } from "./executor";
 import { emptySecrets, WorkflowSource } from "./workflow-source";
 
+/** One workflow's runner (docs/architecture.md#workflow-runner): receives calls, runs and records executions. */
 export class WorkflowRunner extends DurableObject<AppBindings> implements WorkflowRunnerContract {
   private readonly source: WorkflowSource;
   private readonly executor: Executor;

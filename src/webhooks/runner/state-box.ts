@@ -13,6 +13,7 @@ const SEALED = "sealed:v1:";
 export const stateAad = (workflowId: string, executionId: string) =>
   `execution-state/${workflowId}/${executionId}`;
 
+/** Seals and opens execution states with the `SECRETS_KEY` (AES-256-GCM). */
 export class StateBox {
   /** @param secretsKey base64 of the 32-byte `SECRETS_KEY` */
   constructor(private readonly secretsKey: string | undefined) {}
