@@ -1,0 +1,104 @@
+/**
+ * The SDK (sdk/, docs/api/launch.md) against the Worker itself: typed calls, auto-pagination, the
+ * typed error, and retries that are safe: a create whose answer was lost is retried with the same
+ * Idempotency-Key and returns the first link; a 429 is retried after its Retry-After.
+ */
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { AgentEdgeError, createClient } from "../../sdk/src/index";
+import { launchBody, seedWorkspace, type Workspace } from "../helpers/api";
+import { open } from "../helpers/chat";
+
+const worker = (request: Request) => exports.default.fetch(request);
+
+function clientOf(ws: Workspace, fetch = worker) {
+  return createClient({ baseUrl: "https://edge.test", apiKey: ws.widgetKey, fetch, backoffMs: 1 });
+}
+
+async function linksOf(ws: Workspace): Promise<number> {
+  const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM links WHERE workspace_id = ?")
+    .bind(ws.workspaceId)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+describe("the SDK", () => {
+  it("creates, looks up, lists every page, ends and revokes, with typed errors", async () => {
+    const ws = await seedWorkspace();
+    const client = clientOf(ws);
+    const body = launchBody(ws, { participant: { externalId: "cus_sdk" } }) as Parameters<
+      typeof client.launches.create
+    >[0];
+    const made = [];
+    for (let i = 0; i < 5; i++) made.push(await client.launches.create(body));
+    expect(made[0]?.token).toBeTruthy();
+    expect((await client.launches.get(made[0]?.id as string)).status).toBe("pending");
+
+    const listed = [];
+    for await (const link of client.launches.list({ externalId: "cus_sdk", limit: 2 })) {
+      listed.push(link.id);
+    }
+    expect(listed).toEqual(made.map((link) => link.id).reverse());
+
+    const notOpened = await client.launches.end(made[0]?.id as string).catch((error) => error);
+    expect(notOpened).toBeInstanceOf(AgentEdgeError);
+    expect(notOpened).toMatchObject({ status: 409, code: "link_not_open" });
+    expect(notOpened.requestId).toMatch(/^req_/);
+
+    await open(made[1]?.token as string);
+    await client.launches.end(made[1]?.id as string);
+    expect((await client.launches.get(made[1]?.id as string)).status).toBe("ended");
+    await client.launches.revoke(made[0]?.id as string);
+    await client.launches.revoke(made[0]?.id as string);
+    const missing = await client.launches.get("lnk_missing").catch((error) => error);
+    expect(missing).toMatchObject({ status: 404, code: "not_found" });
+  });
+
+  it("retries a create whose answer was lost with the same Idempotency-Key: one link", async () => {
+    const ws = await seedWorkspace();
+    const keys: (string | null)[] = [];
+    let lost = 1;
+    const client = clientOf(ws, async (request) => {
+      keys.push(request.headers.get("idempotency-key"));
+      const response = await worker(request);
+      // The server made the link, but its answer never reached us.
+      if (lost-- > 0) throw new TypeError("network connection lost");
+      return response;
+    });
+    const created = await client.launches.create(launchBody(ws) as never);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toBeTruthy();
+    expect(keys[1]).toBe(keys[0]);
+    expect(await linksOf(ws)).toBe(1);
+    expect(created.token).toBeTruthy();
+  });
+
+  it("waits out a 429's Retry-After, and gives up after maxRetries with the typed error", async () => {
+    const ws = await seedWorkspace();
+    let limited = 1;
+    const started = Date.now();
+    const client = clientOf(ws, async (request) => {
+      if (limited-- > 0) {
+        return Response.json(
+          {
+            error: { code: "rate_limited", message: "slow down", details: [], requestId: "req_x" },
+          },
+          { status: 429, headers: { "retry-after": "1" } },
+        );
+      }
+      return worker(request);
+    });
+    await client.launches.create(launchBody(ws) as never);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+
+    const alwaysDown = createClient({
+      baseUrl: "https://edge.test",
+      apiKey: ws.widgetKey,
+      maxRetries: 2,
+      backoffMs: 1,
+      fetch: async () => Response.json({}, { status: 503 }),
+    });
+    const failed = await alwaysDown.launches.get("lnk_x").catch((error) => error);
+    expect(failed).toMatchObject({ status: 503, code: "unknown_error" });
+  });
+});
