@@ -5,6 +5,7 @@
 import { requireMember } from "./auth/middleware";
 import { refuseQueryCredentials } from "./auth/query-credentials";
 import { chatRouter } from "./conversations/routes";
+import { eventEndpointsRouter } from "./events/routes";
 import { launches } from "./launch/routes";
 import { agentsRouter } from "./manage/agents-routes";
 import { executionsRouter } from "./manage/executions-routes";
@@ -33,6 +34,7 @@ app.route("/", secretsRouter);
 app.route("/", workflowsRouter);
 app.route("/", executionsRouter);
 app.route("/", usageRouter);
+app.route("/", eventEndpointsRouter);
 app.route("/", webhooksRouter);
 app.route("/", chatRouter);
 

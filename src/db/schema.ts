@@ -203,3 +203,40 @@ export type Link = typeof links.$inferSelect;
 export type NewLink = typeof links.$inferInsert;
 export type Secret = typeof secrets.$inferSelect;
 export type Workflow = typeof workflows.$inferSelect;
+
+/** Lifecycle events a customer's server can receive (docs/events.md). */
+export const EVENT_TYPES = [
+  "link.created",
+  "conversation.started",
+  "conversation.ended",
+  "link.expired",
+  "link.revoked",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * Event endpoints: a customer's URL that receives signed lifecycle events (docs/events.md). The
+ * signing secret must be recoverable to sign, so it is stored sealed with SECRETS_KEY, never in
+ * plaintext; after a rotation the previous one keeps signing alongside for 24 hours.
+ */
+export const eventEndpoints = sqliteTable(
+  "event_endpoints",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    url: text("url").notNull(),
+    events: text("events", { mode: "json" }).$type<EventType[]>().notNull(),
+    description: text("description"),
+    status: text("status", { enum: ["enabled", "disabled"] }).notNull(),
+    includeTranscript: integer("include_transcript", { mode: "boolean" }).notNull().default(false),
+    secretSealed: text("secret_sealed").notNull(),
+    previousSecretSealed: text("previous_secret_sealed"),
+    previousSecretExpiresAt: integer("previous_secret_expires_at"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("event_endpoints_workspace_created").on(t.workspaceId, t.createdAt)],
+);
+export type EventEndpoint = typeof eventEndpoints.$inferSelect;

@@ -54,6 +54,12 @@ describe("OpenAPI document (generated from the zod schemas)", () => {
         "POST /v1/chat/sessions",
         "GET /v1/chat/sessions/{sessionId}/socket",
         "GET /v1/manage/usage",
+        "POST /v1/manage/event-endpoints",
+        "GET /v1/manage/event-endpoints",
+        "GET /v1/manage/event-endpoints/{id}",
+        "PATCH /v1/manage/event-endpoints/{id}",
+        "DELETE /v1/manage/event-endpoints/{id}",
+        "POST /v1/manage/event-endpoints/{id}/rotate-secret",
       ].sort(),
     );
     const create = doc.paths["/v1/widget/launches"]?.post;
