@@ -1,15 +1,9 @@
 /** The SDK's error: the service's error envelope (docs/errors.md) as a typed class. */
 
-/** The error envelope the service answers with. */
-export type ErrorBody = {
-  error?: {
-    code?: string;
-    message?: string;
-    details?: Record<string, unknown>[];
-    requestId?: string;
-    executionId?: string;
-  };
-};
+import type { components } from "./schema.js";
+
+/** The error envelope the service answers with (generated); any part may be missing from a proxy. */
+export type ErrorBody = { error?: Partial<components["schemas"]["Error"]["error"]> };
 
 /** A refused call: its HTTP status, the error code to switch on, details and the request id. */
 export class AgentEdgeError extends Error {

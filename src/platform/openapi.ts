@@ -24,8 +24,12 @@ export const ErrorSchema = z
   })
   .openapi("Error");
 
+/** The vendor extension that carries a route's own codes to `withCommonErrors`, which removes it. */
+const CODES = "x-error-codes";
+
 type ErrorResponse = {
   description: string;
+  [CODES]: ErrorCode[];
   content: { "application/json": { schema: typeof ErrorSchema } };
 };
 
@@ -36,9 +40,6 @@ type CodeAt = ErrorCode | readonly [ErrorCode, number];
 function describe(codes: readonly ErrorCode[]): string {
   return codes.map((code) => `\`${code}\`: ${ERROR_CODES[code].meaning}`).join("\n\n");
 }
-
-/** Marks which codes a description lists, so `withCommonErrors` can merge into it. */
-const CODES_MARK = "x-error-codes";
 
 /**
  * OpenAPI `responses` entries for the given error codes, grouped by status (a code alone stands
@@ -54,7 +55,8 @@ export function errorResponses(...codes: CodeAt[]): Record<number, ErrorResponse
   const out: Record<number, ErrorResponse> = {};
   for (const [status, list] of byStatus) {
     out[status] = {
-      description: `${describe(list)}\n\n<!-- ${CODES_MARK}: ${list.join(",")} -->`,
+      description: describe(list),
+      [CODES]: list,
       content: { "application/json": { schema: ErrorSchema } },
     };
   }
@@ -65,7 +67,7 @@ type Operation = {
   parameters?: unknown[];
   requestBody?: unknown;
   security?: Record<string, unknown>[];
-  responses?: Record<string, { description?: string; content?: unknown }>;
+  responses?: Record<string, { description?: string; content?: unknown; [CODES]?: ErrorCode[] }>;
 };
 
 /** The codes any operation like this one can answer with, beyond those its route names. */
@@ -99,10 +101,7 @@ export function withCommonErrors<T extends { paths?: Record<string, unknown> }>(
       if (typeof operation !== "object" || operation === null || !operation.responses) continue;
       const byStatus = new Map<string, Set<ErrorCode>>();
       for (const [status, response] of Object.entries(operation.responses)) {
-        const mark = new RegExp(`<!-- ${CODES_MARK}: ([a-z_,]+) -->`).exec(
-          response.description ?? "",
-        );
-        if (mark?.[1]) byStatus.set(status, new Set(mark[1].split(",") as ErrorCode[]));
+        if (response[CODES]) byStatus.set(status, new Set(response[CODES]));
       }
       for (const [code, status] of commonCodes(path, operation)) {
         const key = String(status);

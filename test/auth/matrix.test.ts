@@ -7,7 +7,14 @@
  */
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { generateChecksummedSecret } from "../../src/platform/crypto";
-import { call, expectJson, OPERATOR_TOKEN, seedWorkspace, type Workspace } from "../helpers/api";
+import {
+  call,
+  createWidgetKey,
+  expectJson,
+  OPERATOR_TOKEN,
+  seedWorkspace,
+  type Workspace,
+} from "../helpers/api";
 import { createLaunch } from "../helpers/chat";
 import { createWorkflow, putSecret } from "../helpers/workflows";
 
@@ -54,19 +61,6 @@ async function refusal(op: Operation, token: string | undefined) {
   return `${response.status} ${body.error?.code}`;
 }
 
-async function mintWidgetKey(
-  ws: Workspace,
-  extra: Record<string, unknown> = {},
-): Promise<{ id: string; key: string }> {
-  return expectJson(
-    await call("POST", "/v1/manage/widget-keys", {
-      token: ws.ownerToken,
-      body: { name: "m", ...extra },
-    }),
-    201,
-  );
-}
-
 async function mintMember(
   ws: Workspace,
   role: "admin" | "member",
@@ -97,14 +91,14 @@ beforeAll(async () => {
   ids = { id: link.id, name: "MATRIX", executionId: "exe_x" };
 
   // Revoked right after use (the isolate has it cached), expired, and a removed member.
-  const revoked = await mintWidgetKey(home);
+  const revoked = await createWidgetKey(home);
   const removed = await mintMember(home, "admin");
   await call("GET", `/v1/widget/launches/${link.id}`, { token: revoked.key });
   await call("GET", "/v1/manage/agents", { token: revoked.key });
   await call("GET", "/v1/manage/agents", { token: removed.token });
   await call("DELETE", `/v1/manage/widget-keys/${revoked.id}`, { token: home.ownerToken });
   await call("DELETE", `/v1/manage/members/${removed.id}`, { token: home.ownerToken });
-  const expired = await mintWidgetKey(home, {
+  const expired = await createWidgetKey(home, {
     expiresAt: new Date(Date.now() + 60_000).toISOString(),
   });
   memberOnly = (await mintMember(home, "member")).token;

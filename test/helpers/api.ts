@@ -127,3 +127,28 @@ export async function seedWorkspace(): Promise<Workspace> {
 export function launchBody(ws: Workspace, extra: Json = {}): Json {
   return { flowId: ws.agentId, channelId: ws.channelId, parameters: { plan: "basic" }, ...extra };
 }
+
+/** Creates a widget key of the workspace (`body`: `flowIds`, `expiresAt`, …). */
+export async function createWidgetKey(
+  ws: Workspace,
+  body: Record<string, unknown> = {},
+  token = ws.ownerToken,
+): Promise<{ id: string; key: string }> {
+  return expectJson(
+    await call("POST", "/v1/manage/widget-keys", { token, body: { name: "k", ...body } }),
+    201,
+  );
+}
+
+/** Another agent of the workspace (a responder) and a widget key limited to it. */
+export async function keyForAnotherAgent(ws: Workspace): Promise<{ agentId: string; key: string }> {
+  const agent = await expectJson<{ id: string }>(
+    await call("POST", "/v1/manage/agents", {
+      token: ws.ownerToken,
+      body: { name: "Other", mode: "responder" },
+    }),
+    201,
+  );
+  const { key } = await createWidgetKey(ws, { name: "limited", flowIds: [agent.id] });
+  return { agentId: agent.id, key };
+}

@@ -32,3 +32,11 @@ export async function pendingInD1(workspaceId: string): Promise<number> {
     .first<{ n: number }>();
   return row?.n ?? 0;
 }
+
+/** Every link of the workspace in D1, whatever its state. */
+export async function linksInD1(workspaceId: string): Promise<number> {
+  const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM links WHERE workspace_id = ?")
+    .bind(workspaceId)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}

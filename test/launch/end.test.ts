@@ -4,7 +4,13 @@
  * learns it at once and the conversation stays readable; `conversation.ended` says `server`.
  */
 import { describe, expect, it } from "vitest";
-import { call, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
+import {
+  call,
+  expectJson,
+  keyForAnotherAgent,
+  seedWorkspace,
+  type Workspace,
+} from "../helpers/api";
 import { connect, createLaunch, lookUp, open } from "../helpers/chat";
 import { createWorkflow, type ExecutionView } from "../helpers/workflows";
 
@@ -75,20 +81,7 @@ describe("POST /v1/widget/launches/{id}/end", () => {
     const link = await createLaunch(ws);
     await open(link.token);
     expect((await end(other, link.id, other.widgetKey)).status).toBe(404);
-    const agent = await expectJson<{ id: string }>(
-      await call("POST", "/v1/manage/agents", {
-        token: ws.ownerToken,
-        body: { name: "Other", mode: "responder" },
-      }),
-      201,
-    );
-    const limited = await expectJson<{ key: string }>(
-      await call("POST", "/v1/manage/widget-keys", {
-        token: ws.ownerToken,
-        body: { name: "limited", flowIds: [agent.id] },
-      }),
-      201,
-    );
+    const limited = await keyForAnotherAgent(ws);
     const forbidden = await expectJson<{ error: { code: string } }>(
       await end(ws, link.id, limited.key),
       403,

@@ -8,7 +8,15 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { linkLedger } from "../../src/launch/ledger/client";
-import { call, expectJson, launchBody, seedWorkspace, type Workspace } from "../helpers/api";
+import {
+  call,
+  createWidgetKey,
+  expectJson,
+  launchBody,
+  seedWorkspace,
+  type Workspace,
+} from "../helpers/api";
+import { linksInD1 } from "../helpers/seed-links";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -22,13 +30,6 @@ function create(ws: Workspace, key: string, body: unknown = launchBody(ws), toke
     body,
     headers: { "idempotency-key": key },
   });
-}
-
-async function linksOf(ws: Workspace): Promise<number> {
-  const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM links WHERE workspace_id = ?")
-    .bind(ws.workspaceId)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
 }
 
 const remaining = (response: Response) =>
@@ -53,7 +54,7 @@ describe("Idempotency-Key on POST /v1/widget/launches", () => {
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     // The replay still counts toward the rate limit; the link count and pending slots do not move.
     expect(remaining(again)).toBe(remaining(first) - 1);
-    expect(await linksOf(ws)).toBe(1);
+    expect(await linksInD1(ws.workspaceId)).toBe(1);
     expect((await linkLedger(env, ws.workspaceId).usage(ws.workspaceId)).pendingLinks).toBe(1);
   });
 
@@ -65,7 +66,7 @@ describe("Idempotency-Key on POST /v1/widget/launches", () => {
       422,
     );
     expect(refused.error.code).toBe("idempotency_key_reused");
-    expect(await linksOf(ws)).toBe(1);
+    expect(await linksInD1(ws.workspaceId)).toBe(1);
   });
 
   it("does not remember a refused call: after fixing the body, the retry runs afresh", async () => {
@@ -94,7 +95,7 @@ describe("Idempotency-Key on POST /v1/widget/launches", () => {
       }
     }
     expect(bodies.size).toBe(1);
-    expect(await linksOf(ws)).toBe(1);
+    expect(await linksInD1(ws.workspaceId)).toBe(1);
     // Once the first is done, every retry gets its answer.
     const late = await create(ws, "burst");
     expect(await late.text()).toBe([...bodies][0]);
@@ -106,10 +107,7 @@ describe("Idempotency-Key on POST /v1/widget/launches", () => {
     const start = Date.now();
     vi.setSystemTime(start);
     const first = await expectJson<Created>(await create(ws, "daily"), 201);
-    const other = await expectJson<{ key: string }>(
-      await call("POST", "/v1/manage/widget-keys", { token: ws.ownerToken, body: { name: "b" } }),
-      201,
-    );
+    const other = await createWidgetKey(ws);
     const byOtherKey = await expectJson<Created>(
       await create(ws, "daily", launchBody(ws), other.key),
       201,
@@ -134,7 +132,7 @@ describe("Idempotency-Key on POST /v1/widget/launches", () => {
     });
     const body = await expectJson<{ error: { code: string } }>(response, 400);
     expect(body.error.code).toBe("invalid_request");
-    expect(await linksOf(ws)).toBe(0);
+    expect(await linksInD1(ws.workspaceId)).toBe(0);
   });
 
   it("keeps the stored answer sealed: the token is nowhere in the ledger's storage", async () => {

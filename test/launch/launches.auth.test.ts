@@ -6,23 +6,12 @@ import { authenticateWidgetKey } from "../../src/auth/credentials";
 import { linkLedger } from "../../src/launch/ledger/client";
 import {
   call,
+  createWidgetKey,
   errorCode,
   expectJson,
   launchBody,
   seedWorkspace,
-  type Workspace,
 } from "../helpers/api";
-
-async function createKey(
-  ws: Workspace,
-  body: object,
-  token = ws.ownerToken,
-): Promise<{ id: string; key: string }> {
-  return expectJson(
-    await call("POST", "/v1/manage/widget-keys", { token, body: { name: "k", ...body } }),
-    201,
-  );
-}
 
 describe("widget key headers (spec 5.1)", () => {
   it("accepts the key as Authorization: Bearer and as x-api-key", async () => {
@@ -55,7 +44,7 @@ describe("widget key headers (spec 5.1)", () => {
 
   it("refuses two different keys in the two headers", async () => {
     const ws = await seedWorkspace();
-    const second = await createKey(ws, {});
+    const second = await createWidgetKey(ws, {});
     const response = await call("GET", "/v1/widget/launches/lnk_x", {
       token: ws.widgetKey,
       apiKey: second.key,
@@ -68,7 +57,7 @@ describe("key states (spec 5.3 to 5.5)", () => {
   it("refuses a key whose expiry passes after it was first used", async () => {
     const ws = await seedWorkspace();
     const expiresAt = Date.now() + 60_000;
-    const key = await createKey(ws, { expiresAt: new Date(expiresAt).toISOString() });
+    const key = await createWidgetKey(ws, { expiresAt: new Date(expiresAt).toISOString() });
     expect((await call("GET", "/v1/widget/launches/lnk_x", { token: key.key })).status).toBe(404);
     const db = drizzle(env.DB);
     expect(await authenticateWidgetKey(db, key.key, expiresAt - 1)).toMatchObject({
@@ -93,7 +82,7 @@ describe("key states (spec 5.3 to 5.5)", () => {
       }),
       201,
     );
-    const limited = await createKey(ws, { flowIds: [second.id] });
+    const limited = await createWidgetKey(ws, { flowIds: [second.id] });
     const own = await call("POST", "/v1/widget/launches", {
       token: limited.key,
       body: { flowId: second.id, channelId: secondChannel.id },
@@ -143,7 +132,7 @@ describe("key states (spec 5.3 to 5.5)", () => {
       }),
       201,
     );
-    const key = await createKey(ws, {}, admin.memberToken);
+    const key = await createWidgetKey(ws, {}, admin.memberToken);
     expect(
       (await call("DELETE", `/v1/manage/members/${admin.member.id}`, { token: ws.ownerToken }))
         .status,
@@ -233,7 +222,7 @@ describe("rate limit (spec 8, docs/api/launch.md)", () => {
     expect(limited.headers.get("ratelimit")).toMatch(/^"widget-key";r=0;t=\d+$/);
 
     // Another key of the same workspace has its own budget.
-    const second = await createKey(ws, {});
+    const second = await createWidgetKey(ws, {});
     expect(
       (await call("GET", "/v1/widget/launches/lnk_unknown", { token: second.key })).status,
     ).toBe(404);

@@ -4,7 +4,14 @@
  * /v1/widget/launches` lists what the key may see, newest first, filtered and paged.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { call, expectJson, launchBody, seedWorkspace, type Workspace } from "../helpers/api";
+import {
+  call,
+  expectJson,
+  keyForAnotherAgent,
+  launchBody,
+  seedWorkspace,
+  type Workspace,
+} from "../helpers/api";
 import { open } from "../helpers/chat";
 
 afterEach(() => {
@@ -116,20 +123,7 @@ describe("GET /v1/widget/launches", () => {
   it("shows a key limited to some agents only their links", async () => {
     const ws = await seedWorkspace();
     await create(ws);
-    const other = await expectJson<{ id: string }>(
-      await call("POST", "/v1/manage/agents", {
-        token: ws.ownerToken,
-        body: { name: "Other", mode: "responder" },
-      }),
-      201,
-    );
-    const limited = await expectJson<{ key: string }>(
-      await call("POST", "/v1/manage/widget-keys", {
-        token: ws.ownerToken,
-        body: { name: "limited", flowIds: [other.id] },
-      }),
-      201,
-    );
+    const limited = await keyForAnotherAgent(ws);
     expect((await list(ws, "", limited.key)).data).toEqual([]);
     const refused = await call("GET", `/v1/widget/launches?flowId=${ws.agentId}`, {
       token: limited.key,

@@ -89,6 +89,8 @@ describe("answers the document promises", () => {
     expect((await call("GET", "/v1/manage/no-such-thing", { token: ws.ownerToken })).status).toBe(
       404,
     );
+    // A trailing slash names no route: 404, not a 405 that lists the method just used.
+    expect((await call("GET", "/v1/manage/agents/", { token: ws.ownerToken })).status).toBe(404);
   });
 
   it("a list route refuses a query parameter it does not take", async () => {

@@ -3,23 +3,17 @@
  * typed error, and retries that are safe: a create whose answer was lost is retried with the same
  * Idempotency-Key and returns the first link; a 429 is retried after its Retry-After.
  */
-import { env, exports } from "cloudflare:workers";
+import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { AgentEdgeError, createClient } from "../../sdk/src/index";
 import { launchBody, seedWorkspace, type Workspace } from "../helpers/api";
 import { open } from "../helpers/chat";
+import { linksInD1 } from "../helpers/seed-links";
 
 const worker = (request: Request) => exports.default.fetch(request);
 
 function clientOf(ws: Workspace, fetch = worker) {
   return createClient({ baseUrl: "https://edge.test", apiKey: ws.widgetKey, fetch, backoffMs: 1 });
-}
-
-async function linksOf(ws: Workspace): Promise<number> {
-  const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM links WHERE workspace_id = ?")
-    .bind(ws.workspaceId)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
 }
 
 describe("the SDK", () => {
@@ -69,7 +63,7 @@ describe("the SDK", () => {
     expect(keys).toHaveLength(2);
     expect(keys[0]).toBeTruthy();
     expect(keys[1]).toBe(keys[0]);
-    expect(await linksOf(ws)).toBe(1);
+    expect(await linksInD1(ws.workspaceId)).toBe(1);
     expect(created.token).toBeTruthy();
   });
 

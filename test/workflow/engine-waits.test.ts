@@ -4,7 +4,6 @@
  * at its time, and both resume from a JSON copy of the state as a restarted runner would.
  */
 import { describe, expect, it } from "vitest";
-import type { JsonValue } from "../../src/platform/json";
 import {
   advance,
   completeFetch,
@@ -13,55 +12,15 @@ import {
   finalOutput,
   startExecution,
 } from "../../src/workflow/engine";
-import type { ExecutionState, WebhookOutput } from "../../src/workflow/types";
 import { define } from "../helpers/definitions";
-
-function webhookCall(headers: Record<string, string>, body: JsonValue = {}): WebhookOutput {
-  return { body, headers, queryParams: {}, method: "POST" };
-}
-
-const T0 = 1_700_000_000_000;
-const roundTrip = (state: ExecutionState): ExecutionState => JSON.parse(JSON.stringify(state));
-
-const fetchFlow = (
-  neverError = false,
-  url = "https://api.example.test/users/{{webhook_1.body.id}}",
-) =>
-  define(
-    [
-      { type: "webhook" },
-      {
-        key: "req",
-        type: "http_request",
-        method: "POST",
-        url,
-        headers: {
-          Authorization: "Bearer {{secrets.API_KEY}}",
-          "X-Count": "{{webhook_1.body.id}}",
-        },
-        body: { id: "{{webhook_1.body.id}}", note: "hi" },
-        neverError,
-        timeoutSeconds: 5,
-      },
-      { key: "after", type: "set", fields: { got: "{{req.body.name}}", status: "{{req.status}}" } },
-    ],
-    [
-      { from: "webhook_1", to: "req" },
-      { from: "req", to: "after" },
-    ],
-  );
-const apiSecrets = { API_KEY: "key_abc" };
-const expectedRequest = {
-  method: "POST",
-  url: "https://api.example.test/users/7",
-  headers: {
-    authorization: "Bearer key_abc",
-    "x-count": "7",
-    "content-type": "application/json",
-  },
-  body: '{"id":7,"note":"hi"}',
-  timeoutMs: 5000,
-};
+import {
+  apiSecrets,
+  expectedRequest,
+  fetchFlow,
+  roundTrip,
+  T0,
+  webhookCall,
+} from "../helpers/engine-flows";
 
 describe("advance: http_request", () => {
   it("asks for a fetch, re-issues it without a second run, then continues with the response", () => {

@@ -1,15 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { JsonValue } from "../../src/platform/json";
 import { advance, finalOutput, startExecution } from "../../src/workflow/engine";
-import type { ExecutionState, WebhookOutput } from "../../src/workflow/types";
 import { define } from "../helpers/definitions";
-
-function webhookCall(headers: Record<string, string>, body: JsonValue = {}): WebhookOutput {
-  return { body, headers, queryParams: {}, method: "POST" };
-}
-
-const T0 = 1_700_000_000_000;
-const roundTrip = (state: ExecutionState): ExecutionState => JSON.parse(JSON.stringify(state));
+import { roundTrip, T0, webhookCall } from "../helpers/engine-flows";
 
 // Spec 5: the caller's shared secret is compared to a workspace secret.
 const sharedSecret = define(
