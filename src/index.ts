@@ -5,6 +5,8 @@
 import { requireMember } from "./auth/middleware";
 import { refuseQueryCredentials } from "./auth/query-credentials";
 import { chatRouter } from "./conversations/routes";
+import { consumeDeliveries } from "./events/delivery";
+import type { DeliveryMessage } from "./events/outbox";
 import { eventEndpointsRouter } from "./events/routes";
 import { launches } from "./launch/routes";
 import { agentsRouter } from "./manage/agents-routes";
@@ -16,6 +18,7 @@ import { usageRouter } from "./manage/usage-routes";
 import { widgetKeysRouter } from "./manage/widget-keys-routes";
 import { workflowsRouter } from "./manage/workflows-routes";
 import { createApp } from "./platform/app";
+import type { AppBindings } from "./platform/env";
 import { webhooksRouter } from "./webhooks/routes";
 
 export { Conversation } from "./conversations/conversation/object";
@@ -38,4 +41,8 @@ app.route("/", eventEndpointsRouter);
 app.route("/", webhooksRouter);
 app.route("/", chatRouter);
 
-export default app;
+/** HTTP through the app; the queue's messages are deliveries of lifecycle events (docs/events.md). */
+export default {
+  fetch: app.fetch,
+  queue: consumeDeliveries,
+} satisfies ExportedHandler<AppBindings, DeliveryMessage>;

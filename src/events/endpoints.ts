@@ -89,6 +89,7 @@ export async function createEndpoint(
     secretSealed: await sealSecret(key, secret, endpointSecretAad(workspaceId, id)),
     previousSecretSealed: null,
     previousSecretExpiresAt: null,
+    failingSince: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -139,7 +140,8 @@ export async function updateEndpoint(
     ...(input.url !== undefined ? { url: input.url } : {}),
     ...(input.events !== undefined ? { events: [...new Set(input.events)] } : {}),
     ...(input.description !== undefined ? { description: input.description } : {}),
-    ...(input.status !== undefined ? { status: input.status } : {}),
+    // Enabling again starts the 5-day count of failures afresh.
+    ...(input.status !== undefined ? { status: input.status, failingSince: null } : {}),
     ...(input.includeTranscript !== undefined
       ? { includeTranscript: input.includeTranscript }
       : {}),

@@ -14,6 +14,8 @@ export interface AppBindings {
   LINK_LEDGER: DurableObjectNamespace<LinkLedgerContract>;
   WORKFLOW_RUNNER: DurableObjectNamespace<WorkflowRunnerContract>;
   CONVERSATION: DurableObjectNamespace<ConversationContract>;
+  /** Deliveries of lifecycle events to event endpoints (docs/events.md#delivery). */
+  EVENT_DELIVERIES: Queue<{ deliveryId: string }>;
   /** Workers AI; when bound, agents reply through it, otherwise through the scripted brain. */
   AI?: AiRunner;
   /** Static files (chat page script and styles, /widget.js), built from src/client. */

@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, expectJson, seedWorkspace } from "../helpers/api";
+import { call, expectJson, ORIGIN, seedWorkspace } from "../helpers/api";
 
 type Endpoint = {
   id: string;
@@ -51,7 +51,6 @@ describe("event endpoints", () => {
 
   it.each([
     ["plain http", "http://example.com/hooks"],
-    ["http to localhost where the Worker does not allow it", "http://localhost:9000/hooks"],
     ["credentials in the URL", "https://user:pass@example.com/hooks"],
     ["not a URL", "example.com/hooks"],
     ["another scheme", "ftp://example.com/hooks"],
@@ -62,6 +61,25 @@ describe("event endpoints", () => {
       400,
     );
     expect([body.error.code, body.error.details[0]?.field]).toEqual(["invalid_request", "url"]);
+  });
+
+  it("refuses http to localhost where the Worker does not allow it (the deployed default)", async () => {
+    const ws = await seedWorkspace();
+    const app = (await import("../../src/index")).default;
+    const request = new Request(`${ORIGIN}/v1/manage/event-endpoints`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ws.ownerToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ url: "http://localhost:9000/hooks" }),
+    });
+    const allowed = { ...env, ALLOW_HTTP_EVENT_ENDPOINTS: "true" };
+    const refused = await app.fetch(request.clone(), {
+      ...env,
+      ALLOW_HTTP_EVENT_ENDPOINTS: undefined,
+    });
+    expect((await expectJson<{ error: { code: string } }>(refused, 400)).error.code).toBe(
+      "invalid_request",
+    );
+    expect((await app.fetch(request, allowed)).status).toBe(201);
   });
 
   it("changes, rotates, deletes; members only read", async () => {
