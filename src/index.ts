@@ -5,6 +5,7 @@
 import { requireMember } from "./auth/middleware";
 import { refuseQueryCredentials } from "./auth/query-credentials";
 import { chatRouter } from "./conversations/routes";
+import { deliveriesRouter } from "./events/deliveries-routes";
 import { consumeDeliveries } from "./events/delivery";
 import type { DeliveryMessage } from "./events/outbox";
 import { eventEndpointsRouter } from "./events/routes";
@@ -38,6 +39,7 @@ app.route("/", workflowsRouter);
 app.route("/", executionsRouter);
 app.route("/", usageRouter);
 app.route("/", eventEndpointsRouter);
+app.route("/", deliveriesRouter);
 app.route("/", webhooksRouter);
 app.route("/", chatRouter);
 

@@ -53,7 +53,7 @@ export async function consumeDeliveries(
 }
 
 /** The signing secrets of an endpoint now: its own, then the rotated-out one for its 24 hours. */
-async function liveSecrets(env: AppBindings, endpoint: EventEndpoint, now: number) {
+export async function liveSecrets(env: AppBindings, endpoint: EventEndpoint, now: number) {
   const key = await importSecretsKey(env.SECRETS_KEY);
   const aad = endpointSecretAad(endpoint.workspaceId, endpoint.id);
   const secrets = [await openSecret(key, endpoint.secretSealed, aad)];

@@ -56,3 +56,57 @@ export const EventEndpointWithSecretSchema = EventEndpointSchema.extend({
     description: "`whsec_` + base64 of 32 random bytes; shown only in this answer",
   }),
 }).openapi("EventEndpointWithSecret");
+
+export const DeliveryAttemptSchema = z
+  .object({
+    at: z.string(),
+    responseStatus: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "null: no answer (timeout after 15 s, or a network error)" }),
+    latencyMs: z.number().int(),
+    responseBody: z.string().openapi({ description: "The first KiB of the answer, or the error" }),
+  })
+  .openapi("DeliveryAttempt");
+
+export const DeliverySchema = z
+  .object({
+    id: z.string(),
+    eventId: z.string(),
+    eventType: z.string(),
+    status: z.enum(["pending", "succeeded", "failed"]),
+    attempts: z.array(DeliveryAttemptSchema).openapi({ description: "Oldest first" }),
+    nextAttemptAt: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .openapi("Delivery");
+export type DeliveryView = z.infer<typeof DeliverySchema>;
+
+export const DeliveryListSchema = z
+  .object({
+    data: z.array(DeliverySchema),
+    hasMore: z.boolean(),
+    nextCursor: z.string().nullable(),
+  })
+  .openapi("DeliveryList");
+
+export const ListDeliveriesQuerySchema = z.strictObject({
+  status: z.enum(["pending", "succeeded", "failed"]).optional(),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type ListDeliveriesQuery = z.infer<typeof ListDeliveriesQuerySchema>;
+
+export const RecoverSchema = z
+  .strictObject({
+    since: z.iso.datetime({ offset: true }).openapi({
+      description: "Resend every failed delivery created at or after this time",
+      example: "2026-11-20T00:00:00Z",
+    }),
+  })
+  .openapi("RecoverDeliveries");
+
+export const RecoveredSchema = z
+  .object({ recovered: z.number().int().openapi({ description: "Deliveries sent again" }) })
+  .openapi("RecoveredDeliveries");
