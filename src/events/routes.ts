@@ -22,6 +22,7 @@ import {
   CreateEventEndpointSchema,
   EventEndpointSchema,
   EventEndpointWithSecretSchema,
+  EventSchema,
   UpdateEventEndpointSchema,
 } from "./schemas";
 
@@ -162,3 +163,15 @@ eventEndpointsRouter.openapi(
     );
   },
 );
+
+// The events this service POSTs to endpoints (OpenAPI 3.1 `webhooks`), for generated clients.
+eventEndpointsRouter.openAPIRegistry.registerWebhook({
+  method: "post",
+  path: "lifecycleEvent",
+  summary: "A signed lifecycle event, POSTed to each event endpoint that listens to its type",
+  description:
+    "Signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/events.md. Answer 2xx within 15 s, or it is retried.",
+  tags: ["Event endpoints"],
+  request: { body: { required: true, content: { "application/json": { schema: EventSchema } } } },
+  responses: { 200: { description: "Received (any 2xx)" } },
+});

@@ -1,6 +1,7 @@
 /** Event endpoint schemas of the management API (docs/events.md#event-endpoints). */
 import { z } from "@hono/zod-openapi";
 import { EVENT_TYPES } from "../db/schema";
+import { LaunchSchema } from "../launch/schemas";
 
 const EventTypeSchema = z.enum(EVENT_TYPES).openapi("EventType");
 
@@ -110,3 +111,43 @@ export const RecoverSchema = z
 export const RecoveredSchema = z
   .object({ recovered: z.number().int().openapi({ description: "Deliveries sent again" }) })
   .openapi("RecoveredDeliveries");
+
+/** The body of a lifecycle event (docs/events.md#bodies); what `verifyEvent` of the SDK returns. */
+export const LifecycleEventSchema = z
+  .object({
+    id: z.string().openapi({ description: "`evt_…`; also the `webhook-id` header" }),
+    type: EventTypeSchema,
+    createdAt: z.string(),
+    data: z.object({
+      link: LaunchSchema.omit({ conversation: true }),
+      conversation: LaunchSchema.shape.conversation,
+      reason: z
+        .enum(["person", "agent", "idle", "server"])
+        .optional()
+        .openapi({ description: "conversation.ended only" }),
+      messages: z
+        .array(
+          z.object({
+            id: z.string(),
+            role: z.enum(["agent", "person"]),
+            text: z.string(),
+            at: z.string(),
+          }),
+        )
+        .optional()
+        .openapi({ description: "conversation.ended to an endpoint with includeTranscript" }),
+    }),
+  })
+  .openapi("LifecycleEvent");
+
+/** The body of `event.test`. */
+export const TestEventSchema = z
+  .object({
+    id: z.string(),
+    type: z.literal("event.test"),
+    createdAt: z.string(),
+    data: z.object({ endpointId: z.string(), message: z.string() }),
+  })
+  .openapi("TestEvent");
+
+export const EventSchema = z.union([LifecycleEventSchema, TestEventSchema]).openapi("Event");
