@@ -13,7 +13,7 @@ import {
   eventDeliveries,
   eventEndpoints,
   events,
-} from "../db/schema";
+} from "../db/event-tables";
 import { decodeCursor, encodeCursor } from "../platform/cursor";
 import type { AppBindings } from "../platform/env";
 import { ApiError, notFound } from "../platform/errors";

@@ -15,14 +15,14 @@ import {
   eventEndpoints,
   events,
   type StoredEvent,
-} from "../db/schema";
+} from "../db/event-tables";
 import type { AppBindings } from "../platform/env";
 import { isoTime, newId } from "../platform/ids";
 import { log } from "../platform/log";
 import { importSecretsKey, openSecret } from "../platform/secret-box";
 import { endpointSecretAad } from "./endpoints";
-import type { DeliveryMessage } from "./outbox";
 import { type Attempt, retryDelaySeconds, sendOnce } from "./signing";
+import type { DeliveryMessage } from "./types";
 
 /** How long a claimed delivery is left to its consumer before another may take it (ms). */
 const CLAIM_MS = 60_000;

@@ -6,7 +6,7 @@
  */
 import { and, desc, eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import { EVENT_TYPES, type EventEndpoint, eventEndpoints } from "../db/schema";
+import { EVENT_TYPES, type EventEndpoint, eventEndpoints } from "../db/event-tables";
 import { invalidRequest, notFound } from "../platform/errors";
 import { isoTime, newId } from "../platform/ids";
 import { sealSecret } from "../platform/secret-box";

@@ -6,41 +6,11 @@
  */
 import { and, eq, lte, min } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import { type AnyEventType, eventDeliveries } from "../db/schema";
+import { type AnyEventType, eventDeliveries } from "../db/event-tables";
 import type { AppBindings } from "../platform/env";
 import { isoTime, newId } from "../platform/ids";
 import { log } from "../platform/log";
-
-/** The link as events show it: the look-up shape without its conversation (docs/events.md#bodies). */
-export type EventLink = {
-  id: string;
-  status: string;
-  expiresAt: string;
-  flowId: string;
-  channelId: string;
-  createdAt: string;
-  participant: { name: string | null; externalId: string | null };
-  metadata: Record<string, string>;
-};
-
-/** The conversation as events show it; null before the link was first opened. */
-export type EventConversation = {
-  sessionId: string;
-  status: "in-progress" | "ended";
-  startedAt: string;
-  endedAt: string | null;
-} | null;
-
-/** Why a conversation ended, as `conversation.ended` says it. */
-export type EventEndReason = "person" | "agent" | "idle" | "server";
-
-/** The `data` of an event body. */
-export type EventData = {
-  link: EventLink;
-  conversation: EventConversation;
-  /** `conversation.ended` only. */
-  reason?: EventEndReason;
-};
+import type { DeliveryMessage, EventData } from "./types";
 
 /** An event about to be recorded. */
 export type NewEvent = {
@@ -55,8 +25,6 @@ export type NewEvent = {
 
 /** Seconds a stale pending delivery waits past its due time before the ledger sends it again. */
 export const RELAY_GRACE_MS = 120_000;
-/** The queue's message: which delivery to attempt. */
-export type DeliveryMessage = { deliveryId: string };
 
 /** The JSON body of an event (docs/events.md#bodies). */
 export function eventBody(id: string, event: NewEvent): string {

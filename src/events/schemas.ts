@@ -1,6 +1,6 @@
 /** Event endpoint schemas of the management API (docs/events.md#event-endpoints). */
 import { z } from "@hono/zod-openapi";
-import { EVENT_TYPES } from "../db/schema";
+import { EVENT_TYPES } from "../db/event-tables";
 import { LaunchSchema } from "../launch/schemas";
 
 const EventTypeSchema = z.enum(EVENT_TYPES).openapi("EventType");

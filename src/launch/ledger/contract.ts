@@ -5,7 +5,7 @@
  */
 import type { WidgetKeyPrincipal } from "../../auth/credentials";
 import type { Link, NewLink } from "../../db/schema";
-import type { EventEndReason } from "../../events/outbox";
+import type { EventEndReason } from "../../events/types";
 import type { ErrorDetail } from "../../platform/errors";
 import type { RateLimitDecision } from "../../platform/sliding-window";
 

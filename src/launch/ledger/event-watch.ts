@@ -6,7 +6,7 @@
  */
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { createdDeliveries, enqueueDeliveries } from "../../events/outbox";
-import type { D1WriteBatcher } from "../../platform/d1-write-batcher";
+import { D1WriteBatcher } from "../../platform/d1-write-batcher";
 import type { AppBindings } from "../../platform/env";
 import { relayCheckAt, watchEvents } from "./lifecycle-events";
 
@@ -22,7 +22,8 @@ export class EventWatch {
     private readonly ctx: DurableObjectState,
     private readonly env: AppBindings,
     private readonly db: DrizzleD1Database,
-    private readonly writes: D1WriteBatcher,
+    /** Writes of concurrent calls share D1 round trips (group commit). */
+    private readonly writes = new D1WriteBatcher(env.DB),
   ) {}
 
   /**

@@ -6,13 +6,10 @@
 import { and, asc, eq, gt, isNull, lte, ne, or } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { database } from "../../db/database";
-import { type EventType, type Link, links } from "../../db/schema";
-import {
-  type EventEndReason,
-  eventStatements,
-  RELAY_GRACE_MS,
-  relayStaleDeliveries,
-} from "../../events/outbox";
+import type { EventType } from "../../db/event-tables";
+import { type Link, links } from "../../db/schema";
+import { eventStatements, RELAY_GRACE_MS, relayStaleDeliveries } from "../../events/outbox";
+import type { EventEndReason } from "../../events/types";
 import type { Write } from "../../platform/d1-write-batcher";
 import type { AppBindings } from "../../platform/env";
 import { toLaunch } from "../links";

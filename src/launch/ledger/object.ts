@@ -20,8 +20,7 @@ import type { WidgetKeyPrincipal } from "../../auth/credentials";
 import { closeRevokedConversation } from "../../conversations/conversation/client";
 import { database } from "../../db/database";
 import type { Link, NewLink } from "../../db/schema";
-import type { EventEndReason } from "../../events/outbox";
-import { D1WriteBatcher } from "../../platform/d1-write-batcher";
+import type { EventEndReason } from "../../events/types";
 import type { AppBindings } from "../../platform/env";
 import { RateLimitStore } from "../../platform/rate-limit-store";
 import { type LaunchLimits, launchLimits } from "../limits";
@@ -60,14 +59,13 @@ const LINK_CACHE_SIZE = 20_000;
 export class LinkLedger extends DurableObject<AppBindings> implements LinkLedgerContract {
   private readonly db: DrizzleD1Database;
   private readonly limits: LaunchLimits;
-  /** Link writes of concurrent calls share D1 round trips (group commit). */
-  private readonly writes: D1WriteBatcher;
   private readonly rateLimits: RateLimitStore;
   private readonly keys: KeyRevocations;
   private readonly idempotency: IdempotencyKeys;
   private readonly pending = new ExpiringSet();
   private readonly linkCache = new LinkCache(LINK_CACHE_SIZE);
   private readonly agents: AgentParameters;
+  /** Link writes with their events; concurrent ones share D1 round trips (group commit). */
   private readonly events: EventWatch;
   /** Bumped by every write, so a read-through that raced a write does not cache a stale row. */
   private epoch = 0;
@@ -78,11 +76,10 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     this.db = database(env);
     // Vars are fixed for the object's lifetime.
     this.limits = launchLimits(env);
-    this.writes = new D1WriteBatcher(env.DB);
     this.keys = new KeyRevocations(this.db);
     this.agents = new AgentParameters(this.db);
     this.idempotency = new IdempotencyKeys(ctx.storage.sql);
-    this.events = new EventWatch(ctx, env, this.db, this.writes);
+    this.events = new EventWatch(ctx, env, this.db);
     this.rateLimits = new RateLimitStore(ctx.storage, (promise) => ctx.waitUntil(promise));
   }
 
