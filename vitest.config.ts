@@ -19,6 +19,8 @@ export default defineConfig(async () => {
             OPERATOR_TOKEN: "test-operator-token",
             SECRETS_KEY: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
             ECHO_URL: echo.url,
+            // Event endpoints on the echo server are http://127.0.0.1 (docs/events.md#event-endpoints).
+            ALLOW_HTTP_EVENT_ENDPOINTS: "true",
           },
         },
       }),

@@ -5,6 +5,10 @@
 import { requireMember } from "./auth/middleware";
 import { refuseQueryCredentials } from "./auth/query-credentials";
 import { chatRouter } from "./conversations/routes";
+import { deliveriesRouter } from "./events/deliveries-routes";
+import { consumeDeliveries } from "./events/delivery";
+import { eventEndpointsRouter } from "./events/routes";
+import type { DeliveryMessage } from "./events/types";
 import { launches } from "./launch/routes";
 import { agentsRouter } from "./manage/agents-routes";
 import { executionsRouter } from "./manage/executions-routes";
@@ -15,6 +19,7 @@ import { usageRouter } from "./manage/usage-routes";
 import { widgetKeysRouter } from "./manage/widget-keys-routes";
 import { workflowsRouter } from "./manage/workflows-routes";
 import { createApp } from "./platform/app";
+import type { AppBindings } from "./platform/env";
 import { webhooksRouter } from "./webhooks/routes";
 
 export { Conversation } from "./conversations/conversation/object";
@@ -33,7 +38,13 @@ app.route("/", secretsRouter);
 app.route("/", workflowsRouter);
 app.route("/", executionsRouter);
 app.route("/", usageRouter);
+app.route("/", eventEndpointsRouter);
+app.route("/", deliveriesRouter);
 app.route("/", webhooksRouter);
 app.route("/", chatRouter);
 
-export default app;
+/** HTTP through the app; the queue's messages are deliveries of lifecycle events (docs/events.md). */
+export default {
+  fetch: app.fetch,
+  queue: consumeDeliveries,
+} satisfies ExportedHandler<AppBindings, DeliveryMessage>;

@@ -9,6 +9,14 @@ import { AgentEdgeError, type ErrorBody } from "./errors.js";
 import type { components, paths } from "./schema.js";
 
 export { AgentEdgeError } from "./errors.js";
+export {
+  type Event,
+  type EventType,
+  EventVerificationError,
+  type LifecycleEvent,
+  type TestEvent,
+  verifyEvent,
+} from "./events.js";
 export type { components, paths } from "./schema.js";
 
 export type CreateLaunch = components["schemas"]["CreateLaunch"];

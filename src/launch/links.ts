@@ -37,7 +37,7 @@ export type LaunchLedger = {
   /** Counts a call that does its work outside the ledger (a list); refused calls throw. */
   admit(key: WidgetKeyPrincipal): Promise<void>;
   /** Marks an active link ended (the call was counted by its look-up). */
-  endLink(workspaceId: string, linkId: string, endedAt: number): Promise<void>;
+  endLink(workspaceId: string, linkId: string, endedAt: number, reason: "server"): Promise<void>;
   createLink(
     key: WidgetKeyPrincipal,
     link: NewLink,
@@ -255,5 +255,5 @@ export async function endLinkConversation(
   }
   if (status !== "active") return;
   await endConversation(link.sessionId, now);
-  await ledger.endLink(key.workspaceId, link.id, now);
+  await ledger.endLink(key.workspaceId, link.id, now, "server");
 }

@@ -56,7 +56,8 @@ export const perKeyRateLimit = createMiddleware<LaunchEnv>(async (c, next) => {
     return guarded.result;
   };
   c.set("ledger", {
-    endLink: (workspaceId, linkId, endedAt) => stub.endLink(workspaceId, linkId, endedAt),
+    endLink: (workspaceId, linkId, endedAt, reason) =>
+      stub.endLink(workspaceId, linkId, endedAt, reason),
     admit: async (principal) => {
       const admission = await stub.admit(principal);
       counted = true;

@@ -8,31 +8,12 @@ import { and, desc, eq, gt, inArray, lt, lte, or, type SQL } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { WidgetKeyPrincipal } from "../auth/credentials";
 import { links } from "../db/schema";
-import { ApiError, invalidRequest } from "../platform/errors";
+import { decodeCursor, encodeCursor } from "../platform/cursor";
+import { ApiError } from "../platform/errors";
 import { toLaunch } from "./links";
 import type { LaunchList, ListLaunchesQuery } from "./schemas";
 
-/** A page's position: the last link shown, as `base64url("<createdAt ms>.<id>")`. */
-function encodeCursor(createdAt: number, id: string): string {
-  return btoa(`${createdAt}.${id}`).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-}
-
-function decodeCursor(cursor: string): { createdAt: number; id: string } {
-  try {
-    const text = atob(cursor.replaceAll("-", "+").replaceAll("_", "/"));
-    const dot = text.indexOf(".");
-    const createdAt = Number(text.slice(0, dot));
-    const id = text.slice(dot + 1);
-    if (dot > 0 && Number.isSafeInteger(createdAt) && /^lnk_[0-9A-Za-z]{1,60}$/.test(id)) {
-      return { createdAt, id };
-    }
-  } catch {
-    // not base64: refused below
-  }
-  throw invalidRequest("The cursor is not one this API gave out.", [
-    { field: "query.cursor", code: "invalid_type", message: "Use `nextCursor` of a page." },
-  ]);
-}
+const LINK_ID = /^lnk_[0-9A-Za-z]{1,60}$/;
 
 /**
  * One page of the links `key` may see, newest first.
@@ -63,7 +44,7 @@ export async function listLinks(
   if (query.createdAfter) where.push(gt(links.createdAt, Date.parse(query.createdAfter)));
   if (query.createdBefore) where.push(lt(links.createdAt, Date.parse(query.createdBefore)));
   if (query.cursor !== undefined) {
-    const after = decodeCursor(query.cursor);
+    const after = decodeCursor(query.cursor, LINK_ID);
     where.push(
       or(
         lt(links.createdAt, after.createdAt),

@@ -3,15 +3,23 @@
  * queue up and go out together as one `batch` (a single round trip and transaction), scheduled by
  * the shared `GroupCommit`. A single writer, such as a Durable Object, thus pays one D1 round trip
  * per burst instead of one per write. If a batch fails, its writes are retried one by one, so only
- * the write that fails on its own is rejected.
+ * the write that fails on its own is rejected. A write is a Drizzle query or a D1 prepared
+ * statement (for SQL Drizzle cannot batch, such as `INSERT … SELECT … RETURNING`); either way it
+ * resolves with D1's own result.
  */
 import type { BatchItem } from "drizzle-orm/batch";
-import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { GroupCommit } from "./group-commit";
 
+const isStatement = (query: Write): query is D1PreparedStatement =>
+  typeof (query as Partial<D1PreparedStatement>).bind === "function";
+
+/** One statement of a write. */
+export type Write = BatchItem<"sqlite"> | D1PreparedStatement;
+
 type Pending = {
-  query: BatchItem<"sqlite">;
-  resolve: (result: unknown) => void;
+  /** The statements of one write: they commit together or not at all. */
+  queries: Write[];
+  resolve: (results: D1Result[]) => void;
   reject: (error: unknown) => void;
 };
 
@@ -22,15 +30,25 @@ export class D1WriteBatcher {
   /** Round trips made so far (batches and single writes), for tests and metrics. */
   roundTrips = 0;
 
+  /** @param d1 the D1 binding the writes go to */
   constructor(
-    private readonly db: DrizzleD1Database,
+    private readonly d1: D1Database,
     private readonly maxBatch = 100,
   ) {}
 
   /** Runs the write in the next group; resolves with its own D1 result. */
-  run<T = D1Result>(query: BatchItem<"sqlite">): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push({ query, resolve: resolve as (result: unknown) => void, reject });
+  async run<T = D1Result>(query: Write): Promise<T> {
+    const [result] = await this.runAll([query]);
+    return result as T;
+  }
+
+  /**
+   * Runs several statements as one write in the next group: in one transaction with each other
+   * (and with the group), so they all commit or none does. Resolves with each statement's result.
+   */
+  runAll(queries: [Write, ...Write[]]): Promise<D1Result[]> {
+    return new Promise<D1Result[]>((resolve, reject) => {
+      this.queue.push({ queries, resolve, reject });
       // Each write settles through its own resolve/reject; the group's outcome adds nothing.
       void this.commit.request(0);
     });
@@ -41,12 +59,12 @@ export class D1WriteBatcher {
       const group = this.queue.splice(0, this.maxBatch);
       try {
         this.roundTrips++;
-        const queries = group.map((item) => item.query) as [
-          BatchItem<"sqlite">,
-          ...BatchItem<"sqlite">[],
-        ];
-        const results = group.length === 1 ? [await queries[0]] : await this.db.batch(queries);
-        for (const [index, item] of group.entries()) item.resolve(results[index]);
+        const results = await this.execute(group.flatMap((item) => item.queries));
+        let offset = 0;
+        for (const item of group) {
+          item.resolve(results.slice(offset, offset + item.queries.length));
+          offset += item.queries.length;
+        }
       } catch (error) {
         if (group.length === 1) {
           group[0]?.reject(error);
@@ -54,9 +72,24 @@ export class D1WriteBatcher {
         }
         for (const item of group) {
           this.roundTrips++;
-          await Promise.resolve(item.query).then(item.resolve, item.reject);
+          await this.execute(item.queries).then(item.resolve, item.reject);
         }
       }
     }
+  }
+
+  private async execute(queries: Write[]): Promise<D1Result[]> {
+    const statements = queries.map((query) => this.statement(query));
+    const [first, ...rest] = statements;
+    if (!first) return [];
+    return rest.length === 0 ? [await first.run()] : this.d1.batch(statements);
+  }
+
+  private statement(query: Write): D1PreparedStatement {
+    if (isStatement(query)) return query;
+    const { sql, params } = (
+      query as unknown as { toSQL(): { sql: string; params: unknown[] } }
+    ).toSQL();
+    return this.d1.prepare(sql).bind(...params);
   }
 }

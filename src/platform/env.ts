@@ -14,6 +14,8 @@ export interface AppBindings {
   LINK_LEDGER: DurableObjectNamespace<LinkLedgerContract>;
   WORKFLOW_RUNNER: DurableObjectNamespace<WorkflowRunnerContract>;
   CONVERSATION: DurableObjectNamespace<ConversationContract>;
+  /** Deliveries of lifecycle events to event endpoints (docs/events.md#delivery). */
+  EVENT_DELIVERIES: Queue<{ deliveryId: string }>;
   /** Workers AI; when bound, agents reply through it, otherwise through the scripted brain. */
   AI?: AiRunner;
   /** Static files (chat page script and styles, /widget.js), built from src/client. */
@@ -24,6 +26,8 @@ export interface AppBindings {
   SECRETS_KEY?: string;
   /** Accepted launch API calls per widget key in any 60 s window; default 120 (spec 8). */
   RATE_LIMIT_PER_MINUTE?: string;
+  /** "true" lets event endpoints be plain http to localhost (local development only). */
+  ALLOW_HTTP_EVENT_ENDPOINTS?: string;
   /** Pending, unexpired links per workspace; default 10000 (spec 8). */
   MAX_PENDING_LINKS?: string;
   /** Public origin of the launch API and chat page; the request's origin when unset. */

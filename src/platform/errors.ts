@@ -55,6 +55,10 @@ export const ERROR_CODES = {
     status: [409],
     meaning: "A request with this Idempotency-Key is still being processed; see `Retry-After`.",
   },
+  endpoint_disabled: {
+    status: [409],
+    meaning: "The event endpoint is disabled; enable it before resending to it.",
+  },
   member_exists: { status: [409], meaning: "A member with this email already exists." },
   cannot_remove_owner: { status: [409], meaning: "The workspace owner cannot be removed." },
   conversation_ended: { status: [410], meaning: "The conversation has ended." },

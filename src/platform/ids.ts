@@ -1,7 +1,20 @@
 import { randomBase62 } from "./crypto";
 
 /** Id prefixes of docs/architecture.md#ids-and-formats. */
-export type IdPrefix = "ws" | "mem" | "wk" | "agt" | "ch" | "lnk" | "ses" | "wf" | "exe";
+export type IdPrefix =
+  | "ws"
+  | "mem"
+  | "wk"
+  | "agt"
+  | "ch"
+  | "lnk"
+  | "ses"
+  | "wf"
+  | "exe"
+  | "ep"
+  | "evt"
+  | "dlv"
+  | "att";
 
 /** A new unguessable id: `<prefix>_` + 22 base62 chars (about 131 random bits; docs/architecture.md#ids-and-formats). */
 export function newId(prefix: IdPrefix): string {

@@ -15,6 +15,7 @@ export function startEchoServer() {
   const hits = new Map();
   const held = new Map();
   const released = new Set();
+  const received = new Map();
   const count = (id) => {
     hits.set(id, (hits.get(id) ?? 0) + 1);
     return hits.get(id);
@@ -54,6 +55,17 @@ export function startEchoServer() {
           held.set(id, waiting);
           return;
         }
+        case "receiver": {
+          const list = received.get(id) ?? [];
+          list.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
+          received.set(id, list);
+          const fail = Number(url.searchParams.get("fail") ?? 0);
+          return list.length <= fail
+            ? json(500, { error: "failing on purpose" })
+            : json(200, { received: list.length });
+        }
+        case "received":
+          return json(200, received.get(id) ?? []);
         case "release":
           released.add(id);
           for (const answer of held.get(id) ?? []) answer();

@@ -10,7 +10,7 @@ const row = (slug: string) => ({ id: `ws_batch_${slug}`, slug, name: slug, creat
 
 describe("D1WriteBatcher", () => {
   it("groups writes that overlap an in-flight one into a single round trip", async () => {
-    const writer = new D1WriteBatcher(db);
+    const writer = new D1WriteBatcher(env.DB);
     const slugs = Array.from(
       { length: 10 },
       (_, i) => `group-${i}-${crypto.randomUUID().slice(0, 8)}`,
@@ -31,7 +31,7 @@ describe("D1WriteBatcher", () => {
   });
 
   it("sends writes made in the same turn as one round trip", async () => {
-    const writer = new D1WriteBatcher(db);
+    const writer = new D1WriteBatcher(env.DB);
     const slugs = Array.from(
       { length: 5 },
       (_, i) => `turn-${i}-${crypto.randomUUID().slice(0, 8)}`,
@@ -41,7 +41,7 @@ describe("D1WriteBatcher", () => {
   });
 
   it("rejects only the write that fails on its own", async () => {
-    const writer = new D1WriteBatcher(db);
+    const writer = new D1WriteBatcher(env.DB);
     const taken = `taken-${crypto.randomUUID().slice(0, 8)}`;
     await writer.run(db.insert(workspaces).values(row(taken)));
     const fresh = [1, 2].map((i) => `fresh-${i}-${crypto.randomUUID().slice(0, 8)}`);

@@ -8,6 +8,7 @@ type Doc = {
     Record<string, { responses: Record<string, unknown>; security?: unknown[] }>
   >;
   components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+  webhooks?: Record<string, { post?: { requestBody?: unknown } }>;
 };
 
 describe("OpenAPI document (generated from the zod schemas)", () => {
@@ -54,6 +55,16 @@ describe("OpenAPI document (generated from the zod schemas)", () => {
         "POST /v1/chat/sessions",
         "GET /v1/chat/sessions/{sessionId}/socket",
         "GET /v1/manage/usage",
+        "POST /v1/manage/event-endpoints",
+        "GET /v1/manage/event-endpoints",
+        "GET /v1/manage/event-endpoints/{id}",
+        "GET /v1/manage/event-endpoints/{id}/deliveries",
+        "PATCH /v1/manage/event-endpoints/{id}",
+        "DELETE /v1/manage/event-endpoints/{id}",
+        "POST /v1/manage/event-endpoints/{id}/deliveries/{deliveryId}/resend",
+        "POST /v1/manage/event-endpoints/{id}/recover",
+        "POST /v1/manage/event-endpoints/{id}/rotate-secret",
+        "POST /v1/manage/event-endpoints/{id}/test",
       ].sort(),
     );
     const create = doc.paths["/v1/widget/launches"]?.post;
@@ -74,6 +85,11 @@ describe("OpenAPI document (generated from the zod schemas)", () => {
     }
     expect(doc.components.schemas).toHaveProperty("CreateLaunch");
     expect(doc.components.schemas).toHaveProperty("Error");
+    // The events POSTed to event endpoints, for generated clients (docs/events.md#bodies).
+    expect(JSON.stringify(Object.values(doc.webhooks ?? {})[0]?.post?.requestBody)).toContain(
+      "#/components/schemas/Event",
+    );
+    expect(doc.components.schemas).toHaveProperty("LifecycleEvent");
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(
       ["memberToken", "operatorToken", "widgetKey", "widgetKeyHeader"].sort(),
     );

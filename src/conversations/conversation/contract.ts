@@ -59,6 +59,8 @@ export interface ConversationApi {
   revoke(now?: number): Promise<void>;
   /** Ends an open conversation; a no-op once ended. */
   end(reason: Exclude<EndReason, "revoked">, now?: number): Promise<void>;
+  /** Every message, oldest first, for `conversation.ended` with a transcript (docs/events.md). */
+  transcript(): Promise<StoredMessage[]>;
   /** Accepts the chat socket for a valid one-time ticket (`?ticket=`), or refuses in the envelope. */
   fetch(request: Request): Promise<Response>;
 }

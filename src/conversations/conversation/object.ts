@@ -27,7 +27,6 @@ import {
   IDLE_TIMEOUT_MS,
   parseClientFrame,
   type ServerFrame,
-  type SocketErrorCode,
   toWire,
 } from "../protocol";
 import type {
@@ -38,7 +37,8 @@ import type {
   OpenResult,
   StoredMessage,
 } from "./contract";
-import { ConversationStore, type OutboxItem } from "./store";
+import { sendError, trySend } from "./sockets";
+import { ConversationStore, linkEndReason, type OutboxItem } from "./store";
 
 /** A socket ticket must be used within this time. */
 const TICKET_TTL_MS = 60_000;
@@ -183,10 +183,15 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     await this.scheduleAlarm();
   }
 
+  /** Every message, oldest first (docs/events.md#transcripts). */
+  async transcript(): Promise<StoredMessage[]> {
+    return this.store.messages();
+  }
+
   /** Ends an open conversation (person, agent or idle); a no-op once ended. */
   async end(reason: Exclude<EndReason, "revoked">, now = Date.now()): Promise<void> {
     if (!this.finish(reason, now)) return;
-    this.enqueue({ kind: "link-ended", id: outboxId(), at: now });
+    this.enqueue({ kind: "link-ended", id: outboxId(), at: now, reason });
     this.closeAll({ type: "ended" }, CLOSE_CODES.ended, "ended");
     await this.scheduleAlarm();
   }
@@ -247,6 +252,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
             facts.workspaceId,
             facts.linkId,
             item.at,
+            item.reason ?? linkEndReason(this.store.state()?.endReason),
           );
         } else {
           await deliverConversationEvent(this.env, facts, item);
@@ -280,19 +286,4 @@ function outboxId(): string {
 
 function message(role: StoredMessage["role"], text: string, at: number): StoredMessage {
   return { id: `msg_${randomBase64Url(12)}`, role, text, at };
-}
-
-function sendError(
-  ws: WebSocket,
-  code: SocketErrorCode,
-  text: string,
-  details: Record<string, string | number>[] = [],
-): void {
-  trySend(ws, frameText({ type: "error", error: { code, message: text, details } }));
-}
-
-function trySend(ws: WebSocket, frame: string): void {
-  try {
-    ws.send(frame);
-  } catch {} // a socket that is closing misses the frame; the history has it
 }

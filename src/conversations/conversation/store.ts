@@ -22,7 +22,21 @@ export type OutboxItem =
       at: number;
       reason?: EndReason;
     }
-  | { kind: "link-ended"; id: string; at: number };
+  | {
+      kind: "link-ended";
+      id: string;
+      at: number;
+      /** Absent on items stored before reasons were recorded; they were ended by the person. */
+      reason?: Exclude<EndReason, "revoked">;
+    };
+
+/**
+ * The reason to record on the link for an end queued before outbox items carried it: the one the
+ * conversation stored (revocations never queue a link end).
+ */
+export function linkEndReason(reason: EndReason | null | undefined): Exclude<EndReason, "revoked"> {
+  return reason == null || reason === "revoked" ? "person" : reason;
+}
 
 /** The conversation's SQLite tables (meta, messages, tickets, opens, outbox), read and written synchronously. */
 export class ConversationStore {

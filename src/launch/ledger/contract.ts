@@ -5,6 +5,7 @@
  */
 import type { WidgetKeyPrincipal } from "../../auth/credentials";
 import type { Link, NewLink } from "../../db/schema";
+import type { EventEndReason } from "../../events/types";
 import type { ErrorDetail } from "../../platform/errors";
 import type { RateLimitDecision } from "../../platform/sliding-window";
 
@@ -76,8 +77,13 @@ export interface LinkLedgerApi {
     sessionId: string,
     startedAt: number,
   ): Promise<boolean>;
-  /** Records that the link's conversation ended; repeating it changes nothing. */
-  endLink(workspaceId: string, linkId: string, endedAt: number): Promise<void>;
+  /** Records that the link's conversation ended, and why; repeating it changes nothing. */
+  endLink(
+    workspaceId: string,
+    linkId: string,
+    endedAt: number,
+    reason: EventEndReason,
+  ): Promise<void>;
   /** Revokes a widget key, refused from the next call on; false for an unknown key. */
   revokeWidgetKey(workspaceId: string, keyId: string): Promise<boolean>;
   /** Forgets cached parameter definitions of an agent that changed or was deleted. */

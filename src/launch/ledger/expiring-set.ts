@@ -23,6 +23,16 @@ export class ExpiringSet {
     return this.members.delete(id);
   }
 
+  /** The earliest expiry (epoch ms) among unexpired members at `now`; null when there is none. */
+  earliest(now: number): number | null {
+    this.prune(now);
+    for (let top = this.heap[0]; top !== undefined; top = this.heap[0]) {
+      if (this.members.get(top[1]) === top[0]) return top[0];
+      this.pop();
+    }
+    return null;
+  }
+
   clear(): void {
     this.members.clear();
     this.heap = [];

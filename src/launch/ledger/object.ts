@@ -8,19 +8,19 @@
  * - Pending-link cap: the set of pending, unexpired links, kept in memory and rebuilt from D1 each time
  *   the object starts, so after any restart the count equals what D1 holds. A slot is taken
  *   synchronously before the D1 write, so concurrent creates can never pass the cap.
- * - Link writes (create, revoke, open, end) go to D1 from here, grouped into shared round trips when calls
- *   overlap; the object keeps a write-through cache of links and of agents' parameter definitions,
+ * - Link writes (create, revoke, open, end) go to D1 from here, each with its lifecycle event in the
+ *   same transaction (`EventWatch`, whose alarm also records expiries), grouped into shared round
+ *   trips when calls overlap; the object keeps a write-through cache of links and of agents' parameter definitions,
  *   so most calls need no D1 read.
  */
 
 import { DurableObject } from "cloudflare:workers";
-import { and, eq, isNull, ne } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { WidgetKeyPrincipal } from "../../auth/credentials";
 import { closeRevokedConversation } from "../../conversations/conversation/client";
 import { database } from "../../db/database";
-import { type Link, links, type NewLink } from "../../db/schema";
-import { D1WriteBatcher } from "../../platform/d1-write-batcher";
+import type { Link, NewLink } from "../../db/schema";
+import type { EventEndReason } from "../../events/types";
 import type { AppBindings } from "../../platform/env";
 import { RateLimitStore } from "../../platform/rate-limit-store";
 import { type LaunchLimits, launchLimits } from "../limits";
@@ -41,9 +41,16 @@ import type {
   LedgerUsage,
   LinkLedgerContract,
 } from "./contract";
+import { EventWatch } from "./event-watch";
 import { ExpiringSet } from "./expiring-set";
 import { createIdempotently, IdempotencyKeys } from "./idempotency";
 import { KeyRevocations } from "./key-revocations";
+import {
+  activateStatements,
+  createStatements,
+  endStatements,
+  revokeStatements,
+} from "./lifecycle-events";
 import { LinkCache, toRow } from "./link-cache";
 
 const LINK_CACHE_SIZE = 20_000;
@@ -52,14 +59,14 @@ const LINK_CACHE_SIZE = 20_000;
 export class LinkLedger extends DurableObject<AppBindings> implements LinkLedgerContract {
   private readonly db: DrizzleD1Database;
   private readonly limits: LaunchLimits;
-  /** Link writes of concurrent calls share D1 round trips (group commit). */
-  private readonly writes: D1WriteBatcher;
   private readonly rateLimits: RateLimitStore;
   private readonly keys: KeyRevocations;
   private readonly idempotency: IdempotencyKeys;
   private readonly pending = new ExpiringSet();
   private readonly linkCache = new LinkCache(LINK_CACHE_SIZE);
   private readonly agents: AgentParameters;
+  /** Link writes with their events; concurrent ones share D1 round trips (group commit). */
+  private readonly events: EventWatch;
   /** Bumped by every write, so a read-through that raced a write does not cache a stale row. */
   private epoch = 0;
   private loaded: Promise<void> | undefined;
@@ -69,10 +76,10 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     this.db = database(env);
     // Vars are fixed for the object's lifetime.
     this.limits = launchLimits(env);
-    this.writes = new D1WriteBatcher(this.db);
     this.keys = new KeyRevocations(this.db);
     this.agents = new AgentParameters(this.db);
     this.idempotency = new IdempotencyKeys(ctx.storage.sql);
+    this.events = new EventWatch(ctx, env, this.db);
     this.rateLimits = new RateLimitStore(ctx.storage, (promise) => ctx.waitUntil(promise));
   }
 
@@ -131,14 +138,15 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     }
     this.pending.add(link.id, link.expiresAt);
     beforeWrite?.();
+    const row = toRow(link);
     try {
-      await this.writes.run(this.db.insert(links).values(link));
+      await this.events.write(key.workspaceId, createStatements(this.env.DB, row));
     } catch (error) {
       this.pending.delete(link.id);
       throw error;
     }
     this.epoch++;
-    this.linkCache.set(toRow(link));
+    this.linkCache.set(row);
     return { ok: true, value: { replayed: false } };
   }
 
@@ -159,21 +167,12 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
         const revokedAt = Date.now();
         // Revocation also ends an open conversation (docs/api/conversations.md).
         const endedAt = found.value.sessionId ? (found.value.endedAt ?? revokedAt) : null;
+        const revoked: Link = { ...found.value, status: "revoked", revokedAt, endedAt };
+        const wasOpen = found.value.sessionId !== null && found.value.endedAt === null;
         this.epoch++;
-        await this.writes.run(
-          this.db
-            .update(links)
-            .set({ status: "revoked", revokedAt, endedAt })
-            .where(
-              and(
-                eq(links.id, linkId),
-                eq(links.workspaceId, key.workspaceId),
-                ne(links.status, "revoked"),
-              ),
-            ),
-        );
+        await this.events.write(key.workspaceId, revokeStatements(this.env.DB, revoked, wasOpen));
         this.pending.delete(linkId);
-        this.linkCache.set({ ...found.value, status: "revoked", revokedAt, endedAt });
+        this.linkCache.set(revoked);
         if (found.value.sessionId)
           await closeRevokedConversation(this.env, found.value.sessionId, revokedAt);
       }
@@ -195,16 +194,12 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     const found = await findLinkRow(this.db, workspaceId, linkId);
     if (found?.status !== "pending" || found.expiresAt <= startedAt) return false;
     this.epoch++;
-    const result = await this.db
-      .update(links)
-      .set({ status: "active", sessionId, startedAt })
-      .where(
-        and(eq(links.id, linkId), eq(links.workspaceId, workspaceId), eq(links.status, "pending")),
-      );
-    const opened = result.meta.changes === 1;
+    const active: Link = { ...found, status: "active", sessionId, startedAt };
+    const results = await this.events.write(workspaceId, activateStatements(this.env.DB, active));
+    const opened = (results[0] as D1Result).meta.changes === 1;
     if (opened) {
       this.pending.delete(linkId);
-      this.linkCache.set({ ...found, status: "active", sessionId, startedAt });
+      this.linkCache.set(active);
     } else {
       this.linkCache.delete(linkId);
     }
@@ -215,19 +210,18 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
    * Records that the link's conversation ended (docs/api/conversations.md): an active link becomes `ended`; a
    * revoked one only gets its end time. Repeating it changes nothing.
    */
-  async endLink(workspaceId: string, linkId: string, endedAt: number): Promise<void> {
+  async endLink(
+    workspaceId: string,
+    linkId: string,
+    endedAt: number,
+    reason: EventEndReason,
+  ): Promise<void> {
     const found = await findLinkRow(this.db, workspaceId, linkId);
     if (!found || found.endedAt !== null) return;
     const status = found.status === "active" ? "ended" : found.status;
     this.epoch++;
-    await this.writes.run(
-      this.db
-        .update(links)
-        .set({ status, endedAt })
-        .where(
-          and(eq(links.id, linkId), eq(links.workspaceId, workspaceId), isNull(links.endedAt)),
-        ),
-    );
+    const ended: Link = { ...found, status, endedAt };
+    await this.events.write(workspaceId, endStatements(this.env.DB, ended, reason));
     // A revocation may have won the race (then nothing changed): the next read goes to D1.
     this.linkCache.delete(linkId);
   }
@@ -249,6 +243,14 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
       pendingLinks: this.pending.size(Date.now()),
       maxPendingLinks: this.limits.maxPendingLinks,
     };
+  }
+
+  /** The ledger's alarm: records `link.expired` and relays overdue deliveries (docs/events.md#delivery). */
+  override async alarm(): Promise<void> {
+    await this.events.fire(
+      (workspaceId) => this.load(workspaceId),
+      (now) => this.pending.earliest(now),
+    );
   }
 
   private async guarded<T>(

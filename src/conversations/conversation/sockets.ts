@@ -1,0 +1,19 @@
+/** Writing to the conversation's sockets, where a closing socket must not fail the caller. */
+import { frameText, type SocketErrorCode } from "../protocol";
+
+/** Sends an error frame in the one envelope (docs/errors.md), details as given. */
+export function sendError(
+  ws: WebSocket,
+  code: SocketErrorCode,
+  text: string,
+  details: Record<string, string | number>[] = [],
+): void {
+  trySend(ws, frameText({ type: "error", error: { code, message: text, details } }));
+}
+
+/** Sends the frame; a socket that is closing misses it (the history has the message). */
+export function trySend(ws: WebSocket, frame: string): void {
+  try {
+    ws.send(frame);
+  } catch {} // a socket that is closing misses the frame; the history has it
+}

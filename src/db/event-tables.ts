@@ -1,0 +1,121 @@
+/**
+ * D1 tables of lifecycle events (docs/events.md): event endpoints, events, deliveries and their
+ * attempts. Secrets only sealed; times are epoch milliseconds.
+ */
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { workspaces } from "./schema";
+
+/** Lifecycle events a customer's server can receive (docs/events.md). */
+export const EVENT_TYPES = [
+  "link.created",
+  "conversation.started",
+  "conversation.ended",
+  "link.expired",
+  "link.revoked",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * Event endpoints: a customer's URL that receives signed lifecycle events (docs/events.md). The
+ * signing secret must be recoverable to sign, so it is stored sealed with SECRETS_KEY, never in
+ * plaintext; after a rotation the previous one keeps signing alongside for 24 hours.
+ */
+export const eventEndpoints = sqliteTable(
+  "event_endpoints",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    url: text("url").notNull(),
+    events: text("events", { mode: "json" }).$type<EventType[]>().notNull(),
+    description: text("description"),
+    status: text("status", { enum: ["enabled", "disabled"] }).notNull(),
+    includeTranscript: integer("include_transcript", { mode: "boolean" }).notNull().default(false),
+    secretSealed: text("secret_sealed").notNull(),
+    previousSecretSealed: text("previous_secret_sealed"),
+    previousSecretExpiresAt: integer("previous_secret_expires_at"),
+    /** First failed attempt since the last success; 5 days of failures disable the endpoint. */
+    failingSince: integer("failing_since"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("event_endpoints_workspace_created").on(t.workspaceId, t.createdAt)],
+);
+export type EventEndpoint = typeof eventEndpoints.$inferSelect;
+
+/** Every event type a body may carry: the lifecycle events and `event.test` (docs/events.md). */
+export type AnyEventType = EventType | "event.test";
+
+/**
+ * Events (docs/events.md#bodies), written in the same D1 transaction as the state change that
+ * causes them, and only while an enabled endpoint of the workspace listens to their type. A link
+ * has at most one event of each type (the unique index), so a repeated write invents nothing.
+ */
+export const events = sqliteTable(
+  "events",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull(),
+    linkId: text("link_id"),
+    type: text("type").$type<AnyEventType>().notNull(),
+    /** The JSON body delivered (without a transcript, which is added per endpoint). */
+    body: text("body").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("events_link_type").on(t.linkId, t.type)],
+);
+export type StoredEvent = typeof events.$inferSelect;
+
+export type DeliveryStatus = "pending" | "succeeded" | "failed";
+
+/**
+ * One event on its way to one endpoint (docs/events.md#delivery): created with the event, then
+ * attempted by the queue consumer on the retry schedule. `step` counts the attempts since the
+ * delivery was created or last resent; `nextAttemptAt` is when the queue should bring it next.
+ */
+export const eventDeliveries = sqliteTable(
+  "event_deliveries",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull(),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => eventEndpoints.id, { onDelete: "cascade" }),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => events.id),
+    status: text("status", { enum: ["pending", "succeeded", "failed"] })
+      .$type<DeliveryStatus>()
+      .notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    step: integer("step").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    index("event_deliveries_endpoint_created").on(t.endpointId, t.createdAt, t.id),
+    index("event_deliveries_endpoint_status_created").on(t.endpointId, t.status, t.createdAt, t.id),
+    index("event_deliveries_workspace_status_next").on(t.workspaceId, t.status, t.nextAttemptAt),
+  ],
+);
+export type EventDelivery = typeof eventDeliveries.$inferSelect;
+
+/** Each attempt of a delivery: when, the answer's status, latency and first KiB of its body. */
+export const deliveryAttempts = sqliteTable(
+  "delivery_attempts",
+  {
+    id: text("id").primaryKey(),
+    deliveryId: text("delivery_id")
+      .notNull()
+      .references(() => eventDeliveries.id, { onDelete: "cascade" }),
+    at: integer("at").notNull(),
+    /** The receiver's status; null after a timeout or network error. */
+    responseStatus: integer("response_status"),
+    latencyMs: integer("latency_ms").notNull(),
+    responseBody: text("response_body").notNull(),
+  },
+  (t) => [index("delivery_attempts_delivery_at").on(t.deliveryId, t.at)],
+);
+export type DeliveryAttempt = typeof deliveryAttempts.$inferSelect;

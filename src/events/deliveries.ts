@@ -1,0 +1,239 @@
+/**
+ * The delivery log of an event endpoint and what an Owner or Admin can do with it
+ * (docs/events.md#delivery-log): list deliveries with their attempts, resend one, recover every
+ * failed one since a time, and send a test event now.
+ */
+import { and, desc, eq, gte, inArray, lt, or, type SQL } from "drizzle-orm";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { database } from "../db/database";
+import {
+  deliveryAttempts,
+  type EventDelivery,
+  type EventEndpoint,
+  eventDeliveries,
+  eventEndpoints,
+  events,
+} from "../db/event-tables";
+import { decodeCursor, encodeCursor } from "../platform/cursor";
+import type { AppBindings } from "../platform/env";
+import { ApiError, notFound } from "../platform/errors";
+import { isoTime, newId } from "../platform/ids";
+import { liveSecrets, recordAttempt } from "./delivery";
+import { enqueueDeliveries, eventBody } from "./outbox";
+import type { DeliveryView, ListDeliveriesQuery } from "./schemas";
+import { sendOnce } from "./signing";
+
+const DELIVERY_ID = /^dlv_[0-9A-Za-z]{1,60}$/;
+
+async function endpointOf(db: DrizzleD1Database, workspaceId: string, endpointId: string) {
+  const endpoint = await db
+    .select()
+    .from(eventEndpoints)
+    .where(and(eq(eventEndpoints.id, endpointId), eq(eventEndpoints.workspaceId, workspaceId)))
+    .get();
+  if (!endpoint) throw notFound("No such event endpoint in this workspace.");
+  return endpoint;
+}
+
+/** The deliveries as the API shows them, each with its attempts (oldest first). */
+async function views(db: DrizzleD1Database, rows: EventDelivery[]): Promise<DeliveryView[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
+  const [attempts, types] = await db.batch([
+    db
+      .select()
+      .from(deliveryAttempts)
+      .where(inArray(deliveryAttempts.deliveryId, ids))
+      .orderBy(deliveryAttempts.at),
+    db
+      .select({ id: events.id, type: events.type })
+      .from(events)
+      .where(
+        inArray(
+          events.id,
+          rows.map((row) => row.eventId),
+        ),
+      ),
+  ]);
+  const typeOf = new Map(types.map((row) => [row.id, row.type]));
+  return rows.map((row) => ({
+    id: row.id,
+    eventId: row.eventId,
+    eventType: typeOf.get(row.eventId) ?? "unknown",
+    status: row.status,
+    attempts: attempts
+      .filter((attempt) => attempt.deliveryId === row.id)
+      .map((attempt) => ({
+        at: isoTime(attempt.at),
+        responseStatus: attempt.responseStatus,
+        latencyMs: attempt.latencyMs,
+        responseBody: attempt.responseBody,
+      })),
+    nextAttemptAt:
+      row.status === "pending" && row.nextAttemptAt ? isoTime(row.nextAttemptAt) : null,
+    createdAt: isoTime(row.createdAt),
+  }));
+}
+
+/**
+ * The endpoint's deliveries, newest first, in pages (`?status=&cursor=&limit=`).
+ * @throws ApiError 404 not_found, 400 invalid_request for a cursor not given out
+ */
+export async function listDeliveries(
+  db: DrizzleD1Database,
+  workspaceId: string,
+  endpointId: string,
+  query: ListDeliveriesQuery,
+) {
+  await endpointOf(db, workspaceId, endpointId);
+  const filters: (SQL | undefined)[] = [eq(eventDeliveries.endpointId, endpointId)];
+  if (query.status) filters.push(eq(eventDeliveries.status, query.status));
+  if (query.cursor !== undefined) {
+    const after = decodeCursor(query.cursor, DELIVERY_ID);
+    filters.push(
+      or(
+        lt(eventDeliveries.createdAt, after.createdAt),
+        and(eq(eventDeliveries.createdAt, after.createdAt), lt(eventDeliveries.id, after.id)),
+      ),
+    );
+  }
+  const rows = await db
+    .select()
+    .from(eventDeliveries)
+    .where(and(...filters))
+    .orderBy(desc(eventDeliveries.createdAt), desc(eventDeliveries.id))
+    .limit(query.limit + 1);
+  const hasMore = rows.length > query.limit;
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    data: await views(db, page),
+    hasMore,
+    nextCursor: hasMore && last ? encodeCursor(last.createdAt, last.id) : null,
+  };
+}
+
+function refuseDisabled(endpoint: EventEndpoint): void {
+  if (endpoint.status !== "enabled") {
+    throw new ApiError(
+      409,
+      "endpoint_disabled",
+      "The event endpoint is disabled; enable it first.",
+    );
+  }
+}
+
+/** Marks deliveries due now, with the retry schedule started afresh. */
+function restart(db: DrizzleD1Database, now: number, where: SQL | undefined) {
+  return db
+    .update(eventDeliveries)
+    .set({ status: "pending", step: 0, nextAttemptAt: now, updatedAt: now })
+    .where(where)
+    .returning();
+}
+
+/**
+ * Sends a delivery again now (whatever its status), its retry schedule started afresh.
+ * @throws ApiError 404 not_found, 409 endpoint_disabled
+ */
+export async function resendDelivery(
+  env: AppBindings,
+  workspaceId: string,
+  endpointId: string,
+  deliveryId: string,
+  now = Date.now(),
+): Promise<DeliveryView> {
+  const db = database(env);
+  refuseDisabled(await endpointOf(db, workspaceId, endpointId));
+  const [row] = await restart(
+    db,
+    now,
+    and(eq(eventDeliveries.id, deliveryId), eq(eventDeliveries.endpointId, endpointId)),
+  );
+  if (!row) throw notFound("No such delivery for this endpoint.");
+  await enqueueDeliveries(env, [row.id]);
+  const [view] = await views(db, [row]);
+  return view as DeliveryView;
+}
+
+/**
+ * Sends again every failed delivery of the endpoint created at or after `since` (epoch ms).
+ * @returns how many were sent again
+ * @throws ApiError 404 not_found, 409 endpoint_disabled
+ */
+export async function recoverDeliveries(
+  env: AppBindings,
+  workspaceId: string,
+  endpointId: string,
+  since: number,
+  now = Date.now(),
+): Promise<number> {
+  const db = database(env);
+  refuseDisabled(await endpointOf(db, workspaceId, endpointId));
+  const rows = await restart(
+    db,
+    now,
+    and(
+      eq(eventDeliveries.endpointId, endpointId),
+      eq(eventDeliveries.status, "failed"),
+      gte(eventDeliveries.createdAt, since),
+    ),
+  );
+  await enqueueDeliveries(
+    env,
+    rows.map((row) => row.id),
+  );
+  return rows.length;
+}
+
+/**
+ * Sends an `event.test` event to the endpoint now (enabled or not) and answers with its delivery
+ * after the one attempt; a test is not retried (resend it to try again).
+ * @throws ApiError 404 not_found
+ */
+export async function sendTestEvent(
+  env: AppBindings,
+  workspaceId: string,
+  endpointId: string,
+  now = Date.now(),
+  fetchImpl: typeof fetch = fetch,
+): Promise<DeliveryView> {
+  const db = database(env);
+  const endpoint = await endpointOf(db, workspaceId, endpointId);
+  const eventId = newId("evt");
+  const body = eventBody(eventId, {
+    workspaceId,
+    linkId: null,
+    type: "event.test",
+    createdAt: now,
+    data: { endpointId, message: "A test event from agent-edge." },
+  });
+  const delivery: EventDelivery = {
+    id: newId("dlv"),
+    workspaceId,
+    endpointId,
+    eventId,
+    status: "pending",
+    attempts: 0,
+    step: 0,
+    nextAttemptAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await db.batch([
+    db
+      .insert(events)
+      .values({ id: eventId, workspaceId, linkId: null, type: "event.test", body, createdAt: now }),
+    db.insert(eventDeliveries).values(delivery),
+  ]);
+  const secrets = await liveSecrets(env, endpoint, now);
+  const attempt = await sendOnce(endpoint.url, secrets, eventId, body, fetchImpl);
+  await recordAttempt(db, delivery, endpoint, attempt, now, false);
+  const row = await db
+    .select()
+    .from(eventDeliveries)
+    .where(eq(eventDeliveries.id, delivery.id))
+    .get();
+  const [view] = await views(db, [row ?? delivery]);
+  return view as DeliveryView;
+}

@@ -1,0 +1,171 @@
+/**
+ * Attempting deliveries (docs/events.md#delivery): the queue consumer claims a due delivery, signs
+ * and POSTs its event, records the attempt, and says when to try again on the retry schedule. An
+ * endpoint whose attempts have all failed for 5 days is disabled.
+ */
+import { and, eq, lte } from "drizzle-orm";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { conversation } from "../conversations/conversation/client";
+import { database } from "../db/database";
+import {
+  deliveryAttempts,
+  type EventDelivery,
+  type EventEndpoint,
+  eventDeliveries,
+  eventEndpoints,
+  events,
+  type StoredEvent,
+} from "../db/event-tables";
+import type { AppBindings } from "../platform/env";
+import { isoTime, newId } from "../platform/ids";
+import { log } from "../platform/log";
+import { importSecretsKey, openSecret } from "../platform/secret-box";
+import { endpointSecretAad } from "./endpoints";
+import { type Attempt, retryDelaySeconds, sendOnce } from "./signing";
+import type { DeliveryMessage } from "./types";
+
+/** How long a claimed delivery is left to its consumer before another may take it (ms). */
+const CLAIM_MS = 60_000;
+/** Queue deliveries may arrive this much before the time they were delayed to (ms). */
+const EARLY_MS = 2_000;
+/** Failing this long without a single success disables an endpoint (ms). */
+export const DISABLE_AFTER_MS = 5 * 24 * 60 * 60_000;
+/** A consumer that failed (D1 or the conversation unreachable) tries the message again after (s). */
+const CONSUMER_RETRY_S = 30;
+
+/** The queue consumer: each message is one delivery's attempt; retries go back with their delay. */
+export async function consumeDeliveries(
+  batch: MessageBatch<DeliveryMessage>,
+  env: AppBindings,
+): Promise<void> {
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      try {
+        const retryIn = await attemptDelivery(env, message.body.deliveryId);
+        if (retryIn === null) message.ack();
+        else message.retry({ delaySeconds: retryIn });
+      } catch (error) {
+        log("error", "event_delivery_failed", { deliveryId: message.body.deliveryId, error });
+        message.retry({ delaySeconds: CONSUMER_RETRY_S });
+      }
+    }),
+  );
+}
+
+/** The signing secrets of an endpoint now: its own, then the rotated-out one for its 24 hours. */
+export async function liveSecrets(env: AppBindings, endpoint: EventEndpoint, now: number) {
+  const key = await importSecretsKey(env.SECRETS_KEY);
+  const aad = endpointSecretAad(endpoint.workspaceId, endpoint.id);
+  const secrets = [await openSecret(key, endpoint.secretSealed, aad)];
+  if (endpoint.previousSecretSealed && (endpoint.previousSecretExpiresAt ?? 0) > now) {
+    secrets.push(await openSecret(key, endpoint.previousSecretSealed, aad));
+  }
+  return secrets;
+}
+
+/**
+ * The body sent to this endpoint: the stored event, with the conversation's messages added to
+ * `conversation.ended` for an endpoint that asked for transcripts (docs/events.md#transcripts).
+ */
+async function bodyFor(env: AppBindings, event: StoredEvent, endpoint: EventEndpoint) {
+  if (event.type !== "conversation.ended" || !endpoint.includeTranscript) return event.body;
+  const parsed = JSON.parse(event.body) as {
+    data: { conversation: { sessionId: string } | null; messages?: unknown };
+  };
+  const sessionId = parsed.data.conversation?.sessionId;
+  if (!sessionId) return event.body;
+  const messages = await conversation(env, sessionId).transcript();
+  parsed.data.messages = messages.map((m) => ({ ...m, at: isoTime(m.at) }));
+  return JSON.stringify(parsed);
+}
+
+/**
+ * Attempts a delivery if it is due and still pending (a stale or repeated message finds it
+ * claimed or done and does nothing).
+ * @returns seconds until the next attempt, or null when the message is done with
+ * @throws when D1, the secrets key or the conversation cannot be reached (the message is retried)
+ */
+export async function attemptDelivery(
+  env: AppBindings,
+  deliveryId: string,
+  now = Date.now(),
+  fetchImpl: typeof fetch = fetch,
+): Promise<number | null> {
+  const db = database(env);
+  const claimed = await db
+    .update(eventDeliveries)
+    .set({ nextAttemptAt: now + CLAIM_MS, updatedAt: now })
+    .where(
+      and(
+        eq(eventDeliveries.id, deliveryId),
+        eq(eventDeliveries.status, "pending"),
+        lte(eventDeliveries.nextAttemptAt, now + EARLY_MS),
+      ),
+    )
+    .returning()
+    .get();
+  if (!claimed) return null;
+  const [event, endpoint] = await db.batch([
+    db.select().from(events).where(eq(events.id, claimed.eventId)),
+    db.select().from(eventEndpoints).where(eq(eventEndpoints.id, claimed.endpointId)),
+  ]);
+  if (!event[0] || !endpoint[0] || endpoint[0].status !== "enabled") {
+    // A disabled endpoint gets nothing; its deliveries can be recovered once it is enabled again.
+    await setDelivery(db, claimed, { status: "failed", nextAttemptAt: null, updatedAt: now });
+    return null;
+  }
+  const body = await bodyFor(env, event[0], endpoint[0]);
+  const secrets = await liveSecrets(env, endpoint[0], now);
+  const attempt = await sendOnce(endpoint[0].url, secrets, event[0].id, body, fetchImpl);
+  return recordAttempt(db, claimed, endpoint[0], attempt, now);
+}
+
+/** Records the attempt, moves the delivery on and keeps the endpoint's failure count. */
+export async function recordAttempt(
+  db: DrizzleD1Database,
+  delivery: EventDelivery,
+  endpoint: EventEndpoint,
+  attempt: Attempt,
+  now: number,
+  retries = true,
+): Promise<number | null> {
+  const step = delivery.step + 1;
+  const delay = attempt.ok || !retries ? null : retryDelaySeconds(step);
+  const status = attempt.ok ? "succeeded" : delay === null ? "failed" : "pending";
+  const failingSince = attempt.ok ? null : (endpoint.failingSince ?? now);
+  const disable = failingSince !== null && now - failingSince >= DISABLE_AFTER_MS;
+  await db.batch([
+    db.insert(deliveryAttempts).values({
+      id: newId("att"),
+      deliveryId: delivery.id,
+      at: now,
+      responseStatus: attempt.status,
+      latencyMs: attempt.latencyMs,
+      responseBody: attempt.response,
+    }),
+    setDelivery(db, delivery, {
+      status,
+      step,
+      attempts: delivery.attempts + 1,
+      nextAttemptAt: delay === null ? null : now + delay * 1000,
+      updatedAt: now,
+    }),
+    db
+      .update(eventEndpoints)
+      .set({
+        failingSince,
+        ...(disable ? { status: "disabled" as const, updatedAt: now } : {}),
+      })
+      .where(eq(eventEndpoints.id, endpoint.id)),
+  ]);
+  if (disable) log("warn", "event_endpoint_disabled", { endpointId: endpoint.id, failingSince });
+  return delay;
+}
+
+function setDelivery(
+  db: DrizzleD1Database,
+  delivery: Pick<EventDelivery, "id">,
+  changes: Partial<EventDelivery>,
+) {
+  return db.update(eventDeliveries).set(changes).where(eq(eventDeliveries.id, delivery.id));
+}

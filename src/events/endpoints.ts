@@ -1,0 +1,181 @@
+/**
+ * Event endpoints of a workspace (docs/events.md#event-endpoints): where its lifecycle events are
+ * delivered, signed with the endpoint's secret (Standard Webhooks, `whsec_` secrets). The secret is
+ * shown once, when created or rotated, and stored sealed with SECRETS_KEY; a rotated-out secret
+ * keeps signing alongside the new one for 24 hours.
+ */
+import { and, desc, eq } from "drizzle-orm";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { EVENT_TYPES, type EventEndpoint, eventEndpoints } from "../db/event-tables";
+import { invalidRequest, notFound } from "../platform/errors";
+import { isoTime, newId } from "../platform/ids";
+import { sealSecret } from "../platform/secret-box";
+import type { CreateEventEndpoint, EventEndpointView, UpdateEventEndpoint } from "./schemas";
+
+/** How long a rotated-out secret keeps signing (ms). */
+export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60_000;
+
+/** The additional data an endpoint's secret is sealed with: it opens for that endpoint only. */
+export const endpointSecretAad = (workspaceId: string, endpointId: string) =>
+  `event-endpoint/${workspaceId}/${endpointId}`;
+
+/** A new signing secret: `whsec_` + base64 of 32 random bytes (Standard Webhooks). */
+function newSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return `whsec_${btoa(String.fromCharCode(...bytes))}`;
+}
+
+/**
+ * Refuses a URL events must not go to: not http(s), plain http outside localhost (unless allowed
+ * for local development), or credentials in it (they would be logged and sent as-is).
+ * @throws ApiError 400 invalid_request naming `field`
+ */
+export function checkEndpointUrl(url: string, allowHttpLocalhost: boolean, field = "url"): void {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  const local = parsed && ["localhost", "127.0.0.1", "[::1]"].includes(parsed.hostname);
+  const problem = !parsed
+    ? "Not a URL."
+    : parsed.username || parsed.password
+      ? "Credentials are not allowed in the URL; the signature authenticates us."
+      : parsed.protocol === "https:" || (parsed.protocol === "http:" && local && allowHttpLocalhost)
+        ? null
+        : "Use https (http only to localhost, where the Worker allows it for development).";
+  if (problem) {
+    throw invalidRequest("The event endpoint is invalid.", [
+      { field, code: "invalid_type", message: problem },
+    ]);
+  }
+}
+
+/** The endpoint as the API shows it (never its secret). */
+export function toEndpoint(row: EventEndpoint): EventEndpointView {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events,
+    description: row.description,
+    status: row.status,
+    includeTranscript: row.includeTranscript,
+    createdAt: isoTime(row.createdAt),
+    updatedAt: isoTime(row.updatedAt),
+  };
+}
+
+/** Registers an endpoint; the answer carries its secret, the only time it is shown. */
+export async function createEndpoint(
+  db: DrizzleD1Database,
+  key: CryptoKey,
+  workspaceId: string,
+  input: CreateEventEndpoint,
+  allowHttpLocalhost: boolean,
+  now = Date.now(),
+): Promise<EventEndpointView & { secret: string }> {
+  checkEndpointUrl(input.url, allowHttpLocalhost);
+  const id = newId("ep");
+  const secret = newSecret();
+  const row: EventEndpoint = {
+    id,
+    workspaceId,
+    url: input.url,
+    events: [...new Set(input.events ?? EVENT_TYPES)],
+    description: input.description ?? null,
+    status: "enabled",
+    includeTranscript: input.includeTranscript ?? false,
+    secretSealed: await sealSecret(key, secret, endpointSecretAad(workspaceId, id)),
+    previousSecretSealed: null,
+    previousSecretExpiresAt: null,
+    failingSince: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await db.insert(eventEndpoints).values(row);
+  return { ...toEndpoint(row), secret };
+}
+
+async function findEndpoint(db: DrizzleD1Database, workspaceId: string, id: string) {
+  const row = await db
+    .select()
+    .from(eventEndpoints)
+    .where(and(eq(eventEndpoints.id, id), eq(eventEndpoints.workspaceId, workspaceId)))
+    .get();
+  if (!row) throw notFound("No such event endpoint in this workspace.");
+  return row;
+}
+
+/** The workspace's endpoints, newest first. */
+export async function listEndpoints(
+  db: DrizzleD1Database,
+  workspaceId: string,
+): Promise<EventEndpointView[]> {
+  const rows = await db
+    .select()
+    .from(eventEndpoints)
+    .where(eq(eventEndpoints.workspaceId, workspaceId))
+    .orderBy(desc(eventEndpoints.createdAt));
+  return rows.map(toEndpoint);
+}
+
+/** One endpoint. @throws ApiError 404 not_found */
+export async function getEndpoint(db: DrizzleD1Database, workspaceId: string, id: string) {
+  return toEndpoint(await findEndpoint(db, workspaceId, id));
+}
+
+/** Changes the given fields. @throws ApiError 404 not_found, 400 invalid_request for the URL */
+export async function updateEndpoint(
+  db: DrizzleD1Database,
+  workspaceId: string,
+  id: string,
+  input: UpdateEventEndpoint,
+  allowHttpLocalhost: boolean,
+  now = Date.now(),
+): Promise<EventEndpointView> {
+  const row = await findEndpoint(db, workspaceId, id);
+  if (input.url !== undefined) checkEndpointUrl(input.url, allowHttpLocalhost);
+  const changes = {
+    ...(input.url !== undefined ? { url: input.url } : {}),
+    ...(input.events !== undefined ? { events: [...new Set(input.events)] } : {}),
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    // Enabling again starts the 5-day count of failures afresh.
+    ...(input.status !== undefined ? { status: input.status, failingSince: null } : {}),
+    ...(input.includeTranscript !== undefined
+      ? { includeTranscript: input.includeTranscript }
+      : {}),
+    updatedAt: now,
+  };
+  await db.update(eventEndpoints).set(changes).where(eq(eventEndpoints.id, row.id));
+  return toEndpoint({ ...row, ...changes });
+}
+
+/** Deletes an endpoint; nothing more is delivered to it. @throws ApiError 404 not_found */
+export async function deleteEndpoint(db: DrizzleD1Database, workspaceId: string, id: string) {
+  const row = await findEndpoint(db, workspaceId, id);
+  await db.delete(eventEndpoints).where(eq(eventEndpoints.id, row.id));
+}
+
+/**
+ * Gives the endpoint a new secret, shown in this answer only; the old one keeps signing alongside
+ * for 24 hours, so a receiver can switch without losing events. @throws ApiError 404 not_found
+ */
+export async function rotateSecret(
+  db: DrizzleD1Database,
+  key: CryptoKey,
+  workspaceId: string,
+  id: string,
+  now = Date.now(),
+): Promise<EventEndpointView & { secret: string }> {
+  const row = await findEndpoint(db, workspaceId, id);
+  const secret = newSecret();
+  const changes = {
+    secretSealed: await sealSecret(key, secret, endpointSecretAad(workspaceId, id)),
+    previousSecretSealed: row.secretSealed,
+    previousSecretExpiresAt: now + PREVIOUS_SECRET_TTL_MS,
+    updatedAt: now,
+  };
+  await db.update(eventEndpoints).set(changes).where(eq(eventEndpoints.id, row.id));
+  return { ...toEndpoint({ ...row, ...changes }), secret };
+}

@@ -1,0 +1,147 @@
+/**
+ * The events outbox (docs/events.md#delivery): an event and its deliveries are written by the same
+ * D1 batch (one transaction) as the state change that causes them, so a crash between the two
+ * loses nothing and invents nothing. After the commit the deliveries go onto the queue; deliveries
+ * that never reached it are sent again by the workspace's link ledger (`relayStaleDeliveries`).
+ */
+import { and, eq, lte, min } from "drizzle-orm";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { type AnyEventType, eventDeliveries } from "../db/event-tables";
+import type { AppBindings } from "../platform/env";
+import { isoTime, newId } from "../platform/ids";
+import { log } from "../platform/log";
+import type { DeliveryMessage, EventData } from "./types";
+
+/** An event about to be recorded. */
+export type NewEvent = {
+  workspaceId: string;
+  linkId: string | null;
+  type: AnyEventType;
+  createdAt: number;
+  data: EventData | Record<string, unknown>;
+  /** An SQL condition that must hold after the state change, or the event is not recorded. */
+  when?: Condition;
+};
+
+/** Seconds a stale pending delivery waits past its due time before the ledger sends it again. */
+export const RELAY_GRACE_MS = 120_000;
+
+/** The JSON body of an event (docs/events.md#bodies). */
+export function eventBody(id: string, event: NewEvent): string {
+  return JSON.stringify({
+    id,
+    type: event.type,
+    createdAt: isoTime(event.createdAt),
+    data: event.data,
+  });
+}
+
+/** An SQL condition with its `?` parameters. */
+export type Condition = { sql: string; params: unknown[] };
+
+/** True while an enabled endpoint of workspace ?1 listens to type ?2 (alias `e`). */
+const LISTENING = `e.workspace_id = ?1 AND e.status = 'enabled'
+  AND EXISTS (SELECT 1 FROM json_each(e.events) j WHERE j.value = ?2)`;
+
+/**
+ * The two statements that record an event and one pending delivery per enabled endpoint listening
+ * to it, to run in the same batch as (and after) the state change. The event is skipped when no
+ * endpoint listens, when `when` does not hold, or when the link already has an event of this type.
+ * The second statement returns the new deliveries' ids (`{ id }` rows).
+ */
+export function eventStatements(
+  d1: D1Database,
+  event: NewEvent,
+): [D1PreparedStatement, D1PreparedStatement] {
+  const id = newId("evt");
+  const { workspaceId, type, createdAt, when = { sql: "1", params: [] } } = event;
+  // ?1 workspace, ?2 type, ?3 event id, ?4 time; the condition's own parameters come after.
+  const shared = [workspaceId, type, id, createdAt];
+  let n = shared.length;
+  const numbered = when.sql.replace(/\?/g, () => `?${++n}`);
+  return [
+    d1
+      .prepare(
+        `INSERT OR IGNORE INTO events (id, workspace_id, link_id, type, body, created_at)
+        SELECT ?3, ?1, ?${n + 1}, ?2, ?${n + 2}, ?4
+        WHERE EXISTS (SELECT 1 FROM event_endpoints e WHERE ${LISTENING}) AND (${numbered})`,
+      )
+      .bind(...shared, ...when.params, event.linkId, eventBody(id, event)),
+    d1
+      .prepare(
+        `INSERT INTO event_deliveries (id, workspace_id, endpoint_id, event_id, status, attempts,
+          step, next_attempt_at, created_at, updated_at)
+        SELECT 'dlv_' || lower(hex(randomblob(12))), e.workspace_id, e.id, ?3, 'pending', 0, 0, ?4, ?4, ?4
+        FROM event_endpoints e
+        WHERE ${LISTENING} AND EXISTS (SELECT 1 FROM events WHERE id = ?3)
+        RETURNING id`,
+      )
+      .bind(...shared),
+  ];
+}
+
+/** The delivery ids returned by the second statement of each `eventStatements` pair. */
+export function createdDeliveries(results: readonly D1Result[]): string[] {
+  return results.flatMap((result) =>
+    (result.results ?? []).flatMap((row) => {
+      const id = (row as { id?: unknown }).id;
+      return typeof id === "string" && id.startsWith("dlv_") ? [id] : [];
+    }),
+  );
+}
+
+/**
+ * Puts deliveries onto the queue, 100 per send. A failure is logged, not thrown: the state change
+ * has committed and the ledger's relay sends the deliveries once they are overdue.
+ */
+export async function enqueueDeliveries(
+  env: AppBindings,
+  deliveryIds: readonly string[],
+  delaySeconds = 0,
+): Promise<void> {
+  for (let start = 0; start < deliveryIds.length; start += 100) {
+    const messages = deliveryIds
+      .slice(start, start + 100)
+      .map((deliveryId) => ({ body: { deliveryId } satisfies DeliveryMessage, delaySeconds }));
+    try {
+      await env.EVENT_DELIVERIES.sendBatch(messages);
+    } catch (error) {
+      log("warn", "event_enqueue_failed", { count: messages.length, error });
+    }
+  }
+}
+
+/**
+ * Sends again the workspace's pending deliveries that are overdue by more than RELAY_GRACE_MS
+ * (their message never reached the queue, or was lost), marking them due now.
+ * @returns when to look again (epoch ms), or null while nothing is pending
+ */
+export async function relayStaleDeliveries(
+  env: AppBindings,
+  db: DrizzleD1Database,
+  workspaceId: string,
+  now: number,
+): Promise<number | null> {
+  const pending = and(
+    eq(eventDeliveries.workspaceId, workspaceId),
+    eq(eventDeliveries.status, "pending"),
+  );
+  const stale = await db
+    .update(eventDeliveries)
+    .set({ nextAttemptAt: now, updatedAt: now })
+    .where(and(pending, lte(eventDeliveries.nextAttemptAt, now - RELAY_GRACE_MS)))
+    .returning({ id: eventDeliveries.id });
+  if (stale.length > 0) {
+    log("warn", "event_deliveries_relayed", { workspaceId, count: stale.length });
+    await enqueueDeliveries(
+      env,
+      stale.map((row) => row.id),
+    );
+  }
+  const next = await db
+    .select({ at: min(eventDeliveries.nextAttemptAt) })
+    .from(eventDeliveries)
+    .where(pending)
+    .get();
+  return next?.at == null ? null : Math.max(next.at, now) + RELAY_GRACE_MS;
+}

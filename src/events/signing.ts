@@ -1,0 +1,81 @@
+/**
+ * Signing and sending one delivery (docs/events.md): the Standard Webhooks scheme exactly, with
+ * its reference library (`standardwebhooks`): `webhook-id` is the event id (stable across retries),
+ * `webhook-timestamp` the attempt's time in seconds, `webhook-signature` one `v1,<base64 HMAC-SHA256
+ * of "id.timestamp.body">` per live secret (two during a rotation's 24 hours).
+ */
+import { Webhook } from "standardwebhooks";
+
+/** How long one attempt may take before it counts as failed (ms). */
+export const DELIVERY_TIMEOUT_MS = 15_000;
+/** Bytes of the receiver's answer kept in the delivery log. */
+export const KEPT_RESPONSE_BYTES = 1024;
+/** Waits before each retry (s): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; then the delivery fails. */
+export const RETRY_SCHEDULE_S = [5, 300, 1_800, 7_200, 18_000, 36_000, 36_000] as const;
+
+/**
+ * The signed headers of one attempt.
+ * @param secrets the endpoint's live `whsec_` secrets, newest first
+ * @param at the attempt's time
+ */
+export function signedHeaders(
+  secrets: readonly string[],
+  eventId: string,
+  body: string,
+  at: Date,
+): Record<string, string> {
+  const signatures = secrets.map((secret) => new Webhook(secret).sign(eventId, at, body));
+  return {
+    "content-type": "application/json",
+    "webhook-id": eventId,
+    "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+    "webhook-signature": signatures.join(" "),
+  };
+}
+
+/** The outcome of one attempt, for the delivery log. */
+export type Attempt = {
+  ok: boolean;
+  /** The receiver's status; null for a network error or timeout. */
+  status: number | null;
+  latencyMs: number;
+  /** The first KEPT_RESPONSE_BYTES of the answer, or the error. */
+  response: string;
+};
+
+/** POSTs the signed event once; a 2xx is a success, anything else (or no answer in 15 s) is not. */
+export async function sendOnce(
+  url: string,
+  secrets: readonly string[],
+  eventId: string,
+  body: string,
+  fetchImpl: typeof fetch = fetch,
+): Promise<Attempt> {
+  const started = Date.now();
+  try {
+    const response = await fetchImpl(url, {
+      method: "POST",
+      headers: signedHeaders(secrets, eventId, body, new Date()),
+      body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+    });
+    const text = (await response.text()).slice(0, KEPT_RESPONSE_BYTES);
+    return {
+      ok: response.ok,
+      status: response.status,
+      latencyMs: Date.now() - started,
+      response: text,
+    };
+  } catch (error) {
+    const reason = error instanceof Error && error.name === "TimeoutError" ? "timeout" : "network";
+    return { ok: false, status: null, latencyMs: Date.now() - started, response: reason };
+  }
+}
+
+/** Seconds to wait before retry number `attempt` (1-based), with ±10 % jitter; null: give up. */
+export function retryDelaySeconds(attempt: number, random = Math.random): number | null {
+  const base = RETRY_SCHEDULE_S[attempt - 1];
+  if (base === undefined) return null;
+  return Math.max(1, Math.round(base * (0.9 + random() * 0.2)));
+}

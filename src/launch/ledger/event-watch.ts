@@ -1,0 +1,94 @@
+/**
+ * The ledger's watch over its workspace's events (docs/events.md#delivery): after each write that
+ * may have recorded events, the alarm is set to fire within RELAY_GRACE_MS; each firing records
+ * `link.expired` for links that expired unopened since the last one, sends overdue deliveries
+ * again, and sets the next firing (the next expiry, or the next overdue delivery).
+ */
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { createdDeliveries, enqueueDeliveries } from "../../events/outbox";
+import { D1WriteBatcher } from "../../platform/d1-write-batcher";
+import type { AppBindings } from "../../platform/env";
+import { relayCheckAt, watchEvents } from "./lifecycle-events";
+
+/** The least time between two firings, so links expiring close together share one (ms). */
+const ALARM_SPACING_MS = 10_000;
+
+/** Alarm scheduling and relay for one ledger; see the file's docstring. */
+export class EventWatch {
+  /** Whether the alarm's workspace id and expiry cursor are stored. */
+  private watching = false;
+
+  constructor(
+    private readonly ctx: DurableObjectState,
+    private readonly env: AppBindings,
+    private readonly db: DrizzleD1Database,
+    /** Writes of concurrent calls share D1 round trips (group commit). */
+    private readonly writes = new D1WriteBatcher(env.DB),
+  ) {}
+
+  /**
+   * Writes a state change with its events as one D1 write, then queues the deliveries it created.
+   * @returns each statement's result
+   */
+  async write(
+    workspaceId: string,
+    statements: Parameters<D1WriteBatcher["runAll"]>[0],
+  ): Promise<D1Result[]> {
+    await this.watch(workspaceId);
+    const results = await this.writes.runAll(statements);
+    this.relay(results);
+    return results;
+  }
+
+  /**
+   * Remembers the workspace for the alarm (and, the first time, that expiries are recorded from
+   * now on) and makes sure the alarm fires soon enough to relay what the coming write records.
+   */
+  private async watch(workspaceId: string): Promise<void> {
+    if (!this.watching) {
+      const known = await this.ctx.storage.get<number>("expiredThrough");
+      await this.ctx.storage.put({ workspaceId, expiredThrough: known ?? Date.now() });
+      this.watching = true;
+    }
+    const at = relayCheckAt(Date.now());
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
+  }
+
+  /** Puts the deliveries a committed write created onto the queue, after the call has answered. */
+  private relay(results: D1Result[]): void {
+    const ids = createdDeliveries(results);
+    if (ids.length > 0) this.ctx.waitUntil(enqueueDeliveries(this.env, ids));
+  }
+
+  /**
+   * One firing of the alarm.
+   * @param load rebuilds the ledger's pending set when needed
+   * @param earliestExpiry the next expiry among pending links (epoch ms), or null
+   */
+  async fire(
+    load: (workspaceId: string) => Promise<void>,
+    earliestExpiry: (now: number) => number | null,
+  ): Promise<void> {
+    const stored = await this.ctx.storage.get<number | string>(["workspaceId", "expiredThrough"]);
+    const workspaceId = stored.get("workspaceId");
+    if (typeof workspaceId !== "string") return;
+    const now = Date.now();
+    await load(workspaceId);
+    const from = Number(stored.get("expiredThrough") ?? now);
+    const write = (statements: Parameters<D1WriteBatcher["runAll"]>[0]) =>
+      this.writes.runAll(statements);
+    const watched = await watchEvents(this.env, this.db, write, workspaceId, from, now);
+    await this.ctx.storage.put("expiredThrough", watched.expiredThrough);
+    this.relay(watched.results);
+    const none = Number.POSITIVE_INFINITY;
+    const next = Math.min(
+      watched.expiredThrough < now ? now : none,
+      earliestExpiry(now) ?? none,
+      watched.relayAgainAt ?? none,
+    );
+    if (Number.isFinite(next)) {
+      await this.ctx.storage.setAlarm(Math.max(next, now + ALARM_SPACING_MS));
+    }
+  }
+}

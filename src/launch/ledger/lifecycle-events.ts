@@ -1,0 +1,176 @@
+/**
+ * The link writes of the ledger with their lifecycle events (docs/events.md#event-types): each
+ * state change and its event go to D1 as one write, so both commit or neither does; and the watch
+ * that, on the ledger's alarm, records `link.expired` and sends overdue deliveries again.
+ */
+import { and, asc, eq, gt, isNull, lte, ne, or } from "drizzle-orm";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { database } from "../../db/database";
+import type { EventType } from "../../db/event-tables";
+import { type Link, links } from "../../db/schema";
+import { eventStatements, RELAY_GRACE_MS, relayStaleDeliveries } from "../../events/outbox";
+import type { EventEndReason } from "../../events/types";
+import type { Write } from "../../platform/d1-write-batcher";
+import type { AppBindings } from "../../platform/env";
+import { toLaunch } from "../links";
+
+type Statements = [Write, ...Write[]];
+
+/** The event's two statements for the link as it is after the change. */
+function linkEvent(
+  d1: D1Database,
+  type: EventType,
+  link: Link,
+  at: number,
+  reason?: EventEndReason,
+): [Write, Write] {
+  const { conversation, ...view } = toLaunch(link, at);
+  // The event is recorded only if the change it reports is what D1 now holds.
+  const row = (condition: string, ...params: unknown[]) => ({
+    sql: `EXISTS (SELECT 1 FROM links WHERE id = ? AND ${condition})`,
+    params: [link.id, ...params],
+  });
+  const holds = {
+    "link.created": row("1"),
+    "link.expired": row("status = 'pending'"),
+    "link.revoked": row("status = 'revoked'"),
+    "conversation.started": row("session_id = ?", link.sessionId),
+    "conversation.ended": row("ended_at IS NOT NULL"),
+  }[type];
+  return eventStatements(d1, {
+    workspaceId: link.workspaceId,
+    linkId: link.id,
+    type,
+    createdAt: at,
+    data: { link: view, conversation, ...(reason ? { reason } : {}) },
+    when: holds,
+  });
+}
+
+/** A new link with its `link.created`. */
+export function createStatements(d1: D1Database, link: Link): Statements {
+  const db = database({ DB: d1 });
+  return [db.insert(links).values(link), ...linkEvent(d1, "link.created", link, link.createdAt)];
+}
+
+/** Revocation from any state, with `link.revoked` and, for an open conversation, its end. */
+export function revokeStatements(d1: D1Database, revoked: Link, wasOpen: boolean): Statements {
+  const db = database({ DB: d1 });
+  const at = revoked.revokedAt ?? Date.now();
+  const statements: Statements = [
+    db
+      .update(links)
+      .set({ status: "revoked", revokedAt: revoked.revokedAt, endedAt: revoked.endedAt })
+      .where(
+        and(
+          eq(links.id, revoked.id),
+          eq(links.workspaceId, revoked.workspaceId),
+          ne(links.status, "revoked"),
+        ),
+      ),
+    ...linkEvent(d1, "link.revoked", revoked, at),
+  ];
+  if (wasOpen) statements.push(...linkEvent(d1, "conversation.ended", revoked, at, "server"));
+  return statements;
+}
+
+/** A pending link opened, with `conversation.started`; the first result's `changes` tells. */
+export function activateStatements(d1: D1Database, active: Link): Statements {
+  const db = database({ DB: d1 });
+  return [
+    db
+      .update(links)
+      .set({ status: "active", sessionId: active.sessionId, startedAt: active.startedAt })
+      .where(
+        and(
+          eq(links.id, active.id),
+          eq(links.workspaceId, active.workspaceId),
+          eq(links.status, "pending"),
+        ),
+      ),
+    ...linkEvent(d1, "conversation.started", active, active.startedAt ?? Date.now()),
+  ];
+}
+
+/** The conversation's end recorded on the link, with `conversation.ended` and its reason. */
+export function endStatements(d1: D1Database, ended: Link, reason: EventEndReason): Statements {
+  const db = database({ DB: d1 });
+  const at = ended.endedAt ?? Date.now();
+  return [
+    db
+      .update(links)
+      .set({ status: ended.status, endedAt: at })
+      .where(
+        and(
+          eq(links.id, ended.id),
+          eq(links.workspaceId, ended.workspaceId),
+          isNull(links.endedAt),
+        ),
+      ),
+    ...linkEvent(d1, "conversation.ended", ended, at, reason),
+  ];
+}
+
+/** Expired links recorded per alarm, at most (the rest wait for the next alarm, right away). */
+const EXPIRED_PER_ALARM = 1_000;
+const EXPIRED_PER_BATCH = 100;
+
+/**
+ * Records `link.expired` for the workspace's links that expired unopened in (`from`, `to`].
+ * @returns the time up to which every expiry is recorded, and the new deliveries' statements' results
+ */
+export async function recordExpiredLinks(
+  env: Pick<AppBindings, "DB">,
+  write: (statements: Statements) => Promise<D1Result[]>,
+  workspaceId: string,
+  from: number,
+  to: number,
+): Promise<{ through: number; results: D1Result[] }> {
+  const db = database(env);
+  const results: D1Result[] = [];
+  let after = { expiresAt: from, id: "" };
+  for (let done = 0; done < EXPIRED_PER_ALARM; done += EXPIRED_PER_BATCH) {
+    const rows = await db
+      .select()
+      .from(links)
+      .where(
+        and(
+          eq(links.workspaceId, workspaceId),
+          eq(links.status, "pending"),
+          lte(links.expiresAt, to),
+          or(
+            gt(links.expiresAt, after.expiresAt),
+            and(eq(links.expiresAt, after.expiresAt), gt(links.id, after.id)),
+          ),
+        ),
+      )
+      .orderBy(asc(links.expiresAt), asc(links.id))
+      .limit(EXPIRED_PER_BATCH);
+    const [first, ...rest] = rows.flatMap((row) =>
+      linkEvent(env.DB, "link.expired", row, row.expiresAt),
+    );
+    if (first) results.push(...(await write([first, ...rest])));
+    const last = rows.at(-1);
+    if (!last || rows.length < EXPIRED_PER_BATCH) return { through: to, results };
+    after = { expiresAt: last.expiresAt, id: last.id };
+  }
+  // Links sharing the last expiry may be looked at again; their events are recorded once.
+  return { through: after.expiresAt - 1, results };
+}
+
+/** The ledger's alarm work, once per firing (docs/events.md#delivery). */
+export async function watchEvents(
+  env: AppBindings,
+  db: DrizzleD1Database,
+  write: (statements: Statements) => Promise<D1Result[]>,
+  workspaceId: string,
+  expiredThrough: number,
+  now: number,
+): Promise<{ expiredThrough: number; results: D1Result[]; relayAgainAt: number | null }> {
+  const expired = await recordExpiredLinks(env, write, workspaceId, expiredThrough, now);
+  const relayAgainAt = await relayStaleDeliveries(env, db, workspaceId, now);
+  return { expiredThrough: expired.through, results: expired.results, relayAgainAt };
+}
+
+/** When the ledger should look for stale deliveries after writing events now. */
+export const relayCheckAt = (now: number) => now + RELAY_GRACE_MS;

@@ -1,0 +1,158 @@
+/**
+ * The queue consumer's attempts (docs/events.md#delivery), on a fake clock: the retry schedule with
+ * jitter then `failed`, each attempt logged (status, latency, first KiB), stale messages ignored,
+ * disabled endpoints skipped, and an endpoint failing for 5 days disabled.
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { attemptDelivery } from "../../src/events/delivery";
+import { RETRY_SCHEDULE_S } from "../../src/events/signing";
+import { call, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
+import { registerReceiver, storedDeliveries } from "../helpers/events";
+
+const DAY = 24 * 60 * 60_000;
+
+/** An event with one pending delivery to the endpoint, written as the outbox would (no message). */
+async function pendingDelivery(ws: Workspace, endpointId: string, now: number): Promise<string> {
+  const eventId = `evt_${crypto.randomUUID().replaceAll("-", "")}`;
+  const deliveryId = `dlv_${crypto.randomUUID().replaceAll("-", "")}`;
+  const body = JSON.stringify({ id: eventId, type: "link.created", createdAt: "", data: {} });
+  await env.DB.batch([
+    env.DB.prepare(
+      "INSERT INTO events (id, workspace_id, link_id, type, body, created_at) VALUES (?, ?, NULL, 'link.created', ?, ?)",
+    ).bind(eventId, ws.workspaceId, body, now),
+    env.DB.prepare(
+      "INSERT INTO event_deliveries (id, workspace_id, endpoint_id, event_id, status, attempts, step, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, 'pending', 0, 0, ?, ?, ?)",
+    ).bind(deliveryId, ws.workspaceId, endpointId, eventId, now, now, now),
+  ]);
+  return deliveryId;
+}
+
+const answering = (status: number, body = "") => {
+  const calls: Request[] = [];
+  const fetchImpl = (async (input: RequestInfo, init?: RequestInit) => {
+    calls.push(new Request(input, init));
+    return new Response(body, { status });
+  }) as typeof fetch;
+  return { calls, fetchImpl };
+};
+
+type Page = {
+  data: {
+    id: string;
+    status: string;
+    attempts: { responseStatus: number | null; responseBody: string }[];
+  }[];
+};
+
+describe("delivery attempts", () => {
+  it("retries on 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h with jitter, then fails; logs each attempt", async () => {
+    const ws = await seedWorkspace();
+    const receiver = await registerReceiver(ws);
+    let now = Date.now();
+    const id = await pendingDelivery(ws, receiver.endpointId, now);
+    const { calls, fetchImpl } = answering(503, "x".repeat(5_000));
+    const delays: (number | null)[] = [];
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const delay = await attemptDelivery(env, id, now, fetchImpl);
+      delays.push(delay);
+      now += (delay ?? 0) * 1000;
+    }
+    expect(calls).toHaveLength(8);
+    expect(delays.at(-1)).toBeNull();
+    for (const [index, base] of RETRY_SCHEDULE_S.entries()) {
+      expect(delays[index]).toBeGreaterThanOrEqual(Math.floor(base * 0.9));
+      expect(delays[index]).toBeLessThanOrEqual(Math.ceil(base * 1.1));
+    }
+    // Nothing more is attempted once it failed, even for a late message.
+    expect(await attemptDelivery(env, id, now + DAY, fetchImpl)).toBeNull();
+    expect(calls).toHaveLength(8);
+    const page = await expectJson<Page>(
+      await call("GET", `/v1/manage/event-endpoints/${receiver.endpointId}/deliveries`, {
+        token: ws.ownerToken,
+      }),
+      200,
+    );
+    expect(page.data[0]?.status).toBe("failed");
+    expect(page.data[0]?.attempts).toHaveLength(8);
+    expect(page.data[0]?.attempts[0]?.responseStatus).toBe(503);
+    expect(page.data[0]?.attempts[0]?.responseBody).toHaveLength(1024);
+  });
+
+  it("logs a network error with no status, and ignores a message that is not due", async () => {
+    const ws = await seedWorkspace();
+    const receiver = await registerReceiver(ws);
+    const now = Date.now();
+    const id = await pendingDelivery(ws, receiver.endpointId, now);
+    const failing = (async () => {
+      throw new TypeError("connection refused");
+    }) as unknown as typeof fetch;
+    const delay = await attemptDelivery(env, id, now, failing);
+    expect(delay).toBeGreaterThanOrEqual(4);
+    // A second message for the same delivery (a duplicate) arrives before the retry is due.
+    const { calls, fetchImpl } = answering(200);
+    expect(await attemptDelivery(env, id, now + 1_000, fetchImpl)).toBeNull();
+    expect(calls).toHaveLength(0);
+    expect(await attemptDelivery(env, id, now + (delay ?? 0) * 1000, fetchImpl)).toBeNull();
+    expect(calls).toHaveLength(1);
+    const [row] = await storedDeliveries(ws.workspaceId);
+    expect(row).toMatchObject({ status: "succeeded", attempts: 2 });
+    const attempts = await env.DB.prepare(
+      "SELECT response_status, response_body FROM delivery_attempts WHERE delivery_id = ? ORDER BY at",
+    )
+      .bind(id)
+      .all();
+    expect(attempts.results).toEqual([
+      { response_status: null, response_body: "network" },
+      { response_status: 200, response_body: "" },
+    ]);
+  });
+
+  it("disables an endpoint whose attempts have all failed for 5 days; a success resets the count", async () => {
+    const ws = await seedWorkspace();
+    const receiver = await registerReceiver(ws);
+    const now = Date.now();
+    const endpoint = () =>
+      env.DB.prepare("SELECT status, failing_since FROM event_endpoints WHERE id = ?")
+        .bind(receiver.endpointId)
+        .first<{ status: string; failing_since: number | null }>();
+    await attemptDelivery(
+      env,
+      await pendingDelivery(ws, receiver.endpointId, now),
+      now,
+      answering(500).fetchImpl,
+    );
+    expect(await endpoint()).toEqual({ status: "enabled", failing_since: now });
+    await attemptDelivery(
+      env,
+      await pendingDelivery(ws, receiver.endpointId, now),
+      now,
+      answering(200).fetchImpl,
+    );
+    expect(await endpoint()).toEqual({ status: "enabled", failing_since: null });
+
+    await env.DB.prepare("UPDATE event_endpoints SET failing_since = ? WHERE id = ?")
+      .bind(now - 5 * DAY + 60_000, receiver.endpointId)
+      .run();
+    await attemptDelivery(
+      env,
+      await pendingDelivery(ws, receiver.endpointId, now),
+      now,
+      answering(500).fetchImpl,
+    );
+    expect((await endpoint())?.status).toBe("enabled");
+    const later = now + 60_000;
+    const last = await pendingDelivery(ws, receiver.endpointId, later);
+    await attemptDelivery(env, last, later, answering(500).fetchImpl);
+    expect((await endpoint())?.status).toBe("disabled");
+
+    // A disabled endpoint gets nothing: its pending deliveries fail without an attempt.
+    const skipped = await pendingDelivery(ws, receiver.endpointId, later);
+    const { calls, fetchImpl } = answering(200);
+    expect(await attemptDelivery(env, skipped, later, fetchImpl)).toBeNull();
+    expect(calls).toHaveLength(0);
+    expect((await storedDeliveries(ws.workspaceId)).find((row) => row.id === skipped)?.status).toBe(
+      "failed",
+    );
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * When each lifecycle event happens (docs/events.md#event-types), with the outbox's guarantees:
+ * events are written with the change that causes them or not at all, once per link and type, only
+ * while an endpoint listens; the ledger's alarm records link.expired and relays what the queue
+ * never got (an object evicted between commit and send).
+ */
+import { runDurableObjectAlarm } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { database } from "../../src/db/database";
+import { links } from "../../src/db/schema";
+import { createStatements } from "../../src/launch/ledger/lifecycle-events";
+import { D1WriteBatcher } from "../../src/platform/d1-write-batcher";
+import { call, seedWorkspace, type Workspace } from "../helpers/api";
+import { connect, createLaunch, open } from "../helpers/chat";
+import {
+  eventsOfTypes,
+  eventually,
+  received,
+  registerReceiver,
+  storedDeliveries,
+  storedEvents,
+} from "../helpers/events";
+
+const ledger = (ws: Workspace) => env.LINK_LEDGER.get(env.LINK_LEDGER.idFromName(ws.workspaceId));
+describe("lifecycle events", () => {
+  it("writes none while no enabled endpoint listens to the type", async () => {
+    const ws = await seedWorkspace();
+    const receiver = await registerReceiver(ws, { events: ["link.revoked"] });
+    const link = await createLaunch(ws);
+    await call("PATCH", `/v1/manage/event-endpoints/${receiver.endpointId}`, {
+      token: ws.ownerToken,
+      body: { status: "disabled" },
+    });
+    await call("DELETE", `/v1/widget/launches/${link.id}`, { token: ws.widgetKey });
+    expect(await storedEvents(ws.workspaceId)).toEqual([]);
+    expect(await storedDeliveries(ws.workspaceId)).toEqual([]);
+  });
+
+  it("revoking an open link sends link.revoked and conversation.ended (server); once each", async () => {
+    const ws = await seedWorkspace();
+    const receiver = await registerReceiver(ws, {
+      events: ["link.revoked", "conversation.ended"],
+    });
+    const link = await createLaunch(ws);
+    await open(link.token);
+    for (let i = 0; i < 2; i++) {
+      await call("DELETE", `/v1/widget/launches/${link.id}`, { token: ws.widgetKey });
+    }
+    const events = await eventsOfTypes(receiver, ["link.revoked", "conversation.ended"]);
+    expect(events.get("link.revoked")?.data.link.status).toBe("revoked");
+    expect(events.get("conversation.ended")?.data.reason).toBe("server");
+    expect((await storedEvents(ws.workspaceId)).length).toBe(2);
+  });
+
+  it("ending from the server sends conversation.ended (server), with the transcript when asked", async () => {
+    const ws = await seedWorkspace();
+    const receiver = await registerReceiver(ws, {
+      events: ["conversation.ended"],
+      includeTranscript: true,
+    });
+    const plain = await registerReceiver(ws, { events: ["conversation.ended"] });
+    const link = await createLaunch(ws);
+    const client = await connect((await open(link.token)).socketUrl as string);
+    client.send({ type: "message", text: "Where is my parcel?" });
+    await client.next("message");
+    await call("POST", `/v1/widget/launches/${link.id}/end`, { token: ws.widgetKey });
+    const ended = (await eventsOfTypes(receiver, ["conversation.ended"])).get("conversation.ended");
+    expect(ended?.data.reason).toBe("server");
+    expect(ended?.data.messages?.map((m) => m.text)).toContain("Where is my parcel?");
+    const bare = (await eventsOfTypes(plain, ["conversation.ended"])).get("conversation.ended");
+    expect(bare?.data.messages).toBeUndefined();
+    expect(bare?.id).toBe(ended?.id);
+  });
+
+  it("records link.expired on the ledger's alarm for a link never opened", async () => {
+    const ws = await seedWorkspace();
+    const receiver = await registerReceiver(ws, { events: ["link.expired"] });
+    const link = await createLaunch(ws);
+    const opened = await createLaunch(ws);
+    await open(opened.token);
+    // Both links expire now (the opened one no longer counts: it was opened in time).
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await env.DB.prepare("UPDATE links SET expires_at = ? WHERE id IN (?, ?)")
+      .bind(Date.now() - 1, link.id, opened.id)
+      .run();
+    expect(await runDurableObjectAlarm(ledger(ws))).toBe(true);
+    const expired = (await eventsOfTypes(receiver, ["link.expired"])).get("link.expired");
+    expect(expired?.data.link).toMatchObject({ id: link.id, status: "expired" });
+    await runDurableObjectAlarm(ledger(ws));
+    expect((await storedEvents(ws.workspaceId)).map((event) => event.link_id)).toEqual([link.id]);
+  });
+
+  it("relays a delivery whose message never reached the queue (evicted after the commit)", async () => {
+    const ws = await seedWorkspace();
+    const receiver = await registerReceiver(ws, { events: ["link.created"] });
+    const link = await createLaunch(ws);
+    await eventsOfTypes(receiver, ["link.created"]);
+    // As if the object had been evicted between the commit and the send: a pending delivery,
+    // overdue, of which the queue knows nothing.
+    const [delivery] = await storedDeliveries(ws.workspaceId);
+    await env.DB.prepare(
+      "UPDATE event_deliveries SET status = 'pending', step = 0, next_attempt_at = ? WHERE id = ?",
+    )
+      .bind(Date.now() - 10 * 60_000, delivery?.id)
+      .run();
+    expect(await runDurableObjectAlarm(ledger(ws))).toBe(true);
+    const twice = async () => ((await received(receiver)).length >= 2 ? true : undefined);
+    await eventually(twice);
+    const requests = await received(receiver);
+    expect(requests[1]?.headers["webhook-id"]).toBe(requests[0]?.headers["webhook-id"]);
+    expect(JSON.parse(requests[1]?.body ?? "{}").data.link.id).toBe(link.id);
+  });
+
+  it("writes the event with the change or not at all: a create that fails records nothing", async () => {
+    const ws = await seedWorkspace();
+    await registerReceiver(ws);
+    const link = await createLaunch(ws);
+    const row = await database(env).select().from(links).where(eq(links.id, link.id)).get();
+    if (!row) throw new Error("no link");
+    const before = (await storedEvents(ws.workspaceId)).length;
+    // Another link with the same token hash: its insert fails, and the event's statements with it.
+    const copy = { ...row, id: `lnk_copy${Date.now()}`, createdAt: Date.now() };
+    await expect(
+      new D1WriteBatcher(env.DB).runAll(createStatements(env.DB, copy)),
+    ).rejects.toThrow();
+    expect((await storedEvents(ws.workspaceId)).length).toBe(before);
+    expect(await storedDeliveries(ws.workspaceId)).toHaveLength(before);
+  });
+});

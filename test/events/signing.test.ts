@@ -1,0 +1,52 @@
+/**
+ * Deliveries are signed per Standard Webhooks (docs/events.md): the official verifier accepts
+ * them, with either secret during a rotation; a tampered body or a stale timestamp is refused.
+ */
+import { env } from "cloudflare:workers";
+import { Webhook } from "standardwebhooks";
+import { describe, expect, it } from "vitest";
+import { retryDelaySeconds, sendOnce, signedHeaders } from "../../src/events/signing";
+
+const ECHO_URL = (env as unknown as { ECHO_URL: string }).ECHO_URL;
+const secret = () =>
+  `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
+
+describe("signing", () => {
+  it("is accepted by the official verifier, with either secret during a rotation", () => {
+    const [newer, older] = [secret(), secret()];
+    const body = JSON.stringify({ id: "evt_1", type: "link.created", data: {} });
+    const headers = signedHeaders([newer, older], "evt_1", body, new Date());
+    expect(headers["webhook-signature"]?.split(" ")).toHaveLength(2);
+    for (const key of [newer, older]) {
+      expect(new Webhook(key).verify(body, headers)).toMatchObject({ id: "evt_1" });
+    }
+    expect(() => new Webhook(secret()).verify(body, headers)).toThrow();
+    expect(() => new Webhook(newer).verify(`${body} `, headers)).toThrow();
+    const stale = signedHeaders([newer], "evt_1", body, new Date(Date.now() - 10 * 60_000));
+    expect(() => new Webhook(newer).verify(body, stale)).toThrow();
+  });
+
+  it("sends once: what arrives verifies, and the answer is logged (first KiB)", async () => {
+    const key = secret();
+    const body = JSON.stringify({ id: "evt_2", type: "conversation.started" });
+    const attempt = await sendOnce(`${ECHO_URL}/echo`, [key], "evt_2", body);
+    expect(attempt).toMatchObject({ ok: true, status: 200 });
+    const seen = JSON.parse(attempt.response) as { headers: Record<string, string>; body: string };
+    expect(seen.body).toBe(body);
+    expect(new Webhook(key).verify(seen.body, seen.headers)).toMatchObject({ id: "evt_2" });
+    const refused = await sendOnce(`${ECHO_URL}/status/500`, [key], "evt_3", body);
+    expect(refused).toMatchObject({ ok: false, status: 500 });
+    const unreachable = await sendOnce("http://127.0.0.1:9/", [key], "evt_4", body);
+    expect(unreachable).toMatchObject({ ok: false, status: null, response: "network" });
+  });
+
+  it("retries on the schedule with jitter, then gives up", () => {
+    const mid = () => 0.5;
+    expect([1, 2, 3, 4, 5, 6, 7].map((n) => retryDelaySeconds(n, mid))).toEqual([
+      5, 300, 1800, 7200, 18000, 36000, 36000,
+    ]);
+    expect(retryDelaySeconds(8, mid)).toBeNull();
+    expect(retryDelaySeconds(2, () => 0)).toBe(270);
+    expect(retryDelaySeconds(2, () => 1)).toBe(330);
+  });
+});

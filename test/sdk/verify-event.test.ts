@@ -1,0 +1,45 @@
+/**
+ * The SDK's verifyEvent (docs/events.md#signatures) on real deliveries of the Worker: it returns the
+ * typed event and throws EventVerificationError for an altered body, another secret, an old
+ * timestamp or a body whose id is not the webhook-id.
+ */
+import { describe, expect, it } from "vitest";
+import { EventVerificationError, type LifecycleEvent, verifyEvent } from "../../sdk/src/index";
+import { seedWorkspace } from "../helpers/api";
+import { createLaunch } from "../helpers/chat";
+import { eventually, received, registerReceiver } from "../helpers/events";
+
+describe("verifyEvent", () => {
+  it("returns the typed event of a real delivery and refuses anything else", async () => {
+    const ws = await seedWorkspace();
+    const receiver = await registerReceiver(ws, { events: ["link.created"] });
+    const other = await registerReceiver(ws, { events: ["link.revoked"] });
+    const link = await createLaunch(ws, { metadata: { crm: "cus_7" } });
+    const [delivery] = await eventually(async () => {
+      const got = await received(receiver);
+      return got.length > 0 ? got : undefined;
+    });
+    if (!delivery) throw new Error("no delivery");
+
+    const event = verifyEvent(delivery.body, new Headers(delivery.headers), receiver.secret);
+    expect(event.type).toBe("link.created");
+    const data = (event as LifecycleEvent).data;
+    expect(data.link).toMatchObject({ id: link.id, metadata: { crm: "cus_7" } });
+    expect(verifyEvent(delivery.body, delivery.headers, receiver.secret).id).toBe(event.id);
+
+    const refused = [
+      () => verifyEvent(delivery.body.replace("cus_7", "cus_8"), delivery.headers, receiver.secret),
+      () => verifyEvent(delivery.body, delivery.headers, other.secret),
+      () =>
+        verifyEvent(
+          delivery.body,
+          {
+            ...delivery.headers,
+            "webhook-timestamp": String(Math.floor(Date.now() / 1000) - 3600),
+          },
+          receiver.secret,
+        ),
+    ];
+    for (const attempt of refused) expect(attempt).toThrow(EventVerificationError);
+  });
+});
