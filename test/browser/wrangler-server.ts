@@ -11,12 +11,21 @@ export { ROOT };
 /** A running server and the OPERATOR_TOKEN it was started with. */
 export type WranglerServer = LocalServer & { operatorToken: string };
 
-/** Starts the server on a free port of 127.0.0.1 and waits for `/health`. */
-export async function startWranglerServer(): Promise<WranglerServer> {
+/**
+ * Starts the server on a free port of 127.0.0.1 and waits for `/health`.
+ * @param vars more Worker vars, e.g. `ALLOW_HTTP_EVENT_ENDPOINTS`
+ */
+export async function startWranglerServer(
+  vars: Record<string, string> = {},
+): Promise<WranglerServer> {
   const operatorToken = randomBytes(32).toString("hex");
   const server = await startLocalServer({
     state: "temporary",
-    vars: { OPERATOR_TOKEN: operatorToken, SECRETS_KEY: randomBytes(32).toString("base64") },
+    vars: {
+      OPERATOR_TOKEN: operatorToken,
+      SECRETS_KEY: randomBytes(32).toString("base64"),
+      ...vars,
+    },
     logLevel: "warn",
   });
   return { ...server, operatorToken };
