@@ -23,6 +23,7 @@
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -38,6 +39,7 @@ const MAX_IDS = 2_000_000; // bounds the collected ids whatever the create rate
 /** Least req/s of each scenario as a percentage of the reference's; all need zero 5xx. */
 const TARGETS = {
   create: 35,
+  "create-with-events": 35,
   "idempotent-replay": 35,
   list: 35,
   lookup: 50,
@@ -151,6 +153,33 @@ async function runningWorkflow(base, token, slug, definition) {
 }
 
 /** The demo workspace (the shared seed of scripts/demo-seed.mjs) and the bench's workflows. */
+/**
+ * A receiver of lifecycle events on 127.0.0.1 that answers 204, for `create-with-events`: its
+ * workspace has an endpoint listening to every event, so each create also writes an event and a
+ * delivery, and the queue consumer signs and sends it while the creates are measured.
+ */
+let eventsReceived = 0;
+const eventReceiver = http.createServer((request, response) => {
+  request.resume();
+  request.on("end", () => {
+    eventsReceived++;
+    response.writeHead(204).end();
+  });
+});
+
+/** A second demo workspace whose endpoint listens to every event; its widget key and agent. */
+async function seedWithEndpoint(base, operatorToken) {
+  const api = fetchApi(base);
+  const ws = await seedDemoWorkspace(api, operatorToken);
+  if (!eventReceiver.listening) {
+    await new Promise((resolve) => eventReceiver.listen(0, "127.0.0.1", resolve));
+    eventReceiver.unref();
+  }
+  const url = `http://127.0.0.1:${eventReceiver.address().port}/events`;
+  await post(base, "/v1/manage/event-endpoints", ws.memberToken, { url }, { expect: 201 });
+  return { flowId: ws.agentId, channelId: ws.channelId, key: ws.widgetKey };
+}
+
 async function seed(base, operatorToken) {
   const ws = await seedDemoWorkspace(fetchApi(base), operatorToken);
   const token = ws.memberToken;
@@ -175,6 +204,7 @@ async function seed(base, operatorToken) {
     key: ws.widgetKey,
     keyId,
     hooks,
+    withEvents: await seedWithEndpoint(base, operatorToken),
   };
 }
 
@@ -228,7 +258,7 @@ async function insertLinks(persistDir, { workspaceId, flowId, channelId, keyId }
 }
 
 /** The four scenarios; look-up and revoke walk the ids that create collected. */
-function scenarios({ flowId, channelId, key, hooks }, group) {
+function scenarios({ flowId, channelId, key, hooks, withEvents }, group) {
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const ids = [];
   const cursor = { lookup: 0, revoke: 0 };
@@ -257,6 +287,21 @@ function scenarios({ flowId, channelId, key, hooks }, group) {
       ? [
           reference,
           { name: "create", expect: 201, request: create },
+          {
+            name: "create-with-events",
+            expect: 201,
+            request: {
+              method: "POST",
+              path: "/v1/widget/launches",
+              headers: { ...headers, authorization: `Bearer ${withEvents.key}` },
+              body: JSON.stringify({
+                flowId: withEvents.flowId,
+                channelId: withEvents.channelId,
+                parameters,
+                participant,
+              }),
+            },
+          },
           { name: "lookup", expect: 200, request: byId("GET", "lookup"), needsIds: true },
           { name: "revoke", expect: 204, request: byId("DELETE", "revoke"), needsIds: true },
           {
@@ -515,6 +560,7 @@ async function main() {
     MAX_PENDING_LINKS: "1000000000",
     OPERATOR_TOKEN: randomBytes(24).toString("hex"),
     SECRETS_KEY: randomBytes(32).toString("base64"),
+    ALLOW_HTTP_EVENT_ENDPOINTS: "true",
   };
   console.log(`bench: ${SECONDS} s per scenario, ${CONNECTIONS} connections, 127.0.0.1:${port}`);
   const sourcesBefore = sourcesChangedAt();
@@ -548,6 +594,7 @@ async function main() {
     settings: { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS, port },
     targets: { ...TARGETS, status5xx: 0, unit: "% of the reference req/s on the same server" },
     linksCreated: launch.linksCreated,
+    eventsReceived,
     sourcesChangedDuringRun: sourcesChanged,
     scenarios: rows,
     webhookLastNodeWrongAnswers: wrongAnswers,

@@ -60,17 +60,42 @@ export async function sendOnce(
       redirect: "manual",
       signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
     });
-    const text = (await response.text()).slice(0, KEPT_RESPONSE_BYTES);
+    const kept = await firstBytes(response, KEPT_RESPONSE_BYTES);
     return {
       ok: response.ok,
       status: response.status,
       latencyMs: Date.now() - started,
-      response: text,
+      response: kept,
     };
   } catch (error) {
     const reason = error instanceof Error && error.name === "TimeoutError" ? "timeout" : "network";
     return { ok: false, status: null, latencyMs: Date.now() - started, response: reason };
   }
+}
+
+/**
+ * The first `max` bytes of the answer as text; the rest is never read (a receiver may answer with
+ * any amount), and a body that breaks off keeps what arrived.
+ */
+async function firstBytes(response: Response, max: number): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const kept = new Uint8Array(max);
+  let length = 0;
+  try {
+    while (length < max) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const take = value.subarray(0, max - length);
+      kept.set(take, length);
+      length += take.byteLength;
+    }
+  } catch {
+    // broken off: what arrived is kept
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  return new TextDecoder().decode(kept.subarray(0, length));
 }
 
 /** Seconds to wait before retry number `attempt` (1-based), with ±10 % jitter; null: give up. */

@@ -21,6 +21,7 @@ import {
   registerReceiver,
   storedDeliveries,
   storedEvents,
+  verifiedEvents,
 } from "../helpers/events";
 
 const ledger = (ws: Workspace) => env.LINK_LEDGER.get(env.LINK_LEDGER.idFromName(ws.workspaceId));
@@ -72,6 +73,23 @@ describe("lifecycle events", () => {
     const bare = (await eventsOfTypes(plain, ["conversation.ended"])).get("conversation.ended");
     expect(bare?.data.messages).toBeUndefined();
     expect(bare?.id).toBe(ended?.id);
+  });
+
+  it("carries the conversation's own reason: idle and agent", async () => {
+    const ws = await seedWorkspace();
+    const receiver = await registerReceiver(ws, { events: ["conversation.ended"] });
+    const reasons: string[] = [];
+    for (const reason of ["idle", "agent"] as const) {
+      const link = await createLaunch(ws);
+      const session = await open(link.token);
+      await env.CONVERSATION.get(env.CONVERSATION.idFromName(session.sessionId)).end(reason);
+      const byLink = await eventually(async () => {
+        const events = await verifiedEvents(receiver);
+        return events.find((event) => event.data.link.id === link.id);
+      });
+      reasons.push(byLink.data.reason ?? "");
+    }
+    expect(reasons).toEqual(["idle", "agent"]);
   });
 
   it("records link.expired on the ledger's alarm for a link never opened", async () => {

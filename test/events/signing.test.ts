@@ -40,6 +40,30 @@ describe("signing", () => {
     expect(unreachable).toMatchObject({ ok: false, status: null, response: "network" });
   });
 
+  it("keeps the first KiB of an answer without reading the rest", async () => {
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        // Bounded: a body of at most 64 MiB, far more than is ever read.
+        if (pulled >= 64 * 2 ** 20) return controller.close();
+        pulled += 16_384;
+        controller.enqueue(new Uint8Array(16_384).fill(0x61));
+      },
+    });
+    const fetchImpl = (async () =>
+      new Response(endless, { status: 502 })) as unknown as typeof fetch;
+    const attempt = await sendOnce(
+      "https://example.com/hooks",
+      [secret()],
+      "evt_5",
+      "{}",
+      fetchImpl,
+    );
+    expect(attempt).toMatchObject({ ok: false, status: 502 });
+    expect(attempt.response).toBe("a".repeat(1024));
+    expect(pulled).toBeLessThan(2 ** 20);
+  });
+
   it("retries on the schedule with jitter, then gives up", () => {
     const mid = () => 0.5;
     expect([1, 2, 3, 4, 5, 6, 7].map((n) => retryDelaySeconds(n, mid))).toEqual([
