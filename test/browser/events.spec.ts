@@ -55,7 +55,8 @@ async function until(check: () => boolean, ms: number): Promise<void> {
 
 describe("lifecycle events under wrangler dev", () => {
   it("delivers signed events through the local queue, retrying a 500", async () => {
-    const port = (receiver?.address() as AddressInfo).port;
+    if (!receiver) throw new Error("the receiver did not start");
+    const port = (receiver.address() as AddressInfo).port;
     const endpoint = await api("POST", "/v1/manage/event-endpoints", {
       token: demo.memberToken,
       body: { url: `http://127.0.0.1:${port}/events` },
