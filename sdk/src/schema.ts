@@ -5330,7 +5330,14 @@ export interface webhooks {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header: {
+                    /** @description The event's id; the same on every retry */
+                    "webhook-id": string;
+                    /** @description The attempt's time (s since epoch) */
+                    "webhook-timestamp": string;
+                    /** @description `v1,<base64 HMAC-SHA256>`; two, space-separated, during a rotation */
+                    "webhook-signature": string;
+                };
                 path?: never;
                 cookie?: never;
             };

@@ -172,6 +172,17 @@ eventEndpointsRouter.openAPIRegistry.registerWebhook({
   description:
     "Signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/events.md. Answer 2xx within 15 s, or it is retried.",
   tags: ["Event endpoints"],
-  request: { body: { required: true, content: { "application/json": { schema: EventSchema } } } },
+  request: {
+    headers: z.object({
+      "webhook-id": z.string().openapi({ description: "The event's id; the same on every retry" }),
+      "webhook-timestamp": z
+        .string()
+        .openapi({ description: "The attempt's time (s since epoch)" }),
+      "webhook-signature": z.string().openapi({
+        description: "`v1,<base64 HMAC-SHA256>`; two, space-separated, during a rotation",
+      }),
+    }),
+    body: { required: true, content: { "application/json": { schema: EventSchema } } },
+  },
   responses: { 200: { description: "Received (any 2xx)" } },
 });

@@ -4,7 +4,7 @@
  * while an endpoint listens; the ledger's alarm records link.expired and relays what the queue
  * never got (an object evicted between commit and send).
  */
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -90,6 +90,24 @@ describe("lifecycle events", () => {
       reasons.push(byLink.data.reason ?? "");
     }
     expect(reasons).toEqual(["idle", "agent"]);
+  });
+
+  it("sets the ledger's alarm to relay soon after a write, then to the next expiry", async () => {
+    const ws = await seedWorkspace();
+    await registerReceiver(ws, { events: ["link.expired"] });
+    const before = Date.now();
+    await createLaunch(ws, { expiresInSeconds: 300 });
+    const alarm = () =>
+      runInDurableObject(ledger(ws), (_instance, state: DurableObjectState) =>
+        state.storage.getAlarm(),
+      );
+    // Within the relay grace (2 min) of the write.
+    expect(await alarm()).toBeLessThanOrEqual(Date.now() + 120_000);
+    expect(await runDurableObjectAlarm(ledger(ws))).toBe(true);
+    // Then at the link's expiry (5 min), so link.expired goes out within a minute of it.
+    const next = (await alarm()) as number;
+    expect(next).toBeGreaterThanOrEqual(before + 300_000);
+    expect(next).toBeLessThanOrEqual(Date.now() + 300_000 + 10_000);
   });
 
   it("records link.expired on the ledger's alarm for a link never opened", async () => {
