@@ -14,6 +14,7 @@ import {
   eventEndpoints,
   events,
 } from "../db/event-tables";
+import { linkLedger } from "../launch/ledger/client";
 import { decodeCursor, encodeCursor } from "../platform/cursor";
 import type { AppBindings } from "../platform/env";
 import { ApiError, notFound } from "../platform/errors";
@@ -145,6 +146,8 @@ export async function resendDelivery(
 ): Promise<DeliveryView> {
   const db = database(env);
   refuseDisabled(await endpointOf(db, workspaceId, endpointId));
+  // Before the write: should the queue never get the message, the ledger's alarm relays it.
+  await linkLedger(env, workspaceId).watchDeliveries(workspaceId);
   const [row] = await restart(
     db,
     now,
@@ -170,6 +173,7 @@ export async function recoverDeliveries(
 ): Promise<number> {
   const db = database(env);
   refuseDisabled(await endpointOf(db, workspaceId, endpointId));
+  await linkLedger(env, workspaceId).watchDeliveries(workspaceId);
   const rows = await restart(
     db,
     now,

@@ -3,7 +3,7 @@
  * and POSTs its event, records the attempt, and says when to try again on the retry schedule. An
  * endpoint whose attempts have all failed for 5 days is disabled.
  */
-import { and, eq, lte } from "drizzle-orm";
+import { and, eq, lte, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { conversation } from "../conversations/conversation/client";
 import { database } from "../db/database";
@@ -30,8 +30,11 @@ const CLAIM_MS = 60_000;
 const EARLY_MS = 2_000;
 /** Failing this long without a single success disables an endpoint (ms). */
 export const DISABLE_AFTER_MS = 5 * 24 * 60 * 60_000;
-/** A consumer that failed (D1 or the conversation unreachable) tries the message again after (s). */
-const CONSUMER_RETRY_S = 30;
+/**
+ * A consumer that failed (D1 or the conversation unreachable) tries the message again after (s):
+ * past the claim it may have taken, so the delivery is due again when the message comes back.
+ */
+const CONSUMER_RETRY_S = Math.ceil((CLAIM_MS + EARLY_MS) / 1000) + 5;
 
 /** The queue consumer: each message is one delivery's attempt; retries go back with their delay. */
 export async function consumeDeliveries(
@@ -120,11 +123,16 @@ export async function attemptDelivery(
   return recordAttempt(db, claimed, endpoint[0], attempt, now);
 }
 
-/** Records the attempt, moves the delivery on and keeps the endpoint's failure count. */
+/**
+ * Records the attempt, moves the delivery on and keeps the endpoint's failure count. The delivery
+ * moves only if it is still as this attempt claimed it: a resend made meanwhile owns it then.
+ * @param delivery the row as claimed (its `updatedAt` and `attempts` identify the claim)
+ * @returns seconds until the next attempt, or null when this message is done with
+ */
 export async function recordAttempt(
   db: DrizzleD1Database,
   delivery: EventDelivery,
-  endpoint: EventEndpoint,
+  endpoint: Pick<EventEndpoint, "id">,
   attempt: Attempt,
   now: number,
   retries = true,
@@ -132,9 +140,11 @@ export async function recordAttempt(
   const step = delivery.step + 1;
   const delay = attempt.ok || !retries ? null : retryDelaySeconds(step);
   const status = attempt.ok ? "succeeded" : delay === null ? "failed" : "pending";
-  const failingSince = attempt.ok ? null : (endpoint.failingSince ?? now);
-  const disable = failingSince !== null && now - failingSince >= DISABLE_AFTER_MS;
-  await db.batch([
+  // In SQL, so attempts finishing together cannot write back a stale start of the failures.
+  const failingSince = attempt.ok
+    ? sql`NULL`
+    : sql`COALESCE(${eventEndpoints.failingSince}, ${now})`;
+  const [, moved, endpointNow] = await db.batch([
     db.insert(deliveryAttempts).values({
       id: newId("att"),
       deliveryId: delivery.id,
@@ -143,23 +153,36 @@ export async function recordAttempt(
       latencyMs: attempt.latencyMs,
       responseBody: attempt.response,
     }),
-    setDelivery(db, delivery, {
-      status,
-      step,
-      attempts: delivery.attempts + 1,
-      nextAttemptAt: delay === null ? null : now + delay * 1000,
-      updatedAt: now,
-    }),
+    db
+      .update(eventDeliveries)
+      .set({
+        status,
+        step,
+        attempts: delivery.attempts + 1,
+        nextAttemptAt: delay === null ? null : now + delay * 1000,
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(eventDeliveries.id, delivery.id),
+          eq(eventDeliveries.updatedAt, delivery.updatedAt),
+          eq(eventDeliveries.attempts, delivery.attempts),
+        ),
+      )
+      .returning({ id: eventDeliveries.id }),
     db
       .update(eventEndpoints)
       .set({
         failingSince,
-        ...(disable ? { status: "disabled" as const, updatedAt: now } : {}),
+        status: sql`CASE WHEN ${failingSince} IS NOT NULL AND ${failingSince} <= ${now - DISABLE_AFTER_MS} THEN 'disabled' ELSE ${eventEndpoints.status} END`,
       })
-      .where(eq(eventEndpoints.id, endpoint.id)),
+      .where(eq(eventEndpoints.id, endpoint.id))
+      .returning({ status: eventEndpoints.status, failingSince: eventEndpoints.failingSince }),
   ]);
-  if (disable) log("warn", "event_endpoint_disabled", { endpointId: endpoint.id, failingSince });
-  return delay;
+  const disabled = endpointNow[0]?.status === "disabled" && !attempt.ok;
+  if (disabled)
+    log("warn", "event_endpoint_disabled", { endpointId: endpoint.id, ...endpointNow[0] });
+  return moved.length === 1 ? delay : null;
 }
 
 function setDelivery(

@@ -25,26 +25,52 @@ function newSecret(): string {
   return `whsec_${btoa(String.fromCharCode(...bytes))}`;
 }
 
+/** Hosts of this machine or a private network (by name or IP literal). */
+function isLocalHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  if (host === "localhost" || /\.(localhost|local|internal)$/.test(host)) return true;
+  const v4 = host.match(/^(\d+)\.(\d+)\.(\d+)\.(\d+)$/);
+  if (v4) {
+    const [a, b] = [Number(v4[1]), Number(v4[2])];
+    return (
+      a === 0 ||
+      a === 10 ||
+      a === 127 ||
+      (a === 100 && b >= 64 && b <= 127) ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168)
+    );
+  }
+  // IPv6 literals: loopback, unspecified, unique local, link local, IPv4-mapped.
+  return host.includes(":") && /^(::1?$|f[cd]|fe[89ab]|::ffff:)/.test(host);
+}
+
 /**
- * Refuses a URL events must not go to: not http(s), plain http outside localhost (unless allowed
- * for local development), or credentials in it (they would be logged and sent as-is).
+ * Refuses a URL events must not go to: not http(s), credentials in it (they would be logged and
+ * sent as-is), a host of this machine or a private network, or plain http; where the Worker allows
+ * it for local development, http(s) to localhost and 127.0.0.1 is accepted.
  * @throws ApiError 400 invalid_request naming `field`
  */
-export function checkEndpointUrl(url: string, allowHttpLocalhost: boolean, field = "url"): void {
+export function checkEndpointUrl(url: string, allowLocal: boolean, field = "url"): void {
   let parsed: URL | undefined;
   try {
     parsed = new URL(url);
   } catch {
     parsed = undefined;
   }
-  const local = parsed && ["localhost", "127.0.0.1", "[::1]"].includes(parsed.hostname);
+  const devHost = parsed && ["localhost", "127.0.0.1", "[::1]"].includes(parsed.hostname);
   const problem = !parsed
     ? "Not a URL."
     : parsed.username || parsed.password
       ? "Credentials are not allowed in the URL; the signature authenticates us."
-      : parsed.protocol === "https:" || (parsed.protocol === "http:" && local && allowHttpLocalhost)
+      : allowLocal && devHost && ["http:", "https:"].includes(parsed.protocol)
         ? null
-        : "Use https (http only to localhost, where the Worker allows it for development).";
+        : parsed.protocol !== "https:"
+          ? "Use https (http only to localhost, where the Worker allows it for development)."
+          : isLocalHost(parsed.hostname)
+            ? "The host is local or private; events go to public https endpoints."
+            : null;
   if (problem) {
     throw invalidRequest("The event endpoint is invalid.", [
       { field, code: "invalid_type", message: problem },

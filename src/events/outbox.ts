@@ -55,8 +55,9 @@ export function eventStatements(
 ): [D1PreparedStatement, D1PreparedStatement] {
   const id = newId("evt");
   const { workspaceId, type, createdAt, when = { sql: "1", params: [] } } = event;
-  // ?1 workspace, ?2 type, ?3 event id, ?4 time; the condition's own parameters come after.
-  const shared = [workspaceId, type, id, createdAt];
+  // ?1 workspace, ?2 type, ?3 event id, ?4 the event's time, ?5 now (when its deliveries are
+  // created and due: later than ?4 for a link.expired recorded late); the condition's come after.
+  const shared = [workspaceId, type, id, createdAt, Date.now()];
   let n = shared.length;
   const numbered = when.sql.replace(/\?/g, () => `?${++n}`);
   return [
@@ -71,7 +72,7 @@ export function eventStatements(
       .prepare(
         `INSERT INTO event_deliveries (id, workspace_id, endpoint_id, event_id, status, attempts,
           step, next_attempt_at, created_at, updated_at)
-        SELECT 'dlv_' || lower(hex(randomblob(12))), e.workspace_id, e.id, ?3, 'pending', 0, 0, ?4, ?4, ?4
+        SELECT 'dlv_' || lower(hex(randomblob(12))), e.workspace_id, e.id, ?3, 'pending', 0, 0, ?5, ?5, ?5
         FROM event_endpoints e
         WHERE ${LISTENING} AND EXISTS (SELECT 1 FROM events WHERE id = ?3)
         RETURNING id`,

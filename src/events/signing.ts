@@ -50,6 +50,7 @@ export async function sendOnce(
   eventId: string,
   body: string,
   fetchImpl: typeof fetch = fetch,
+  timeoutMs = DELIVERY_TIMEOUT_MS,
 ): Promise<Attempt> {
   const started = Date.now();
   try {
@@ -58,7 +59,7 @@ export async function sendOnce(
       headers: signedHeaders(secrets, eventId, body, new Date()),
       body,
       redirect: "manual",
-      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      signal: AbortSignal.timeout(timeoutMs),
     });
     const kept = await firstBytes(response, KEPT_RESPONSE_BYTES);
     return {

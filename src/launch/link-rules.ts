@@ -103,3 +103,10 @@ export const tooManyPending = (pendingLinks: number): Refusal => ({
   code: "too_many_pending_links",
   message: `The workspace already has ${pendingLinks} links that nobody has opened.`,
 });
+
+/** 404 not_found: no such link in the key's workspace. */
+export const LINK_NOT_FOUND: Refusal = {
+  status: 404,
+  code: "not_found",
+  message: "No such link in this workspace.",
+};

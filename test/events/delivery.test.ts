@@ -3,12 +3,14 @@
  * jitter then `failed`, each attempt logged (status, latency, first KiB), stale messages ignored,
  * disabled endpoints skipped, and an endpoint failing for 5 days disabled.
  */
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
-import { attemptDelivery } from "../../src/events/delivery";
+import { describe, expect, it, vi } from "vitest";
+import { attemptDelivery, consumeDeliveries } from "../../src/events/delivery";
 import { RETRY_SCHEDULE_S } from "../../src/events/signing";
+import type { DeliveryMessage } from "../../src/events/types";
 import { call, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
-import { registerReceiver, storedDeliveries } from "../helpers/events";
+import { eventually, registerReceiver, storedDeliveries } from "../helpers/events";
 
 const DAY = 24 * 60 * 60_000;
 
@@ -154,5 +156,93 @@ describe("delivery attempts", () => {
     expect((await storedDeliveries(ws.workspaceId)).find((row) => row.id === skipped)?.status).toBe(
       "failed",
     );
+  });
+
+  it("a resend made while an attempt is in flight owns the delivery: the late answer changes nothing", async () => {
+    const ws = await seedWorkspace();
+    const receiver = await registerReceiver(ws);
+    const now = Date.now();
+    const id = await pendingDelivery(ws, receiver.endpointId, now);
+    let answer: (response: Response) => void = () => {};
+    const slow = (() =>
+      new Promise<Response>((resolve) => {
+        answer = resolve;
+      })) as unknown as typeof fetch;
+    const inFlight = attemptDelivery(env, id, now, slow);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expectJson(
+      await call(
+        "POST",
+        `/v1/manage/event-endpoints/${receiver.endpointId}/deliveries/${id}/resend`,
+        { token: ws.ownerToken },
+      ),
+      202,
+    );
+    await eventually(async () =>
+      (await storedDeliveries(ws.workspaceId))[0]?.status === "succeeded" ? true : undefined,
+    );
+    answer(new Response("late", { status: 500 }));
+    expect(await inFlight).toBeNull();
+    const [row] = await storedDeliveries(ws.workspaceId);
+    expect(row?.status).toBe("succeeded");
+  });
+
+  it("the consumer acks a done delivery, retries a failed one on the schedule, and one it could not attempt after its claim", async () => {
+    const ws = await seedWorkspace();
+    const working = await registerReceiver(ws);
+    const failing = await registerReceiver(ws, { fail: 10 });
+    const now = Date.now();
+    const ok = await pendingDelivery(ws, working.endpointId, now);
+    const refused = await pendingDelivery(ws, failing.endpointId, now);
+    const broken = await pendingDelivery(ws, working.endpointId, now);
+    // An event body the consumer cannot read: it throws after claiming the delivery.
+    await env.DB.prepare("UPDATE event_endpoints SET include_transcript = 1 WHERE id = ?")
+      .bind(working.endpointId)
+      .run();
+    await env.DB.prepare(
+      "UPDATE events SET type = 'conversation.ended', body = 'not json' WHERE id = (SELECT event_id FROM event_deliveries WHERE id = ?)",
+    )
+      .bind(broken)
+      .run();
+    const batch = createMessageBatch<DeliveryMessage>("agent-edge-event-deliveries", [
+      { id: "m1", timestamp: new Date(), attempts: 1, body: { deliveryId: ok } },
+      { id: "m2", timestamp: new Date(), attempts: 1, body: { deliveryId: refused } },
+      { id: "m3", timestamp: new Date(), attempts: 1, body: { deliveryId: broken } },
+    ]);
+    const ctx = createExecutionContext();
+    const spies = batch.messages.map((message) => vi.spyOn(message, "retry"));
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    await consumeDeliveries(batch, env);
+    errors.mockRestore();
+    const result = await getQueueResult(batch, ctx);
+    expect(result.explicitAcks).toEqual(["m1"]);
+    expect(result.retryMessages.map((m) => m.msgId)).toEqual(["m2", "m3"]);
+    const retries = new Map(
+      batch.messages.map((m, i) => [m.id, spies[i]?.mock.calls[0]?.[0]?.delaySeconds ?? 0]),
+    );
+    expect(retries.get("m2")).toBeGreaterThanOrEqual(4);
+    expect(retries.get("m2")).toBeLessThanOrEqual(6);
+    // Past the 60 s claim, so the delivery is due again when the message comes back.
+    expect(retries.get("m3")).toBeGreaterThan(62);
+  });
+
+  it("signs with the rotated-out secret only for its 24 hours", async () => {
+    const ws = await seedWorkspace();
+    const receiver = await registerReceiver(ws);
+    await call("POST", `/v1/manage/event-endpoints/${receiver.endpointId}/rotate-secret`, {
+      token: ws.ownerToken,
+    });
+    const signatures = async (now: number) => {
+      const { calls, fetchImpl } = answering(200);
+      await attemptDelivery(
+        env,
+        await pendingDelivery(ws, receiver.endpointId, now),
+        now,
+        fetchImpl,
+      );
+      return calls[0]?.headers.get("webhook-signature")?.split(" ").length;
+    };
+    expect(await signatures(Date.now())).toBe(2);
+    expect(await signatures(Date.now() + DAY + 60_000)).toBe(1);
   });
 });

@@ -52,6 +52,9 @@ describe("event endpoints", () => {
   it.each([
     ["plain http", "http://example.com/hooks"],
     ["credentials in the URL", "https://user:pass@example.com/hooks"],
+    ["https to a private address", "https://10.0.0.8/hooks"],
+    ["https to the metadata address", "https://169.254.169.254/latest"],
+    ["https to an internal name", "https://billing.internal/hooks"],
     ["not a URL", "example.com/hooks"],
     ["another scheme", "ftp://example.com/hooks"],
   ])("refuses %s with 400 invalid_request", async (_label, url) => {
@@ -63,23 +66,27 @@ describe("event endpoints", () => {
     expect([body.error.code, body.error.details[0]?.field]).toEqual(["invalid_request", "url"]);
   });
 
-  it("refuses http to localhost where the Worker does not allow it (the deployed default)", async () => {
+  it("refuses localhost where the Worker does not allow it (the deployed default)", async () => {
     const ws = await seedWorkspace();
     const app = (await import("../../src/index")).default;
-    const request = new Request(`${ORIGIN}/v1/manage/event-endpoints`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${ws.ownerToken}`, "content-type": "application/json" },
-      body: JSON.stringify({ url: "http://localhost:9000/hooks" }),
-    });
-    const allowed = { ...env, ALLOW_HTTP_EVENT_ENDPOINTS: "true" };
-    const refused = await app.fetch(request.clone(), {
-      ...env,
-      ALLOW_HTTP_EVENT_ENDPOINTS: undefined,
-    });
-    expect((await expectJson<{ error: { code: string } }>(refused, 400)).error.code).toBe(
-      "invalid_request",
-    );
-    expect((await app.fetch(request, allowed)).status).toBe(201);
+    for (const url of [
+      "http://localhost:9000/hooks",
+      "https://localhost/hooks",
+      "https://[::1]/x",
+    ]) {
+      const request = new Request(`${ORIGIN}/v1/manage/event-endpoints`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${ws.ownerToken}`, "content-type": "application/json" },
+        body: JSON.stringify({ url }),
+      });
+      const allowed = { ...env, ALLOW_HTTP_EVENT_ENDPOINTS: "true" };
+      const deployed = { ...env, ALLOW_HTTP_EVENT_ENDPOINTS: undefined };
+      const refused = await app.fetch(request.clone(), deployed);
+      expect((await expectJson<{ error: { code: string } }>(refused, 400)).error.code).toBe(
+        "invalid_request",
+      );
+      expect((await app.fetch(request, allowed)).status, url).toBe(201);
+    }
   });
 
   it("changes, rotates, deletes; members only read", async () => {

@@ -23,6 +23,7 @@ import {
   storedEvents,
   verifiedEvents,
 } from "../helpers/events";
+import { insertPendingLinks } from "../helpers/seed-links";
 
 const ledger = (ws: Workspace) => env.LINK_LEDGER.get(env.LINK_LEDGER.idFromName(ws.workspaceId));
 describe("lifecycle events", () => {
@@ -163,5 +164,27 @@ describe("lifecycle events", () => {
     ).rejects.toThrow();
     expect((await storedEvents(ws.workspaceId)).length).toBe(before);
     expect(await storedDeliveries(ws.workspaceId)).toHaveLength(before);
+  });
+  it("records every expiry when more links share one expiry time than a firing takes", async () => {
+    const ws = await seedWorkspace();
+    await registerReceiver(ws, { events: ["link.expired"] });
+    await createLaunch(ws);
+    const expiresAt = Date.now() + 20;
+    await insertPendingLinks(ws.workspaceId, ws.agentId, ws.channelId, 1_101, expiresAt);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    const expired = async () =>
+      (await storedEvents(ws.workspaceId)).filter((event) => event.type === "link.expired").length;
+    // The deliveries are not this test's subject: dropped, so the queue's messages find nothing
+    // to send instead of keeping the shared consumer busy for the other tests.
+    const dropDeliveries = () =>
+      env.DB.prepare("DELETE FROM event_deliveries WHERE workspace_id = ?")
+        .bind(ws.workspaceId)
+        .run();
+    expect(await runDurableObjectAlarm(ledger(ws))).toBe(true);
+    await dropDeliveries();
+    expect(await expired()).toBe(1_000);
+    expect(await runDurableObjectAlarm(ledger(ws))).toBe(true);
+    await dropDeliveries();
+    expect(await expired()).toBe(1_101);
   });
 });

@@ -5,7 +5,12 @@
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { retryDelaySeconds, sendOnce, signedHeaders } from "../../src/events/signing";
+import {
+  DELIVERY_TIMEOUT_MS,
+  retryDelaySeconds,
+  sendOnce,
+  signedHeaders,
+} from "../../src/events/signing";
 
 const ECHO_URL = (env as unknown as { ECHO_URL: string }).ECHO_URL;
 const secret = () =>
@@ -62,6 +67,24 @@ describe("signing", () => {
     expect(attempt).toMatchObject({ ok: false, status: 502 });
     expect(attempt.response).toBe("a".repeat(1024));
     expect(pulled).toBeLessThan(2 ** 20);
+  });
+
+  it("counts no answer within the timeout as a failed attempt (status null, `timeout`)", async () => {
+    const never = ((_url: string, init?: RequestInit) =>
+      new Promise((_resolve, reject) =>
+        init?.signal?.addEventListener("abort", () => reject(init.signal?.reason)),
+      )) as unknown as typeof fetch;
+    const attempt = await sendOnce(
+      "https://example.com/hooks",
+      [secret()],
+      "evt_6",
+      "{}",
+      never,
+      50,
+    );
+    expect(attempt).toMatchObject({ ok: false, status: null, response: "timeout" });
+    expect(attempt.latencyMs).toBeGreaterThanOrEqual(45);
+    expect(DELIVERY_TIMEOUT_MS).toBe(15_000);
   });
 
   it("retries on the schedule with jitter, then gives up", () => {

@@ -84,6 +84,8 @@ export interface LinkLedgerApi {
     endedAt: number,
     reason: EventEndReason,
   ): Promise<void>;
+  /** Makes sure overdue deliveries of the workspace are relayed (docs/events.md#delivery). */
+  watchDeliveries(workspaceId: string): Promise<void>;
   /** Revokes a widget key, refused from the next call on; false for an unknown key. */
   revokeWidgetKey(workspaceId: string, keyId: string): Promise<boolean>;
   /** Forgets cached parameter definitions of an agent that changed or was deleted. */

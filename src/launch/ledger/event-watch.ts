@@ -8,7 +8,7 @@ import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { createdDeliveries, enqueueDeliveries } from "../../events/outbox";
 import { D1WriteBatcher } from "../../platform/d1-write-batcher";
 import type { AppBindings } from "../../platform/env";
-import { relayCheckAt, watchEvents } from "./lifecycle-events";
+import { type ExpiryPosition, relayCheckAt, watchEvents } from "./lifecycle-events";
 
 /** The least time between two firings, so links expiring close together share one (ms). */
 const ALARM_SPACING_MS = 10_000;
@@ -17,6 +17,8 @@ const ALARM_SPACING_MS = 10_000;
 export class EventWatch {
   /** Whether the alarm's workspace id and expiry cursor are stored. */
   private watching = false;
+  /** The fallback firing set at the start of a firing, until the firing sets the next one. */
+  private fallbackAt: number | null = null;
 
   constructor(
     private readonly ctx: DurableObjectState,
@@ -44,15 +46,19 @@ export class EventWatch {
    * Remembers the workspace for the alarm (and, the first time, that expiries are recorded from
    * now on) and makes sure the alarm fires soon enough to relay what the coming write records.
    */
-  private async watch(workspaceId: string): Promise<void> {
+  async watch(workspaceId: string): Promise<void> {
     if (!this.watching) {
-      const known = await this.ctx.storage.get<number>("expiredThrough");
-      await this.ctx.storage.put({ workspaceId, expiredThrough: known ?? Date.now() });
+      const known = await this.ctx.storage.get<ExpiryPosition>("expiredThrough");
+      const expiredThrough = known ?? { expiresAt: Date.now(), id: "" };
+      await this.ctx.storage.put({ workspaceId, expiredThrough });
       this.watching = true;
     }
     const at = relayCheckAt(Date.now());
     const current = await this.ctx.storage.getAlarm();
-    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
+    if (current === null || current > at || current === this.fallbackAt) {
+      await this.ctx.storage.setAlarm(at);
+      this.fallbackAt = null;
+    }
   }
 
   /** Puts the deliveries a committed write created onto the queue, after the call has answered. */
@@ -62,7 +68,8 @@ export class EventWatch {
   }
 
   /**
-   * One firing of the alarm.
+   * One firing of the alarm. A fallback firing is set first, so a firing that fails past the
+   * runtime's own retries still comes back; a relay check that a write asks for meanwhile is kept.
    * @param load rebuilds the ledger's pending set when needed
    * @param earliestExpiry the next expiry among pending links (epoch ms), or null
    */
@@ -70,25 +77,37 @@ export class EventWatch {
     load: (workspaceId: string) => Promise<void>,
     earliestExpiry: (now: number) => number | null,
   ): Promise<void> {
-    const stored = await this.ctx.storage.get<number | string>(["workspaceId", "expiredThrough"]);
+    const stored = await this.ctx.storage.get<unknown>(["workspaceId", "expiredThrough"]);
     const workspaceId = stored.get("workspaceId");
     if (typeof workspaceId !== "string") return;
     const now = Date.now();
+    this.fallbackAt = relayCheckAt(now);
+    await this.ctx.storage.setAlarm(this.fallbackAt);
     await load(workspaceId);
-    const from = Number(stored.get("expiredThrough") ?? now);
+    const from = (stored.get("expiredThrough") as ExpiryPosition | undefined) ?? {
+      expiresAt: now,
+      id: "",
+    };
     const write = (statements: Parameters<D1WriteBatcher["runAll"]>[0]) =>
       this.writes.runAll(statements);
     const watched = await watchEvents(this.env, this.db, write, workspaceId, from, now);
-    await this.ctx.storage.put("expiredThrough", watched.expiredThrough);
+    await this.ctx.storage.put("expiredThrough", watched.through);
     this.relay(watched.results);
     const none = Number.POSITIVE_INFINITY;
-    const next = Math.min(
-      watched.expiredThrough < now ? now : none,
-      earliestExpiry(now) ?? none,
-      watched.relayAgainAt ?? none,
+    const next = Math.max(
+      Math.min(
+        watched.done ? none : now,
+        earliestExpiry(now) ?? none,
+        watched.relayAgainAt ?? none,
+      ),
+      now + ALARM_SPACING_MS,
     );
-    if (Number.isFinite(next)) {
-      await this.ctx.storage.setAlarm(Math.max(next, now + ALARM_SPACING_MS));
-    }
+    const current = await this.ctx.storage.getAlarm();
+    // A write during this firing asked for a relay check: the earlier of the two stands.
+    const asked = current !== null && current !== this.fallbackAt ? current : none;
+    const at = Math.min(next, asked);
+    this.fallbackAt = null;
+    if (Number.isFinite(at)) await this.ctx.storage.setAlarm(at);
+    else await this.ctx.storage.deleteAlarm();
   }
 }

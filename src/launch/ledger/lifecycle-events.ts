@@ -115,21 +115,27 @@ export function endStatements(d1: D1Database, ended: Link, reason: EventEndReaso
 const EXPIRED_PER_ALARM = 1_000;
 const EXPIRED_PER_BATCH = 100;
 
+/** A position in the order of expiry: every link before it has been looked at. */
+export type ExpiryPosition = { expiresAt: number; id: string };
+/** After every id (ids are ASCII letters, digits and `_`). */
+const LAST_ID = "~";
+
 /**
- * Records `link.expired` for the workspace's links that expired unopened in (`from`, `to`].
- * @returns the time up to which every expiry is recorded, and the new deliveries' statements' results
+ * Records `link.expired` for the workspace's links that expired unopened after `after` and by `to`.
+ * @returns the position up to which every expiry is recorded (at most EXPIRED_PER_ALARM links
+ *   further on), and the results of the writes (holding the new deliveries' ids)
  */
 export async function recordExpiredLinks(
   env: Pick<AppBindings, "DB">,
   write: (statements: Statements) => Promise<D1Result[]>,
   workspaceId: string,
-  from: number,
+  after: ExpiryPosition,
   to: number,
-): Promise<{ through: number; results: D1Result[] }> {
+): Promise<{ through: ExpiryPosition; done: boolean; results: D1Result[] }> {
   const db = database(env);
   const results: D1Result[] = [];
-  let after = { expiresAt: from, id: "" };
-  for (let done = 0; done < EXPIRED_PER_ALARM; done += EXPIRED_PER_BATCH) {
+  let position = after;
+  for (let seen = 0; seen < EXPIRED_PER_ALARM; seen += EXPIRED_PER_BATCH) {
     const rows = await db
       .select()
       .from(links)
@@ -139,8 +145,8 @@ export async function recordExpiredLinks(
           eq(links.status, "pending"),
           lte(links.expiresAt, to),
           or(
-            gt(links.expiresAt, after.expiresAt),
-            and(eq(links.expiresAt, after.expiresAt), gt(links.id, after.id)),
+            gt(links.expiresAt, position.expiresAt),
+            and(eq(links.expiresAt, position.expiresAt), gt(links.id, position.id)),
           ),
         ),
       )
@@ -151,11 +157,12 @@ export async function recordExpiredLinks(
     );
     if (first) results.push(...(await write([first, ...rest])));
     const last = rows.at(-1);
-    if (!last || rows.length < EXPIRED_PER_BATCH) return { through: to, results };
-    after = { expiresAt: last.expiresAt, id: last.id };
+    if (!last || rows.length < EXPIRED_PER_BATCH) {
+      return { through: { expiresAt: to, id: LAST_ID }, done: true, results };
+    }
+    position = { expiresAt: last.expiresAt, id: last.id };
   }
-  // Links sharing the last expiry may be looked at again; their events are recorded once.
-  return { through: after.expiresAt - 1, results };
+  return { through: position, done: false, results };
 }
 
 /** The ledger's alarm work, once per firing (docs/events.md#delivery). */
@@ -164,12 +171,12 @@ export async function watchEvents(
   db: DrizzleD1Database,
   write: (statements: Statements) => Promise<D1Result[]>,
   workspaceId: string,
-  expiredThrough: number,
+  expiredThrough: ExpiryPosition,
   now: number,
-): Promise<{ expiredThrough: number; results: D1Result[]; relayAgainAt: number | null }> {
+) {
   const expired = await recordExpiredLinks(env, write, workspaceId, expiredThrough, now);
   const relayAgainAt = await relayStaleDeliveries(env, db, workspaceId, now);
-  return { expiredThrough: expired.through, results: expired.results, relayAgainAt };
+  return { ...expired, relayAgainAt };
 }
 
 /** When the ledger should look for stale deliveries after writing events now. */

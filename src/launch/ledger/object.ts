@@ -26,6 +26,7 @@ import { RateLimitStore } from "../../platform/rate-limit-store";
 import { type LaunchLimits, launchLimits } from "../limits";
 import {
   findLinkRow,
+  LINK_NOT_FOUND,
   loadPendingLinks,
   refuseFlow,
   tooManyPending,
@@ -245,6 +246,11 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     };
   }
 
+  /** Makes sure the alarm relays deliveries queued outside the ledger (resend, recover, test). */
+  async watchDeliveries(workspaceId: string): Promise<void> {
+    await this.events.watch(workspaceId);
+  }
+
   /** The ledger's alarm: records `link.expired` and relays overdue deliveries (docs/events.md#delivery). */
   override async alarm(): Promise<void> {
     await this.events.fire(
@@ -269,12 +275,8 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
       link = await findLinkRow(this.db, key.workspaceId, linkId);
       if (link && epoch === this.epoch) this.linkCache.set(link);
     }
-    if (!link || link.workspaceId !== key.workspaceId) {
-      return {
-        ok: false,
-        refusal: { status: 404, code: "not_found", message: "No such link in this workspace." },
-      };
-    }
+    if (!link || link.workspaceId !== key.workspaceId)
+      return { ok: false, refusal: LINK_NOT_FOUND };
     const refusal = refuseFlow(key, link.flowId);
     return refusal ? { ok: false, refusal } : { ok: true, value: link };
   }
