@@ -21,7 +21,7 @@
  * Exit code 0 once measured, even when a target fails; 1 when the server or the seeding failed.
  */
 import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -45,6 +45,7 @@ const TARGETS = {
   lookup: 50,
   revoke: 40,
   "webhook-immediate": 50,
+  "webhook-immediate-github": 45,
   "webhook-lastNode": 35,
 };
 const HOLD_CALLERS =
@@ -129,6 +130,15 @@ const IMMEDIATE = {
   ],
   connections: [{ from: "webhook_1", to: "ok" }],
 };
+/** IMMEDIATE behind a GitHub signature check (docs/webhooks.md#github). */
+const GITHUB_SECRET = randomBytes(24).toString("base64url");
+const IMMEDIATE_GITHUB = {
+  ...IMMEDIATE,
+  nodes: [
+    hookNode({ verify: { preset: "github", secret: "{{secrets.GITHUB_SECRET}}" } }),
+    ...IMMEDIATE.nodes.slice(1),
+  ],
+};
 const HOLD = {
   nodes: [
     hookNode({ responseMode: "lastNode", responseTimeoutSeconds: 100 }),
@@ -152,7 +162,6 @@ async function runningWorkflow(base, token, slug, definition) {
   return new URL(created.webhookUrls.webhook_1).pathname;
 }
 
-/** The demo workspace (the shared seed of scripts/demo-seed.mjs) and the bench's workflows. */
 /**
  * A receiver of lifecycle events on 127.0.0.1 that answers 204, for `create-with-events`: its
  * workspace has an endpoint listening to every event, so each create also writes an event and a
@@ -180,6 +189,7 @@ async function seedWithEndpoint(base, operatorToken) {
   return { flowId: ws.agentId, channelId: ws.channelId, key: ws.widgetKey };
 }
 
+/** The demo workspace (the shared seed of scripts/demo-seed.mjs) and the bench's workflows. */
 async function seed(base, operatorToken) {
   const ws = await seedDemoWorkspace(fetchApi(base), operatorToken);
   const token = ws.memberToken;
@@ -190,8 +200,16 @@ async function seed(base, operatorToken) {
     { value: WEBHOOK_SECRET },
     { method: "PUT", expect: 204 },
   );
+  await post(
+    base,
+    "/v1/manage/secrets/GITHUB_SECRET",
+    token,
+    { value: GITHUB_SECRET },
+    { method: "PUT", expect: 204 },
+  );
   const hooks = {
     immediate: await runningWorkflow(base, token, "bench-immediate", IMMEDIATE),
+    github: await runningWorkflow(base, token, "bench-github", IMMEDIATE_GITHUB),
     lastNode: await runningWorkflow(base, token, "bench-last-node", LAST_NODE),
     hold: await runningWorkflow(base, token, "bench-hold", HOLD),
   };
@@ -323,6 +341,13 @@ function scenarios({ flowId, channelId, key, hooks, withEvents }, group) {
           reference,
           { name: "webhook-immediate", expect: 200, request: hookRequest(hooks.immediate) },
           {
+            name: "webhook-immediate-github",
+            expect: 200,
+            request: hookRequest(hooks.github, undefined, {
+              "x-hub-signature-256": `sha256=${createHmac("sha256", GITHUB_SECRET).update(hookBody).digest("hex")}`,
+            }),
+          },
+          {
             name: "webhook-lastNode",
             expect: 200,
             request: hookRequest(hooks.lastNode, checkLastNode),
@@ -340,8 +365,12 @@ let wrongAnswers = 0;
 function checkLastNode(status, text) {
   if (status === 200 && text !== '{"ok":true,"orderId":1042}') wrongAnswers++;
 }
-function hookRequest(pathname, onResponse) {
-  const headers = { "content-type": "application/json", "x-webhook-secret": WEBHOOK_SECRET };
+function hookRequest(pathname, onResponse, extraHeaders = {}) {
+  const headers = {
+    "content-type": "application/json",
+    "x-webhook-secret": WEBHOOK_SECRET,
+    ...extraHeaders,
+  };
   return {
     method: "POST",
     path: pathname,

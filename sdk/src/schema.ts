@@ -4877,7 +4877,7 @@ export interface paths {
         put?: never;
         /**
          * Webhook receiver (the node's httpMethod; no credentials)
-         * @description Starts an execution of a running workflow. `immediate`: 200 `{success, executionId}` at once. `lastNode`: 200 with the final node's output, 504 workflow_timeout or 500 workflow_failed (`error.executionId` names the execution; details carry it and the failing node). A Content-Encoding other than identity gets 415 unsupported_media_type.
+         * @description Starts an execution of a running workflow. `immediate`: 200 `{success, executionId}` at once. `lastNode`: 200 with the final node's output, 504 workflow_timeout or 500 workflow_failed (`error.executionId` names the execution; details carry it and the failing node). A Content-Encoding other than identity gets 415 unsupported_media_type. A node with `verify` refuses a call whose signature does not verify with 401 invalid_signature (docs/webhooks.md#signatures).
          */
         post: {
             parameters: {
@@ -4903,6 +4903,20 @@ export interface paths {
                     };
                     content: {
                         "application/json": unknown;
+                    };
+                };
+                /** @description `invalid_signature`: The webhook call's signature did not verify against the node's `verify` setting. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_signature";
+                            };
+                        };
                     };
                 };
                 /** @description `webhook_not_found`: No running workflow listens at this URL. */
@@ -5442,7 +5456,7 @@ export interface components {
                  * @example invalid_request
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_parameters" | "credential_in_query" | "invalid_key" | "insufficient_scope" | "forbidden_flow" | "browser_not_allowed" | "link_unavailable" | "invalid_ticket" | "not_found" | "widget_not_found" | "webhook_not_found" | "method_not_allowed" | "too_many_pending_links" | "slug_taken" | "link_not_open" | "idempotency_key_in_use" | "endpoint_disabled" | "member_exists" | "cannot_remove_owner" | "conversation_ended" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_body" | "upgrade_required" | "rate_limited" | "too_many_connections" | "internal_error" | "workflow_failed" | "workflow_timeout";
+                code: "invalid_request" | "invalid_parameters" | "credential_in_query" | "invalid_key" | "invalid_signature" | "insufficient_scope" | "forbidden_flow" | "browser_not_allowed" | "link_unavailable" | "invalid_ticket" | "not_found" | "widget_not_found" | "webhook_not_found" | "method_not_allowed" | "too_many_pending_links" | "slug_taken" | "link_not_open" | "idempotency_key_in_use" | "endpoint_disabled" | "member_exists" | "cannot_remove_owner" | "conversation_ended" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_body" | "upgrade_required" | "rate_limited" | "too_many_connections" | "internal_error" | "workflow_failed" | "workflow_timeout";
                 message: string;
                 details: {
                     [key: string]: unknown;
@@ -5684,7 +5698,7 @@ export interface components {
             connections: components["schemas"]["WorkflowConnection"][];
         };
         /**
-         * @description `{key?, type, name?, ...settings}`; types webhook, conversation_event, condition, set, http_request, wait (docs/api/webhooks.md)
+         * @description `{key?, type, name?, ...settings}`; types webhook, conversation_event, condition, set, http_request, wait (docs/api/webhooks.md). A webhook node may have `verify: {preset: github|stripe|slack|shopify|twilio|standard-webhooks|hmac-sha256, secret: "{{secrets.NAME}}", toleranceSeconds?: 1..86400 (300), header?, encoding?: hex|base64, prefix?}` (the last three for hmac-sha256 only; docs/webhooks.md#signatures)
          * @example {
          *       "key": "webhook_1",
          *       "type": "webhook",

@@ -24,6 +24,10 @@ export const ERROR_CODES = {
     status: [401],
     meaning: "The credential is missing, unknown, revoked or expired.",
   },
+  invalid_signature: {
+    status: [401],
+    meaning: "The webhook call's signature did not verify against the node's `verify` setting.",
+  },
   insufficient_scope: { status: [403], meaning: "The credential cannot do this." },
   forbidden_flow: { status: [403], meaning: "The widget key is limited to other agents." },
   browser_not_allowed: { status: [403], meaning: "The launch API refuses calls from browsers." },

@@ -48,37 +48,36 @@ async function lookUp(env: AppBindings, path: WebhookPath): Promise<string | nul
  * than identity (we decode none), 422 for a body that does not parse. The runner answers them
  * after its 404, 405 and 429 (docs/api/webhooks.md#responses).
  */
-async function readInput(request: Request): Promise<WebhookCall["input"]> {
+async function readInput(request: Request): Promise<Pick<WebhookCall, "input" | "signed">> {
   const read = await readBodyBytes(request, MAX_WEBHOOK_BODY_BYTES);
   if (!read.ok) {
-    return read.reason === "too_large"
-      ? {
-          ok: false,
-          status: 413,
-          message: `The body is larger than ${MAX_WEBHOOK_BODY_BYTES} bytes (1 MiB).`,
-        }
-      : { ok: false, status: 422, message: "The body ended before it was complete." };
+    const input: WebhookCall["input"] =
+      read.reason === "too_large"
+        ? {
+            ok: false,
+            status: 413,
+            message: `The body is larger than ${MAX_WEBHOOK_BODY_BYTES} bytes (1 MiB).`,
+          }
+        : { ok: false, status: 422, message: "The body ended before it was complete." };
+    return { input, signed: null };
   }
+  const headers = webhookHeaders(request.headers);
+  const signed = { url: request.url, headers, body: read.bytes };
   const encoding = refusedContentEncoding(request.headers);
   if (encoding !== null) {
-    return {
-      ok: false,
-      status: 415,
-      message: `Content-Encoding ${JSON.stringify(encoding)} is not accepted; send the body uncompressed.`,
-    };
+    const message = `Content-Encoding ${JSON.stringify(encoding)} is not accepted; send the body uncompressed.`;
+    return { input: { ok: false, status: 415, message }, signed };
   }
   const parsed = await parseWebhookBody(read.bytes, request.headers.get("content-type"));
-  if (!parsed.ok) return { ok: false, status: 422, message: parsed.message };
-  return {
-    ok: true,
-    output: {
-      body: parsed.body,
-      headers: webhookHeaders(request.headers),
-      queryParams: webhookQueryParams(new URL(request.url)),
-      method: request.method,
-      ...(parsed.rawBody !== undefined ? { rawBody: parsed.rawBody } : {}),
-    },
+  if (!parsed.ok) return { input: { ok: false, status: 422, message: parsed.message }, signed };
+  const output = {
+    body: parsed.body,
+    headers,
+    queryParams: webhookQueryParams(new URL(request.url)),
+    method: request.method,
+    ...(parsed.rawBody !== undefined ? { rawBody: parsed.rawBody } : {}),
   };
+  return { input: { ok: true, output }, signed };
 }
 
 async function deliver(env: AppBindings, call: WebhookCall): Promise<WebhookOutcome> {
@@ -114,7 +113,7 @@ export async function receiveWebhook(
     nodeKey: path.node,
     method: request.method,
     executionId: newId("exe"),
-    input: await readInput(request),
+    ...(await readInput(request)),
   };
   const outcome = await deliver(env, call);
   // Only a stale hint (workflow deleted, or the slug moved to another one) is looked up again; a

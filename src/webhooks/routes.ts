@@ -33,6 +33,9 @@ webhooksRouter.all(PATH, async (c) => {
   });
   if ("executionId" in outcome) c.header("x-execution-id", outcome.executionId);
   switch (outcome.kind) {
+    case "invalid_signature":
+      // Why is logged by the runner, never told: it would help whoever forged the call.
+      throw new ApiError(401, "invalid_signature", "The request's signature did not verify.");
     case "accepted":
       return c.json({ success: true, executionId: outcome.executionId }, 200);
     case "succeeded":
@@ -86,7 +89,7 @@ webhooksRouter.openAPIRegistry.registerPath(
     security: [],
     summary: "Webhook receiver (the node's httpMethod; no credentials)",
     description:
-      "Starts an execution of a running workflow. `immediate`: 200 `{success, executionId}` at once. `lastNode`: 200 with the final node's output, 504 workflow_timeout or 500 workflow_failed (`error.executionId` names the execution; details carry it and the failing node). A Content-Encoding other than identity gets 415 unsupported_media_type.",
+      "Starts an execution of a running workflow. `immediate`: 200 `{success, executionId}` at once. `lastNode`: 200 with the final node's output, 504 workflow_timeout or 500 workflow_failed (`error.executionId` names the execution; details carry it and the failing node). A Content-Encoding other than identity gets 415 unsupported_media_type. A node with `verify` refuses a call whose signature does not verify with 401 invalid_signature (docs/webhooks.md#signatures).",
     request: {
       params: z.object({ workspace: z.string(), workflow: z.string(), node: z.string() }),
       body: { content: { "application/json": { schema: z.unknown() } } },
@@ -99,6 +102,7 @@ webhooksRouter.openAPIRegistry.registerPath(
       ...errorResponses(
         "webhook_not_found",
         "method_not_allowed",
+        "invalid_signature",
         "payload_too_large",
         "unsupported_media_type",
         "invalid_body",

@@ -54,6 +54,33 @@ type NodeBase = {
   name: string;
 };
 
+/** Signature schemes a webhook node can check (docs/webhooks.md#signatures). */
+export const SIGNATURE_PRESETS = [
+  "github",
+  "stripe",
+  "slack",
+  "shopify",
+  "twilio",
+  "standard-webhooks",
+  "hmac-sha256",
+] as const;
+export type SignaturePreset = (typeof SIGNATURE_PRESETS)[number];
+
+/** A webhook node's signature check: opt-in; without it no credential is checked (spec 5.1). */
+export type WebhookVerify = {
+  preset: SignaturePreset;
+  /** `{{secrets.NAME}}`: the workspace secret holding the signing secret. */
+  secret: string;
+  /** Where the scheme signs a timestamp: how far from now it may be (s); default 300. */
+  toleranceSeconds: number;
+  /** hmac-sha256 only: the header holding the signature (lowercase). */
+  header?: string;
+  /** hmac-sha256 only: how the signature is written; default hex. */
+  encoding?: "hex" | "base64";
+  /** hmac-sha256 only: text before the signature in the header, e.g. `sha256=`. */
+  prefix?: string;
+};
+
 export type WebhookNode = NodeBase & {
   type: "webhook";
   httpMethod: HttpMethod;
@@ -62,6 +89,8 @@ export type WebhookNode = NodeBase & {
   responseTimeoutSeconds: number;
   /** Accepted requests per minute on this node's URL; 1..100000, default 1200. */
   rateLimitPerMinute: number;
+  /** The sender's signature, checked over the raw body before anything runs. */
+  verify?: WebhookVerify;
 };
 
 export type ConversationEventNode = NodeBase & {

@@ -214,6 +214,7 @@ describe("a finished execution's record", () => {
             method: "POST",
             executionId,
             input: { ok: true, output: { body: {}, headers: {}, queryParams: {}, method: "POST" } },
+            signed: null,
           });
           expect(outcome).toEqual({ kind: "accepted", executionId });
           // Answered and shown before anything was written.

@@ -3,8 +3,10 @@
  * The Worker's receiver, the conversation events and the management API import this file, never the
  * object's implementation.
  */
+
 import type { JsonValue } from "../../platform/json";
 import type { ConversationEvent, NodeRun, WebhookOutput } from "../../workflow/types";
+import type { SignedRequest } from "../signatures";
 
 /** Why the Worker refused a webhook body: 413 too large, 415 encoded, 422 unparsable or broken off. */
 export type BadBodyStatus = 413 | 415 | 422;
@@ -21,6 +23,8 @@ export type WebhookCall = {
   input:
     | { ok: true; output: WebhookOutput }
     | { ok: false; status: BadBodyStatus; message: string };
+  /** The call as signed by its sender, for the node's `verify`; null when the body was not read whole. */
+  signed: SignedRequest | null;
 };
 
 /** A conversation event for one of the workflow's conversation_event triggers (docs/events.md). */
@@ -36,6 +40,7 @@ export type EventCall = {
 
 /** How a webhook call ends; the Worker turns it into the HTTP response. */
 export type WebhookOutcome =
+  | { kind: "invalid_signature" }
   /** `stale`: the object does not hold the workflow the URL names (deleted, or its slug moved). */
   | { kind: "not_found"; stale: boolean }
   | { kind: "method_not_allowed"; allow: string }

@@ -15,8 +15,10 @@
 import { DurableObject } from "cloudflare:workers";
 import { database } from "../../db/database";
 import type { AppBindings } from "../../platform/env";
+import { log } from "../../platform/log";
 import { RateLimitStore } from "../../platform/rate-limit-store";
 import type { WebhookNode } from "../../workflow/types";
+import { verifyCall } from "../signatures";
 import type { RunnerConfig } from "./config";
 import type {
   EventCall,
@@ -75,10 +77,21 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     if (!rate.allowed) {
       return { kind: "rate_limited", retryAfterSeconds: rate.retryAfterSeconds, limit: rate.limit };
     }
+    const secrets = await this.source.secretValues(config.workspaceId);
+    if (node.verify && call.signed) {
+      const refusal = await verifyCall(node.verify, secrets, call.signed);
+      if (refusal) {
+        log("warn", "webhook_signature_refused", {
+          workflowId: call.workflowId,
+          node: node.key,
+          reason: refusal,
+        });
+        return { kind: "invalid_signature" };
+      }
+    }
     if (!call.input.ok) {
       return { kind: "bad_body", status: call.input.status, message: call.input.message };
     }
-    const secrets = await this.source.secretValues(config.workspaceId);
     const settled =
       node.responseMode === "lastNode"
         ? this.executor.waitFor(call.executionId, node.responseTimeoutSeconds * 1000)

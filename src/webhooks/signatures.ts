@@ -1,0 +1,183 @@
+/**
+ * Senders' signatures on webhook calls (docs/webhooks.md#signatures): each preset checked over the
+ * raw body bytes exactly as sent, with Web Crypto's HMAC and a constant-time comparison; schemes
+ * that sign a timestamp refuse one further than `toleranceSeconds` from now.
+ */
+import { constantTimeEqual } from "../platform/crypto";
+import type { WebhookVerify } from "../workflow/types";
+import { SECRET_TEMPLATE } from "../workflow/validate-verify";
+
+/** Why a call's signature was refused; logged, never answered (docs/webhooks.md#signatures). */
+export type SignatureRefusal = "no_secret" | "missing_header" | "bad_signature" | "stale_timestamp";
+
+/** What the check reads of a call. */
+export type SignedRequest = {
+  /** The full URL as the sender called it (Twilio signs it). */
+  url: string;
+  /** Header names in lowercase. */
+  headers: Record<string, string>;
+  /** The body's bytes as received. */
+  body: Uint8Array;
+};
+
+const encoder = new TextEncoder();
+
+async function hmac(hash: "SHA-256" | "SHA-1", key: Uint8Array, parts: (string | Uint8Array)[]) {
+  const data = concat(
+    parts.map((part) => (typeof part === "string" ? encoder.encode(part) : part)),
+  );
+  const cryptoKey = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash }, false, [
+    "sign",
+  ]);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, data));
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, part) => n + part.byteLength, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.byteLength;
+  }
+  return out;
+}
+
+const hex = (bytes: Uint8Array) =>
+  Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+const base64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+
+function decodeBase64(text: string): Uint8Array | null {
+  try {
+    return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+  } catch {
+    return null;
+  }
+}
+
+/** True when any of `given` is `expected` (each compared in constant time). */
+function anyEqual(expected: string, given: readonly string[]): boolean {
+  let found = false;
+  for (const candidate of given) found = constantTimeEqual(expected, candidate) || found;
+  return found;
+}
+
+function fresh(timestamp: string | undefined, toleranceSeconds: number, nowMs: number): boolean {
+  const seconds = Number(timestamp);
+  return Number.isInteger(seconds) && Math.abs(nowMs / 1000 - seconds) <= toleranceSeconds;
+}
+
+type Check = (
+  request: SignedRequest,
+  secret: string,
+  settings: WebhookVerify,
+  nowMs: number,
+) => Promise<SignatureRefusal | null>;
+
+const key = (secret: string) => encoder.encode(secret);
+const verdict = (ok: boolean): SignatureRefusal | null => (ok ? null : "bad_signature");
+
+/** Each preset: what the sender sends and how it is checked (docs/webhooks.md#presets). */
+const CHECKS: Record<WebhookVerify["preset"], Check> = {
+  async github({ headers, body }, secret) {
+    const given = headers["x-hub-signature-256"];
+    if (!given) return "missing_header";
+    const expected = `sha256=${hex(await hmac("SHA-256", key(secret), [body]))}`;
+    return verdict(constantTimeEqual(expected, given.toLowerCase()));
+  },
+  async stripe({ headers, body }, secret, { toleranceSeconds }, nowMs) {
+    const pairs = (headers["stripe-signature"] ?? "").split(",").map((part) => part.split("="));
+    const timestamp = pairs.find(([name]) => name?.trim() === "t")?.[1];
+    const signatures = pairs
+      .filter(([name]) => name?.trim() === "v1")
+      .map(([, value]) => value ?? "");
+    if (!timestamp || signatures.length === 0) return "missing_header";
+    if (!fresh(timestamp, toleranceSeconds, nowMs)) return "stale_timestamp";
+    const expected = hex(await hmac("SHA-256", key(secret), [`${timestamp}.`, body]));
+    return verdict(anyEqual(expected, signatures));
+  },
+  async slack({ headers, body }, secret, { toleranceSeconds }, nowMs) {
+    const timestamp = headers["x-slack-request-timestamp"];
+    const given = headers["x-slack-signature"];
+    if (!timestamp || !given) return "missing_header";
+    if (!fresh(timestamp, toleranceSeconds, nowMs)) return "stale_timestamp";
+    const expected = `v0=${hex(await hmac("SHA-256", key(secret), [`v0:${timestamp}:`, body]))}`;
+    return verdict(constantTimeEqual(expected, given));
+  },
+  async shopify({ headers, body }, secret) {
+    const given = headers["x-shopify-hmac-sha256"];
+    if (!given) return "missing_header";
+    return verdict(constantTimeEqual(base64(await hmac("SHA-256", key(secret), [body])), given));
+  },
+  async twilio({ url, headers, body }, secret) {
+    const given = headers["x-twilio-signature"];
+    if (!given) return "missing_header";
+    // A form body's fields are signed after the URL, sorted by name; a JSON body is signed by
+    // the URL's bodySHA256 parameter instead, which must then be the body's digest.
+    let signed = url;
+    if ((headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")) {
+      const fields = [...new URLSearchParams(new TextDecoder().decode(body))];
+      fields.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      signed += fields.map(([name, value]) => name + value).join("");
+    } else {
+      const claimed = new URL(url).searchParams.get("bodySHA256") ?? "";
+      const digest = hex(new Uint8Array(await crypto.subtle.digest("SHA-256", body)));
+      if (!constantTimeEqual(digest, claimed.toLowerCase())) return "bad_signature";
+    }
+    return verdict(constantTimeEqual(base64(await hmac("SHA-1", key(secret), [signed])), given));
+  },
+  async "standard-webhooks"({ headers, body }, secret, { toleranceSeconds }, nowMs) {
+    const id = headers["webhook-id"];
+    const timestamp = headers["webhook-timestamp"];
+    const given = headers["webhook-signature"];
+    if (!id || !timestamp || !given) return "missing_header";
+    if (!fresh(timestamp, toleranceSeconds, nowMs)) return "stale_timestamp";
+    const secretBytes = decodeBase64(secret.startsWith("whsec_") ? secret.slice(6) : secret);
+    if (!secretBytes) return "no_secret";
+    const expected = base64(await hmac("SHA-256", secretBytes, [`${id}.${timestamp}.`, body]));
+    const signatures = given
+      .split(" ")
+      .filter((entry) => entry.startsWith("v1,"))
+      .map((entry) => entry.slice(3));
+    return verdict(anyEqual(expected, signatures));
+  },
+  async "hmac-sha256"({ headers, body }, secret, settings) {
+    const given = settings.header ? headers[settings.header] : undefined;
+    const prefix = settings.prefix ?? "";
+    if (!given?.startsWith(prefix)) return "missing_header";
+    const mac = await hmac("SHA-256", key(secret), [body]);
+    const value = given.slice(prefix.length);
+    return settings.encoding === "base64"
+      ? verdict(constantTimeEqual(base64(mac), value))
+      : verdict(constantTimeEqual(hex(mac), value.toLowerCase()));
+  },
+};
+
+/**
+ * Checks a call's signature.
+ * @param secret the signing secret's value; undefined when the workspace has no such secret
+ * @param nowMs the time timestamps are compared with (epoch ms)
+ * @returns null when it verifies, else why not (fail closed: no secret refuses every call)
+ */
+export async function checkSignature(
+  settings: WebhookVerify,
+  secret: string | undefined,
+  request: SignedRequest,
+  nowMs = Date.now(),
+): Promise<SignatureRefusal | null> {
+  if (!secret) return "no_secret";
+  return CHECKS[settings.preset](request, secret, settings, nowMs);
+}
+
+/**
+ * Checks a call against a node's `verify`, with the signing secret read from the workspace's
+ * secret values by the name its `{{secrets.NAME}}` template gives.
+ */
+export function verifyCall(
+  verify: WebhookVerify,
+  secretValues: { values: Record<string, string> },
+  request: SignedRequest,
+  nowMs = Date.now(),
+): Promise<SignatureRefusal | null> {
+  const name = SECRET_TEMPLATE.exec(verify.secret)?.[1];
+  return checkSignature(verify, name ? secretValues.values[name] : undefined, request, nowMs);
+}
