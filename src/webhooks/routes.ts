@@ -26,11 +26,14 @@ function badBody(status: BadBodyStatus, message: string): ApiError {
 const PATH = "/webhooks/:workspace/:workflow/:node";
 
 webhooksRouter.all(PATH, async (c) => {
-  const outcome = await receiveWebhook(c.env, c.req.raw, {
+  const received = await receiveWebhook(c.env, c.req.raw, {
     workspace: c.req.param("workspace"),
     workflow: c.req.param("workflow"),
     node: c.req.param("node"),
   });
+  // A repeated delivery gets the first call's answer (docs/webhooks.md#deduplication).
+  if (received.kind === "deduplicated") c.header("x-deduplicated", "true");
+  const outcome = received.kind === "deduplicated" ? received.first : received;
   if ("executionId" in outcome) c.header("x-execution-id", outcome.executionId);
   switch (outcome.kind) {
     case "invalid_signature":

@@ -81,6 +81,14 @@ export type WebhookVerify = {
   prefix?: string;
 };
 
+/** A webhook node's deduplication of repeated deliveries (docs/webhooks.md#deduplication). */
+export type WebhookDedupe = {
+  /** A template over this node's own output, e.g. `{{webhook_1.headers.x-github-delivery}}`; absent: the preset's. */
+  key?: string;
+  /** How long a key is remembered (s); 1..86400, default 86400. */
+  windowSeconds: number;
+};
+
 export type WebhookNode = NodeBase & {
   type: "webhook";
   httpMethod: HttpMethod;
@@ -91,6 +99,8 @@ export type WebhookNode = NodeBase & {
   rateLimitPerMinute: number;
   /** The sender's signature, checked over the raw body before anything runs. */
   verify?: WebhookVerify;
+  /** Repeated deliveries (same key within the window) start nothing and answer as the first. */
+  dedupe?: WebhookDedupe;
 };
 
 export type ConversationEventNode = NodeBase & {

@@ -15,10 +15,9 @@ import {
   NODE_TYPES,
   type NodeType,
   WEBHOOK_DEFAULTS,
-  type WebhookVerify,
   type WorkflowNode,
 } from "./types";
-import { readVerify } from "./validate-verify";
+import { readCallChecks } from "./validate-verify";
 
 export const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 // `secrets` is the template namespace; the other two are path segments templates refuse to read.
@@ -36,7 +35,14 @@ const DEFAULT_NAMES: Record<NodeType, string> = {
 };
 
 const SETTINGS: Record<NodeType, readonly string[]> = {
-  webhook: ["httpMethod", "responseMode", "responseTimeoutSeconds", "rateLimitPerMinute", "verify"],
+  webhook: [
+    "httpMethod",
+    "responseMode",
+    "responseTimeoutSeconds",
+    "rateLimitPerMinute",
+    "verify",
+    "dedupe",
+  ],
   conversation_event: ["agentId", "events"],
   condition: ["left", "operator", "right"],
   set: ["fields"],
@@ -154,12 +160,6 @@ class Settings {
   }
 }
 
-function withVerify(s: Settings): { verify?: WebhookVerify } {
-  if (!s.has("verify")) return {};
-  const verify = readVerify(s.raw.verify, (field, code, message) => s.report(field, code, message));
-  return verify ? { verify } : {};
-}
-
 function settingsOf(type: NodeType, s: Settings): WorkflowNode {
   const base = { key: "", name: "" };
   switch (type) {
@@ -181,7 +181,7 @@ function settingsOf(type: NodeType, s: Settings): WorkflowNode {
           integer: true,
           fallback: WEBHOOK_DEFAULTS.rateLimitPerMinute,
         }),
-        ...withVerify(s),
+        ...readCallChecks(s.raw, (field, code, message) => s.report(field, code, message)),
       };
     case "conversation_event":
       return { ...base, type, agentId: s.text("agentId"), events: s.events() };

@@ -198,6 +198,8 @@ function templatedSettings(node: WorkflowNode): [string, unknown][] {
         ["headers", node.headers],
         ["body", node.body],
       ];
+    case "webhook":
+      return node.dedupe?.key ? [["dedupe.key", node.dedupe.key]] : [];
     default:
       return [];
   }
@@ -221,7 +223,8 @@ function checkReferences(entries: Entry[], byKey: Map<string, Entry>, edges: Con
     for (const [setting, value] of templatedSettings(node)) {
       forEachString(value, `nodes[${index}].${setting}`, (field, text) => {
         for (const ref of templateReferences(text)) {
-          if (ancestors.has(ref)) continue;
+          // A webhook's dedupe key reads the call it is about: its own output, and only that.
+          if (node.type === "webhook" ? ref === node.key : ancestors.has(ref)) continue;
           const message = !byKey.has(ref)
             ? `The template refers to "${ref}", which is not the key of any node.`
             : ref === node.key

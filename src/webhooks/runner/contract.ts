@@ -40,6 +40,12 @@ export type EventCall = {
 
 /** How a webhook call ends; the Worker turns it into the HTTP response. */
 export type WebhookOutcome =
+  | DirectOutcome
+  /** A repeated delivery: the first call's answer, sent with `x-deduplicated: true`. */
+  | { kind: "deduplicated"; first: DirectOutcome };
+
+/** Every outcome but a repeated delivery's. */
+export type DirectOutcome =
   | { kind: "invalid_signature" }
   /** `stale`: the object does not hold the workflow the URL names (deleted, or its slug moved). */
   | { kind: "not_found"; stale: boolean }

@@ -31,6 +31,7 @@ const FETCH_LEASE_MS = 30_000;
 export class Executor {
   /** Executions this instance is driving right now; the alarm leaves them alone. */
   private readonly inFlight = new Set<string>();
+  private readonly settledUnsaved = new Map<string, Settled>();
   private readonly held = new HeldCallers<Settled>();
   private alarmAt: number | null = null;
 
@@ -153,18 +154,24 @@ export class Executor {
       throw error;
     } finally {
       this.inFlight.delete(execution.id);
+      this.settledUnsaved.delete(execution.id);
     }
   }
 
   private settle(execution: LiveExecution): void {
-    if (!this.held.has(execution.id)) return;
     const { state } = execution;
-    this.held.settle(
-      execution.id,
+    const outcome: Settled =
       state.status === "succeeded"
         ? { kind: "succeeded", executionId: execution.id, output: finalOutput(state) }
-        : { kind: "failed", executionId: execution.id, nodeKey: state.failedNodeKey },
-    );
+        : { kind: "failed", executionId: execution.id, nodeKey: state.failedNodeKey };
+    // Until its record is saved, a caller that comes later still learns how it ended.
+    this.settledUnsaved.set(execution.id, outcome);
+    if (this.held.has(execution.id)) this.held.settle(execution.id, outcome);
+  }
+
+  /** How an execution that finished ended, while its record is still being saved; else undefined. */
+  settledOutcome(executionId: string): Settled | undefined {
+    return this.settledUnsaved.get(executionId);
   }
 
   private async schedule(at: number): Promise<void> {

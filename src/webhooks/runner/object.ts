@@ -15,12 +15,16 @@
 import { DurableObject } from "cloudflare:workers";
 import { database } from "../../db/database";
 import type { AppBindings } from "../../platform/env";
+import type { JsonValue } from "../../platform/json";
 import { log } from "../../platform/log";
 import { RateLimitStore } from "../../platform/rate-limit-store";
-import type { WebhookNode } from "../../workflow/types";
+import { resolveValue, valueAsText } from "../../workflow/template";
+import type { WebhookNode, WebhookOutput } from "../../workflow/types";
+import { dedupeKeyTemplate } from "../../workflow/validate-verify";
 import { verifyCall } from "../signatures";
 import type { RunnerConfig } from "./config";
 import type {
+  DirectOutcome,
   EventCall,
   ExecutionPage,
   ExecutionRecord,
@@ -29,6 +33,7 @@ import type {
   WebhookOutcome,
   WorkflowRunnerContract,
 } from "./contract";
+import { DedupeStore } from "./dedupe-store";
 import { ExecutionStore } from "./execution-store";
 import { Executor } from "./executor";
 import { emptySecrets, WorkflowSource } from "./workflow-source";
@@ -38,12 +43,14 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   private readonly source: WorkflowSource;
   private readonly executor: Executor;
   private readonly rateLimits: RateLimitStore;
+  private readonly dedupe: DedupeStore;
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
     super(ctx, env);
     this.source = new WorkflowSource(database(env), env.SECRETS_KEY);
     this.executor = new Executor(ctx, new ExecutionStore(ctx.storage, env.SECRETS_KEY));
     this.rateLimits = new RateLimitStore(ctx.storage, (promise) => ctx.waitUntil(promise));
+    this.dedupe = new DedupeStore(ctx.storage.sql);
     void ctx.blockConcurrencyWhile(() => this.executor.load());
   }
 
@@ -92,12 +99,49 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     if (!call.input.ok) {
       return { kind: "bad_body", status: call.input.status, message: call.input.message };
     }
+    const first = this.claimDelivery(node, call.executionId, call.input.output);
+    if (first)
+      return { kind: "deduplicated", first: await this.answerOf(call.workflowId, node, first) };
     const settled =
       node.responseMode === "lastNode"
         ? this.executor.waitFor(call.executionId, node.responseTimeoutSeconds * 1000)
         : undefined;
     await this.executor.start(config, node, call.executionId, call.input.output, secrets);
     return settled ? await settled : { kind: "accepted", executionId: call.executionId };
+  }
+
+  /** The first execution of a repeated delivery (docs/webhooks.md#deduplication), or null. */
+  private claimDelivery(node: WebhookNode, executionId: string, output: WebhookOutput) {
+    const template = dedupeKeyTemplate(node);
+    if (!template || !node.dedupe) return null;
+    const scope = { outputs: { [node.key]: output as unknown as JsonValue }, secrets: {} };
+    const key = valueAsText(resolveValue(template, scope));
+    if (key === "") return null;
+    return this.dedupe.claim(
+      node.key,
+      key,
+      executionId,
+      Date.now(),
+      node.dedupe.windowSeconds * 1000,
+    );
+  }
+
+  /** What the first call of a repeated delivery got, or gets once it settles. */
+  private async answerOf(
+    workflowId: string,
+    node: WebhookNode,
+    executionId: string,
+  ): Promise<DirectOutcome> {
+    if (node.responseMode === "immediate") return { kind: "accepted", executionId };
+    const justSettled = this.executor.settledOutcome(executionId);
+    if (justSettled) return justSettled;
+    const attached = await this.attach(workflowId, executionId);
+    if (attached && attached.kind !== "deduplicated") return attached;
+    // Not recorded yet: the first call is still on its first stretch of nodes.
+    if (this.executor.isRunning(executionId)) {
+      return await this.executor.waitFor(executionId, node.responseTimeoutSeconds * 1000);
+    }
+    return { kind: "accepted", executionId };
   }
 
   async startFromEvent(call: EventCall): Promise<boolean> {

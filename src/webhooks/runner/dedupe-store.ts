@@ -1,0 +1,46 @@
+/**
+ * Delivery keys a workflow's webhook nodes have seen (docs/webhooks.md#deduplication), in the
+ * runner's SQLite: a key claimed within its window names the execution it started. Reads and
+ * writes are synchronous, so two calls with one key can never both claim it.
+ */
+
+/** Expired keys are swept once every this many claims. */
+const SWEEP_EVERY = 256;
+
+/** The runner's table of delivery keys. */
+export class DedupeStore {
+  private claims = 0;
+
+  constructor(private readonly sql: SqlStorage) {
+    sql.exec(`CREATE TABLE IF NOT EXISTS dedupe (node TEXT NOT NULL, key TEXT NOT NULL,
+      execution_id TEXT NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (node, key));
+      CREATE INDEX IF NOT EXISTS dedupe_expiry ON dedupe (expires_at);`);
+  }
+
+  /**
+   * Claims `key` of the node for the execution, unless an earlier call holds it.
+   * @param now epoch ms; @param windowMs how long the claim holds
+   * @returns the first execution's id for a repeated key, or null once this call holds it
+   */
+  claim(node: string, key: string, executionId: string, now: number, windowMs: number) {
+    const [held] = this.sql
+      .exec<{ execution_id: string; expires_at: number }>(
+        "SELECT execution_id, expires_at FROM dedupe WHERE node = ? AND key = ?",
+        node,
+        key,
+      )
+      .toArray();
+    if (held && held.expires_at > now) return held.execution_id;
+    this.sql.exec(
+      "INSERT OR REPLACE INTO dedupe (node, key, execution_id, expires_at) VALUES (?, ?, ?, ?)",
+      node,
+      key,
+      executionId,
+      now + windowMs,
+    );
+    if (++this.claims % SWEEP_EVERY === 0) {
+      this.sql.exec("DELETE FROM dedupe WHERE expires_at <= ?", now);
+    }
+    return null;
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * A webhook node's `dedupe` (docs/webhooks.md#deduplication): a repeated delivery key within the
+ * window starts nothing and answers as the first call did, with `x-deduplicated: true`; exact
+ * under concurrency; the verify preset's own delivery id by default; an empty key never dedupes.
+ */
+import { describe, expect, it } from "vitest";
+import { call, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
+import { createWorkflow, hook, putSecret } from "../helpers/workflows";
+
+async function executionCount(ws: Workspace, id: string): Promise<number> {
+  const page = await expectJson<{ data: unknown[] }>(
+    await call("GET", `/v1/manage/workflows/${id}/executions`, { token: ws.ownerToken }),
+    200,
+  );
+  return page.data.length;
+}
+
+const keyed = (extra: Record<string, unknown> = {}) => ({
+  nodes: [
+    { type: "webhook", dedupe: { key: "{{webhook_1.headers.x-delivery}}" }, ...extra },
+    { key: "ok", type: "set", fields: { orderId: "{{webhook_1.body.orderId}}" } },
+  ],
+  connections: [{ from: "webhook_1", to: "ok" }],
+});
+
+describe("webhook deduplication", () => {
+  it("answers a repeated key with the first executionId and starts nothing; an empty key never dedupes", async () => {
+    const ws = await seedWorkspace();
+    const flow = await createWorkflow(ws, keyed());
+    const url = flow.webhookUrls.webhook_1 as string;
+    const send = (delivery?: string) =>
+      hook(url, { headers: delivery ? { "x-delivery": delivery } : {}, body: { orderId: 1 } });
+    const first = await send("d-1");
+    const { executionId } = await expectJson<{ executionId: string }>(first, 200);
+    expect(first.headers.get("x-deduplicated")).toBeNull();
+    const again = await send("d-1");
+    expect(await expectJson(again, 200)).toEqual({ success: true, executionId });
+    expect(again.headers.get("x-deduplicated")).toBe("true");
+    expect(
+      (await expectJson<{ executionId: string }>(await send("d-2"), 200)).executionId,
+    ).not.toBe(executionId);
+    await send();
+    await send();
+    expect(await executionCount(ws, flow.id)).toBe(4);
+  });
+
+  it("starts one execution for twenty simultaneous deliveries of one key", async () => {
+    const ws = await seedWorkspace();
+    const flow = await createWorkflow(ws, keyed());
+    const url = flow.webhookUrls.webhook_1 as string;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        hook(url, { headers: { "x-delivery": "same" }, body: { orderId: 2 } }),
+      ),
+    );
+    const ids = await Promise.all(
+      answers.map(async (r) => (await expectJson<{ executionId: string }>(r, 200)).executionId),
+    );
+    expect(new Set(ids).size).toBe(1);
+    expect(answers.filter((r) => r.headers.get("x-deduplicated") === "true")).toHaveLength(19);
+    expect(await executionCount(ws, flow.id)).toBe(1);
+  });
+
+  it("lastNode: a repeat gets the first execution's output", async () => {
+    const ws = await seedWorkspace();
+    const flow = await createWorkflow(ws, keyed({ responseMode: "lastNode" }));
+    const url = flow.webhookUrls.webhook_1 as string;
+    const first = await hook(url, { headers: { "x-delivery": "L" }, body: { orderId: 7 } });
+    expect(await expectJson(first, 200)).toEqual({ orderId: 7 });
+    const again = await hook(url, { headers: { "x-delivery": "L" }, body: { orderId: 8 } });
+    expect(await expectJson(again, 200)).toEqual({ orderId: 7 });
+    expect(again.headers.get("x-deduplicated")).toBe("true");
+    expect(again.headers.get("x-execution-id")).toBe(first.headers.get("x-execution-id"));
+  });
+
+  it("takes the verify preset's delivery id by default, and forgets a key after its window", async () => {
+    const ws = await seedWorkspace();
+    await putSecret(ws, "GH", "gh-secret");
+    const flow = await createWorkflow(ws, {
+      nodes: [
+        {
+          type: "webhook",
+          verify: { preset: "github", secret: "{{secrets.GH}}" },
+          dedupe: { windowSeconds: 1 },
+        },
+      ],
+    });
+    const body = '{"zen":"Keep it logically awesome."}';
+    const key = await crypto.subtle.importKey(
+      "raw",
+      new TextEncoder().encode("gh-secret"),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    );
+    const mac = new Uint8Array(
+      await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(body)),
+    );
+    const headers = {
+      "content-type": "application/json",
+      "x-github-delivery": "72d3162e-cc78-11e3-81ab-4c9367dc0958",
+      "x-hub-signature-256": `sha256=${Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("")}`,
+    };
+    const url = flow.webhookUrls.webhook_1 as string;
+    await hook(url, { headers, body });
+    expect((await hook(url, { headers, body })).headers.get("x-deduplicated")).toBe("true");
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await hook(url, { headers, body })).headers.get("x-deduplicated")).toBeNull();
+    expect(await executionCount(ws, flow.id)).toBe(2);
+  });
+
+  it("refuses bad settings with every problem listed", async () => {
+    const ws = await seedWorkspace();
+    const response = await call("POST", "/v1/manage/workflows", {
+      token: ws.ownerToken,
+      body: {
+        name: "Bad dedupe",
+        slug: "bad-dedupe",
+        nodes: [
+          { type: "webhook", dedupe: { windowSeconds: 0 } },
+          {
+            key: "other",
+            type: "webhook",
+            dedupe: { key: "{{webhook_1.headers.x-id}}", extra: 1 },
+          },
+        ],
+        connections: [],
+      },
+    });
+    const body = await expectJson<{ error: { details: { field: string; code: string }[] } }>(
+      response,
+      400,
+    );
+    expect(body.error.details.map((d) => `${d.field} ${d.code}`).sort()).toEqual(
+      [
+        "nodes[0].dedupe.key required",
+        "nodes[0].dedupe.windowSeconds out_of_range",
+        "nodes[1].dedupe.extra unknown_field",
+        "nodes[1].dedupe.key invalid_reference",
+      ].sort(),
+    );
+  });
+});
