@@ -46,6 +46,7 @@ const TARGETS = {
   revoke: 40,
   "webhook-immediate": 50,
   "webhook-immediate-github": 45,
+  "webhook-immediate-dedupe": 45,
   "webhook-lastNode": 35,
 };
 const HOLD_CALLERS =
@@ -139,6 +140,14 @@ const IMMEDIATE_GITHUB = {
     ...IMMEDIATE.nodes.slice(1),
   ],
 };
+/** IMMEDIATE with deduplication on a delivery header that each bench request sets afresh. */
+const IMMEDIATE_DEDUPE = {
+  ...IMMEDIATE,
+  nodes: [
+    hookNode({ dedupe: { key: "{{webhook_1.headers.x-delivery}}" } }),
+    ...IMMEDIATE.nodes.slice(1),
+  ],
+};
 const HOLD = {
   nodes: [
     hookNode({ responseMode: "lastNode", responseTimeoutSeconds: 100 }),
@@ -210,6 +219,7 @@ async function seed(base, operatorToken) {
   const hooks = {
     immediate: await runningWorkflow(base, token, "bench-immediate", IMMEDIATE),
     github: await runningWorkflow(base, token, "bench-github", IMMEDIATE_GITHUB),
+    dedupe: await runningWorkflow(base, token, "bench-dedupe", IMMEDIATE_DEDUPE),
     lastNode: await runningWorkflow(base, token, "bench-last-node", LAST_NODE),
     hold: await runningWorkflow(base, token, "bench-hold", HOLD),
   };
@@ -341,6 +351,18 @@ function scenarios({ flowId, channelId, key, hooks, withEvents }, group) {
           reference,
           { name: "webhook-immediate", expect: 200, request: hookRequest(hooks.immediate) },
           {
+            // Every request a new delivery: the cost of recording each key.
+            name: "webhook-immediate-dedupe",
+            expect: 200,
+            request: {
+              ...hookRequest(hooks.dedupe),
+              setupRequest(req) {
+                req.headers = { ...req.headers, "x-delivery": `d-${deliveries++}` };
+                return req;
+              },
+            },
+          },
+          {
             name: "webhook-immediate-github",
             expect: 200,
             request: hookRequest(hooks.github, undefined, {
@@ -360,6 +382,7 @@ function scenarios({ flowId, channelId, key, hooks, withEvents }, group) {
   return { ids, cursor, list: chosen.length > 1 ? chosen : [] };
 }
 
+let deliveries = 0;
 const hookBody = JSON.stringify({ orderId: 1042, items: [{ sku: "A-1", qty: 2 }] });
 let wrongAnswers = 0;
 function checkLastNode(status, text) {
