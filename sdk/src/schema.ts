@@ -5698,7 +5698,7 @@ export interface components {
             connections: components["schemas"]["WorkflowConnection"][];
         };
         /**
-         * @description `{key?, type, name?, ...settings}`; types webhook, conversation_event, condition, set, http_request, wait (docs/api/webhooks.md). A webhook node may have `verify: {preset: github|stripe|slack|shopify|twilio|standard-webhooks|hmac-sha256, secret: "{{secrets.NAME}}", toleranceSeconds?: 1..86400 (300), header?, encoding?: hex|base64, prefix?}` (the last three for hmac-sha256 only; docs/webhooks.md#signatures) and `dedupe: {key?: template over this node output, windowSeconds?: 1..86400 (86400)}` (docs/webhooks.md#deduplication)
+         * @description `{key?, type, name?, ...settings}`; types webhook, conversation_event, condition, set, http_request, wait (docs/api/webhooks.md). A webhook node may have `verify: {preset: github|stripe|slack|shopify|twilio|standard-webhooks|hmac-sha256, secret: "{{secrets.NAME}}", toleranceSeconds?: 1..86400 (300), header?, encoding?: hex|base64, prefix?}` (the last three for hmac-sha256 only; docs/webhooks.md#signatures) and `dedupe: {key?: template over this node output, windowSeconds?: 1..86400 (86400)}` (docs/webhooks.md#deduplication); an immediate one `responseStatus` (200..299), `responseHeaders` and `responseBody`, templates over the call and {{$execution.id}} (docs/webhooks.md#replies)
          * @example {
          *       "key": "webhook_1",
          *       "type": "webhook",

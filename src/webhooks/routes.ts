@@ -3,10 +3,13 @@
  * credentials (spec 4.4 and 5, docs/api/webhooks.md). Errors use the API's one envelope.
  */
 import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { createRouter } from "../platform/app";
 import { ApiError } from "../platform/errors";
 import { errorResponses } from "../platform/openapi";
 import { receiveWebhook } from "./receive";
+import type { Reply } from "./reply";
 import type { BadBodyStatus } from "./runner/contract";
 
 export const webhooksRouter = createRouter();
@@ -21,6 +24,17 @@ function badBody(status: BadBodyStatus, message: string): ApiError {
     case 422:
       return new ApiError(422, "invalid_body", message);
   }
+}
+
+/** The node's own reply: a string body as text (or its content-type), anything else as JSON. */
+function replyWith(c: Context, reply: Reply): Response {
+  for (const [name, value] of Object.entries(reply.headers)) c.header(name, value);
+  const status = reply.status as ContentfulStatusCode;
+  if (reply.status === 204 || reply.status === 205) return c.body(null, reply.status);
+  const type = reply.headers["content-type"];
+  return typeof reply.body === "string"
+    ? c.body(reply.body, status, { "content-type": type ?? "text/plain; charset=utf-8" })
+    : c.body(JSON.stringify(reply.body), status, { "content-type": type ?? "application/json" });
 }
 
 const PATH = "/webhooks/:workspace/:workflow/:node";
@@ -40,7 +54,9 @@ webhooksRouter.all(PATH, async (c) => {
       // Why is logged by the runner, never told: it would help whoever forged the call.
       throw new ApiError(401, "invalid_signature", "The request's signature did not verify.");
     case "accepted":
-      return c.json({ success: true, executionId: outcome.executionId }, 200);
+      return outcome.reply
+        ? replyWith(c, outcome.reply)
+        : c.json({ success: true, executionId: outcome.executionId }, 200);
     case "succeeded":
       return c.json(outcome.output ?? null, 200);
     case "failed":

@@ -101,6 +101,10 @@ export type WebhookNode = NodeBase & {
   verify?: WebhookVerify;
   /** Repeated deliveries (same key within the window) start nothing and answer as the first. */
   dedupe?: WebhookDedupe;
+  /** immediate only: the reply's status (200..299), headers and body, templates over the call. */
+  responseStatus?: number;
+  responseHeaders?: Record<string, string>;
+  responseBody?: JsonValue;
 };
 
 export type ConversationEventNode = NodeBase & {

@@ -3,7 +3,7 @@
  * spec 2.5). Every problem is recorded; the node returned always has every field (defaults, or a
  * placeholder where a setting was wrong) so the caller can go on checking the rest of the graph.
  */
-import { fromParsedJson, type JsonValue } from "../platform/json";
+import { cloneJson, cloneJsonObject } from "./clone";
 import { isPlainObject } from "./template";
 import {
   CONDITION_OPERATORS,
@@ -17,6 +17,7 @@ import {
   WEBHOOK_DEFAULTS,
   type WorkflowNode,
 } from "./types";
+import { REPLY_FIELDS, readReply } from "./validate-reply";
 import { readCallChecks } from "./validate-verify";
 
 export const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
@@ -42,6 +43,7 @@ const SETTINGS: Record<NodeType, readonly string[]> = {
     "rateLimitPerMinute",
     "verify",
     "dedupe",
+    ...REPLY_FIELDS,
   ],
   conversation_event: ["agentId", "events"],
   condition: ["left", "operator", "right"],
@@ -50,18 +52,6 @@ const SETTINGS: Record<NodeType, readonly string[]> = {
   wait: ["seconds"],
 };
 const COMMON_FIELDS = ["key", "type", "name"];
-
-/** A deep copy of a JSON value, so the definition shares nothing with the caller's input. */
-export function cloneJson(value: unknown): JsonValue {
-  if (Array.isArray(value)) return value.map(cloneJson);
-  if (isPlainObject(value)) return cloneJsonObject(value);
-  return fromParsedJson(value);
-}
-
-/** `cloneJson` of an object, typed as one. */
-export function cloneJsonObject(value: Record<string, unknown>): Record<string, JsonValue> {
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cloneJson(item)]));
-}
 
 type NumberRule = { min: number; max: number; integer: boolean; fallback: number };
 
@@ -160,6 +150,9 @@ class Settings {
   }
 }
 
+const report = (s: Settings) => (field: string, code: string, message: string) =>
+  s.report(field, code, message);
+
 function settingsOf(type: NodeType, s: Settings): WorkflowNode {
   const base = { key: "", name: "" };
   switch (type) {
@@ -181,7 +174,12 @@ function settingsOf(type: NodeType, s: Settings): WorkflowNode {
           integer: true,
           fallback: WEBHOOK_DEFAULTS.rateLimitPerMinute,
         }),
-        ...readCallChecks(s.raw, (field, code, message) => s.report(field, code, message)),
+        ...readCallChecks(s.raw, report(s)),
+        ...readReply(
+          s.raw,
+          typeof s.raw.responseMode === "string" ? s.raw.responseMode : "immediate",
+          report(s),
+        ),
       };
     case "conversation_event":
       return { ...base, type, agentId: s.text("agentId"), events: s.events() };

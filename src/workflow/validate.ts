@@ -2,7 +2,9 @@
  * Validation of an untrusted workflow definition (docs/api/webhooks.md, spec 2.5): every problem is reported at
  * once, and a valid definition comes back as a fresh object with every default filled in.
  */
+
 import { isPlainObject, templateReferences } from "./template";
+import { templatedSettings } from "./templated-settings";
 import {
   type Connection,
   type DefinitionProblem,
@@ -183,28 +185,6 @@ function ancestorsOf(key: string, previous: Map<string, string[]>): Set<string> 
   return found;
 }
 
-function templatedSettings(node: WorkflowNode): [string, unknown][] {
-  switch (node.type) {
-    case "condition":
-      return [
-        ["left", node.left],
-        ["right", node.right],
-      ];
-    case "set":
-      return [["fields", node.fields]];
-    case "http_request":
-      return [
-        ["url", node.url],
-        ["headers", node.headers],
-        ["body", node.body],
-      ];
-    case "webhook":
-      return node.dedupe?.key ? [["dedupe.key", node.dedupe.key]] : [];
-    default:
-      return [];
-  }
-}
-
 function forEachString(value: unknown, path: string, visit: (path: string, text: string) => void) {
   if (typeof value === "string") visit(path, value);
   else if (Array.isArray(value))
@@ -223,8 +203,12 @@ function checkReferences(entries: Entry[], byKey: Map<string, Entry>, edges: Con
     for (const [setting, value] of templatedSettings(node)) {
       forEachString(value, `nodes[${index}].${setting}`, (field, text) => {
         for (const ref of templateReferences(text)) {
-          // A webhook's dedupe key reads the call it is about: its own output, and only that.
-          if (node.type === "webhook" ? ref === node.key : ancestors.has(ref)) continue;
+          // A webhook's dedupe key and reply read the call they are about: its own output (and
+          // the reply its execution's id), and only that.
+          if (
+            node.type === "webhook" ? ref === node.key || ref === "$execution" : ancestors.has(ref)
+          )
+            continue;
           const message = !byKey.has(ref)
             ? `The template refers to "${ref}", which is not the key of any node.`
             : ref === node.key

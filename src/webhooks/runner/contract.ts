@@ -6,6 +6,7 @@
 
 import type { JsonValue } from "../../platform/json";
 import type { ConversationEvent, NodeRun, WebhookOutput } from "../../workflow/types";
+import type { Reply } from "../reply";
 import type { SignedRequest } from "../signatures";
 
 /** Why the Worker refused a webhook body: 413 too large, 415 encoded, 422 unparsable or broken off. */
@@ -52,7 +53,8 @@ export type DirectOutcome =
   | { kind: "method_not_allowed"; allow: string }
   | { kind: "rate_limited"; retryAfterSeconds: number; limit: number }
   | { kind: "bad_body"; status: BadBodyStatus; message: string }
-  | { kind: "accepted"; executionId: string }
+  /** `reply`: the node's own answer (docs/webhooks.md#replies); absent, the default one. */
+  | { kind: "accepted"; executionId: string; reply?: Reply }
   | { kind: "succeeded"; executionId: string; output: JsonValue }
   | { kind: "failed"; executionId: string; nodeKey: string | null }
   | { kind: "timeout"; executionId: string };

@@ -21,6 +21,7 @@ import { RateLimitStore } from "../../platform/rate-limit-store";
 import { resolveValue, valueAsText } from "../../workflow/template";
 import type { WebhookNode, WebhookOutput } from "../../workflow/types";
 import { dedupeKeyTemplate } from "../../workflow/validate-verify";
+import { renderReply } from "../reply";
 import { verifyCall } from "../signatures";
 import type { RunnerConfig } from "./config";
 import type {
@@ -99,15 +100,21 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     if (!call.input.ok) {
       return { kind: "bad_body", status: call.input.status, message: call.input.message };
     }
-    const first = this.claimDelivery(node, call.executionId, call.input.output);
+    const { output } = call.input;
+    const first = this.claimDelivery(node, call.executionId, output);
     if (first)
-      return { kind: "deduplicated", first: await this.answerOf(call.workflowId, node, first) };
+      return {
+        kind: "deduplicated",
+        first: await this.answerOf(call.workflowId, node, first, output),
+      };
     const settled =
       node.responseMode === "lastNode"
         ? this.executor.waitFor(call.executionId, node.responseTimeoutSeconds * 1000)
         : undefined;
     await this.executor.start(config, node, call.executionId, call.input.output, secrets);
-    return settled ? await settled : { kind: "accepted", executionId: call.executionId };
+    if (settled) return await settled;
+    const reply = renderReply(node, call.input.output, call.executionId);
+    return { kind: "accepted", executionId: call.executionId, ...(reply ? { reply } : {}) };
   }
 
   /** The first execution of a repeated delivery (docs/webhooks.md#deduplication), or null. */
@@ -131,8 +138,12 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     workflowId: string,
     node: WebhookNode,
     executionId: string,
+    output: WebhookOutput,
   ): Promise<DirectOutcome> {
-    if (node.responseMode === "immediate") return { kind: "accepted", executionId };
+    if (node.responseMode === "immediate") {
+      const reply = renderReply(node, output, executionId);
+      return { kind: "accepted", executionId, ...(reply ? { reply } : {}) };
+    }
     const justSettled = this.executor.settledOutcome(executionId);
     if (justSettled) return justSettled;
     const attached = await this.attach(workflowId, executionId);

@@ -1,0 +1,98 @@
+/**
+ * The reply settings of an immediate webhook node (docs/webhooks.md#replies): `responseStatus`,
+ * `responseHeaders` and `responseBody`, templates over the call and `{{$execution.id}}`. Headers
+ * that would break the connection or reach another site are refused when the workflow is saved.
+ */
+import type { JsonValue } from "../platform/json";
+import { cloneJson } from "./clone";
+import { isPlainObject } from "./template";
+
+/** The reply fields, in the order they are checked. */
+export const REPLY_FIELDS = ["responseStatus", "responseHeaders", "responseBody"] as const;
+/** The execution's own values a reply template may read: `{{$execution.id}}`. */
+export const EXECUTION_SCOPE = "$execution";
+
+// Hop-by-hop and framing headers are the runtime's; x-execution-id and x-deduplicated are ours.
+const REFUSED_HEADERS = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "content-length",
+  "x-execution-id",
+  "x-deduplicated",
+]);
+const HEADER_NAME = /^[a-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
+const MAX_HEADERS = 20;
+const MAX_HEADER_VALUE = 4_096;
+const MAX_BODY_BYTES = 16_384;
+
+type Report = (field: string, code: string, message: string) => void;
+export type ReplySettings = {
+  responseStatus?: number;
+  responseHeaders?: Record<string, string>;
+  responseBody?: JsonValue;
+};
+
+/** Reads the reply settings (allowed with `responseMode: "immediate"` only), reporting each problem. */
+export function readReply(
+  raw: Record<string, unknown>,
+  responseMode: string,
+  report: Report,
+): ReplySettings {
+  const present = REPLY_FIELDS.filter((field) => Object.hasOwn(raw, field));
+  if (present.length > 0 && responseMode !== "immediate") {
+    for (const field of present) {
+      report(field, "not_allowed", `${field} is for responseMode "immediate" only.`);
+    }
+    return {};
+  }
+  const reply: ReplySettings = {};
+  if (Object.hasOwn(raw, "responseStatus")) {
+    const status = raw.responseStatus;
+    if (typeof status === "number" && Number.isInteger(status) && status >= 200 && status <= 299) {
+      reply.responseStatus = status;
+    } else report("responseStatus", "out_of_range", "responseStatus must be from 200 to 299.");
+  }
+  if (Object.hasOwn(raw, "responseHeaders")) {
+    const headers = readHeaders(raw.responseHeaders, report);
+    if (headers) reply.responseHeaders = headers;
+  }
+  if (Object.hasOwn(raw, "responseBody")) {
+    const body = cloneJson(raw.responseBody);
+    if (new TextEncoder().encode(JSON.stringify(body)).byteLength > MAX_BODY_BYTES) {
+      report("responseBody", "too_large", `responseBody is at most ${MAX_BODY_BYTES} bytes.`);
+    } else reply.responseBody = body;
+  }
+  return reply;
+}
+
+function readHeaders(raw: unknown, report: Report): Record<string, string> | undefined {
+  if (!isPlainObject(raw)) {
+    report("responseHeaders", "invalid_type", "responseHeaders must be an object.");
+    return undefined;
+  }
+  const entries = Object.entries(raw);
+  if (entries.length > MAX_HEADERS) {
+    report("responseHeaders", "too_large", `At most ${MAX_HEADERS} headers.`);
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, value] of entries) {
+    const field = `responseHeaders.${name}`;
+    const lower = name.toLowerCase();
+    if (!HEADER_NAME.test(lower)) report(field, "invalid_header", "Not a header name.");
+    else if (REFUSED_HEADERS.has(lower)) {
+      report(field, "refused_header", `${lower} is set by the service, never by a workflow.`);
+    } else if (typeof value !== "string" || value.length > MAX_HEADER_VALUE) {
+      report(field, "invalid_type", `Header values are strings of at most ${MAX_HEADER_VALUE}.`);
+    } else if (lower === "set-cookie" && /;\s*domain\s*=/i.test(value)) {
+      report(field, "refused_header", "A cookie for another domain is refused; leave out Domain.");
+    } else headers[lower] = value;
+  }
+  return headers;
+}
