@@ -5043,6 +5043,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/results/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The result of a lastNode call that timed out (its 504's resultUrl; valid 24 h)
+         * @description 202 `{status: "running", executionId}` while the execution runs; then the answer the call would have got: 200 with the final node's output, or 500 workflow_failed. The token is the only credential.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The final node's output */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Still running */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "running";
+                            executionId: string;
+                        };
+                    };
+                };
+                /** @description `not_found`: No such resource in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "not_found";
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description `workflow_failed`: The lastNode execution failed; `executionId` says which.
+                 *
+                 *     `internal_error`: A fault on our side; nothing internal is shown.
+                 */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "workflow_failed" | "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/chat/sessions": {
         parameters: {
             query?: never;
@@ -5464,6 +5550,8 @@ export interface components {
                 requestId: string;
                 /** @description The execution of a lastNode webhook call that failed or timed out */
                 executionId?: string;
+                /** @description A lastNode call that timed out: GET it for the result (202 while running; valid 24 h) */
+                resultUrl?: string;
             };
         };
         CreateLaunch: {

@@ -42,7 +42,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
     const id = c.get("requestId") ?? "";
     if (error instanceof ApiError) {
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-      const body = errorBody(error.code, error.message, error.details, id, error.executionId);
+      const body = errorBody(error.code, error.message, error.details, id, error);
       return c.json(body, error.status);
     }
     if (error instanceof HTTPException && error.status < 500) {

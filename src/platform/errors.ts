@@ -113,6 +113,8 @@ export type ErrorBody = {
     requestId: string;
     /** The execution of a lastNode call that failed or timed out. */
     executionId?: string;
+    /** A timed-out lastNode call: where its result can be fetched later. */
+    resultUrl?: string;
   };
 };
 
@@ -126,6 +128,7 @@ export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
   readonly details: ErrorDetail[];
   readonly headers: Record<string, string>;
   readonly executionId: string | undefined;
+  readonly resultUrl: string | undefined;
 
   constructor(
     status: ErrorStatus<C>,
@@ -135,6 +138,7 @@ export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
       details?: ErrorDetail[];
       headers?: Record<string, string>;
       executionId?: string;
+      resultUrl?: string;
     } = {},
   ) {
     super(message);
@@ -144,6 +148,7 @@ export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
     this.details = options.details ?? [];
     this.headers = options.headers ?? {};
     this.executionId = options.executionId;
+    this.resultUrl = options.resultUrl;
   }
 }
 
@@ -153,14 +158,24 @@ export function errorBody(
   message: string,
   details: ErrorDetail[],
   requestId: string,
-  executionId?: string,
+  extra: { executionId?: string | undefined; resultUrl?: string | undefined } = {},
 ): ErrorBody {
-  return { error: { code, message, details, requestId, ...(executionId ? { executionId } : {}) } };
+  const { executionId, resultUrl } = extra;
+  return {
+    error: {
+      code,
+      message,
+      details,
+      requestId,
+      ...(executionId ? { executionId } : {}),
+      ...(resultUrl ? { resultUrl } : {}),
+    },
+  };
 }
 
 /** The response of an error (the envelope, its status and headers), for routes outside Hono's onError. */
 export function errorResponse(error: ApiError, requestId: string): Response {
-  const body = errorBody(error.code, error.message, error.details, requestId, error.executionId);
+  const body = errorBody(error.code, error.message, error.details, requestId, error);
   return new Response(JSON.stringify(body), {
     status: error.status,
     headers: { ...error.headers, "content-type": "application/json", "x-request-id": requestId },

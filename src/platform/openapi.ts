@@ -20,6 +20,10 @@ export const ErrorSchema = z
       executionId: z.string().optional().openapi({
         description: "The execution of a lastNode webhook call that failed or timed out",
       }),
+      resultUrl: z.string().optional().openapi({
+        description:
+          "A lastNode call that timed out: GET it for the result (202 while running; valid 24 h)",
+      }),
     }),
   })
   .openapi("Error");

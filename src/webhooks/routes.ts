@@ -8,9 +8,12 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { createRouter } from "../platform/app";
 import { ApiError } from "../platform/errors";
 import { errorResponses } from "../platform/openapi";
+import { appUrl } from "../platform/origins";
 import { receiveWebhook } from "./receive";
 import type { Reply } from "./reply";
+import { workflowRunner } from "./runner/client";
 import type { BadBodyStatus } from "./runner/contract";
+import { workflowOfToken } from "./runner/result-tokens";
 
 export const webhooksRouter = createRouter();
 
@@ -36,6 +39,32 @@ function replyWith(c: Context, reply: Reply): Response {
     ? c.body(reply.body, status, { "content-type": type ?? "text/plain; charset=utf-8" })
     : c.body(JSON.stringify(reply.body), status, { "content-type": type ?? "application/json" });
 }
+
+// The result handle of a timed-out lastNode call (docs/webhooks.md#result-handles): the token is
+// the only credential, and names its workflow.
+webhooksRouter.get("/webhooks/results/:token", async (c) => {
+  const token = c.req.param("token");
+  const workflowId = workflowOfToken(token);
+  const state = workflowId ? await workflowRunner(c.env, workflowId).result(token) : null;
+  if (!state) throw new ApiError(404, "not_found", "No result has this handle (or it expired).");
+  c.header("x-execution-id", state.executionId);
+  switch (state.kind) {
+    case "running":
+      return c.json({ status: "running", executionId: state.executionId }, 202);
+    case "succeeded":
+      return c.json(state.output ?? null, 200);
+    case "failed":
+      throw new ApiError(
+        500,
+        "workflow_failed",
+        `The workflow failed at node "${state.nodeKey}".`,
+        {
+          details: [{ executionId: state.executionId, node: state.nodeKey }],
+          executionId: state.executionId,
+        },
+      );
+  }
+});
 
 const PATH = "/webhooks/:workspace/:workflow/:node";
 
@@ -69,7 +98,10 @@ webhooksRouter.all(PATH, async (c) => {
           executionId: outcome.executionId,
         },
       );
-    case "timeout":
+    case "timeout": {
+      const resultUrl = outcome.resultToken
+        ? `${appUrl(c.env, c.req.url)}/webhooks/results/${outcome.resultToken}`
+        : undefined;
       throw new ApiError(
         504,
         "workflow_timeout",
@@ -77,8 +109,10 @@ webhooksRouter.all(PATH, async (c) => {
         {
           details: [{ executionId: outcome.executionId }],
           executionId: outcome.executionId,
+          ...(resultUrl ? { resultUrl, headers: { location: resultUrl } } : {}),
         },
       );
+    }
     case "not_found":
       throw new ApiError(404, "webhook_not_found", "No running workflow listens at this URL.");
     case "method_not_allowed":
@@ -129,6 +163,34 @@ webhooksRouter.openAPIRegistry.registerPath(
         "workflow_failed",
         "workflow_timeout",
       ),
+    },
+  }),
+);
+
+webhooksRouter.openAPIRegistry.registerPath(
+  createRoute({
+    method: "get",
+    path: "/webhooks/results/{token}",
+    tags: ["Webhooks"],
+    security: [],
+    summary: "The result of a lastNode call that timed out (its 504's resultUrl; valid 24 h)",
+    description:
+      '202 `{status: "running", executionId}` while the execution runs; then the answer the call would have got: 200 with the final node\'s output, or 500 workflow_failed. The token is the only credential.',
+    request: { params: z.object({ token: z.string() }) },
+    responses: {
+      200: {
+        description: "The final node's output",
+        content: { "application/json": { schema: z.unknown() } },
+      },
+      202: {
+        description: "Still running",
+        content: {
+          "application/json": {
+            schema: z.object({ status: z.literal("running"), executionId: z.string() }),
+          },
+        },
+      },
+      ...errorResponses("not_found", "workflow_failed"),
     },
   }),
 );

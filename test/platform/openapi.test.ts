@@ -52,6 +52,7 @@ describe("OpenAPI document (generated from the zod schemas)", () => {
         "GET /v1/manage/workflows/{id}/executions",
         "GET /v1/manage/workflows/{id}/executions/{executionId}",
         "POST /webhooks/{workspace}/{workflow}/{node}",
+        "GET /webhooks/results/{token}",
         "POST /v1/chat/sessions",
         "GET /v1/chat/sessions/{sessionId}/socket",
         "GET /v1/manage/usage",

@@ -57,7 +57,11 @@ export type DirectOutcome =
   | { kind: "accepted"; executionId: string; reply?: Reply }
   | { kind: "succeeded"; executionId: string; output: JsonValue }
   | { kind: "failed"; executionId: string; nodeKey: string | null }
-  | { kind: "timeout"; executionId: string };
+  /** `resultToken`: the handle for fetching the result later (docs/webhooks.md#result-handles). */
+  | { kind: "timeout"; executionId: string; resultToken?: string };
+
+/** What a result handle shows: the settled outcome, or that the execution is still running. */
+export type ResultState = Settled | { kind: "running"; executionId: string };
 
 /** A finished lastNode outcome. */
 export type Settled = Extract<WebhookOutcome, { kind: "succeeded" | "failed" }>;
@@ -86,6 +90,8 @@ export interface WorkflowRunnerApi {
   receive(call: WebhookCall): Promise<WebhookOutcome>;
   /** Starts an execution from a conversation event; false when none started. */
   startFromEvent(call: EventCall): Promise<boolean>;
+  /** The result behind a handle of a timed-out lastNode call; null for an unknown or expired one. */
+  result(token: string): Promise<ResultState | null>;
   /** Re-attaches a lastNode caller after a restart; null for an unknown execution. */
   attach(workflowId: string, executionId: string): Promise<WebhookOutcome | null>;
   /** One execution's record, or null. */

@@ -29,6 +29,7 @@ import type {
   EventCall,
   ExecutionPage,
   ExecutionRecord,
+  ResultState,
   Settled,
   WebhookCall,
   WebhookOutcome,
@@ -37,6 +38,7 @@ import type {
 import { DedupeStore } from "./dedupe-store";
 import { ExecutionStore } from "./execution-store";
 import { Executor } from "./executor";
+import { ResultTokens } from "./result-tokens";
 import { emptySecrets, WorkflowSource } from "./workflow-source";
 
 /** One workflow's runner (docs/architecture.md#workflow-runner): receives calls, runs and records executions. */
@@ -45,6 +47,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   private readonly executor: Executor;
   private readonly rateLimits: RateLimitStore;
   private readonly dedupe: DedupeStore;
+  private readonly results: ResultTokens;
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
     super(ctx, env);
@@ -52,6 +55,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     this.executor = new Executor(ctx, new ExecutionStore(ctx.storage, env.SECRETS_KEY));
     this.rateLimits = new RateLimitStore(ctx.storage, (promise) => ctx.waitUntil(promise));
     this.dedupe = new DedupeStore(ctx.storage.sql);
+    this.results = new ResultTokens(ctx.storage.sql);
     void ctx.blockConcurrencyWhile(() => this.executor.load());
   }
 
@@ -105,16 +109,38 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     if (first)
       return {
         kind: "deduplicated",
-        first: await this.answerOf(call.workflowId, node, first, output),
+        first: await this.withHandle(
+          call.workflowId,
+          await this.answerOf(call.workflowId, node, first, output),
+        ),
       };
     const settled =
       node.responseMode === "lastNode"
         ? this.executor.waitFor(call.executionId, node.responseTimeoutSeconds * 1000)
         : undefined;
     await this.executor.start(config, node, call.executionId, call.input.output, secrets);
-    if (settled) return await settled;
+    if (settled) return await this.withHandle(call.workflowId, await settled);
     const reply = renderReply(node, call.input.output, call.executionId);
     return { kind: "accepted", executionId: call.executionId, ...(reply ? { reply } : {}) };
+  }
+
+  /** A timed-out lastNode outcome gets a result handle (docs/webhooks.md#result-handles). */
+  private async withHandle<T extends DirectOutcome>(workflowId: string, outcome: T): Promise<T> {
+    if (outcome.kind !== "timeout" || outcome.resultToken) return outcome;
+    return { ...outcome, resultToken: await this.results.issue(workflowId, outcome.executionId) };
+  }
+
+  /** The result behind a handle: settled, still running, or null for an unknown or expired one. */
+  async result(token: string): Promise<ResultState | null> {
+    const executionId = await this.results.find(token);
+    if (!executionId) return null;
+    const settled = this.executor.settledOutcome(executionId);
+    if (settled) return settled;
+    const record = await this.executor.store.get(executionId);
+    if (!record) return null;
+    return record.status === "running"
+      ? { kind: "running", executionId }
+      : settledFromRecord(record);
   }
 
   /** The first execution of a repeated delivery (docs/webhooks.md#deduplication), or null. */
@@ -185,7 +211,8 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     }
     if (record.status !== "running") return settledFromRecord(record);
     const left = record.startedAt + node.responseTimeoutSeconds * 1000 - Date.now();
-    return left > 0 ? this.executor.waitFor(executionId, left) : { kind: "timeout", executionId };
+    const held = left > 0 ? await this.executor.waitFor(executionId, left) : null;
+    return this.withHandle(workflowId, held ?? { kind: "timeout", executionId });
   }
 
   async getExecution(executionId: string): Promise<ExecutionRecord | null> {

@@ -1,0 +1,48 @@
+/**
+ * Result handles of lastNode calls that timed out (docs/webhooks.md#result-handles): a token,
+ * unguessable and valid 24 hours, that is the only credential for the execution's result. The
+ * token names its workflow (`<workflow id>.<secret>`) so the Worker finds the runner; the runner
+ * keeps only its SHA-256.
+ */
+import { randomBase64Url, sha256Hex } from "../../platform/crypto";
+
+/** How long a result handle is valid (ms). */
+export const RESULT_TOKEN_TTL_MS = 24 * 60 * 60_000;
+const TOKEN = /^(wf_[0-9A-Za-z]{1,40})\.[0-9A-Za-z_-]{43}$/;
+
+/** The workflow a well-formed token names, or null. */
+export function workflowOfToken(token: string): string | null {
+  return TOKEN.exec(token)?.[1] ?? null;
+}
+
+/** The runner's table of result handles. */
+export class ResultTokens {
+  constructor(private readonly sql: SqlStorage) {
+    sql.exec(`CREATE TABLE IF NOT EXISTS result_tokens (hash TEXT PRIMARY KEY,
+      execution_id TEXT NOT NULL, expires_at INTEGER NOT NULL);`);
+  }
+
+  /** A new token for the execution; expired ones are swept on the way. */
+  async issue(workflowId: string, executionId: string, now = Date.now()): Promise<string> {
+    const token = `${workflowId}.${randomBase64Url(32)}`;
+    this.sql.exec("DELETE FROM result_tokens WHERE expires_at <= ?", now);
+    this.sql.exec(
+      "INSERT INTO result_tokens (hash, execution_id, expires_at) VALUES (?, ?, ?)",
+      await sha256Hex(token),
+      executionId,
+      now + RESULT_TOKEN_TTL_MS,
+    );
+    return token;
+  }
+
+  /** The execution a valid token is for, or null (unknown or expired). */
+  async find(token: string, now = Date.now()): Promise<string | null> {
+    const [row] = this.sql
+      .exec<{ execution_id: string; expires_at: number }>(
+        "SELECT execution_id, expires_at FROM result_tokens WHERE hash = ?",
+        await sha256Hex(token),
+      )
+      .toArray();
+    return row && row.expires_at > now ? row.execution_id : null;
+  }
+}
