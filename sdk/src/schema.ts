@@ -5832,6 +5832,12 @@ export interface components {
             status: "running" | "waiting" | "succeeded" | "failed";
             output?: unknown;
             error?: string;
+            /** @description http_request with retry: each attempt that did not succeed (status null: no answer) */
+            attempts?: {
+                at: string;
+                status: number | null;
+                error?: string;
+            }[];
             startedAt: string;
             finishedAt: string | null;
         };

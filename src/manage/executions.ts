@@ -23,6 +23,15 @@ export function toExecutionView(record: ExecutionRecord): ExecutionView {
       status: run.status,
       ...(run.output !== undefined ? { output: run.output } : {}),
       ...(run.error !== undefined ? { error: run.error } : {}),
+      ...(run.attempts
+        ? {
+            attempts: run.attempts.map((attempt) => ({
+              at: isoTime(attempt.at),
+              status: attempt.status,
+              ...(attempt.error !== undefined ? { error: attempt.error } : {}),
+            })),
+          }
+        : {}),
       startedAt: isoTime(run.startedAt),
       finishedAt: isoTimeOrNull(run.finishedAt),
     })),

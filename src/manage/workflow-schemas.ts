@@ -56,6 +56,19 @@ export const NodeRunSchema = z
     status: z.enum(["running", "waiting", "succeeded", "failed"]),
     output: z.unknown().optional(),
     error: z.string().optional(),
+    attempts: z
+      .array(
+        z.object({
+          at: z.string(),
+          status: z.number().int().nullable(),
+          error: z.string().optional(),
+        }),
+      )
+      .optional()
+      .openapi({
+        description:
+          "http_request with retry: each attempt that did not succeed (status null: no answer)",
+      }),
     startedAt: z.string(),
     finishedAt: z.string().nullable(),
   })

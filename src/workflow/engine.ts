@@ -7,6 +7,7 @@
 import type { JsonValue } from "../platform/json";
 import { evaluateCondition } from "./condition";
 import { buildRequest } from "./http-request";
+import { retryLater } from "./retry";
 import { resolveValue, type TemplateScope } from "./template";
 import type {
   ExecutionState,
@@ -151,6 +152,11 @@ function runNode(
       succeed(definition, state, node, resolveValue(node.fields, scope), now);
       return undefined;
     case "http_request": {
+      // Between two attempts the node waits for its retry (see `completeWait`).
+      const pending = state.runs.find((run) => run.key === node.key);
+      if (pending?.status === "waiting") {
+        return { kind: "wait", nodeKey: node.key, until: state.waitUntil ?? now };
+      }
       const request = buildRequest(node, scope);
       if (typeof request === "string") return fail(state, node, request, now);
       openRun(state, node, "running", now);
@@ -209,31 +215,52 @@ export function advance(
 
 /**
  * Hands the pending http_request node its response: output `{status, headers, body}`; a non-2xx
- * status fails the node (`HTTP <status> from the server.`) unless neverError is set. No-op when no
- * fetch is pending, so a duplicate delivery is harmless. Call `advance` next.
+ * status fails the node (`HTTP <status> from the server.`) unless neverError is set, or, with
+ * `retry`, parks it until its next attempt. No-op when no fetch is pending, so a duplicate
+ * delivery is harmless. Call `advance` next.
  */
 export function completeFetch(
   definition: WorkflowDefinition,
   state: ExecutionState,
   response: FetchResponse,
   now: number,
+  random = Math.random,
 ): void {
   const run = currentRun(state, "running");
   if (run?.type !== "http_request") return;
   const node = nodeByKey(definition, run.key);
   if (node.type !== "http_request") return;
   if ((response.status < 200 || response.status > 299) && !node.neverError) {
-    fail(state, node, `HTTP ${response.status} from the server.`, now);
+    const error = `HTTP ${response.status} from the server.`;
+    if (!retryLater(state, node, run, { status: response.status, error }, now, random)) {
+      fail(state, node, error, now);
+    }
     return;
   }
   const output = { status: response.status, headers: response.headers, body: response.body };
   succeed(definition, state, node, output, now);
 }
 
-/** Fails the pending http_request node with `message` (network error, timeout); else a no-op. */
-export function failFetch(state: ExecutionState, message: string, now: number): void {
+/**
+ * Fails the pending http_request node with `message` (network error, timeout), or with `retry`
+ * parks it until its next attempt; else a no-op.
+ */
+export function failFetch(
+  definition: WorkflowDefinition,
+  state: ExecutionState,
+  message: string,
+  now: number,
+  random = Math.random,
+): void {
   const run = currentRun(state, "running");
   if (run?.type !== "http_request") return;
+  const node = nodeByKey(definition, run.key);
+  if (
+    node.type === "http_request" &&
+    retryLater(state, node, run, { status: null, error: message }, now, random)
+  ) {
+    return;
+  }
   Object.assign(run, { status: "failed", error: message, finishedAt: now });
   state.status = "failed";
   state.failedNodeKey = run.key;
@@ -252,6 +279,12 @@ export function completeWait(
   const run = currentRun(state, "waiting");
   if (!run || state.waitUntil === null || now < state.waitUntil) return false;
   const node = nodeByKey(definition, run.key);
+  if (node.type === "http_request") {
+    // A retry's wait ended: the node fetches again when `advance` runs it.
+    run.status = "running";
+    state.waitUntil = null;
+    return true;
+  }
   if (node.type !== "wait") return false;
   state.waitUntil = null;
   succeed(definition, state, node, { waitedSeconds: node.seconds }, now);

@@ -142,6 +142,18 @@ export type HttpRequestNode = NodeBase & {
   neverError: boolean;
   /** 1..60, default 30. */
   timeoutSeconds: number;
+  /** Attempts again after a network error, a timeout or a retried status; default: no retry. */
+  retry?: HttpRetry;
+};
+
+/** An http_request node's retries (docs/api/webhooks.md#http-request-node). */
+export type HttpRetry = {
+  /** Attempts in all, the first included: 1..10. */
+  maxAttempts: number;
+  /** The wait before the second attempt (s), doubled before each next one, ±20 % jitter. */
+  backoffSeconds: number;
+  /** Statuses that are retried; default 429 and every 5xx. */
+  on?: number[];
 };
 
 export type WaitNode = NodeBase & {
@@ -195,6 +207,8 @@ export type NodeRun = {
   output?: JsonValue;
   /** Present once failed: why, without secrets. */
   error?: string;
+  /** An http_request node with retries: each attempt that did not succeed, oldest first. */
+  attempts?: { at: number; status: number | null; error?: string }[];
   startedAt: number;
   finishedAt: number | null;
 };

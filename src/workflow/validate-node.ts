@@ -18,6 +18,7 @@ import {
   type WorkflowNode,
 } from "./types";
 import { REPLY_FIELDS, readReply } from "./validate-reply";
+import { readRetry } from "./validate-retry";
 import { readCallChecks } from "./validate-verify";
 
 export const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
@@ -48,7 +49,7 @@ const SETTINGS: Record<NodeType, readonly string[]> = {
   conversation_event: ["agentId", "events"],
   condition: ["left", "operator", "right"],
   set: ["fields"],
-  http_request: ["method", "url", "headers", "body", "neverError", "timeoutSeconds"],
+  http_request: ["method", "url", "headers", "body", "neverError", "timeoutSeconds", "retry"],
   wait: ["seconds"],
 };
 const COMMON_FIELDS = ["key", "type", "name"];
@@ -221,7 +222,8 @@ function settingsOf(type: NodeType, s: Settings): WorkflowNode {
         else s.report("neverError", "invalid_type", "neverError must be true or false.");
       }
       if (s.has("body")) node.body = cloneJson(s.raw.body);
-      return node;
+      const retry = s.has("retry") ? readRetry(s.raw.retry, report(s)) : undefined;
+      return retry ? { ...node, retry } : node;
     }
     case "wait":
       s.required("seconds");

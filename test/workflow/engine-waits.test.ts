@@ -95,10 +95,10 @@ describe("advance: http_request", () => {
   it("fails the node with the runner's message on a network error", () => {
     const definition = fetchFlow();
     const state = startExecution(definition, "webhook_1", webhookCall({}, { id: 7 }), T0);
-    failFetch(state, "ignored: nothing pending", T0);
+    failFetch(definition, state, "ignored: nothing pending", T0);
     expect(state.status).toBe("running");
     advance(definition, state, apiSecrets, T0);
-    failFetch(state, "The request timed out after 5 s.", T0 + 5000);
+    failFetch(definition, state, "The request timed out after 5 s.", T0 + 5000);
     expect(state).toMatchObject({ status: "failed", failedNodeKey: "req" });
     expect(state.runs[1]).toMatchObject({
       error: "The request timed out after 5 s.",

@@ -146,7 +146,7 @@ export class Executor {
           completeFetch(execution.definition, execution.state, response, Date.now());
         } catch (error) {
           const reason = error instanceof Error ? error.message : String(error);
-          failFetch(execution.state, reason, Date.now());
+          failFetch(execution.definition, execution.state, reason, Date.now());
         }
       }
     } catch (error) {
