@@ -604,6 +604,51 @@ async function runGroup(group, port, vars) {
   }
 }
 
+/**
+ * The CPU of one signature check, measured apart from the noise of a whole request: the service's
+ * own `checkSignature` (bundled by esbuild) run 20,000 times (bounded) over the bench's webhook
+ * body with Node's Web Crypto, which like workerd's is BoringSSL/OpenSSL HMAC underneath.
+ */
+async function signatureCost(rows) {
+  const { build } = await import("esbuild");
+  const bundle = await build({
+    entryPoints: [path.join(ROOT, "src/webhooks/signatures.ts")],
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    write: false,
+  });
+  // Workers' constant-time compare, which Node's SubtleCrypto lacks.
+  const { timingSafeEqual } = await import("node:crypto");
+  crypto.subtle.timingSafeEqual ??= (a, b) => timingSafeEqual(a, b);
+  const code = bundle.outputFiles[0].text;
+  const { checkSignature } = await import(
+    `data:text/javascript;base64,${Buffer.from(code).toString("base64")}`
+  );
+  const settings = { preset: "github", secret: "{{secrets.S}}", toleranceSeconds: 300 };
+  const body = new TextEncoder().encode(hookBody);
+  const headers = {
+    "x-hub-signature-256": `sha256=${createHmac("sha256", GITHUB_SECRET).update(hookBody).digest("hex")}`,
+  };
+  const request = { url: "https://bench.test/", headers, body };
+  for (let i = 0; i < 1_000; i++) await checkSignature(settings, GITHUB_SECRET, request);
+  const checks = 20_000;
+  const started = process.cpuUsage();
+  for (let i = 0; i < checks; i++) {
+    if ((await checkSignature(settings, GITHUB_SECRET, request)) !== null)
+      throw new Error("bad check");
+  }
+  const used = process.cpuUsage(started);
+  const microsPerCheck = (used.user + used.system) / checks;
+  const github = rows.find((row) => row.scenario === "webhook-immediate-github");
+  const perRequest = github ? github.workerdCpuMsPerRequest * 1000 : null;
+  return {
+    checks,
+    microsPerCheck,
+    shareOfRequestCpu: perRequest ? microsPerCheck / perRequest : null,
+  };
+}
+
 async function main() {
   // One port for both groups, so their figures compare.
   const port = await choosePort(benchPort());
@@ -627,6 +672,14 @@ async function main() {
   if (sourcesChanged) console.error("!!! src/ or wrangler.toml changed during the run: unreliable");
   console.log("");
   printTable(rows);
+  const signature = await signatureCost(rows);
+  console.log(
+    `\nsignature check (github preset, ${signature.checks} checks in Node's Web Crypto): ` +
+      `${signature.microsPerCheck.toFixed(1)} µs each` +
+      (signature.shareOfRequestCpu === null
+        ? ""
+        : `, ${(signature.shareOfRequestCpu * 100).toFixed(1)} % of webhook-immediate-github's CPU per request`),
+  );
   if (held) {
     console.log(
       `\nhold: ${held.callers} lastNode callers on a ${held.waitSeconds} s wait: ${JSON.stringify(held.statuses)}` +
@@ -650,6 +703,7 @@ async function main() {
     sourcesChangedDuringRun: sourcesChanged,
     scenarios: rows,
     webhookLastNodeWrongAnswers: wrongAnswers,
+    signature,
     hold: held,
     pass:
       !sourcesChanged && rows.every((r) => r.pass) && (held?.pass ?? true) && wrongAnswers === 0,
