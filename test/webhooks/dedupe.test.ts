@@ -3,7 +3,9 @@
  * window starts nothing and answers as the first call did, with `x-deduplicated: true`; exact
  * under concurrency; the verify preset's own delivery id by default; an empty key never dedupes.
  */
-import { describe, expect, it } from "vitest";
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it, vi } from "vitest";
 import { call, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
 import { createWorkflow, hook, putSecret } from "../helpers/workflows";
 
@@ -139,5 +141,30 @@ describe("webhook deduplication", () => {
         "nodes[1].dedupe.key invalid_reference",
       ].sort(),
     );
+  });
+});
+
+describe("webhook deduplication when the first start fails", () => {
+  it("releases the key, so the sender's retry runs", async () => {
+    const ws = await seedWorkspace();
+    const flow = await createWorkflow(ws, keyed());
+    const stub = env.WORKFLOW_RUNNER.get(env.WORKFLOW_RUNNER.idFromName(flow.id));
+    const url = flow.webhookUrls.webhook_1 as string;
+    await runInDurableObject(stub, async (instance) => {
+      const executor = (
+        instance as unknown as { executor: { start: (...args: unknown[]) => unknown } }
+      ).executor;
+      const start = executor.start;
+      executor.start = () => Promise.reject(new Error("storage unavailable"));
+      const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+      const failed = await hook(url, { headers: { "x-delivery": "once" }, body: { orderId: 3 } });
+      errors.mockRestore();
+      expect(failed.status).toBe(500);
+      executor.start = start;
+    });
+    const retried = await hook(url, { headers: { "x-delivery": "once" }, body: { orderId: 3 } });
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get("x-deduplicated")).toBeNull();
+    expect(await executionCount(ws, flow.id)).toBe(1);
   });
 });

@@ -43,4 +43,9 @@ export class DedupeStore {
     }
     return null;
   }
+
+  /** Forgets the key an execution claimed, when the execution could not be started after all. */
+  release(executionId: string): void {
+    this.sql.exec("DELETE FROM dedupe WHERE execution_id = ?", executionId);
+  }
 }

@@ -118,7 +118,13 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
       node.responseMode === "lastNode"
         ? this.executor.waitFor(call.executionId, node.responseTimeoutSeconds * 1000)
         : undefined;
-    await this.executor.start(config, node, call.executionId, call.input.output, secrets);
+    try {
+      await this.executor.start(config, node, call.executionId, output, secrets);
+    } catch (error) {
+      // Nothing started: a retry of this delivery must not be taken for a repeat.
+      this.dedupe.release(call.executionId);
+      throw error;
+    }
     if (settled) return await this.withHandle(call.workflowId, await settled);
     const reply = renderReply(node, call.input.output, call.executionId);
     return { kind: "accepted", executionId: call.executionId, ...(reply ? { reply } : {}) };
