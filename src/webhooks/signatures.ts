@@ -132,7 +132,7 @@ const CHECKS: Record<WebhookVerify["preset"], Check> = {
     if (!id || !timestamp || !given) return "missing_header";
     if (!fresh(timestamp, toleranceSeconds, nowMs)) return "stale_timestamp";
     const secretBytes = decodeBase64(secret.startsWith("whsec_") ? secret.slice(6) : secret);
-    if (!secretBytes) return "no_secret";
+    if (!secretBytes || secretBytes.byteLength === 0) return "no_secret";
     const expected = base64(await hmac("SHA-256", secretBytes, [`${id}.${timestamp}.`, body]));
     const signatures = given
       .split(" ")

@@ -180,6 +180,12 @@ describe("signature presets", () => {
         request({ ...headers, "webhook-id": "msg_2" }, body),
       ),
     ).toBe("bad_signature");
+    // A secret with no key in it refuses, and never reaches Web Crypto with an empty key.
+    for (const empty of ["whsec_", "whsec_not base64!"]) {
+      expect(
+        await checkSignature(settings("standard-webhooks"), empty, request(headers, body)),
+      ).toBe("no_secret");
+    }
   });
 
   it("shopify and hmac-sha256: base64 and hex HMACs of the raw bytes, prefix and all", async () => {
