@@ -263,3 +263,13 @@ export async function workflowIdBySlugs(
     .get();
   return row?.id ?? null;
 }
+
+/** Whether a workflow with this id exists (any workspace); one indexed read. */
+export async function workflowExists(db: DrizzleD1Database, id: string): Promise<boolean> {
+  const row = await db
+    .select({ id: workflows.id })
+    .from(workflows)
+    .where(eq(workflows.id, id))
+    .get();
+  return row !== undefined;
+}

@@ -54,7 +54,9 @@ export function redactUrl(url: string): string {
     const secret = CREDENTIAL_QUERY_NAMES.has(name.toLowerCase()) || looksLikeCredential(value);
     return `${encodeURIComponent(name)}=${secret ? "[redacted]" : encodeURIComponent(value)}`;
   });
-  return redactText(parts.length ? `${parsed.pathname}?${parts.join("&")}` : parsed.pathname);
+  // A result handle's token is its only credential (docs/webhooks.md#result-handles).
+  const path = parsed.pathname.replace(/^\/webhooks\/results\/.+$/, "/webhooks/results/[redacted]");
+  return redactText(parts.length ? `${path}?${parts.join("&")}` : path);
 }
 
 /** Headers as a plain object for a log line, with credential headers replaced. */

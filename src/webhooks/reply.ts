@@ -6,7 +6,10 @@
 import type { JsonValue } from "../platform/json";
 import { resolveValue, valueAsText } from "../workflow/template";
 import type { WebhookNode, WebhookOutput } from "../workflow/types";
-import { EXECUTION_SCOPE } from "../workflow/validate-reply";
+import { EXECUTION_SCOPE, MAX_HEADER_VALUE } from "../workflow/validate-reply";
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
 
 /** What the Worker answers an accepted call with, when the node says. */
 export type Reply = { status: number; headers: Record<string, string>; body: JsonValue };
@@ -31,8 +34,9 @@ export function renderReply(
   };
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(responseHeaders ?? {})) {
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
-    headers[name] = valueAsText(resolveValue(value, scope)).replace(/[\u0000-\u001f\u007f]/g, " ");
+    headers[name] = valueAsText(resolveValue(value, scope))
+      .replace(CONTROL_CHARACTERS, " ")
+      .slice(0, MAX_HEADER_VALUE);
   }
   const body =
     responseBody === undefined ? { success: true, executionId } : resolveValue(responseBody, scope);

@@ -5,6 +5,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { database } from "../db/database";
+import { workflowExists } from "../manage/workflows";
 import { createRouter } from "../platform/app";
 import { ApiError } from "../platform/errors";
 import { errorResponses } from "../platform/openapi";
@@ -45,7 +47,9 @@ function replyWith(c: Context, reply: Reply): Response {
 webhooksRouter.get("/webhooks/results/:token", async (c) => {
   const token = c.req.param("token");
   const workflowId = workflowOfToken(token);
-  const state = workflowId ? await workflowRunner(c.env, workflowId).result(token) : null;
+  // Only a workflow that exists reaches a runner: made-up ids create no objects.
+  const known = workflowId !== null && (await workflowExists(database(c.env), workflowId));
+  const state = known && workflowId ? await workflowRunner(c.env, workflowId).result(token) : null;
   if (!state) throw new ApiError(404, "not_found", "No result has this handle (or it expired).");
   c.header("x-execution-id", state.executionId);
   switch (state.kind) {

@@ -114,14 +114,15 @@ const CHECKS: Record<WebhookVerify["preset"], Check> = {
     // A form body's fields are signed after the URL, sorted by name; a JSON body is signed by
     // the URL's bodySHA256 parameter instead, which must then be the body's digest.
     let signed = url;
+    const claimed = new URL(url).searchParams.get("bodySHA256");
     if ((headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")) {
       const fields = [...new URLSearchParams(new TextDecoder().decode(body))];
-      fields.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      // By name, then value, as Twilio's own libraries sort them.
+      fields.sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
       signed += fields.map(([name, value]) => name + value).join("");
-    } else {
-      const claimed = new URL(url).searchParams.get("bodySHA256") ?? "";
+    } else if (claimed !== null || body.byteLength > 0) {
       const digest = hex(new Uint8Array(await crypto.subtle.digest("SHA-256", body)));
-      if (!constantTimeEqual(digest, claimed.toLowerCase())) return "bad_signature";
+      if (!constantTimeEqual(digest, (claimed ?? "").toLowerCase())) return "bad_signature";
     }
     return verdict(constantTimeEqual(base64(await hmac("SHA-1", key(secret), [signed])), given));
   },
@@ -141,7 +142,8 @@ const CHECKS: Record<WebhookVerify["preset"], Check> = {
     return verdict(anyEqual(expected, signatures));
   },
   async "hmac-sha256"({ headers, body }, secret, settings) {
-    const given = settings.header ? headers[settings.header] : undefined;
+    const name = settings.header;
+    const given = name && Object.hasOwn(headers, name) ? headers[name] : undefined;
     const prefix = settings.prefix ?? "";
     if (!given?.startsWith(prefix)) return "missing_header";
     const mac = await hmac("SHA-256", key(secret), [body]);

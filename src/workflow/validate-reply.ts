@@ -29,7 +29,8 @@ const REFUSED_HEADERS = new Set([
 ]);
 const HEADER_NAME = /^[a-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
 const MAX_HEADERS = 20;
-const MAX_HEADER_VALUE = 4_096;
+/** Longest header value, as written and as resolved (characters). */
+export const MAX_HEADER_VALUE = 4_096;
 const MAX_BODY_BYTES = 16_384;
 
 type Report = (field: string, code: string, message: string) => void;

@@ -133,12 +133,12 @@ export function readDedupe(
     );
   } else if (
     key !== undefined &&
-    (typeof key !== "string" || key === "" || key.length > MAX_KEY_CHARS)
+    (typeof key !== "string" || !key.includes("{{") || key.length > MAX_KEY_CHARS)
   ) {
     report(
       "dedupe.key",
       "invalid_type",
-      `key must be a template of 1 to ${MAX_KEY_CHARS} characters.`,
+      `key must be a template over the call ({{…}}), at most ${MAX_KEY_CHARS} characters.`,
     );
   }
   const window = raw.windowSeconds ?? DEFAULT_WINDOW_SECONDS;

@@ -144,6 +144,30 @@ describe("webhook deduplication", () => {
   });
 });
 
+describe("webhook deduplication with literal text in the key", () => {
+  it("does not dedupe calls whose named part is missing", async () => {
+    const ws = await seedWorkspace();
+    const flow = await createWorkflow(ws, {
+      nodes: [{ type: "webhook", dedupe: { key: "gh-{{webhook_1.headers.x-delivery}}" } }],
+    });
+    const url = flow.webhookUrls.webhook_1 as string;
+    for (let i = 0; i < 2; i++) {
+      expect((await hook(url, { body: {} })).headers.get("x-deduplicated")).toBeNull();
+    }
+    expect(await executionCount(ws, flow.id)).toBe(2);
+    const plain = await call("POST", "/v1/manage/workflows", {
+      token: ws.ownerToken,
+      body: {
+        name: "p",
+        slug: "plain-key",
+        nodes: [{ type: "webhook", dedupe: { key: "same" } }],
+        connections: [],
+      },
+    });
+    expect(plain.status).toBe(400);
+  });
+});
+
 describe("webhook deduplication when the first start fails", () => {
   it("releases the key, so the sender's retry runs", async () => {
     const ws = await seedWorkspace();

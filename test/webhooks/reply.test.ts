@@ -51,6 +51,10 @@ describe("webhook replies", () => {
     expect(response.headers.get("set-cookie")).toBeNull();
     expect(response.headers.get("x-echo")).toBe("Ada  set-cookie: stolen=1");
     expect(await response.text()).toBe("Thanks, Ada\r\nset-cookie: stolen=1");
+    const long = await hook(flow.webhookUrls.webhook_1 as string, {
+      body: { name: "x".repeat(10_000) },
+    });
+    expect(long.headers.get("x-echo")).toHaveLength(4_096);
   });
 
   it("keeps the default answer without settings", async () => {

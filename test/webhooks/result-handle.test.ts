@@ -4,6 +4,7 @@
  * the call would have got; an unknown or altered token is 404.
  */
 import { describe, expect, it } from "vitest";
+import { redactUrl } from "../../src/platform/log";
 import { call, expectJson, seedWorkspace } from "../helpers/api";
 import { expectError } from "../helpers/errors";
 import { eventually } from "../helpers/events";
@@ -47,5 +48,10 @@ describe("result handles", () => {
     const altered = path.slice(0, -1) + (path.endsWith("A") ? "B" : "A");
     await expectError(await call("GET", altered), 404, "not_found");
     await expectError(await call("GET", "/webhooks/results/nope"), 404, "not_found");
+    // Well formed, but no such workflow: refused before any runner is reached.
+    const madeUp = `/webhooks/results/wf_${"A".repeat(22)}.${"b".repeat(43)}`;
+    await expectError(await call("GET", madeUp), 404, "not_found");
+    // The token is a credential: logs never hold it.
+    expect(redactUrl(`https://edge.test${path}`)).toBe("/webhooks/results/[redacted]");
   });
 });

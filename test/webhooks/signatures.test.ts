@@ -227,4 +227,36 @@ describe("signature presets", () => {
       await checkSignature(base64, "shpss_secret", request({ "x-signature": b64 }, body)),
     ).toBeNull();
   });
+
+  it("twilio: a GET is signed by its URL alone; repeated fields sort by value; hmac-sha256 reads own headers only", async () => {
+    const sign = async (text: string) => {
+      const key = await crypto.subtle.importKey(
+        "raw",
+        encoder.encode("12345"),
+        { name: "HMAC", hash: "SHA-1" },
+        false,
+        ["sign"],
+      );
+      return btoa(
+        String.fromCharCode(
+          ...new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(text))),
+        ),
+      );
+    };
+    const url = "https://mycompany.com/voice?CallSid=CA1&From=%2B1415";
+    const get = request({ "x-twilio-signature": await sign(url) }, "", url);
+    expect(await checkSignature(settings("twilio"), "12345", get)).toBeNull();
+    const form = "To=b&To=a&Body=hi";
+    const post = request(
+      {
+        "content-type": "application/x-www-form-urlencoded",
+        "x-twilio-signature": await sign("https://mycompany.com/sms" + "BodyhiToaTob"),
+      },
+      form,
+      "https://mycompany.com/sms",
+    );
+    expect(await checkSignature(settings("twilio"), "12345", post)).toBeNull();
+    const odd = settings("hmac-sha256", { header: "constructor", encoding: "hex" });
+    expect(await checkSignature(odd, "s", request({}, "{}"))).toBe("missing_header");
+  });
 });

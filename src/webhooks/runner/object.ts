@@ -154,8 +154,10 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     const template = dedupeKeyTemplate(node);
     if (!template || !node.dedupe) return null;
     const scope = { outputs: { [node.key]: output as unknown as JsonValue }, secrets: {} };
+    // A part of the call the key names is missing: this call cannot be told from others.
+    const parts = template.match(/\{\{[^{}]*\}\}/g) ?? [];
+    if (parts.some((part) => valueAsText(resolveValue(part, scope)) === "")) return null;
     const key = valueAsText(resolveValue(template, scope));
-    if (key === "") return null;
     return this.dedupe.claim(
       node.key,
       key,
