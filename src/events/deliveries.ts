@@ -11,7 +11,6 @@ import {
   type EventDelivery,
   type EventEndpoint,
   eventDeliveries,
-  eventEndpoints,
   events,
 } from "../db/event-tables";
 import { linkLedger } from "../launch/ledger/client";
@@ -20,21 +19,12 @@ import type { AppBindings } from "../platform/env";
 import { ApiError, notFound } from "../platform/errors";
 import { isoTime, newId } from "../platform/ids";
 import { liveSecrets, recordAttempt } from "./delivery";
+import { findEndpoint } from "./endpoints";
 import { enqueueDeliveries, eventBody } from "./outbox";
 import type { DeliveryView, ListDeliveriesQuery } from "./schemas";
 import { sendOnce } from "./signing";
 
 const DELIVERY_ID = /^dlv_[0-9A-Za-z]{1,60}$/;
-
-async function endpointOf(db: DrizzleD1Database, workspaceId: string, endpointId: string) {
-  const endpoint = await db
-    .select()
-    .from(eventEndpoints)
-    .where(and(eq(eventEndpoints.id, endpointId), eq(eventEndpoints.workspaceId, workspaceId)))
-    .get();
-  if (!endpoint) throw notFound("No such event endpoint in this workspace.");
-  return endpoint;
-}
 
 /** The deliveries as the API shows them, each with its attempts (oldest first). */
 async function views(db: DrizzleD1Database, rows: EventDelivery[]): Promise<DeliveryView[]> {
@@ -86,7 +76,7 @@ export async function listDeliveries(
   endpointId: string,
   query: ListDeliveriesQuery,
 ) {
-  await endpointOf(db, workspaceId, endpointId);
+  await findEndpoint(db, workspaceId, endpointId);
   const filters: (SQL | undefined)[] = [eq(eventDeliveries.endpointId, endpointId)];
   if (query.status) filters.push(eq(eventDeliveries.status, query.status));
   if (query.cursor !== undefined) {
@@ -145,7 +135,7 @@ export async function resendDelivery(
   now = Date.now(),
 ): Promise<DeliveryView> {
   const db = database(env);
-  refuseDisabled(await endpointOf(db, workspaceId, endpointId));
+  refuseDisabled(await findEndpoint(db, workspaceId, endpointId));
   // Before the write: should the queue never get the message, the ledger's alarm relays it.
   await linkLedger(env, workspaceId).watchDeliveries(workspaceId);
   const [row] = await restart(
@@ -172,7 +162,7 @@ export async function recoverDeliveries(
   now = Date.now(),
 ): Promise<number> {
   const db = database(env);
-  refuseDisabled(await endpointOf(db, workspaceId, endpointId));
+  refuseDisabled(await findEndpoint(db, workspaceId, endpointId));
   await linkLedger(env, workspaceId).watchDeliveries(workspaceId);
   const rows = await restart(
     db,
@@ -203,7 +193,7 @@ export async function sendTestEvent(
   fetchImpl: typeof fetch = fetch,
 ): Promise<DeliveryView> {
   const db = database(env);
-  const endpoint = await endpointOf(db, workspaceId, endpointId);
+  const endpoint = await findEndpoint(db, workspaceId, endpointId);
   const eventId = newId("evt");
   const body = eventBody(eventId, {
     workspaceId,

@@ -95,23 +95,32 @@ export async function attemptDelivery(
   fetchImpl: typeof fetch = fetch,
 ): Promise<number | null> {
   const db = database(env);
-  const claimed = await db
-    .update(eventDeliveries)
-    .set({ nextAttemptAt: now + CLAIM_MS, updatedAt: now })
-    .where(
-      and(
-        eq(eventDeliveries.id, deliveryId),
-        eq(eventDeliveries.status, "pending"),
-        lte(eventDeliveries.nextAttemptAt, now + EARLY_MS),
-      ),
-    )
-    .returning()
-    .get();
-  if (!claimed) return null;
-  const [event, endpoint] = await db.batch([
-    db.select().from(events).where(eq(events.id, claimed.eventId)),
-    db.select().from(eventEndpoints).where(eq(eventEndpoints.id, claimed.endpointId)),
+  // One round trip: the claim, and what the attempt needs should the claim succeed.
+  const ofDelivery = (column: "event_id" | "endpoint_id") =>
+    sql`(SELECT ${sql.raw(column)} FROM event_deliveries WHERE id = ${deliveryId})`;
+  const [claims, event, endpoint] = await db.batch([
+    db
+      .update(eventDeliveries)
+      .set({ nextAttemptAt: now + CLAIM_MS, updatedAt: now })
+      .where(
+        and(
+          eq(eventDeliveries.id, deliveryId),
+          eq(eventDeliveries.status, "pending"),
+          lte(eventDeliveries.nextAttemptAt, now + EARLY_MS),
+        ),
+      )
+      .returning(),
+    db
+      .select()
+      .from(events)
+      .where(eq(events.id, ofDelivery("event_id"))),
+    db
+      .select()
+      .from(eventEndpoints)
+      .where(eq(eventEndpoints.id, ofDelivery("endpoint_id"))),
   ]);
+  const claimed = claims[0];
+  if (!claimed) return null;
   if (!event[0] || !endpoint[0] || endpoint[0].status !== "enabled") {
     // A disabled endpoint gets nothing; its deliveries can be recovered once it is enabled again.
     await setDelivery(db, claimed, { status: "failed", nextAttemptAt: null, updatedAt: now });

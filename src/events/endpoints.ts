@@ -7,6 +7,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { EVENT_TYPES, type EventEndpoint, eventEndpoints } from "../db/event-tables";
+import { bytesToBase64 } from "../platform/crypto";
 import { invalidRequest, notFound } from "../platform/errors";
 import { isoTime, newId } from "../platform/ids";
 import { sealSecret } from "../platform/secret-box";
@@ -22,7 +23,7 @@ export const endpointSecretAad = (workspaceId: string, endpointId: string) =>
 /** A new signing secret: `whsec_` + base64 of 32 random bytes (Standard Webhooks). */
 function newSecret(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return `whsec_${btoa(String.fromCharCode(...bytes))}`;
+  return `whsec_${bytesToBase64(bytes)}`;
 }
 
 /** Hosts of this machine or a private network (by name or IP literal). */
@@ -123,7 +124,8 @@ export async function createEndpoint(
   return { ...toEndpoint(row), secret };
 }
 
-async function findEndpoint(db: DrizzleD1Database, workspaceId: string, id: string) {
+/** The workspace's endpoint. @throws ApiError 404 not_found */
+export async function findEndpoint(db: DrizzleD1Database, workspaceId: string, id: string) {
   const row = await db
     .select()
     .from(eventEndpoints)

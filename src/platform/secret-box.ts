@@ -3,6 +3,7 @@
  * `SECRETS_KEY` Worker secret. A sealed value is `base64(12-byte random iv || ciphertext || 16-byte tag)`,
  * bound by additional authenticated data to its workspace and name ({@link secretAad}).
  */
+import { base64ToBytes, bytesToBase64 } from "./crypto";
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -14,19 +15,6 @@ const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 // One key per deployment: caching the last import spares an importKey on every request of the isolate.
 let cached: { base64: string; key: Promise<CryptoKey> } | undefined;
 
-function fromBase64(base64: string): Uint8Array {
-  const binary = atob(base64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
 /**
  * Imports `SECRETS_KEY` (base64 of exactly 32 bytes) as a non-extractable AES-GCM key, cached per
  * isolate. @throws Error when the key is missing, not base64 or not 32 bytes: an operator
@@ -37,7 +25,7 @@ export async function importSecretsKey(base64: string | undefined): Promise<Cryp
   if (cached?.base64 === base64) return cached.key;
   let raw: Uint8Array;
   try {
-    raw = fromBase64(base64.trim());
+    raw = base64ToBytes(base64.trim());
   } catch {
     throw new Error("SECRETS_KEY is not valid base64; it must be base64 of 32 random bytes.");
   }
@@ -65,7 +53,7 @@ export async function sealSecret(key: CryptoKey, plaintext: string, aad: string)
   const sealed = new Uint8Array(IV_BYTES + ciphertext.byteLength);
   sealed.set(iv);
   sealed.set(new Uint8Array(ciphertext), IV_BYTES);
-  return toBase64(sealed);
+  return bytesToBase64(sealed);
 }
 
 /**
@@ -74,7 +62,7 @@ export async function sealSecret(key: CryptoKey, plaintext: string, aad: string)
  */
 export async function openSecret(key: CryptoKey, sealed: string, aad: string): Promise<string> {
   try {
-    const bytes = fromBase64(sealed);
+    const bytes = base64ToBytes(sealed);
     if (bytes.byteLength < IV_BYTES + TAG_BYTES) throw new Error("too short");
     const plaintext = await crypto.subtle.decrypt(
       { name: "AES-GCM", iv: bytes.subarray(0, IV_BYTES), additionalData: encoder.encode(aad) },

@@ -31,6 +31,14 @@ function badBody(status: BadBodyStatus, message: string): ApiError {
   }
 }
 
+/** 500 workflow_failed of a lastNode execution, naming it and its failed node. */
+function workflowFailed(executionId: string, nodeKey: string | null): ApiError {
+  return new ApiError(500, "workflow_failed", `The workflow failed at node "${nodeKey}".`, {
+    details: [{ executionId, node: nodeKey }],
+    executionId,
+  });
+}
+
 /** The node's own reply: a string body as text (or its content-type), anything else as JSON. */
 function replyWith(c: Context, reply: Reply): Response {
   for (const [name, value] of Object.entries(reply.headers)) c.header(name, value);
@@ -58,15 +66,7 @@ webhooksRouter.get("/webhooks/results/:token", async (c) => {
     case "succeeded":
       return c.json(state.output ?? null, 200);
     case "failed":
-      throw new ApiError(
-        500,
-        "workflow_failed",
-        `The workflow failed at node "${state.nodeKey}".`,
-        {
-          details: [{ executionId: state.executionId, node: state.nodeKey }],
-          executionId: state.executionId,
-        },
-      );
+      throw workflowFailed(state.executionId, state.nodeKey);
   }
 });
 
@@ -93,15 +93,7 @@ webhooksRouter.all(PATH, async (c) => {
     case "succeeded":
       return c.json(outcome.output ?? null, 200);
     case "failed":
-      throw new ApiError(
-        500,
-        "workflow_failed",
-        `The workflow failed at node "${outcome.nodeKey}".`,
-        {
-          details: [{ executionId: outcome.executionId, node: outcome.nodeKey }],
-          executionId: outcome.executionId,
-        },
-      );
+      throw workflowFailed(outcome.executionId, outcome.nodeKey);
     case "timeout": {
       const resultUrl = outcome.resultToken
         ? `${appUrl(c.env, c.req.url)}/webhooks/results/${outcome.resultToken}`

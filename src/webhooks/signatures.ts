@@ -3,7 +3,7 @@
  * raw body bytes exactly as sent, with Web Crypto's HMAC and a constant-time comparison; schemes
  * that sign a timestamp refuse one further than `toleranceSeconds` from now.
  */
-import { constantTimeEqual } from "../platform/crypto";
+import { base64ToBytes, bytesToBase64, bytesToHex, constantTimeEqual } from "../platform/crypto";
 import type { WebhookVerify } from "../workflow/types";
 import { SECRET_TEMPLATE } from "../workflow/validate-verify";
 
@@ -42,13 +42,12 @@ function concat(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-const hex = (bytes: Uint8Array) =>
-  Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-const base64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+const hex = bytesToHex;
+const base64 = bytesToBase64;
 
 function decodeBase64(text: string): Uint8Array | null {
   try {
-    return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+    return base64ToBytes(text);
   } catch {
     return null;
   }

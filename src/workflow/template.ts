@@ -68,6 +68,17 @@ function resolveString(text: string, scope: TemplateScope): JsonValue {
 }
 
 /**
+ * Whether every template in `text` resolves to a non-empty value: a text naming a part of the
+ * call that is missing (an absent header) is not that call's identity (docs/webhooks.md#deduplication).
+ */
+export function everyTemplateResolves(text: string, scope: TemplateScope): boolean {
+  for (const match of text.matchAll(TEMPLATE)) {
+    if (match[1] === undefined || valueAsText(lookup(match[1], scope) ?? "") === "") return false;
+  }
+  return true;
+}
+
+/**
  * Resolves every template in `value` (a JSON value), walking arrays and plain objects; object keys
  * are not templates. A string that is exactly one template takes the referenced value with its type
  * (number, object, boolean, null); any other string gets each template interpolated as text (see

@@ -186,6 +186,12 @@ export type WorkflowDefinition = {
 /** One problem of a definition; `field` is a path like `nodes[2].httpMethod` or `connections[0].to`. */
 export type DefinitionProblem = { field: string; code: string; message: string };
 
+/** Records one problem of a setting, under the field's path (`verify.secret`, `retry.on`, …). */
+export type ReportProblem = (field: string, code: string, message: string) => void;
+
+/** A header name as HTTP allows it, in lower case. */
+export const HEADER_NAME = /^[a-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
+
 /** What a trigger node produced; for webhooks the outputs of spec 2.6 / docs/api/webhooks.md#request-outputs. */
 export type WebhookOutput = {
   body: JsonValue;

@@ -6,6 +6,7 @@
 import type { JsonValue } from "../platform/json";
 import { cloneJson } from "./clone";
 import { isPlainObject } from "./template";
+import { HEADER_NAME, type ReportProblem } from "./types";
 
 /** The reply fields, in the order they are checked. */
 export const REPLY_FIELDS = ["responseStatus", "responseHeaders", "responseBody"] as const;
@@ -27,13 +28,11 @@ const REFUSED_HEADERS = new Set([
   "x-execution-id",
   "x-deduplicated",
 ]);
-const HEADER_NAME = /^[a-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
 const MAX_HEADERS = 20;
 /** Longest header value, as written and as resolved (characters). */
 export const MAX_HEADER_VALUE = 4_096;
 const MAX_BODY_BYTES = 16_384;
 
-type Report = (field: string, code: string, message: string) => void;
 export type ReplySettings = {
   responseStatus?: number;
   responseHeaders?: Record<string, string>;
@@ -44,7 +43,7 @@ export type ReplySettings = {
 export function readReply(
   raw: Record<string, unknown>,
   responseMode: string,
-  report: Report,
+  report: ReportProblem,
 ): ReplySettings {
   const present = REPLY_FIELDS.filter((field) => Object.hasOwn(raw, field));
   if (present.length > 0 && responseMode !== "immediate") {
@@ -73,7 +72,7 @@ export function readReply(
   return reply;
 }
 
-function readHeaders(raw: unknown, report: Report): Record<string, string> | undefined {
+function readHeaders(raw: unknown, report: ReportProblem): Record<string, string> | undefined {
   if (!isPlainObject(raw)) {
     report("responseHeaders", "invalid_type", "responseHeaders must be an object.");
     return undefined;

@@ -2,13 +2,12 @@
  * The `retry` setting of an http_request node (docs/api/webhooks.md#http-request-node): how many
  * attempts, the first wait, and which statuses are retried. Every problem is reported.
  */
-import type { HttpRetry } from "./types";
+import type { HttpRetry, ReportProblem } from "./types";
 
-type Report = (field: string, code: string, message: string) => void;
 const FIELDS = ["maxAttempts", "backoffSeconds", "on"];
 
 /** Reads `retry`, reporting under `retry.<field>`; undefined when it is too broken to keep. */
-export function readRetry(raw: unknown, report: Report): HttpRetry | undefined {
+export function readRetry(raw: unknown, report: ReportProblem): HttpRetry | undefined {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     report("retry", "invalid_type", "retry must be an object.");
     return undefined;

@@ -6,6 +6,8 @@
  */
 import { isPlainObject } from "./template";
 import {
+  HEADER_NAME,
+  type ReportProblem,
   SIGNATURE_PRESETS,
   type SignaturePreset,
   type WebhookDedupe,
@@ -14,19 +16,16 @@ import {
 
 /** `{{secrets.NAME}}` and nothing else: the one secret the signature is checked with. */
 export const SECRET_TEMPLATE = /^\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]{0,63})\s*\}\}$/;
-const HEADER_NAME = /^[a-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
 const FIELDS = ["preset", "secret", "toleranceSeconds", "header", "encoding", "prefix"];
 const HMAC_ONLY = ["header", "encoding", "prefix"];
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 const MAX_TOLERANCE_SECONDS = 86_400;
 
-type Report = (field: string, code: string, message: string) => void;
-
 /**
  * Reads `verify`, reporting under `verify.<field>`.
  * @returns the setting with its defaults, or undefined where it is too broken to keep
  */
-export function readVerify(raw: unknown, report: Report): WebhookVerify | undefined {
+export function readVerify(raw: unknown, report: ReportProblem): WebhookVerify | undefined {
   if (!isPlainObject(raw)) {
     report("verify", "invalid_type", "verify must be an object.");
     return undefined;
@@ -67,7 +66,7 @@ export function readVerify(raw: unknown, report: Report): WebhookVerify | undefi
 function readHmacOptions(
   raw: Record<string, unknown>,
   preset: SignaturePreset | undefined,
-  report: Report,
+  report: ReportProblem,
 ): Pick<WebhookVerify, "header" | "encoding" | "prefix"> {
   if (preset !== "hmac-sha256") {
     for (const field of HMAC_ONLY) {
@@ -113,7 +112,7 @@ const MAX_KEY_CHARS = 500;
 export function readDedupe(
   raw: unknown,
   preset: SignaturePreset | undefined,
-  report: Report,
+  report: ReportProblem,
 ): WebhookDedupe | undefined {
   if (!isPlainObject(raw)) {
     report("dedupe", "invalid_type", "dedupe must be an object.");
@@ -170,7 +169,7 @@ export function dedupeKeyTemplate(node: {
 /** A webhook node's `verify` and `dedupe`, each when present. */
 export function readCallChecks(
   raw: Record<string, unknown>,
-  report: Report,
+  report: ReportProblem,
 ): { verify?: WebhookVerify; dedupe?: WebhookDedupe } {
   const verify = Object.hasOwn(raw, "verify") ? readVerify(raw.verify, report) : undefined;
   const claimed = isPlainObject(raw.verify) ? raw.verify.preset : undefined;

@@ -5,10 +5,10 @@
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { call, expectJson, seedWorkspace } from "../helpers/api";
+import { call, eventually, expectJson, seedWorkspace } from "../helpers/api";
 import { createLaunch } from "../helpers/chat";
 import { expectError } from "../helpers/errors";
-import { eventually, received, registerReceiver, storedDeliveries } from "../helpers/events";
+import { received, registerReceiver, storedDeliveries } from "../helpers/events";
 
 const PATH = "/v1/manage/event-endpoints";
 type Delivery = {

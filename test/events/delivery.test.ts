@@ -9,8 +9,8 @@ import { describe, expect, it, vi } from "vitest";
 import { attemptDelivery, consumeDeliveries } from "../../src/events/delivery";
 import { RETRY_SCHEDULE_S } from "../../src/events/signing";
 import type { DeliveryMessage } from "../../src/events/types";
-import { call, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
-import { eventually, registerReceiver, storedDeliveries } from "../helpers/events";
+import { call, eventually, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
+import { registerReceiver, storedDeliveries } from "../helpers/events";
 
 const DAY = 24 * 60 * 60_000;
 

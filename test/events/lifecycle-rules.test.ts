@@ -12,11 +12,10 @@ import { database } from "../../src/db/database";
 import { links } from "../../src/db/schema";
 import { createStatements } from "../../src/launch/ledger/lifecycle-events";
 import { D1WriteBatcher } from "../../src/platform/d1-write-batcher";
-import { call, seedWorkspace, type Workspace } from "../helpers/api";
+import { call, eventually, launchBody, seedWorkspace, type Workspace } from "../helpers/api";
 import { connect, createLaunch, open } from "../helpers/chat";
 import {
   eventsOfTypes,
-  eventually,
   received,
   registerReceiver,
   storedDeliveries,
@@ -38,6 +37,22 @@ describe("lifecycle events", () => {
     await call("DELETE", `/v1/widget/launches/${link.id}`, { token: ws.widgetKey });
     expect(await storedEvents(ws.workspaceId)).toEqual([]);
     expect(await storedDeliveries(ws.workspaceId)).toEqual([]);
+  });
+
+  it("an idempotent replay of a create records no second link.created", async () => {
+    const ws = await seedWorkspace();
+    await registerReceiver(ws, { events: ["link.created"] });
+    for (let i = 0; i < 2; i++) {
+      const created = await call("POST", "/v1/widget/launches", {
+        token: ws.widgetKey,
+        body: launchBody(ws),
+        headers: { "idempotency-key": "create-once" },
+      });
+      expect(created.status).toBe(201);
+    }
+    expect((await storedEvents(ws.workspaceId)).map((event) => event.type)).toEqual([
+      "link.created",
+    ]);
   });
 
   it("revoking an open link sends link.revoked and conversation.ended (server); once each", async () => {

@@ -4,11 +4,10 @@
  * the official Standard Webhooks verifier accepts, with one retry after a 500.
  */
 import { describe, expect, it } from "vitest";
-import { seedWorkspace } from "../helpers/api";
+import { eventually, seedWorkspace } from "../helpers/api";
 import { connect, createLaunch, open } from "../helpers/chat";
 import {
   eventsOfTypes,
-  eventually,
   received,
   registerReceiver,
   storedDeliveries,
@@ -60,6 +59,9 @@ describe("lifecycle events, end to end", () => {
     expect(waited).toBeGreaterThanOrEqual(4);
     expect(retry?.body).toBe(failed?.body);
     expect(JSON.stringify(requests)).not.toContain(link.token);
+    // Never the parameters (launchBody's `plan: "basic"`), in no event.
+    for (const event of events.values()) expect(event.data.link).not.toHaveProperty("parameters");
+    expect(requests.every((request) => !request.body.includes("basic"))).toBe(true);
     expect((await storedEvents(ws.workspaceId)).map((event) => event.type).sort()).toEqual([
       "conversation.ended",
       "conversation.started",

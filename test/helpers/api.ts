@@ -152,3 +152,14 @@ export async function keyForAnotherAgent(ws: Workspace): Promise<{ agentId: stri
   const { key } = await createWidgetKey(ws, { name: "limited", flowIds: [agent.id] });
   return { agentId: agent.id, key };
 }
+
+/** Polls `check` until it returns a value other than undefined (every 100 ms, up to `ms`). */
+export async function eventually<T>(check: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
-import { call, expectJson, type Workspace } from "./api";
+import { call, eventually, expectJson, type Workspace } from "./api";
 import { ECHO_URL } from "./workflows";
 
 export type Receiver = { endpointId: string; secret: string; name: string };
@@ -52,17 +52,6 @@ export async function verifiedEvents(receiver: Receiver): Promise<EventBody[]> {
   return (await received(receiver)).map(
     (request) => webhook.verify(request.body, request.headers) as EventBody,
   );
-}
-
-/** Polls `check` until it returns a value other than undefined (every 100 ms, up to `ms`). */
-export async function eventually<T>(check: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** Waits until the receiver has events of these types (in any order) and returns them by type. */

@@ -140,3 +140,26 @@ export const SPEC_EXAMPLE = {
     { from: "check", to: "refused", branch: "false" },
   ],
 };
+
+/** How many executions the workflow has recorded (up to a page of 20). */
+export async function executionCount(ws: Workspace, workflowId: string): Promise<number> {
+  const page = await expectJson<{ data: unknown[] }>(
+    await call("GET", `/v1/manage/workflows/${workflowId}/executions`, { token: ws.ownerToken }),
+    200,
+  );
+  return page.data.length;
+}
+
+/** `X-Hub-Signature-256` as GitHub makes it: `sha256=` + hex HMAC-SHA256 of the body. */
+export async function githubSignature(secret: string, body: string): Promise<string> {
+  const encoder = new TextEncoder();
+  const key = await crypto.subtle.importKey(
+    "raw",
+    encoder.encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(body)));
+  return `sha256=${Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+}

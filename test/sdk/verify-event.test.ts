@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { EventVerificationError, type LifecycleEvent, verifyEvent } from "../../sdk/src/index";
-import { seedWorkspace } from "../helpers/api";
+import { eventually, seedWorkspace } from "../helpers/api";
 import { createLaunch } from "../helpers/chat";
-import { eventually, received, registerReceiver } from "../helpers/events";
+import { received, registerReceiver } from "../helpers/events";
 
 describe("verifyEvent", () => {
   it("returns the typed event of a real delivery and refuses anything else", async () => {

@@ -6,16 +6,14 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { call, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
-import { createWorkflow, hook, putSecret } from "../helpers/workflows";
-
-async function executionCount(ws: Workspace, id: string): Promise<number> {
-  const page = await expectJson<{ data: unknown[] }>(
-    await call("GET", `/v1/manage/workflows/${id}/executions`, { token: ws.ownerToken }),
-    200,
-  );
-  return page.data.length;
-}
+import { call, expectJson, seedWorkspace } from "../helpers/api";
+import {
+  createWorkflow,
+  executionCount,
+  githubSignature,
+  hook,
+  putSecret,
+} from "../helpers/workflows";
 
 const keyed = (extra: Record<string, unknown> = {}) => ({
   nodes: [
@@ -88,20 +86,10 @@ describe("webhook deduplication", () => {
       ],
     });
     const body = '{"zen":"Keep it logically awesome."}';
-    const key = await crypto.subtle.importKey(
-      "raw",
-      new TextEncoder().encode("gh-secret"),
-      { name: "HMAC", hash: "SHA-256" },
-      false,
-      ["sign"],
-    );
-    const mac = new Uint8Array(
-      await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(body)),
-    );
     const headers = {
       "content-type": "application/json",
       "x-github-delivery": "72d3162e-cc78-11e3-81ab-4c9367dc0958",
-      "x-hub-signature-256": `sha256=${Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("")}`,
+      "x-hub-signature-256": await githubSignature("gh-secret", body),
     };
     const url = flow.webhookUrls.webhook_1 as string;
     await hook(url, { headers, body });

@@ -5,9 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { redactUrl } from "../../src/platform/log";
-import { call, expectJson, seedWorkspace } from "../helpers/api";
+import { call, eventually, expectJson, seedWorkspace } from "../helpers/api";
 import { expectError } from "../helpers/errors";
-import { eventually } from "../helpers/events";
 import { createWorkflow, hook } from "../helpers/workflows";
 
 describe("result handles", () => {

@@ -7,29 +7,13 @@
 import { describe, expect, it, vi } from "vitest";
 import { call, expectJson, seedWorkspace } from "../helpers/api";
 import { expectError } from "../helpers/errors";
-import { createWorkflow, hook, putSecret } from "../helpers/workflows";
-
-const encoder = new TextEncoder();
-
-async function githubSignature(secret: string, body: string): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    encoder.encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(body)));
-  return `sha256=${Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("")}`;
-}
-
-async function executionCount(ws: { ownerToken: string }, id: string): Promise<number> {
-  const page = await expectJson<{ data: unknown[] }>(
-    await call("GET", `/v1/manage/workflows/${id}/executions`, { token: ws.ownerToken }),
-    200,
-  );
-  return page.data.length;
-}
+import {
+  createWorkflow,
+  executionCount,
+  githubSignature,
+  hook,
+  putSecret,
+} from "../helpers/workflows";
 
 describe("webhook signature verification", () => {
   it("runs a signed call; refuses forged, unsigned and unparseable-but-forged calls with 401", async () => {

@@ -18,7 +18,7 @@ import type { AppBindings } from "../../platform/env";
 import type { JsonValue } from "../../platform/json";
 import { log } from "../../platform/log";
 import { RateLimitStore } from "../../platform/rate-limit-store";
-import { resolveValue, valueAsText } from "../../workflow/template";
+import { everyTemplateResolves, resolveValue, valueAsText } from "../../workflow/template";
 import type { WebhookNode, WebhookOutput } from "../../workflow/types";
 import { dedupeKeyTemplate } from "../../workflow/validate-verify";
 import { renderReply } from "../reply";
@@ -154,9 +154,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     const template = dedupeKeyTemplate(node);
     if (!template || !node.dedupe) return null;
     const scope = { outputs: { [node.key]: output as unknown as JsonValue }, secrets: {} };
-    // A part of the call the key names is missing: this call cannot be told from others.
-    const parts = template.match(/\{\{[^{}]*\}\}/g) ?? [];
-    if (parts.some((part) => valueAsText(resolveValue(part, scope)) === "")) return null;
+    if (!everyTemplateResolves(template, scope)) return null;
     const key = valueAsText(resolveValue(template, scope));
     return this.dedupe.claim(
       node.key,
