@@ -33,6 +33,11 @@ export function webhookUrl(appUrl: string, workspaceSlug: string, slug: string, 
   return `${appUrl}/webhooks/${workspaceSlug}/${slug}/${key}`;
 }
 
+/** A node's test URL (docs/webhooks.md#capture): its webhook URL under `/webhook-test/`. */
+export function webhookTestUrl(webhookUrl: string, appUrl: string): string {
+  return `${appUrl}/webhook-test/${webhookUrl.slice(`${appUrl}/webhooks/`.length)}`;
+}
+
 function toView(row: Workflow, workspaceSlug: string, appUrl: string): WorkflowView {
   const webhookUrls: Record<string, string> = {};
   for (const node of row.definition.nodes) {

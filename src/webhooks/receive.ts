@@ -17,7 +17,7 @@ import {
   webhookQueryParams,
 } from "./request";
 import { workflowRunner } from "./runner/client";
-import type { WebhookCall, WebhookOutcome } from "./runner/contract";
+import type { CaptureOutcome, WebhookCall, WebhookOutcome } from "./runner/contract";
 
 /** The path parts of `/webhooks/<workspace>/<workflow>/<node key>`. */
 export type WebhookPath = { workspace: string; workflow: string; node: string };
@@ -48,7 +48,10 @@ async function lookUp(env: AppBindings, path: WebhookPath): Promise<string | nul
  * than identity (we decode none), 422 for a body that does not parse. The runner answers them
  * after its 404, 405 and 429 (docs/api/webhooks.md#responses).
  */
-async function readInput(request: Request): Promise<Pick<WebhookCall, "input" | "signed">> {
+async function readInput(
+  request: Request,
+): Promise<Pick<WebhookCall, "input" | "headers" | "body" | "size">> {
+  const headers = webhookHeaders(request.headers);
   const read = await readBodyBytes(request, MAX_WEBHOOK_BODY_BYTES);
   if (!read.ok) {
     const input: WebhookCall["input"] =
@@ -59,17 +62,20 @@ async function readInput(request: Request): Promise<Pick<WebhookCall, "input" | 
             message: `The body is larger than ${MAX_WEBHOOK_BODY_BYTES} bytes (1 MiB).`,
           }
         : { ok: false, status: 422, message: "The body ended before it was complete." };
-    return { input, signed: null };
+    // Unread: the size as declared; one too large and undeclared was over the limit.
+    const declared = Number(request.headers.get("content-length") ?? Number.NaN);
+    const over = read.reason === "too_large" ? MAX_WEBHOOK_BODY_BYTES + 1 : 0;
+    const size = Number.isSafeInteger(declared) && declared >= 0 ? declared : over;
+    return { input, headers, body: null, size };
   }
-  const headers = webhookHeaders(request.headers);
-  const signed = { url: request.url, headers, body: read.bytes };
+  const whole = { headers, body: read.bytes, size: read.bytes.byteLength };
   const encoding = refusedContentEncoding(request.headers);
   if (encoding !== null) {
     const message = `Content-Encoding ${JSON.stringify(encoding)} is not accepted; send the body uncompressed.`;
-    return { input: { ok: false, status: 415, message }, signed };
+    return { input: { ok: false, status: 415, message }, ...whole };
   }
   const parsed = await parseWebhookBody(read.bytes, request.headers.get("content-type"));
-  if (!parsed.ok) return { input: { ok: false, status: 422, message: parsed.message }, signed };
+  if (!parsed.ok) return { input: { ok: false, status: 422, message: parsed.message }, ...whole };
   const output = {
     body: parsed.body,
     headers,
@@ -77,7 +83,7 @@ async function readInput(request: Request): Promise<Pick<WebhookCall, "input" | 
     method: request.method,
     ...(parsed.rawBody !== undefined ? { rawBody: parsed.rawBody } : {}),
   };
-  return { input: { ok: true, output }, signed };
+  return { input: { ok: true, output }, ...whole };
 }
 
 async function deliver(env: AppBindings, call: WebhookCall): Promise<WebhookOutcome> {
@@ -96,12 +102,28 @@ async function deliver(env: AppBindings, call: WebhookCall): Promise<WebhookOutc
   }
 }
 
-/** Receives one webhook request end to end. */
+/**
+ * Receives one webhook request end to end; on a test URL (`test`), the call is captured as a
+ * sample when its node is armed, and nothing runs (docs/webhooks.md#capture).
+ */
 export async function receiveWebhook(
   env: AppBindings,
   request: Request,
   path: WebhookPath,
-): Promise<WebhookOutcome> {
+): Promise<WebhookOutcome>;
+export async function receiveWebhook(
+  env: AppBindings,
+  request: Request,
+  path: WebhookPath,
+  test: true,
+): Promise<CaptureOutcome>;
+export async function receiveWebhook(
+  env: AppBindings,
+  request: Request,
+  path: WebhookPath,
+  test = false,
+): Promise<WebhookOutcome | CaptureOutcome> {
+  const receivedAt = Date.now();
   const key = `${path.workspace}/${path.workflow}`;
   const hinted = idsBySlugs.get(key);
   const workflowId = hinted ?? (await lookUp(env, path));
@@ -113,14 +135,18 @@ export async function receiveWebhook(
     nodeKey: path.node,
     method: request.method,
     executionId: newId("exe"),
+    receivedAt,
+    url: request.url,
     ...(await readInput(request)),
   };
-  const outcome = await deliver(env, call);
+  const send = (sent: WebhookCall) =>
+    test ? workflowRunner(env, sent.workflowId).capture(sent) : deliver(env, sent);
+  const outcome = await send(call);
   // Only a stale hint (workflow deleted, or the slug moved to another one) is looked up again; a
   // stopped workflow or an unknown node key costs no D1 read.
   if (outcome.kind !== "not_found" || !outcome.stale || hinted === undefined) return outcome;
   const current = await lookUp(env, path);
   return current === null || current === workflowId
     ? outcome
-    : deliver(env, { ...call, workflowId: current });
+    : send({ ...call, workflowId: current });
 }

@@ -11,10 +11,10 @@ import { createRouter } from "../platform/app";
 import { ApiError } from "../platform/errors";
 import { errorResponses } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
-import { receiveWebhook } from "./receive";
+import { receiveWebhook, type WebhookPath } from "./receive";
 import type { Reply } from "./reply";
 import { workflowRunner } from "./runner/client";
-import type { BadBodyStatus } from "./runner/contract";
+import type { BadBodyStatus, CaptureOutcome } from "./runner/contract";
 import { workflowOfToken } from "./runner/result-tokens";
 
 export const webhooksRouter = createRouter();
@@ -70,14 +70,43 @@ webhooksRouter.get("/webhooks/results/:token", async (c) => {
   }
 });
 
-const PATH = "/webhooks/:workspace/:workflow/:node";
+/** A refusal's error: 404, 405 or the body's 413, 415 or 422. */
+function refused(outcome: Exclude<CaptureOutcome, { kind: "captured" }>): ApiError {
+  switch (outcome.kind) {
+    case "not_found":
+      return new ApiError(404, "webhook_not_found", "No running workflow listens at this URL.");
+    case "method_not_allowed":
+      return new ApiError(
+        405,
+        "method_not_allowed",
+        `This webhook accepts ${outcome.allow} only.`,
+        {
+          headers: { allow: outcome.allow },
+        },
+      );
+    case "bad_body":
+      return badBody(outcome.status, outcome.message);
+  }
+}
 
-webhooksRouter.all(PATH, async (c) => {
-  const received = await receiveWebhook(c.env, c.req.raw, {
-    workspace: c.req.param("workspace"),
-    workflow: c.req.param("workflow"),
-    node: c.req.param("node"),
-  });
+const pathOf = (c: Context): WebhookPath => ({
+  workspace: c.req.param("workspace") ?? "",
+  workflow: c.req.param("workflow") ?? "",
+  node: c.req.param("node") ?? "",
+});
+
+// A test URL stores the call as a sample while capture is armed (docs/webhooks.md#capture).
+webhooksRouter.all("/webhook-test/:workspace/:workflow/:node", async (c) => {
+  const outcome = await receiveWebhook(c.env, c.req.raw, pathOf(c), true);
+  if (outcome.kind === "captured") return c.json({ captured: true }, 200);
+  if (outcome.kind === "not_found") {
+    throw new ApiError(404, "webhook_not_found", "No capture is armed for this test URL.");
+  }
+  throw refused(outcome);
+});
+
+webhooksRouter.all("/webhooks/:workspace/:workflow/:node", async (c) => {
+  const received = await receiveWebhook(c.env, c.req.raw, pathOf(c));
   // A repeated delivery gets the first call's answer (docs/webhooks.md#deduplication).
   if (received.kind === "deduplicated") c.header("x-deduplicated", "true");
   const outcome = received.kind === "deduplicated" ? received.first : received;
@@ -110,11 +139,9 @@ webhooksRouter.all(PATH, async (c) => {
       );
     }
     case "not_found":
-      throw new ApiError(404, "webhook_not_found", "No running workflow listens at this URL.");
     case "method_not_allowed":
-      throw new ApiError(405, "method_not_allowed", `This webhook accepts ${outcome.allow} only.`, {
-        headers: { allow: outcome.allow },
-      });
+    case "bad_body":
+      throw refused(outcome);
     case "rate_limited":
       throw new ApiError(
         429,
@@ -124,8 +151,6 @@ webhooksRouter.all(PATH, async (c) => {
           headers: { "retry-after": String(outcome.retryAfterSeconds) },
         },
       );
-    case "bad_body":
-      throw badBody(outcome.status, outcome.message);
   }
 });
 
@@ -187,6 +212,35 @@ webhooksRouter.openAPIRegistry.registerPath(
         },
       },
       ...errorResponses("not_found", "workflow_failed"),
+    },
+  }),
+);
+
+webhooksRouter.openAPIRegistry.registerPath(
+  createRoute({
+    method: "post",
+    path: "/webhook-test/{workspace}/{workflow}/{node}",
+    tags: ["Webhooks"],
+    security: [],
+    summary: "A webhook node's test URL: captures the call as a sample while armed",
+    description:
+      "Only while capture is armed (`POST /v1/manage/workflows/{id}/nodes/{key}/capture`), even for a stopped workflow: the call is stored as a sample and nothing runs. Otherwise 404 webhook_not_found (docs/webhooks.md#capture).",
+    request: {
+      params: z.object({ workspace: z.string(), workflow: z.string(), node: z.string() }),
+      body: { content: { "application/json": { schema: z.unknown() } } },
+    },
+    responses: {
+      200: {
+        description: "Captured",
+        content: { "application/json": { schema: z.object({ captured: z.literal(true) }) } },
+      },
+      ...errorResponses(
+        "webhook_not_found",
+        "method_not_allowed",
+        "payload_too_large",
+        "unsupported_media_type",
+        "invalid_body",
+      ),
     },
   }),
 );

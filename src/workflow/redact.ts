@@ -53,6 +53,14 @@ export function redactSecrets<T>(value: T, secretValues: string[]): T {
 }
 
 /**
+ * `redactSecrets` with secrets prepared once by {@link secretsForRedaction}, for a hot path: with
+ * no secrets the value itself is returned, not a copy.
+ */
+export function redactPrepared<T>(value: T, prepared: string[]): T {
+  return (prepared.length === 0 ? value : redact(value, prepared)) as T;
+}
+
+/**
  * `JSON.stringify(redactSecrets(value, secrets))` without the intermediate copy: what the runner
  * stores for every execution, so it is on the hot path.
  * @param secrets prepared once by {@link secretsForRedaction}

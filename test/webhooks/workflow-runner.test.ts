@@ -214,7 +214,11 @@ describe("a finished execution's record", () => {
             method: "POST",
             executionId,
             input: { ok: true, output: { body: {}, headers: {}, queryParams: {}, method: "POST" } },
-            signed: null,
+            receivedAt: Date.now(),
+            url: "https://example.test/",
+            headers: {},
+            body: new Uint8Array(0),
+            size: 0,
           });
           expect(outcome).toEqual({ kind: "accepted", executionId });
           // Answered and shown before anything was written.

@@ -7,7 +7,8 @@
 import type { JsonValue } from "../../platform/json";
 import type { ConversationEvent, NodeRun, WebhookOutput } from "../../workflow/types";
 import type { Reply } from "../reply";
-import type { SignedRequest } from "../signatures";
+import type { Arming, Sample } from "./capture-store";
+import type { LoggedRequest, LoggedRequestDetail } from "./request-log-entry";
 
 /** Why the Worker refused a webhook body: 413 too large, 415 encoded, 422 unparsable or broken off. */
 export type BadBodyStatus = 413 | 415 | 422;
@@ -24,9 +25,22 @@ export type WebhookCall = {
   input:
     | { ok: true; output: WebhookOutput }
     | { ok: false; status: BadBodyStatus; message: string };
-  /** The call as signed by its sender, for the node's `verify`; null when the body was not read whole. */
-  signed: SignedRequest | null;
+  /** When the Worker received it (epoch ms): the request log's latency counts from here. */
+  receivedAt: number;
+  /** The full URL as the sender called it (Twilio signs it). */
+  url: string;
+  /** Lower-case names; a repeated header's values joined by ", ". */
+  headers: Record<string, string>;
+  /** The body's bytes exactly as sent, for `verify` and the request log; null when not read whole. */
+  body: Uint8Array | null;
+  /** The body's size in bytes (as declared, or more than the limit, for one refused unread). */
+  size: number;
 };
+
+/** How a call to a test URL ends (docs/webhooks.md#capture). */
+export type CaptureOutcome =
+  | { kind: "captured" }
+  | Extract<DirectOutcome, { kind: "not_found" | "method_not_allowed" | "bad_body" }>;
 
 /** A conversation event for one of the workflow's conversation_event triggers (docs/events.md). */
 export type EventCall = {
@@ -98,6 +112,24 @@ export interface WorkflowRunnerApi {
   getExecution(executionId: string): Promise<ExecutionRecord | null>;
   /** Records newest first; `startingAfter` (an execution id) pages on. */
   listExecutions(limit: number, startingAfter?: string): Promise<ExecutionPage>;
+  /** The request log, newest first; `before` (an entry id) pages on (docs/webhooks.md#request-log). */
+  listRequests(
+    limit: number,
+    filter: { outcome?: string; before?: string },
+  ): Promise<{ data: LoggedRequest[]; hasMore: boolean }>;
+  /** One logged call with its whole body, or null. */
+  getRequest(id: string): Promise<LoggedRequestDetail | null>;
+  /** Arms capture on a webhook node's test URL; null when the workflow has no such node. */
+  armCapture(
+    workflowId: string,
+    nodeKey: string,
+    count: number,
+    ttlSeconds: number,
+  ): Promise<Arming | null>;
+  /** Stores a test-URL call as a sample when its node is armed (docs/webhooks.md#capture). */
+  capture(call: WebhookCall): Promise<CaptureOutcome>;
+  /** A webhook node's captured samples, newest first; null when the workflow has no such node. */
+  samples(workflowId: string, nodeKey: string): Promise<Sample[] | null>;
 }
 
 /** The runner as its namespace binding knows it. */

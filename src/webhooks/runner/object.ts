@@ -3,9 +3,11 @@
  * place its executions run (docs/architecture.md#workflow-runner).
  *
  * Responsibilities:
- * - Receiving webhook calls: the 404/405/429/413/422 decisions in that order against the workflow's
- *   current definition (`WorkflowSource`), and the built-in rate limit per webhook node (exact
- *   sliding window, persisted like the launch API's).
+ * - Receiving webhook calls (`WebhookReceiver`): the 404/405/429/401/413/422 decisions in that
+ *   order against the workflow's current definition (`WorkflowSource`), the built-in rate limit
+ *   per webhook node (exact sliding window, persisted like the launch API's), deduplication, and
+ *   the request log of every call answered (`RequestLog`).
+ * - Capturing samples from the test URLs while armed (`CaptureStore`).
  * - Starting executions from webhook calls and conversation events, run by the `Executor`; the
  *   alarm continues the ones that wait or were interrupted.
  * - Holding lastNode callers in memory, each until its deadline (responseTimeoutSeconds). If the
@@ -15,22 +17,15 @@
 import { DurableObject } from "cloudflare:workers";
 import { database } from "../../db/database";
 import type { AppBindings } from "../../platform/env";
-import type { JsonValue } from "../../platform/json";
-import { log } from "../../platform/log";
 import { RateLimitStore } from "../../platform/rate-limit-store";
-import { everyTemplateResolves, resolveValue, valueAsText } from "../../workflow/template";
-import type { WebhookNode, WebhookOutput } from "../../workflow/types";
-import { dedupeKeyTemplate } from "../../workflow/validate-verify";
-import { renderReply } from "../reply";
-import { verifyCall } from "../signatures";
-import type { RunnerConfig } from "./config";
+import { redactPrepared } from "../../workflow/redact";
+import { type Arming, CaptureStore, type Sample } from "./capture-store";
 import type {
-  DirectOutcome,
+  CaptureOutcome,
   EventCall,
   ExecutionPage,
   ExecutionRecord,
   ResultState,
-  Settled,
   WebhookCall,
   WebhookOutcome,
   WorkflowRunnerContract,
@@ -38,6 +33,9 @@ import type {
 import { DedupeStore } from "./dedupe-store";
 import { ExecutionStore } from "./execution-store";
 import { Executor } from "./executor";
+import { namesThisWorkflow, WebhookReceiver, webhookNode } from "./receiver";
+import { RequestLog } from "./request-log";
+import { type LoggedRequest, type LoggedRequestDetail, redactHeaders } from "./request-log-entry";
 import { ResultTokens } from "./result-tokens";
 import { emptySecrets, WorkflowSource } from "./workflow-source";
 
@@ -45,17 +43,24 @@ import { emptySecrets, WorkflowSource } from "./workflow-source";
 export class WorkflowRunner extends DurableObject<AppBindings> implements WorkflowRunnerContract {
   private readonly source: WorkflowSource;
   private readonly executor: Executor;
-  private readonly rateLimits: RateLimitStore;
-  private readonly dedupe: DedupeStore;
-  private readonly results: ResultTokens;
+  private readonly receiver: WebhookReceiver;
+  private readonly requests: RequestLog;
+  private readonly captures: CaptureStore;
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
     super(ctx, env);
     this.source = new WorkflowSource(database(env), env.SECRETS_KEY);
     this.executor = new Executor(ctx, new ExecutionStore(ctx.storage, env.SECRETS_KEY));
-    this.rateLimits = new RateLimitStore(ctx.storage, (promise) => ctx.waitUntil(promise));
-    this.dedupe = new DedupeStore(ctx.storage.sql);
-    this.results = new ResultTokens(ctx.storage.sql);
+    this.requests = new RequestLog(ctx.storage);
+    this.captures = new CaptureStore(ctx.storage.sql);
+    this.receiver = new WebhookReceiver({
+      source: this.source,
+      executor: this.executor,
+      rateLimits: new RateLimitStore(ctx.storage, (promise) => ctx.waitUntil(promise)),
+      dedupe: new DedupeStore(ctx.storage.sql),
+      results: new ResultTokens(ctx.storage.sql),
+      requests: this.requests,
+    });
     void ctx.blockConcurrencyWhile(() => this.executor.load());
   }
 
@@ -74,117 +79,15 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   }
 
   async receive(call: WebhookCall): Promise<WebhookOutcome> {
-    const config = await this.source.workflow(call.workflowId);
-    if (!config || !namesThisWorkflow(config, call)) return { kind: "not_found", stale: true };
-    const node = findWebhook(config, call);
-    if (!node) return { kind: "not_found", stale: false };
-    if (call.method !== node.httpMethod) {
-      return { kind: "method_not_allowed", allow: node.httpMethod };
-    }
-    const rate = await this.rateLimits.attempt(
-      `webhook/${node.key}`,
-      node.rateLimitPerMinute,
-      60_000,
-    );
-    if (!rate.allowed) {
-      return { kind: "rate_limited", retryAfterSeconds: rate.retryAfterSeconds, limit: rate.limit };
-    }
-    const secrets = await this.source.secretValues(config.workspaceId);
-    if (node.verify && call.signed) {
-      const refusal = await verifyCall(node.verify, secrets, call.signed);
-      if (refusal) {
-        log("warn", "webhook_signature_refused", {
-          workflowId: call.workflowId,
-          node: node.key,
-          reason: refusal,
-        });
-        return { kind: "invalid_signature" };
-      }
-    }
-    if (!call.input.ok) {
-      return { kind: "bad_body", status: call.input.status, message: call.input.message };
-    }
-    const { output } = call.input;
-    const first = this.claimDelivery(node, call.executionId, output);
-    if (first)
-      return {
-        kind: "deduplicated",
-        first: await this.withHandle(
-          call.workflowId,
-          await this.answerOf(call.workflowId, node, first, output),
-        ),
-      };
-    const settled =
-      node.responseMode === "lastNode"
-        ? this.executor.waitFor(call.executionId, node.responseTimeoutSeconds * 1000)
-        : undefined;
-    try {
-      await this.executor.start(config, node, call.executionId, output, secrets);
-    } catch (error) {
-      // Nothing started: a retry of this delivery must not be taken for a repeat.
-      this.dedupe.release(call.executionId);
-      throw error;
-    }
-    if (settled) return await this.withHandle(call.workflowId, await settled);
-    const reply = renderReply(node, call.input.output, call.executionId);
-    return { kind: "accepted", executionId: call.executionId, ...(reply ? { reply } : {}) };
+    return await this.receiver.receive(call);
   }
 
-  /** A timed-out lastNode outcome gets a result handle (docs/webhooks.md#result-handles). */
-  private async withHandle<T extends DirectOutcome>(workflowId: string, outcome: T): Promise<T> {
-    if (outcome.kind !== "timeout" || outcome.resultToken) return outcome;
-    return { ...outcome, resultToken: await this.results.issue(workflowId, outcome.executionId) };
-  }
-
-  /** The result behind a handle: settled, still running, or null for an unknown or expired one. */
   async result(token: string): Promise<ResultState | null> {
-    const executionId = await this.results.find(token);
-    if (!executionId) return null;
-    const settled = this.executor.settledOutcome(executionId);
-    if (settled) return settled;
-    const record = await this.executor.store.get(executionId);
-    if (!record) return null;
-    return record.status === "running"
-      ? { kind: "running", executionId }
-      : settledFromRecord(record);
+    return await this.receiver.result(token);
   }
 
-  /** The first execution of a repeated delivery (docs/webhooks.md#deduplication), or null. */
-  private claimDelivery(node: WebhookNode, executionId: string, output: WebhookOutput) {
-    const template = dedupeKeyTemplate(node);
-    if (!template || !node.dedupe) return null;
-    const scope = { outputs: { [node.key]: output as unknown as JsonValue }, secrets: {} };
-    if (!everyTemplateResolves(template, scope)) return null;
-    const key = valueAsText(resolveValue(template, scope));
-    return this.dedupe.claim(
-      node.key,
-      key,
-      executionId,
-      Date.now(),
-      node.dedupe.windowSeconds * 1000,
-    );
-  }
-
-  /** What the first call of a repeated delivery got, or gets once it settles. */
-  private async answerOf(
-    workflowId: string,
-    node: WebhookNode,
-    executionId: string,
-    output: WebhookOutput,
-  ): Promise<DirectOutcome> {
-    if (node.responseMode === "immediate") {
-      const reply = renderReply(node, output, executionId);
-      return { kind: "accepted", executionId, ...(reply ? { reply } : {}) };
-    }
-    const justSettled = this.executor.settledOutcome(executionId);
-    if (justSettled) return justSettled;
-    const attached = await this.attach(workflowId, executionId);
-    if (attached && attached.kind !== "deduplicated") return attached;
-    // Not recorded yet: the first call is still on its first stretch of nodes.
-    if (this.executor.isRunning(executionId)) {
-      return await this.executor.waitFor(executionId, node.responseTimeoutSeconds * 1000);
-    }
-    return { kind: "accepted", executionId };
+  async attach(workflowId: string, executionId: string): Promise<WebhookOutcome | null> {
+    return await this.receiver.attach(workflowId, executionId);
   }
 
   async startFromEvent(call: EventCall): Promise<boolean> {
@@ -207,26 +110,60 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     return true;
   }
 
-  async attach(workflowId: string, executionId: string): Promise<WebhookOutcome | null> {
-    const record = await this.executor.store.get(executionId);
-    if (!record) return null;
-    const config = await this.source.workflow(workflowId);
-    const node = config?.definition.nodes.find((n) => n.key === record.trigger.key);
-    if (node?.type !== "webhook" || node.responseMode === "immediate") {
-      return { kind: "accepted", executionId };
-    }
-    if (record.status !== "running") return settledFromRecord(record);
-    const left = record.startedAt + node.responseTimeoutSeconds * 1000 - Date.now();
-    const held = left > 0 ? await this.executor.waitFor(executionId, left) : null;
-    return this.withHandle(workflowId, held ?? { kind: "timeout", executionId });
-  }
-
   async getExecution(executionId: string): Promise<ExecutionRecord | null> {
     return await this.executor.store.get(executionId);
   }
 
   async listExecutions(limit: number, startingAfter?: string): Promise<ExecutionPage> {
     return await this.executor.store.list(limit, startingAfter);
+  }
+
+  async listRequests(
+    limit: number,
+    filter: { outcome?: string; before?: string },
+  ): Promise<{ data: LoggedRequest[]; hasMore: boolean }> {
+    return await this.requests.list(limit, filter);
+  }
+
+  async getRequest(id: string): Promise<LoggedRequestDetail | null> {
+    return await this.requests.get(id);
+  }
+
+  async armCapture(
+    workflowId: string,
+    nodeKey: string,
+    count: number,
+    ttlSeconds: number,
+  ): Promise<Arming | null> {
+    const config = await this.source.workflow(workflowId);
+    if (!config || !webhookNode(config, nodeKey)) return null;
+    return this.captures.arm(nodeKey, count, ttlSeconds * 1000, Date.now());
+  }
+
+  async samples(workflowId: string, nodeKey: string): Promise<Sample[] | null> {
+    const config = await this.source.workflow(workflowId);
+    if (!config || !webhookNode(config, nodeKey)) return null;
+    return this.captures.samples(nodeKey, Date.now());
+  }
+
+  /** A test-URL call: stored as a sample while armed, running or stopped; nothing runs. */
+  async capture(call: WebhookCall): Promise<CaptureOutcome> {
+    const config = await this.source.workflow(call.workflowId);
+    if (!config || !namesThisWorkflow(config, call)) return { kind: "not_found", stale: true };
+    const node = webhookNode(config, call.nodeKey);
+    const now = Date.now();
+    if (!node || !this.captures.arming(node.key, now)) return { kind: "not_found", stale: false };
+    if (call.method !== node.httpMethod)
+      return { kind: "method_not_allowed", allow: node.httpMethod };
+    if (!call.input.ok) {
+      return { kind: "bad_body", status: call.input.status, message: call.input.message };
+    }
+    const secrets = await this.source.secretValues(config.workspaceId);
+    const { output } = call.input;
+    const shown = { ...output, headers: redactHeaders(output.headers, node.verify?.header) };
+    // Checked again: the arming may have been used up while the secrets were read.
+    const captured = this.captures.capture(node.key, redactPrepared(shown, secrets.redact), now);
+    return captured ? { kind: "captured" } : { kind: "not_found", stale: false };
   }
 
   /** Continues every execution whose wait ended or whose fetch was interrupted. */
@@ -236,28 +173,4 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
       return config ? await this.source.secretValues(config.workspaceId) : emptySecrets();
     });
   }
-}
-
-function namesThisWorkflow(config: RunnerConfig, call: WebhookCall): boolean {
-  return (
-    config.workflowId === call.workflowId &&
-    config.workspaceSlug === call.workspaceSlug &&
-    config.slug === call.workflowSlug
-  );
-}
-
-/** The running workflow's webhook node the call names; a stopped workflow has none (spec 3). */
-function findWebhook(config: RunnerConfig, call: WebhookCall): WebhookNode | undefined {
-  if (config.status !== "running") return undefined;
-  const node = config.definition.nodes.find((n) => n.key === call.nodeKey);
-  return node?.type === "webhook" ? node : undefined;
-}
-
-function settledFromRecord(record: ExecutionRecord): Settled {
-  if (record.status === "failed") {
-    const failed = record.nodes.find((run) => run.status === "failed");
-    return { kind: "failed", executionId: record.id, nodeKey: failed?.key ?? null };
-  }
-  const last = record.nodes.filter((run) => run.status === "succeeded").at(-1);
-  return { kind: "succeeded", executionId: record.id, output: last?.output ?? null };
 }

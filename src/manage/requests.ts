@@ -1,0 +1,95 @@
+/**
+ * A workflow's request log and captured samples, read from its runner (docs/webhooks.md#request-log,
+ * docs/webhooks.md#capture): times as ISO strings. The caller has checked the workflow belongs to
+ * the workspace.
+ */
+import type { z } from "@hono/zod-openapi";
+import { database } from "../db/database";
+import type { AppBindings } from "../platform/env";
+import { notFound } from "../platform/errors";
+import { isoTime } from "../platform/ids";
+import { workflowRunner } from "../webhooks/runner/client";
+import type { LoggedRequest } from "../webhooks/runner/request-log-entry";
+import type {
+  CaptureSchema,
+  LoggedRequestDetailSchema,
+  LoggedRequestSchema,
+  SampleListSchema,
+} from "./request-schemas";
+import { getWorkflow, webhookTestUrl } from "./workflows";
+
+type Env = Pick<AppBindings, "WORKFLOW_RUNNER">;
+
+function toView(entry: LoggedRequest): z.infer<typeof LoggedRequestSchema> {
+  return { ...entry, receivedAt: isoTime(entry.receivedAt) };
+}
+
+/** A page of the request log, newest first; `cursor` is the `nextCursor` of the page before. */
+export async function listRequests(
+  env: Env,
+  workflowId: string,
+  query: { limit: number; outcome?: string; cursor?: string },
+) {
+  const page = await workflowRunner(env, workflowId).listRequests(query.limit, {
+    ...(query.outcome ? { outcome: query.outcome } : {}),
+    ...(query.cursor ? { before: query.cursor } : {}),
+  });
+  const last = page.data.at(-1);
+  return {
+    data: page.data.map(toView),
+    hasMore: page.hasMore,
+    nextCursor: page.hasMore && last ? last.id : null,
+  };
+}
+
+/** One logged call with its whole body. @throws 404 not_found */
+export async function getRequest(
+  env: Env,
+  workflowId: string,
+  requestId: string,
+): Promise<z.infer<typeof LoggedRequestDetailSchema>> {
+  const entry = await workflowRunner(env, workflowId).getRequest(requestId);
+  if (!entry) throw notFound("No such request in this workflow's log (kept 7 days, 1,000 calls).");
+  return { ...entry, receivedAt: isoTime(entry.receivedAt) };
+}
+
+const noSuchNode = () => notFound("The workflow has no webhook node with this key.");
+
+/**
+ * Arms capture on a webhook node's test URL for its next `count` calls within `ttlSeconds`.
+ * @throws 404 not_found for an unknown workflow or node
+ */
+export async function armCapture(
+  env: AppBindings,
+  workspaceId: string,
+  workflowId: string,
+  nodeKey: string,
+  settings: { count: number; ttlSeconds: number },
+  appUrl: string,
+): Promise<z.infer<typeof CaptureSchema>> {
+  const workflow = await getWorkflow(database(env), workspaceId, workflowId, appUrl);
+  const url = workflow.webhookUrls[nodeKey];
+  if (!url) throw noSuchNode();
+  const runner = workflowRunner(env, workflowId);
+  const arming = await runner.armCapture(workflowId, nodeKey, settings.count, settings.ttlSeconds);
+  if (!arming) throw noSuchNode();
+  return {
+    nodeKey,
+    testUrl: webhookTestUrl(url, appUrl),
+    remaining: arming.remaining,
+    expiresAt: isoTime(arming.expiresAt),
+  };
+}
+
+/** A webhook node's captured samples, newest first. @throws 404 not_found */
+export async function listSamples(
+  env: Env,
+  workflowId: string,
+  nodeKey: string,
+): Promise<z.infer<typeof SampleListSchema>> {
+  const samples = await workflowRunner(env, workflowId).samples(workflowId, nodeKey);
+  if (!samples) throw noSuchNode();
+  return {
+    data: samples.map((sample) => ({ ...sample, capturedAt: isoTime(sample.capturedAt) })),
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * Captured samples of a webhook node's test URL (docs/webhooks.md#capture), in the runner's
+ * SQLite: while capture is armed for a node, calls to its test URL are stored as the outputs a
+ * template would see, and nothing runs. Arming again replaces the earlier arming.
+ */
+
+import type { JsonValue } from "../../platform/json";
+
+/** The limits of capture (docs/webhooks.md#capture). */
+export const CAPTURE = {
+  maxCount: 20,
+  defaultCount: 1,
+  maxTtlSeconds: 3_600,
+  defaultTtlSeconds: 600,
+  /** Samples kept per node: the newest this many, for at most maxAgeMs. */
+  keptPerNode: 20,
+  maxAgeMs: 7 * 24 * 3600 * 1000,
+} as const;
+
+/** One captured call; `capturedAt` in epoch ms. */
+export type Sample = { id: string; capturedAt: number; output: JsonValue };
+
+/** A node's arming: how many calls it still captures, until when (epoch ms). */
+export type Arming = { remaining: number; expiresAt: number };
+
+/** The runner's armings and samples. */
+export class CaptureStore {
+  constructor(private readonly sql: SqlStorage) {
+    sql.exec(`CREATE TABLE IF NOT EXISTS capture_arms (node TEXT PRIMARY KEY,
+      remaining INTEGER NOT NULL, expires_at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS capture_samples (seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      node TEXT NOT NULL, captured_at INTEGER NOT NULL, output TEXT NOT NULL);
+      CREATE INDEX IF NOT EXISTS capture_samples_node ON capture_samples (node, seq);`);
+  }
+
+  /** Arms capture of the node's next `count` calls for `ttlMs` from `now` (epoch ms). */
+  arm(node: string, count: number, ttlMs: number, now: number): Arming {
+    const arming = { remaining: count, expiresAt: now + ttlMs };
+    this.sql.exec(
+      "INSERT OR REPLACE INTO capture_arms (node, remaining, expires_at) VALUES (?, ?, ?)",
+      node,
+      arming.remaining,
+      arming.expiresAt,
+    );
+    return arming;
+  }
+
+  /** The node's arming while it captures, else null. */
+  arming(node: string, now: number): Arming | null {
+    const [row] = this.sql
+      .exec<{ remaining: number; expires_at: number }>(
+        "SELECT remaining, expires_at FROM capture_arms WHERE node = ?",
+        node,
+      )
+      .toArray();
+    return row && row.remaining > 0 && row.expires_at > now
+      ? { remaining: row.remaining, expiresAt: row.expires_at }
+      : null;
+  }
+
+  /**
+   * Stores a call's output as a sample if the node is armed, counting it against the arming.
+   * Synchronous from the check to the write, so concurrent calls never take more than `count`.
+   * @returns false when the node is not armed (the call is then answered 404)
+   */
+  capture(node: string, output: JsonValue, now: number): boolean {
+    if (!this.arming(node, now)) return false;
+    this.sql.exec("UPDATE capture_arms SET remaining = remaining - 1 WHERE node = ?", node);
+    this.sql.exec(
+      "INSERT INTO capture_samples (node, captured_at, output) VALUES (?, ?, ?)",
+      node,
+      now,
+      JSON.stringify(output),
+    );
+    this.sql.exec(
+      `DELETE FROM capture_samples WHERE node = ? AND (captured_at <= ? OR seq NOT IN
+        (SELECT seq FROM capture_samples WHERE node = ? ORDER BY seq DESC LIMIT ?))`,
+      node,
+      now - CAPTURE.maxAgeMs,
+      node,
+      CAPTURE.keptPerNode,
+    );
+    return true;
+  }
+
+  /** The node's samples, newest first, younger than the age limit. */
+  samples(node: string, now: number): Sample[] {
+    return this.sql
+      .exec<{ seq: number; captured_at: number; output: string }>(
+        `SELECT seq, captured_at, output FROM capture_samples
+          WHERE node = ? AND captured_at > ? ORDER BY seq DESC LIMIT ?`,
+        node,
+        now - CAPTURE.maxAgeMs,
+        CAPTURE.keptPerNode,
+      )
+      .toArray()
+      .map((row) => ({
+        id: `smp_${row.seq}`,
+        capturedAt: row.captured_at,
+        output: JSON.parse(row.output) as JsonValue,
+      }));
+  }
+}

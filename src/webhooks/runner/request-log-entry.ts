@@ -1,0 +1,75 @@
+/**
+ * The request log's entries as the runner returns them and the management API shows them
+ * (docs/webhooks.md#request-log), its limits, and the redaction of the headers it keeps.
+ */
+
+/** How a call to a webhook URL ended, as the request log records it. */
+export const REQUEST_OUTCOMES = [
+  "accepted",
+  "deduplicated",
+  "queued",
+  "invalid_signature",
+  "rate_limited",
+  "method_not_allowed",
+  "payload_too_large",
+  "invalid_body",
+  "stopped",
+  "queue_full",
+] as const;
+export type RequestOutcome = (typeof REQUEST_OUTCOMES)[number];
+
+/** The log's limits (docs/webhooks.md#request-log). */
+export const REQUEST_LOG = {
+  maxEntries: 1_000,
+  maxAgeMs: 7 * 24 * 3600 * 1000,
+  previewBytes: 2_048,
+  /** How long an entry may wait to be written with others (ms). */
+  writeBatchMs: 10,
+} as const;
+
+/** One call as the log shows it; times in epoch ms. */
+export type LoggedRequest = {
+  id: string;
+  receivedAt: number;
+  nodeKey: string;
+  method: string;
+  /** The HTTP status the call was answered with. */
+  status: number;
+  outcome: RequestOutcome;
+  executionId: string | null;
+  latencyMs: number;
+  /** The body's size in bytes (as declared, for one refused unread). */
+  size: number;
+  /** Lower-case names; values of credentials and signatures are `[redacted]`. */
+  headers: Record<string, string>;
+  /** The body's first 2 KiB as text. */
+  bodyPreview: string;
+  /** Why it was refused, for refusals; never told to the caller. */
+  reason: string | null;
+};
+
+/** One call with its whole body: UTF-8 text, or base64 of bytes that are not; null when never read. */
+export type LoggedRequestDetail = LoggedRequest & {
+  body: string | null;
+  bodyEncoding: "utf8" | "base64";
+};
+
+const REDACTED = "[redacted]";
+/** Header names whose values are credentials or signatures. */
+const SENSITIVE_NAME =
+  /auth|cookie|secret|token|passw|signature|hmac|api[-_]?key|session|credential/i;
+
+/**
+ * The headers with the value of every credential, signature or cookie header, and of `extra` (a
+ * node's own signature header), replaced by `[redacted]`.
+ */
+export function redactHeaders(
+  headers: Record<string, string>,
+  extra?: string,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    out[name] = SENSITIVE_NAME.test(name) || name === extra ? REDACTED : value;
+  }
+  return out;
+}

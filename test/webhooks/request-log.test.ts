@@ -1,0 +1,217 @@
+/**
+ * The request log (docs/webhooks.md#request-log): every call to a workflow's webhook URLs is
+ * recorded with its outcome, refusals included; credentials redacted; filtered and paged; one
+ * entry read with its whole body; kept 7 days or the newest 1,000.
+ */
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { RequestLog } from "../../src/webhooks/runner/request-log";
+import { call, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
+import { createWorkflow, githubSignature, hook, putSecret } from "../helpers/workflows";
+
+type Entry = {
+  id: string;
+  receivedAt: string;
+  nodeKey: string;
+  method: string;
+  status: number;
+  outcome: string;
+  executionId: string | null;
+  latencyMs: number;
+  size: number;
+  headers: Record<string, string>;
+  bodyPreview: string;
+  reason: string | null;
+};
+type Page = { data: Entry[]; hasMore: boolean; nextCursor: string | null };
+
+const requests = async (ws: Workspace, workflowId: string, query = "") =>
+  expectJson<Page>(
+    await call("GET", `/v1/manage/workflows/${workflowId}/requests${query}`, {
+      token: ws.ownerToken,
+    }),
+    200,
+  );
+
+describe("the request log", () => {
+  it("records every outcome with its status, execution and reason; credentials redacted", async () => {
+    const ws = await seedWorkspace();
+    await putSecret(ws, "GH", "gh-signing-secret");
+    await putSecret(ws, "PLAIN", "secret-in-body");
+    const flow = await createWorkflow(ws, {
+      nodes: [
+        {
+          type: "webhook",
+          rateLimitPerMinute: 4,
+          verify: { preset: "github", secret: "{{secrets.GH}}" },
+          dedupe: { key: "{{webhook_1.headers.x-github-delivery}}" },
+        },
+      ],
+    });
+    const url = flow.webhookUrls.webhook_1 as string;
+    const body = JSON.stringify({ hello: "world", leaked: "secret-in-body" });
+    const signed = {
+      "content-type": "application/json",
+      "x-hub-signature-256": await githubSignature("gh-signing-secret", body),
+      "x-github-delivery": "d-1",
+      authorization: "Bearer abc",
+      cookie: "session=1",
+      "x-api-key": "k-1",
+      "x-plain": "kept",
+    };
+    const accepted = await hook(url, { headers: signed, body });
+    const { executionId } = await expectJson<{ executionId: string }>(accepted, 200);
+    expect((await hook(url, { headers: signed, body })).headers.get("x-deduplicated")).toBe("true");
+    const forged = { ...signed, "x-hub-signature-256": "sha256=00" };
+    expect((await hook(url, { headers: forged, body })).status).toBe(401);
+    expect((await hook(url, { method: "PUT", body })).status).toBe(405);
+    expect((await hook(url, { headers: signed, body })).status).toBe(200);
+    expect((await hook(url, { headers: signed, body })).status).toBe(429);
+
+    const page = await requests(ws, flow.id);
+    expect(page.hasMore).toBe(false);
+    const [limited, third, refusedMethod, forgedEntry, repeated, first] = page.data;
+    expect(page.data.map((entry) => [entry.outcome, entry.status])).toEqual([
+      ["rate_limited", 429],
+      ["deduplicated", 200],
+      ["method_not_allowed", 405],
+      ["invalid_signature", 401],
+      ["deduplicated", 200],
+      ["accepted", 200],
+    ]);
+    expect(first).toMatchObject({
+      nodeKey: "webhook_1",
+      method: "POST",
+      executionId,
+      size: new TextEncoder().encode(body).byteLength,
+      reason: null,
+    });
+    expect(first?.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(Date.parse(first?.receivedAt ?? "")).toBeGreaterThan(Date.now() - 60_000);
+    expect(repeated?.executionId).toBe(executionId);
+    expect(third?.executionId).toBe(executionId);
+    expect(forgedEntry).toMatchObject({ reason: "bad_signature", executionId: null });
+    expect(refusedMethod?.method).toBe("PUT");
+    expect(limited?.executionId).toBeNull();
+    // Credentials and signatures redacted; other headers kept; secret values gone from the body.
+    expect(first?.headers).toMatchObject({
+      authorization: "[redacted]",
+      cookie: "[redacted]",
+      "x-api-key": "[redacted]",
+      "x-hub-signature-256": "[redacted]",
+      "x-plain": "kept",
+      "x-github-delivery": "d-1",
+    });
+    expect(first?.bodyPreview).toBe(JSON.stringify({ hello: "world", leaked: "[redacted]" }));
+    expect(JSON.stringify(page)).not.toContain("secret-in-body");
+    expect(JSON.stringify(page)).not.toContain("Bearer abc");
+
+    // Filtered by outcome.
+    const onlyDeduplicated = await requests(ws, flow.id, "?outcome=deduplicated");
+    expect(onlyDeduplicated.data.map((entry) => entry.id)).toEqual([third?.id, repeated?.id]);
+  });
+
+  it("records refused bodies, bad bodies and a stopped workflow's calls", async () => {
+    const ws = await seedWorkspace();
+    const flow = await createWorkflow(ws, { nodes: [{ type: "webhook" }] });
+    const url = flow.webhookUrls.webhook_1 as string;
+    const json = { "content-type": "application/json" };
+    expect((await hook(url, { headers: json, body: "{not json" })).status).toBe(422);
+    const huge = new Uint8Array(1_048_577).fill(97);
+    expect((await hook(url, { headers: json, body: huge })).status).toBe(413);
+    await call("POST", `/v1/manage/workflows/${flow.id}/stop`, { token: ws.ownerToken });
+    expect((await hook(url, { body: { a: 1 } })).status).toBe(404);
+    // An unknown node of the workflow is not one of its URLs: not recorded.
+    expect((await hook(url.replace(/webhook_1$/, "nope"), { body: {} })).status).toBe(404);
+    const { data } = await requests(ws, flow.id);
+    expect(data.map((entry) => [entry.outcome, entry.status])).toEqual([
+      ["stopped", 404],
+      ["payload_too_large", 413],
+      ["invalid_body", 422],
+    ]);
+    expect(data[1]).toMatchObject({ size: 1_048_577, bodyPreview: "" });
+    expect(data[2]?.reason).toMatch(/not valid JSON/);
+    expect(data[2]?.bodyPreview).toBe("{not json");
+  });
+
+  it("pages with nextCursor and reads one call with its whole body", async () => {
+    const ws = await seedWorkspace();
+    const flow = await createWorkflow(ws, { nodes: [{ type: "webhook" }] });
+    const url = flow.webhookUrls.webhook_1 as string;
+    const long = JSON.stringify({ text: "é".repeat(3_000) });
+    await hook(url, { body: long, headers: { "content-type": "application/json" } });
+    const binary = new Uint8Array([0xff, 0xfe, 0x00, 0x01]);
+    await hook(url, { body: binary, headers: { "content-type": "application/octet-stream" } });
+    for (let i = 0; i < 3; i++) await hook(url, { body: { i } });
+
+    const first = await requests(ws, flow.id, "?limit=2");
+    expect(first.hasMore).toBe(true);
+    const second = await requests(ws, flow.id, `?limit=2&cursor=${first.nextCursor}`);
+    const third = await requests(ws, flow.id, `?limit=2&cursor=${second.nextCursor}`);
+    expect(third).toMatchObject({ hasMore: false, nextCursor: null });
+    const all = [...first.data, ...second.data, ...third.data];
+    expect(new Set(all.map((entry) => entry.id)).size).toBe(5);
+    const [binaryEntry, longEntry] = all.slice(3);
+
+    // The preview is the first 2 KiB, never a character cut in half.
+    expect(new TextEncoder().encode(longEntry?.bodyPreview).byteLength).toBeLessThanOrEqual(2_048);
+    expect(longEntry?.bodyPreview).not.toContain("\uFFFD");
+    const read = (id: string) =>
+      call("GET", `/v1/manage/workflows/${flow.id}/requests/${id}`, { token: ws.ownerToken });
+    expect(await expectJson(await read(longEntry?.id ?? ""), 200)).toMatchObject({
+      body: long,
+      bodyEncoding: "utf8",
+    });
+    expect(await expectJson(await read(binaryEntry?.id ?? ""), 200)).toMatchObject({
+      body: "//4AAQ==",
+      bodyEncoding: "base64",
+    });
+    // Unknown, malformed or another workflow's ids.
+    const other = await createWorkflow(ws, { nodes: [{ type: "webhook" }] });
+    const elsewhere = await call(
+      "GET",
+      `/v1/manage/workflows/${other.id}/requests/${longEntry?.id}`,
+      {
+        token: ws.ownerToken,
+      },
+    );
+    expect(elsewhere.status).toBe(404);
+    expect((await read("req_nope")).status).toBe(400);
+    const badCursor = await call("GET", `/v1/manage/workflows/${flow.id}/requests?cursor=abc`, {
+      token: ws.ownerToken,
+    });
+    expect(badCursor.status).toBe(400);
+  });
+
+  it("keeps the newest 1,000 calls for at most 7 days", async () => {
+    const id = env.WORKFLOW_RUNNER.idFromName("request-log-retention");
+    await runInDurableObject(env.WORKFLOW_RUNNER.get(id), async (_instance, state) => {
+      const log = new RequestLog(state.storage);
+      const start = Date.now() - 8 * 24 * 3600 * 1000;
+      const entry = (receivedAt: number) => ({
+        receivedAt,
+        nodeKey: "webhook_1",
+        method: "POST",
+        status: 200,
+        outcome: "accepted" as const,
+        executionId: null,
+        latencyMs: 1,
+        size: 2,
+        headers: {},
+        reason: null,
+        body: new TextEncoder().encode("{}"),
+      });
+      for (let i = 0; i < 1_005; i++) log.record(entry(start + i), []);
+      const page = await log.list(2_000);
+      // All 1,005 are older than 7 days once they are read 8 days later.
+      expect(page.data).toHaveLength(0);
+      const fresh = new RequestLog(state.storage);
+      for (let i = 0; i < 1_010; i++) fresh.record(entry(Date.now() - 5_000 + i), []);
+      const kept = await fresh.list(2_000);
+      expect(kept.data).toHaveLength(1_000);
+      const stored = await state.storage.list({ prefix: "rq/" });
+      expect(stored.size).toBe(1_000);
+    });
+  });
+});
