@@ -5,11 +5,12 @@ import { REQUEST_OUTCOMES } from "../webhooks/runner/request-log-entry";
 import { KEY_PATTERN } from "../workflow/validate-node";
 
 /** An entry id: what `nextCursor` and `{requestId}` take. */
-export const REQUEST_ID = /^req_\d{18}[A-Za-z0-9]{6}$/;
+export const REQUEST_ID = /^whr_\d{18}[A-Za-z0-9]{6}$/;
 
 export const LoggedRequestSchema = z
   .object({
     id: z.string(),
+    requestId: z.string().openapi({ description: "The call's `x-request-id`" }),
     receivedAt: z.string(),
     nodeKey: z.string(),
     method: z.string(),

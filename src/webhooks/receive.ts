@@ -19,8 +19,13 @@ import {
 import { workflowRunner } from "./runner/client";
 import type { CaptureOutcome, WebhookCall, WebhookOutcome } from "./runner/contract";
 
-/** The path parts of `/webhooks/<workspace>/<workflow>/<node key>`. */
-export type WebhookPath = { workspace: string; workflow: string; node: string };
+/** The path parts of `/webhooks/<workspace>/<workflow>/<node key>`, and the HTTP request's id. */
+export type WebhookTarget = {
+  workspace: string;
+  workflow: string;
+  node: string;
+  requestId: string;
+};
 
 const SLUGS_CACHE_SIZE = 10_000;
 /**
@@ -29,7 +34,7 @@ const SLUGS_CACHE_SIZE = 10_000;
  */
 const idsBySlugs = new Map<string, string>();
 
-async function lookUp(env: AppBindings, path: WebhookPath): Promise<string | null> {
+async function lookUp(env: AppBindings, path: WebhookTarget): Promise<string | null> {
   const id = await workflowIdBySlugs(database(env), path.workspace, path.workflow);
   const key = `${path.workspace}/${path.workflow}`;
   if (id === null) {
@@ -102,51 +107,67 @@ async function deliver(env: AppBindings, call: WebhookCall): Promise<WebhookOutc
   }
 }
 
+async function capture(env: AppBindings, call: WebhookCall): Promise<CaptureOutcome> {
+  return await workflowRunner(env, call.workflowId).capture(call);
+}
+
+/** Sends a call to the workflow's runner: to run it, or to capture it (a test URL). */
+type Send<T> = (env: AppBindings, call: WebhookCall) => Promise<T>;
+
 /**
- * Receives one webhook request end to end; on a test URL (`test`), the call is captured as a
- * sample when its node is armed, and nothing runs (docs/webhooks.md#capture).
+ * Reads the request into a call for the workflow behind the URL and sends it; a stale slug hint
+ * is looked up again once.
  */
-export async function receiveWebhook(
+async function handle<T extends { kind: string; stale?: boolean }>(
   env: AppBindings,
   request: Request,
-  path: WebhookPath,
-): Promise<WebhookOutcome>;
-export async function receiveWebhook(
-  env: AppBindings,
-  request: Request,
-  path: WebhookPath,
-  test: true,
-): Promise<CaptureOutcome>;
-export async function receiveWebhook(
-  env: AppBindings,
-  request: Request,
-  path: WebhookPath,
-  test = false,
-): Promise<WebhookOutcome | CaptureOutcome> {
+  target: WebhookTarget,
+  send: Send<T>,
+): Promise<T | { kind: "not_found"; stale: false }> {
   const receivedAt = Date.now();
-  const key = `${path.workspace}/${path.workflow}`;
+  const key = `${target.workspace}/${target.workflow}`;
   const hinted = idsBySlugs.get(key);
-  const workflowId = hinted ?? (await lookUp(env, path));
+  const workflowId = hinted ?? (await lookUp(env, target));
   if (workflowId === null) return { kind: "not_found", stale: false };
   const call: WebhookCall = {
     workflowId,
-    workspaceSlug: path.workspace,
-    workflowSlug: path.workflow,
-    nodeKey: path.node,
+    workspaceSlug: target.workspace,
+    workflowSlug: target.workflow,
+    nodeKey: target.node,
     method: request.method,
     executionId: newId("exe"),
+    requestId: target.requestId,
     receivedAt,
     url: request.url,
     ...(await readInput(request)),
   };
-  const send = (sent: WebhookCall) =>
-    test ? workflowRunner(env, sent.workflowId).capture(sent) : deliver(env, sent);
-  const outcome = await send(call);
+  const outcome = await send(env, call);
   // Only a stale hint (workflow deleted, or the slug moved to another one) is looked up again; a
   // stopped workflow or an unknown node key costs no D1 read.
   if (outcome.kind !== "not_found" || !outcome.stale || hinted === undefined) return outcome;
-  const current = await lookUp(env, path);
+  const current = await lookUp(env, target);
   return current === null || current === workflowId
     ? outcome
-    : send({ ...call, workflowId: current });
+    : send(env, { ...call, workflowId: current });
+}
+
+/** Receives one webhook request end to end (docs/api/webhooks.md). */
+export function receiveWebhook(
+  env: AppBindings,
+  request: Request,
+  target: WebhookTarget,
+): Promise<WebhookOutcome> {
+  return handle(env, request, target, deliver);
+}
+
+/**
+ * Receives one call to a test URL: captured as a sample when its node is armed, and nothing runs
+ * (docs/webhooks.md#capture).
+ */
+export function captureWebhook(
+  env: AppBindings,
+  request: Request,
+  target: WebhookTarget,
+): Promise<CaptureOutcome> {
+  return handle(env, request, target, capture);
 }

@@ -11,7 +11,7 @@ import { createRouter } from "../platform/app";
 import { ApiError } from "../platform/errors";
 import { errorResponses } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
-import { receiveWebhook, type WebhookPath } from "./receive";
+import { captureWebhook, receiveWebhook, type WebhookTarget } from "./receive";
 import type { Reply } from "./reply";
 import { workflowRunner } from "./runner/client";
 import type { BadBodyStatus, CaptureOutcome } from "./runner/contract";
@@ -89,15 +89,16 @@ function refused(outcome: Exclude<CaptureOutcome, { kind: "captured" }>): ApiErr
   }
 }
 
-const pathOf = (c: Context): WebhookPath => ({
+const targetOf = (c: Context): WebhookTarget => ({
   workspace: c.req.param("workspace") ?? "",
   workflow: c.req.param("workflow") ?? "",
   node: c.req.param("node") ?? "",
+  requestId: c.get("requestId") ?? "",
 });
 
 // A test URL stores the call as a sample while capture is armed (docs/webhooks.md#capture).
 webhooksRouter.all("/webhook-test/:workspace/:workflow/:node", async (c) => {
-  const outcome = await receiveWebhook(c.env, c.req.raw, pathOf(c), true);
+  const outcome = await captureWebhook(c.env, c.req.raw, targetOf(c));
   if (outcome.kind === "captured") return c.json({ captured: true }, 200);
   if (outcome.kind === "not_found") {
     throw new ApiError(404, "webhook_not_found", "No capture is armed for this test URL.");
@@ -106,7 +107,7 @@ webhooksRouter.all("/webhook-test/:workspace/:workflow/:node", async (c) => {
 });
 
 webhooksRouter.all("/webhooks/:workspace/:workflow/:node", async (c) => {
-  const received = await receiveWebhook(c.env, c.req.raw, pathOf(c));
+  const received = await receiveWebhook(c.env, c.req.raw, targetOf(c));
   // A repeated delivery gets the first call's answer (docs/webhooks.md#deduplication).
   if (received.kind === "deduplicated") c.header("x-deduplicated", "true");
   const outcome = received.kind === "deduplicated" ? received.first : received;

@@ -111,7 +111,7 @@ describe("capture on the test URL", () => {
     const invited = await expectJson<{ memberToken: string }>(
       await call("POST", "/v1/manage/members", {
         token: ws.ownerToken,
-        body: { email: `viewer-${Date.now()}@example.test`, role: "member" },
+        body: { email: `viewer-${Date.now()}@example.test`, name: "Viewer", role: "member" },
       }),
       201,
     );

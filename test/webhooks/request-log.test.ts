@@ -81,6 +81,7 @@ describe("the request log", () => {
       ["accepted", 200],
     ]);
     expect(first).toMatchObject({
+      requestId: accepted.headers.get("x-request-id"),
       nodeKey: "webhook_1",
       method: "POST",
       executionId,
@@ -177,7 +178,7 @@ describe("the request log", () => {
       },
     );
     expect(elsewhere.status).toBe(404);
-    expect((await read("req_nope")).status).toBe(400);
+    expect((await read("whr_nope")).status).toBe(400);
     const badCursor = await call("GET", `/v1/manage/workflows/${flow.id}/requests?cursor=abc`, {
       token: ws.ownerToken,
     });
@@ -190,6 +191,7 @@ describe("the request log", () => {
       const log = new RequestLog(state.storage);
       const start = Date.now() - 8 * 24 * 3600 * 1000;
       const entry = (receivedAt: number) => ({
+        requestId: "req_test",
         receivedAt,
         nodeKey: "webhook_1",
         method: "POST",

@@ -214,6 +214,7 @@ describe("a finished execution's record", () => {
             method: "POST",
             executionId,
             input: { ok: true, output: { body: {}, headers: {}, queryParams: {}, method: "POST" } },
+            requestId: "req_test",
             receivedAt: Date.now(),
             url: "https://example.test/",
             headers: {},

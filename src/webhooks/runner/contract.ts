@@ -25,6 +25,8 @@ export type WebhookCall = {
   input:
     | { ok: true; output: WebhookOutput }
     | { ok: false; status: BadBodyStatus; message: string };
+  /** The HTTP request's id (`x-request-id`, and `requestId` of an error), for the request log. */
+  requestId: string;
   /** When the Worker received it (epoch ms): the request log's latency counts from here. */
   receivedAt: number;
   /** The full URL as the sender called it (Twilio signs it). */

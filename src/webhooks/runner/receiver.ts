@@ -128,6 +128,7 @@ export class WebhookReceiver {
     const answered = outcome.kind === "deduplicated" ? outcome.first : outcome;
     this.parts.requests.record(
       {
+        requestId: call.requestId,
         receivedAt: call.receivedAt,
         nodeKey: node.key,
         method: call.method,

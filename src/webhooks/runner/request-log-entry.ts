@@ -29,7 +29,10 @@ export const REQUEST_LOG = {
 
 /** One call as the log shows it; times in epoch ms. */
 export type LoggedRequest = {
+  /** `whr_…`, opaque. */
   id: string;
+  /** The HTTP request's id, as its answer's `x-request-id` (and an error's `requestId`) gave it. */
+  requestId: string;
   receivedAt: number;
   nodeKey: string;
   method: string;

@@ -63,7 +63,7 @@ export class RequestLog {
     const fullBody = body !== null && (body.byteLength > REQUEST_LOG.previewBytes || text === null);
     const entry: StoredEntry = {
       ...rest,
-      id: `req_${suffix}${randomBase62(6)}`,
+      id: `whr_${suffix}${randomBase62(6)}`,
       bodyPreview: redactPrepared(preview, secrets),
       fullBody,
     };
@@ -171,5 +171,5 @@ function decodeStrict(bytes: Uint8Array): string | null {
 
 function suffixFromId(id: string): string | null {
   const suffix = id.slice(4, 4 + SUFFIX_LENGTH);
-  return id.startsWith("req_") && /^\d{18}$/.test(suffix) ? suffix : null;
+  return id.startsWith("whr_") && /^\d{18}$/.test(suffix) ? suffix : null;
 }
