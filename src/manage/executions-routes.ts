@@ -1,12 +1,24 @@
-/** Executions of a workflow: `/v1/manage/workflows/{id}/executions[/{executionId}]` (docs/api/manage.md, docs/api/webhooks.md). */
+/**
+ * Executions of a workflow: `/v1/manage/workflows/{id}/executions[/{executionId}]` and their
+ * replays (docs/api/manage.md, docs/api/webhooks.md, docs/webhooks.md#replay).
+ */
 
 import { createRoute, z } from "@hono/zod-openapi";
 import type { MemberEnv } from "../auth/middleware";
+import { requireWriter } from "../auth/middleware";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
+import { jsonBody } from "../platform/json-body";
 import { errorResponses, IdParamSchema } from "../platform/openapi";
-import { getExecution, listExecutions } from "./executions";
-import { ExecutionListQuerySchema, ExecutionListSchema, ExecutionSchema } from "./workflow-schemas";
+import { getExecution, listExecutions, replayExecution, replayFailed } from "./executions";
+import {
+  BulkReplayInputSchema,
+  BulkReplaySchema,
+  ExecutionListQuerySchema,
+  ExecutionListSchema,
+  ExecutionSchema,
+  ReplayInputSchema,
+} from "./workflow-schemas";
 import { assertWorkflow } from "./workflows";
 
 const common = { tags: ["Workflows"], security: [{ memberToken: [] }] };
@@ -14,6 +26,15 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
   content: { "application/json": { schema } },
 });
+
+const ExecutionParams = IdParamSchema.extend({
+  executionId: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "executionId", in: "path" } }),
+});
+const write = [requireWriter, ...jsonBody(4_096)];
 
 export const executionsRouter = createRouter<MemberEnv>();
 
@@ -43,20 +64,60 @@ executionsRouter.openapi(
     method: "get",
     path: "/v1/manage/workflows/{id}/executions/{executionId}",
     summary: "Read an execution",
-    request: {
-      params: IdParamSchema.extend({
-        executionId: z
-          .string()
-          .min(1)
-          .max(64)
-          .openapi({ param: { name: "executionId", in: "path" } }),
-      }),
-    },
+    request: { params: ExecutionParams },
     responses: { 200: json(ExecutionSchema, "The execution"), ...errorResponses("not_found") },
   }),
   async (c) => {
     const { id, executionId } = c.req.valid("param");
     await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
     return c.json(await getExecution(c.env, id, executionId), 200);
+  },
+);
+
+executionsRouter.openapi(
+  createRoute({
+    ...common,
+    method: "post",
+    path: "/v1/manage/workflows/{id}/executions/{executionId}/replay",
+    summary: "Replay an execution: a new one with the same trigger input",
+    description:
+      "On the definition the execution ran on (`original`, the default) or the workflow's current one. Answers once the new execution is recorded, with its record (`replayOf` names the first). docs/webhooks.md#replay",
+    middleware: write,
+    request: {
+      params: ExecutionParams,
+      body: { required: true, content: { "application/json": { schema: ReplayInputSchema } } },
+    },
+    responses: {
+      201: json(ExecutionSchema, "The new execution"),
+      ...errorResponses("not_found", "replay_unavailable"),
+    },
+  }),
+  async (c) => {
+    const { id, executionId } = c.req.valid("param");
+    await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
+    const { definition } = c.req.valid("json");
+    return c.json(await replayExecution(c.env, id, executionId, definition), 201);
+  },
+);
+
+executionsRouter.openapi(
+  createRoute({
+    ...common,
+    method: "post",
+    path: "/v1/manage/workflows/{id}/executions/replay",
+    summary: "Replay the failed executions started in a time window, in the background",
+    description:
+      "Queues a replay of every failed execution started from `since` until `until` (default: now), oldest first, at most 1,000; they start one after another. docs/webhooks.md#replay",
+    middleware: write,
+    request: {
+      params: IdParamSchema,
+      body: { required: true, content: { "application/json": { schema: BulkReplayInputSchema } } },
+    },
+    responses: { 202: json(BulkReplaySchema, "Queued"), ...errorResponses("not_found") },
+  }),
+  async (c) => {
+    const { id } = c.req.valid("param");
+    await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
+    return c.json(await replayFailed(c.env, id, c.req.valid("json")), 202);
   },
 );

@@ -4,10 +4,10 @@
  */
 
 import type { AppBindings } from "../platform/env";
-import { notFound } from "../platform/errors";
+import { ApiError, notFound } from "../platform/errors";
 import { isoTime, isoTimeOrNull } from "../platform/ids";
 import { workflowRunner } from "../webhooks/runner/client";
-import type { ExecutionRecord } from "../webhooks/runner/contract";
+import type { ExecutionRecord, ReplayMode } from "../webhooks/runner/contract";
 import type { ExecutionView } from "./workflow-schemas";
 
 /** An execution record as the API shows it. */
@@ -37,6 +37,7 @@ export function toExecutionView(record: ExecutionRecord): ExecutionView {
     })),
     startedAt: isoTime(record.startedAt),
     finishedAt: isoTimeOrNull(record.finishedAt),
+    replayOf: record.replayOf,
   };
 }
 
@@ -60,4 +61,48 @@ export async function getExecution(
   const record = await workflowRunner(env, workflowId).getExecution(executionId);
   if (!record) throw notFound("No such execution of this workflow.");
   return toExecutionView(record);
+}
+
+/**
+ * Replays one execution: a new one with the same trigger input (docs/webhooks.md#replay).
+ * @returns the new execution's record, once recorded
+ * @throws 404 not_found, 409 replay_unavailable
+ */
+export async function replayExecution(
+  env: Pick<AppBindings, "WORKFLOW_RUNNER">,
+  workflowId: string,
+  executionId: string,
+  mode: ReplayMode,
+): Promise<ExecutionView> {
+  const result = await workflowRunner(env, workflowId).replay(workflowId, executionId, mode);
+  if (result.ok) return toExecutionView(result.record);
+  if (result.reason === "not_found") throw notFound("No such execution of this workflow.");
+  throw new ApiError(
+    409,
+    "replay_unavailable",
+    result.reason === "trigger_gone"
+      ? "The execution's trigger node is no longer in the workflow; replay on the original definition."
+      : "The execution's original definition was not kept; replay on the current one.",
+  );
+}
+
+/**
+ * Queues replays of the failed executions started from `since` until `until` (ISO times; until
+ * defaults to now), oldest first, at most 1,000. @returns how many were queued
+ */
+export async function replayFailed(
+  env: Pick<AppBindings, "WORKFLOW_RUNNER">,
+  workflowId: string,
+  input: { since: string; until?: string | undefined; definition: ReplayMode },
+): Promise<{ count: number }> {
+  const window = {
+    since: Date.parse(input.since),
+    until: input.until ? Date.parse(input.until) : Date.now() + 1,
+  };
+  const count = await workflowRunner(env, workflowId).replayFailed(
+    workflowId,
+    window,
+    input.definition,
+  );
+  return { count };
 }

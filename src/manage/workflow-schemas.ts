@@ -83,6 +83,10 @@ export const ExecutionSchema = z
     nodes: z.array(NodeRunSchema),
     startedAt: z.string(),
     finishedAt: z.string().nullable(),
+    replayOf: z
+      .string()
+      .nullable()
+      .openapi({ description: "The execution this one replays (docs/webhooks.md#replay)" }),
   })
   .openapi("Execution", { description: "Secret values are redacted as `[redacted]`" });
 export type ExecutionView = z.infer<typeof ExecutionSchema>;
@@ -93,6 +97,28 @@ export const ExecutionListQuerySchema = z.strictObject({
     description: "An execution id; lists the executions started before it (newest first)",
   }),
 });
+
+const ReplayDefinition = z.enum(["original", "current"]).default("original").openapi({
+  description:
+    "`original`: the definition the execution ran on; `current`: the workflow's definition now",
+});
+
+export const ReplayInputSchema = z
+  .strictObject({ definition: ReplayDefinition })
+  .openapi("ReplayInput");
+
+export const BulkReplayInputSchema = z
+  .strictObject({
+    status: z.literal("failed"),
+    since: z.iso.datetime({ offset: true }),
+    until: z.iso.datetime({ offset: true }).optional(),
+    definition: ReplayDefinition,
+  })
+  .openapi("BulkReplayInput");
+
+export const BulkReplaySchema = z
+  .object({ count: z.number().int().openapi({ description: "Replays queued (at most 1,000)" }) })
+  .openapi("BulkReplay");
 
 export const ExecutionListSchema = z
   .object({ data: z.array(ExecutionSchema), hasMore: z.boolean() })

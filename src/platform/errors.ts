@@ -63,6 +63,11 @@ export const ERROR_CODES = {
     status: [409],
     meaning: "The event endpoint is disabled; enable it before resending to it.",
   },
+  replay_unavailable: {
+    status: [409],
+    meaning:
+      "The execution cannot be replayed this way: its trigger node is gone from the definition, or its original definition was not kept.",
+  },
   member_exists: { status: [409], meaning: "A member with this email already exists." },
   cannot_remove_owner: { status: [409], meaning: "The workspace owner cannot be removed." },
   conversation_ended: { status: [410], meaning: "The conversation has ended." },

@@ -28,6 +28,8 @@ function execution(id: string, finished: boolean): LiveExecution {
     triggerType: "webhook",
     definition: immediate,
     state,
+    definitionAt: 0,
+    replayOf: null,
     startedAt: now,
   };
 }

@@ -14,6 +14,8 @@ export type RunnerConfig = {
   slug: string;
   status: "running" | "stopped";
   definition: WorkflowDefinition;
+  /** When the definition was saved (epoch ms): its version, for replays on the original one. */
+  updatedAt: number;
 };
 
 /** The workflow's current configuration, or null when it does not exist (deleted). */
@@ -29,6 +31,7 @@ export async function readRunnerConfig(
       slug: workflows.slug,
       status: workflows.status,
       definition: workflows.definition,
+      updatedAt: workflows.updatedAt,
     })
     .from(workflows)
     .innerJoin(workspaces, eq(workspaces.id, workflows.workspaceId))

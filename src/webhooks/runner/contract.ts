@@ -91,7 +91,17 @@ export type ExecutionRecord = {
   nodes: NodeRun[];
   startedAt: number;
   finishedAt: number | null;
+  /** The execution this one replays, or null. */
+  replayOf: string | null;
 };
+
+/** Which definition a replay runs on (docs/webhooks.md#replay). */
+export type ReplayMode = "original" | "current";
+
+/** A replay's new record, or why there is none. */
+export type ReplayResult =
+  | { ok: true; record: ExecutionRecord }
+  | { ok: false; reason: "not_found" | "trigger_gone" | "original_gone" };
 
 /** A page of records, newest first. */
 export type ExecutionPage = { data: ExecutionRecord[]; hasMore: boolean };
@@ -114,6 +124,14 @@ export interface WorkflowRunnerApi {
   getExecution(executionId: string): Promise<ExecutionRecord | null>;
   /** Records newest first; `startingAfter` (an execution id) pages on. */
   listExecutions(limit: number, startingAfter?: string): Promise<ExecutionPage>;
+  /** Starts a replay of one execution (docs/webhooks.md#replay); settles once it is recorded. */
+  replay(workflowId: string, executionId: string, mode: ReplayMode): Promise<ReplayResult>;
+  /** Queues replays of the failed executions started in `[since, until)` (epoch ms); how many. */
+  replayFailed(
+    workflowId: string,
+    window: { since: number; until: number },
+    mode: ReplayMode,
+  ): Promise<number>;
   /** The request log, newest first; `before` (an entry id) pages on (docs/webhooks.md#request-log). */
   listRequests(
     limit: number,

@@ -13,6 +13,10 @@ export type LiveExecution = {
   definition: WorkflowDefinition;
   state: ExecutionState;
   startedAt: number;
+  /** The version (`updatedAt`) of the definition it runs on. */
+  definitionAt: number;
+  /** The execution this one replays (docs/webhooks.md#replay). */
+  replayOf: string | null;
 };
 
 /** What a running execution waits for, and when the runner must look at it again (epoch ms). */
@@ -32,6 +36,14 @@ export type Row = {
   /** `{definition, state}` as JSON while running; null once finished. */
   live: string | null;
   wake: Wake | null;
+  /** See LiveExecution; absent on records written before replays existed. */
+  definitionAt?: number;
+  replayOf?: string | null;
+  /**
+   * The trigger's raw output as JSON, sealed, kept only when redaction changed the record (a
+   * secret's value in the call): a replay then gets the call as it was. Null otherwise.
+   */
+  input?: string | null;
 };
 
 /** When the last node of `runs` finished (epoch ms), or null. */
@@ -53,6 +65,7 @@ export function toRecord(row: Row): ExecutionRecord {
     nodes: JSON.parse(row.nodes) as NodeRun[],
     startedAt: row.startedAt,
     finishedAt: row.finishedAt,
+    replayOf: row.replayOf ?? null,
   };
 }
 
@@ -69,5 +82,7 @@ export function toLive(row: Row, live: string): LiveExecution {
     definition,
     state,
     startedAt: row.startedAt,
+    definitionAt: row.definitionAt ?? 0,
+    replayOf: row.replayOf ?? null,
   };
 }

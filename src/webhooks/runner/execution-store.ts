@@ -6,7 +6,8 @@
  * finishes, so finished records hold only redacted data.
  *
  * Keys: `x/<seq>` the record (seq grows with every new execution, so listing is newest first),
- * `i/<id>` its seq, `l/<id>` its seq while it runs. The running ones are also indexed in memory
+ * `i/<id>` its seq, `l/<id>` its seq while it runs, `d/<version>` each definition version a
+ * record names (written with the first record that names it), for replays. The running ones are also indexed in memory
  * (rebuilt when the object starts) with their wake times, for the alarm.
  *
  * Durability: a running execution's record is written confirmed, so nothing that follows (a fetch,
@@ -21,6 +22,7 @@
  */
 import { GroupCommit } from "../../platform/group-commit";
 import { redactedJson } from "../../workflow/redact";
+import type { WorkflowDefinition } from "../../workflow/types";
 import type { ExecutionPage, ExecutionRecord } from "./contract";
 import {
   type LiveExecution,
@@ -41,6 +43,7 @@ export const FINISHED_BATCH_MS = 10;
 const recordKey = (seq: number) => `x/${String(seq).padStart(12, "0")}`;
 const idKey = (id: string) => `i/${id}`;
 const liveKey = (id: string) => `l/${id}`;
+const definitionKey = (version: number) => `d/${String(version).padStart(15, "0")}`;
 
 /** The runner's execution records and running set (docs/architecture.md#storage). */
 export class ExecutionStore {
@@ -51,6 +54,8 @@ export class ExecutionStore {
   /** Writes the pending saves, grouped (docs/architecture.md#storage). */
   private readonly commit = new GroupCommit(() => this.flush());
   private finishedSincePrune = 0;
+  /** Definition versions: to be written with the next batch, or null once written. */
+  private readonly definitions = new Map<number, WorkflowDefinition | null>();
 
   private readonly box: StateBox;
 
@@ -62,10 +67,12 @@ export class ExecutionStore {
     this.box = new StateBox(secretsKey);
   }
 
-  /** The row as stored: its live state sealed. */
+  /** The row as stored: its live state and kept input sealed. */
   private async sealed(row: Row): Promise<Row> {
-    if (row.live === null) return row;
-    return { ...row, live: await this.box.seal(row.live, stateAad(row.workflowId, row.id)) };
+    const aad = stateAad(row.workflowId, row.id);
+    const live = row.live === null ? null : await this.box.seal(row.live, aad);
+    const input = row.input ? await this.box.seal(row.input, aad) : null;
+    return { ...row, live, input };
   }
 
   /** Reads the newest seq and the running executions; call once, while the object starts. */
@@ -94,6 +101,12 @@ export class ExecutionStore {
     const finished = state.status !== "running";
     const known = this.running.get(execution.id) ?? this.unsaved.get(execution.id);
     const seq = known?.seq ?? ++this.seq;
+    const nodes = redactedJson(state.runs, secretValues);
+    // Only a record whose redaction changed something keeps the call as it was, for replays.
+    const input =
+      finished && secretValues.length > 0 && nodes.includes("[redacted]")
+        ? JSON.stringify(state.outputs[state.triggerKey] ?? null)
+        : null;
     const row: Row = {
       id: execution.id,
       workflowId: execution.workflowId,
@@ -102,10 +115,16 @@ export class ExecutionStore {
       triggerType: execution.triggerType,
       startedAt: execution.startedAt,
       finishedAt: finished ? lastFinishedAt(state.runs) : null,
-      nodes: redactedJson(state.runs, secretValues),
+      nodes,
       live: finished ? null : JSON.stringify({ definition: execution.definition, state }),
       wake: finished ? null : wake,
+      definitionAt: execution.definitionAt,
+      replayOf: execution.replayOf,
+      input,
     };
+    if (!this.definitions.has(execution.definitionAt)) {
+      this.definitions.set(execution.definitionAt, execution.definition);
+    }
     const isNew = known === undefined || (this.unsaved.get(execution.id)?.isNew ?? false);
     this.unsaved.set(execution.id, { seq, row, isNew });
     if (finished) this.running.delete(execution.id);
@@ -135,6 +154,12 @@ export class ExecutionStore {
       const into = row.live === null ? unconfirmed : confirmed;
       into[recordKey(seq)] = row;
       if (isNew) into[idKey(row.id)] = seq;
+      const definition = this.definitions.get(row.definitionAt ?? 0);
+      if (isNew && definition) {
+        into[definitionKey(row.definitionAt ?? 0)] = definition;
+        // Written: later records of this version need not carry it again.
+        this.definitions.set(row.definitionAt ?? 0, null);
+      }
       if (row.live !== null) confirmed[liveKey(row.id)] = seq;
       else if (!isNew) ended.push(liveKey(row.id));
     }
@@ -154,11 +179,28 @@ export class ExecutionStore {
 
   /** The record of one execution, or null. */
   async get(id: string): Promise<ExecutionRecord | null> {
-    const pending = this.unsaved.get(id);
-    if (pending) return toRecord(pending.row);
-    const seq = await this.storage.get<number>(idKey(id));
-    const row = seq === undefined ? undefined : await this.storage.get<Row>(recordKey(seq));
+    const row = await this.row(id);
     return row ? toRecord(row) : null;
+  }
+
+  /** The stored row of one execution (pending writes included). */
+  async row(id: string): Promise<Row | undefined> {
+    const pending = this.unsaved.get(id);
+    if (pending) return pending.row;
+    const seq = await this.storage.get<number>(idKey(id));
+    return seq === undefined ? undefined : await this.storage.get<Row>(recordKey(seq));
+  }
+
+  /** A sealed text of the row (`live`, `input`) opened. */
+  open(row: Row, sealed: string): Promise<string> {
+    return this.box.open(sealed, stateAad(row.workflowId, row.id));
+  }
+
+  /** The definition of a version a record names, if it was kept. */
+  async definition(version: number): Promise<WorkflowDefinition | undefined> {
+    const unwritten = this.definitions.get(version);
+    if (unwritten) return unwritten;
+    return await this.storage.get<WorkflowDefinition>(definitionKey(version));
   }
 
   /** Newest first; `startingAfter` (an execution id) pages on to older ones. */
@@ -205,6 +247,7 @@ export class ExecutionStore {
     this.seq = 0;
     this.running.clear();
     this.unsaved.clear();
+    this.definitions.clear();
   }
 
   /** The earliest wake time of a running execution, or null. */

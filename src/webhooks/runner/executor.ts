@@ -62,6 +62,7 @@ export class Executor {
    * drives it. Settles once it is recorded: when it goes on past its first stretch of nodes, once
    * that state is confirmed on disk; when it finished in that stretch, at once (its record is
    * written unconfirmed, see ExecutionStore).
+   * @param replayOf the execution it replays (docs/webhooks.md#replay)
    */
   start(
     config: RunnerConfig,
@@ -69,6 +70,7 @@ export class Executor {
     executionId: string,
     output: JsonValue,
     secrets: Secrets,
+    replayOf: string | null = null,
   ): Promise<void> {
     const now = Date.now();
     const execution: LiveExecution = {
@@ -78,6 +80,8 @@ export class Executor {
       definition: config.definition,
       state: startExecution(config.definition, trigger.key, output, now),
       startedAt: now,
+      definitionAt: config.updatedAt,
+      replayOf,
     };
     const recorded = Promise.withResolvers<void>();
     const onRecorded = (error?: unknown) =>

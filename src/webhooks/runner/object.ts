@@ -25,6 +25,8 @@ import type {
   EventCall,
   ExecutionPage,
   ExecutionRecord,
+  ReplayMode,
+  ReplayResult,
   ResultState,
   WebhookCall,
   WebhookOutcome,
@@ -34,6 +36,7 @@ import { DedupeStore } from "./dedupe-store";
 import { ExecutionStore } from "./execution-store";
 import { Executor } from "./executor";
 import { namesThisWorkflow, WebhookReceiver, webhookNode } from "./receiver";
+import { Replays } from "./replays";
 import { RequestLog } from "./request-log";
 import { type LoggedRequest, type LoggedRequestDetail, redactHeaders } from "./request-log-entry";
 import { ResultTokens } from "./result-tokens";
@@ -46,6 +49,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   private readonly receiver: WebhookReceiver;
   private readonly requests: RequestLog;
   private readonly captures: CaptureStore;
+  private readonly replays: Replays;
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
     super(ctx, env);
@@ -61,7 +65,12 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
       results: new ResultTokens(ctx.storage.sql),
       requests: this.requests,
     });
-    void ctx.blockConcurrencyWhile(() => this.executor.load());
+    this.replays = new Replays(this.source, this.executor, ctx.storage.sql);
+    void ctx.blockConcurrencyWhile(async () => {
+      await this.executor.load();
+      // Bulk replays a restart interrupted go on.
+      void this.replays.drain();
+    });
   }
 
   async configure(workflowId: string): Promise<void> {
@@ -116,6 +125,18 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
 
   async listExecutions(limit: number, startingAfter?: string): Promise<ExecutionPage> {
     return await this.executor.store.list(limit, startingAfter);
+  }
+
+  async replay(workflowId: string, executionId: string, mode: ReplayMode): Promise<ReplayResult> {
+    return await this.replays.replay(workflowId, executionId, mode);
+  }
+
+  async replayFailed(
+    workflowId: string,
+    window: { since: number; until: number },
+    mode: ReplayMode,
+  ): Promise<number> {
+    return await this.replays.replayFailed(workflowId, window, mode);
   }
 
   async listRequests(
