@@ -6,6 +6,7 @@
  */
 import type { JsonValue } from "../platform/json";
 import { evaluateCondition } from "./condition";
+import { executionOrder } from "./graph";
 import { buildRequest } from "./http-request";
 import { retryLater } from "./retry";
 import { resolveValue, type TemplateScope } from "./template";
@@ -24,26 +25,6 @@ function nodeByKey(definition: WorkflowDefinition, key: string): WorkflowNode {
   // Only a state paired with another definition gets here: a runner bug, not a node failure.
   if (!node) throw new Error(`The execution names node "${key}", which the definition lacks.`);
   return node;
-}
-
-/** Nodes reachable from the trigger in topological order; ties go to the earlier node. */
-function executionOrder(definition: WorkflowDefinition, triggerKey: string): string[] {
-  const reachable = new Set([triggerKey]);
-  for (const key of reachable) {
-    for (const { from, to } of definition.connections) if (from === key) reachable.add(to);
-  }
-  const edges = definition.connections.filter(({ from }) => reachable.has(from));
-  const pending = new Map<string, number>();
-  for (const { to } of edges) pending.set(to, (pending.get(to) ?? 0) + 1);
-  const candidates = definition.nodes.map(({ key }) => key).filter((key) => reachable.has(key));
-  const order: string[] = [];
-  for (;;) {
-    const next = candidates.find((key) => !order.includes(key) && !pending.get(key));
-    if (next === undefined) return order;
-    order.push(next);
-    for (const { from, to } of edges)
-      if (from === next) pending.set(to, (pending.get(to) ?? 1) - 1);
-  }
 }
 
 /**

@@ -3,6 +3,7 @@
  * once, and a valid definition comes back as a fresh object with every default filled in.
  */
 
+import { ancestorsOf, neighbours } from "./graph";
 import { isPlainObject, templateReferences } from "./template";
 import { templatedSettings } from "./templated-settings";
 import {
@@ -142,17 +143,6 @@ function parseConnections(
   return edges;
 }
 
-function neighbours(edges: Connection[], direction: "forward" | "backward") {
-  const map = new Map<string, string[]>();
-  for (const { from, to } of edges) {
-    const [a, b] = direction === "forward" ? [from, to] : [to, from];
-    const list = map.get(a) ?? [];
-    if (!list.includes(b)) list.push(b);
-    map.set(a, list);
-  }
-  return map;
-}
-
 /** Every cycle met by a depth-first walk (one per back edge), as the keys along it. */
 function findCycles(keys: string[], edges: Connection[]): string[][] {
   const next = neighbours(edges, "forward");
@@ -171,18 +161,6 @@ function findCycles(keys: string[], edges: Connection[]): string[][] {
   };
   for (const key of keys) if (!marks.has(key)) visit(key);
   return cycles;
-}
-
-function ancestorsOf(key: string, previous: Map<string, string[]>): Set<string> {
-  const found = new Set<string>();
-  const queue = [...(previous.get(key) ?? [])];
-  for (let item = queue.shift(); item !== undefined; item = queue.shift()) {
-    if (found.has(item)) continue;
-    found.add(item);
-    queue.push(...(previous.get(item) ?? []));
-  }
-  found.delete(key);
-  return found;
 }
 
 function forEachString(value: unknown, path: string, visit: (path: string, text: string) => void) {
