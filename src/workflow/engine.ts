@@ -8,6 +8,7 @@ import type { JsonValue } from "../platform/json";
 import { evaluateCondition } from "./condition";
 import { executionOrder } from "./graph";
 import { buildRequest } from "./http-request";
+import { answersCall, renderRespond } from "./respond";
 import { retryLater } from "./retry";
 import { resolveValue, type TemplateScope } from "./template";
 import type {
@@ -30,6 +31,7 @@ function nodeByKey(definition: WorkflowDefinition, key: string): WorkflowNode {
 /**
  * Starts an execution of `definition` by trigger `triggerKey` whose output (e.g. a WebhookOutput) is
  * `triggerOutput`. The trigger is recorded as succeeded at `now`; call `advance` next.
+ * `executionId` is what respond nodes read as `{{$execution.id}}` (empty without it).
  * Throws when `triggerKey` is not a trigger node of the definition.
  */
 export function startExecution(
@@ -37,6 +39,7 @@ export function startExecution(
   triggerKey: string,
   triggerOutput: JsonValue,
   now: number,
+  executionId?: string,
 ): ExecutionState {
   const trigger = definition.nodes.find((node) => node.key === triggerKey);
   if (!trigger || !isTriggerNode(trigger)) {
@@ -56,6 +59,7 @@ export function startExecution(
     failedNodeKey: null,
     waitUntil: null,
   };
+  if (executionId !== undefined) state.executionId = executionId;
   succeed(definition, state, trigger, triggerOutput, now);
   return state;
 }
@@ -142,6 +146,13 @@ function runNode(
       if (typeof request === "string") return fail(state, node, request, now);
       openRun(state, node, "running", now);
       return { kind: "fetch", nodeKey: node.key, request };
+    }
+    case "respond": {
+      // Synchronous: the runner answers the call once the stretch in which it ran is saved.
+      const reply = renderRespond(node, state);
+      if (answersCall(definition, state)) openRun(state, node, "running", now).answered = true;
+      succeed(definition, state, node, reply, now);
+      return undefined;
     }
     case "wait": {
       const pending = state.runs.find((run) => run.key === node.key);

@@ -14,6 +14,8 @@ import {
   type WorkflowNode,
 } from "./types";
 import { parseNode } from "./validate-node";
+import { EXECUTION_SCOPE } from "./validate-reply";
+import { unreachableResponds } from "./validate-respond";
 
 const MAX_NODES = 100;
 const MAX_CONNECTIONS = 500;
@@ -181,12 +183,11 @@ function checkReferences(entries: Entry[], byKey: Map<string, Entry>, edges: Con
     for (const [setting, value] of templatedSettings(node)) {
       forEachString(value, `nodes[${index}].${setting}`, (field, text) => {
         for (const ref of templateReferences(text)) {
-          // A webhook's dedupe key and reply read the call they are about: its own output (and
-          // the reply its execution's id), and only that.
-          if (
-            node.type === "webhook" ? ref === node.key || ref === "$execution" : ancestors.has(ref)
-          )
-            continue;
+          // A webhook's dedupe key and reply read the call they are about: its own output, and
+          // only that. Replies (a webhook's, a respond node's) may also read the execution's id.
+          const readable = node.type === "webhook" ? ref === node.key : ancestors.has(ref);
+          const replies = node.type === "webhook" || node.type === "respond";
+          if (readable || (replies && ref === EXECUTION_SCOPE)) continue;
           const message = !byKey.has(ref)
             ? `The template refers to "${ref}", which is not the key of any node.`
             : ref === node.key
@@ -206,7 +207,8 @@ function checkReferences(entries: Entry[], byKey: Map<string, Entry>, edges: Con
  * field path such as `nodes[2].httpMethod` and one of the codes documented in the workflow brief
  * (invalid_type, required, unknown_field, unknown_node_type, invalid_key, duplicate_key, unknown_node,
  * no_trigger, trigger_has_input, cycle, invalid_reference, invalid_http_method, invalid_option,
- * out_of_range, missing_branch, unexpected_branch, duplicate_connection). Never throws.
+ * out_of_range, missing_branch, unexpected_branch, duplicate_connection; for replies invalid_header,
+ * refused_header, too_large, not_allowed, missing_location, respond_unreachable). Never throws.
  */
 export function parseDefinition(input: {
   nodes: unknown;
@@ -253,7 +255,7 @@ export function parseDefinition(input: {
       message: `The connections form a cycle: ${[...cycle, cycle[0]].join(" -> ")}.`,
     });
   }
-  problems.push(...checkReferences(entries, byKey, edges));
+  problems.push(...checkReferences(entries, byKey, edges), ...unreachableResponds(entries, edges));
 
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, definition: { nodes: entries.map(({ node }) => node), connections: edges } };
