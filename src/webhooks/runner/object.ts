@@ -23,6 +23,7 @@ import type { WebhookNode, WebhookOutput } from "../../workflow/types";
 import { dedupeKeyTemplate } from "../../workflow/validate-verify";
 import { renderReply } from "../reply";
 import { verifyCall } from "../signatures";
+import { respondedOutcome } from "./answers";
 import type { RunnerConfig } from "./config";
 import type {
   DirectOutcome,
@@ -115,7 +116,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
         ),
       };
     const settled =
-      node.responseMode === "lastNode"
+      node.responseMode !== "immediate"
         ? this.executor.waitFor(call.executionId, node.responseTimeoutSeconds * 1000)
         : undefined;
     try {
@@ -144,9 +145,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     if (settled) return settled;
     const record = await this.executor.store.get(executionId);
     if (!record) return null;
-    return record.status === "running"
-      ? { kind: "running", executionId }
-      : settledFromRecord(record);
+    return settledFromRecord(record) ?? { kind: "running", executionId };
   }
 
   /** The first execution of a repeated delivery (docs/webhooks.md#deduplication), or null. */
@@ -215,7 +214,8 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     if (node?.type !== "webhook" || node.responseMode === "immediate") {
       return { kind: "accepted", executionId };
     }
-    if (record.status !== "running") return settledFromRecord(record);
+    const answered = settledFromRecord(record);
+    if (answered) return answered;
     const left = record.startedAt + node.responseTimeoutSeconds * 1000 - Date.now();
     const held = left > 0 ? await this.executor.waitFor(executionId, left) : null;
     return this.withHandle(workflowId, held ?? { kind: "timeout", executionId });
@@ -253,7 +253,11 @@ function findWebhook(config: RunnerConfig, call: WebhookCall): WebhookNode | und
   return node?.type === "webhook" ? node : undefined;
 }
 
-function settledFromRecord(record: ExecutionRecord): Settled {
+/** The recorded answer: a respond node's reply (even while the run goes on), else once finished. */
+function settledFromRecord(record: ExecutionRecord): Settled | null {
+  const responded = respondedOutcome(record.id, record.nodes, []);
+  if (responded) return responded;
+  if (record.status === "running") return null;
   if (record.status === "failed") {
     const failed = record.nodes.find((run) => run.status === "failed");
     return { kind: "failed", executionId: record.id, nodeKey: failed?.key ?? null };
