@@ -48,8 +48,8 @@ function replyWith(c: Context, reply: Reply): Response {
     : c.body(body, status as ContentfulStatusCode);
 }
 
-// The result handle of a timed-out lastNode or responseNode call (docs/webhooks.md#result-handles): the token is
-// the only credential, and names its workflow.
+// The result handle of a timed-out lastNode or responseNode call
+// (docs/webhooks.md#result-handles): the token is the only credential, and names its workflow.
 webhooksRouter.get("/webhooks/results/:token", async (c) => {
   const token = c.req.param("token");
   const workflowId = workflowOfToken(token);

@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, eventually, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
 import { expectError } from "../helpers/errors";
-import { createWorkflow, execution, hook, putSecret } from "../helpers/workflows";
+import { createWorkflow, ECHO_URL, execution, hook, putSecret } from "../helpers/workflows";
 
 let ws: Workspace;
 beforeAll(async () => {
@@ -163,6 +163,34 @@ describe("responseNode", () => {
       direct: "",
       copied: "Bearer [redacted]",
     });
+  });
+
+  it("keeps the reply as the answer when a later node fails", async () => {
+    const flow = await createWorkflow(ws, {
+      nodes: [
+        { type: "webhook", responseMode: "responseNode", dedupe: { key: "{{webhook_1.body.id}}" } },
+        { key: "reply", type: "respond", status: 202, body: { queued: "{{webhook_1.body.id}}" } },
+        { key: "call", type: "http_request", url: `${ECHO_URL}/status/503` },
+      ],
+      connections: [
+        { from: "webhook_1", to: "reply" },
+        { from: "reply", to: "call" },
+      ],
+    });
+    const url = flow.webhookUrls.webhook_1 as string;
+    const response = await hook(url, { body: { id: "a1" } });
+    expect(await expectJson(response, 202)).toEqual({ queued: "a1" });
+    const executionId = response.headers.get("x-execution-id") as string;
+    const failed = await eventually(async () => {
+      const record = await execution(ws, flow.id, executionId);
+      return record.status === "running" ? undefined : record;
+    }, 10_000);
+    expect(failed.status).toBe("failed");
+    // A repeated delivery gets the first call's answer from the record: the reply, not a 500.
+    const repeat = await hook(url, { body: { id: "a1" } });
+    expect(repeat.headers.get("x-deduplicated")).toBe("true");
+    expect(repeat.headers.get("x-execution-id")).toBe(executionId);
+    expect(await expectJson(repeat, 202)).toEqual({ queued: "a1" });
   });
 
   it("past its timeout answers 504 with a result URL that later gives the reply", async () => {
