@@ -4877,7 +4877,7 @@ export interface paths {
         put?: never;
         /**
          * Webhook receiver (the node's httpMethod; no credentials)
-         * @description Starts an execution of a running workflow. `immediate`: 200 `{success, executionId}` at once. `lastNode`: 200 with the final node's output, 504 workflow_timeout or 500 workflow_failed (`error.executionId` names the execution; details carry it and the failing node). A Content-Encoding other than identity gets 415 unsupported_media_type. A node with `verify` refuses a call whose signature does not verify with 401 invalid_signature (docs/webhooks.md#signatures).
+         * @description Starts an execution of a running workflow. `immediate`: 200 `{success, executionId}` at once, or the node's own reply. `lastNode`: 200 with the final node's output, 504 workflow_timeout (with `error.resultUrl` and `Location`) or 500 workflow_failed (`error.executionId` names the execution; details carry it and the failing node). `responseNode`: the status, headers and body of the first respond node reached, as soon as it has run (the execution goes on; docs/webhooks.md#respond-node); without one, as lastNode. A Content-Encoding other than identity gets 415 unsupported_media_type. A node with `verify` refuses a call whose signature does not verify with 401 invalid_signature (docs/webhooks.md#signatures).
          */
         post: {
             parameters: {
@@ -4896,7 +4896,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description `{success:true, executionId}` or the final node's output */
+                /** @description `{success:true, executionId}`, the final node's output, or a reply of the node's or a respond node's own (any status, content type and headers) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -5004,7 +5004,7 @@ export interface paths {
                     };
                 };
                 /**
-                 * @description `workflow_failed`: The lastNode execution failed; `executionId` says which.
+                 * @description `workflow_failed`: The lastNode or responseNode execution failed; `executionId` says which.
                  *
                  *     `internal_error`: A fault on our side; nothing internal is shown.
                  */
@@ -5021,7 +5021,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `workflow_timeout`: The lastNode execution outlived its timeout; it goes on. */
+                /** @description `workflow_timeout`: The lastNode or responseNode execution outlived its timeout; it goes on. */
                 504: {
                     headers: {
                         [name: string]: unknown;
@@ -5051,8 +5051,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The result of a lastNode call that timed out (its 504's resultUrl; valid 24 h)
-         * @description 202 `{status: "running", executionId}` while the execution runs; then the answer the call would have got: 200 with the final node's output, or 500 workflow_failed. The token is the only credential.
+         * The result of a lastNode or responseNode call that timed out (its 504's resultUrl; valid 24 h)
+         * @description 202 `{status: "running", executionId}` while the execution runs; then the answer the call would have got: 200 with the final node's output, the respond node's reply (as soon as it has run), or 500 workflow_failed. The token is the only credential.
          */
         get: {
             parameters: {
@@ -5065,7 +5065,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The final node's output */
+                /** @description The final node's output, or the respond node's reply (its own status) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -5102,7 +5102,7 @@ export interface paths {
                     };
                 };
                 /**
-                 * @description `workflow_failed`: The lastNode execution failed; `executionId` says which.
+                 * @description `workflow_failed`: The lastNode or responseNode execution failed; `executionId` says which.
                  *
                  *     `internal_error`: A fault on our side; nothing internal is shown.
                  */
@@ -5548,9 +5548,9 @@ export interface components {
                     [key: string]: unknown;
                 }[];
                 requestId: string;
-                /** @description The execution of a lastNode webhook call that failed or timed out */
+                /** @description The execution of a lastNode or responseNode webhook call that failed or timed out */
                 executionId?: string;
-                /** @description A lastNode call that timed out: GET it for the result (202 while running; valid 24 h) */
+                /** @description A lastNode or responseNode call that timed out: GET it for the result (202 while running; valid 24 h) */
                 resultUrl?: string;
             };
         };
@@ -5786,7 +5786,7 @@ export interface components {
             connections: components["schemas"]["WorkflowConnection"][];
         };
         /**
-         * @description `{key?, type, name?, ...settings}`; types webhook, conversation_event, condition, set, http_request, wait (docs/api/webhooks.md). A webhook node may have `verify: {preset: github|stripe|slack|shopify|twilio|standard-webhooks|hmac-sha256, secret: "{{secrets.NAME}}", toleranceSeconds?: 1..86400 (300), header?, encoding?: hex|base64, prefix?}` (the last three for hmac-sha256 only; docs/webhooks.md#signatures) and `dedupe: {key?: template over this node output, windowSeconds?: 1..86400 (86400)}` (docs/webhooks.md#deduplication); an immediate one `responseStatus` (200..299), `responseHeaders` and `responseBody`, templates over the call and {{$execution.id}} (docs/webhooks.md#replies)
+         * @description `{key?, type, name?, ...settings}`; types webhook, conversation_event, condition, set, http_request, wait, respond (docs/api/webhooks.md). A webhook node has `responseMode` immediate (default), lastNode or responseNode, and may have `verify: {preset: github|stripe|slack|shopify|twilio|standard-webhooks|hmac-sha256, secret: "{{secrets.NAME}}", toleranceSeconds?: 1..86400 (300), header?, encoding?: hex|base64, prefix?}` (the last three for hmac-sha256 only; docs/webhooks.md#signatures) and `dedupe: {key?: template over this node output, windowSeconds?: 1..86400 (86400)}` (docs/webhooks.md#deduplication); an immediate one `responseStatus` (200..299), `responseHeaders` and `responseBody`, templates over the call and {{$execution.id}} (docs/webhooks.md#replies). A respond node answers a responseNode call: `status` (200..599, 200), `headers` (templates; a 3xx needs `location`), `body` (any JSON, strings templates; absent: no body) and `contentType` json|text|html|xml (json) (docs/webhooks.md#respond-node)
          * @example {
          *       "key": "webhook_1",
          *       "type": "webhook",
@@ -5838,6 +5838,11 @@ export interface components {
                 status: number | null;
                 error?: string;
             }[];
+            /**
+             * @description The respond node whose output answered the responseNode call: the first one reached (docs/webhooks.md#respond-node)
+             * @enum {boolean}
+             */
+            answered?: true;
             startedAt: string;
             finishedAt: string | null;
         };

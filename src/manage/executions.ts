@@ -32,6 +32,7 @@ export function toExecutionView(record: ExecutionRecord): ExecutionView {
             })),
           }
         : {}),
+      ...(run.answered ? { answered: true } : {}),
       startedAt: isoTime(run.startedAt),
       finishedAt: isoTimeOrNull(run.finishedAt),
     })),

@@ -10,7 +10,7 @@ const Slug = z
 
 const NodeInput = z.record(z.string(), z.unknown()).openapi("WorkflowNode", {
   description:
-    '`{key?, type, name?, ...settings}`; types webhook, conversation_event, condition, set, http_request, wait (docs/api/webhooks.md). A webhook node may have `verify: {preset: github|stripe|slack|shopify|twilio|standard-webhooks|hmac-sha256, secret: "{{secrets.NAME}}", toleranceSeconds?: 1..86400 (300), header?, encoding?: hex|base64, prefix?}` (the last three for hmac-sha256 only; docs/webhooks.md#signatures) and `dedupe: {key?: template over this node output, windowSeconds?: 1..86400 (86400)}` (docs/webhooks.md#deduplication); an immediate one `responseStatus` (200..299), `responseHeaders` and `responseBody`, templates over the call and {{$execution.id}} (docs/webhooks.md#replies)',
+    '`{key?, type, name?, ...settings}`; types webhook, conversation_event, condition, set, http_request, wait, respond (docs/api/webhooks.md). A webhook node has `responseMode` immediate (default), lastNode or responseNode, and may have `verify: {preset: github|stripe|slack|shopify|twilio|standard-webhooks|hmac-sha256, secret: "{{secrets.NAME}}", toleranceSeconds?: 1..86400 (300), header?, encoding?: hex|base64, prefix?}` (the last three for hmac-sha256 only; docs/webhooks.md#signatures) and `dedupe: {key?: template over this node output, windowSeconds?: 1..86400 (86400)}` (docs/webhooks.md#deduplication); an immediate one `responseStatus` (200..299), `responseHeaders` and `responseBody`, templates over the call and {{$execution.id}} (docs/webhooks.md#replies). A respond node answers a responseNode call: `status` (200..599, 200), `headers` (templates; a 3xx needs `location`), `body` (any JSON, strings templates; absent: no body) and `contentType` json|text|html|xml (json) (docs/webhooks.md#respond-node)',
   example: { key: "webhook_1", type: "webhook", httpMethod: "POST", responseMode: "lastNode" },
 });
 const ConnectionInput = z.record(z.string(), z.unknown()).openapi("WorkflowConnection", {
@@ -69,6 +69,10 @@ export const NodeRunSchema = z
         description:
           "http_request with retry: each attempt that did not succeed (status null: no answer)",
       }),
+    answered: z.literal(true).optional().openapi({
+      description:
+        "The respond node whose output answered the responseNode call: the first one reached (docs/webhooks.md#respond-node)",
+    }),
     startedAt: z.string(),
     finishedAt: z.string().nullable(),
   })

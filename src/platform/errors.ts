@@ -93,11 +93,11 @@ export const ERROR_CODES = {
   internal_error: { status: [500], meaning: "A fault on our side; nothing internal is shown." },
   workflow_failed: {
     status: [500],
-    meaning: "The lastNode execution failed; `executionId` says which.",
+    meaning: "The lastNode or responseNode execution failed; `executionId` says which.",
   },
   workflow_timeout: {
     status: [504],
-    meaning: "The lastNode execution outlived its timeout; it goes on.",
+    meaning: "The lastNode or responseNode execution outlived its timeout; it goes on.",
   },
 } as const satisfies Record<string, { status: readonly ContentfulStatusCode[]; meaning: string }>;
 
@@ -116,9 +116,9 @@ export type ErrorBody = {
     message: string;
     details: ErrorDetail[];
     requestId: string;
-    /** The execution of a lastNode call that failed or timed out. */
+    /** The execution of a lastNode or responseNode call that failed or timed out. */
     executionId?: string;
-    /** A timed-out lastNode call: where its result can be fetched later. */
+    /** A timed-out lastNode or responseNode call: where its result can be fetched later. */
     resultUrl?: string;
   };
 };

@@ -18,11 +18,12 @@ export const ErrorSchema = z
       details: z.array(z.record(z.string(), z.unknown())),
       requestId: z.string(),
       executionId: z.string().optional().openapi({
-        description: "The execution of a lastNode webhook call that failed or timed out",
+        description:
+          "The execution of a lastNode or responseNode webhook call that failed or timed out",
       }),
       resultUrl: z.string().optional().openapi({
         description:
-          "A lastNode call that timed out: GET it for the result (202 while running; valid 24 h)",
+          "A lastNode or responseNode call that timed out: GET it for the result (202 while running; valid 24 h)",
       }),
     }),
   })

@@ -4,7 +4,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
 import { database } from "../db/database";
 import { workflowExists } from "../manage/workflows";
 import { createRouter } from "../platform/app";
@@ -12,7 +12,7 @@ import { ApiError } from "../platform/errors";
 import { errorResponses } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
 import { captureWebhook, receiveWebhook, type WebhookTarget } from "./receive";
-import type { Reply } from "./reply";
+import { encodeReply, type Reply } from "./reply";
 import { workflowRunner } from "./runner/client";
 import type { BadBodyStatus, CaptureOutcome } from "./runner/contract";
 import { workflowOfToken } from "./runner/result-tokens";
@@ -31,7 +31,7 @@ function badBody(status: BadBodyStatus, message: string): ApiError {
   }
 }
 
-/** 500 workflow_failed of a lastNode execution, naming it and its failed node. */
+/** 500 workflow_failed of a lastNode or responseNode execution, naming it and its failed node. */
 function workflowFailed(executionId: string, nodeKey: string | null): ApiError {
   return new ApiError(500, "workflow_failed", `The workflow failed at node "${nodeKey}".`, {
     details: [{ executionId, node: nodeKey }],
@@ -39,19 +39,17 @@ function workflowFailed(executionId: string, nodeKey: string | null): ApiError {
   });
 }
 
-/** The node's own reply: a string body as text (or its content-type), anything else as JSON. */
+/** A node's own reply (an immediate webhook's, a respond node's), as `encodeReply` makes it. */
 function replyWith(c: Context, reply: Reply): Response {
-  for (const [name, value] of Object.entries(reply.headers)) c.header(name, value);
-  const status = reply.status as ContentfulStatusCode;
-  if (reply.status === 204 || reply.status === 205) return c.body(null, reply.status);
-  const type = reply.headers["content-type"];
-  return typeof reply.body === "string"
-    ? c.body(reply.body, status, { "content-type": type ?? "text/plain; charset=utf-8" })
-    : c.body(JSON.stringify(reply.body), status, { "content-type": type ?? "application/json" });
+  const { status, headers, body } = encodeReply(reply);
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  return body === null
+    ? c.body(null, status as StatusCode)
+    : c.body(body, status as ContentfulStatusCode);
 }
 
-// The result handle of a timed-out lastNode call (docs/webhooks.md#result-handles): the token is
-// the only credential, and names its workflow.
+// The result handle of a timed-out lastNode or responseNode call
+// (docs/webhooks.md#result-handles): the token is the only credential, and names its workflow.
 webhooksRouter.get("/webhooks/results/:token", async (c) => {
   const token = c.req.param("token");
   const workflowId = workflowOfToken(token);
@@ -65,6 +63,8 @@ webhooksRouter.get("/webhooks/results/:token", async (c) => {
       return c.json({ status: "running", executionId: state.executionId }, 202);
     case "succeeded":
       return c.json(state.output ?? null, 200);
+    case "responded":
+      return replyWith(c, state.reply);
     case "failed":
       throw workflowFailed(state.executionId, state.nodeKey);
   }
@@ -122,6 +122,8 @@ webhooksRouter.all("/webhooks/:workspace/:workflow/:node", async (c) => {
         : c.json({ success: true, executionId: outcome.executionId }, 200);
     case "succeeded":
       return c.json(outcome.output ?? null, 200);
+    case "responded":
+      return replyWith(c, outcome.reply);
     case "failed":
       throw workflowFailed(outcome.executionId, outcome.nodeKey);
     case "timeout": {
@@ -164,14 +166,15 @@ webhooksRouter.openAPIRegistry.registerPath(
     security: [],
     summary: "Webhook receiver (the node's httpMethod; no credentials)",
     description:
-      "Starts an execution of a running workflow. `immediate`: 200 `{success, executionId}` at once. `lastNode`: 200 with the final node's output, 504 workflow_timeout or 500 workflow_failed (`error.executionId` names the execution; details carry it and the failing node). A Content-Encoding other than identity gets 415 unsupported_media_type. A node with `verify` refuses a call whose signature does not verify with 401 invalid_signature (docs/webhooks.md#signatures).",
+      "Starts an execution of a running workflow. `immediate`: 200 `{success, executionId}` at once, or the node's own reply. `lastNode`: 200 with the final node's output, 504 workflow_timeout (with `error.resultUrl` and `Location`) or 500 workflow_failed (`error.executionId` names the execution; details carry it and the failing node). `responseNode`: the status, headers and body of the first respond node reached, as soon as it has run (the execution goes on; docs/webhooks.md#respond-node); without one, as lastNode. A Content-Encoding other than identity gets 415 unsupported_media_type. A node with `verify` refuses a call whose signature does not verify with 401 invalid_signature (docs/webhooks.md#signatures).",
     request: {
       params: z.object({ workspace: z.string(), workflow: z.string(), node: z.string() }),
       body: { content: { "application/json": { schema: z.unknown() } } },
     },
     responses: {
       200: {
-        description: "`{success:true, executionId}` or the final node's output",
+        description:
+          "`{success:true, executionId}`, the final node's output, or a reply of the node's or a respond node's own (any status, content type and headers)",
         content: { "application/json": { schema: z.unknown() } },
       },
       ...errorResponses(
@@ -195,13 +198,14 @@ webhooksRouter.openAPIRegistry.registerPath(
     path: "/webhooks/results/{token}",
     tags: ["Webhooks"],
     security: [],
-    summary: "The result of a lastNode call that timed out (its 504's resultUrl; valid 24 h)",
+    summary:
+      "The result of a lastNode or responseNode call that timed out (its 504's resultUrl; valid 24 h)",
     description:
-      '202 `{status: "running", executionId}` while the execution runs; then the answer the call would have got: 200 with the final node\'s output, or 500 workflow_failed. The token is the only credential.',
+      "202 `{status: \"running\", executionId}` while the execution runs; then the answer the call would have got: 200 with the final node's output, the respond node's reply (as soon as it has run), or 500 workflow_failed. The token is the only credential.",
     request: { params: z.object({ token: z.string() }) },
     responses: {
       200: {
-        description: "The final node's output",
+        description: "The final node's output, or the respond node's reply (its own status)",
         content: { "application/json": { schema: z.unknown() } },
       },
       202: {

@@ -6,7 +6,9 @@
  */
 import type { JsonValue } from "../platform/json";
 import { evaluateCondition } from "./condition";
+import { executionOrder } from "./graph";
 import { buildRequest } from "./http-request";
+import { answersCall, renderRespond } from "./respond";
 import { retryLater } from "./retry";
 import { resolveValue, type TemplateScope } from "./template";
 import type {
@@ -26,29 +28,10 @@ function nodeByKey(definition: WorkflowDefinition, key: string): WorkflowNode {
   return node;
 }
 
-/** Nodes reachable from the trigger in topological order; ties go to the earlier node. */
-function executionOrder(definition: WorkflowDefinition, triggerKey: string): string[] {
-  const reachable = new Set([triggerKey]);
-  for (const key of reachable) {
-    for (const { from, to } of definition.connections) if (from === key) reachable.add(to);
-  }
-  const edges = definition.connections.filter(({ from }) => reachable.has(from));
-  const pending = new Map<string, number>();
-  for (const { to } of edges) pending.set(to, (pending.get(to) ?? 0) + 1);
-  const candidates = definition.nodes.map(({ key }) => key).filter((key) => reachable.has(key));
-  const order: string[] = [];
-  for (;;) {
-    const next = candidates.find((key) => !order.includes(key) && !pending.get(key));
-    if (next === undefined) return order;
-    order.push(next);
-    for (const { from, to } of edges)
-      if (from === next) pending.set(to, (pending.get(to) ?? 1) - 1);
-  }
-}
-
 /**
  * Starts an execution of `definition` by trigger `triggerKey` whose output (e.g. a WebhookOutput) is
  * `triggerOutput`. The trigger is recorded as succeeded at `now`; call `advance` next.
+ * `executionId` is what respond nodes read as `{{$execution.id}}` (empty without it).
  * Throws when `triggerKey` is not a trigger node of the definition.
  */
 export function startExecution(
@@ -56,6 +39,7 @@ export function startExecution(
   triggerKey: string,
   triggerOutput: JsonValue,
   now: number,
+  executionId?: string,
 ): ExecutionState {
   const trigger = definition.nodes.find((node) => node.key === triggerKey);
   if (!trigger || !isTriggerNode(trigger)) {
@@ -75,6 +59,7 @@ export function startExecution(
     failedNodeKey: null,
     waitUntil: null,
   };
+  if (executionId !== undefined) state.executionId = executionId;
   succeed(definition, state, trigger, triggerOutput, now);
   return state;
 }
@@ -161,6 +146,13 @@ function runNode(
       if (typeof request === "string") return fail(state, node, request, now);
       openRun(state, node, "running", now);
       return { kind: "fetch", nodeKey: node.key, request };
+    }
+    case "respond": {
+      // Synchronous: the runner answers the call once the stretch in which it ran is saved.
+      const reply = renderRespond(node, state);
+      if (answersCall(definition, state)) openRun(state, node, "running", now).answered = true;
+      succeed(definition, state, node, reply, now);
+      return undefined;
     }
     case "wait": {
       const pending = state.runs.find((run) => run.key === node.key);

@@ -23,6 +23,11 @@ export function templatedSettings(node: WorkflowNode): [string, unknown][] {
         ["responseHeaders", node.responseHeaders],
         ["responseBody", node.responseBody],
       ];
+    case "respond":
+      return [
+        ["headers", node.headers],
+        ["body", node.body],
+      ];
     default:
       return [];
   }

@@ -3,6 +3,7 @@
  * folder uses no Workers API, so it can be unit-tested alone and driven by the Workflow-runner object.
  */
 import type { JsonValue } from "../platform/json";
+import type { ReplyContentType } from "./reply";
 
 export const NODE_TYPES = [
   "webhook",
@@ -11,6 +12,7 @@ export const NODE_TYPES = [
   "set",
   "http_request",
   "wait",
+  "respond",
 ] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
 
@@ -89,11 +91,16 @@ export type WebhookDedupe = {
   windowSeconds: number;
 };
 
+/** How a webhook call is answered (docs/webhooks.md#replies). */
+export const RESPONSE_MODES = ["immediate", "lastNode", "responseNode"] as const;
+export type ResponseMode = (typeof RESPONSE_MODES)[number];
+
 export type WebhookNode = NodeBase & {
   type: "webhook";
   httpMethod: HttpMethod;
-  responseMode: "immediate" | "lastNode";
-  /** lastNode only: seconds a caller is held before 504 workflow_timeout; 1..100, default 25. */
+  /** immediate: at once; lastNode: the final output; responseNode: the first respond node reached. */
+  responseMode: ResponseMode;
+  /** lastNode, responseNode: seconds a caller is held before 504 workflow_timeout; 1..100, default 25. */
   responseTimeoutSeconds: number;
   /** Accepted requests per minute on this node's URL; 1..100000, default 1200. */
   rateLimitPerMinute: number;
@@ -162,13 +169,27 @@ export type WaitNode = NodeBase & {
   seconds: number;
 };
 
+/** Answers the call of a responseNode webhook (docs/webhooks.md#respond-node); the run goes on. */
+export type RespondNode = NodeBase & {
+  type: "respond";
+  /** 200..599, default 200; a 3xx needs a `location` header and sends no body. */
+  status: number;
+  /** Lower-case names; values are templates. */
+  headers: Record<string, string>;
+  /** Any JSON, its strings templates. Absent: the answer has no body. */
+  body?: JsonValue;
+  /** How the body is encoded, and the Content-Type unless a `content-type` header says otherwise. */
+  contentType: ReplyContentType;
+};
+
 export type WorkflowNode =
   | WebhookNode
   | ConversationEventNode
   | ConditionNode
   | SetNode
   | HttpRequestNode
-  | WaitNode;
+  | WaitNode
+  | RespondNode;
 
 export type Connection = {
   from: string;
@@ -215,6 +236,8 @@ export type NodeRun = {
   error?: string;
   /** An http_request node with retries: each attempt that did not succeed, oldest first. */
   attempts?: { at: number; status: number | null; error?: string }[];
+  /** A respond node whose output (a WebhookReply) is the call's answer: the first one reached. */
+  answered?: true;
   startedAt: number;
   finishedAt: number | null;
 };
@@ -224,6 +247,8 @@ export type NodeRun = {
  * runner). `outputs` holds raw node outputs; the runner redacts secrets before anything is shown.
  */
 export type ExecutionState = {
+  /** The runner's id of the execution, for `{{$execution.id}}`; absent in states stored before it. */
+  executionId?: string;
   triggerKey: string;
   status: "running" | "succeeded" | "failed";
   /** Node keys in the order they will be considered: a topological order of the nodes reachable

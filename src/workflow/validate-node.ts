@@ -14,10 +14,12 @@ import {
   MAX_RESPONSE_TIMEOUT_SECONDS,
   NODE_TYPES,
   type NodeType,
+  RESPONSE_MODES,
   WEBHOOK_DEFAULTS,
   type WorkflowNode,
 } from "./types";
 import { REPLY_FIELDS, readReply } from "./validate-reply";
+import { RESPOND_FIELDS, readRespond } from "./validate-respond";
 import { readRetry } from "./validate-retry";
 import { readCallChecks } from "./validate-verify";
 
@@ -25,7 +27,6 @@ export const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 // `secrets` is the template namespace; the other two are path segments templates refuse to read.
 const RESERVED_KEYS = new Set(["secrets", "constructor", "prototype"]);
 const MAX_NAME_LENGTH = 200;
-const RESPONSE_MODES = ["immediate", "lastNode"] as const;
 
 const DEFAULT_NAMES: Record<NodeType, string> = {
   webhook: WEBHOOK_DEFAULTS.name,
@@ -34,6 +35,7 @@ const DEFAULT_NAMES: Record<NodeType, string> = {
   set: "Set",
   http_request: "HTTP Request",
   wait: "Wait",
+  respond: "Respond",
 };
 
 const SETTINGS: Record<NodeType, readonly string[]> = {
@@ -51,6 +53,7 @@ const SETTINGS: Record<NodeType, readonly string[]> = {
   set: ["fields"],
   http_request: ["method", "url", "headers", "body", "neverError", "timeoutSeconds", "retry"],
   wait: ["seconds"],
+  respond: RESPOND_FIELDS,
 };
 const COMMON_FIELDS = ["key", "type", "name"];
 
@@ -196,11 +199,7 @@ function settingsOf(type: NodeType, s: Settings): WorkflowNode {
       };
     case "set": {
       const fields = s.required("fields") ? s.object("fields") : undefined;
-      return {
-        ...base,
-        type,
-        fields: fields ? cloneJsonObject(fields) : {},
-      };
+      return { ...base, type, fields: fields ? cloneJsonObject(fields) : {} };
     }
     case "http_request": {
       const node: WorkflowNode = {
@@ -232,6 +231,8 @@ function settingsOf(type: NodeType, s: Settings): WorkflowNode {
         type,
         seconds: s.number("seconds", { min: 0, max: 86_400, integer: false, fallback: 0 }),
       };
+    case "respond":
+      return { ...base, type, ...readRespond(s.raw, report(s)) };
   }
 }
 

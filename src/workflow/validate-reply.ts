@@ -1,7 +1,8 @@
 /**
  * The reply settings of an immediate webhook node (docs/webhooks.md#replies): `responseStatus`,
  * `responseHeaders` and `responseBody`, templates over the call and `{{$execution.id}}`. Headers
- * that would break the connection or reach another site are refused when the workflow is saved.
+ * that would break the connection or reach another site are refused when the workflow is saved;
+ * respond nodes (validate-respond.ts) use the same header and body checks.
  */
 import type { JsonValue } from "../platform/json";
 import { cloneJson } from "./clone";
@@ -60,30 +61,53 @@ export function readReply(
     } else report("responseStatus", "out_of_range", "responseStatus must be from 200 to 299.");
   }
   if (Object.hasOwn(raw, "responseHeaders")) {
-    const headers = readHeaders(raw.responseHeaders, report);
+    const headers = readReplyHeaders(raw.responseHeaders, "responseHeaders", report);
     if (headers) reply.responseHeaders = headers;
   }
   if (Object.hasOwn(raw, "responseBody")) {
-    const body = cloneJson(raw.responseBody);
-    if (new TextEncoder().encode(JSON.stringify(body)).byteLength > MAX_BODY_BYTES) {
-      report("responseBody", "too_large", `responseBody is at most ${MAX_BODY_BYTES} bytes.`);
-    } else reply.responseBody = body;
+    const body = readReplyBody(raw.responseBody, "responseBody", report);
+    if (body !== undefined) reply.responseBody = body;
   }
   return reply;
 }
 
-function readHeaders(raw: unknown, report: ReportProblem): Record<string, string> | undefined {
+/**
+ * A reply's body as written (a copy), or undefined after reporting one over 16 KiB as JSON text.
+ * Shared by immediate replies and respond nodes (docs/webhooks.md#replies).
+ */
+export function readReplyBody(
+  raw: unknown,
+  setting: string,
+  report: ReportProblem,
+): JsonValue | undefined {
+  const body = cloneJson(raw);
+  if (new TextEncoder().encode(JSON.stringify(body)).byteLength <= MAX_BODY_BYTES) return body;
+  report(setting, "too_large", `${setting} is at most ${MAX_BODY_BYTES} bytes.`);
+  return undefined;
+}
+
+/**
+ * A reply's headers with lower-case names, or undefined when `raw` is not an object. Reports,
+ * under `<setting>.<name>`, names HTTP does not allow, the refused ones (hop-by-hop, framing, ours),
+ * values that are not strings of at most MAX_HEADER_VALUE characters and a set-cookie for another
+ * domain; those are left out. Shared by immediate replies and respond nodes (docs/webhooks.md#replies).
+ */
+export function readReplyHeaders(
+  raw: unknown,
+  setting: string,
+  report: ReportProblem,
+): Record<string, string> | undefined {
   if (!isPlainObject(raw)) {
-    report("responseHeaders", "invalid_type", "responseHeaders must be an object.");
+    report(setting, "invalid_type", `${setting} must be an object.`);
     return undefined;
   }
   const entries = Object.entries(raw);
   if (entries.length > MAX_HEADERS) {
-    report("responseHeaders", "too_large", `At most ${MAX_HEADERS} headers.`);
+    report(setting, "too_large", `At most ${MAX_HEADERS} headers.`);
   }
   const headers: Record<string, string> = {};
   for (const [name, value] of entries) {
-    const field = `responseHeaders.${name}`;
+    const field = `${setting}.${name}`;
     const lower = name.toLowerCase();
     if (!HEADER_NAME.test(lower)) report(field, "invalid_header", "Not a header name.");
     else if (REFUSED_HEADERS.has(lower)) {

@@ -3,6 +3,7 @@
  * once, and a valid definition comes back as a fresh object with every default filled in.
  */
 
+import { ancestorsOf, neighbours } from "./graph";
 import { isPlainObject, templateReferences } from "./template";
 import { templatedSettings } from "./templated-settings";
 import {
@@ -13,6 +14,8 @@ import {
   type WorkflowNode,
 } from "./types";
 import { parseNode } from "./validate-node";
+import { EXECUTION_SCOPE } from "./validate-reply";
+import { unreachableResponds } from "./validate-respond";
 
 const MAX_NODES = 100;
 const MAX_CONNECTIONS = 500;
@@ -142,17 +145,6 @@ function parseConnections(
   return edges;
 }
 
-function neighbours(edges: Connection[], direction: "forward" | "backward") {
-  const map = new Map<string, string[]>();
-  for (const { from, to } of edges) {
-    const [a, b] = direction === "forward" ? [from, to] : [to, from];
-    const list = map.get(a) ?? [];
-    if (!list.includes(b)) list.push(b);
-    map.set(a, list);
-  }
-  return map;
-}
-
 /** Every cycle met by a depth-first walk (one per back edge), as the keys along it. */
 function findCycles(keys: string[], edges: Connection[]): string[][] {
   const next = neighbours(edges, "forward");
@@ -173,18 +165,6 @@ function findCycles(keys: string[], edges: Connection[]): string[][] {
   return cycles;
 }
 
-function ancestorsOf(key: string, previous: Map<string, string[]>): Set<string> {
-  const found = new Set<string>();
-  const queue = [...(previous.get(key) ?? [])];
-  for (let item = queue.shift(); item !== undefined; item = queue.shift()) {
-    if (found.has(item)) continue;
-    found.add(item);
-    queue.push(...(previous.get(item) ?? []));
-  }
-  found.delete(key);
-  return found;
-}
-
 function forEachString(value: unknown, path: string, visit: (path: string, text: string) => void) {
   if (typeof value === "string") visit(path, value);
   else if (Array.isArray(value))
@@ -203,12 +183,11 @@ function checkReferences(entries: Entry[], byKey: Map<string, Entry>, edges: Con
     for (const [setting, value] of templatedSettings(node)) {
       forEachString(value, `nodes[${index}].${setting}`, (field, text) => {
         for (const ref of templateReferences(text)) {
-          // A webhook's dedupe key and reply read the call they are about: its own output (and
-          // the reply its execution's id), and only that.
-          if (
-            node.type === "webhook" ? ref === node.key || ref === "$execution" : ancestors.has(ref)
-          )
-            continue;
+          // A webhook's dedupe key and reply read the call they are about: its own output, and
+          // only that. Replies (a webhook's, a respond node's) may also read the execution's id.
+          const readable = node.type === "webhook" ? ref === node.key : ancestors.has(ref);
+          const replies = node.type === "webhook" || node.type === "respond";
+          if (readable || (replies && ref === EXECUTION_SCOPE)) continue;
           const message = !byKey.has(ref)
             ? `The template refers to "${ref}", which is not the key of any node.`
             : ref === node.key
@@ -228,7 +207,8 @@ function checkReferences(entries: Entry[], byKey: Map<string, Entry>, edges: Con
  * field path such as `nodes[2].httpMethod` and one of the codes documented in the workflow brief
  * (invalid_type, required, unknown_field, unknown_node_type, invalid_key, duplicate_key, unknown_node,
  * no_trigger, trigger_has_input, cycle, invalid_reference, invalid_http_method, invalid_option,
- * out_of_range, missing_branch, unexpected_branch, duplicate_connection). Never throws.
+ * out_of_range, missing_branch, unexpected_branch, duplicate_connection; for replies invalid_header,
+ * refused_header, too_large, not_allowed, missing_location, respond_unreachable). Never throws.
  */
 export function parseDefinition(input: {
   nodes: unknown;
@@ -275,7 +255,7 @@ export function parseDefinition(input: {
       message: `The connections form a cycle: ${[...cycle, cycle[0]].join(" -> ")}.`,
     });
   }
-  problems.push(...checkReferences(entries, byKey, edges));
+  problems.push(...checkReferences(entries, byKey, edges), ...unreachableResponds(entries, edges));
 
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, definition: { nodes: entries.map(({ node }) => node), connections: edges } };

@@ -73,10 +73,18 @@ export async function putSecret(ws: Workspace, name: string, value: string): Pro
     throw new Error(`PUT secret: ${response.status} ${await response.text()}`);
 }
 
-/** Sends a request to a webhook URL; `body` objects are sent as JSON. */
+/**
+ * Sends a request to a webhook URL; `body` objects are sent as JSON. `redirect: "manual"` returns
+ * a redirect as answered instead of following it.
+ */
 export function hook(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: BodyInit | object } = {},
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: BodyInit | object;
+    redirect?: "follow" | "manual";
+  } = {},
 ): Promise<Response> {
   const headers = new Headers(options.headers);
   let body: BodyInit | undefined;
@@ -94,7 +102,12 @@ export function hook(
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
   return exports.default.fetch(
-    new Request(url, { method: options.method ?? "POST", headers, body }),
+    new Request(url, {
+      method: options.method ?? "POST",
+      headers,
+      body,
+      redirect: options.redirect ?? "follow",
+    }),
   );
 }
 

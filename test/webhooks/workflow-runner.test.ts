@@ -1,7 +1,8 @@
 /**
  * The Workflow-runner's durability (docs/api/webhooks.md): an execution interrupted by a restart resumes from
  * its last completed node and completes once; `wait` outlives restarts through the alarm; a duplicate
- * alarm runs nothing twice; a lastNode caller whose object restarted is answered from the record.
+ * alarm runs nothing twice; a lastNode or responseNode caller whose object restarted is answered from
+ * the record or once the resumed execution answers.
  */
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -189,6 +190,39 @@ describe("a lastNode caller held when the object restarts", () => {
     const response = await pending;
     expect(await expectJson(response, 200)).toEqual({ hits: 1 });
     expect(await hits(counter)).toBe(1);
+  });
+});
+
+describe("a responseNode caller held when the object restarts", () => {
+  it("is re-attached and gets the respond node's reply while the run goes on", async () => {
+    const flow = await createWorkflow(ws, {
+      nodes: [
+        { type: "webhook", responseMode: "responseNode", responseTimeoutSeconds: 60 },
+        { key: "pause", type: "wait", seconds: 2 },
+        { key: "reply", type: "respond", status: 201, body: { id: "{{webhook_1.body.id}}" } },
+        { key: "after", type: "wait", seconds: 3600 },
+      ],
+      connections: [
+        { from: "webhook_1", to: "pause" },
+        { from: "pause", to: "reply" },
+        { from: "reply", to: "after" },
+      ],
+    });
+    const pending = hook(flow.webhookUrls.webhook_1 as string, { body: { id: 4 } });
+    await vi.waitFor(
+      async () => {
+        const page = await call("GET", `/v1/manage/workflows/${flow.id}/executions`, {
+          token: ws.ownerToken,
+        });
+        expect(((await page.json()) as { data: unknown[] }).data).toHaveLength(1);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    await restart(flow.id);
+    const response = await pending;
+    expect(await expectJson(response, 201)).toEqual({ id: 4 });
+    const record = await execution(ws, flow.id, response.headers.get("x-execution-id") as string);
+    expect(record.status).toBe("running");
   });
 });
 

@@ -72,6 +72,8 @@ export type DirectOutcome =
   /** `reply`: the node's own answer (docs/webhooks.md#replies); absent, the default one. */
   | { kind: "accepted"; executionId: string; reply?: Reply }
   | { kind: "succeeded"; executionId: string; output: JsonValue }
+  /** responseNode: the reply of the first respond node reached (docs/webhooks.md#respond-node). */
+  | { kind: "responded"; executionId: string; reply: Reply }
   | { kind: "failed"; executionId: string; nodeKey: string | null }
   /** `resultToken`: the handle for fetching the result later (docs/webhooks.md#result-handles). */
   | { kind: "timeout"; executionId: string; resultToken?: string };
@@ -79,8 +81,8 @@ export type DirectOutcome =
 /** What a result handle shows: the settled outcome, or that the execution is still running. */
 export type ResultState = Settled | { kind: "running"; executionId: string };
 
-/** A finished lastNode outcome. */
-export type Settled = Extract<WebhookOutcome, { kind: "succeeded" | "failed" }>;
+/** What a held lastNode or responseNode caller is answered with, timeouts aside. */
+export type Settled = Extract<WebhookOutcome, { kind: "succeeded" | "responded" | "failed" }>;
 
 /** An execution's record as the executions API shows it (secrets redacted; times in epoch ms). */
 export type ExecutionRecord = {
@@ -116,9 +118,9 @@ export interface WorkflowRunnerApi {
   receive(call: WebhookCall): Promise<WebhookOutcome>;
   /** Starts an execution from a conversation event; false when none started. */
   startFromEvent(call: EventCall): Promise<boolean>;
-  /** The result behind a handle of a timed-out lastNode call; null for an unknown or expired one. */
+  /** The result behind a handle of a timed-out lastNode or responseNode call; null for an unknown or expired one. */
   result(token: string): Promise<ResultState | null>;
-  /** Re-attaches a lastNode caller after a restart; null for an unknown execution. */
+  /** Re-attaches a lastNode or responseNode caller after a restart; null for an unknown execution. */
   attach(workflowId: string, executionId: string): Promise<WebhookOutcome | null>;
   /** One execution's record, or null. */
   getExecution(executionId: string): Promise<ExecutionRecord | null>;

@@ -3,7 +3,8 @@
  * every stretch of synchronous nodes the state is saved (`ExecutionStore`, group commit); before a
  * node that waits on the outside world (http_request, wait) that save is confirmed and carries a wake
  * time, and an alarm is set, so after any restart the alarm continues the execution from its last
- * completed node. lastNode callers are held in memory (`HeldCallers`) until their execution settles.
+ * completed node. lastNode and responseNode callers are held in memory (`HeldCallers`) until their
+ * execution settles or, for responseNode, a respond node has answered.
  */
 import type { JsonValue } from "../../platform/json";
 import { log } from "../../platform/log";
@@ -16,6 +17,7 @@ import {
   startExecution,
 } from "../../workflow/engine";
 import type { ConversationEventNode, WebhookNode } from "../../workflow/types";
+import { respondedOutcome } from "./answers";
 import type { RunnerConfig } from "./config";
 import type { Settled } from "./contract";
 import type { LiveExecution, Wake } from "./execution-row";
@@ -27,7 +29,7 @@ import type { Secrets } from "./workflow-source";
 /** How long past its timeout a fetch may be silent before the alarm takes it over (ms). */
 const FETCH_LEASE_MS = 30_000;
 
-/** Runs executions with the pure engine, saving after every stretch and holding lastNode callers. */
+/** Runs executions with the pure engine, saving after every stretch and holding their callers. */
 export class Executor {
   /** Executions this instance is driving right now; the alarm leaves them alone. */
   private readonly inFlight = new Set<string>();
@@ -52,7 +54,7 @@ export class Executor {
     return this.inFlight.has(executionId);
   }
 
-  /** Holds a lastNode caller until the execution settles or `timeoutMs` passes. */
+  /** Holds a lastNode or responseNode caller until it is answered or `timeoutMs` passes. */
   waitFor(executionId: string, timeoutMs: number): Promise<HeldOutcome<Settled>> {
     return this.held.wait(executionId, timeoutMs);
   }
@@ -78,7 +80,7 @@ export class Executor {
       workflowId: config.workflowId,
       triggerType: trigger.type,
       definition: config.definition,
-      state: startExecution(config.definition, trigger.key, output, now),
+      state: startExecution(config.definition, trigger.key, output, now, executionId),
       startedAt: now,
       definitionAt: config.updatedAt,
       replayOf,
@@ -132,7 +134,7 @@ export class Executor {
           // A finished record is written unconfirmed: nothing is gained by holding the reply.
           const saved = this.store.save(execution, secrets.redact, null);
           recorded?.();
-          this.settle(execution);
+          this.settle(execution, secrets);
           await saved;
           return;
         }
@@ -143,6 +145,7 @@ export class Executor {
         await this.store.save(execution, secrets.redact, wake);
         recorded?.();
         recorded = undefined;
+        this.answer(execution, secrets);
         await this.schedule(wake.at);
         if (step.kind === "wait") return;
         try {
@@ -162,12 +165,24 @@ export class Executor {
     }
   }
 
-  private settle(execution: LiveExecution): void {
+  /**
+   * Answers the held responseNode callers of a running execution whose respond node has run, once
+   * the stretch in which it ran is saved (docs/webhooks.md#respond-node); the run goes on.
+   */
+  private answer(execution: LiveExecution, secrets: Secrets): void {
+    if (!this.held.has(execution.id)) return;
+    const responded = respondedOutcome(execution.id, execution.state.runs, secrets.redact);
+    if (responded) this.held.settle(execution.id, responded);
+  }
+
+  private settle(execution: LiveExecution, secrets: Secrets): void {
     const { state } = execution;
+    // A respond node's reply stays the answer even if a later node failed: the caller had it.
     const outcome: Settled =
-      state.status === "succeeded"
+      respondedOutcome(execution.id, state.runs, secrets.redact) ??
+      (state.status === "succeeded"
         ? { kind: "succeeded", executionId: execution.id, output: finalOutput(state) }
-        : { kind: "failed", executionId: execution.id, nodeKey: state.failedNodeKey };
+        : { kind: "failed", executionId: execution.id, nodeKey: state.failedNodeKey });
     // Until its record is saved, a caller that comes later still learns how it ended.
     this.settledUnsaved.set(execution.id, outcome);
     if (this.held.has(execution.id)) this.held.settle(execution.id, outcome);

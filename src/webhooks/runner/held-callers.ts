@@ -1,13 +1,14 @@
 /**
- * lastNode callers held by the Workflow-runner until their execution finishes (docs/api/webhooks.md). In
- * memory only: each caller has a deadline (the node's responseTimeoutSeconds) and, should the object
- * restart, the Worker re-attaches and is answered from the stored record.
+ * lastNode and responseNode callers held by the Workflow-runner until they are answered
+ * (docs/api/webhooks.md). In memory only: each caller has a deadline (the node's
+ * responseTimeoutSeconds) and, should the object restart, the Worker re-attaches and is answered
+ * from the stored record.
  */
 
 /** What a held caller is finally told. */
 export type HeldOutcome<T> = T | { kind: "timeout"; executionId: string };
 
-/** lastNode callers waiting for their execution, each answered once: its outcome or a timeout. */
+/** Callers waiting for their execution, each answered once: its outcome or a timeout. */
 export class HeldCallers<T> {
   private readonly callers = new Map<string, Set<(outcome: HeldOutcome<T>) => void>>();
 

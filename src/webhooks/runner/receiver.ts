@@ -12,6 +12,7 @@ import type { WebhookNode, WebhookOutput } from "../../workflow/types";
 import { dedupeKeyTemplate } from "../../workflow/validate-verify";
 import { renderReply } from "../reply";
 import { verifyCall } from "../signatures";
+import { respondedOutcome } from "./answers";
 import type { RunnerConfig } from "./config";
 import type {
   DirectOutcome,
@@ -99,7 +100,7 @@ export class WebhookReceiver {
       };
     }
     const settled =
-      node.responseMode === "lastNode"
+      node.responseMode !== "immediate"
         ? executor.waitFor(call.executionId, node.responseTimeoutSeconds * 1000)
         : undefined;
     try {
@@ -163,9 +164,7 @@ export class WebhookReceiver {
     if (settled) return settled;
     const record = await executor.store.get(executionId);
     if (!record) return null;
-    return record.status === "running"
-      ? { kind: "running", executionId }
-      : settledFromRecord(record);
+    return settledFromRecord(record) ?? { kind: "running", executionId };
   }
 
   /** The first execution of a repeated delivery (docs/webhooks.md#deduplication), or null. */
@@ -212,7 +211,8 @@ export class WebhookReceiver {
     if (node?.type !== "webhook" || node.responseMode === "immediate") {
       return { kind: "accepted", executionId };
     }
-    if (record.status !== "running") return settledFromRecord(record);
+    const answered = settledFromRecord(record);
+    if (answered) return answered;
     const left = record.startedAt + node.responseTimeoutSeconds * 1000 - Date.now();
     const held = left > 0 ? await executor.waitFor(executionId, left) : null;
     return this.withHandle(workflowId, held ?? { kind: "timeout", executionId });
@@ -233,8 +233,11 @@ export function webhookNode(config: RunnerConfig, key: string): WebhookNode | un
   return node?.type === "webhook" ? node : undefined;
 }
 
-/** A finished execution's outcome from its stored record. */
-export function settledFromRecord(record: ExecutionRecord): Settled {
+/** The recorded answer: a respond node's reply (even while the run goes on), else once finished. */
+export function settledFromRecord(record: ExecutionRecord): Settled | null {
+  const responded = respondedOutcome(record.id, record.nodes, []);
+  if (responded) return responded;
+  if (record.status === "running") return null;
   if (record.status === "failed") {
     const failed = record.nodes.find((run) => run.status === "failed");
     return { kind: "failed", executionId: record.id, nodeKey: failed?.key ?? null };
@@ -250,6 +253,8 @@ function statusOf(outcome: DirectOutcome): number {
       return outcome.reply?.status ?? 200;
     case "succeeded":
       return 200;
+    case "responded":
+      return outcome.reply.status;
     case "failed":
       return 500;
     case "timeout":
@@ -278,6 +283,7 @@ function loggedOutcome(outcome: WebhookOutcome): RequestOutcome {
       return outcome.status === 413 ? "payload_too_large" : "invalid_body";
     case "accepted":
     case "succeeded":
+    case "responded":
     case "failed":
     case "timeout":
       return "accepted";

@@ -1,5 +1,5 @@
 /**
- * Result handles of lastNode calls that timed out (docs/webhooks.md#result-handles): a token,
+ * Result handles of lastNode and responseNode calls that timed out (docs/webhooks.md#result-handles): a token,
  * unguessable and valid 24 hours, that is the only credential for the execution's result. The
  * token names its workflow (`<workflow id>.<secret>`) so the Worker finds the runner; the runner
  * keeps only its SHA-256.
