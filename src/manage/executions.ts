@@ -8,6 +8,7 @@ import { ApiError, notFound } from "../platform/errors";
 import { isoTime, isoTimeOrNull } from "../platform/ids";
 import { workflowRunner } from "../webhooks/runner/client";
 import type { ExecutionRecord, ReplayMode } from "../webhooks/runner/contract";
+import { QUEUE_FULL_RETRY_SECONDS } from "../webhooks/runner/slots";
 import type { ExecutionView } from "./workflow-schemas";
 
 /** An execution record as the API shows it. */
@@ -39,6 +40,7 @@ export function toExecutionView(record: ExecutionRecord): ExecutionView {
     startedAt: isoTime(record.startedAt),
     finishedAt: isoTimeOrNull(record.finishedAt),
     replayOf: record.replayOf,
+    queuedAt: isoTimeOrNull(record.queuedAt),
   };
 }
 
@@ -78,6 +80,11 @@ export async function replayExecution(
   const result = await workflowRunner(env, workflowId).replay(workflowId, executionId, mode);
   if (result.ok) return toExecutionView(result.record);
   if (result.reason === "not_found") throw notFound("No such execution of this workflow.");
+  if (result.reason === "queue_full") {
+    throw new ApiError(429, "queue_full", "The workflow's execution queue is full.", {
+      headers: { "retry-after": String(QUEUE_FULL_RETRY_SECONDS) },
+    });
+  }
   throw new ApiError(
     409,
     "replay_unavailable",

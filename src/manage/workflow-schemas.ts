@@ -19,6 +19,16 @@ const ConnectionInput = z.record(z.string(), z.unknown()).openapi("WorkflowConne
   example: { from: "webhook_1", to: "check" },
 });
 
+const Concurrency = z
+  .strictObject({
+    limit: z.number().int().min(1).max(100),
+    queueLimit: z.number().int().min(1).max(10_000).default(1_000),
+  })
+  .openapi("WorkflowConcurrency", {
+    description:
+      "At most `limit` executions run at once; the others wait in a FIFO queue of at most `queueLimit` (default 1,000), and a call finding it full is answered 429 queue_full. Absent or null: no limit (docs/webhooks.md#concurrency).",
+  });
+
 /**
  * Body of create and replace. Only the envelope is checked here; the definition itself is checked
  * by `parseDefinition`, which lists every problem at once.
@@ -29,6 +39,7 @@ export const WorkflowInputSchema = z
     slug: Slug,
     nodes: z.array(NodeInput).max(100),
     connections: z.array(ConnectionInput).max(500).default([]),
+    concurrency: Concurrency.nullable().optional(),
   })
   .openapi("WorkflowInput");
 export type WorkflowInput = z.infer<typeof WorkflowInputSchema>;
@@ -41,6 +52,7 @@ export const WorkflowSchema = z
     status: z.enum(["running", "stopped"]),
     nodes: z.array(z.record(z.string(), z.unknown())),
     connections: z.array(z.record(z.string(), z.unknown())),
+    concurrency: Concurrency.nullable(),
     webhookUrls: z.record(z.string(), z.string()).openapi({
       description: "Each webhook node's full URL by node key (spec 4.4)",
     }),
@@ -82,7 +94,7 @@ export const ExecutionSchema = z
   .object({
     id: z.string(),
     workflowId: z.string(),
-    status: z.enum(["running", "succeeded", "failed"]),
+    status: z.enum(["queued", "running", "succeeded", "failed"]),
     trigger: z.object({ key: z.string(), type: z.string() }),
     nodes: z.array(NodeRunSchema),
     startedAt: z.string(),
@@ -91,6 +103,10 @@ export const ExecutionSchema = z
       .string()
       .nullable()
       .openapi({ description: "The execution this one replays (docs/webhooks.md#replay)" }),
+    queuedAt: z.string().nullable().openapi({
+      description:
+        "When it was queued behind the workflow's concurrency limit; its wait is startedAt - queuedAt (docs/webhooks.md#concurrency)",
+    }),
   })
   .openapi("Execution", { description: "Secret values are redacted as `[redacted]`" });
 export type ExecutionView = z.infer<typeof ExecutionSchema>;

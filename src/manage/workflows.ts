@@ -9,7 +9,7 @@ import { isUniqueViolation } from "../db/errors";
 import { agents, type Workflow, workflows, workspaces } from "../db/schema";
 import { ApiError, type ErrorDetail, invalidRequest, notFound } from "../platform/errors";
 import { isoTime, newId } from "../platform/ids";
-import type { WorkflowDefinition } from "../workflow/types";
+import type { WorkflowConcurrency, WorkflowDefinition } from "../workflow/types";
 import { parseDefinition } from "../workflow/validate";
 import type { WorkflowInput } from "./workflow-schemas";
 
@@ -23,6 +23,7 @@ export type WorkflowView = {
   status: "running" | "stopped";
   nodes: Record<string, unknown>[];
   connections: Record<string, unknown>[];
+  concurrency: WorkflowConcurrency | null;
   webhookUrls: Record<string, string>;
   createdAt: string;
   updatedAt: string;
@@ -51,6 +52,7 @@ function toView(row: Workflow, workspaceSlug: string, appUrl: string): WorkflowV
     status: row.status,
     nodes: row.definition.nodes,
     connections: row.definition.connections,
+    concurrency: row.definition.concurrency ?? null,
     webhookUrls,
     createdAt: isoTime(row.createdAt),
     updatedAt: isoTime(row.updatedAt),
@@ -118,7 +120,8 @@ async function validDefinition(
   if (!parsed.ok || problems.length > 0) {
     throw invalidRequest("The workflow definition is invalid.", problems);
   }
-  return parsed.definition;
+  const { concurrency } = input;
+  return concurrency ? { ...parsed.definition, concurrency } : parsed.definition;
 }
 
 const slugTaken = (slug: string) =>

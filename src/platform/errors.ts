@@ -86,6 +86,11 @@ export const ERROR_CODES = {
   },
   upgrade_required: { status: [426], meaning: "The socket route needs a WebSocket upgrade." },
   rate_limited: { status: [429], meaning: "Too many requests; see `Retry-After`." },
+  queue_full: {
+    status: [429],
+    meaning:
+      "The workflow's execution queue (its `concurrency.queueLimit`) is full; see `Retry-After`.",
+  },
   too_many_connections: {
     status: [429],
     meaning: "The conversation has its maximum of live sockets.",

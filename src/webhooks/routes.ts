@@ -117,6 +117,7 @@ webhooksRouter.all("/webhooks/:workspace/:workflow/:node", async (c) => {
       // Why is logged by the runner, never told: it would help whoever forged the call.
       throw new ApiError(401, "invalid_signature", "The request's signature did not verify.");
     case "accepted":
+      if (outcome.queued) c.header("x-execution-status", "queued");
       return outcome.reply
         ? replyWith(c, outcome.reply)
         : c.json({ success: true, executionId: outcome.executionId }, 200);
@@ -154,6 +155,10 @@ webhooksRouter.all("/webhooks/:workspace/:workflow/:node", async (c) => {
           headers: { "retry-after": String(outcome.retryAfterSeconds) },
         },
       );
+    case "queue_full":
+      throw new ApiError(429, "queue_full", "The workflow's execution queue is full.", {
+        headers: { "retry-after": String(outcome.retryAfterSeconds) },
+      });
   }
 });
 
@@ -185,6 +190,7 @@ webhooksRouter.openAPIRegistry.registerPath(
         "unsupported_media_type",
         "invalid_body",
         "rate_limited",
+        "queue_full",
         "workflow_failed",
         "workflow_timeout",
       ),

@@ -198,10 +198,14 @@ export type Connection = {
   branch?: "true" | "false";
 };
 
+/** At most `limit` executions at once, the rest queue FIFO up to `queueLimit` (docs/webhooks.md#concurrency). */
+export type WorkflowConcurrency = { limit: number; queueLimit: number };
+
 /** A validated definition with every default filled in. */
 export type WorkflowDefinition = {
   nodes: WorkflowNode[];
   connections: Connection[];
+  concurrency?: WorkflowConcurrency;
 };
 
 /** One problem of a definition; `field` is a path like `nodes[2].httpMethod` or `connections[0].to`. */

@@ -30,6 +30,7 @@ function execution(id: string, finished: boolean): LiveExecution {
     state,
     definitionAt: 0,
     replayOf: null,
+    queuedAt: null,
     startedAt: now,
   };
 }

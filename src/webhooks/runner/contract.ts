@@ -70,7 +70,9 @@ export type DirectOutcome =
   | { kind: "rate_limited"; retryAfterSeconds: number; limit: number }
   | { kind: "bad_body"; status: BadBodyStatus; message: string }
   /** `reply`: the node's own answer (docs/webhooks.md#replies); absent, the default one. */
-  | { kind: "accepted"; executionId: string; reply?: Reply }
+  /** `queued`: it waits for a slot of the workflow's concurrency (docs/webhooks.md#concurrency). */
+  | { kind: "accepted"; executionId: string; queued?: boolean; reply?: Reply }
+  | { kind: "queue_full"; retryAfterSeconds: number }
   | { kind: "succeeded"; executionId: string; output: JsonValue }
   /** responseNode: the reply of the first respond node reached (docs/webhooks.md#respond-node). */
   | { kind: "responded"; executionId: string; reply: Reply }
@@ -88,13 +90,16 @@ export type Settled = Extract<WebhookOutcome, { kind: "succeeded" | "responded" 
 export type ExecutionRecord = {
   id: string;
   workflowId: string;
-  status: "running" | "succeeded" | "failed";
+  /** `queued`: waiting for a free slot of the workflow's concurrency limit. */
+  status: "queued" | "running" | "succeeded" | "failed";
   trigger: { key: string; type: string };
   nodes: NodeRun[];
   startedAt: number;
   finishedAt: number | null;
   /** The execution this one replays, or null. */
   replayOf: string | null;
+  /** When it was queued (epoch ms), or null: its wait is `startedAt - queuedAt`. */
+  queuedAt: number | null;
 };
 
 /** Which definition a replay runs on (docs/webhooks.md#replay). */
@@ -103,7 +108,7 @@ export type ReplayMode = "original" | "current";
 /** A replay's new record, or why there is none. */
 export type ReplayResult =
   | { ok: true; record: ExecutionRecord }
-  | { ok: false; reason: "not_found" | "trigger_gone" | "original_gone" };
+  | { ok: false; reason: "not_found" | "trigger_gone" | "original_gone" | "queue_full" };
 
 /** A page of records, newest first. */
 export type ExecutionPage = { data: ExecutionRecord[]; hasMore: boolean };

@@ -17,6 +17,8 @@ export type LiveExecution = {
   definitionAt: number;
   /** The execution this one replays (docs/webhooks.md#replay). */
   replayOf: string | null;
+  /** When it was queued behind the workflow's concurrency limit (docs/webhooks.md#concurrency). */
+  queuedAt: number | null;
 };
 
 /** What a running execution waits for, and when the runner must look at it again (epoch ms). */
@@ -26,7 +28,7 @@ export type Wake = { step: "fetch" | "wait"; at: number };
 export type Row = {
   id: string;
   workflowId: string;
-  status: ExecutionState["status"];
+  status: ExecutionState["status"] | "queued";
   triggerKey: string;
   triggerType: NodeType;
   startedAt: number;
@@ -44,6 +46,7 @@ export type Row = {
    * secret's value in the call): a replay then gets the call as it was. Null otherwise.
    */
   input?: string | null;
+  queuedAt?: number | null;
 };
 
 /** When the last node of `runs` finished (epoch ms), or null. */
@@ -66,6 +69,7 @@ export function toRecord(row: Row): ExecutionRecord {
     startedAt: row.startedAt,
     finishedAt: row.finishedAt,
     replayOf: row.replayOf ?? null,
+    queuedAt: row.queuedAt ?? null,
   };
 }
 
@@ -84,5 +88,6 @@ export function toLive(row: Row, live: string): LiveExecution {
     startedAt: row.startedAt,
     definitionAt: row.definitionAt ?? 0,
     replayOf: row.replayOf ?? null,
+    queuedAt: row.queuedAt ?? null,
   };
 }

@@ -32,6 +32,7 @@ import {
   toRecord,
   type Wake,
 } from "./execution-row";
+import { LiveIndex } from "./live-index";
 import { StateBox, stateAad } from "./state-box";
 
 /** Finished executions kept per workflow; older ones are deleted (like n8n's execution pruning). */
@@ -49,7 +50,7 @@ const definitionKey = (version: number) => `d/${String(version).padStart(15, "0"
 export class ExecutionStore {
   private seq = 0;
   /** Running executions: their seq and wake. */
-  private readonly running = new Map<string, { seq: number; wake: Wake | null }>();
+  readonly live = new LiveIndex();
   private unsaved = new Map<string, { seq: number; row: Row; isNew: boolean }>();
   /** Writes the pending saves, grouped (docs/architecture.md#storage). */
   private readonly commit = new GroupCommit(() => this.flush());
@@ -83,7 +84,8 @@ export class ExecutionStore {
     const rows = await this.storage.get<Row>([...live.values()].map(recordKey));
     for (const [key, seq] of live) {
       const row = rows.get(recordKey(seq));
-      if (row) this.running.set(key.slice(2), { seq, wake: row.wake });
+      if (row)
+        this.live.set(key.slice(2), { seq, wake: row.wake, queued: row.status === "queued" });
     }
   }
 
@@ -94,12 +96,18 @@ export class ExecutionStore {
    * one (see the file's docstring).
    * @param secretValues values replaced by `[redacted]` in what is shown (from `secretsForRedaction`)
    * @param wake for a running execution, what it waits for; null once finished
+   * @param queued the execution waits for a free slot (docs/webhooks.md#concurrency)
    * @returns settles once written (confirmed or not)
    */
-  save(execution: LiveExecution, secretValues: string[], wake: Wake | null): Promise<void> {
+  save(
+    execution: LiveExecution,
+    secretValues: string[],
+    wake: Wake | null,
+    queued = false,
+  ): Promise<void> {
     const { state } = execution;
     const finished = state.status !== "running";
-    const known = this.running.get(execution.id) ?? this.unsaved.get(execution.id);
+    const known = this.live.get(execution.id) ?? this.unsaved.get(execution.id);
     const seq = known?.seq ?? ++this.seq;
     const nodes = redactedJson(state.runs, secretValues);
     // Only a record whose redaction changed something keeps the call as it was, for replays.
@@ -110,7 +118,7 @@ export class ExecutionStore {
     const row: Row = {
       id: execution.id,
       workflowId: execution.workflowId,
-      status: state.status,
+      status: queued ? "queued" : state.status,
       triggerKey: state.triggerKey,
       triggerType: execution.triggerType,
       startedAt: execution.startedAt,
@@ -121,14 +129,15 @@ export class ExecutionStore {
       definitionAt: execution.definitionAt,
       replayOf: execution.replayOf,
       input,
+      queuedAt: execution.queuedAt,
     };
     if (!this.definitions.has(execution.definitionAt)) {
       this.definitions.set(execution.definitionAt, execution.definition);
     }
     const isNew = known === undefined || (this.unsaved.get(execution.id)?.isNew ?? false);
     this.unsaved.set(execution.id, { seq, row, isNew });
-    if (finished) this.running.delete(execution.id);
-    else this.running.set(execution.id, { seq, wake: row.wake });
+    if (finished) this.live.delete(execution.id);
+    else this.live.set(execution.id, { seq, wake: row.wake, queued });
     return this.commit.request(finished ? FINISHED_BATCH_MS : 0);
   }
 
@@ -224,11 +233,7 @@ export class ExecutionStore {
 
   /** Running executions whose wake time has come, oldest first (at most `limit`). */
   async due(now: number, limit = 500): Promise<LiveExecution[]> {
-    const seqs = [...this.running.values()]
-      .filter(({ wake }) => wake !== null && wake.at <= now)
-      .sort((a, b) => (a.wake?.at ?? 0) - (b.wake?.at ?? 0))
-      .slice(0, limit)
-      .map(({ seq }) => recordKey(seq));
+    const seqs = this.live.dueSeqs(now, limit).map(recordKey);
     await this.flushNow();
     const rows = await this.storage.get<Row>(seqs);
     const live = seqs.flatMap((key) => {
@@ -245,39 +250,20 @@ export class ExecutionStore {
   /** Forgets what is in memory, after the object's storage was deleted with its workflow. */
   forget(): void {
     this.seq = 0;
-    this.running.clear();
+    this.live.clear();
     this.unsaved.clear();
     this.definitions.clear();
   }
 
-  /** The earliest wake time of a running execution, or null. */
-  nextWake(): number | null {
-    let at: number | null = null;
-    for (const { wake } of this.running.values()) {
-      if (wake && (at === null || wake.at < at)) at = wake.at;
-    }
-    return at;
-  }
-
-  /**
-   * Called when the object starts: a fetch that was in flight died with the previous instance, so
-   * those executions are due at once (their http_request node runs again: at least once).
-   * @returns how many executions were due
-   */
-  interruptFetches(now: number): number {
-    let count = 0;
-    for (const entry of this.running.values()) {
-      if (entry.wake?.step === "fetch") {
-        entry.wake = { step: "fetch", at: now };
-        count++;
-      }
-    }
-    return count;
+  /** An unfinished execution as stored, to run it (a queued one, when its turn comes), or null. */
+  async opened(id: string): Promise<LiveExecution | null> {
+    const row = await this.row(id);
+    return row?.live ? toLive(row, await this.open(row, row.live)) : null;
   }
 
   /** Deletes the oldest finished records beyond MAX_FINISHED_EXECUTIONS. */
   private async prune(): Promise<void> {
-    const cutoff = this.seq - MAX_FINISHED_EXECUTIONS - this.running.size;
+    const cutoff = this.seq - MAX_FINISHED_EXECUTIONS - this.live.size;
     if (cutoff <= 0) return;
     const old = await this.storage.list<Row>({
       prefix: "x/",

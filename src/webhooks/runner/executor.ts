@@ -16,7 +16,7 @@ import {
   finalOutput,
   startExecution,
 } from "../../workflow/engine";
-import type { ConversationEventNode, WebhookNode } from "../../workflow/types";
+import type { ConversationEventNode, WebhookNode, WorkflowConcurrency } from "../../workflow/types";
 import { respondedOutcome } from "./answers";
 import type { RunnerConfig } from "./config";
 import type { Settled } from "./contract";
@@ -24,6 +24,7 @@ import type { LiveExecution, Wake } from "./execution-row";
 import type { ExecutionStore } from "./execution-store";
 import { HeldCallers, type HeldOutcome } from "./held-callers";
 import { performFetch } from "./outbound-fetch";
+import { Slots } from "./slots";
 import type { Secrets } from "./workflow-source";
 
 /** How long past its timeout a fetch may be silent before the alarm takes it over (ms). */
@@ -35,18 +36,29 @@ export class Executor {
   private readonly inFlight = new Set<string>();
   private readonly settledUnsaved = new Map<string, Settled>();
   private readonly held = new HeldCallers<Settled>();
+  private readonly slots = new Slots();
   private alarmAt: number | null = null;
 
+  /** @param secretsFor the secrets of the workflow's workspace, for executions it continues */
   constructor(
     private readonly ctx: DurableObjectState,
     readonly store: ExecutionStore,
+    private readonly secretsFor: (workflowId: string) => Promise<Secrets>,
   ) {}
 
-  /** Reads the alarm and the running executions; call once, while the object starts. */
+  /**
+   * Reads the alarm, the running executions and the queue; call once, while the object starts.
+   * Queued executions that fit now start.
+   */
   async load(): Promise<void> {
     this.alarmAt = await this.ctx.storage.getAlarm();
     await this.store.load();
-    if (this.store.interruptFetches(Date.now()) > 0) await this.schedule(Date.now());
+    const { live } = this.store;
+    if (live.interruptFetches(Date.now()) > 0) await this.schedule(Date.now());
+    const waiting = live.queued();
+    const head = waiting[0] === undefined ? null : await this.store.opened(waiting[0]);
+    this.slots.load(live.active(), waiting, head?.definition.concurrency);
+    this.startQueued(this.slots.release(null));
   }
 
   /** Whether this instance is driving the execution now. */
@@ -63,7 +75,10 @@ export class Executor {
    * Starts an execution of the workflow's current definition from `trigger` with its output, and
    * drives it. Settles once it is recorded: when it goes on past its first stretch of nodes, once
    * that state is confirmed on disk; when it finished in that stretch, at once (its record is
-   * written unconfirmed, see ExecutionStore).
+   * written unconfirmed, see ExecutionStore). Under the definition's `concurrency`
+   * (docs/webhooks.md#concurrency), an execution beyond the limit is recorded as queued (settles
+   * once confirmed on disk) and starts when its turn comes; with the queue full, nothing is
+   * recorded.
    * @param replayOf the execution it replays (docs/webhooks.md#replay)
    */
   start(
@@ -73,8 +88,10 @@ export class Executor {
     output: JsonValue,
     secrets: Secrets,
     replayOf: string | null = null,
-  ): Promise<void> {
+  ): Promise<"started" | "queued" | "queue_full"> {
     const now = Date.now();
+    const admission = this.slots.admit(executionId, config.definition.concurrency);
+    if (admission === "full") return Promise.resolve("queue_full");
     const execution: LiveExecution = {
       id: executionId,
       workflowId: config.workflowId,
@@ -84,21 +101,50 @@ export class Executor {
       startedAt: now,
       definitionAt: config.updatedAt,
       replayOf,
+      queuedAt: admission === "queue" ? now : null,
     };
-    const recorded = Promise.withResolvers<void>();
+    if (admission === "queue") {
+      return this.store.save(execution, secrets.redact, null, true).then(
+        () => "queued",
+        (error: unknown) => {
+          this.slots.drop(executionId);
+          throw error;
+        },
+      );
+    }
+    const recorded = Promise.withResolvers<"started">();
     const onRecorded = (error?: unknown) =>
-      error === undefined ? recorded.resolve() : recorded.reject(error);
+      error === undefined ? recorded.resolve("started") : recorded.reject(error);
     this.ctx.waitUntil(this.drive(execution, secrets, onRecorded).catch(logDriveError));
     return recorded.promise;
   }
 
+  /** Whether a new execution under `limit` would be refused now, its queue being full. */
+  queueFull(limit: WorkflowConcurrency | undefined): boolean {
+    return this.slots.decide(limit) === "full";
+  }
+
+  /** Starts queued executions whose turn came (they hold their slots already). */
+  private startQueued(ids: string[]): void {
+    for (const id of ids) {
+      const run = async () => {
+        const execution = await this.store.opened(id);
+        // Gone (its workflow deleted meanwhile): the slot goes to the next.
+        if (!execution) return this.startQueued(this.slots.release(id));
+        execution.startedAt = Date.now();
+        await this.drive(execution, await this.secretsFor(execution.workflowId));
+      };
+      this.ctx.waitUntil(run().catch(logDriveError));
+    }
+  }
+
   /** Continues every execution whose wait ended or whose fetch was interrupted. */
-  async runDue(secretsFor: (workflowId: string) => Promise<Secrets>): Promise<void> {
+  async runDue(): Promise<void> {
     this.alarmAt = null;
     const now = Date.now();
     const due = (await this.store.due(now)).filter((execution) => !this.inFlight.has(execution.id));
     if (due.length > 0) {
-      const secrets = await secretsFor(due[0]?.workflowId ?? "");
+      const secrets = await this.secretsFor(due[0]?.workflowId ?? "");
       for (const execution of due) {
         // A wait that has not ended yet (a clock skew or an early alarm) stays parked.
         if (
@@ -110,7 +156,7 @@ export class Executor {
         this.ctx.waitUntil(this.drive(execution, secrets).catch(logDriveError));
       }
     }
-    const next = this.store.nextWake();
+    const next = this.store.live.nextWake();
     if (next !== null) await this.schedule(Math.max(next, Date.now() + 1));
   }
 
@@ -135,6 +181,7 @@ export class Executor {
           const saved = this.store.save(execution, secrets.redact, null);
           recorded?.();
           this.settle(execution, secrets);
+          this.startQueued(this.slots.release(execution.id));
           await saved;
           return;
         }

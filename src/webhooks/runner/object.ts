@@ -17,6 +17,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { database } from "../../db/database";
 import type { AppBindings } from "../../platform/env";
+import { log } from "../../platform/log";
 import { RateLimitStore } from "../../platform/rate-limit-store";
 import { redactPrepared } from "../../workflow/redact";
 import { type Arming, CaptureStore, type Sample } from "./capture-store";
@@ -54,7 +55,11 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   constructor(ctx: DurableObjectState, env: AppBindings) {
     super(ctx, env);
     this.source = new WorkflowSource(database(env), env.SECRETS_KEY);
-    this.executor = new Executor(ctx, new ExecutionStore(ctx.storage, env.SECRETS_KEY));
+    const store = new ExecutionStore(ctx.storage, env.SECRETS_KEY);
+    this.executor = new Executor(ctx, store, async (workflowId) => {
+      const config = await this.source.workflow(workflowId);
+      return config ? await this.source.secretValues(config.workspaceId) : emptySecrets();
+    });
     this.requests = new RequestLog(ctx.storage);
     this.captures = new CaptureStore(ctx.storage.sql);
     this.receiver = new WebhookReceiver({
@@ -115,8 +120,10 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     // No await from this check to `start`, which marks the execution in flight at once, so two
     // concurrent deliveries of one event cannot both pass.
     if (known || this.executor.isRunning(call.executionId)) return false;
-    await this.executor.start(config, node, call.executionId, call.output, secrets);
-    return true;
+    const started = await this.executor.start(config, node, call.executionId, call.output, secrets);
+    if (started !== "queue_full") return true;
+    log("warn", "event_refused_queue_full", { workflowId: call.workflowId, event: call.event });
+    return false;
   }
 
   async getExecution(executionId: string): Promise<ExecutionRecord | null> {
@@ -189,9 +196,6 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
 
   /** Continues every execution whose wait ended or whose fetch was interrupted. */
   override async alarm(): Promise<void> {
-    await this.executor.runDue(async (workflowId) => {
-      const config = await this.source.workflow(workflowId);
-      return config ? await this.source.secretValues(config.workspaceId) : emptySecrets();
-    });
+    await this.executor.runDue();
   }
 }

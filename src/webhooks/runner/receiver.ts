@@ -24,9 +24,11 @@ import type {
 } from "./contract";
 import type { DedupeStore } from "./dedupe-store";
 import type { Executor } from "./executor";
+import { loggedOutcome, statusOf } from "./outcome-status";
 import type { RequestLog } from "./request-log";
-import { type RequestOutcome, redactHeaders } from "./request-log-entry";
+import { redactHeaders } from "./request-log-entry";
 import type { ResultTokens } from "./result-tokens";
+import { QUEUE_FULL_RETRY_SECONDS } from "./slots";
 import type { WorkflowSource } from "./workflow-source";
 
 /** What answering a call needs from the runner. */
@@ -39,8 +41,8 @@ export type ReceiverParts = {
   requests: RequestLog;
 };
 
-/** An outcome and, for a refusal, why (for the request log only). */
-type Answer = { outcome: WebhookOutcome; reason?: string };
+/** An outcome and, for the request log only, why it was refused or that it was queued. */
+type Answer = { outcome: WebhookOutcome; reason?: string; queued?: boolean };
 
 /** Receives a workflow's webhook calls and answers them. */
 export class WebhookReceiver {
@@ -52,8 +54,8 @@ export class WebhookReceiver {
     if (!config || !namesThisWorkflow(config, call)) return { kind: "not_found", stale: true };
     const node = webhookNode(config, call.nodeKey);
     if (!node) return { kind: "not_found", stale: false };
-    const { outcome, reason } = await this.answer(config, node, call);
-    await this.record(config, node, call, outcome, reason ?? null);
+    const { outcome, reason, queued } = await this.answer(config, node, call);
+    await this.record(config, node, call, { outcome, reason: reason ?? null, queued });
     return outcome;
   }
 
@@ -92,6 +94,10 @@ export class WebhookReceiver {
       return { outcome: { kind: "bad_body", status, message }, reason: message };
     }
     const { output } = call.input;
+    const { concurrency } = config.definition;
+    if (executor.queueFull(concurrency)) {
+      return { outcome: { kind: "queue_full", retryAfterSeconds: QUEUE_FULL_RETRY_SECONDS } };
+    }
     const first = this.claimDelivery(node, call.executionId, output);
     if (first) {
       const answer = await this.answerOf(call.workflowId, node, first, output);
@@ -103,17 +109,22 @@ export class WebhookReceiver {
       node.responseMode !== "immediate"
         ? executor.waitFor(call.executionId, node.responseTimeoutSeconds * 1000)
         : undefined;
+    let started: Awaited<ReturnType<Executor["start"]>>;
     try {
-      await executor.start(config, node, call.executionId, output, secrets);
+      // No await since the check above: the queue cannot have filled up meanwhile.
+      started = await executor.start(config, node, call.executionId, output, secrets);
     } catch (error) {
       // Nothing started: a retry of this delivery must not be taken for a repeat.
       this.parts.dedupe.release(call.executionId);
       throw error;
     }
-    if (settled) return { outcome: await this.withHandle(call.workflowId, await settled) };
+    const queued = started === "queued";
+    if (settled) return { outcome: await this.withHandle(call.workflowId, await settled), queued };
     const reply = renderReply(node, output, call.executionId);
+    const { executionId } = call;
     return {
-      outcome: { kind: "accepted", executionId: call.executionId, ...(reply ? { reply } : {}) },
+      outcome: { kind: "accepted", executionId, queued, ...(reply ? { reply } : {}) },
+      queued,
     };
   }
 
@@ -122,8 +133,11 @@ export class WebhookReceiver {
     config: RunnerConfig,
     node: WebhookNode,
     call: WebhookCall,
-    outcome: WebhookOutcome,
-    reason: string | null,
+    {
+      outcome,
+      reason,
+      queued,
+    }: { outcome: WebhookOutcome; reason: string | null; queued?: boolean },
   ): Promise<void> {
     const secrets = await this.parts.source.secretValues(config.workspaceId);
     const answered = outcome.kind === "deduplicated" ? outcome.first : outcome;
@@ -134,7 +148,7 @@ export class WebhookReceiver {
         nodeKey: node.key,
         method: call.method,
         status: statusOf(answered),
-        outcome: loggedOutcome(outcome),
+        outcome: queued ? "queued" : loggedOutcome(outcome),
         executionId: "executionId" in answered ? answered.executionId : null,
         latencyMs: Math.max(0, Date.now() - call.receivedAt),
         size: call.size,
@@ -237,57 +251,11 @@ export function webhookNode(config: RunnerConfig, key: string): WebhookNode | un
 export function settledFromRecord(record: ExecutionRecord): Settled | null {
   const responded = respondedOutcome(record.id, record.nodes, []);
   if (responded) return responded;
-  if (record.status === "running") return null;
+  if (record.status === "running" || record.status === "queued") return null;
   if (record.status === "failed") {
     const failed = record.nodes.find((run) => run.status === "failed");
     return { kind: "failed", executionId: record.id, nodeKey: failed?.key ?? null };
   }
   const last = record.nodes.filter((run) => run.status === "succeeded").at(-1);
   return { kind: "succeeded", executionId: record.id, output: last?.output ?? null };
-}
-
-/** The HTTP status an outcome is answered with. */
-function statusOf(outcome: DirectOutcome): number {
-  switch (outcome.kind) {
-    case "accepted":
-      return outcome.reply?.status ?? 200;
-    case "succeeded":
-      return 200;
-    case "responded":
-      return outcome.reply.status;
-    case "failed":
-      return 500;
-    case "timeout":
-      return 504;
-    case "invalid_signature":
-      return 401;
-    case "not_found":
-      return 404;
-    case "method_not_allowed":
-      return 405;
-    case "rate_limited":
-      return 429;
-    case "bad_body":
-      return outcome.status;
-  }
-}
-
-/** The request log's name for how a call ended. */
-function loggedOutcome(outcome: WebhookOutcome): RequestOutcome {
-  switch (outcome.kind) {
-    case "deduplicated":
-      return "deduplicated";
-    case "not_found":
-      return "stopped";
-    case "bad_body":
-      return outcome.status === 413 ? "payload_too_large" : "invalid_body";
-    case "accepted":
-    case "succeeded":
-    case "responded":
-    case "failed":
-    case "timeout":
-      return "accepted";
-    default:
-      return outcome.kind;
-  }
 }

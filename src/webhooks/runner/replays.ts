@@ -11,6 +11,7 @@ import { log } from "../../platform/log";
 import type { ExecutionState, WorkflowDefinition } from "../../workflow/types";
 import type { ExecutionRecord, ReplayMode, ReplayResult } from "./contract";
 import type { Executor } from "./executor";
+import { QUEUE_FULL_RETRY_SECONDS } from "./slots";
 import type { WorkflowSource } from "./workflow-source";
 
 /** Bulk replays take at most this many executions per request, oldest first. */
@@ -62,7 +63,8 @@ export class Replays {
       mode === "original" ? { ...config, definition, updatedAt: row.definitionAt ?? 0 } : config;
     const secrets = await this.source.secretValues(config.workspaceId);
     const id = newId("exe");
-    await this.executor.start(run, trigger, id, input, secrets, executionId);
+    const started = await this.executor.start(run, trigger, id, input, secrets, executionId);
+    if (started === "queue_full") return { ok: false, reason: "queue_full" };
     return { ok: true, record: (await store.get(id)) as ExecutionRecord };
   }
 
@@ -120,6 +122,11 @@ export class Replays {
       if (!next) return;
       try {
         const result = await this.replay(next.workflow_id, next.execution_id, next.mode);
+        if (!result.ok && result.reason === "queue_full") {
+          // The workflow's queue is full: this replay waits its turn, and nothing is dropped.
+          await scheduler.wait(QUEUE_FULL_RETRY_SECONDS * 1000);
+          continue;
+        }
         if (!result.ok)
           log("warn", "replay_skipped", { executionId: next.execution_id, reason: result.reason });
       } catch (error) {

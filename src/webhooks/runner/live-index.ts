@@ -1,0 +1,77 @@
+/**
+ * The runner's in-memory index of its unfinished executions (docs/architecture.md#storage): for
+ * each, its record's seq, what it waits for, and whether it is queued behind the workflow's
+ * `concurrency` limit (docs/webhooks.md#concurrency). Rebuilt from storage when the object starts.
+ */
+import type { Wake } from "./execution-row";
+
+type Entry = { seq: number; wake: Wake | null; queued: boolean };
+
+/** Unfinished executions by id. */
+export class LiveIndex {
+  private readonly entries = new Map<string, Entry>();
+
+  get(id: string): Entry | undefined {
+    return this.entries.get(id);
+  }
+
+  set(id: string, entry: Entry): void {
+    this.entries.set(id, entry);
+  }
+
+  delete(id: string): void {
+    this.entries.delete(id);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  /** How many executions are unfinished, queued ones included. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The seqs of executions whose wake time has come, soonest first, at most `limit`. */
+  dueSeqs(now: number, limit: number): number[] {
+    return [...this.entries.values()]
+      .filter(({ wake }) => wake !== null && wake.at <= now)
+      .sort((a, b) => (a.wake?.at ?? 0) - (b.wake?.at ?? 0))
+      .slice(0, limit)
+      .map(({ seq }) => seq);
+  }
+
+  /** The earliest wake time, or null. */
+  nextWake(): number | null {
+    let at: number | null = null;
+    for (const { wake } of this.entries.values()) {
+      if (wake && (at === null || wake.at < at)) at = wake.at;
+    }
+    return at;
+  }
+
+  /** Makes every fetch in flight due at `now` (they died with the previous instance); how many. */
+  interruptFetches(now: number): number {
+    let count = 0;
+    for (const entry of this.entries.values()) {
+      if (entry.wake?.step === "fetch") {
+        entry.wake = { step: "fetch", at: now };
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /** Ids of the started (not queued) executions. */
+  active(): string[] {
+    return [...this.entries].filter(([, entry]) => !entry.queued).map(([id]) => id);
+  }
+
+  /** Ids of the queued executions, oldest first (FIFO). */
+  queued(): string[] {
+    return [...this.entries]
+      .filter(([, entry]) => entry.queued)
+      .sort(([, a], [, b]) => a.seq - b.seq)
+      .map(([id]) => id);
+  }
+}
