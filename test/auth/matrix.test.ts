@@ -42,6 +42,10 @@ const WELL_FORMED: Record<string, unknown> = {
     nodes: [{ type: "webhook" }],
     connections: [],
   },
+  "POST /v1/manage/workflows/{id}/executions/replay": {
+    status: "failed",
+    since: "2026-01-01T00:00:00Z",
+  },
 };
 
 const withIds = (path: string) =>
@@ -209,7 +213,9 @@ describe("every authenticated operation", () => {
       if (!base) continue;
       const path = op.path
         .replace("{id}", resources[base] as string)
-        .replace("{executionId}", "exe_x");
+        .replace("{executionId}", "exe_x")
+        .replace("{requestId}", "whr_000000000000000000abcdef")
+        .replace("{key}", "webhook_1");
       const token = op.scheme === "widgetKey" ? other.widgetKey : other.ownerToken;
       // Well-formed bodies, so the answer is about the resource, not the shape.
       const body = WELL_FORMED[`${op.method} ${op.path}`] ?? bodyFor(op.method);

@@ -123,7 +123,12 @@ export class WebhookReceiver {
     const reply = renderReply(node, output, call.executionId);
     const { executionId } = call;
     return {
-      outcome: { kind: "accepted", executionId, queued, ...(reply ? { reply } : {}) },
+      outcome: {
+        kind: "accepted",
+        executionId,
+        ...(queued ? { queued } : {}),
+        ...(reply ? { reply } : {}),
+      },
       queued,
     };
   }
