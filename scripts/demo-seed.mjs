@@ -186,7 +186,7 @@ export async function seedDemoWorkflow(api, memberToken, webhookSecret) {
  * @param {boolean} reused whether the demo came from an earlier run
  * @returns {string}
  */
-export function demoBanner(base, demo, reused, chatUrl) {
+export function demoBanner(base, demo, reused, chatUrl, signInUrl) {
   const auth = `-H "Authorization: Bearer ${demo.widgetKey}"`;
   const owner = `-H "Authorization: Bearer ${demo.memberToken}"`;
   const launch = JSON.stringify({
@@ -215,7 +215,7 @@ Look it up (id from the create response):
 Revoke it:
   curl -s -o /dev/null -w "%{http_code}\\n" -X DELETE ${base}/v1/widget/launches/<lnk_id> ${auth}
 The create response's \`url\` opens the hosted chat page; its \`embedHtml\` shows the widget on any page.
-${chatUrl ? `A fresh link for Ada, ready to open in a browser:\n  ${chatUrl}\n` : ""}
+${chatUrl ? `A fresh link for Ada, ready to open in a browser:\n  ${chatUrl}\n` : ""}${signInUrl ? `Sign in as the demo owner (one use, 15 minutes):\n  ${signInUrl}\n` : ""}
 Call the demo workflow's webhook:
   curl -s -X POST ${demo.webhookUrl} -H "Content-Type: application/json" -H "x-webhook-secret: ${demo.webhookSecret}" -d '{"orderId":1042}'
 It answers {"ok":true,"orderId":1042,"message":"Order 1042 received"}; a wrong secret answers {"ok":false,...}.

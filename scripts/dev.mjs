@@ -109,6 +109,15 @@ async function demoChatUrl(demo) {
   return created?.status === 201 ? created.json.url : null;
 }
 
+/** A fresh one-time sign-in link for the demo owner (docs/dashboard.md#sign-in). */
+async function demoSignInUrl(demo) {
+  const created = await api("POST", "/v1/manage/sign-in-links", {
+    token: demo.memberToken,
+    body: {},
+  }).catch(() => null);
+  return created?.status === 201 ? created.json.url : null;
+}
+
 const vars = ensureDevVars();
 let port;
 try {
@@ -137,7 +146,9 @@ void server.exited.then((code) => {
 });
 const existing = await loadDemo();
 const demo = existing ?? (await seed(vars.OPERATOR_TOKEN));
-console.log(demoBanner(base, demo, Boolean(existing), await demoChatUrl(demo)));
+console.log(
+  demoBanner(base, demo, Boolean(existing), await demoChatUrl(demo), await demoSignInUrl(demo)),
+);
 if (seedOnly) {
   stopAndExit();
 } else {

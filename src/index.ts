@@ -4,6 +4,7 @@
 
 import { requireMember } from "./auth/middleware";
 import { refuseQueryCredentials } from "./auth/query-credentials";
+import { signInLinksRouter, signInPagesRouter } from "./auth/sign-in-routes";
 import { chatRouter } from "./conversations/routes";
 import { deliveriesRouter } from "./events/deliveries-routes";
 import { consumeDeliveries } from "./events/delivery";
@@ -39,6 +40,8 @@ app.route("/", secretsRouter);
 app.route("/", workflowsRouter);
 app.route("/", executionsRouter);
 app.route("/", requestsRouter);
+app.route("/", signInLinksRouter);
+app.route("/", signInPagesRouter);
 app.route("/", usageRouter);
 app.route("/", eventEndpointsRouter);
 app.route("/", deliveriesRouter);

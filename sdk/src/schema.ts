@@ -4412,6 +4412,243 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/manage/sign-in-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a one-time sign-in link (15 minutes, single use)
+         * @description For yourself (no `memberId`, or your own), or, by an Owner or Admin, for another member of the workspace. Opening the URL in a browser signs in to the dashboard at /app (docs/dashboard.md#sign-in).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        memberId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The link; its token is shown only here */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SignInLink"];
+                    };
+                };
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query" | "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
+                        };
+                    };
+                };
+                /** @description `insufficient_scope`: The credential cannot do this. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "insufficient_scope";
+                            };
+                        };
+                    };
+                };
+                /** @description `not_found`: No such resource in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "not_found";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "unsupported_media_type";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/manage/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Sign out everywhere: end every dashboard session of the caller */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Ended */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description `credential_in_query`: A credential was sent in the query string; send it in a header. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
+                        };
+                    };
+                };
+                /** @description `insufficient_scope`: The credential cannot do this. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "insufficient_scope";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/manage/usage": {
         parameters: {
             query?: never;
@@ -6483,7 +6720,7 @@ export interface components {
                  * @example invalid_request
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_parameters" | "credential_in_query" | "invalid_key" | "invalid_signature" | "insufficient_scope" | "forbidden_flow" | "browser_not_allowed" | "link_unavailable" | "invalid_ticket" | "not_found" | "widget_not_found" | "webhook_not_found" | "method_not_allowed" | "too_many_pending_links" | "slug_taken" | "link_not_open" | "idempotency_key_in_use" | "endpoint_disabled" | "replay_unavailable" | "member_exists" | "cannot_remove_owner" | "conversation_ended" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_body" | "upgrade_required" | "rate_limited" | "queue_full" | "too_many_connections" | "internal_error" | "workflow_failed" | "workflow_timeout";
+                code: "invalid_request" | "invalid_parameters" | "credential_in_query" | "invalid_key" | "invalid_signature" | "insufficient_scope" | "cross_site_request" | "forbidden_flow" | "browser_not_allowed" | "link_unavailable" | "invalid_ticket" | "not_found" | "widget_not_found" | "webhook_not_found" | "method_not_allowed" | "too_many_pending_links" | "slug_taken" | "link_not_open" | "idempotency_key_in_use" | "endpoint_disabled" | "replay_unavailable" | "member_exists" | "cannot_remove_owner" | "conversation_ended" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_body" | "upgrade_required" | "rate_limited" | "queue_full" | "too_many_connections" | "internal_error" | "workflow_failed" | "workflow_timeout";
                 message: string;
                 details: {
                     [key: string]: unknown;
@@ -6567,6 +6804,8 @@ export interface components {
             member: components["schemas"]["Member"];
             /** @description Shown once */
             memberToken: string;
+            /** @description A one-time link signing the member in to the dashboard (15 minutes; docs/dashboard.md#sign-in) */
+            signInUrl: string;
         };
         Workspace: {
             id: string;
@@ -6595,6 +6834,8 @@ export interface components {
             member: components["schemas"]["Member"];
             /** @description Shown once */
             memberToken: string;
+            /** @description A one-time link signing the member in to the dashboard (15 minutes; docs/dashboard.md#sign-in) */
+            signInUrl: string;
         };
         CreateMember: {
             /** Format: email */
@@ -6880,6 +7121,10 @@ export interface components {
                 /** @description The node's output as a template sees it: body, headers, queryParams, method */
                 output?: unknown;
             }[];
+        };
+        SignInLink: {
+            url: string;
+            expiresAt: string;
         };
         Usage: {
             /** @description Links pending and unexpired now */

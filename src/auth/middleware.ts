@@ -3,10 +3,11 @@
  * the management API (spec 5, docs/api/manage.md, docs/api/launch.md).
  */
 
+import { getCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import { database } from "../db/database";
 import type { AppEnv } from "../platform/app";
-import { insufficientScope, invalidKey } from "../platform/errors";
+import { ApiError, insufficientScope, invalidKey } from "../platform/errors";
 import {
   authenticateMember,
   authenticateWidgetKey,
@@ -16,6 +17,7 @@ import {
   readCredential,
   type WidgetKeyPrincipal,
 } from "./credentials";
+import { authenticateSession, SIGN_IN } from "./sessions";
 
 /** The Hono env of routes behind `requireWidgetKey`. */
 export type WidgetKeyEnv = AppEnv & { Variables: { widgetKey: WidgetKeyPrincipal } };
@@ -42,11 +44,24 @@ export const requireWidgetKey = createMiddleware<WidgetKeyEnv>(async (c, next) =
   await next();
 });
 
-/** Management API: resolves a member token (401); a valid widget key gets 403 insufficient_scope. */
+/**
+ * Management API: resolves a member token (401); a valid widget key gets 403 insufficient_scope.
+ * Without an Authorization header, the dashboard's session cookie is accepted instead
+ * (docs/dashboard.md#sign-in); a state-changing call with it must come from this origin and
+ * carry `X-Requested-With`, which no other site can send without CORS (403 cross_site_request).
+ */
 export const requireMember = createMiddleware<MemberEnv>(async (c, next) => {
   const credential = readCredential(c.req.raw.headers, false);
-  if (credential === null || credential === "conflict") throw invalidKey();
   const db = database(c.env);
+  const cookie = credential === null ? getCookie(c, SIGN_IN.cookie) : undefined;
+  if (cookie !== undefined) {
+    const session = await authenticateSession(db, cookie);
+    if (!session) throw invalidKey();
+    if (!SAFE_METHODS.has(c.req.method)) refuseCrossSite(c.req.raw);
+    c.set("member", session);
+    return await next();
+  }
+  if (credential === null || credential === "conflict") throw invalidKey();
   const principal = await authenticateMember(db, credential);
   if (!principal) {
     // Read past the isolate's key cache: a key revoked a moment ago is no credential at all.
@@ -58,6 +73,25 @@ export const requireMember = createMiddleware<MemberEnv>(async (c, next) => {
   c.set("member", principal);
   await next();
 });
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** Refuses a cookie-authenticated change that another site could have made. */
+function refuseCrossSite(request: Request): void {
+  const origin = request.headers.get("origin");
+  const site = request.headers.get("sec-fetch-site");
+  const crossSite =
+    (origin !== null && origin !== new URL(request.url).origin) ||
+    (site !== null && site !== "same-origin" && site !== "none") ||
+    !request.headers.has("x-requested-with");
+  if (crossSite) {
+    throw new ApiError(
+      403,
+      "cross_site_request",
+      "A change made with the session cookie must come from the dashboard (same origin, X-Requested-With).",
+    );
+  }
+}
 
 /** Owners and admins write; members read (docs/api/manage.md). */
 export const requireWriter = createMiddleware<MemberEnv>(async (c, next) => {

@@ -7,6 +7,7 @@ import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";
 import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openapi";
+import { appUrl } from "../platform/origins";
 import { createMember, listMembers, removeMember } from "./members";
 import { CreatedMemberSchema, CreateMemberSchema, MemberSchema } from "./schemas";
 
@@ -34,7 +35,12 @@ membersRouter.openapi(
   }),
   async (c) =>
     c.json(
-      await createMember(database(c.env), c.get("member").workspaceId, c.req.valid("json")),
+      await createMember(
+        database(c.env),
+        c.get("member").workspaceId,
+        c.req.valid("json"),
+        appUrl(c.env, c.req.url),
+      ),
       201,
     ),
 );

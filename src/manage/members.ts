@@ -7,8 +7,10 @@ import type { z } from "@hono/zod-openapi";
 import { and, eq, isNull } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { MEMBER_TOKEN_PREFIX } from "../auth/credentials";
+import { createSignInLink } from "../auth/sessions";
 import { isUniqueViolation } from "../db/errors";
 import { type Member, members, workspaces } from "../db/schema";
+import { sessions } from "../db/session-tables";
 import { generateChecksummedSecret, randomBase62, sha256Hex } from "../platform/crypto";
 import { ApiError, notFound } from "../platform/errors";
 import { isoTime, newId } from "../platform/ids";
@@ -70,6 +72,7 @@ function slugFrom(name: string): string {
 export async function createWorkspace(
   db: DrizzleD1Database,
   input: z.infer<typeof CreateWorkspaceSchema>,
+  appUrl: string,
   now = Date.now(),
 ): Promise<z.infer<typeof CreatedWorkspaceSchema>> {
   let slug = input.slug ?? slugFrom(input.name);
@@ -97,10 +100,12 @@ export async function createWorkspace(
     }
     throw error;
   }
+  const signIn = await createSignInLink(db, workspace.id, row.id, appUrl, now);
   return {
     workspace: { ...workspace, createdAt: isoTime(now) },
     member: toMember(row),
     memberToken,
+    signInUrl: signIn.url,
   };
 }
 
@@ -109,6 +114,7 @@ export async function createMember(
   db: DrizzleD1Database,
   workspaceId: string,
   input: z.infer<typeof CreateMemberSchema>,
+  appUrl: string,
   now = Date.now(),
 ): Promise<z.infer<typeof CreatedMemberSchema>> {
   const { row, memberToken } = await newMemberRow(workspaceId, input, now);
@@ -124,7 +130,8 @@ export async function createMember(
     }
     throw error;
   }
-  return { member: toMember(row), memberToken };
+  const signIn = await createSignInLink(db, workspaceId, row.id, appUrl, now);
+  return { member: toMember(row), memberToken, signInUrl: signIn.url };
 }
 
 /** Current members of the workspace, oldest first. */
@@ -160,5 +167,9 @@ export async function removeMember(
     throw new ApiError(409, "cannot_remove_owner", "The workspace owner cannot be removed.");
   }
   if (row.removedAt !== null) return;
-  await db.update(members).set({ removedAt: now }).where(eq(members.id, memberId));
+  // Their dashboard sessions end with them (docs/dashboard.md#sign-in).
+  await db.batch([
+    db.update(members).set({ removedAt: now }).where(eq(members.id, memberId)),
+    db.delete(sessions).where(eq(sessions.memberId, memberId)),
+  ]);
 }

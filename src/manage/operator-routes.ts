@@ -8,6 +8,7 @@ import { type AppEnv, createRouter } from "../platform/app";
 import { invalidKey } from "../platform/errors";
 import { jsonBody } from "../platform/json-body";
 import { errorResponses } from "../platform/openapi";
+import { appUrl } from "../platform/origins";
 import { createWorkspace } from "./members";
 import { CreatedWorkspaceSchema, CreateWorkspaceSchema } from "./schemas";
 
@@ -44,5 +45,8 @@ const createWorkspaceRoute = createRoute({
 
 export const operator = createRouter();
 operator.openapi(createWorkspaceRoute, async (c) =>
-  c.json(await createWorkspace(database(c.env), c.req.valid("json")), 201),
+  c.json(
+    await createWorkspace(database(c.env), c.req.valid("json"), appUrl(c.env, c.req.url)),
+    201,
+  ),
 );

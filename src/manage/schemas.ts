@@ -39,6 +39,10 @@ export const CreatedWorkspaceSchema = z
     workspace: WorkspaceSchema,
     member: MemberSchema,
     memberToken: z.string().openapi({ description: "Shown once" }),
+    signInUrl: z.string().openapi({
+      description:
+        "A one-time link signing the member in to the dashboard (15 minutes; docs/dashboard.md#sign-in)",
+    }),
   })
   .openapi("CreatedWorkspace");
 
@@ -47,7 +51,14 @@ export const CreateMemberSchema = z
   .openapi("CreateMember");
 
 export const CreatedMemberSchema = z
-  .object({ member: MemberSchema, memberToken: z.string().openapi({ description: "Shown once" }) })
+  .object({
+    member: MemberSchema,
+    memberToken: z.string().openapi({ description: "Shown once" }),
+    signInUrl: z.string().openapi({
+      description:
+        "A one-time link signing the member in to the dashboard (15 minutes; docs/dashboard.md#sign-in)",
+    }),
+  })
   .openapi("CreatedMember");
 
 export const CreateWidgetKeySchema = z

@@ -29,6 +29,11 @@ export const ERROR_CODES = {
     meaning: "The webhook call's signature did not verify against the node's `verify` setting.",
   },
   insufficient_scope: { status: [403], meaning: "The credential cannot do this." },
+  cross_site_request: {
+    status: [403],
+    meaning:
+      "A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.",
+  },
   forbidden_flow: { status: [403], meaning: "The widget key is limited to other agents." },
   browser_not_allowed: { status: [403], meaning: "The launch API refuses calls from browsers." },
   link_unavailable: {

@@ -14,7 +14,9 @@ export type IdPrefix =
   | "ep"
   | "evt"
   | "dlv"
-  | "att";
+  | "att"
+  | "sil"
+  | "dss";
 
 /** A new unguessable id: `<prefix>_` + 22 base62 chars (about 131 random bits; docs/architecture.md#ids-and-formats). */
 export function newId(prefix: IdPrefix): string {

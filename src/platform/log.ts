@@ -54,8 +54,11 @@ export function redactUrl(url: string): string {
     const secret = CREDENTIAL_QUERY_NAMES.has(name.toLowerCase()) || looksLikeCredential(value);
     return `${encodeURIComponent(name)}=${secret ? "[redacted]" : encodeURIComponent(value)}`;
   });
-  // A result handle's token is its only credential (docs/webhooks.md#result-handles).
-  const path = parsed.pathname.replace(/^\/webhooks\/results\/.+$/, "/webhooks/results/[redacted]");
+  // A result handle's token and a sign-in link's are their only credentials
+  // (docs/webhooks.md#result-handles, docs/dashboard.md#sign-in).
+  const path = parsed.pathname
+    .replace(/^\/webhooks\/results\/.+$/, "/webhooks/results/[redacted]")
+    .replace(/^\/sign-in\/.+$/, "/sign-in/[redacted]");
   return redactText(parts.length ? `${path}?${parts.join("&")}` : path);
 }
 

@@ -58,6 +58,8 @@ describe("OpenAPI document (generated from the zod schemas)", () => {
         "POST /v1/manage/workflows/{id}/nodes/{key}/capture",
         "GET /v1/manage/workflows/{id}/nodes/{key}/samples",
         "POST /webhook-test/{workspace}/{workflow}/{node}",
+        "POST /v1/manage/sign-in-links",
+        "DELETE /v1/manage/sessions",
         "POST /webhooks/{workspace}/{workflow}/{node}",
         "GET /webhooks/results/{token}",
         "POST /v1/chat/sessions",

@@ -1,0 +1,58 @@
+/**
+ * The small HTML pages of signing in by link (docs/dashboard.md#sign-in): the page a link opens,
+ * which asks to continue (so a mail scanner that fetches links uses nothing up), and the answers
+ * to a used or expired link and to signing out. No script; a strict Content-Security-Policy.
+ */
+import { html } from "hono/html";
+import type { HtmlEscapedString } from "hono/utils/html";
+
+/** The pages' Content-Security-Policy, as `secureHeaders` directives: nothing but a same-origin form. */
+export const SIGN_IN_CSP = {
+  defaultSrc: ["'none'"],
+  styleSrc: ["'unsafe-inline'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+  baseUri: ["'none'"],
+};
+
+const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:28rem;margin:15vh auto;padding:0 1rem;color:#1f2328;background:#fff}
+h1{font-size:1.4rem}button{font:inherit;padding:.6rem 1.2rem;border-radius:.5rem;border:0;background:#0b57d0;color:#fff;cursor:pointer}
+button:focus-visible{outline:3px solid #0b57d0;outline-offset:2px}
+@media (prefers-color-scheme:dark){body{background:#0d1117;color:#e6edf3}button{background:#4c8df6;color:#0d1117}}`;
+
+function page(title: string, body: HtmlEscapedString | Promise<HtmlEscapedString>) {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="referrer" content="no-referrer"><title>${title} · agent-edge</title><style>${STYLE}</style></head>
+<body><main>${body}</main></body></html>`;
+}
+
+/** Asks the person to continue signing in as the link's member; the button posts the token. */
+export function continuePage(
+  token: string,
+  who: { memberName: string; email: string; workspaceName: string },
+) {
+  return page(
+    "Sign in",
+    html`<h1>Sign in to ${who.workspaceName}</h1>
+<p>You are signing in as <strong>${who.memberName}</strong> (${who.email}).</p>
+<form method="post" action="/sign-in"><input type="hidden" name="token" value="${token}">
+<button type="submit">Continue</button></form>
+<p><small>The link works once, for 15 minutes.</small></p>`,
+  );
+}
+
+/** A link that is unknown, used, expired, or whose member was removed. */
+export function unusableLinkPage() {
+  return page(
+    "Link not valid",
+    html`<h1>This sign-in link cannot be used</h1>
+<p>It was used already, has expired (links last 15 minutes) or was never valid. Ask a workspace
+Owner or Admin for a new one, or create one with <code>POST /v1/manage/sign-in-links</code>.</p>`,
+  );
+}
+
+/** After signing out in this browser. */
+export function signedOutPage() {
+  return page("Signed out", html`<h1>You are signed out</h1><p>You can close this tab.</p>`);
+}
