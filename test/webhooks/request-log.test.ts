@@ -185,6 +185,35 @@ describe("the request log", () => {
     expect(badCursor.status).toBe(400);
   });
 
+  it("redacts secret values wherever they are, and keeps floods to their preview", async () => {
+    const ws = await seedWorkspace();
+    const secret = "s3cr3t-value-0123456789";
+    await putSecret(ws, "SHARED", secret);
+    const flow = await createWorkflow(ws, { nodes: [{ type: "webhook", rateLimitPerMinute: 1 }] });
+    const url = flow.webhookUrls.webhook_1 as string;
+    // The secret straddles the preview's end: no part of it may show.
+    const body = `${"a".repeat(2_040)}${secret}${"b".repeat(3_000)}`;
+    const headers = { "x-shared": secret, "content-type": "text/plain" };
+    expect((await hook(url, { headers, body })).status).toBe(200);
+    expect((await hook(url, { headers, body })).status).toBe(429);
+    const { data } = await requests(ws, flow.id);
+    const [limited, accepted] = data;
+    expect(accepted?.headers["x-shared"]).toBe("[redacted]");
+    expect(accepted?.bodyPreview).not.toContain(secret.slice(0, 8));
+    expect(accepted?.bodyPreview.startsWith("a".repeat(2_040))).toBe(true);
+    const read = async (id: string) =>
+      expectJson<{ body: string | null }>(
+        await call("GET", `/v1/manage/workflows/${flow.id}/requests/${id}`, {
+          token: ws.ownerToken,
+        }),
+        200,
+      );
+    const whole = await read(accepted?.id ?? "");
+    expect(whole.body).toBe(body.replace(secret, "[redacted]"));
+    // A rate-limited call keeps its preview, not its whole body.
+    expect((await read(limited?.id ?? "")).body).toBe(limited?.bodyPreview);
+  });
+
   it("keeps the newest 1,000 calls for at most 7 days", async () => {
     const id = env.WORKFLOW_RUNNER.idFromName("request-log-retention");
     await runInDurableObject(env.WORKFLOW_RUNNER.get(id), async (_instance, state) => {
@@ -203,6 +232,7 @@ describe("the request log", () => {
         headers: {},
         reason: null,
         body: new TextEncoder().encode("{}"),
+        keepBody: true,
       });
       for (let i = 0; i < 1_005; i++) log.record(entry(start + i), []);
       const page = await log.list(2_000);

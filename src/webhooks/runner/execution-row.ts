@@ -5,6 +5,17 @@
 import type { ExecutionState, NodeRun, NodeType, WorkflowDefinition } from "../../workflow/types";
 import type { ExecutionRecord } from "./contract";
 
+/**
+ * Storage keys: `x/<seq>` a record (seq grows with every new execution, so listing is newest
+ * first), `i/<id>` its seq, `l/<id>` its seq while unfinished, `r/<id>` a kept replay input,
+ * `d/<version>` a definition version records name (written with the first), for replays.
+ */
+export const recordKey = (seq: number) => `x/${String(seq).padStart(12, "0")}`;
+export const idKey = (id: string) => `i/${id}`;
+export const liveKey = (id: string) => `l/${id}`;
+export const inputKey = (id: string) => `r/${id}`;
+export const definitionKey = (version: number) => `d/${String(version).padStart(15, "0")}`;
+
 /** An execution being run: the definition it started with and the engine's state. */
 export type LiveExecution = {
   id: string;
@@ -46,6 +57,8 @@ export type Row = {
    * secret's value in the call): a replay then gets the call as it was. Null otherwise.
    */
   input?: string | null;
+  /** As stored: whether `r/<id>` holds the kept input (written apart from the record). */
+  hasInput?: boolean;
   queuedAt?: number | null;
 };
 
@@ -90,4 +103,36 @@ export function toLive(row: Row, live: string): LiveExecution {
     replayOf: row.replayOf ?? null,
     queuedAt: row.queuedAt ?? null,
   };
+}
+
+/**
+ * The storage writes of a batch of sealed rows: confirmed ones (a running record and its `l/` key
+ * must be on disk before anything follows), unconfirmed ones (finished records) and `l/` keys to
+ * delete. A definition version still to be written (non-null in `definitions`) goes with the
+ * first new record naming it, and is then marked written (null).
+ */
+export function storageWrites(
+  batch: { seq: number; row: Row; isNew: boolean }[],
+  definitions: Map<number, WorkflowDefinition | null>,
+): { confirmed: Record<string, unknown>; unconfirmed: Record<string, unknown>; ended: string[] } {
+  const confirmed: Record<string, unknown> = {};
+  const unconfirmed: Record<string, unknown> = {};
+  const ended: string[] = [];
+  for (const { seq, row: sealedRow, isNew } of batch) {
+    const into = sealedRow.live === null ? unconfirmed : confirmed;
+    // A kept input has its own value: with the record it could pass the 2 MB value limit.
+    const { input, ...row } = sealedRow;
+    into[recordKey(seq)] = { ...row, hasInput: Boolean(input) };
+    if (input) into[inputKey(row.id)] = input;
+    if (isNew) into[idKey(row.id)] = seq;
+    const version = row.definitionAt ?? 0;
+    const definition = definitions.get(version);
+    if (isNew && definition) {
+      into[definitionKey(version)] = definition;
+      definitions.set(version, null);
+    }
+    if (row.live !== null) confirmed[liveKey(row.id)] = seq;
+    else if (!isNew) ended.push(liveKey(row.id));
+  }
+  return { confirmed, unconfirmed, ended };
 }

@@ -5,10 +5,8 @@
  * state, sealed with the secrets key by `StateBox`). The state is dropped when the execution
  * finishes, so finished records hold only redacted data.
  *
- * Keys: `x/<seq>` the record (seq grows with every new execution, so listing is newest first),
- * `i/<id>` its seq, `l/<id>` its seq while it runs, `d/<version>` each definition version a
- * record names (written with the first record that names it), for replays. The running ones are also indexed in memory
- * (rebuilt when the object starts) with their wake times, for the alarm.
+ * Keys are those of `execution-row.ts`. Unfinished executions are also indexed in memory
+ * (`LiveIndex`, rebuilt when the object starts) with their wake times, for the alarm.
  *
  * Durability: a running execution's record is written confirmed, so nothing that follows (a fetch,
  * the reply to its caller) leaves the object before it is on disk: after any restart the execution
@@ -25,9 +23,14 @@ import { redactedJson } from "../../workflow/redact";
 import type { WorkflowDefinition } from "../../workflow/types";
 import type { ExecutionPage, ExecutionRecord } from "./contract";
 import {
+  definitionKey,
+  idKey,
+  inputKey,
   type LiveExecution,
   lastFinishedAt,
   type Row,
+  recordKey,
+  storageWrites,
   toLive,
   toRecord,
   type Wake,
@@ -40,11 +43,6 @@ export const MAX_FINISHED_EXECUTIONS = 10_000;
 const PRUNE_EVERY = 256;
 /** How long a finished record may wait to be written with others (ms). */
 export const FINISHED_BATCH_MS = 10;
-
-const recordKey = (seq: number) => `x/${String(seq).padStart(12, "0")}`;
-const idKey = (id: string) => `i/${id}`;
-const liveKey = (id: string) => `l/${id}`;
-const definitionKey = (version: number) => `d/${String(version).padStart(15, "0")}`;
 
 /** The runner's execution records and running set (docs/architecture.md#storage). */
 export class ExecutionStore {
@@ -156,22 +154,7 @@ export class ExecutionStore {
       if (this.unsaved.get(id) === entry) this.unsaved.delete(id);
       return { ...entry, row: sealed[index] ?? entry.row };
     });
-    const confirmed: Record<string, unknown> = {};
-    const unconfirmed: Record<string, unknown> = {};
-    const ended: string[] = [];
-    for (const { seq, row, isNew } of batch) {
-      const into = row.live === null ? unconfirmed : confirmed;
-      into[recordKey(seq)] = row;
-      if (isNew) into[idKey(row.id)] = seq;
-      const definition = this.definitions.get(row.definitionAt ?? 0);
-      if (isNew && definition) {
-        into[definitionKey(row.definitionAt ?? 0)] = definition;
-        // Written: later records of this version need not carry it again.
-        this.definitions.set(row.definitionAt ?? 0, null);
-      }
-      if (row.live !== null) confirmed[liveKey(row.id)] = seq;
-      else if (!isNew) ended.push(liveKey(row.id));
-    }
+    const { confirmed, unconfirmed, ended } = storageWrites(batch, this.definitions);
     const writes: Promise<unknown>[] = [];
     if (Object.keys(confirmed).length > 0) writes.push(this.storage.put(confirmed));
     if (Object.keys(unconfirmed).length > 0) {
@@ -192,17 +175,28 @@ export class ExecutionStore {
     return row ? toRecord(row) : null;
   }
 
-  /** The stored row of one execution (pending writes included). */
-  async row(id: string): Promise<Row | undefined> {
+  /** The stored row of one execution (pending writes included), its sealed parts still sealed. */
+  private async row(id: string): Promise<Row | undefined> {
     const pending = this.unsaved.get(id);
     if (pending) return pending.row;
     const seq = await this.storage.get<number>(idKey(id));
     return seq === undefined ? undefined : await this.storage.get<Row>(recordKey(seq));
   }
 
-  /** A sealed text of the row (`live`, `input`) opened. */
-  open(row: Row, sealed: string): Promise<string> {
-    return this.box.open(sealed, stateAad(row.workflowId, row.id));
+  /**
+   * The row of one execution with its live state and kept input as plain JSON (a pending row is
+   * not sealed yet; a stored one is opened), or undefined.
+   */
+  async openedRow(id: string): Promise<Row | undefined> {
+    const pending = this.unsaved.get(id);
+    if (pending) return pending.row;
+    const row = await this.row(id);
+    if (!row) return undefined;
+    const aad = stateAad(row.workflowId, row.id);
+    const live = row.live ? await this.box.open(row.live, aad) : null;
+    const sealedInput = row.hasInput ? await this.storage.get<string>(inputKey(id)) : undefined;
+    const input = sealedInput ? await this.box.open(sealedInput, aad) : null;
+    return { ...row, live, input };
   }
 
   /** The definition of a version a record names, if it was kept. */
@@ -257,8 +251,25 @@ export class ExecutionStore {
 
   /** An unfinished execution as stored, to run it (a queued one, when its turn comes), or null. */
   async opened(id: string): Promise<LiveExecution | null> {
+    const row = await this.openedRow(id);
+    return row?.live ? toLive(row, row.live) : null;
+  }
+
+  /** Records a queued execution that could not be started as failed (its state is dropped). */
+  async failUnstarted(id: string): Promise<void> {
+    const seq = this.live.get(id)?.seq;
     const row = await this.row(id);
-    return row?.live ? toLive(row, await this.open(row, row.live)) : null;
+    if (seq === undefined || !row) return;
+    const failed: Row = {
+      ...row,
+      status: "failed",
+      finishedAt: Date.now(),
+      live: null,
+      wake: null,
+    };
+    this.unsaved.set(id, { seq, row: failed, isNew: false });
+    this.live.delete(id);
+    await this.commit.request(FINISHED_BATCH_MS);
   }
 
   /** Deletes the oldest finished records beyond MAX_FINISHED_EXECUTIONS. */
@@ -274,6 +285,7 @@ export class ExecutionStore {
     for (const [key, row] of old) {
       if (row.live !== null) continue;
       keys.push(key, idKey(row.id));
+      if (row.hasInput) keys.push(inputKey(row.id));
     }
     for (let i = 0; i < keys.length; i += 128) {
       await this.storage.delete(keys.slice(i, i + 128), { allowUnconfirmed: true });

@@ -16,7 +16,12 @@ import {
   finalOutput,
   startExecution,
 } from "../../workflow/engine";
-import type { ConversationEventNode, WebhookNode, WorkflowConcurrency } from "../../workflow/types";
+import type {
+  ConversationEventNode,
+  WebhookNode,
+  WorkflowConcurrency,
+  WorkflowDefinition,
+} from "../../workflow/types";
 import { respondedOutcome } from "./answers";
 import type { RunnerConfig } from "./config";
 import type { Settled } from "./contract";
@@ -39,11 +44,15 @@ export class Executor {
   private readonly slots = new Slots();
   private alarmAt: number | null = null;
 
-  /** @param secretsFor the secrets of the workflow's workspace, for executions it continues */
+  /**
+   * @param secretsFor the secrets of the workflow's workspace, for executions it continues
+   * @param limitFor the workflow's current concurrency, for a queue found when the object starts
+   */
   constructor(
     private readonly ctx: DurableObjectState,
     readonly store: ExecutionStore,
     private readonly secretsFor: (workflowId: string) => Promise<Secrets>,
+    private readonly limitFor: (workflowId: string) => Promise<WorkflowConcurrency | undefined>,
   ) {}
 
   /**
@@ -57,7 +66,8 @@ export class Executor {
     if (live.interruptFetches(Date.now()) > 0) await this.schedule(Date.now());
     const waiting = live.queued();
     const head = waiting[0] === undefined ? null : await this.store.opened(waiting[0]);
-    this.slots.load(live.active(), waiting, head?.definition.concurrency);
+    const limit = head ? await this.limitFor(head.workflowId) : undefined;
+    this.slots.load(live.active(), waiting, limit);
     this.startQueued(this.slots.release(null));
   }
 
@@ -79,7 +89,8 @@ export class Executor {
    * (docs/webhooks.md#concurrency), an execution beyond the limit is recorded as queued (settles
    * once confirmed on disk) and starts when its turn comes; with the queue full, nothing is
    * recorded.
-   * @param replayOf the execution it replays (docs/webhooks.md#replay)
+   * @param options.replayOf the execution it replays (docs/webhooks.md#replay)
+   * @param options.runOn another definition to run (a replay's original), with its version
    */
   start(
     config: RunnerConfig,
@@ -87,20 +98,25 @@ export class Executor {
     executionId: string,
     output: JsonValue,
     secrets: Secrets,
-    replayOf: string | null = null,
+    options: {
+      replayOf?: string;
+      runOn?: { definition: WorkflowDefinition; definitionAt: number };
+    } = {},
   ): Promise<"started" | "queued" | "queue_full"> {
     const now = Date.now();
-    const admission = this.slots.admit(executionId, config.definition.concurrency);
+    this.slots.setLimit(config.definition.concurrency);
+    const admission = this.slots.admit(executionId);
+    const definition = options.runOn?.definition ?? config.definition;
     if (admission === "full") return Promise.resolve("queue_full");
     const execution: LiveExecution = {
       id: executionId,
       workflowId: config.workflowId,
       triggerType: trigger.type,
-      definition: config.definition,
-      state: startExecution(config.definition, trigger.key, output, now, executionId),
+      definition,
+      state: startExecution(definition, trigger.key, output, now, executionId),
       startedAt: now,
-      definitionAt: config.updatedAt,
-      replayOf,
+      definitionAt: options.runOn?.definitionAt ?? config.updatedAt,
+      replayOf: options.replayOf ?? null,
       queuedAt: admission === "queue" ? now : null,
     };
     if (admission === "queue") {
@@ -119,22 +135,47 @@ export class Executor {
     return recorded.promise;
   }
 
-  /** Whether a new execution under `limit` would be refused now, its queue being full. */
-  queueFull(limit: WorkflowConcurrency | undefined): boolean {
-    return this.slots.decide(limit) === "full";
+  /** Has the alarm fire by `at` (epoch ms), for work of the runner's own (bulk replays). */
+  wakeAt(at: number): Promise<void> {
+    return this.schedule(at);
   }
 
-  /** Starts queued executions whose turn came (they hold their slots already). */
+  /** Whether a new execution under `limit` would be refused now, its queue being full. */
+  queueFull(limit: WorkflowConcurrency | undefined): boolean {
+    this.slots.setLimit(limit);
+    return this.slots.decide() === "full";
+  }
+
+  /** The workflow's concurrency changed (or is first known): queued executions that fit start. */
+  limitChanged(limit: WorkflowConcurrency | undefined): void {
+    this.slots.setLimit(limit);
+    this.startQueued(this.slots.release(null));
+  }
+
+  /**
+   * Starts queued executions whose turn came (they hold their slots already). One that cannot be
+   * started (its state unreadable, its workspace's secrets unreachable) is recorded as failed, its
+   * caller told, and its slot goes to the next: a stuck head must not stall the queue.
+   */
   private startQueued(ids: string[]): void {
     for (const id of ids) {
       const run = async () => {
         const execution = await this.store.opened(id);
-        // Gone (its workflow deleted meanwhile): the slot goes to the next.
-        if (!execution) return this.startQueued(this.slots.release(id));
+        if (!execution) throw new Error("The queued execution's record is gone.");
         execution.startedAt = Date.now();
-        await this.drive(execution, await this.secretsFor(execution.workflowId));
+        const secrets = await this.secretsFor(execution.workflowId);
+        driving = true;
+        await this.drive(execution, secrets);
       };
-      this.ctx.waitUntil(run().catch(logDriveError));
+      let driving = false;
+      const failed = async (error: unknown) => {
+        logDriveError(error);
+        if (driving) return; // `drive` frees the slot of an execution it could not go on with
+        await this.store.failUnstarted(id).catch(logDriveError);
+        this.held.settle(id, { kind: "failed", executionId: id, nodeKey: null });
+        this.startQueued(this.slots.release(id));
+      };
+      this.ctx.waitUntil(run().catch(failed));
     }
   }
 
@@ -205,6 +246,8 @@ export class Executor {
       }
     } catch (error) {
       recorded?.(error);
+      // Not driven any further: its slot goes to the next queued execution.
+      this.startQueued(this.slots.release(execution.id));
       throw error;
     } finally {
       this.inFlight.delete(execution.id);

@@ -56,10 +56,15 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     super(ctx, env);
     this.source = new WorkflowSource(database(env), env.SECRETS_KEY);
     const store = new ExecutionStore(ctx.storage, env.SECRETS_KEY);
-    this.executor = new Executor(ctx, store, async (workflowId) => {
-      const config = await this.source.workflow(workflowId);
-      return config ? await this.source.secretValues(config.workspaceId) : emptySecrets();
-    });
+    this.executor = new Executor(
+      ctx,
+      store,
+      async (workflowId) => {
+        const config = await this.source.workflow(workflowId);
+        return config ? await this.source.secretValues(config.workspaceId) : emptySecrets();
+      },
+      async (workflowId) => (await this.source.workflow(workflowId))?.definition.concurrency,
+    );
     this.requests = new RequestLog(ctx.storage);
     this.captures = new CaptureStore(ctx.storage.sql);
     this.receiver = new WebhookReceiver({
@@ -79,10 +84,14 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   }
 
   async configure(workflowId: string): Promise<void> {
-    if ((await this.source.reload(workflowId)) === null) {
-      // Deleted: its executions, rate-limit log and alarm go with it. Records waiting to be
+    const config = await this.source.reload(workflowId);
+    // A raised or removed limit lets queued executions start now (docs/webhooks.md#concurrency).
+    if (config) this.executor.limitChanged(config.definition.concurrency);
+    else {
+      // Deleted: its executions, logs, queue and alarm go with it. Records waiting to be
       // written are forgotten first, so none is written after the deletion.
       this.executor.store.forget();
+      this.requests.forget();
       await this.ctx.storage.deleteAlarm();
       await this.ctx.storage.deleteAll();
     }
@@ -197,5 +206,6 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   /** Continues every execution whose wait ended or whose fetch was interrupted. */
   override async alarm(): Promise<void> {
     await this.executor.runDue();
+    await this.replays.watch();
   }
 }

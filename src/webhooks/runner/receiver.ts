@@ -7,6 +7,7 @@
 import type { JsonValue } from "../../platform/json";
 import { log } from "../../platform/log";
 import type { RateLimitStore } from "../../platform/rate-limit-store";
+import { redactPrepared } from "../../workflow/redact";
 import { everyTemplateResolves, resolveValue, valueAsText } from "../../workflow/template";
 import type { WebhookNode, WebhookOutput } from "../../workflow/types";
 import { dedupeKeyTemplate } from "../../workflow/validate-verify";
@@ -43,6 +44,9 @@ export type ReceiverParts = {
 
 /** An outcome and, for the request log only, why it was refused or that it was queued. */
 type Answer = { outcome: WebhookOutcome; reason?: string; queued?: boolean };
+
+/** Outcomes a sender can repeat without limit: the log keeps their body's preview only. */
+const FLOODS = new Set(["rate_limited", "method_not_allowed", "not_found", "queue_full"]);
 
 /** Receives a workflow's webhook calls and answers them. */
 export class WebhookReceiver {
@@ -95,15 +99,17 @@ export class WebhookReceiver {
     }
     const { output } = call.input;
     const { concurrency } = config.definition;
-    if (executor.queueFull(concurrency)) {
-      return { outcome: { kind: "queue_full", retryAfterSeconds: QUEUE_FULL_RETRY_SECONDS } };
-    }
     const first = this.claimDelivery(node, call.executionId, output);
     if (first) {
       const answer = await this.answerOf(call.workflowId, node, first, output);
       return {
         outcome: { kind: "deduplicated", first: await this.withHandle(call.workflowId, answer) },
       };
+    }
+    if (executor.queueFull(concurrency)) {
+      // Not started: the sender's retry must not be taken for a repeat.
+      this.parts.dedupe.release(call.executionId);
+      return { outcome: { kind: "queue_full", retryAfterSeconds: QUEUE_FULL_RETRY_SECONDS } };
     }
     const settled =
       node.responseMode !== "immediate"
@@ -157,9 +163,11 @@ export class WebhookReceiver {
         executionId: "executionId" in answered ? answered.executionId : null,
         latencyMs: Math.max(0, Date.now() - call.receivedAt),
         size: call.size,
-        headers: redactHeaders(call.headers, node.verify?.header),
+        headers: redactPrepared(redactHeaders(call.headers, node.verify?.header), secrets.redact),
         reason,
         body: call.body,
+        // Refusals that come in floods keep their preview only (docs/webhooks.md#request-log).
+        keepBody: !FLOODS.has(outcome.kind === "deduplicated" ? outcome.first.kind : outcome.kind),
       },
       secrets.redact,
     );

@@ -8,8 +8,9 @@
 import { newId } from "../../platform/ids";
 import type { JsonValue } from "../../platform/json";
 import { log } from "../../platform/log";
-import type { ExecutionState, WorkflowDefinition } from "../../workflow/types";
+import type { WorkflowDefinition } from "../../workflow/types";
 import type { ExecutionRecord, ReplayMode, ReplayResult } from "./contract";
+import { toLive, toRecord } from "./execution-row";
 import type { Executor } from "./executor";
 import { QUEUE_FULL_RETRY_SECONDS } from "./slots";
 import type { WorkflowSource } from "./workflow-source";
@@ -17,6 +18,8 @@ import type { WorkflowSource } from "./workflow-source";
 /** Bulk replays take at most this many executions per request, oldest first. */
 export const MAX_BULK_REPLAYS = 1_000;
 const SCAN_PAGE = 500;
+/** While bulk replays are queued, the alarm looks at them at least this often (ms). */
+const REPLAY_WATCH_MS = 30_000;
 
 /** The runner's replays. */
 export class Replays {
@@ -35,22 +38,18 @@ export class Replays {
   async replay(workflowId: string, executionId: string, mode: ReplayMode): Promise<ReplayResult> {
     const { store } = this.executor;
     const config = await this.source.workflow(workflowId);
-    const row = await store.row(executionId);
+    const row = await store.openedRow(executionId);
     if (!config || !row) return { ok: false, reason: "not_found" };
     let input: JsonValue;
     let original: WorkflowDefinition | undefined;
     if (row.live) {
-      const live = JSON.parse(await store.open(row, row.live)) as {
-        definition: WorkflowDefinition;
-        state: ExecutionState;
-      };
+      const live = toLive(row, row.live);
       input = live.state.outputs[live.state.triggerKey] ?? null;
       original = live.definition;
     } else {
-      const record = (await store.get(executionId)) as ExecutionRecord;
       input = row.input
-        ? (JSON.parse(await store.open(row, row.input)) as JsonValue)
-        : (record.nodes.find((run) => run.key === row.triggerKey)?.output ?? null);
+        ? (JSON.parse(row.input) as JsonValue)
+        : (toRecord(row).nodes.find((run) => run.key === row.triggerKey)?.output ?? null);
       if (row.definitionAt !== undefined) original = await store.definition(row.definitionAt);
     }
     if (mode === "original" && !original) return { ok: false, reason: "original_gone" };
@@ -59,11 +58,15 @@ export class Replays {
     if (trigger?.type !== "webhook" && trigger?.type !== "conversation_event") {
       return { ok: false, reason: "trigger_gone" };
     }
-    const run =
-      mode === "original" ? { ...config, definition, updatedAt: row.definitionAt ?? 0 } : config;
     const secrets = await this.source.secretValues(config.workspaceId);
     const id = newId("exe");
-    const started = await this.executor.start(run, trigger, id, input, secrets, executionId);
+    // Admitted under the workflow's current concurrency, whichever definition it runs on.
+    const runOn =
+      mode === "original" ? { definition, definitionAt: row.definitionAt ?? 0 } : undefined;
+    const started = await this.executor.start(config, trigger, id, input, secrets, {
+      replayOf: executionId,
+      ...(runOn ? { runOn } : {}),
+    });
     if (started === "queue_full") return { ok: false, reason: "queue_full" };
     return { ok: true, record: (await store.get(id)) as ExecutionRecord };
   }
@@ -100,8 +103,21 @@ export class Replays {
         mode,
       );
     }
+    // The alarm goes on with the queue should the object be evicted meanwhile.
+    if (queued.length > 0) await this.executor.wakeAt(Date.now() + REPLAY_WATCH_MS);
     void this.drain();
     return queued.length;
+  }
+
+  /**
+   * Called by the alarm: drains what a restart or an eviction left, and keeps the alarm coming
+   * while replays are queued.
+   */
+  async watch(): Promise<void> {
+    const [left] = this.sql.exec("SELECT 1 FROM replay_queue LIMIT 1").toArray();
+    if (!left) return;
+    void this.drain();
+    await this.executor.wakeAt(Date.now() + REPLAY_WATCH_MS);
   }
 
   /** Starts the queued replays one after another; one drain at a time. */

@@ -15,13 +15,20 @@ import { type LoggedRequest, type LoggedRequestDetail, REQUEST_LOG } from "./req
 
 /** What the log keeps of one call. */
 type StoredEntry = LoggedRequest & { fullBody: boolean };
-/** A call to record: the entry without its id and preview, and the body's bytes (null: not read). */
-export type CallToLog = Omit<LoggedRequest, "id" | "bodyPreview"> & { body: Uint8Array | null };
+/**
+ * A call to record: the entry without its id and preview, the body's bytes (null: not read), and
+ * whether to keep the whole body beyond its preview.
+ */
+export type CallToLog = Omit<LoggedRequest, "id" | "bodyPreview"> & {
+  body: Uint8Array | null;
+  keepBody: boolean;
+};
 
 const ENTRY = "rq/";
 const BODY = "rb/";
 const PRUNE_EVERY = 128;
 const fatalUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+const encoder = new TextEncoder();
 
 /** The suffix a key and an id share: time order, then order within the millisecond. */
 const suffixOf = (ms: number, n: number) =>
@@ -41,8 +48,9 @@ export class RequestLog {
   constructor(private readonly storage: DurableObjectStorage) {}
 
   /**
-   * Records one call. Header values are expected redacted already (`redactHeaders`); the preview
-   * and a UTF-8 body lose every secret value in `secrets` (prepared by `secretsForRedaction`).
+   * Records one call. Header values are expected redacted already (`redactHeaders`); a UTF-8 body
+   * loses every secret value in `secrets` (prepared by `secretsForRedaction`) before its preview
+   * is cut, so no secret is half shown. The whole body is kept only when `keepBody`.
    */
   record(call: CallToLog, secrets: string[]): void {
     const ms = Math.max(call.receivedAt, this.lastMs);
@@ -54,23 +62,30 @@ export class RequestLog {
       this.inMs = 0;
     }
     const suffix = suffixOf(this.lastMs, this.inMs);
-    const { body, ...rest } = call;
-    const text = body ? decodeStrict(body) : null;
+    const { body, keepBody, ...rest } = call;
+    const decoded = body ? decodeStrict(body) : null;
+    const text = decoded === null ? null : redactPrepared(decoded, secrets);
+    const bytes =
+      text === null
+        ? body
+        : text.length * 3 <= REQUEST_LOG.previewBytes
+          ? null
+          : encoder.encode(text);
     // A streaming decode leaves out a character cut in half by the preview's end.
-    const preview = body
-      ? new TextDecoder().decode(body.subarray(0, REQUEST_LOG.previewBytes), { stream: true })
-      : "";
-    const fullBody = body !== null && (body.byteLength > REQUEST_LOG.previewBytes || text === null);
+    const preview =
+      bytes === null
+        ? (text ?? "")
+        : new TextDecoder().decode(bytes.subarray(0, REQUEST_LOG.previewBytes), { stream: true });
+    const fullBody =
+      keepBody && body !== null && (body.byteLength > REQUEST_LOG.previewBytes || text === null);
     const entry: StoredEntry = {
       ...rest,
       id: `whr_${suffix}${randomBase62(6)}`,
-      bodyPreview: redactPrepared(preview, secrets),
+      bodyPreview: preview,
       fullBody,
     };
     this.unsaved.set(`${ENTRY}${suffix}`, entry);
-    if (fullBody) {
-      this.unsaved.set(`${BODY}${suffix}`, text === null ? body : redactPrepared(text, secrets));
-    }
+    if (fullBody) this.unsaved.set(`${BODY}${suffix}`, text ?? body);
     this.suffixes?.push(suffix);
     void this.commit.request(REQUEST_LOG.writeBatchMs).catch(() => {});
   }
@@ -107,6 +122,12 @@ export class RequestLog {
     }
   }
 
+  /** Forgets what is pending, after the object's storage was deleted with its workflow. */
+  forget(): void {
+    this.unsaved.clear();
+    this.suffixes = null;
+  }
+
   /** Writes what is pending and prunes, so a read sees every call answered before it, and no more. */
   private async settled(now: number): Promise<void> {
     if (this.unsaved.size > 0) await this.commit.request(0);
@@ -127,15 +148,16 @@ export class RequestLog {
     const oldest = `${ENTRY}${suffixOf(now - REQUEST_LOG.maxAgeMs, 0)}`;
     const before = options.before ? suffixFromId(options.before) : null;
     const data: LoggedRequest[] = [];
-    // Only the newest maxEntries are in the log, whatever the filter: scan at most that many.
+    // Storage holds just the log now (pruned above): unfiltered, a page reads one page; filtered,
+    // at most the whole log.
     const scanned = await this.storage.list<StoredEntry>({
       prefix: ENTRY,
       start: oldest,
+      ...(before !== null ? { end: `${ENTRY}${before}` } : {}),
       reverse: true,
-      limit: REQUEST_LOG.maxEntries,
+      limit: options.outcome ? REQUEST_LOG.maxEntries : limit + 1,
     });
-    for (const [key, entry] of scanned) {
-      if (before !== null && key >= `${ENTRY}${before}`) continue;
+    for (const entry of scanned.values()) {
       if (options.outcome && entry.outcome !== options.outcome) continue;
       if (data.length === limit) return { data, hasMore: true };
       const { fullBody: _, ...shown } = entry;

@@ -15,27 +15,32 @@ export type Admission = "run" | "queue" | "full";
 export class Slots {
   private readonly running = new Set<string>();
   private readonly waiting: string[] = [];
-  /** The limit in force: the newest definition's, as the last admission or the queue saw it. */
+  /** The limit in force: the workflow's current one (undefined: no limit). */
   private limit: WorkflowConcurrency | undefined;
 
-  /** Restores the sets after a restart; `limit` is the queued executions' definition's. */
+  /** Restores the sets after a restart, under the workflow's current `limit`. */
   load(running: string[], waiting: string[], limit: WorkflowConcurrency | undefined): void {
     for (const id of running) this.running.add(id);
     this.waiting.push(...waiting);
     this.limit = limit;
   }
 
+  /** Sets the limit in force: the workflow's current definition's, never an older one's. */
+  setLimit(limit: WorkflowConcurrency | undefined): void {
+    this.limit = limit;
+  }
+
   /** What `admit` would decide now, without admitting anything. */
-  decide(limit: WorkflowConcurrency | undefined): Admission {
+  decide(): Admission {
+    const { limit } = this;
     const free = !limit || this.running.size < limit.limit;
     if (this.waiting.length === 0 && free) return "run";
     return limit && this.waiting.length >= limit.queueLimit ? "full" : "queue";
   }
 
-  /** Admits a new execution under `limit` (undefined: no limit): run it, queue it or refuse it. */
-  admit(id: string, limit: WorkflowConcurrency | undefined): Admission {
-    this.limit = limit;
-    const admission = this.decide(limit);
+  /** Admits a new execution under the limit in force: run it, queue it or refuse it. */
+  admit(id: string): Admission {
+    const admission = this.decide();
     if (admission === "run") this.running.add(id);
     else if (admission === "queue") this.waiting.push(id);
     return admission;
