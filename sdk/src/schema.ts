@@ -6702,6 +6702,222 @@ export interface components {
                 message: string;
             };
         };
+        /**
+         * @description A node: `{key?, type, name?, ...settings}`, the settings those of its type (docs/api/webhooks.md#definition).
+         * @example {
+         *       "key": "webhook_1",
+         *       "type": "webhook",
+         *       "httpMethod": "POST",
+         *       "responseMode": "lastNode"
+         *     }
+         */
+        WorkflowNode: components["schemas"]["WebhookNode"] | components["schemas"]["ConversationEventNode"] | components["schemas"]["ConditionNode"] | components["schemas"]["SetNode"] | components["schemas"]["HttpRequestNode"] | components["schemas"]["WaitNode"] | components["schemas"]["RespondNode"];
+        /** @description Starts an execution for each call to its URL (docs/api/webhooks.md#urls); `responseStatus`, `responseHeaders` and `responseBody` only with responseMode immediate (docs/webhooks.md#replies). */
+        WebhookNode: {
+            /** @description Unique in the workflow; names the node in templates and URLs. Not secrets, constructor, prototype. Default: `<type>_<n>` with the smallest n no other node has. */
+            key?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook";
+            /** @description Label shown on the canvas. Default: "Webhook". */
+            name?: string;
+            /**
+             * @description The method the node's URL accepts; others get 405. Default: "POST".
+             * @enum {string}
+             */
+            httpMethod?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+            /**
+             * @description immediate: answered at once; lastNode: with the final node's output; responseNode: by the first respond node reached (docs/webhooks.md#respond-node). Default: "immediate".
+             * @enum {string}
+             */
+            responseMode?: "immediate" | "lastNode" | "responseNode";
+            /** @description lastNode and responseNode: how long the caller is held before 504 workflow_timeout (s). Default: 25. */
+            responseTimeoutSeconds?: number;
+            /** @description Calls accepted per minute on the node's URL; more get 429. Default: 1200. */
+            rateLimitPerMinute?: number;
+            verify?: components["schemas"]["WebhookVerify"];
+            dedupe?: components["schemas"]["WebhookDedupe"];
+            /** @description immediate only: the reply's status. Default: 200. */
+            responseStatus?: number;
+            /** @description immediate only: the reply's headers, templates over the call and {{$execution.id}}. Default: none. Up to 20, names in any case (sent in lower case), values templates of at most 4096 characters as written and as resolved. Refused: connection, keep-alive, proxy-authenticate, proxy-authorization, proxy-connection, te, trailer, transfer-encoding, upgrade, content-length, x-execution-id, x-deduplicated, and a set-cookie with a Domain (docs/webhooks.md#replies). */
+            responseHeaders?: {
+                [key: string]: string;
+            };
+            /** @description immediate only: the reply's body, its strings templates over the call and {{$execution.id}}. Default: `{"success": true, "executionId": …}`. At most 16384 bytes as JSON. */
+            responseBody?: unknown;
+        };
+        /** @description The sender's signature, checked over the raw body before anything runs; a call that does not verify is answered 401 invalid_signature (docs/webhooks.md#signatures). */
+        WebhookVerify: {
+            /**
+             * @description A sender's own scheme (docs/webhooks.md#presets)
+             * @enum {string}
+             */
+            preset: "github" | "stripe" | "slack" | "shopify" | "twilio" | "standard-webhooks";
+            /**
+             * @description `"{{secrets.NAME}}"`: the workspace secret that holds the signing secret
+             * @example {{secrets.GH_WEBHOOK_SECRET}}
+             */
+            secret: string;
+            /** @description Where the scheme signs a timestamp (stripe, slack, standard-webhooks): how far from now it may be (s). Default: 300. */
+            toleranceSeconds?: number;
+        } | {
+            /**
+             * @description Any sender that signs the body with HMAC-SHA256 into a header of its own
+             * @enum {string}
+             */
+            preset: "hmac-sha256";
+            /**
+             * @description `"{{secrets.NAME}}"`: the workspace secret that holds the signing secret
+             * @example {{secrets.GH_WEBHOOK_SECRET}}
+             */
+            secret: string;
+            /** @description Where the scheme signs a timestamp (stripe, slack, standard-webhooks): how far from now it may be (s). Default: 300. */
+            toleranceSeconds?: number;
+            /** @description The header that holds the signature */
+            header: string;
+            /**
+             * @description How the signature is written (hex compares case-insensitively). Default: "hex".
+             * @enum {string}
+             */
+            encoding?: "hex" | "base64";
+            /** @description Text before the signature in the header, such as `sha256=`. Default: "". */
+            prefix?: string;
+        };
+        /** @description A delivery whose key was seen within the window starts nothing and is answered as the first one, with `x-deduplicated: true` (docs/webhooks.md#deduplication). */
+        WebhookDedupe: {
+            /** @description A template (it must hold `{{`) over this node's own output naming the delivery, such as `{{webhook_1.headers.x-github-delivery}}`. Required unless the verify preset has a delivery id of its own (github, stripe, shopify, standard-webhooks), which is then the default. */
+            key?: string;
+            /** @description How long a key is remembered (s). Default: 86400. */
+            windowSeconds?: number;
+        };
+        /** @description Starts an execution for the agent's conversation events (docs/events.md). */
+        ConversationEventNode: {
+            /** @description Unique in the workflow; names the node in templates and URLs. Not secrets, constructor, prototype. Default: `<type>_<n>` with the smallest n no other node has. */
+            key?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "conversation_event";
+            /** @description Label shown on the canvas. Default: "Conversation event". */
+            name?: string;
+            /** @description An agent of the workspace */
+            agentId: string;
+            /** @description The events that start the workflow. Default: "conversation.started", "conversation.ended". */
+            events?: ("conversation.started" | "conversation.ended")[];
+        };
+        /** @description Connections leaving it carry `branch: "true"` or `"false"`. */
+        ConditionNode: {
+            /** @description Unique in the workflow; names the node in templates and URLs. Not secrets, constructor, prototype. Default: `<type>_<n>` with the smallest n no other node has. */
+            key?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "condition";
+            /** @description Label shown on the canvas. Default: "Condition". */
+            name?: string;
+            /** @description Any JSON; strings are templates. */
+            left: unknown;
+            /** @enum {string} */
+            operator: "equals" | "notEquals" | "contains" | "exists" | "gt" | "gte" | "lt" | "lte";
+            /** @description Any JSON; strings are templates; ignored by `exists`. Default: null. */
+            right?: unknown;
+        };
+        SetNode: {
+            /** @description Unique in the workflow; names the node in templates and URLs. Not secrets, constructor, prototype. Default: `<type>_<n>` with the smallest n no other node has. */
+            key?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "set";
+            /** @description Label shown on the canvas. Default: "Set". */
+            name?: string;
+            /** @description The node's output; every string in it, at any depth, is a template. */
+            fields: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description Sends a request; its output is `{status, headers, body}` (docs/api/webhooks.md#http-request-node). */
+        HttpRequestNode: {
+            /** @description Unique in the workflow; names the node in templates and URLs. Not secrets, constructor, prototype. Default: `<type>_<n>` with the smallest n no other node has. */
+            key?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "http_request";
+            /** @description Label shown on the canvas. Default: "HTTP Request". */
+            name?: string;
+            /**
+             * @description The method sent. Default: "GET".
+             * @enum {string}
+             */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+            /** @description A template that must resolve to an http(s) URL. */
+            url: string;
+            /** @description Headers sent; values are templates. Default: {}. */
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description A template: a string is sent as is, anything else as JSON; not sent on GET and HEAD. Absent: no body. */
+            body?: unknown;
+            /** @description When true, a non-2xx response does not fail the node. Default: false. */
+            neverError?: boolean;
+            /** @description How long an attempt may take (s). Default: 30. */
+            timeoutSeconds?: number;
+            retry?: components["schemas"]["HttpRetry"];
+        };
+        /** @description Attempts again after a network error, a timeout or a status in `on`; then the node fails as it would have (docs/api/webhooks.md#http-request-node). */
+        HttpRetry: {
+            /** @description Attempts in all, the first included */
+            maxAttempts: number;
+            /** @description The wait before the second attempt (s), doubled before each next one, ±20 % jitter. Default: 1. */
+            backoffSeconds?: number;
+            /** @description The statuses retried. Default: 429 and every 5xx. */
+            on?: number[];
+        };
+        WaitNode: {
+            /** @description Unique in the workflow; names the node in templates and URLs. Not secrets, constructor, prototype. Default: `<type>_<n>` with the smallest n no other node has. */
+            key?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "wait";
+            /** @description Label shown on the canvas. Default: "Wait". */
+            name?: string;
+            /** @description How long the execution waits; it outlives restarts. */
+            seconds: number;
+        };
+        /** @description Answers the call of a responseNode webhook it follows, and the run goes on (docs/webhooks.md#respond-node). */
+        RespondNode: {
+            /** @description Unique in the workflow; names the node in templates and URLs. Not secrets, constructor, prototype. Default: `<type>_<n>` with the smallest n no other node has. */
+            key?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "respond";
+            /** @description Label shown on the canvas. Default: "Respond". */
+            name?: string;
+            /** @description The answer's status; a 3xx needs a `location` header; 204, 205, 304 and every 3xx carry no body. Default: 200. */
+            status?: number;
+            /** @description The answer's headers, templates over earlier nodes and {{$execution.id}}; a `content-type` replaces the one of `contentType`. Default: none. Up to 20, names in any case (sent in lower case), values templates of at most 4096 characters as written and as resolved. Refused: connection, keep-alive, proxy-authenticate, proxy-authorization, proxy-connection, te, trailer, transfer-encoding, upgrade, content-length, x-execution-id, x-deduplicated, and a set-cookie with a Domain (docs/webhooks.md#replies). */
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description Any JSON, its strings templates over earlier nodes and {{$execution.id}}. Absent: the answer has no body. At most 16384 bytes as JSON. */
+            body?: unknown;
+            /**
+             * @description How the body is encoded, and its Content-Type unless a `content-type` header says otherwise. Default: "json".
+             * @enum {string}
+             */
+            contentType?: "json" | "text" | "html" | "xml";
+        };
         CreatedLaunch: {
             /** @example lnk_… */
             id: string;
@@ -6947,9 +7163,8 @@ export interface components {
             slug: string;
             /** @enum {string} */
             status: "running" | "stopped";
-            nodes: {
-                [key: string]: unknown;
-            }[];
+            /** @description The nodes with every default filled in and every key given */
+            nodes: components["schemas"]["WorkflowNode"][];
             connections: {
                 [key: string]: unknown;
             }[];
@@ -6974,18 +7189,6 @@ export interface components {
             /** @default [] */
             connections: components["schemas"]["WorkflowConnection"][];
             concurrency?: components["schemas"]["WorkflowConcurrency"];
-        };
-        /**
-         * @description `{key?, type, name?, ...settings}`; types webhook, conversation_event, condition, set, http_request, wait, respond (docs/api/webhooks.md). A webhook node has `responseMode` immediate (default), lastNode or responseNode, and may have `verify: {preset: github|stripe|slack|shopify|twilio|standard-webhooks|hmac-sha256, secret: "{{secrets.NAME}}", toleranceSeconds?: 1..86400 (300), header?, encoding?: hex|base64, prefix?}` (the last three for hmac-sha256 only; docs/webhooks.md#signatures) and `dedupe: {key?: template over this node output, windowSeconds?: 1..86400 (86400)}` (docs/webhooks.md#deduplication); an immediate one `responseStatus` (200..299), `responseHeaders` and `responseBody`, templates over the call and {{$execution.id}} (docs/webhooks.md#replies). A respond node answers a responseNode call: `status` (200..599, 200), `headers` (templates; a 3xx needs `location`), `body` (any JSON, strings templates; absent: no body) and `contentType` json|text|html|xml (json) (docs/webhooks.md#respond-node)
-         * @example {
-         *       "key": "webhook_1",
-         *       "type": "webhook",
-         *       "httpMethod": "POST",
-         *       "responseMode": "lastNode"
-         *     }
-         */
-        WorkflowNode: {
-            [key: string]: unknown;
         };
         /**
          * @description `{from, to, branch?: "true"|"false"}`; `branch` only on connections from a condition

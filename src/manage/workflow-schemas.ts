@@ -1,5 +1,6 @@
 /** Workflow and execution schemas (docs/api/manage.md, docs/api/webhooks.md). */
 import { z } from "@hono/zod-openapi";
+import { WORKFLOW_NODE } from "./node-schemas";
 
 const Slug = z
   .string()
@@ -8,10 +9,18 @@ const Slug = z
     "Lower-case letters, digits and inner hyphens, up to 63.",
   );
 
-const NodeInput = z.record(z.string(), z.unknown()).openapi("WorkflowNode", {
-  description:
-    '`{key?, type, name?, ...settings}`; types webhook, conversation_event, condition, set, http_request, wait, respond (docs/api/webhooks.md). A webhook node has `responseMode` immediate (default), lastNode or responseNode, and may have `verify: {preset: github|stripe|slack|shopify|twilio|standard-webhooks|hmac-sha256, secret: "{{secrets.NAME}}", toleranceSeconds?: 1..86400 (300), header?, encoding?: hex|base64, prefix?}` (the last three for hmac-sha256 only; docs/webhooks.md#signatures) and `dedupe: {key?: template over this node output, windowSeconds?: 1..86400 (86400)}` (docs/webhooks.md#deduplication); an immediate one `responseStatus` (200..299), `responseHeaders` and `responseBody`, templates over the call and {{$execution.id}} (docs/webhooks.md#replies). A respond node answers a responseNode call: `status` (200..599, 200), `headers` (templates; a 3xx needs `location`), `body` (any JSON, strings templates; absent: no body) and `contentType` json|text|html|xml (json) (docs/webhooks.md#respond-node)',
-  example: { key: "webhook_1", type: "webhook", httpMethod: "POST", responseMode: "lastNode" },
+/**
+ * A node, as request bodies take it and responses show it. Any object passes here, so that
+ * `parseDefinition` gets to list every problem with the workflow codes (docs/errors.md), and so
+ * that responses return the stored nodes as they are (the union's TypeScript type is not the
+ * engine's); the document shows the WorkflowNode union (node-schemas.ts) instead. Given a `type`, zod-to-openapi writes this metadata in place of the
+ * schema it would generate: an object that is a WorkflowNode. (`oneOf` of one rather than a bare
+ * `$ref`, which its metadata type does not allow; not `allOf`, which openapi-typescript mistypes
+ * beside a discriminator.)
+ */
+const Node = z.record(z.string(), z.unknown()).openapi({
+  type: "object",
+  oneOf: [{ $ref: `#/components/schemas/${WORKFLOW_NODE}` }],
 });
 const ConnectionInput = z.record(z.string(), z.unknown()).openapi("WorkflowConnection", {
   description:
@@ -37,7 +46,7 @@ export const WorkflowInputSchema = z
   .strictObject({
     name: z.string().trim().min(1).max(200),
     slug: Slug,
-    nodes: z.array(NodeInput).max(100),
+    nodes: z.array(Node).max(100),
     connections: z.array(ConnectionInput).max(500).default([]),
     concurrency: Concurrency.nullable().optional(),
   })
@@ -50,7 +59,9 @@ export const WorkflowSchema = z
     name: z.string(),
     slug: z.string(),
     status: z.enum(["running", "stopped"]),
-    nodes: z.array(z.record(z.string(), z.unknown())),
+    nodes: z.array(Node).openapi({
+      description: "The nodes with every default filled in and every key given",
+    }),
     connections: z.array(z.record(z.string(), z.unknown())),
     concurrency: Concurrency.nullable(),
     webhookUrls: z.record(z.string(), z.string()).openapi({

@@ -10,6 +10,7 @@ import { jsonBody } from "../platform/json-body";
 import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
 import { workflowRunner } from "../webhooks/runner/client";
+import { WORKFLOW_NODE, WorkflowNodeSchema } from "./node-schemas";
 import { WorkflowInputSchema, WorkflowSchema } from "./workflow-schemas";
 import {
   createWorkflow,
@@ -33,6 +34,8 @@ const notify = (env: AppBindings) => (workflowId: string) =>
   workflowRunner(env, workflowId).configure(workflowId);
 
 export const workflowsRouter = createRouter<MemberEnv>();
+// Workflow bodies and responses only point at the node union (workflow-schemas.ts): register it.
+workflowsRouter.openAPIRegistry.register(WORKFLOW_NODE, WorkflowNodeSchema);
 
 workflowsRouter.openapi(
   createRoute({

@@ -4,6 +4,16 @@
  * placeholder where a setting was wrong) so the caller can go on checking the rest of the graph.
  */
 import { cloneJson, cloneJsonObject } from "./clone";
+import {
+  COMMON_FIELDS,
+  DEFAULT_NAMES,
+  DEFAULT_REQUEST_METHOD,
+  MAX_NAME_LENGTH,
+  NODE_SETTINGS,
+  NUMBER_SETTINGS,
+  type NumberRule,
+  RESERVED_KEYS,
+} from "./node-settings";
 import { isPlainObject } from "./template";
 import {
   CONDITION_OPERATORS,
@@ -11,53 +21,18 @@ import {
   type ConversationEvent,
   type DefinitionProblem,
   HTTP_METHODS,
-  MAX_RESPONSE_TIMEOUT_SECONDS,
   NODE_TYPES,
   type NodeType,
   RESPONSE_MODES,
   WEBHOOK_DEFAULTS,
   type WorkflowNode,
 } from "./types";
-import { REPLY_FIELDS, readReply } from "./validate-reply";
-import { RESPOND_FIELDS, readRespond } from "./validate-respond";
+import { readReply } from "./validate-reply";
+import { readRespond } from "./validate-respond";
 import { readRetry } from "./validate-retry";
 import { readCallChecks } from "./validate-verify";
 
 export const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
-// `secrets` is the template namespace; the other two are path segments templates refuse to read.
-const RESERVED_KEYS = new Set(["secrets", "constructor", "prototype"]);
-const MAX_NAME_LENGTH = 200;
-
-const DEFAULT_NAMES: Record<NodeType, string> = {
-  webhook: WEBHOOK_DEFAULTS.name,
-  conversation_event: "Conversation event",
-  condition: "Condition",
-  set: "Set",
-  http_request: "HTTP Request",
-  wait: "Wait",
-  respond: "Respond",
-};
-
-const SETTINGS: Record<NodeType, readonly string[]> = {
-  webhook: [
-    "httpMethod",
-    "responseMode",
-    "responseTimeoutSeconds",
-    "rateLimitPerMinute",
-    "verify",
-    "dedupe",
-    ...REPLY_FIELDS,
-  ],
-  conversation_event: ["agentId", "events"],
-  condition: ["left", "operator", "right"],
-  set: ["fields"],
-  http_request: ["method", "url", "headers", "body", "neverError", "timeoutSeconds", "retry"],
-  wait: ["seconds"],
-  respond: RESPOND_FIELDS,
-};
-const COMMON_FIELDS = ["key", "type", "name"];
-
-type NumberRule = { min: number; max: number; integer: boolean; fallback: number };
 
 /** Reads settings of one node, reporting under `nodes[i].<field>`. */
 class Settings {
@@ -164,20 +139,23 @@ function settingsOf(type: NodeType, s: Settings): WorkflowNode {
       return {
         ...base,
         type,
-        httpMethod: s.option("httpMethod", HTTP_METHODS, "invalid_http_method", "POST"),
-        responseMode: s.option("responseMode", RESPONSE_MODES, "invalid_option", "immediate"),
-        responseTimeoutSeconds: s.number("responseTimeoutSeconds", {
-          min: 1,
-          max: MAX_RESPONSE_TIMEOUT_SECONDS,
-          integer: true,
-          fallback: WEBHOOK_DEFAULTS.responseTimeoutSeconds,
-        }),
-        rateLimitPerMinute: s.number("rateLimitPerMinute", {
-          min: 1,
-          max: 100_000,
-          integer: true,
-          fallback: WEBHOOK_DEFAULTS.rateLimitPerMinute,
-        }),
+        httpMethod: s.option(
+          "httpMethod",
+          HTTP_METHODS,
+          "invalid_http_method",
+          WEBHOOK_DEFAULTS.httpMethod,
+        ),
+        responseMode: s.option(
+          "responseMode",
+          RESPONSE_MODES,
+          "invalid_option",
+          WEBHOOK_DEFAULTS.responseMode,
+        ),
+        responseTimeoutSeconds: s.number(
+          "responseTimeoutSeconds",
+          NUMBER_SETTINGS.responseTimeoutSeconds,
+        ),
+        rateLimitPerMinute: s.number("rateLimitPerMinute", NUMBER_SETTINGS.rateLimitPerMinute),
         ...readCallChecks(s.raw, report(s)),
         ...readReply(
           s.raw,
@@ -205,16 +183,11 @@ function settingsOf(type: NodeType, s: Settings): WorkflowNode {
       const node: WorkflowNode = {
         ...base,
         type,
-        method: s.option("method", HTTP_METHODS, "invalid_http_method", "GET"),
+        method: s.option("method", HTTP_METHODS, "invalid_http_method", DEFAULT_REQUEST_METHOD),
         url: s.text("url"),
         headers: s.headers(),
         neverError: false,
-        timeoutSeconds: s.number("timeoutSeconds", {
-          min: 1,
-          max: 60,
-          integer: true,
-          fallback: 30,
-        }),
+        timeoutSeconds: s.number("timeoutSeconds", NUMBER_SETTINGS.timeoutSeconds),
       };
       if (s.has("neverError")) {
         if (typeof s.raw.neverError === "boolean") node.neverError = s.raw.neverError;
@@ -229,7 +202,7 @@ function settingsOf(type: NodeType, s: Settings): WorkflowNode {
       return {
         ...base,
         type,
-        seconds: s.number("seconds", { min: 0, max: 86_400, integer: false, fallback: 0 }),
+        seconds: s.number("seconds", NUMBER_SETTINGS.seconds),
       };
     case "respond":
       return { ...base, type, ...readRespond(s.raw, report(s)) };
@@ -286,7 +259,7 @@ export function parseNode(
   if (!type) return { knownKey: explicitKey };
 
   for (const field of Object.keys(raw)) {
-    if (!COMMON_FIELDS.includes(field) && !SETTINGS[type].includes(field)) {
+    if (!COMMON_FIELDS.includes(field) && !NODE_SETTINGS[type].includes(field)) {
       s.report(field, "unknown_field", `${field} is not a setting of a ${type} node.`);
     }
   }

@@ -14,8 +14,8 @@ export const REPLY_FIELDS = ["responseStatus", "responseHeaders", "responseBody"
 /** The execution's own values a reply template may read: `{{$execution.id}}`. */
 export const EXECUTION_SCOPE = "$execution";
 
-// Hop-by-hop and framing headers are the runtime's; x-execution-id and x-deduplicated are ours.
-const REFUSED_HEADERS = new Set([
+/** Headers a reply may not set: hop-by-hop and framing ones are the runtime's, the x- ones ours. */
+export const REFUSED_HEADERS: ReadonlySet<string> = new Set([
   "connection",
   "keep-alive",
   "proxy-authenticate",
@@ -29,10 +29,15 @@ const REFUSED_HEADERS = new Set([
   "x-execution-id",
   "x-deduplicated",
 ]);
-const MAX_HEADERS = 20;
+export const MAX_HEADERS = 20;
 /** Longest header value, as written and as resolved (characters). */
 export const MAX_HEADER_VALUE = 4_096;
-const MAX_BODY_BYTES = 16_384;
+/** Largest reply body, as JSON text (bytes). */
+export const MAX_BODY_BYTES = 16_384;
+/** A set-cookie value naming a Domain: a cookie for another site, refused. */
+export const COOKIE_DOMAIN = /;\s*domain\s*=/i;
+/** The statuses an immediate webhook's `responseStatus` may have. */
+export const REPLY_STATUS = { min: 200, max: 299 } as const;
 
 export type ReplySettings = {
   responseStatus?: number;
@@ -56,9 +61,17 @@ export function readReply(
   const reply: ReplySettings = {};
   if (Object.hasOwn(raw, "responseStatus")) {
     const status = raw.responseStatus;
-    if (typeof status === "number" && Number.isInteger(status) && status >= 200 && status <= 299) {
+    if (
+      typeof status === "number" &&
+      Number.isInteger(status) &&
+      status >= REPLY_STATUS.min &&
+      status <= REPLY_STATUS.max
+    ) {
       reply.responseStatus = status;
-    } else report("responseStatus", "out_of_range", "responseStatus must be from 200 to 299.");
+    } else {
+      const range = `${REPLY_STATUS.min} to ${REPLY_STATUS.max}`;
+      report("responseStatus", "out_of_range", `responseStatus must be from ${range}.`);
+    }
   }
   if (Object.hasOwn(raw, "responseHeaders")) {
     const headers = readReplyHeaders(raw.responseHeaders, "responseHeaders", report);
@@ -114,7 +127,7 @@ export function readReplyHeaders(
       report(field, "refused_header", `${lower} is set by the service, never by a workflow.`);
     } else if (typeof value !== "string" || value.length > MAX_HEADER_VALUE) {
       report(field, "invalid_type", `Header values are strings of at most ${MAX_HEADER_VALUE}.`);
-    } else if (lower === "set-cookie" && /;\s*domain\s*=/i.test(value)) {
+    } else if (lower === "set-cookie" && COOKIE_DOMAIN.test(value)) {
       report(field, "refused_header", "A cookie for another domain is refused; leave out Domain.");
     } else headers[lower] = value;
   }

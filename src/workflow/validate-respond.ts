@@ -18,6 +18,10 @@ import { readReplyBody, readReplyHeaders } from "./validate-reply";
 
 /** The settings of a respond node, in the order they are checked. */
 export const RESPOND_FIELDS = ["status", "headers", "body", "contentType"] as const;
+/** The statuses a respond node may answer with, and its default. */
+export const RESPOND_STATUS = { min: 200, max: 599, fallback: 200 } as const;
+/** A respond node's contentType when it has none. */
+export const DEFAULT_CONTENT_TYPE = "json";
 
 /**
  * Reads a respond node's settings (untrusted JSON), reporting each problem under its field:
@@ -31,15 +35,20 @@ export function readRespond(
   report: ReportProblem,
 ): Omit<RespondNode, "key" | "name" | "type"> {
   const settings: Omit<RespondNode, "key" | "name" | "type"> = {
-    status: 200,
+    status: RESPOND_STATUS.fallback,
     headers: {},
-    contentType: "json",
+    contentType: DEFAULT_CONTENT_TYPE,
   };
   if (Object.hasOwn(raw, "status")) {
     const { status } = raw;
     if (typeof status !== "number") report("status", "invalid_type", "status must be a number.");
-    else if (!Number.isInteger(status) || status < 200 || status > 599) {
-      report("status", "out_of_range", "status must be an integer from 200 to 599.");
+    else if (
+      !Number.isInteger(status) ||
+      status < RESPOND_STATUS.min ||
+      status > RESPOND_STATUS.max
+    ) {
+      const range = `${RESPOND_STATUS.min} to ${RESPOND_STATUS.max}`;
+      report("status", "out_of_range", `status must be an integer from ${range}.`);
     } else settings.status = status;
   }
   if (Object.hasOwn(raw, "contentType")) {

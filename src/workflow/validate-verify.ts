@@ -16,10 +16,21 @@ import {
 
 /** `{{secrets.NAME}}` and nothing else: the one secret the signature is checked with. */
 export const SECRET_TEMPLATE = /^\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]{0,63})\s*\}\}$/;
-const FIELDS = ["preset", "secret", "toleranceSeconds", "header", "encoding", "prefix"];
+/** The fields of `verify`; the last three are for the hmac-sha256 preset only. */
+export const VERIFY_FIELDS = [
+  "preset",
+  "secret",
+  "toleranceSeconds",
+  "header",
+  "encoding",
+  "prefix",
+];
 const HMAC_ONLY = ["header", "encoding", "prefix"];
 export const DEFAULT_TOLERANCE_SECONDS = 300;
-const MAX_TOLERANCE_SECONDS = 86_400;
+export const MAX_TOLERANCE_SECONDS = 86_400;
+/** How an hmac-sha256 signature is written; the first is the default. */
+export const SIGNATURE_ENCODINGS = ["hex", "base64"] as const;
+export const MAX_PREFIX_LENGTH = 64;
 
 /**
  * Reads `verify`, reporting under `verify.<field>`.
@@ -31,7 +42,8 @@ export function readVerify(raw: unknown, report: ReportProblem): WebhookVerify |
     return undefined;
   }
   for (const field of Object.keys(raw)) {
-    if (!FIELDS.includes(field)) report(`verify.${field}`, "unknown_field", `Unknown setting.`);
+    if (!VERIFY_FIELDS.includes(field))
+      report(`verify.${field}`, "unknown_field", `Unknown setting.`);
   }
   const preset = SIGNATURE_PRESETS.find((known) => known === raw.preset);
   if (!preset) {
@@ -85,8 +97,12 @@ function readHmacOptions(
     report("verify.encoding", "invalid_option", "Use hex or base64.");
   }
   const prefix = raw.prefix ?? "";
-  if (typeof prefix !== "string" || prefix.length > 64) {
-    report("verify.prefix", "invalid_type", "prefix must be a string of at most 64 characters.");
+  if (typeof prefix !== "string" || prefix.length > MAX_PREFIX_LENGTH) {
+    report(
+      "verify.prefix",
+      "invalid_type",
+      `prefix must be a string of at most ${MAX_PREFIX_LENGTH} characters.`,
+    );
   }
   return {
     ...(header ? { header } : {}),
@@ -102,8 +118,12 @@ export const PRESET_DEDUPE_KEYS: Partial<Record<SignaturePreset, string>> = {
   shopify: "headers.x-shopify-webhook-id",
   "standard-webhooks": "headers.webhook-id",
 };
-const DEFAULT_WINDOW_SECONDS = 86_400;
-const MAX_KEY_CHARS = 500;
+/** The fields of `dedupe`. */
+export const DEDUPE_FIELDS = ["key", "windowSeconds"];
+/** How long a delivery's key is remembered (s): by default, and at most. */
+export const DEFAULT_WINDOW_SECONDS = 86_400;
+export const MAX_WINDOW_SECONDS = 86_400;
+export const MAX_KEY_CHARS = 500;
 
 /**
  * Reads `dedupe`, reporting under `dedupe.<field>`; `key` may be left out where the node's verify
@@ -119,7 +139,7 @@ export function readDedupe(
     return undefined;
   }
   for (const field of Object.keys(raw)) {
-    if (field !== "key" && field !== "windowSeconds") {
+    if (!DEDUPE_FIELDS.includes(field)) {
       report(`dedupe.${field}`, "unknown_field", "Unknown setting.");
     }
   }
@@ -141,11 +161,16 @@ export function readDedupe(
     );
   }
   const window = raw.windowSeconds ?? DEFAULT_WINDOW_SECONDS;
-  if (typeof window !== "number" || !Number.isInteger(window) || window < 1 || window > 86_400) {
+  if (
+    typeof window !== "number" ||
+    !Number.isInteger(window) ||
+    window < 1 ||
+    window > MAX_WINDOW_SECONDS
+  ) {
     report(
       "dedupe.windowSeconds",
       "out_of_range",
-      "windowSeconds must be an integer from 1 to 86400.",
+      `windowSeconds must be an integer from 1 to ${MAX_WINDOW_SECONDS}.`,
     );
   }
   return {
