@@ -1,5 +1,6 @@
 /** The request log's and capture's schemas (docs/webhooks.md#request-log, docs/webhooks.md#capture). */
 import { z } from "@hono/zod-openapi";
+import { IdParamSchema } from "../platform/openapi";
 import { CAPTURE } from "../webhooks/runner/capture-store";
 import { REQUEST_OUTCOMES } from "../webhooks/runner/request-log-entry";
 import { KEY_PATTERN } from "../workflow/validate-node";
@@ -53,12 +54,7 @@ export const RequestListSchema = z
   })
   .openapi("LoggedRequestList");
 
-export const NodeKeyParamsSchema = z.object({
-  id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "id", in: "path" } }),
+export const NodeKeyParamsSchema = IdParamSchema.extend({
   key: z
     .string()
     .regex(KEY_PATTERN)

@@ -176,3 +176,17 @@ export async function githubSignature(secret: string, body: string): Promise<str
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(body)));
   return `sha256=${Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
+
+/**
+ * Gates at the echo server (`/hold/<id>` answers once `/release/<id>` was called), named apart per
+ * test file by `prefix`: `gate(name)` the id a workflow's http_request waits on, `hits(name)` how
+ * many requests reached it, `release(name)` lets them through.
+ */
+export function echoGates(prefix: string) {
+  const run = `${prefix}-${Date.now()}`;
+  const gate = (name: string) => `${run}-${name}`;
+  const hits = async (name: string) =>
+    ((await (await fetch(`${ECHO_URL}/hits/${gate(name)}`)).json()) as { hits: number }).hits;
+  const release = (name: string) => fetch(`${ECHO_URL}/release/${gate(name)}`);
+  return { gate, hits, release };
+}

@@ -8,13 +8,9 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { call, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
-import { ECHO_URL, type ExecutionView, execution, hook } from "../helpers/workflows";
+import { ECHO_URL, type ExecutionView, echoGates, execution, hook } from "../helpers/workflows";
 
-const run = `edge-${Date.now()}`;
-const gate = (name: string) => `${run}-${name}`;
-const hits = async (name: string) =>
-  ((await (await fetch(`${ECHO_URL}/hits/${gate(name)}`)).json()) as { hits: number }).hits;
-const release = (name: string) => fetch(`${ECHO_URL}/release/${gate(name)}`);
+const { gate, hits, release } = echoGates("edge");
 const pause = () => new Promise((resolve) => setTimeout(resolve, 300));
 
 function gated(concurrency: object | null, extra: object = {}) {

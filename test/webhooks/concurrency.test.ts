@@ -11,6 +11,7 @@ import {
   createWorkflow,
   ECHO_URL,
   type ExecutionView,
+  echoGates,
   execution,
   hook,
 } from "../helpers/workflows";
@@ -36,11 +37,7 @@ const gated = (concurrency: object, responseMode = "immediate") => ({
   concurrency,
 });
 
-const run = `run-${Date.now()}`;
-const gate = (name: string) => `${run}-${name}`;
-const hits = async (name: string) =>
-  ((await (await fetch(`${ECHO_URL}/hits/${gate(name)}`)).json()) as { hits: number }).hits;
-const release = (name: string) => fetch(`${ECHO_URL}/release/${gate(name)}`);
+const { gate, hits, release } = echoGates("run");
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
 async function createGated(ws: Workspace, concurrency: object, responseMode?: string) {

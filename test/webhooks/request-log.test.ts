@@ -7,23 +7,11 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { RequestLog } from "../../src/webhooks/runner/request-log";
+import type { LoggedRequest } from "../../src/webhooks/runner/request-log-entry";
 import { call, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
 import { createWorkflow, githubSignature, hook, putSecret } from "../helpers/workflows";
 
-type Entry = {
-  id: string;
-  receivedAt: string;
-  nodeKey: string;
-  method: string;
-  status: number;
-  outcome: string;
-  executionId: string | null;
-  latencyMs: number;
-  size: number;
-  headers: Record<string, string>;
-  bodyPreview: string;
-  reason: string | null;
-};
+type Entry = Omit<LoggedRequest, "receivedAt"> & { receivedAt: string };
 type Page = { data: Entry[]; hasMore: boolean; nextCursor: string | null };
 
 const requests = async (ws: Workspace, workflowId: string, query = "") =>
