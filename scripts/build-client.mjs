@@ -2,9 +2,10 @@
 // self-contained IIFE scripts (no module loading on third-party pages) and chat.css is bundled, all
 // into dist/client, with the API reference's bundle (./docs-assets.mjs). Paths come from this
 // file's location, so any working directory works.
-import { mkdir } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { build } from "esbuild";
+import { build as viteBuild } from "vite";
 import { buildDocsAssets } from "./docs-assets.mjs";
 
 const root = join(import.meta.dirname, "..");
@@ -35,8 +36,18 @@ try {
     logLevel: "warning",
   });
   const docs = await buildDocsAssets(root, output);
+  // The dashboard (docs/dashboard.md): React built by Vite into dist/client/app.
+  await viteBuild({
+    configFile: join(root, "scripts", "dashboard.vite.config.mjs"),
+    logLevel: "warn",
+  });
+  // Hashed names never change content: a year, immutable. Everything else revalidates.
+  await writeFile(
+    join(output, "_headers"),
+    "/app/assets/*\n  Cache-Control: public, max-age=31536000, immutable\n",
+  );
   console.log(
-    `[build-client] wrote chat.js, widget.js, chat.css and ${docs.script.slice(1)} to ${relative(root, output)}`,
+    `[build-client] wrote chat.js, widget.js, chat.css, ${docs.script.slice(1)} and the dashboard (app/) to ${relative(root, output)}`,
   );
 } catch (error) {
   // esbuild has already printed its own diagnostics; this line only marks the failure.

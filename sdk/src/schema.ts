@@ -1050,6 +1050,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/manage/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller and its workspace */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The caller */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Me"];
+                    };
+                };
+                /** @description `credential_in_query`: A credential was sent in the query string; send it in a header. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
+                        };
+                    };
+                };
+                /** @description `insufficient_scope`: The credential cannot do this. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "insufficient_scope";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/manage/members/{id}": {
         parameters: {
             query?: never;
@@ -7059,6 +7151,10 @@ export interface components {
             name: string;
             /** @enum {string} */
             role: "admin" | "member";
+        };
+        Me: {
+            member: components["schemas"]["Member"];
+            workspace: components["schemas"]["Workspace"];
         };
         CreatedWidgetKey: components["schemas"]["WidgetKey"] & {
             /** @description The secret; shown only in this response */

@@ -52,6 +52,16 @@ Owner or Admin for a new one, or create one with <code>POST /v1/manage/sign-in-l
   );
 }
 
+/** Where a browser without a session lands: how to get in. */
+export function signInPage() {
+  return page(
+    "Sign in",
+    html`<h1>Sign in to agent-edge</h1>
+<p>Sign in with a one-time link. Ask an Owner or Admin of your workspace for one, or, with your
+member token, create one yourself with <code>POST /v1/manage/sign-in-links</code>.</p>`,
+  );
+}
+
 /** After signing out in this browser. */
 export function signedOutPage() {
   return page("Signed out", html`<h1>You are signed out</h1><p>You can close this tab.</p>`);

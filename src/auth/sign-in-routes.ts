@@ -25,7 +25,13 @@ import {
   redeemSignInLink,
   SIGN_IN,
 } from "./sessions";
-import { continuePage, SIGN_IN_CSP, signedOutPage, unusableLinkPage } from "./sign-in-pages";
+import {
+  continuePage,
+  SIGN_IN_CSP,
+  signedOutPage,
+  signInPage,
+  unusableLinkPage,
+} from "./sign-in-pages";
 
 const common = { tags: ["Sign-in"], security: [{ memberToken: [] }] };
 
@@ -104,6 +110,11 @@ signInPagesRouter.use("/sign-in", pageHeaders, csrf());
 signInPagesRouter.use("/sign-out", pageHeaders, csrf());
 
 const noStore = (c: Context) => c.header("cache-control", "no-store");
+
+signInPagesRouter.get("/sign-in", (c) => {
+  noStore(c);
+  return c.html(signInPage());
+});
 
 signInPagesRouter.get("/sign-in/:token", async (c) => {
   noStore(c);

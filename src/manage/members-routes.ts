@@ -8,8 +8,8 @@ import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";
 import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
-import { createMember, listMembers, removeMember } from "./members";
-import { CreatedMemberSchema, CreateMemberSchema, MemberSchema } from "./schemas";
+import { createMember, listMembers, removeMember, whoAmI } from "./members";
+import { CreatedMemberSchema, CreateMemberSchema, MemberSchema, WorkspaceSchema } from "./schemas";
 
 const common = { tags: ["Members"], security: [{ memberToken: [] }] };
 
@@ -62,6 +62,31 @@ membersRouter.openapi(
   }),
   async (c) =>
     c.json({ data: await listMembers(database(c.env), c.get("member").workspaceId) }, 200),
+);
+
+membersRouter.openapi(
+  createRoute({
+    ...common,
+    method: "get",
+    path: "/v1/manage/me",
+    summary: "The caller and its workspace",
+    request: { query: NoQuerySchema },
+    responses: {
+      200: {
+        description: "The caller",
+        content: {
+          "application/json": {
+            schema: z.object({ member: MemberSchema, workspace: WorkspaceSchema }).openapi("Me"),
+          },
+        },
+      },
+      ...errorResponses(),
+    },
+  }),
+  async (c) => {
+    const { workspaceId, memberId } = c.get("member");
+    return c.json(await whoAmI(database(c.env), workspaceId, memberId), 200);
+  },
 );
 
 membersRouter.openapi(

@@ -20,6 +20,7 @@ import type {
   CreateMemberSchema,
   CreateWorkspaceSchema,
   MemberSchema,
+  WorkspaceSchema,
 } from "./schemas";
 
 type MemberView = z.infer<typeof MemberSchema>;
@@ -172,4 +173,27 @@ export async function removeMember(
     db.update(members).set({ removedAt: now }).where(eq(members.id, memberId)),
     db.delete(sessions).where(eq(sessions.memberId, memberId)),
   ]);
+}
+
+/**
+ * The caller and its workspace (docs/api/manage.md): what the dashboard shows in its header and
+ * which controls it offers. @throws 404 not_found when the member is gone meanwhile
+ */
+export async function whoAmI(
+  db: DrizzleD1Database,
+  workspaceId: string,
+  memberId: string,
+): Promise<{ member: MemberView; workspace: z.infer<typeof WorkspaceSchema> }> {
+  const row = await db
+    .select({ member: members, workspace: workspaces })
+    .from(members)
+    .innerJoin(workspaces, eq(workspaces.id, members.workspaceId))
+    .where(and(eq(members.id, memberId), eq(members.workspaceId, workspaceId)))
+    .get();
+  if (!row) throw notFound("No such member in this workspace.");
+  const { workspace } = row;
+  return {
+    member: toMember(row.member),
+    workspace: { ...workspace, createdAt: isoTime(workspace.createdAt) },
+  };
 }

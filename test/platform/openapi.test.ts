@@ -60,6 +60,7 @@ describe("OpenAPI document (generated from the zod schemas)", () => {
         "POST /webhook-test/{workspace}/{workflow}/{node}",
         "POST /v1/manage/sign-in-links",
         "DELETE /v1/manage/sessions",
+        "GET /v1/manage/me",
         "POST /webhooks/{workspace}/{workflow}/{node}",
         "GET /webhooks/results/{token}",
         "POST /v1/chat/sessions",

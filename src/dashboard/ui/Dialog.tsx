@@ -1,0 +1,27 @@
+/**
+ * A modal dialog on the native `<dialog>`: the browser traps focus, makes the page behind it
+ * inert, closes it on Escape and gives focus back to the control that opened it.
+ */
+import { type ReactNode, useEffect, useId, useRef } from "react";
+
+export function Dialog(props: {
+  open: boolean;
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (props.open && !dialog.open) dialog.showModal();
+    if (!props.open && dialog.open) dialog.close();
+  }, [props.open]);
+  return (
+    <dialog ref={ref} aria-labelledby={titleId} onClose={props.onClose}>
+      <h2 id={titleId}>{props.title}</h2>
+      {props.open ? props.children : null}
+    </dialog>
+  );
+}

@@ -1,0 +1,77 @@
+/**
+ * The dashboard's shell at /app (docs/dashboard.md): only with a live session (otherwise to
+ * sign-in), a strict Content-Security-Policy, never cached; the hashed bundles it names are
+ * served; `GET /v1/manage/me` tells the shell who is signed in.
+ */
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { SIGN_IN } from "../../src/auth/sessions";
+import { call, expectJson, ORIGIN, seedWorkspace } from "../helpers/api";
+
+const get = (path: string, cookie?: string) =>
+  exports.default.fetch(
+    new Request(`${ORIGIN}${path}`, {
+      headers: cookie ? { cookie: `${SIGN_IN.cookie}=${cookie}` } : {},
+      redirect: "manual",
+    }),
+  );
+
+async function sessionCookie(token: string): Promise<string> {
+  const link = await expectJson<{ url: string }>(
+    await call("POST", "/v1/manage/sign-in-links", { token, body: {} }),
+    201,
+  );
+  const signed = await exports.default.fetch(
+    new Request(`${ORIGIN}/sign-in`, {
+      method: "POST",
+      headers: { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: new URL(link.url).pathname.split("/").at(-1) ?? "" }),
+      redirect: "manual",
+    }),
+  );
+  const cookie = signed.headers.get("set-cookie") ?? "";
+  return cookie.slice(SIGN_IN.cookie.length + 1).split(";")[0] as string;
+}
+
+describe("the dashboard's shell", () => {
+  it("sends a browser without a session to sign in", async () => {
+    for (const path of ["/app", "/app/agents", "/app/settings/api-access/widget-keys"]) {
+      const answer = await get(path);
+      expect(answer.status, path).toBe(303);
+      expect(answer.headers.get("location")).toBe("/sign-in");
+    }
+    expect((await get("/app", "ds_not-a-session")).status).toBe(303);
+    const page = await get("/sign-in");
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("one-time link");
+  });
+
+  it("serves the shell to a signed-in member under a strict CSP, and the bundles it names", async () => {
+    const ws = await seedWorkspace();
+    const cookie = await sessionCookie(ws.ownerToken);
+    const shell = await get("/app/settings/api-access/widget-keys", cookie);
+    expect(shell.status).toBe(200);
+    expect(shell.headers.get("cache-control")).toBe("no-cache");
+    const csp = shell.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain("unsafe-inline");
+    const html = await shell.text();
+    expect(html).not.toMatch(/<script>|<script [^>]*>[^<]/);
+    const script = /src="(\/app\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const bundle = await get(script as string, cookie);
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get("content-type")).toContain("javascript");
+
+    const me = await expectJson<{ member: { role: string }; workspace: { slug: string } }>(
+      await exports.default.fetch(
+        new Request(`${ORIGIN}/v1/manage/me`, {
+          headers: { cookie: `${SIGN_IN.cookie}=${cookie}` },
+        }),
+      ),
+      200,
+    );
+    expect(me).toMatchObject({ member: { role: "owner" }, workspace: { slug: ws.slug } });
+  });
+});

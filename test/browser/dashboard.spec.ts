@@ -1,0 +1,144 @@
+/**
+ * The dashboard in a real browser (docs/dashboard.md), under `wrangler dev` and Debian's
+ * Chromium: sign in by link, see the agents, create a widget key and see it once, revoke it; no
+ * serious or critical axe-core finding on any screen or dialog. Screenshots go to
+ * test-results/browser/dashboard-*.png.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import axe from "axe-core";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Api, type DemoWorkspace, seedDemoWorkspace } from "../../scripts/demo-seed.mjs";
+import { fetchApi } from "../../scripts/local-server.mjs";
+import { launchChromium } from "./chromium";
+import { ROOT, startWranglerServer, type WranglerServer } from "./wrangler-server";
+
+const SCREENSHOTS = path.join(ROOT, "test-results", "browser");
+
+let server: WranglerServer | undefined;
+let browser: Browser | undefined;
+let page: Page | undefined;
+let api: Api;
+let demo: DemoWorkspace;
+const problems: string[] = [];
+
+beforeAll(async () => {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  server = await startWranglerServer();
+  api = fetchApi(server.base);
+  demo = await seedDemoWorkspace(api, server.operatorToken);
+  browser = await launchChromium();
+  const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], {
+    origin: server.base,
+  });
+  page = await context.newPage();
+  page.on("pageerror", (error) => problems.push(`[pageerror] ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`[console] ${message.text()}`);
+  });
+  page.on("response", (response) => {
+    if (response.status() >= 400 && !response.url().includes("/widget/launches")) {
+      problems.push(`[http ${response.status()}] ${response.url()}`);
+    }
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+function need<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} is missing (beforeAll failed)`);
+  return value;
+}
+
+async function shot(name: string): Promise<void> {
+  await need(page, "page").screenshot({ path: path.join(SCREENSHOTS, `dashboard-${name}.png`) });
+}
+
+/** axe-core in the page (evaluated over CDP, which the page's CSP does not govern). */
+async function seriousFindings(): Promise<string[]> {
+  const current = need(page, "page");
+  await current.evaluate(axe.source);
+  const found = await current.evaluate(async () => {
+    const results = await (window as unknown as { axe: typeof axe }).axe.run(document);
+    return results.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  });
+  return found;
+}
+
+describe("the dashboard", () => {
+  it("signs in with a one-time link and lands on the agents", async () => {
+    const current = need(page, "page");
+    const link = await api("POST", "/v1/manage/sign-in-links", {
+      token: demo.memberToken,
+      body: {},
+    });
+    expect(link.status).toBe(201);
+    // Without a session, /app sends the browser to sign in.
+    await current.goto(`${need(server, "server").base}/app`);
+    expect(new URL(current.url()).pathname).toBe("/sign-in");
+    await current.goto(link.json.url);
+    await shot("1-continue");
+    await current.getByRole("button", { name: "Continue" }).click();
+    await current.waitForURL(/\/app/);
+    await current.getByRole("heading", { name: "Agents" }).waitFor();
+    await current.getByRole("rowheader", { name: "Onboarding assistant" }).waitFor();
+    await shot("2-agents");
+    expect(await seriousFindings()).toEqual([]);
+  });
+
+  it("creates a widget key, shows it once, and revokes it after confirming", async () => {
+    const current = need(page, "page");
+    await current.getByRole("link", { name: "Widget keys" }).click();
+    await current.getByRole("heading", { name: "Widget keys" }).waitFor();
+    expect(new URL(current.url()).pathname).toBe("/app/settings/api-access/widget-keys");
+    await current.getByRole("button", { name: "Create widget key" }).click();
+    const dialog = current.getByRole("dialog", { name: "Create a widget key" });
+    await dialog.getByLabel("Name").fill("Billing server");
+    await dialog.getByLabel("Onboarding assistant").check();
+    await shot("3-create-key");
+    expect(await seriousFindings()).toEqual([]);
+    await dialog.getByRole("button", { name: "Create key" }).click();
+    const shown = current.getByRole("dialog", { name: "Copy your widget key now" });
+    await shown.getByText("This is the only time the key is shown").waitFor();
+    const key = await shown.getByLabel(/Widget key/).inputValue();
+    expect(key).toMatch(/^wk_live_/);
+    await shown.getByRole("button", { name: "Copy key" }).click();
+    await shown.getByText("Copied to the clipboard.").waitFor();
+    expect(await current.evaluate(() => navigator.clipboard.readText())).toBe(key);
+    await shot("4-key-shown-once");
+    expect(await seriousFindings()).toEqual([]);
+    await shown.getByRole("button", { name: "Done" }).click();
+
+    // The key works for the agent it is limited to, and is never shown again.
+    const row = current.getByRole("row", { name: /Billing server/ });
+    await row.waitFor();
+    expect(await current.content()).not.toContain(key);
+    const launched = await api("POST", "/v1/widget/launches", {
+      token: key,
+      body: {
+        flowId: demo.agentId,
+        channelId: demo.channelId,
+        parameters: { plan: "pro" },
+        participant: { name: "Ada", externalId: "cus_1" },
+      },
+    });
+    expect(launched.status).toBe(201);
+
+    await row.getByRole("button", { name: "Revoke Billing server" }).click();
+    const confirm = current.getByRole("dialog", { name: "Revoke this widget key?" });
+    await shot("5-revoke-confirm");
+    await confirm.getByRole("button", { name: "Revoke key" }).click();
+    await row.waitFor({ state: "detached" });
+    const refused = await api("GET", `/v1/widget/launches/${launched.json.id}`, { token: key });
+    expect(refused.status).toBe(401);
+    await shot("6-revoked");
+    expect(problems).toEqual([]);
+  });
+});
