@@ -16,7 +16,11 @@ try {
   await mkdir(output, { recursive: true });
   await build({
     absWorkingDir: root,
-    entryPoints: { chat: join(source, "chat.ts"), widget: join(source, "widget.ts") },
+    entryPoints: {
+      chat: join(source, "chat.ts"),
+      widget: join(source, "widget.ts"),
+      "sign-in": join(source, "sign-in.ts"),
+    },
     outdir: output,
     bundle: true,
     format: "iife",

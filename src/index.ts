@@ -3,6 +3,7 @@
  */
 
 import { requireMember } from "./auth/middleware";
+import { passkeySignInRouter, passkeysRouter } from "./auth/passkey-routes";
 import { refuseQueryCredentials } from "./auth/query-credentials";
 import { signInLinksRouter, signInPagesRouter } from "./auth/sign-in-routes";
 import { chatRouter } from "./conversations/routes";
@@ -43,6 +44,8 @@ app.route("/", executionsRouter);
 app.route("/", requestsRouter);
 app.route("/", signInLinksRouter);
 app.route("/", signInPagesRouter);
+app.route("/", passkeysRouter);
+app.route("/", passkeySignInRouter);
 app.route("/", dashboardRouter);
 app.route("/", usageRouter);
 app.route("/", eventEndpointsRouter);

@@ -114,12 +114,25 @@ export async function redeemSignInLink(
     )
     .returning({ memberId: signInLinks.memberId, workspaceId: signInLinks.workspaceId });
   if (!used) return null;
+  return openSession(db, used.memberId, used.workspaceId, now);
+}
+
+/**
+ * Opens a session for a member who proved who they are (a sign-in link, a passkey).
+ * @returns the session token for the cookie and its absolute expiry (epoch ms)
+ */
+export async function openSession(
+  db: DrizzleD1Database,
+  memberId: string,
+  workspaceId: string,
+  now = Date.now(),
+): Promise<{ sessionToken: string; expiresAt: number }> {
   const sessionToken = `${SESSION_PREFIX}${randomBase64Url(32)}`;
   const expiresAt = now + SIGN_IN.absoluteMs;
   await db.insert(sessions).values({
     id: newId("dss"),
-    memberId: used.memberId,
-    workspaceId: used.workspaceId,
+    memberId,
+    workspaceId,
     tokenHash: await sha256Hex(sessionToken),
     createdAt: now,
     lastSeenAt: now,

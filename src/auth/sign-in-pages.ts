@@ -6,9 +6,14 @@
 import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
 
-/** The pages' Content-Security-Policy, as `secureHeaders` directives: nothing but a same-origin form. */
+/**
+ * The pages' Content-Security-Policy, as `secureHeaders` directives: a same-origin form, and the
+ * passkey button's same-origin script and calls.
+ */
 export const SIGN_IN_CSP = {
   defaultSrc: ["'none'"],
+  scriptSrc: ["'self'"],
+  connectSrc: ["'self'"],
   styleSrc: ["'unsafe-inline'"],
   formAction: ["'self'"],
   frameAncestors: ["'none'"],
@@ -57,8 +62,11 @@ export function signInPage() {
   return page(
     "Sign in",
     html`<h1>Sign in to agent-edge</h1>
-<p>Sign in with a one-time link. Ask an Owner or Admin of your workspace for one, or, with your
-member token, create one yourself with <code>POST /v1/manage/sign-in-links</code>.</p>`,
+<p><button type="button" id="passkey" hidden>Sign in with a passkey</button></p>
+<p id="passkey-status" role="status"></p>
+<p>Or sign in with a one-time link. Ask an Owner or Admin of your workspace for one, or, with
+your member token, create one yourself with <code>POST /v1/manage/sign-in-links</code>.</p>
+<script src="/sign-in.js" defer></script>`,
   );
 }
 

@@ -8,6 +8,7 @@ import { type ComponentType, useEffect } from "react";
 import { api, unwrap } from "./api";
 import { followLink, usePath } from "./router";
 import { Agents } from "./screens/Agents";
+import { Passkeys } from "./screens/Passkeys";
 import { WidgetKeys } from "./screens/WidgetKeys";
 import { ErrorNote, Loading } from "./ui/feedback";
 
@@ -16,6 +17,7 @@ type Screen = { path: string; label: string; Component: ComponentType<{ canChang
 const SCREENS: Screen[] = [
   { path: "/app/agents", label: "Agents", Component: Agents },
   { path: "/app/settings/api-access/widget-keys", label: "Widget keys", Component: WidgetKeys },
+  { path: "/app/settings/passkeys", label: "Your passkeys", Component: Passkeys },
 ];
 
 const ROLES = { owner: "Owner", admin: "Admin", member: "Member" } as const;

@@ -42,3 +42,37 @@ export const sessions = sqliteTable(
   },
   (t) => [index("sessions_member").on(t.memberId)],
 );
+
+/** A member's passkey (WebAuthn credential): its public key only; signs in without a link. */
+export const passkeys = sqliteTable(
+  "passkeys",
+  {
+    id: text("id").primaryKey(),
+    memberId: text("member_id")
+      .notNull()
+      .references(() => members.id),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    /** The credential id, base64url, as the authenticator gave it. */
+    credentialId: text("credential_id").notNull().unique(),
+    /** The COSE public key, base64url. */
+    publicKey: text("public_key").notNull(),
+    counter: integer("counter").notNull(),
+    transports: text("transports", { mode: "json" }).$type<string[]>().notNull(),
+    name: text("name").notNull(),
+    createdAt: integer("created_at").notNull(),
+    lastUsedAt: integer("last_used_at"),
+  },
+  (t) => [index("passkeys_member").on(t.memberId)],
+);
+
+/** A WebAuthn challenge handed out for one ceremony: used once, valid 5 minutes. */
+export const webauthnChallenges = sqliteTable("webauthn_challenges", {
+  id: text("id").primaryKey(),
+  /** The member registering; null for a sign-in (the passkey says who). */
+  memberId: text("member_id"),
+  purpose: text("purpose", { enum: ["register", "sign-in"] }).notNull(),
+  challenge: text("challenge").notNull(),
+  expiresAt: integer("expires_at").notNull(),
+});

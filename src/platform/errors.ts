@@ -16,6 +16,11 @@ export const ERROR_CODES = {
     status: [400],
     meaning: "A launch parameter was refused; `details` lists `{code, name}`.",
   },
+  passkey_refused: {
+    status: [400],
+    meaning:
+      "The passkey could not be verified (unknown, a bad signature, or a used or expired challenge).",
+  },
   credential_in_query: {
     status: [400],
     meaning: "A credential was sent in the query string; send it in a header.",

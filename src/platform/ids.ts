@@ -16,7 +16,9 @@ export type IdPrefix =
   | "dlv"
   | "att"
   | "sil"
-  | "dss";
+  | "dss"
+  | "pk"
+  | "wch";
 
 /** A new unguessable id: `<prefix>_` + 22 base62 chars (about 131 random bits; docs/architecture.md#ids-and-formats). */
 export function newId(prefix: IdPrefix): string {

@@ -141,4 +141,55 @@ describe("the dashboard", () => {
     await shot("6-revoked");
     expect(problems).toEqual([]);
   });
+
+  it("registers a passkey (Chromium's virtual authenticator) and signs in with it", async () => {
+    // WebAuthn needs a domain for its RP ID, never an IP address: this context uses localhost.
+    const base = need(server, "server").base.replace("127.0.0.1", "localhost");
+    const context = await need(browser, "browser").newContext();
+    const current = await context.newPage();
+    current.on("pageerror", (error) => problems.push(`[pageerror] ${error.message}`));
+    const cdp = await context.newCDPSession(current);
+    await cdp.send("WebAuthn.enable");
+    await cdp.send("WebAuthn.addVirtualAuthenticator", {
+      options: {
+        protocol: "ctap2",
+        transport: "internal",
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    const link = await api("POST", "/v1/manage/sign-in-links", {
+      token: demo.memberToken,
+      body: {},
+    });
+    await current.goto(String(link.json.url).replace(/^http:\/\/[^/]+/, base));
+    await current.getByRole("button", { name: "Continue" }).click();
+    await current.getByRole("heading", { name: "Agents" }).waitFor();
+    await current.getByRole("link", { name: "Your passkeys" }).click();
+    await current.getByLabel("Name").fill("Test laptop");
+    await current.getByRole("button", { name: "Add a passkey" }).click();
+    await current.getByRole("rowheader", { name: "Test laptop" }).waitFor();
+    await current.screenshot({ path: path.join(SCREENSHOTS, "dashboard-7-passkey-added.png") });
+    page = current;
+    expect(await seriousFindings()).toEqual([]);
+
+    // Signed out, the passkey alone signs in again.
+    await current.getByRole("button", { name: "Sign out", exact: true }).click();
+    await current.getByText("You are signed out").waitFor();
+    await current.goto(`${base}/app`);
+    expect(new URL(current.url()).pathname).toBe("/sign-in");
+    await current.getByRole("button", { name: "Sign in with a passkey" }).click();
+    await current.getByRole("heading", { name: "Agents" }).waitFor();
+    await current.screenshot({ path: path.join(SCREENSHOTS, "dashboard-8-passkey-sign-in.png") });
+    const listed = await current.evaluate(async () => {
+      const answer = await fetch("/v1/manage/passkeys", { credentials: "same-origin" });
+      return (await answer.json()) as { data: { name: string; lastUsedAt: string | null }[] };
+    });
+    expect(listed.data).toEqual([expect.objectContaining({ name: "Test laptop" })]);
+    expect(listed.data[0]?.lastUsedAt).not.toBeNull();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });

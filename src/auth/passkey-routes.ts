@@ -1,0 +1,166 @@
+/**
+ * Passkeys (docs/dashboard.md#passkeys): a signed-in member's `GET|POST /v1/manage/passkeys`,
+ * `POST /v1/manage/passkeys/options`, `DELETE /v1/manage/passkeys/{id}`; and signing in with one:
+ * `POST /sign-in/passkey/options`, `POST /sign-in/passkey` (sets the session cookie).
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { setCookie } from "hono/cookie";
+import { database } from "../db/database";
+import { createRouter } from "../platform/app";
+import { ApiError } from "../platform/errors";
+import { isoTime, isoTimeOrNull } from "../platform/ids";
+import { jsonBody } from "../platform/json-body";
+import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openapi";
+import { appUrl } from "../platform/origins";
+import type { MemberEnv } from "./middleware";
+import {
+  deletePasskey,
+  listPasskeys,
+  registerPasskey,
+  registrationOptions,
+  relyingParty,
+  signInOptions,
+  signInWithPasskey,
+} from "./passkeys";
+import { SIGN_IN } from "./sessions";
+
+const common = { tags: ["Sign-in"], security: [{ memberToken: [] }] };
+const PasskeySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    createdAt: z.string(),
+    lastUsedAt: z.string().nullable(),
+  })
+  .openapi("Passkey");
+const CeremonySchema = z
+  .object({
+    challengeId: z.string(),
+    options: z.record(z.string(), z.unknown()).openapi({
+      description: "WebAuthn options as JSON, for @simplewebauthn/browser",
+    }),
+  })
+  .openapi("PasskeyCeremony");
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+const rp = (c: Context) => relyingParty(appUrl(c.env, c.req.url));
+const view = (row: { id: string; name: string; createdAt: number; lastUsedAt: number | null }) => ({
+  ...row,
+  createdAt: isoTime(row.createdAt),
+  lastUsedAt: isoTimeOrNull(row.lastUsedAt),
+});
+
+export const passkeysRouter = createRouter<MemberEnv>();
+
+passkeysRouter.openapi(
+  createRoute({
+    ...common,
+    method: "get",
+    path: "/v1/manage/passkeys",
+    summary: "List your passkeys",
+    request: { query: NoQuerySchema },
+    responses: {
+      200: json(z.object({ data: z.array(PasskeySchema) }), "Passkeys"),
+      ...errorResponses(),
+    },
+  }),
+  async (c) => {
+    const rows = await listPasskeys(database(c.env), c.get("member").memberId);
+    return c.json({ data: rows.map(view) }, 200);
+  },
+);
+
+passkeysRouter.openapi(
+  createRoute({
+    ...common,
+    method: "post",
+    path: "/v1/manage/passkeys/options",
+    summary: "Start registering a passkey: WebAuthn creation options (valid 5 minutes)",
+    request: { query: NoQuerySchema },
+    responses: { 200: json(CeremonySchema, "Options"), ...errorResponses() },
+  }),
+  async (c) => c.json(await registrationOptions(database(c.env), c.get("member"), rp(c)), 200),
+);
+
+passkeysRouter.openapi(
+  createRoute({
+    ...common,
+    method: "post",
+    path: "/v1/manage/passkeys",
+    summary: "Register a passkey with the authenticator's answer to the options",
+    middleware: jsonBody(65_536),
+    request: {
+      body: {
+        required: true,
+        content: {
+          "application/json": {
+            schema: z.strictObject({
+              challengeId: z.string().min(1).max(64),
+              name: z.string().trim().min(1).max(100).default("Passkey"),
+              response: z.record(z.string(), z.unknown()),
+            }),
+          },
+        },
+      },
+    },
+    responses: { 201: json(PasskeySchema, "Registered"), ...errorResponses("passkey_refused") },
+  }),
+  async (c) => {
+    const body = c.req.valid("json");
+    const input = { ...body, response: body.response as never };
+    const created = await registerPasskey(database(c.env), c.get("member"), input, rp(c));
+    return c.json(view(created), 201);
+  },
+);
+
+passkeysRouter.openapi(
+  createRoute({
+    ...common,
+    method: "delete",
+    path: "/v1/manage/passkeys/{id}",
+    summary: "Delete one of your passkeys",
+    request: { params: IdParamSchema, query: NoQuerySchema },
+    responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
+  }),
+  async (c) => {
+    await deletePasskey(database(c.env), c.get("member").memberId, c.req.valid("param").id);
+    return c.body(null, 204);
+  },
+);
+
+/** The browser's passkey sign-in: JSON from the sign-in page's script, same origin only. */
+export const passkeySignInRouter = createRouter();
+
+function sameOrigin(c: Context): void {
+  const origin = c.req.header("origin");
+  if (origin !== new URL(c.req.url).origin || !c.req.header("x-requested-with")) {
+    throw new ApiError(403, "cross_site_request", "Passkey sign-in comes from this origin only.");
+  }
+}
+
+passkeySignInRouter.post("/sign-in/passkey/options", async (c) => {
+  sameOrigin(c);
+  return c.json(await signInOptions(database(c.env), rp(c)));
+});
+
+passkeySignInRouter.use("/sign-in/passkey", ...jsonBody(65_536));
+passkeySignInRouter.post("/sign-in/passkey", async (c) => {
+  sameOrigin(c);
+  const body = (await c.req.json()) as { challengeId?: unknown; response?: unknown };
+  if (typeof body.challengeId !== "string" || typeof body.response !== "object" || !body.response) {
+    throw new ApiError(400, "passkey_refused", "Send {challengeId, response}.");
+  }
+  const input = { challengeId: body.challengeId, response: body.response as never };
+  const session = await signInWithPasskey(database(c.env), input, rp(c));
+  setCookie(c, SIGN_IN.cookie, session.sessionToken, {
+    path: "/",
+    httpOnly: true,
+    secure: true,
+    sameSite: "Lax",
+    maxAge: Math.floor(SIGN_IN.absoluteMs / 1000),
+  });
+  return c.json({ location: "/app" });
+});
