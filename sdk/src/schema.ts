@@ -7585,6 +7585,8 @@ export interface components {
             expiresAt: string | null;
             createdAt: string;
             createdBy: string;
+            /** @description When the key last authenticated a call, to the minute; null if never */
+            lastUsedAt: string | null;
         };
         CreateWidgetKey: {
             name: string;

@@ -2,7 +2,7 @@
  * Credential checks (spec 5, docs/security.md, docs/api/manage.md). Only SHA-256 digests are stored; the presented secret
  * is checked for its checksum first, so malformed secrets cost no D1 read.
  */
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { members, widgetKeys } from "../db/schema";
 import { constantTimeEqual, hasValidChecksum, sha256Hex } from "../platform/crypto";
@@ -71,6 +71,35 @@ export async function authenticateWidgetKey(
     widgetKeyFacts.set(hash, facts);
   }
   return principalAt(facts, hash, now);
+}
+
+/** A key's use is written at most this often (ms): the Launch API's calls stay reads. */
+const USE_NOTED_EVERY_MS = 60_000;
+const useNotedAt = new Map<string, number>();
+
+/**
+ * Records that the widget key authenticated a call at `now` (epoch ms) as its `lastUsedAt`, at
+ * most once a minute per key (per isolate, and in SQL across isolates)
+ * (docs/api/manage.md#widget-keys).
+ * @returns the write to wait for, or null when none is due
+ */
+export function noteWidgetKeyUse(
+  db: DrizzleD1Database,
+  keyId: string,
+  now: number,
+): Promise<unknown> | null {
+  const last = useNotedAt.get(keyId);
+  if (last !== undefined && now - last < USE_NOTED_EVERY_MS) return null;
+  if (useNotedAt.size >= CACHED_KEYS) useNotedAt.clear();
+  useNotedAt.set(keyId, now);
+  const stale = or(
+    isNull(widgetKeys.lastUsedAt),
+    lt(widgetKeys.lastUsedAt, now - USE_NOTED_EVERY_MS),
+  );
+  return db
+    .update(widgetKeys)
+    .set({ lastUsedAt: now })
+    .where(and(eq(widgetKeys.id, keyId), stale));
 }
 
 /**

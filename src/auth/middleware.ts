@@ -8,12 +8,14 @@ import { createMiddleware } from "hono/factory";
 import { database } from "../db/database";
 import type { AppEnv } from "../platform/app";
 import { ApiError, insufficientScope, invalidKey } from "../platform/errors";
+import { log } from "../platform/log";
 import {
   authenticateMember,
   authenticateWidgetKey,
   isLiveWidgetKey,
   MEMBER_TOKEN_PREFIX,
   type MemberPrincipal,
+  noteWidgetKeyUse,
   readCredential,
   type WidgetKeyPrincipal,
 } from "./credentials";
@@ -41,6 +43,9 @@ export const requireWidgetKey = createMiddleware<WidgetKeyEnv>(async (c, next) =
     throw invalidKey();
   }
   c.set("widgetKey", principal);
+  const noted = noteWidgetKeyUse(db, principal.keyId, Date.now());
+  if (noted)
+    c.executionCtx.waitUntil(noted.catch((error) => log("warn", "key_use_not_noted", { error })));
   await next();
 });
 

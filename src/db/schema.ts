@@ -60,6 +60,8 @@ export const widgetKeys = sqliteTable(
     /** Member id of the creator; kept after the member is removed (spec 5.4). */
     createdBy: text("created_by").notNull(),
     revokedAt: integer("revoked_at"),
+    /** When the key last authenticated a call, to the minute (docs/api/manage.md#widget-keys). */
+    lastUsedAt: integer("last_used_at"),
   },
   (t) => [index("widget_keys_workspace").on(t.workspaceId)],
 );

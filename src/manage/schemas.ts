@@ -83,6 +83,9 @@ export const WidgetKeySchema = z
     expiresAt: z.string().nullable(),
     createdAt: z.string(),
     createdBy: z.string(),
+    lastUsedAt: z.string().nullable().openapi({
+      description: "When the key last authenticated a call, to the minute; null if never",
+    }),
   })
   .openapi("WidgetKey");
 

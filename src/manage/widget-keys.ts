@@ -25,6 +25,7 @@ function toWidgetKey(row: WidgetKey): WidgetKeyView {
     expiresAt: isoTimeOrNull(row.expiresAt),
     createdAt: isoTime(row.createdAt),
     createdBy: row.createdBy,
+    lastUsedAt: isoTimeOrNull(row.lastUsedAt),
   };
 }
 
@@ -79,6 +80,7 @@ export async function createWidgetKey(
     createdAt: now,
     createdBy,
     revokedAt: null,
+    lastUsedAt: null,
   };
   await db.insert(widgetKeys).values(row);
   return { ...toWidgetKey(row), key };

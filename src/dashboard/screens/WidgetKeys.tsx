@@ -59,6 +59,7 @@ export function WidgetKeys({ canChange }: { canChange: boolean }) {
                 <th scope="col">Expires</th>
                 <th scope="col">Created by</th>
                 <th scope="col">Created</th>
+                <th scope="col">Last used</th>
                 {canChange ? (
                   <th scope="col">
                     <span className="visually-hidden">Actions</span>
@@ -79,6 +80,7 @@ export function WidgetKeys({ canChange }: { canChange: boolean }) {
                   <td>
                     <When iso={key.createdAt} />
                   </td>
+                  <td>{key.lastUsedAt ? <When iso={key.lastUsedAt} /> : "Never"}</td>
                   {canChange ? (
                     <td>
                       <button type="button" className="danger" onClick={() => setRevoking(key)}>
