@@ -44,8 +44,13 @@ export const requireWidgetKey = createMiddleware<WidgetKeyEnv>(async (c, next) =
   }
   c.set("widgetKey", principal);
   const noted = noteWidgetKeyUse(db, principal.keyId, Date.now());
-  if (noted)
-    c.executionCtx.waitUntil(noted.catch((error) => log("warn", "key_use_not_noted", { error })));
+  if (noted) {
+    const written = noted.catch((error: unknown) => log("warn", "key_use_not_noted", { error }));
+    // app.fetch without an execution context (an embedding, a test) still writes, unawaited.
+    try {
+      c.executionCtx.waitUntil(written);
+    } catch {}
+  }
   await next();
 });
 
