@@ -93,6 +93,45 @@ describe("the dashboard", () => {
     expect(await seriousFindings()).toEqual([]);
   });
 
+  it("creates an agent with Initial Parameters, previews its greeting, adds a channel", async () => {
+    const current = need(page, "page");
+    await current.getByRole("button", { name: "New agent" }).click();
+    const dialog = current.getByRole("dialog", { name: "New agent" });
+    await dialog.getByLabel("Name", { exact: true }).fill("Billing helper");
+    await dialog.getByLabel("Greeting").fill("Hello {{participant.name}}, about your invoice?");
+    await dialog.getByText("Preview for Ada: Hello Ada, about your invoice?").waitFor();
+    await dialog.getByRole("button", { name: "Add a parameter" }).click();
+    await dialog.getByLabel("Name", { exact: true }).nth(1).fill("bad name!");
+    await dialog.getByRole("button", { name: "Create agent" }).click();
+    // The API's own schema refuses it in the browser, before anything is sent.
+    await dialog
+      .getByRole("alert")
+      .getByText(/parameters\.0\.name/)
+      .waitFor();
+    await dialog.getByLabel("Name", { exact: true }).nth(1).fill("invoiceId");
+    await dialog.getByLabel("Required").check();
+    await shot("2a-new-agent");
+    expect(await seriousFindings()).toEqual([]);
+    await dialog.getByRole("button", { name: "Create agent" }).click();
+    const row = current.getByRole("row", { name: /Billing helper/ });
+    await row.getByRole("cell", { name: "invoiceId" }).waitFor();
+    const created = await api("GET", "/v1/manage/agents", { token: demo.memberToken });
+    const agent = created.json.data.find((a: { name: string }) => a.name === "Billing helper");
+    expect(agent.parameters).toEqual([
+      expect.objectContaining({ name: "invoiceId", type: "string", required: true }),
+    ]);
+    await row.getByRole("button", { name: "Channels of Billing helper" }).click();
+    const channels = current.getByRole("dialog", { name: "Channels of Billing helper" });
+    await channels.getByLabel("New widget channel").fill("Website");
+    await channels.getByRole("button", { name: "Add channel" }).click();
+    await channels.getByRole("heading", { name: "Website" }).waitFor();
+    await channels.getByRole("button", { name: "Copy snippet of Website" }).click();
+    expect(await current.evaluate(() => navigator.clipboard.readText())).toContain(agent.id);
+    await shot("2b-channel-snippet");
+    expect(await seriousFindings()).toEqual([]);
+    await channels.getByRole("button", { name: "Close" }).click();
+  });
+
   it("creates a widget key, shows it once, and revokes it after confirming", async () => {
     const current = need(page, "page");
     await current.getByRole("link", { name: "Widget keys" }).click();

@@ -1,54 +1,88 @@
-/** Agents (docs/dashboard.md#screens): the workspace's agents with their mode and parameters. */
+/**
+ * Agents (docs/dashboard.md#screens): the workspace's agents with their mode and parameters;
+ * Owners and Admins create and edit them (`AgentEditor`); everyone sees their channels' snippets.
+ */
 import { useQuery } from "@tanstack/react-query";
-import { api, unwrap } from "../api";
+import { useState } from "react";
+import { api, type Schemas, unwrap } from "../api";
 import { ErrorNote, Loading, When } from "../ui/feedback";
+import { AgentEditor } from "./AgentEditor";
+import { Channels } from "./Channels";
 
-export function Agents() {
+type Agent = Schemas["Agent"];
+
+export function Agents({ canChange }: { canChange: boolean }) {
   const agents = useQuery({
     queryKey: ["agents"],
     queryFn: () => unwrap(api.GET("/v1/manage/agents")),
   });
+  const [editing, setEditing] = useState<Agent | "new" | null>(null);
+  const [channelsOf, setChannelsOf] = useState<Agent | null>(null);
   return (
     <section aria-labelledby="agents-title">
       <h1 id="agents-title" tabIndex={-1}>
         Agents
       </h1>
+      {canChange ? (
+        <button type="button" className="primary" onClick={() => setEditing("new")}>
+          New agent
+        </button>
+      ) : null}
       {agents.isPending ? <Loading what="agents" /> : null}
       {agents.isError ? <ErrorNote error={agents.error} /> : null}
-      {agents.data ? (
-        agents.data.data.length === 0 ? (
-          <p className="muted">No agents yet.</p>
-        ) : (
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Mode</th>
-                  <th scope="col">Initial parameters</th>
-                  <th scope="col">Created</th>
+      {agents.data?.data.length === 0 ? <p className="muted">No agents yet.</p> : null}
+      {agents.data && agents.data.data.length > 0 ? (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Mode</th>
+                <th scope="col">Initial parameters</th>
+                <th scope="col">Created</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {agents.data.data.map((agent) => (
+                <tr key={agent.id}>
+                  <th scope="row">{agent.name}</th>
+                  <td>{agent.mode === "initiator" ? "Initiator" : "Responder"}</td>
+                  <td>
+                    {agent.parameters.length === 0
+                      ? "None"
+                      : agent.parameters.map((parameter) => parameter.name).join(", ")}
+                  </td>
+                  <td>
+                    <When iso={agent.createdAt} />
+                  </td>
+                  <td className="row-actions">
+                    {canChange ? (
+                      <button type="button" onClick={() => setEditing(agent)}>
+                        Edit<span className="visually-hidden"> {agent.name}</span>
+                      </button>
+                    ) : null}
+                    <button type="button" onClick={() => setChannelsOf(agent)}>
+                      Channels<span className="visually-hidden"> of {agent.name}</span>
+                    </button>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {agents.data.data.map((agent) => (
-                  <tr key={agent.id}>
-                    <th scope="row">{agent.name}</th>
-                    <td>{agent.mode === "initiator" ? "Initiator" : "Responder"}</td>
-                    <td>
-                      {agent.parameters.length === 0
-                        ? "None"
-                        : agent.parameters.map((parameter) => parameter.name).join(", ")}
-                    </td>
-                    <td>
-                      <When iso={agent.createdAt} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : null}
+      {editing !== null ? (
+        <AgentEditor
+          key={editing === "new" ? "new" : editing.id}
+          open
+          agent={editing === "new" ? null : editing}
+          onClose={() => setEditing(null)}
+        />
+      ) : null}
+      <Channels agent={channelsOf} canChange={canChange} onClose={() => setChannelsOf(null)} />
     </section>
   );
 }

@@ -1,0 +1,138 @@
+/**
+ * Creating and editing an agent (docs/dashboard.md#screens): name, mode, greeting with a preview
+ * of `{{participant.name}}`, instructions and the Initial Parameters. Checked in the browser with
+ * the API's own zod schema (`CreateAgentSchema`, shared, not copied) before it is sent; the API
+ * checks again.
+ */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { CreateAgentSchema } from "../../manage/schemas";
+import { api, type Schemas, unwrap } from "../api";
+import { Dialog } from "../ui/Dialog";
+import { ErrorNote } from "../ui/feedback";
+import { type ParameterRow, ParametersEditor, toParameters } from "./ParametersEditor";
+
+type Agent = Schemas["Agent"];
+
+const PREVIEW_NAME = "Ada";
+
+/** The greeting as a person named Ada would read it; other templates stay visible as typed. */
+function preview(greeting: string): string {
+  return greeting.replaceAll(/\{\{\s*participant\.name\s*\}\}/g, PREVIEW_NAME);
+}
+
+function rowsOf(agent: Agent | null): ParameterRow[] {
+  return (agent?.parameters ?? []).map((parameter) => ({
+    name: parameter.name,
+    type: parameter.type,
+    required: parameter.required,
+    options: (parameter.options ?? []).join(", "),
+  }));
+}
+
+/** The create or edit dialog; `agent` null creates. */
+export function AgentEditor(props: { open: boolean; agent: Agent | null; onClose: () => void }) {
+  const { agent } = props;
+  const queries = useQueryClient();
+  const [greeting, setGreeting] = useState(agent?.greeting ?? "");
+  const [rows, setRows] = useState<ParameterRow[]>(rowsOf(agent));
+  const [problems, setProblems] = useState<string[]>([]);
+  const save = useMutation({
+    mutationFn: (body: Schemas["CreateAgent"]) =>
+      agent
+        ? unwrap(api.PATCH("/v1/manage/agents/{id}", { params: { path: { id: agent.id } }, body }))
+        : unwrap(api.POST("/v1/manage/agents", { body })),
+    onSuccess: () => {
+      void queries.invalidateQueries({ queryKey: ["agents"] });
+      props.onClose();
+    },
+  });
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const body = {
+      name: String(form.get("name") ?? ""),
+      mode: String(form.get("mode") ?? "initiator"),
+      greeting: greeting.trim() ? greeting : null,
+      instructions: String(form.get("instructions") ?? "").trim() || null,
+      parameters: toParameters(rows),
+    };
+    const checked = CreateAgentSchema.safeParse(body);
+    if (!checked.success) {
+      setProblems(checked.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
+      return;
+    }
+    setProblems([]);
+    save.mutate(checked.data as Schemas["CreateAgent"]);
+  };
+  return (
+    <Dialog
+      open={props.open}
+      title={agent ? `Edit ${agent.name}` : "New agent"}
+      onClose={props.onClose}
+    >
+      <form className="stack" onSubmit={submit} noValidate>
+        <label htmlFor="agent-name">Name</label>
+        <input id="agent-name" name="name" defaultValue={agent?.name ?? ""} required />
+        <fieldset>
+          <legend>Mode</legend>
+          <label className="check">
+            <input
+              type="radio"
+              name="mode"
+              value="initiator"
+              defaultChecked={(agent?.mode ?? "initiator") === "initiator"}
+            />
+            Initiator: the agent speaks first
+          </label>
+          <label className="check">
+            <input
+              type="radio"
+              name="mode"
+              value="responder"
+              defaultChecked={agent?.mode === "responder"}
+            />
+            Responder: the person speaks first
+          </label>
+        </fieldset>
+        <label htmlFor="agent-greeting">Greeting</label>
+        <textarea
+          id="agent-greeting"
+          rows={2}
+          value={greeting}
+          onChange={(event) => setGreeting(event.target.value)}
+          aria-describedby="greeting-preview"
+        />
+        <p id="greeting-preview" className="muted">
+          Preview for {PREVIEW_NAME}: {greeting.trim() ? preview(greeting) : "(no greeting)"}
+        </p>
+        <label htmlFor="agent-instructions">Instructions</label>
+        <textarea
+          id="agent-instructions"
+          name="instructions"
+          rows={3}
+          defaultValue={agent?.instructions ?? ""}
+        />
+        <ParametersEditor rows={rows} onChange={setRows} />
+        {problems.length > 0 ? (
+          <div className="error" role="alert">
+            <ul>
+              {problems.map((problem) => (
+                <li key={problem}>{problem}</li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        {save.isError ? <ErrorNote error={save.error} /> : null}
+        <div className="actions">
+          <button type="submit" className="primary" disabled={save.isPending}>
+            {agent ? "Save agent" : "Create agent"}
+          </button>
+          <button type="button" onClick={props.onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,111 @@
+/**
+ * The Initial Parameters editor of an agent (spec 2, docs/dashboard.md#screens): one row per
+ * parameter with its name, type, whether it is required, and its allowed options. Controlled: the
+ * agent editor owns the rows and validates them with the API's own schema.
+ */
+import { useId } from "react";
+
+/** One parameter as edited: options as the text typed, comma-separated. */
+export type ParameterRow = {
+  name: string;
+  type: "string" | "number" | "integer" | "boolean";
+  required: boolean;
+  options: string;
+};
+
+const TYPES = ["string", "number", "integer", "boolean"] as const;
+
+/** The rows as the API takes them: options split and typed by the parameter's type. */
+export function toParameters(rows: ParameterRow[]) {
+  return rows.map((row) => {
+    const options = row.options
+      .split(",")
+      .map((option) => option.trim())
+      .filter((option) => option.length > 0)
+      .map((option) =>
+        row.type === "string"
+          ? option
+          : row.type === "boolean"
+            ? option === "true"
+            : Number(option),
+      );
+    return {
+      name: row.name.trim(),
+      type: row.type,
+      required: row.required,
+      ...(options.length > 0 ? { options } : {}),
+    };
+  });
+}
+
+export function ParametersEditor(props: {
+  rows: ParameterRow[];
+  onChange: (rows: ParameterRow[]) => void;
+}) {
+  const id = useId();
+  const update = (index: number, change: Partial<ParameterRow>) =>
+    props.onChange(props.rows.map((row, at) => (at === index ? { ...row, ...change } : row)));
+  return (
+    <fieldset>
+      <legend>Initial Parameters</legend>
+      {props.rows.length === 0 ? <p className="muted">None.</p> : null}
+      {props.rows.map((row, index) => {
+        const at = `${id}-${index}`;
+        return (
+          <div className="parameter" key={at}>
+            <label htmlFor={`${at}-name`}>Name</label>
+            <input
+              id={`${at}-name`}
+              value={row.name}
+              onChange={(event) => update(index, { name: event.target.value })}
+              required
+            />
+            <label htmlFor={`${at}-type`}>Type</label>
+            <select
+              id={`${at}-type`}
+              value={row.type}
+              onChange={(event) =>
+                update(index, { type: event.target.value as ParameterRow["type"] })
+              }
+            >
+              {TYPES.map((type) => (
+                <option key={type}>{type}</option>
+              ))}
+            </select>
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={row.required}
+                onChange={(event) => update(index, { required: event.target.checked })}
+              />
+              Required
+            </label>
+            <label htmlFor={`${at}-options`}>Options (comma-separated, optional)</label>
+            <input
+              id={`${at}-options`}
+              value={row.options}
+              onChange={(event) => update(index, { options: event.target.value })}
+            />
+            <button
+              type="button"
+              onClick={() => props.onChange(props.rows.filter((_, other) => other !== index))}
+            >
+              Remove<span className="visually-hidden"> parameter {row.name || index + 1}</span>
+            </button>
+          </div>
+        );
+      })}
+      <button
+        type="button"
+        onClick={() =>
+          props.onChange([
+            ...props.rows,
+            { name: "", type: "string", required: false, options: "" },
+          ])
+        }
+      >
+        Add a parameter
+      </button>
+    </fieldset>
+  );
+}
