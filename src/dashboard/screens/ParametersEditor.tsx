@@ -88,6 +88,7 @@ export function ParametersEditor(props: {
             />
             <button
               type="button"
+              className="start"
               onClick={() => props.onChange(props.rows.filter((_, other) => other !== index))}
             >
               Remove<span className="visually-hidden"> parameter {row.name || index + 1}</span>
@@ -97,6 +98,7 @@ export function ParametersEditor(props: {
       })}
       <button
         type="button"
+        className="start"
         onClick={() =>
           props.onChange([
             ...props.rows,
