@@ -149,8 +149,15 @@ passkeySignInRouter.post("/sign-in/passkey/options", async (c) => {
 passkeySignInRouter.use("/sign-in/passkey", ...jsonBody(65_536));
 passkeySignInRouter.post("/sign-in/passkey", async (c) => {
   sameOrigin(c);
-  const body = (await c.req.json()) as { challengeId?: unknown; response?: unknown };
-  if (typeof body.challengeId !== "string" || typeof body.response !== "object" || !body.response) {
+  const body = ((await c.req.json()) ?? {}) as { challengeId?: unknown; response?: unknown };
+  const response = body.response as { id?: unknown } | null | undefined;
+  if (
+    typeof body !== "object" ||
+    typeof body.challengeId !== "string" ||
+    typeof response !== "object" ||
+    !response ||
+    typeof response.id !== "string"
+  ) {
     throw new ApiError(400, "passkey_refused", "Send {challengeId, response}.");
   }
   const input = { challengeId: body.challengeId, response: body.response as never };

@@ -11,8 +11,9 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, lte } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { isUniqueViolation } from "../db/errors";
 import { members, workspaces } from "../db/schema";
 import { passkeys, webauthnChallenges } from "../db/session-tables";
 import { base64ToBytes, bytesToBase64 } from "../platform/crypto";
@@ -80,9 +81,13 @@ async function saveChallenge(
   now: number,
 ): Promise<string> {
   const id = newId("wch");
-  await db
-    .insert(webauthnChallenges)
-    .values({ id, memberId, purpose, challenge, expiresAt: now + CHALLENGE_TTL_MS });
+  // Expired challenges go as new ones come: the table holds about five minutes of them.
+  await db.batch([
+    db.delete(webauthnChallenges).where(lt(webauthnChallenges.expiresAt, now)),
+    db
+      .insert(webauthnChallenges)
+      .values({ id, memberId, purpose, challenge, expiresAt: now + CHALLENGE_TTL_MS }),
+  ]);
   return id;
 }
 
@@ -112,7 +117,7 @@ export async function registrationOptions(
     userID: Uint8Array.from(new TextEncoder().encode(member.memberId)),
     attestationType: "none",
     excludeCredentials: existing,
-    authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
+    authenticatorSelection: { residentKey: "required", userVerification: "required" },
   });
   const challengeId = await saveChallenge(db, "register", options.challenge, member.memberId, now);
   return { challengeId, options };
@@ -132,7 +137,7 @@ export async function registerPasskey(
     expectedChallenge: challenge,
     expectedOrigin: rp.origin,
     expectedRPID: rp.id,
-    requireUserVerification: false,
+    requireUserVerification: true,
   }).catch((error: unknown) => {
     log("warn", "passkey_registration_refused", { error });
     throw refused();
@@ -150,7 +155,13 @@ export async function registerPasskey(
     name: input.name,
     createdAt: now,
   };
-  await db.insert(passkeys).values(row);
+  try {
+    await db.insert(passkeys).values(row);
+  } catch (error) {
+    // The authenticator gave a credential id already registered.
+    if (isUniqueViolation(error)) throw refused();
+    throw error;
+  }
   return { id: row.id, name: row.name, createdAt: now, lastUsedAt: null };
 }
 
@@ -158,7 +169,7 @@ export async function registerPasskey(
 export async function signInOptions(db: DrizzleD1Database, rp: RelyingParty, now = Date.now()) {
   const options = await generateAuthenticationOptions({
     rpID: rp.id,
-    userVerification: "preferred",
+    userVerification: "required",
   });
   const challengeId = await saveChallenge(db, "sign-in", options.challenge, null, now);
   return { challengeId, options };
@@ -194,7 +205,7 @@ export async function signInWithPasskey(
       counter: passkey.counter,
       transports: passkey.transports as never,
     },
-    requireUserVerification: false,
+    requireUserVerification: true,
   }).catch((error: unknown) => {
     log("warn", "passkey_sign_in_refused", { error });
     throw refused();
@@ -203,7 +214,13 @@ export async function signInWithPasskey(
   await db
     .update(passkeys)
     .set({ counter: verified.authenticationInfo.newCounter, lastUsedAt: now })
-    .where(eq(passkeys.id, passkey.id));
+    // Two sign-ins at once must not move the counter backwards.
+    .where(
+      and(
+        eq(passkeys.id, passkey.id),
+        lte(passkeys.counter, verified.authenticationInfo.newCounter),
+      ),
+    );
   return openSession(db, passkey.memberId, passkey.workspaceId, now);
 }
 

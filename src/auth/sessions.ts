@@ -8,7 +8,7 @@ import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { members, workspaces } from "../db/schema";
 import { sessions, signInLinks } from "../db/session-tables";
 import { randomBase64Url, sha256Hex } from "../platform/crypto";
-import { notFound } from "../platform/errors";
+import { insufficientScope, notFound } from "../platform/errors";
 import { newId } from "../platform/ids";
 import type { MemberPrincipal } from "./credentials";
 
@@ -30,9 +30,11 @@ export type SessionPrincipal = MemberPrincipal & { sessionId: string };
 
 /**
  * Creates a one-time sign-in link for an active member of the workspace.
+ * @param requester who asks, when a member does: anyone for themself, an Owner for anyone, an
+ *   Admin for members only (an Admin signing in as the Owner could take the workspace over)
  * @param appUrl the service's origin, e.g. `https://edge.example.com`
  * @returns the URL (`{appUrl}/sign-in/<token>`, the token shown only here) and its expiry (epoch ms)
- * @throws 404 not_found for a member not (or no longer) in the workspace
+ * @throws 404 not_found for a member not (or no longer) in the workspace; 403 insufficient_scope
  */
 export async function createSignInLink(
   db: DrizzleD1Database,
@@ -40,9 +42,10 @@ export async function createSignInLink(
   memberId: string,
   appUrl: string,
   now = Date.now(),
+  requester: MemberPrincipal | null = null,
 ): Promise<{ url: string; expiresAt: number }> {
   const member = await db
-    .select({ id: members.id })
+    .select({ id: members.id, role: members.role })
     .from(members)
     .where(
       and(
@@ -53,6 +56,13 @@ export async function createSignInLink(
     )
     .get();
   if (!member) throw notFound("No such member in this workspace.");
+  if (requester && requester.memberId !== memberId) {
+    const allowed =
+      requester.role === "owner" || (requester.role === "admin" && member.role === "member");
+    if (!allowed) {
+      throw insufficientScope("Owners sign in anyone; Admins sign in members only.");
+    }
+  }
   const token = `${LINK_PREFIX}${randomBase64Url(32)}`;
   const expiresAt = now + SIGN_IN.linkTtlMs;
   await db.insert(signInLinks).values({

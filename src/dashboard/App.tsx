@@ -27,6 +27,10 @@ export function App() {
   const path = usePath();
   const screen = SCREENS.find((candidate) => candidate.path === path) ?? SCREENS[0];
   useEffect(() => {
+    // An unknown path (or /app itself) shows the first screen under its own address.
+    if (screen && screen.path !== path) window.history.replaceState(null, "", screen.path);
+  }, [screen, path]);
+  useEffect(() => {
     if (!screen) return;
     document.title = `${screen.label} · agent-edge`;
     // After navigating, the screen's heading takes focus, so a screen reader says where we are.

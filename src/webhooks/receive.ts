@@ -19,6 +19,15 @@ import {
 import { workflowRunner } from "./runner/client";
 import type { CaptureOutcome, WebhookCall, WebhookOutcome } from "./runner/contract";
 
+/** A Cookie header without the dashboard's session cookie (docs/security.md#webhook-replies). */
+function withoutSessionCookie(cookie: string): string {
+  return cookie
+    .split(";")
+    .map((pair) => pair.trim())
+    .filter((pair) => pair && !pair.toLowerCase().includes("agent_edge_session"))
+    .join("; ");
+}
+
 /** The path parts of `/webhooks/<workspace>/<workflow>/<node key>`, and the HTTP request's id. */
 export type WebhookTarget = {
   workspace: string;
@@ -57,6 +66,10 @@ async function readInput(
   request: Request,
 ): Promise<Pick<WebhookCall, "input" | "headers" | "body" | "size">> {
   const headers = webhookHeaders(request.headers);
+  // A browser sent here brings its dashboard session: never hand it to a workflow.
+  const cookie = headers.cookie === undefined ? undefined : withoutSessionCookie(headers.cookie);
+  if (cookie) headers.cookie = cookie;
+  else delete headers.cookie;
   const read = await readBodyBytes(request, MAX_WEBHOOK_BODY_BYTES);
   if (!read.ok) {
     const input: WebhookCall["input"] =

@@ -9,7 +9,7 @@ import type { ReplyContentType, WebhookReply } from "../workflow/reply";
 import { replyHasNoBody, resolveReplyHeaders } from "../workflow/respond";
 import { resolveValue, valueAsText } from "../workflow/template";
 import type { WebhookNode, WebhookOutput } from "../workflow/types";
-import { EXECUTION_SCOPE } from "../workflow/validate-reply";
+import { EXECUTION_SCOPE, isRefusedCookie } from "../workflow/validate-reply";
 
 /** What the Worker answers a call with, when a node says (see WebhookReply). */
 export type Reply = WebhookReply;
@@ -53,7 +53,8 @@ export function renderReply(
 /**
  * The HTTP answer of a reply: its status and headers, plus `content-type` from its content type
  * unless a header set one, and the body as text (JSON for `json`). No body for a reply without
- * one, for 204, 205 and 304, and for a redirect (3xx with its `location` header).
+ * one, for 204, 205 and 304, and for a redirect (3xx with its `location` header). A refused
+ * cookie (`isRefusedCookie`) is dropped.
  */
 export function encodeReply(reply: Reply): {
   status: number;
@@ -61,6 +62,9 @@ export function encodeReply(reply: Reply): {
   body: string | null;
 } {
   const headers = { ...reply.headers };
+  if (headers["set-cookie"] !== undefined && isRefusedCookie(headers["set-cookie"])) {
+    delete headers["set-cookie"];
+  }
   if (reply.body === undefined || replyHasNoBody(reply.status)) {
     return { status: reply.status, headers, body: null };
   }

@@ -4,6 +4,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
 import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
 import { database } from "../db/database";
 import { workflowExists } from "../manage/workflows";
@@ -18,6 +19,15 @@ import type { BadBodyStatus, CaptureOutcome } from "./runner/contract";
 import { workflowOfToken } from "./runner/result-tokens";
 
 export const webhooksRouter = createRouter();
+
+// Replies are the workflow's, served on the dashboard's origin: they may never run script there
+// (docs/security.md#webhook-replies).
+const sandboxed = createMiddleware(async (c, next) => {
+  await next();
+  c.res.headers.set("content-security-policy", "sandbox");
+});
+webhooksRouter.use("/webhooks/*", sandboxed);
+webhooksRouter.use("/webhook-test/*", sandboxed);
 
 /** The error of a refused body: 413 payload_too_large, 415 unsupported_media_type, 422 invalid_body. */
 function badBody(status: BadBodyStatus, message: string): ApiError {

@@ -36,6 +36,20 @@ export const MAX_HEADER_VALUE = 4_096;
 export const MAX_BODY_BYTES = 16_384;
 /** A set-cookie value naming a Domain: a cookie for another site, refused. */
 export const COOKIE_DOMAIN = /;\s*domain\s*=/i;
+/**
+ * A cookie a webhook reply may never set, even through a template: one for another domain, a
+ * `__Host-`/`__Secure-` one, or any named like the dashboard's session (docs/webhooks.md#replies).
+ */
+export function isRefusedCookie(setCookie: string): boolean {
+  const name = setCookie.split("=", 1)[0]?.trim().toLowerCase() ?? "";
+  return (
+    COOKIE_DOMAIN.test(setCookie) ||
+    name.startsWith("__host-") ||
+    name.startsWith("__secure-") ||
+    name.includes("agent_edge_session")
+  );
+}
+
 /** The statuses an immediate webhook's `responseStatus` may have. */
 export const REPLY_STATUS = { min: 200, max: 299 } as const;
 
@@ -127,8 +141,12 @@ export function readReplyHeaders(
       report(field, "refused_header", `${lower} is set by the service, never by a workflow.`);
     } else if (typeof value !== "string" || value.length > MAX_HEADER_VALUE) {
       report(field, "invalid_type", `Header values are strings of at most ${MAX_HEADER_VALUE}.`);
-    } else if (lower === "set-cookie" && COOKIE_DOMAIN.test(value)) {
-      report(field, "refused_header", "A cookie for another domain is refused; leave out Domain.");
+    } else if (lower === "set-cookie" && isRefusedCookie(value)) {
+      report(
+        field,
+        "refused_header",
+        "Refused: a cookie for another domain, a __Host-/__Secure- cookie, or the dashboard's.",
+      );
     } else headers[lower] = value;
   }
   return headers;

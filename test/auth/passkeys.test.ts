@@ -59,6 +59,11 @@ describe("passkeys", () => {
       200,
     );
     expect(ceremony.options.rpId).toBe(new URL(ORIGIN).hostname);
+    // Malformed bodies are refused, never a 500.
+    for (const body of [null, { challengeId: ceremony.challengeId, response: { id: 5 } }, []]) {
+      const answer = await browserPost("/sign-in/passkey", body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+    }
     const unknown = await browserPost("/sign-in/passkey", {
       challengeId: ceremony.challengeId,
       response: forged("never-registered"),

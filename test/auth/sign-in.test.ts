@@ -128,6 +128,21 @@ describe("sign-in links", () => {
     });
     expect(await errorCode(byMember)).toBe("insufficient_scope");
     await signInLink(ws, invited.memberToken); // for itself: allowed
+    // An Admin signs in members only: signing in as the Owner would take the workspace over.
+    const admin = await expectJson<{ member: { id: string }; memberToken: string }>(
+      await call("POST", "/v1/manage/members", {
+        token: ws.ownerToken,
+        body: { email: `a-${Date.now()}@example.test`, name: "Ann", role: "admin" },
+      }),
+      201,
+    );
+    const asOwner = await call("POST", "/v1/manage/sign-in-links", {
+      token: admin.memberToken,
+      body: { memberId: ws.ownerId },
+    });
+    expect(await errorCode(asOwner)).toBe("insufficient_scope");
+    await signInLink(ws, admin.memberToken, invited.member.id);
+    await signInLink(ws, ws.ownerToken, admin.member.id);
     await signInLink(ws, ws.ownerToken, invited.member.id); // an owner for another: allowed
     const other = await seedWorkspace();
     const foreign = await call("POST", "/v1/manage/sign-in-links", {

@@ -59,8 +59,8 @@ export function Channels(props: {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
-    add.mutate(String(new FormData(form).get("name") ?? ""));
-    form.reset();
+    // Cleared only once added: a refused name stays to be corrected.
+    add.mutate(String(new FormData(form).get("name") ?? ""), { onSuccess: () => form.reset() });
   };
   return (
     <Dialog

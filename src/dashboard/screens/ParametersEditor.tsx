@@ -52,7 +52,8 @@ export function ParametersEditor(props: {
       {props.rows.map((row, index) => {
         const at = `${id}-${index}`;
         return (
-          <div className="parameter" key={at}>
+          <fieldset className="parameter" key={at}>
+            <legend>Parameter {index + 1}</legend>
             <label htmlFor={`${at}-name`}>Name</label>
             <input
               id={`${at}-name`}
@@ -93,7 +94,7 @@ export function ParametersEditor(props: {
             >
               Remove<span className="visually-hidden"> parameter {row.name || index + 1}</span>
             </button>
-          </div>
+          </fieldset>
         );
       })}
       <button

@@ -67,7 +67,15 @@ export function Passkeys() {
         </button>
       </form>
       <p role="status">{add.isSuccess ? "Passkey added." : ""}</p>
-      {add.isError ? <ErrorNote error={add.error} /> : null}
+      {add.isError ? (
+        add.error instanceof DOMException && add.error.name === "NotAllowedError" ? (
+          <p className="muted" role="status">
+            No passkey was added.
+          </p>
+        ) : (
+          <ErrorNote error={add.error} />
+        )
+      ) : null}
       {list.isPending ? <Loading what="passkeys" /> : null}
       {list.isError ? <ErrorNote error={list.error} /> : null}
       {list.data && list.data.data.length === 0 ? <p className="muted">No passkeys yet.</p> : null}
@@ -95,7 +103,14 @@ export function Passkeys() {
                     <When iso={passkey.lastUsedAt} />
                   </td>
                   <td>
-                    <button type="button" className="danger" onClick={() => setDeleting(passkey)}>
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => {
+                        remove.reset();
+                        setDeleting(passkey);
+                      }}
+                    >
                       Delete<span className="visually-hidden"> {passkey.name}</span>
                     </button>
                   </td>

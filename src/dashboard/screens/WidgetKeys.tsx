@@ -28,7 +28,9 @@ export function WidgetKeys({ canChange }: { canChange: boolean }) {
   const [revoking, setRevoking] = useState<Key | null>(null);
   const agentName = (id: string) => agents.data?.data.find((agent) => agent.id === id)?.name ?? id;
   const memberName = (id: string) =>
-    members.data?.data.find((member) => member.id === id)?.name ?? "a former member";
+    members.data
+      ? (members.data.data.find((member) => member.id === id)?.name ?? "a former member")
+      : "…";
 
   return (
     <section aria-labelledby="keys-title">

@@ -1,6 +1,7 @@
 /**
  * A modal dialog on the native `<dialog>`: the browser traps focus, makes the page behind it
- * inert, closes it on Escape and gives focus back to the control that opened it.
+ * inert, closes it on Escape and gives focus back to the control that opened it. `onClose` may be
+ * called more than once for one closing; make it idempotent.
  */
 import { type ReactNode, useEffect, useId, useRef } from "react";
 
@@ -18,6 +19,13 @@ export function Dialog(props: {
     if (props.open && !dialog.open) dialog.showModal();
     if (!props.open && dialog.open) dialog.close();
   }, [props.open]);
+  // Removed while open (its parent unmounted it): closing first gives focus back to the opener.
+  useEffect(() => {
+    const dialog = ref.current;
+    return () => {
+      if (dialog?.open) dialog.close();
+    };
+  }, []);
   return (
     <dialog ref={ref} aria-labelledby={titleId} onClose={props.onClose}>
       <h2 id={titleId}>{props.title}</h2>
