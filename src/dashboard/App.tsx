@@ -4,18 +4,30 @@
  * them anyway.
  */
 import { useQuery } from "@tanstack/react-query";
-import { type ComponentType, useEffect } from "react";
+import { type ComponentType, useEffect, useMemo } from "react";
 import { api, unwrap } from "./api";
-import { followLink, usePath } from "./router";
+import { followLink, matchPath, type PathParams, usePath } from "./router";
 import { Agents } from "./screens/Agents";
 import { Passkeys } from "./screens/Passkeys";
 import { WidgetKeys } from "./screens/WidgetKeys";
+import { Execution } from "./screens/workflows/Execution";
+import { WorkflowExecutions, WorkflowRequests } from "./screens/workflows/WorkflowPage";
+import { Workflows } from "./screens/workflows/Workflows";
 import { ErrorNote, Loading } from "./ui/feedback";
 
-type Screen = { path: string; label: string; Component: ComponentType<{ canChange: boolean }> };
+/** `path` may have `:name` segments (router.ts); screens with them are reached by links, not the nav. */
+type Screen = {
+  path: string;
+  label: string;
+  Component: ComponentType<{ canChange: boolean; params: PathParams }>;
+};
 
 const SCREENS: Screen[] = [
   { path: "/app/agents", label: "Agents", Component: Agents },
+  { path: "/app/workflows", label: "Workflows", Component: Workflows },
+  { path: "/app/workflows/:id", label: "Executions", Component: WorkflowExecutions },
+  { path: "/app/workflows/:id/requests", label: "Request log", Component: WorkflowRequests },
+  { path: "/app/workflows/:id/executions/:executionId", label: "Execution", Component: Execution },
   { path: "/app/settings/api-access/widget-keys", label: "Widget keys", Component: WidgetKeys },
   { path: "/app/settings/passkeys", label: "Your passkeys", Component: Passkeys },
 ];
@@ -25,17 +37,19 @@ const ROLES = { owner: "Owner", admin: "Admin", member: "Member" } as const;
 export function App() {
   const me = useQuery({ queryKey: ["me"], queryFn: () => unwrap(api.GET("/v1/manage/me")) });
   const path = usePath();
-  const screen = SCREENS.find((candidate) => candidate.path === path) ?? SCREENS[0];
+  // A new object on every navigation, even between two paths of one screen.
+  const current = useMemo(() => findScreen(path), [path]);
+  const screen = current.screen;
   useEffect(() => {
     // An unknown path (or /app itself) shows the first screen under its own address.
-    if (screen && screen.path !== path) window.history.replaceState(null, "", screen.path);
+    if (screen && !matchPath(screen.path, path)) window.history.replaceState(null, "", screen.path);
   }, [screen, path]);
   useEffect(() => {
-    if (!screen) return;
-    document.title = `${screen.label} · agent-edge`;
+    if (!current.screen) return;
+    document.title = `${current.screen.label} · agent-edge`;
     // After navigating, the screen's heading takes focus, so a screen reader says where we are.
     document.querySelector<HTMLElement>("main h1")?.focus();
-  }, [screen]);
+  }, [current]);
   if (me.isPending) return <Loading what="your workspace" />;
   if (me.isError || !screen) return <ErrorNote error={me.error} />;
   const { member, workspace } = me.data;
@@ -59,11 +73,13 @@ export function App() {
       <div className="layout">
         <nav aria-label="Dashboard">
           <ul>
-            {SCREENS.map((item) => (
+            {SCREENS.filter((item) => !item.path.includes("/:")).map((item) => (
               <li key={item.path}>
                 <a
                   href={item.path}
-                  aria-current={item === screen ? "page" : undefined}
+                  aria-current={
+                    item === screen ? "page" : screen.path.startsWith(`${item.path}/`) || undefined
+                  }
                   onClick={followLink}
                 >
                   {item.label}
@@ -73,9 +89,18 @@ export function App() {
           </ul>
         </nav>
         <main id="main">
-          <screen.Component canChange={member.role !== "member"} />
+          <screen.Component canChange={member.role !== "member"} params={current.params} />
         </main>
       </div>
     </>
   );
+}
+
+/** The screen whose path matches (the first one for an unknown path) and its path parameters. */
+function findScreen(path: string): { screen: Screen | undefined; params: PathParams } {
+  for (const candidate of SCREENS) {
+    const params = matchPath(candidate.path, path);
+    if (params) return { screen: candidate, params };
+  }
+  return { screen: SCREENS[0], params: {} };
 }

@@ -34,3 +34,32 @@ export function followLink(event: React.MouseEvent<HTMLAnchorElement>): void {
   event.preventDefault();
   navigate(event.currentTarget.pathname);
 }
+
+/** Path parameters by name, from a pattern's `:name` segments. */
+export type PathParams = Record<string, string>;
+
+/**
+ * Matches `path` against `pattern`, whose `:name` segments match any one non-empty segment, e.g.
+ * `/app/workflows/:id` against `/app/workflows/wf_1` gives `{id: "wf_1"}`; otherwise null.
+ * Segments are compared whole and decoded, so `/app/workflows` never matches `/app/workflows/x`.
+ */
+export function matchPath(pattern: string, path: string): PathParams | null {
+  const wanted = pattern.split("/");
+  const given = path.replace(/\/+$/, "").split("/");
+  if (wanted.length !== given.length) return null;
+  const params: PathParams = {};
+  for (const [index, segment] of wanted.entries()) {
+    const actual = given[index] ?? "";
+    if (segment.startsWith(":")) {
+      if (actual === "") return null;
+      try {
+        params[segment.slice(1)] = decodeURIComponent(actual);
+      } catch {
+        return null; // a malformed escape: no screen has it
+      }
+    } else if (segment !== actual) {
+      return null;
+    }
+  }
+  return params;
+}

@@ -10,6 +10,8 @@ export function Dialog(props: {
   title: string;
   onClose: () => void;
   children: ReactNode;
+  /** E.g. `wide` (ui/data.css), for a dialog showing a record rather than asking a question. */
+  className?: string;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -27,7 +29,7 @@ export function Dialog(props: {
     };
   }, []);
   return (
-    <dialog ref={ref} aria-labelledby={titleId} onClose={props.onClose}>
+    <dialog ref={ref} aria-labelledby={titleId} onClose={props.onClose} className={props.className}>
       <h2 id={titleId}>{props.title}</h2>
       {props.open ? props.children : null}
     </dialog>

@@ -1,0 +1,110 @@
+/**
+ * One execution (docs/dashboard.md#screens, docs/api/webhooks.md#executions):
+ * `/app/workflows/{id}/executions/{executionId}`. Its status, trigger, times, the execution it
+ * replays, and each node's run with input, output, error and attempts; Owners and Admins replay
+ * it. An unfinished execution is read again every second until it ends.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { api, unwrap } from "../../api";
+import { followLink, type PathParams } from "../../router";
+import { Badge } from "../../ui/data";
+import { ErrorNote, Loading, When } from "../../ui/feedback";
+import { duration } from "../../ui/format";
+import { took } from "./ExecutionList";
+import { inputsOf, NodeRunView } from "./NodeRunView";
+import { useWorkflow } from "./queries";
+import { Replay } from "./Replay";
+import { runTone, workflowPaths } from "./status";
+
+/** `/app/workflows/{id}/executions/{executionId}`; `canChange` shows Replay. */
+export function Execution({ canChange, params }: { canChange: boolean; params: PathParams }) {
+  const workflowId = params.id ?? "";
+  const executionId = params.executionId ?? "";
+  const workflow = useWorkflow(workflowId);
+  const execution = useQuery({
+    queryKey: ["execution", workflowId, executionId],
+    queryFn: () =>
+      unwrap(
+        api.GET("/v1/manage/workflows/{id}/executions/{executionId}", {
+          params: { path: { id: workflowId, executionId } },
+        }),
+      ),
+    refetchInterval: (query) =>
+      query.state.data && query.state.data.finishedAt === null ? 1_000 : false,
+  });
+  const paths = workflowPaths(workflowId);
+  const record = execution.data;
+  const inputs = record ? inputsOf(record.nodes, record.trigger.key) : [];
+  return (
+    <section aria-labelledby="execution-title">
+      <p className="breadcrumb">
+        <a href="/app/workflows" onClick={followLink}>
+          Workflows
+        </a>{" "}
+        ›{" "}
+        <a href={paths.executions} onClick={followLink}>
+          {workflow.data?.name ?? "Workflow"}
+        </a>{" "}
+        ›
+      </p>
+      <h1 id="execution-title" tabIndex={-1}>
+        Execution <code className="anywhere">{executionId}</code>
+      </h1>
+      {execution.isPending ? <Loading what="the execution" /> : null}
+      {execution.isError ? <ErrorNote error={execution.error} /> : null}
+      {record ? (
+        <>
+          <dl className="facts">
+            <dt>Status</dt>
+            <dd>
+              <Badge tone={runTone(record.status)}>{record.status}</Badge>
+            </dd>
+            <dt>Trigger</dt>
+            <dd>
+              {record.trigger.key} <span className="muted">({record.trigger.type})</span>
+            </dd>
+            <dt>Started</dt>
+            <dd>
+              <When iso={record.startedAt} />
+            </dd>
+            <dt>Duration</dt>
+            <dd>{took(record)}</dd>
+            {record.queuedAt ? (
+              <>
+                <dt>Waited for a slot</dt>
+                <dd>
+                  {record.status === "queued"
+                    ? "Still waiting"
+                    : (duration(record.queuedAt, record.startedAt) ?? "—")}
+                </dd>
+              </>
+            ) : null}
+            <dt>Replay of</dt>
+            <dd>
+              {record.replayOf ? (
+                <a href={paths.execution(record.replayOf)} onClick={followLink}>
+                  <code>{record.replayOf}</code>
+                </a>
+              ) : (
+                "None (the original)"
+              )}
+            </dd>
+          </dl>
+          {canChange ? <Replay execution={record} /> : null}
+          <h2>Nodes</h2>
+          <p className="muted">
+            In the order they ran. A node's input is what its templates could read: the outputs of
+            the nodes before it. Secret values show as [redacted].
+          </p>
+          {record.nodes.map((run, index) => (
+            <NodeRunView
+              key={`${run.key}-${run.startedAt}`}
+              run={run}
+              input={inputs[index] ?? null}
+            />
+          ))}
+        </>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,89 @@
+/**
+ * One workflow (docs/dashboard.md#screens): its name, status and webhook URLs above two tabs,
+ * Executions (`/app/workflows/{id}`) and Request log (`/app/workflows/{id}/requests`). The tabs
+ * are links, so each has its own address and the browser's back button goes between them.
+ */
+import type { ReactNode } from "react";
+import { followLink, type PathParams } from "../../router";
+import { Badge } from "../../ui/data";
+import { ErrorNote } from "../../ui/feedback";
+import { ExecutionList } from "./ExecutionList";
+import { useWorkflow } from "./queries";
+import { RequestLog } from "./RequestLog";
+import { StartStop } from "./StartStop";
+import { workflowPaths } from "./status";
+
+type Props = { canChange: boolean; params: PathParams };
+
+/** `/app/workflows/{id}`: the workflow's executions, newest first. */
+export function WorkflowExecutions({ canChange, params }: Props) {
+  const id = params.id ?? "";
+  return (
+    <WorkflowPage id={id} tab="executions" canChange={canChange}>
+      <ExecutionList workflowId={id} />
+    </WorkflowPage>
+  );
+}
+
+/** `/app/workflows/{id}/requests`: the calls to the workflow's webhook URLs, refusals included. */
+export function WorkflowRequests({ canChange, params }: Props) {
+  const id = params.id ?? "";
+  return (
+    <WorkflowPage id={id} tab="requests" canChange={canChange}>
+      <RequestLog workflowId={id} />
+    </WorkflowPage>
+  );
+}
+
+function WorkflowPage(props: {
+  id: string;
+  tab: "executions" | "requests";
+  canChange: boolean;
+  children: ReactNode;
+}) {
+  const workflow = useWorkflow(props.id);
+  const paths = workflowPaths(props.id);
+  const tabs = [
+    { key: "executions", label: "Executions", href: paths.executions },
+    { key: "requests", label: "Request log", href: paths.requests },
+  ] as const;
+  return (
+    <section aria-labelledby="workflow-title">
+      <p className="breadcrumb">
+        <a href="/app/workflows" onClick={followLink}>
+          Workflows
+        </a>{" "}
+        ›
+      </p>
+      <h1 id="workflow-title" tabIndex={-1}>
+        {workflow.data?.name ?? "Workflow"}
+      </h1>
+      {workflow.isError ? <ErrorNote error={workflow.error} /> : null}
+      {workflow.data ? (
+        <div className="actions">
+          <Badge tone={workflow.data.status === "running" ? "ok" : "off"}>
+            {workflow.data.status}
+          </Badge>
+          <code>{workflow.data.slug}</code>
+          {props.canChange ? <StartStop workflow={workflow.data} /> : null}
+        </div>
+      ) : null}
+      <nav className="tabs" aria-label="Workflow">
+        <ul>
+          {tabs.map((tab) => (
+            <li key={tab.key}>
+              <a
+                href={tab.href}
+                aria-current={tab.key === props.tab ? "page" : undefined}
+                onClick={followLink}
+              >
+                {tab.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {props.children}
+    </section>
+  );
+}

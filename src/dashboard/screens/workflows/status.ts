@@ -1,0 +1,49 @@
+/**
+ * How the workflow screens name and colour statuses (docs/dashboard.md#screens): a workflow's
+ * running/stopped, an execution's queued/running/succeeded/failed, and the request log's
+ * outcomes (docs/webhooks.md#request-log).
+ */
+import type { Schemas } from "../../api";
+import type { Tone } from "../../ui/data";
+
+export type Outcome = Schemas["LoggedRequest"]["outcome"];
+
+/** Every outcome with its label; a `Record`, so a new outcome in the API fails the typecheck. */
+export const OUTCOMES: Record<Outcome, string> = {
+  accepted: "Accepted",
+  deduplicated: "Deduplicated",
+  queued: "Queued",
+  invalid_signature: "Invalid signature",
+  rate_limited: "Rate limited",
+  method_not_allowed: "Method not allowed",
+  payload_too_large: "Payload too large",
+  invalid_body: "Invalid body",
+  stopped: "Workflow stopped",
+  queue_full: "Queue full",
+};
+
+/** Outcomes that ran (or will run) the workflow; every other one is a refusal. */
+const RAN: ReadonlySet<Outcome> = new Set(["accepted", "deduplicated", "queued"]);
+
+/** A request log outcome's badge colour: refusals are bad, queued is under way. */
+export function outcomeTone(outcome: Outcome): Tone {
+  if (!RAN.has(outcome)) return "bad";
+  return outcome === "queued" ? "busy" : "ok";
+}
+
+/** An execution's (or a node run's) badge colour. */
+export function runTone(
+  status: Schemas["Execution"]["status"] | Schemas["NodeRun"]["status"],
+): Tone {
+  if (status === "succeeded") return "ok";
+  if (status === "failed") return "bad";
+  return "busy";
+}
+
+/** The executions and the request log of workflow `id`, and one execution: the screens' paths. */
+export const workflowPaths = (id: string) => ({
+  executions: `/app/workflows/${encodeURIComponent(id)}`,
+  requests: `/app/workflows/${encodeURIComponent(id)}/requests`,
+  execution: (executionId: string) =>
+    `/app/workflows/${encodeURIComponent(id)}/executions/${encodeURIComponent(executionId)}`,
+});
