@@ -8,6 +8,8 @@ import { type ComponentType, useEffect } from "react";
 import { api, unwrap } from "./api";
 import { followLink, usePath } from "./router";
 import { Agents } from "./screens/Agents";
+import { Members } from "./screens/Members";
+import { Secrets } from "./screens/Secrets";
 import { WidgetKeys } from "./screens/WidgetKeys";
 import { ErrorNote, Loading } from "./ui/feedback";
 
@@ -16,6 +18,8 @@ type Screen = { path: string; label: string; Component: ComponentType<{ canChang
 const SCREENS: Screen[] = [
   { path: "/app/agents", label: "Agents", Component: Agents },
   { path: "/app/settings/api-access/widget-keys", label: "Widget keys", Component: WidgetKeys },
+  { path: "/app/settings/secrets", label: "Secrets", Component: Secrets },
+  { path: "/app/settings/members", label: "Members", Component: Members },
 ];
 
 const ROLES = { owner: "Owner", admin: "Admin", member: "Member" } as const;
