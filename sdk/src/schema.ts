@@ -1263,7 +1263,149 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change a member's role to admin or member; the owner's cannot be changed */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ChangeMemberRole"];
+                };
+            };
+            responses: {
+                /** @description The member with the new role, which applies from their next request */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Member"];
+                    };
+                };
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query" | "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
+                        };
+                    };
+                };
+                /** @description `insufficient_scope`: The credential cannot do this. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "insufficient_scope";
+                            };
+                        };
+                    };
+                };
+                /** @description `not_found`: No such resource in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "not_found";
+                            };
+                        };
+                    };
+                };
+                /** @description `cannot_change_owner`: The workspace owner's role cannot be changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "cannot_change_owner";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "unsupported_media_type";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/v1/manage/widget-keys": {
@@ -7445,7 +7587,7 @@ export interface components {
                  * @example invalid_request
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_parameters" | "passkey_refused" | "credential_in_query" | "invalid_key" | "invalid_signature" | "insufficient_scope" | "cross_site_request" | "forbidden_flow" | "browser_not_allowed" | "link_unavailable" | "invalid_ticket" | "not_found" | "widget_not_found" | "webhook_not_found" | "method_not_allowed" | "too_many_pending_links" | "slug_taken" | "link_not_open" | "idempotency_key_in_use" | "endpoint_disabled" | "replay_unavailable" | "member_exists" | "cannot_remove_owner" | "conversation_ended" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_body" | "upgrade_required" | "rate_limited" | "queue_full" | "too_many_connections" | "internal_error" | "workflow_failed" | "workflow_timeout";
+                code: "invalid_request" | "invalid_parameters" | "passkey_refused" | "credential_in_query" | "invalid_key" | "invalid_signature" | "insufficient_scope" | "cross_site_request" | "forbidden_flow" | "browser_not_allowed" | "link_unavailable" | "invalid_ticket" | "not_found" | "widget_not_found" | "webhook_not_found" | "method_not_allowed" | "too_many_pending_links" | "slug_taken" | "link_not_open" | "idempotency_key_in_use" | "endpoint_disabled" | "replay_unavailable" | "member_exists" | "cannot_remove_owner" | "cannot_change_owner" | "conversation_ended" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_body" | "upgrade_required" | "rate_limited" | "queue_full" | "too_many_connections" | "internal_error" | "workflow_failed" | "workflow_timeout";
                 message: string;
                 details: {
                     [key: string]: unknown;
@@ -7572,6 +7714,10 @@ export interface components {
         Me: {
             member: components["schemas"]["Member"];
             workspace: components["schemas"]["Workspace"];
+        };
+        ChangeMemberRole: {
+            /** @enum {string} */
+            role: "admin" | "member";
         };
         CreatedWidgetKey: components["schemas"]["WidgetKey"] & {
             /** @description The secret; shown only in this response */

@@ -8,7 +8,9 @@ import { type ComponentType, useEffect, useMemo } from "react";
 import { api, unwrap } from "./api";
 import { followLink, matchPath, type PathParams, usePath } from "./router";
 import { Agents } from "./screens/Agents";
+import { Members } from "./screens/Members";
 import { Passkeys } from "./screens/Passkeys";
+import { Secrets } from "./screens/Secrets";
 import { WidgetKeys } from "./screens/WidgetKeys";
 import { Execution } from "./screens/workflows/Execution";
 import { WorkflowExecutions, WorkflowRequests } from "./screens/workflows/WorkflowPage";
@@ -30,6 +32,8 @@ const SCREENS: Screen[] = [
   { path: "/app/workflows/:id/executions/:executionId", label: "Execution", Component: Execution },
   { path: "/app/settings/api-access/widget-keys", label: "Widget keys", Component: WidgetKeys },
   { path: "/app/settings/passkeys", label: "Your passkeys", Component: Passkeys },
+  { path: "/app/settings/secrets", label: "Secrets", Component: Secrets },
+  { path: "/app/settings/members", label: "Members", Component: Members },
 ];
 
 const ROLES = { owner: "Owner", admin: "Admin", member: "Member" } as const;

@@ -1,4 +1,7 @@
-/** Members: `POST/GET /v1/manage/members`, `DELETE /v1/manage/members/{id}` (docs/api/manage.md). */
+/**
+ * Members: `POST/GET /v1/manage/members`, `PATCH/DELETE /v1/manage/members/{id}`, `GET
+ * /v1/manage/me` (docs/api/manage.md#members).
+ */
 
 import { createRoute, z } from "@hono/zod-openapi";
 import type { MemberEnv } from "../auth/middleware";
@@ -8,8 +11,14 @@ import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";
 import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
-import { createMember, listMembers, removeMember, whoAmI } from "./members";
-import { CreatedMemberSchema, CreateMemberSchema, MemberSchema, WorkspaceSchema } from "./schemas";
+import { changeMemberRole, createMember, listMembers, removeMember, whoAmI } from "./members";
+import {
+  ChangeMemberRoleSchema,
+  CreatedMemberSchema,
+  CreateMemberSchema,
+  MemberSchema,
+  WorkspaceSchema,
+} from "./schemas";
 
 const common = { tags: ["Members"], security: [{ memberToken: [] }] };
 
@@ -106,4 +115,35 @@ membersRouter.openapi(
     await removeMember(database(c.env), c.get("member").workspaceId, c.req.valid("param").id);
     return c.body(null, 204);
   },
+);
+
+membersRouter.openapi(
+  createRoute({
+    ...common,
+    method: "patch",
+    path: "/v1/manage/members/{id}",
+    summary: "Change a member's role to admin or member; the owner's cannot be changed",
+    middleware: [requireWriter, ...jsonBody(32_768)],
+    request: {
+      params: IdParamSchema,
+      body: { required: true, content: { "application/json": { schema: ChangeMemberRoleSchema } } },
+    },
+    responses: {
+      200: {
+        description: "The member with the new role, which applies from their next request",
+        content: { "application/json": { schema: MemberSchema } },
+      },
+      ...errorResponses("not_found", "cannot_change_owner"),
+    },
+  }),
+  async (c) =>
+    c.json(
+      await changeMemberRole(
+        database(c.env),
+        c.get("member").workspaceId,
+        c.req.valid("param").id,
+        c.req.valid("json").role,
+      ),
+      200,
+    ),
 );

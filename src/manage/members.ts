@@ -4,7 +4,7 @@
  */
 
 import type { z } from "@hono/zod-openapi";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, ne } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { MEMBER_TOKEN_PREFIX } from "../auth/credentials";
 import { createSignInLink } from "../auth/sessions";
@@ -173,6 +173,37 @@ export async function removeMember(
     db.update(members).set({ removedAt: now }).where(eq(members.id, memberId)),
     db.delete(sessions).where(eq(sessions.memberId, memberId)),
   ]);
+}
+
+/**
+ * Changes a member's role to `admin` or `member` (docs/api/manage.md#members). Owners and admins
+ * may change anyone's but the owner's, their own included: an admin stepping down leaves the owner,
+ * who can always undo it. The new role applies from the member's next request (tokens and
+ * sessions read it each time). Giving the same role again changes nothing.
+ * @returns the member as the API shows it
+ * @throws 404 not_found (no current member of that id in the workspace), 409 cannot_change_owner
+ */
+export async function changeMemberRole(
+  db: DrizzleD1Database,
+  workspaceId: string,
+  memberId: string,
+  role: "admin" | "member",
+): Promise<MemberView> {
+  const current = and(
+    eq(members.id, memberId),
+    eq(members.workspaceId, workspaceId),
+    isNull(members.removedAt),
+  );
+  // One conditional write, so a member cannot be changed after being removed meanwhile.
+  const [updated] = await db
+    .update(members)
+    .set({ role })
+    .where(and(current, ne(members.role, "owner")))
+    .returning();
+  if (updated) return toMember(updated);
+  const row = await db.select({ role: members.role }).from(members).where(current).get();
+  if (!row) throw notFound("No such member in this workspace.");
+  throw new ApiError(409, "cannot_change_owner", "The workspace owner's role cannot be changed.");
 }
 
 /**

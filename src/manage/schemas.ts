@@ -50,6 +50,14 @@ export const CreateMemberSchema = z
   .strictObject({ email: Email, name: PersonName, role: z.enum(["admin", "member"]) })
   .openapi("CreateMember");
 
+/**
+ * Body of `PATCH /v1/manage/members/{id}` (docs/api/manage.md#members): the new role. Ownership is
+ * neither given nor taken here, so `owner` is not a choice.
+ */
+export const ChangeMemberRoleSchema = z
+  .strictObject({ role: z.enum(["admin", "member"]) })
+  .openapi("ChangeMemberRole");
+
 export const CreatedMemberSchema = z
   .object({
     member: MemberSchema,

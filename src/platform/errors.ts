@@ -80,6 +80,10 @@ export const ERROR_CODES = {
   },
   member_exists: { status: [409], meaning: "A member with this email already exists." },
   cannot_remove_owner: { status: [409], meaning: "The workspace owner cannot be removed." },
+  cannot_change_owner: {
+    status: [409],
+    meaning: "The workspace owner's role cannot be changed.",
+  },
   conversation_ended: { status: [410], meaning: "The conversation has ended." },
   payload_too_large: { status: [413], meaning: "The webhook body is larger than 1 MiB." },
   unsupported_media_type: {

@@ -36,6 +36,7 @@ let memberOnly: string;
 
 const WELL_FORMED: Record<string, unknown> = {
   "POST /v1/manage/agents/{id}/channels": { type: "widget", name: "c" },
+  "PATCH /v1/manage/members/{id}": { role: "member" },
   "PUT /v1/manage/workflows/{id}": {
     name: "W",
     slug: "w",

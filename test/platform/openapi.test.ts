@@ -28,6 +28,7 @@ describe("OpenAPI document (generated from the zod schemas)", () => {
         "POST /v1/operator/workspaces",
         "POST /v1/manage/members",
         "GET /v1/manage/members",
+        "PATCH /v1/manage/members/{id}",
         "DELETE /v1/manage/members/{id}",
         "POST /v1/manage/widget-keys",
         "GET /v1/manage/widget-keys",
