@@ -16,7 +16,12 @@ export function Agents({ canChange }: { canChange: boolean }) {
     queryKey: ["agents"],
     queryFn: () => unwrap(api.GET("/v1/manage/agents")),
   });
-  const [editing, setEditing] = useState<Agent | "new" | null>(null);
+  const [editing, setEditingState] = useState<Agent | "new" | null>(null);
+  const [openings, setOpenings] = useState(0);
+  const setEditing = (next: Agent | "new" | null) => {
+    if (next !== null) setOpenings((count) => count + 1);
+    setEditingState(next);
+  };
   const [channelsOf, setChannelsOf] = useState<Agent | null>(null);
   return (
     <section aria-labelledby="agents-title">
@@ -74,14 +79,13 @@ export function Agents({ canChange }: { canChange: boolean }) {
           </table>
         </div>
       ) : null}
-      {editing !== null ? (
-        <AgentEditor
-          key={editing === "new" ? "new" : editing.id}
-          open
-          agent={editing === "new" ? null : editing}
-          onClose={() => setEditing(null)}
-        />
-      ) : null}
+      {/* Kept mounted, so closing gives focus back to the opener; a new key per opening resets it. */}
+      <AgentEditor
+        key={openings}
+        open={editing !== null}
+        agent={editing === "new" || editing === null ? null : editing}
+        onClose={() => setEditing(null)}
+      />
       <Channels agent={channelsOf} canChange={canChange} onClose={() => setChannelsOf(null)} />
     </section>
   );

@@ -21,13 +21,6 @@ export function Dialog(props: {
     if (props.open && !dialog.open) dialog.showModal();
     if (!props.open && dialog.open) dialog.close();
   }, [props.open]);
-  // Removed while open (its parent unmounted it): closing first gives focus back to the opener.
-  useEffect(() => {
-    const dialog = ref.current;
-    return () => {
-      if (dialog?.open) dialog.close();
-    };
-  }, []);
   return (
     <dialog ref={ref} aria-labelledby={titleId} onClose={props.onClose} className={props.className}>
       <h2 id={titleId}>{props.title}</h2>
