@@ -6,8 +6,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { type ComponentType, useEffect } from "react";
 import { api, unwrap } from "./api";
-import { followLink, usePath } from "./router";
+import { followLink, matchPath, usePath } from "./router";
 import { Agents } from "./screens/Agents";
+import { Links } from "./screens/links/Links";
 import { WidgetKeys } from "./screens/WidgetKeys";
 import { ErrorNote, Loading } from "./ui/feedback";
 
@@ -15,6 +16,7 @@ type Screen = { path: string; label: string; Component: ComponentType<{ canChang
 
 const SCREENS: Screen[] = [
   { path: "/app/agents", label: "Agents", Component: Agents },
+  { path: "/app/links", label: "Links", Component: Links },
   { path: "/app/settings/api-access/widget-keys", label: "Widget keys", Component: WidgetKeys },
 ];
 
@@ -23,7 +25,7 @@ const ROLES = { owner: "Owner", admin: "Admin", member: "Member" } as const;
 export function App() {
   const me = useQuery({ queryKey: ["me"], queryFn: () => unwrap(api.GET("/v1/manage/me")) });
   const path = usePath();
-  const screen = SCREENS.find((candidate) => candidate.path === path) ?? SCREENS[0];
+  const screen = SCREENS.find((candidate) => matchPath(candidate.path, path)) ?? SCREENS[0];
   useEffect(() => {
     if (!screen) return;
     document.title = `${screen.label} · agent-edge`;

@@ -1,6 +1,7 @@
 /**
- * The dashboard's few routes, on the History API (no router library: a handful of paths).
- * Links are real `<a href>` elements, so opening in a new tab and keyboard use work.
+ * The dashboard's few routes, on the History API (no router library: a handful of paths, and one
+ * item below a screen's path, as `/app/links/{id}`). Links are real `<a href>` elements, so
+ * opening in a new tab and keyboard use work.
  */
 import { useSyncExternalStore } from "react";
 
@@ -20,7 +21,27 @@ export function usePath(): string {
   return useSyncExternalStore(subscribe, () => window.location.pathname);
 }
 
-/** Goes to `path` inside the dashboard without reloading. */
+/** The current query string (`?…` or empty), re-rendering when it changes, as a search form's. */
+export function useSearch(): string {
+  return useSyncExternalStore(subscribe, () => window.location.search);
+}
+
+/**
+ * Whether `path` is the screen at `base` (`{}`) or one item below it (`{ id }`, decoded), else
+ * null: `/app/links` and `/app/links/lnk_1` are the Links screen (docs/dashboard.md#screens).
+ */
+export function matchPath(base: string, path: string): { id?: string } | null {
+  if (path === base) return {};
+  const rest = path.startsWith(`${base}/`) ? path.slice(base.length + 1) : "";
+  if (rest === "" || rest.includes("/")) return null;
+  try {
+    return { id: decodeURIComponent(rest) };
+  } catch {
+    return null; // a malformed escape names no item
+  }
+}
+
+/** Goes to `path` (with its query, if any) inside the dashboard without reloading. */
 export function navigate(path: string): void {
   window.history.pushState(null, "", path);
   for (const listener of listeners) listener();
@@ -32,5 +53,5 @@ export function followLink(event: React.MouseEvent<HTMLAnchorElement>): void {
     return;
   }
   event.preventDefault();
-  navigate(event.currentTarget.pathname);
+  navigate(event.currentTarget.pathname + event.currentTarget.search);
 }
