@@ -5392,6 +5392,443 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/manage/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List and search the workspace's links, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    externalId?: string;
+                    status?: components["schemas"]["LinkStatus"];
+                    flowId?: string;
+                    /** @description ISO 8601; exclusive */
+                    createdAfter?: string;
+                    /** @description ISO 8601; exclusive */
+                    createdBefore?: string;
+                    limit?: number;
+                    /** @description `nextCursor` of the previous page */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of links with their metadata, as the launch API lists them */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LaunchList"];
+                    };
+                };
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query" | "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
+                        };
+                    };
+                };
+                /** @description `insufficient_scope`: The credential cannot do this. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "insufficient_scope";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/manage/links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Look up a link with its conversation's messages */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The link, without its token or parameters, and the messages once opened */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LinkDetail"];
+                    };
+                };
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query" | "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
+                        };
+                    };
+                };
+                /** @description `insufficient_scope`: The credential cannot do this. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "insufficient_scope";
+                            };
+                        };
+                    };
+                };
+                /** @description `not_found`: No such resource in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "not_found";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Revoke a link (owners and admins; idempotent) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Revoked, now or before; an open chat is closed at once */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query" | "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
+                        };
+                    };
+                };
+                /** @description `insufficient_scope`: The credential cannot do this. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "insufficient_scope";
+                            };
+                        };
+                    };
+                };
+                /** @description `not_found`: No such resource in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "not_found";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/manage/links/{id}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End the link's conversation without revoking the link (owners and admins) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Ended, now or before (an ended or revoked link has nothing left to end) */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query" | "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
+                        };
+                    };
+                };
+                /** @description `insufficient_scope`: The credential cannot do this. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "insufficient_scope";
+                            };
+                        };
+                    };
+                };
+                /** @description `not_found`: No such resource in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "not_found";
+                            };
+                        };
+                    };
+                };
+                /** @description `link_not_open`: Nobody has opened the link, so it has no conversation to end. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "link_not_open";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/manage/event-endpoints": {
         parameters: {
             query?: never;
@@ -8008,6 +8445,37 @@ export interface components {
             pendingLinks: number;
             /** @description The cap; creates past it get 409 */
             maxPendingLinks: number;
+        };
+        LinkDetail: {
+            id: string;
+            status: components["schemas"]["LinkStatus"];
+            expiresAt: string;
+            flowId: string;
+            channelId: string;
+            createdAt: string;
+            participant: {
+                name: string | null;
+                externalId: string | null;
+            };
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description null until the link is first opened */
+            conversation: {
+                sessionId: string;
+                /** @enum {string} */
+                status: "in-progress" | "ended";
+                startedAt: string;
+                endedAt: string | null;
+                /** @description Every message, oldest first */
+                messages: {
+                    id: string;
+                    /** @enum {string} */
+                    role: "agent" | "person";
+                    text: string;
+                    at: string;
+                }[];
+            } | null;
         };
         EventEndpointWithSecret: components["schemas"]["EventEndpoint"] & {
             /** @description `whsec_` + base64 of 32 random bytes; shown only in this answer */

@@ -14,7 +14,8 @@ export const OpenSessionSchema = z
   })
   .openapi("OpenChatSession");
 
-const MessageSchema = z.object({
+/** A chat message (docs/api/conversations.md); the management API's link look-up shows them too. */
+export const MessageSchema = z.object({
   id: z.string(),
   role: z.enum(["agent", "person"]),
   text: z.string(),

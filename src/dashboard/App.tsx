@@ -8,6 +8,7 @@ import { type ComponentType, useEffect, useMemo } from "react";
 import { api, unwrap } from "./api";
 import { followLink, matchPath, type PathParams, usePath } from "./router";
 import { Agents } from "./screens/Agents";
+import { Links } from "./screens/links/Links";
 import { Members } from "./screens/Members";
 import { Passkeys } from "./screens/Passkeys";
 import { Secrets } from "./screens/Secrets";
@@ -30,6 +31,8 @@ const SCREENS: Screen[] = [
   { path: "/app/workflows/:id", label: "Executions", Component: WorkflowExecutions },
   { path: "/app/workflows/:id/requests", label: "Request log", Component: WorkflowRequests },
   { path: "/app/workflows/:id/executions/:executionId", label: "Execution", Component: Execution },
+  { path: "/app/links", label: "Links", Component: Links },
+  { path: "/app/links/:id", label: "Link", Component: Links },
   { path: "/app/settings/api-access/widget-keys", label: "Widget keys", Component: WidgetKeys },
   { path: "/app/settings/passkeys", label: "Your passkeys", Component: Passkeys },
   { path: "/app/settings/secrets", label: "Secrets", Component: Secrets },

@@ -1,6 +1,7 @@
 /**
- * The dashboard's few routes, on the History API (no router library: a handful of paths).
- * Links are real `<a href>` elements, so opening in a new tab and keyboard use work.
+ * The dashboard's few routes, on the History API (no router library: a handful of paths, some
+ * with `:name` segments, as `/app/links/:id`). Links are real `<a href>` elements, so opening in a
+ * new tab and keyboard use work.
  */
 import { useSyncExternalStore } from "react";
 
@@ -20,7 +21,12 @@ export function usePath(): string {
   return useSyncExternalStore(subscribe, () => window.location.pathname);
 }
 
-/** Goes to `path` inside the dashboard without reloading. */
+/** The current query string (`?…` or empty), re-rendering when it changes, as a search form's. */
+export function useSearch(): string {
+  return useSyncExternalStore(subscribe, () => window.location.search);
+}
+
+/** Goes to `path` (with its query, if any) inside the dashboard without reloading. */
 export function navigate(path: string): void {
   window.history.pushState(null, "", path);
   for (const listener of listeners) listener();
@@ -32,7 +38,7 @@ export function followLink(event: React.MouseEvent<HTMLAnchorElement>): void {
     return;
   }
   event.preventDefault();
-  navigate(event.currentTarget.pathname);
+  navigate(event.currentTarget.pathname + event.currentTarget.search);
 }
 
 /** Path parameters by name, from a pattern's `:name` segments. */

@@ -9,11 +9,15 @@ import { agents, channels, type Link, links, type ParameterDefinition } from "..
 import type { Refusal } from "./ledger/contract";
 import { parameterProblems } from "./parameters";
 
+/**
+ * Whose links a caller may see and change: the workspace's, of the agents a widget key is limited
+ * to (`flowIds`), or of every agent (`null`: an unlimited key, or a member of the workspace through
+ * the management API, docs/api/manage.md#links).
+ */
+export type LinkScope = Pick<WidgetKeyPrincipal, "workspaceId" | "flowIds">;
+
 /** 403 forbidden_flow when the key is limited to other agents; null when allowed. */
-export function refuseFlow(
-  key: Pick<WidgetKeyPrincipal, "flowIds">,
-  flowId: string,
-): Refusal | null {
+export function refuseFlow(key: Pick<LinkScope, "flowIds">, flowId: string): Refusal | null {
   if (key.flowIds === null || key.flowIds.includes(flowId)) return null;
   return { status: 403, code: "forbidden_flow", message: "This key is limited to other agents." };
 }

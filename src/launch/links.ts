@@ -20,6 +20,7 @@ import type {
   LedgerResult,
   LinkLedgerApi,
 } from "./ledger/contract";
+import type { LinkScope } from "./link-rules";
 import {
   type CreatedLaunch,
   type CreateLaunch,
@@ -29,22 +30,30 @@ import {
 } from "./schemas";
 
 /**
+ * What looking up, revoking and ending a link need of the ledger, for callers of scope `S`: a
+ * widget key (`LaunchLedger`) or a member of the workspace (src/manage/links.ts), so both APIs run
+ * the same rules.
+ */
+export type LinkAccess<S extends LinkScope> = {
+  /** Marks an active link ended (the call was counted by its look-up). */
+  endLink(workspaceId: string, linkId: string, endedAt: number, reason: "server"): Promise<void>;
+  lookupLink(scope: S, linkId: string): Promise<LedgerResult<Link>>;
+  revokeLink(scope: S, linkId: string): Promise<LedgerResult<null>>;
+};
+
+/**
  * The ledger calls of the launch API as services see them: the call is already counted (the per-key
  * rate limit is applied by `perKeyRateLimit`, docs/api/launch.md#rate-limit), so only the work's
  * result comes back.
  */
-export type LaunchLedger = {
+export type LaunchLedger = LinkAccess<WidgetKeyPrincipal> & {
   /** Counts a call that does its work outside the ledger (a list); refused calls throw. */
   admit(key: WidgetKeyPrincipal): Promise<void>;
-  /** Marks an active link ended (the call was counted by its look-up). */
-  endLink(workspaceId: string, linkId: string, endedAt: number, reason: "server"): Promise<void>;
   createLink(
     key: WidgetKeyPrincipal,
     link: NewLink,
     idempotency?: IdempotentCreate,
   ): Promise<LedgerResult<CreateOutcome>>;
-  lookupLink(key: WidgetKeyPrincipal, linkId: string): Promise<LedgerResult<Link>>;
-  revokeLink(key: WidgetKeyPrincipal, linkId: string): Promise<LedgerResult<null>>;
 };
 
 /** The link's status as the API shows it: a pending link past its expiry is `expired`. */
@@ -173,23 +182,23 @@ export function toLaunch(link: Link, now: number): Launch {
   };
 }
 
-/** Looks up a link of the key's workspace (404 not_found, 403 forbidden_flow). */
-export async function getLink(
-  ledger: LaunchLedger,
-  key: WidgetKeyPrincipal,
+/** Looks up a link in the caller's scope (404 not_found, 403 forbidden_flow). */
+export async function getLink<S extends LinkScope>(
+  ledger: LinkAccess<S>,
+  scope: S,
   id: string,
   now = Date.now(),
 ): Promise<Launch> {
-  return toLaunch(unwrap(await ledger.lookupLink(key, id)), now);
+  return toLaunch(unwrap(await ledger.lookupLink(scope, id)), now);
 }
 
 /** Revokes a link from any state (spec 3); repeating it changes nothing; a pending slot is freed. */
-export async function revokeLink(
-  ledger: LaunchLedger,
-  key: WidgetKeyPrincipal,
+export async function revokeLink<S extends LinkScope>(
+  ledger: LinkAccess<S>,
+  scope: S,
   id: string,
 ): Promise<void> {
-  unwrap(await ledger.revokeLink(key, id));
+  unwrap(await ledger.revokeLink(scope, id));
 }
 
 export type OpenedLink = { link: Link; opened: boolean };
@@ -233,21 +242,22 @@ export async function openLinkByToken(
 }
 
 /**
- * Ends the link's conversation from the customer's server without revoking the link
+ * Ends the link's conversation from the customer's side (their server, or an Owner or Admin in the
+ * dashboard, docs/api/manage.md#links) without revoking the link
  * (docs/api/launch.md#ending-a-conversation): the person sees it ended and read-only until the
  * link expires, the link becomes `ended`, and `conversation.ended` carries `reason: "server"`.
  * An ended or revoked link's conversation is over already: nothing changes.
  * @param endConversation tells the link's conversation object to end, with the reason
  * @throws ApiError 404 not_found, 403 forbidden_flow, 409 link_not_open for a link never opened
  */
-export async function endLinkConversation(
-  ledger: LaunchLedger,
-  key: WidgetKeyPrincipal,
+export async function endLinkConversation<S extends LinkScope>(
+  ledger: LinkAccess<S>,
+  scope: S,
   linkId: string,
   endConversation: (sessionId: string, now: number) => Promise<void>,
   now = Date.now(),
 ): Promise<void> {
-  const link = unwrap(await ledger.lookupLink(key, linkId));
+  const link = unwrap(await ledger.lookupLink(scope, linkId));
   const status = effectiveStatus(link, now);
   if (status === "pending" || status === "expired" || !link.sessionId) {
     if (status === "revoked") return;
@@ -255,5 +265,5 @@ export async function endLinkConversation(
   }
   if (status !== "active") return;
   await endConversation(link.sessionId, now);
-  await ledger.endLink(key.workspaceId, link.id, now, "server");
+  await ledger.endLink(scope.workspaceId, link.id, now, "server");
 }

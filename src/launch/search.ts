@@ -6,24 +6,24 @@
  */
 import { and, desc, eq, gt, inArray, lt, lte, or, type SQL } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { WidgetKeyPrincipal } from "../auth/credentials";
 import { links } from "../db/schema";
 import { decodeCursor, encodeCursor } from "../platform/cursor";
 import { ApiError } from "../platform/errors";
+import type { LinkScope } from "./link-rules";
 import { toLaunch } from "./links";
 import type { LaunchList, ListLaunchesQuery } from "./schemas";
 
 const LINK_ID = /^lnk_[0-9A-Za-z]{1,60}$/;
 
 /**
- * One page of the links `key` may see, newest first.
+ * One page of the links `key` may see (a widget key, or a member's whole workspace), newest first.
  * @param now epoch ms: a pending link past its expiry is `expired`
  * @throws ApiError 400 invalid_request for a cursor not given out by this API, 403 forbidden_flow
  *   for a `flowId` the key is not limited to
  */
 export async function listLinks(
   db: DrizzleD1Database,
-  key: WidgetKeyPrincipal,
+  key: LinkScope,
   query: ListLaunchesQuery,
   now: number,
 ): Promise<LaunchList> {

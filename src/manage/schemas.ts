@@ -1,5 +1,7 @@
 /** Management and operator API schemas (docs/api/manage.md). */
 import { z } from "@hono/zod-openapi";
+import { MessageSchema } from "../conversations/schemas";
+import { LaunchSchema } from "../launch/schemas";
 import { PROTOTYPE_KEYS } from "../platform/json";
 
 const Slug = z
@@ -214,3 +216,21 @@ export const ChannelSchema = z
     createdAt: z.string(),
   })
   .openapi("Channel");
+
+/**
+ * A link as members see it (docs/api/manage.md#links): the launch look-up's fields (never the
+ * token, never the parameters), and the conversation's messages once it started.
+ */
+export const LinkDetailSchema = z
+  .object({
+    ...LaunchSchema.shape,
+    conversation: z
+      .object({
+        ...LaunchSchema.shape.conversation.unwrap().shape,
+        messages: z.array(MessageSchema).openapi({ description: "Every message, oldest first" }),
+      })
+      .nullable()
+      .openapi({ description: "null until the link is first opened" }),
+  })
+  .openapi("LinkDetail");
+export type LinkDetail = z.infer<typeof LinkDetailSchema>;

@@ -216,6 +216,7 @@ describe("every authenticated operation", () => {
     );
     const resources: Record<string, string> = {
       "/v1/widget/launches": ids.id as string,
+      "/v1/manage/links": ids.id as string,
       "/v1/manage/agents": home.agentId,
       "/v1/manage/widget-keys": home.widgetKeyId,
       "/v1/manage/members": home.ownerId,

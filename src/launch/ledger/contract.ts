@@ -70,6 +70,11 @@ export interface LinkLedgerApi {
   lookupLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<Link>>;
   /** Admits the call, then revokes the link from any state (idempotent). */
   revokeLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<null>>;
+  /**
+   * Revokes a link of the workspace for one of its Owners or Admins (docs/api/manage.md#links):
+   * as `revokeLink`, counted against no widget key.
+   */
+  revokeWorkspaceLink(workspaceId: string, linkId: string): Promise<LedgerResult<null>>;
   /** Moves a pending, unexpired link to active; true when this call opened it. */
   activateLink(
     workspaceId: string,

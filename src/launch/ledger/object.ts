@@ -5,9 +5,10 @@
  * Responsibilities:
  * - Admission: refuses revoked widget keys (revocation runs through here, so it takes effect at once)
  *   and enforces the exact sliding-window rate limit per key (spec 8, docs/api/launch.md; `RateLimitStore`).
- * - Pending-link cap: the set of pending, unexpired links, kept in memory and rebuilt from D1 each time
- *   the object starts, so after any restart the count equals what D1 holds. A slot is taken
- *   synchronously before the D1 write, so concurrent creates can never pass the cap.
+ * - Pending-link cap: the set of pending, unexpired links (`PendingLinks`), kept in memory and
+ *   rebuilt from D1 each time the object starts, so after any restart the count equals what D1
+ *   holds. A slot is taken synchronously before the D1 write, so concurrent creates can never pass
+ *   the cap.
  * - Link writes (create, revoke, open, end) go to D1 from here, each with its lifecycle event in the
  *   same transaction (`EventWatch`, whose alarm also records expiries), grouped into shared round
  *   trips when calls overlap; the object keeps a write-through cache of links and of agents' parameter definitions,
@@ -27,7 +28,7 @@ import { type LaunchLimits, launchLimits } from "../limits";
 import {
   findLinkRow,
   LINK_NOT_FOUND,
-  loadPendingLinks,
+  type LinkScope,
   refuseFlow,
   tooManyPending,
   validateNewLink,
@@ -43,7 +44,6 @@ import type {
   LinkLedgerContract,
 } from "./contract";
 import { EventWatch } from "./event-watch";
-import { ExpiringSet } from "./expiring-set";
 import { createIdempotently, IdempotencyKeys } from "./idempotency";
 import { KeyRevocations } from "./key-revocations";
 import {
@@ -53,6 +53,7 @@ import {
   revokeStatements,
 } from "./lifecycle-events";
 import { LinkCache, toRow } from "./link-cache";
+import { PendingLinks } from "./pending-links";
 
 const LINK_CACHE_SIZE = 20_000;
 
@@ -63,14 +64,13 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
   private readonly rateLimits: RateLimitStore;
   private readonly keys: KeyRevocations;
   private readonly idempotency: IdempotencyKeys;
-  private readonly pending = new ExpiringSet();
+  private readonly pending: PendingLinks;
   private readonly linkCache = new LinkCache(LINK_CACHE_SIZE);
   private readonly agents: AgentParameters;
   /** Link writes with their events; concurrent ones share D1 round trips (group commit). */
   private readonly events: EventWatch;
   /** Bumped by every write, so a read-through that raced a write does not cache a stale row. */
   private epoch = 0;
-  private loaded: Promise<void> | undefined;
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
     super(ctx, env);
@@ -81,6 +81,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     this.agents = new AgentParameters(this.db);
     this.idempotency = new IdempotencyKeys(ctx.storage.sql);
     this.events = new EventWatch(ctx, env, this.db);
+    this.pending = new PendingLinks(ctx, this.db);
     this.rateLimits = new RateLimitStore(ctx.storage, (promise) => ctx.waitUntil(promise));
   }
 
@@ -132,7 +133,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     const definitions = await this.agents.get(key.workspaceId, link.flowId, link.channelId);
     const refusal = validateNewLink(definitions, link.parameters);
     if (refusal) return { ok: false, refusal };
-    await this.load(key.workspaceId);
+    await this.pending.load(key.workspaceId);
     const pendingLinks = this.pending.size(Date.now());
     if (pendingLinks >= this.limits.maxPendingLinks) {
       return { ok: false, refusal: tooManyPending(pendingLinks) };
@@ -153,32 +154,39 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
 
   /** Admits the call and reads the link (404 not_found, 403 forbidden_flow). */
   async lookupLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<Link>> {
-    return this.guarded(key, async () => this.findForKey(key, linkId));
+    return this.guarded(key, async () => this.findInScope(key, linkId));
   }
 
   /** Admits the call and revokes the link from any state; idempotent; frees a pending slot. */
   async revokeLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<null>> {
-    return this.guarded(key, async () => {
-      const found = await this.findForKey(key, linkId);
-      if (!found.ok) return found;
-      if (found.value.status !== "revoked") {
-        // Loaded before the write: a rebuild overlapping it could read the link as still pending
-        // and add it back after this call removed it.
-        await this.load(key.workspaceId);
-        const revokedAt = Date.now();
-        // Revocation also ends an open conversation (docs/api/conversations.md).
-        const endedAt = found.value.sessionId ? (found.value.endedAt ?? revokedAt) : null;
-        const revoked: Link = { ...found.value, status: "revoked", revokedAt, endedAt };
-        const wasOpen = found.value.sessionId !== null && found.value.endedAt === null;
-        this.epoch++;
-        await this.events.write(key.workspaceId, revokeStatements(this.env.DB, revoked, wasOpen));
-        this.pending.delete(linkId);
-        this.linkCache.set(revoked);
-        if (found.value.sessionId)
-          await closeRevokedConversation(this.env, found.value.sessionId, revokedAt);
-      }
-      return { ok: true, value: null };
-    });
+    return this.guarded(key, () => this.revoke(key, linkId));
+  }
+
+  /** A member's revocation (docs/api/manage.md#links): as `revokeLink`, counted against no key. */
+  async revokeWorkspaceLink(workspaceId: string, linkId: string): Promise<LedgerResult<null>> {
+    return this.revoke({ workspaceId, flowIds: null }, linkId);
+  }
+
+  private async revoke(scope: LinkScope, linkId: string): Promise<LedgerResult<null>> {
+    const found = await this.findInScope(scope, linkId);
+    if (!found.ok) return found;
+    if (found.value.status !== "revoked") {
+      // Loaded before the write: a rebuild overlapping it could read the link as still pending
+      // and add it back after this call removed it.
+      await this.pending.load(scope.workspaceId);
+      const revokedAt = Date.now();
+      // Revocation also ends an open conversation (docs/api/conversations.md).
+      const endedAt = found.value.sessionId ? (found.value.endedAt ?? revokedAt) : null;
+      const revoked: Link = { ...found.value, status: "revoked", revokedAt, endedAt };
+      const wasOpen = found.value.sessionId !== null && found.value.endedAt === null;
+      this.epoch++;
+      await this.events.write(scope.workspaceId, revokeStatements(this.env.DB, revoked, wasOpen));
+      this.pending.delete(linkId);
+      this.linkCache.set(revoked);
+      if (found.value.sessionId)
+        await closeRevokedConversation(this.env, found.value.sessionId, revokedAt);
+    }
+    return { ok: true, value: null };
   }
 
   /**
@@ -191,7 +199,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     sessionId: string,
     startedAt: number,
   ): Promise<boolean> {
-    await this.load(workspaceId);
+    await this.pending.load(workspaceId);
     const found = await findLinkRow(this.db, workspaceId, linkId);
     if (found?.status !== "pending" || found.expiresAt <= startedAt) return false;
     this.epoch++;
@@ -239,7 +247,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
 
   /** Pending, unexpired links of the workspace right now, and the cap. */
   async usage(workspaceId: string): Promise<LedgerUsage> {
-    await this.load(workspaceId);
+    await this.pending.load(workspaceId);
     return {
       pendingLinks: this.pending.size(Date.now()),
       maxPendingLinks: this.limits.maxPendingLinks,
@@ -254,7 +262,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
   /** The ledger's alarm: records `link.expired` and relays overdue deliveries (docs/events.md#delivery). */
   override async alarm(): Promise<void> {
     await this.events.fire(
-      (workspaceId) => this.load(workspaceId),
+      (workspaceId) => this.pending.load(workspaceId),
       (now) => this.pending.earliest(now),
     );
   }
@@ -268,32 +276,16 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     return { admission, result: await run() };
   }
 
-  private async findForKey(key: WidgetKeyPrincipal, linkId: string): Promise<LedgerResult<Link>> {
+  private async findInScope(scope: LinkScope, linkId: string): Promise<LedgerResult<Link>> {
     let link = this.linkCache.get(linkId);
     if (!link) {
       const epoch = this.epoch;
-      link = await findLinkRow(this.db, key.workspaceId, linkId);
+      link = await findLinkRow(this.db, scope.workspaceId, linkId);
       if (link && epoch === this.epoch) this.linkCache.set(link);
     }
-    if (!link || link.workspaceId !== key.workspaceId)
+    if (!link || link.workspaceId !== scope.workspaceId)
       return { ok: false, refusal: LINK_NOT_FOUND };
-    const refusal = refuseFlow(key, link.flowId);
+    const refusal = refuseFlow(scope, link.flowId);
     return refusal ? { ok: false, refusal } : { ok: true, value: link };
-  }
-
-  /** Rebuilds the pending set from D1 once per object lifetime; concurrent callers share the load. */
-  private load(workspaceId: string): Promise<void> {
-    if (this.loaded) return this.loaded;
-    const loading = this.ctx.blockConcurrencyWhile(async () => {
-      const rows = await loadPendingLinks(this.db, workspaceId, Date.now());
-      this.pending.clear();
-      for (const row of rows) this.pending.add(row.id, row.expiresAt);
-    });
-    // A failed load (D1 unreachable) must not stick: the next call tries again.
-    loading.catch(() => {
-      this.loaded = undefined;
-    });
-    this.loaded = loading;
-    return loading;
   }
 }
