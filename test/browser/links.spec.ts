@@ -194,7 +194,7 @@ describe("the Links screen", () => {
       ["Ada", QUESTION],
     ]);
     expect(said[2]?.[0]).toBe("Onboarding assistant");
-    const facts = current.locator(".facts");
+    const facts = current.locator(".link-fact-list");
     await facts.getByText("cus_ada", { exact: true }).waitFor();
     await facts.getByText("order-cus_ada").waitFor();
     await current.locator(".link-status").getByText("Active").waitFor();

@@ -83,7 +83,7 @@ export function LinkDetail({ id, canChange }: { id: string; canChange: boolean }
       <div className="link-facts">
         <section aria-labelledby="facts-title">
           <h2 id="facts-title">Details</h2>
-          <dl className="facts">
+          <dl className="link-fact-list">
             <Fact label="Person">{personName(data.participant)}</Fact>
             <Fact label="External id">
               {data.participant.externalId ?? <span className="muted">None</span>}
@@ -111,7 +111,7 @@ export function LinkDetail({ id, canChange }: { id: string; canChange: boolean }
           {metadata.length === 0 ? (
             <p className="muted">None.</p>
           ) : (
-            <dl className="facts">
+            <dl className="link-fact-list">
               {metadata.map(([key, value]) => (
                 <Fact key={key} label={<code>{key}</code>}>
                   {value}
