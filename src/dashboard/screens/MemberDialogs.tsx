@@ -6,6 +6,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId } from "react";
 import { api, type Schemas, unwrap } from "../api";
+import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { Dialog } from "../ui/Dialog";
 import { ErrorNote } from "../ui/feedback";
 import { ROLES_HINT } from "./MemberInvite";
@@ -120,30 +121,20 @@ export function RemoveMember(props: {
   };
   const member = props.member;
   return (
-    <Dialog open={member !== null} title="Remove this member?" onClose={close}>
-      {member ? (
-        <div className="stack">
-          <p>
-            <strong>{member.name}</strong> ({member.email}) loses access at once: their member token
-            and every dashboard session stop working. Widget keys they created keep working. You can
-            invite them again later.
-          </p>
-          {remove.isError ? <ErrorNote error={remove.error} /> : null}
-          <div className="actions">
-            <button
-              type="button"
-              className="danger"
-              disabled={remove.isPending}
-              onClick={() => remove.mutate(member)}
-            >
-              Remove {member.name}
-            </button>
-            <button type="button" onClick={close}>
-              Cancel
-            </button>
-          </div>
-        </div>
-      ) : null}
-    </Dialog>
+    <ConfirmDialog
+      open={member !== null}
+      title="Remove this member?"
+      confirmLabel={`Remove ${member?.name ?? ""}`}
+      pending={remove.isPending}
+      error={remove.isError ? remove.error : null}
+      onConfirm={() => member && remove.mutate(member)}
+      onClose={close}
+    >
+      <p>
+        <strong>{member?.name}</strong> ({member?.email}) loses access at once: their member token
+        and every dashboard session stop working. Widget keys they created keep working. You can
+        invite them again later.
+      </p>
+    </ConfirmDialog>
   );
 }

@@ -7,7 +7,7 @@ import { startRegistration } from "@simplewebauthn/browser";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api, type Schemas, unwrap } from "../api";
-import { Dialog } from "../ui/Dialog";
+import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { ErrorNote, Loading, When } from "../ui/feedback";
 
 export function Passkeys() {
@@ -126,32 +126,20 @@ export function Passkeys() {
         Sign out everywhere
       </button>
       {everywhere.isError ? <ErrorNote error={everywhere.error} /> : null}
-      <Dialog
+      <ConfirmDialog
         open={deleting !== null}
         title="Delete this passkey?"
+        confirmLabel="Delete passkey"
+        pending={remove.isPending}
+        error={remove.isError ? remove.error : null}
+        onConfirm={() => deleting && remove.mutate(deleting.id)}
         onClose={() => setDeleting(null)}
       >
-        <div className="stack">
-          <p>
-            <strong>{deleting?.name}</strong> will no longer sign you in. Remove it from your
-            device's passkey list too.
-          </p>
-          {remove.isError ? <ErrorNote error={remove.error} /> : null}
-          <div className="actions">
-            <button
-              type="button"
-              className="danger"
-              disabled={remove.isPending}
-              onClick={() => deleting && remove.mutate(deleting.id)}
-            >
-              Delete passkey
-            </button>
-            <button type="button" onClick={() => setDeleting(null)}>
-              Cancel
-            </button>
-          </div>
-        </div>
-      </Dialog>
+        <p>
+          <strong>{deleting?.name}</strong> will no longer sign you in. Remove it from your device's
+          passkey list too.
+        </p>
+      </ConfirmDialog>
     </section>
   );
 }

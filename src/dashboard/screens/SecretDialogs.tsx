@@ -7,6 +7,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { api, type Schemas, unwrap } from "../api";
 import { SECRET_NAME_PATTERN, SECRET_NAME_RULE } from "../secret-name";
+import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { Dialog } from "../ui/Dialog";
 import { ErrorNote } from "../ui/feedback";
 
@@ -132,30 +133,20 @@ export function DeleteSecret(props: {
   };
   const secret = props.secret;
   return (
-    <Dialog open={secret !== null} title="Delete this secret?" onClose={close}>
-      {secret ? (
-        <div className="stack">
-          <p>
-            From now on, <code>{`{{secrets.${secret.name}}}`}</code> is empty in every workflow, and
-            a webhook verified with <code>{secret.name}</code> refuses every call until the secret
-            is set again. The value cannot be recovered.
-          </p>
-          {remove.isError ? <ErrorNote error={remove.error} /> : null}
-          <div className="actions">
-            <button
-              type="button"
-              className="danger"
-              disabled={remove.isPending}
-              onClick={() => remove.mutate(secret.name)}
-            >
-              Delete {secret.name}
-            </button>
-            <button type="button" onClick={close}>
-              Cancel
-            </button>
-          </div>
-        </div>
-      ) : null}
-    </Dialog>
+    <ConfirmDialog
+      open={secret !== null}
+      title="Delete this secret?"
+      confirmLabel={`Delete ${secret?.name ?? ""}`}
+      pending={remove.isPending}
+      error={remove.isError ? remove.error : null}
+      onConfirm={() => secret && remove.mutate(secret.name)}
+      onClose={close}
+    >
+      <p>
+        From now on, <code>{`{{secrets.${secret?.name}}}`}</code> is empty in every workflow, and a
+        webhook verified with <code>{secret?.name}</code> refuses every call until the secret is set
+        again. The value cannot be recovered.
+      </p>
+    </ConfirmDialog>
   );
 }

@@ -6,6 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api, type Schemas, unwrap } from "../api";
+import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { Dialog } from "../ui/Dialog";
 import { ErrorNote, Loading, When } from "../ui/feedback";
 
@@ -209,29 +210,19 @@ function RevokeKey(props: { widgetKey: Key | null; onClose: () => void }) {
   };
   const key = props.widgetKey;
   return (
-    <Dialog open={key !== null} title="Revoke this widget key?" onClose={close}>
-      {key ? (
-        <div className="stack">
-          <p>
-            Servers using <strong>{key.name}</strong> (<code>{key.keyPrefix}…</code>) can no longer
-            create, look up or revoke links, from this moment. Links already created keep working.
-          </p>
-          {revoke.isError ? <ErrorNote error={revoke.error} /> : null}
-          <div className="actions">
-            <button
-              type="button"
-              className="danger"
-              disabled={revoke.isPending}
-              onClick={() => revoke.mutate(key.id)}
-            >
-              Revoke key
-            </button>
-            <button type="button" onClick={close}>
-              Cancel
-            </button>
-          </div>
-        </div>
-      ) : null}
-    </Dialog>
+    <ConfirmDialog
+      open={key !== null}
+      title="Revoke this widget key?"
+      confirmLabel="Revoke key"
+      pending={revoke.isPending}
+      error={revoke.isError ? revoke.error : null}
+      onConfirm={() => key && revoke.mutate(key.id)}
+      onClose={close}
+    >
+      <p>
+        Servers using <strong>{key?.name}</strong> (<code>{key?.keyPrefix}…</code>) can no longer
+        create, look up or revoke links, from this moment. Links already created keep working.
+      </p>
+    </ConfirmDialog>
   );
 }
