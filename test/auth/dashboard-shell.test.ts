@@ -63,6 +63,10 @@ describe("the dashboard's shell", () => {
     const bundle = await get(script as string, cookie);
     expect(bundle.status).toBe(200);
     expect(bundle.headers.get("content-type")).toContain("javascript");
+    // The budget of issue 14: the first load's JavaScript under 250 KB gzip.
+    const gzipped = bundle.body?.pipeThrough(new CompressionStream("gzip"));
+    const size = (await new Response(gzipped).arrayBuffer()).byteLength;
+    expect(size).toBeLessThan(250_000);
 
     const me = await expectJson<{ member: { role: string }; workspace: { slug: string } }>(
       await exports.default.fetch(

@@ -3,13 +3,14 @@
  * Owners and Admins create and edit them (`AgentEditor`); everyone sees their channels' snippets.
  */
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { api, type Schemas, unwrap } from "../api";
 import { ErrorNote, Loading, When } from "../ui/feedback";
-import { AgentEditor } from "./AgentEditor";
 import { Channels } from "./Channels";
 
 type Agent = Schemas["Agent"];
+
+const AgentEditor = lazy(async () => ({ default: (await import("./AgentEditor")).AgentEditor }));
 
 export function Agents({ canChange }: { canChange: boolean }) {
   const agents = useQuery({
@@ -79,13 +80,18 @@ export function Agents({ canChange }: { canChange: boolean }) {
           </table>
         </div>
       ) : null}
-      {/* Kept mounted, so closing gives focus back to the opener; a new key per opening resets it. */}
-      <AgentEditor
-        key={openings}
-        open={editing !== null}
-        agent={editing === "new" || editing === null ? null : editing}
-        onClose={() => setEditing(null)}
-      />
+      {/* Loaded at the first opening (it carries the API's zod schemas, most of the bundle),
+          then kept mounted, so closing gives focus back; a new key per opening resets it. */}
+      {openings > 0 ? (
+        <Suspense fallback={<Loading what="the editor" />}>
+          <AgentEditor
+            key={openings}
+            open={editing !== null}
+            agent={editing === "new" || editing === null ? null : editing}
+            onClose={() => setEditing(null)}
+          />
+        </Suspense>
+      ) : null}
       <Channels agent={channelsOf} canChange={canChange} onClose={() => setChannelsOf(null)} />
     </section>
   );
