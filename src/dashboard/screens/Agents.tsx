@@ -6,6 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useState } from "react";
 import { api, type Schemas, unwrap } from "../api";
 import { ErrorNote, Loading, When } from "../ui/feedback";
+import { TableScroll } from "../ui/TableScroll";
 import { Channels } from "./Channels";
 
 type Agent = Schemas["Agent"];
@@ -38,7 +39,7 @@ export function Agents({ canChange }: { canChange: boolean }) {
       {agents.isError ? <ErrorNote error={agents.error} /> : null}
       {agents.data?.data.length === 0 ? <p className="muted">No agents yet.</p> : null}
       {agents.data && agents.data.data.length > 0 ? (
-        <div className="table-wrap">
+        <TableScroll label="Agents">
           <table>
             <thead>
               <tr>
@@ -78,7 +79,7 @@ export function Agents({ canChange }: { canChange: boolean }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       ) : null}
       {/* Loaded at the first opening (it carries the API's zod schemas, most of the bundle),
           then kept mounted, so closing gives focus back; a new key per opening resets it. */}

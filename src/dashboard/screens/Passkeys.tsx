@@ -9,6 +9,7 @@ import { type FormEvent, useState } from "react";
 import { api, type Schemas, unwrap } from "../api";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { ErrorNote, Loading, When } from "../ui/feedback";
+import { TableScroll } from "../ui/TableScroll";
 
 export function Passkeys() {
   const queries = useQueryClient();
@@ -80,7 +81,7 @@ export function Passkeys() {
       {list.isError ? <ErrorNote error={list.error} /> : null}
       {list.data && list.data.data.length === 0 ? <p className="muted">No passkeys yet.</p> : null}
       {list.data && list.data.data.length > 0 ? (
-        <div className="table-wrap">
+        <TableScroll label="Passkeys">
           <table>
             <thead>
               <tr>
@@ -118,7 +119,7 @@ export function Passkeys() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       ) : null}
       <h2>Sessions</h2>
       <p className="muted">Signed in somewhere you no longer use? End every session of yours.</p>

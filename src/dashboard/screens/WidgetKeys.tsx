@@ -9,6 +9,7 @@ import { api, type Schemas, unwrap } from "../api";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { Dialog } from "../ui/Dialog";
 import { ErrorNote, Loading, When } from "../ui/feedback";
+import { TableScroll } from "../ui/TableScroll";
 
 type Key = Schemas["WidgetKey"];
 
@@ -52,7 +53,7 @@ export function WidgetKeys({ canChange }: { canChange: boolean }) {
       {keys.isError ? <ErrorNote error={keys.error} /> : null}
       {keys.data && keys.data.data.length === 0 ? <p className="muted">No keys yet.</p> : null}
       {keys.data && keys.data.data.length > 0 ? (
-        <div className="table-wrap">
+        <TableScroll label="Widget keys">
           <table>
             <thead>
               <tr>
@@ -95,7 +96,7 @@ export function WidgetKeys({ canChange }: { canChange: boolean }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       ) : null}
       <CreateKey
         open={creating}
