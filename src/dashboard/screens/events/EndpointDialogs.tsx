@@ -171,10 +171,13 @@ export function DeleteEndpoint(props: {
   const remove = useMutation({
     mutationFn: (id: string) =>
       unwrap(api.DELETE("/v1/manage/event-endpoints/{id}", { params: { path: { id } } })),
-    onSuccess: () => {
-      void queries.invalidateQueries({ queryKey: ["event-endpoints"] });
+    onSuccess: (_, id) => {
       close();
       props.onDeleted?.();
+      // The deleted endpoint's own queries would answer 404 if read again: drop them.
+      queries.removeQueries({ queryKey: ["event-endpoints", id] });
+      queries.removeQueries({ queryKey: ["event-deliveries", id] });
+      void queries.invalidateQueries({ queryKey: ["event-endpoints"], exact: true });
     },
   });
   const close = () => {

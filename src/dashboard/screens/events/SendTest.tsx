@@ -7,7 +7,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, type Schemas, unwrap } from "../../api";
 import { ErrorNote } from "../../ui/feedback";
 
-/** The one-line outcome of a delivery's last attempt, e.g. "Delivered: answered 204." */
+/** A delivery's outcome after `Test event`, e.g. "delivered (answered 204)". */
 export function outcome(delivery: Schemas["Delivery"]): string {
   const last = delivery.attempts.at(-1);
   const answer = last
@@ -15,9 +15,9 @@ export function outcome(delivery: Schemas["Delivery"]): string {
       ? "no answer"
       : `answered ${last.responseStatus}`
     : "not sent yet";
-  if (delivery.status === "succeeded") return `Delivered: ${answer}.`;
-  if (delivery.status === "failed") return `Failed: ${answer}.`;
-  return `Not delivered yet: ${answer}.`;
+  if (delivery.status === "succeeded") return `delivered (${answer})`;
+  if (delivery.status === "failed") return `failed (${answer})`;
+  return `not delivered yet (${answer})`;
 }
 
 /** The button for endpoint `id` (its URL named for screen readers) and the test's outcome. */
@@ -37,7 +37,7 @@ export function SendTest(props: { id: string; url: string }) {
       </button>
       <span role="status">
         {send.isPending ? "Sending…" : null}
-        {send.data ? `Test event ${outcome(send.data)}` : null}
+        {send.data ? `Test event ${outcome(send.data)}.` : null}
       </span>
       {send.isError ? <ErrorNote error={send.error} /> : null}
     </span>
