@@ -8,6 +8,8 @@ import { type ComponentType, useEffect, useMemo } from "react";
 import { api, unwrap } from "./api";
 import { followLink, matchPath, type PathParams, usePath } from "./router";
 import { Agents } from "./screens/Agents";
+import { EndpointPage } from "./screens/events/EndpointPage";
+import { Events } from "./screens/events/Events";
 import { Links } from "./screens/links/Links";
 import { Members } from "./screens/Members";
 import { Passkeys } from "./screens/Passkeys";
@@ -37,6 +39,8 @@ const SCREENS: Screen[] = [
   { path: "/app/settings/passkeys", label: "Your passkeys", Component: Passkeys },
   { path: "/app/settings/secrets", label: "Secrets", Component: Secrets },
   { path: "/app/settings/members", label: "Members", Component: Members },
+  { path: "/app/settings/events", label: "Events", Component: Events },
+  { path: "/app/settings/events/:id", label: "Event endpoint", Component: EndpointPage },
 ];
 
 const ROLES = { owner: "Owner", admin: "Admin", member: "Member" } as const;

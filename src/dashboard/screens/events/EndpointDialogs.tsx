@@ -1,0 +1,204 @@
+/**
+ * The Events screens' dialogs (docs/dashboard.md#screens): add an endpoint (its signing secret
+ * shown once, with a copy button and a warning), rotate a secret (the new one shown once), and
+ * delete an endpoint after confirming.
+ */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { api, type Schemas, unwrap } from "../../api";
+import { ConfirmDialog } from "../../ui/ConfirmDialog";
+import { CopyField } from "../../ui/CopyField";
+import { Dialog } from "../../ui/Dialog";
+import { ErrorNote } from "../../ui/feedback";
+import { EVENT_TYPES } from "./event-types";
+
+type Endpoint = Schemas["EventEndpoint"];
+type WithSecret = Schemas["EventEndpointWithSecret"];
+
+/** The secret of `endpoint`, shown once: a warning, the field and its copy button, and Done. */
+function ShownOnce(props: { endpoint: WithSecret; onDone: () => void }) {
+  return (
+    <div className="stack">
+      <p className="warning" role="alert">
+        This is the only time the signing secret is shown. Store it with your server now; if it is
+        lost, rotate it.
+      </p>
+      <CopyField
+        label={`Signing secret for ${props.endpoint.url}`}
+        what="secret"
+        value={props.endpoint.secret}
+      />
+      <div className="actions">
+        <button type="button" onClick={props.onDone}>
+          Done
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * "Add endpoint": a URL and the event types (none checked: every type, as the API defaults),
+ * POST /v1/manage/event-endpoints, then the secret once (docs/events.md#event-endpoints).
+ */
+export function AddEndpoint(props: { open: boolean; onClose: () => void }) {
+  const queries = useQueryClient();
+  const [created, setCreated] = useState<WithSecret | null>(null);
+  const create = useMutation({
+    mutationFn: (body: Schemas["CreateEventEndpoint"]) =>
+      unwrap(api.POST("/v1/manage/event-endpoints", { body })),
+    onSuccess: (endpoint) => {
+      setCreated(endpoint);
+      void queries.invalidateQueries({ queryKey: ["event-endpoints"] });
+    },
+  });
+  const close = () => {
+    setCreated(null);
+    create.reset();
+    props.onClose();
+  };
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const chosen = new Set(form.getAll("events").map(String));
+    const events = EVENT_TYPES.map(({ type }) => type).filter((type) => chosen.has(type));
+    const description = String(form.get("description") ?? "").trim();
+    create.mutate({
+      url: String(form.get("url") ?? "").trim(),
+      ...(events.length > 0 ? { events } : {}),
+      ...(description ? { description } : {}),
+    });
+  };
+  return (
+    <Dialog
+      open={props.open}
+      title={created ? "Copy the signing secret now" : "Add an event endpoint"}
+      onClose={close}
+    >
+      {created ? (
+        <ShownOnce endpoint={created} onDone={close} />
+      ) : (
+        <form className="stack" onSubmit={submit}>
+          <label htmlFor="endpoint-url">URL</label>
+          <input
+            id="endpoint-url"
+            name="url"
+            type="url"
+            required
+            maxLength={2048}
+            autoComplete="off"
+            aria-describedby="endpoint-url-hint"
+          />
+          <p id="endpoint-url-hint" className="hint">
+            An https address of your server. Events are POSTed to it, signed.
+          </p>
+          <label htmlFor="endpoint-description">Description (optional)</label>
+          <input id="endpoint-description" name="description" maxLength={500} />
+          <fieldset>
+            <legend>Events to send (none checked: every event)</legend>
+            {EVENT_TYPES.map(({ type, label }) => (
+              <label key={type} className="check">
+                <input type="checkbox" name="events" value={type} /> <code>{type}</code>: {label}
+              </label>
+            ))}
+          </fieldset>
+          {create.isError ? <ErrorNote error={create.error} /> : null}
+          <div className="actions">
+            <button type="submit" className="primary" disabled={create.isPending}>
+              Add endpoint
+            </button>
+            <button type="button" onClick={close}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+    </Dialog>
+  );
+}
+
+/**
+ * "Rotate secret": asks, POSTs …/rotate-secret and shows the new secret once; the old one keeps
+ * signing for 24 hours (docs/events.md#event-endpoints), which the question says.
+ */
+export function RotateSecret(props: { endpoint: Endpoint | null; onClose: () => void }) {
+  const [rotated, setRotated] = useState<WithSecret | null>(null);
+  const rotate = useMutation({
+    mutationFn: (id: string) =>
+      unwrap(
+        api.POST("/v1/manage/event-endpoints/{id}/rotate-secret", { params: { path: { id } } }),
+      ),
+    onSuccess: setRotated,
+  });
+  const close = () => {
+    setRotated(null);
+    rotate.reset();
+    props.onClose();
+  };
+  const endpoint = props.endpoint;
+  if (rotated) {
+    return (
+      <Dialog open={endpoint !== null} title="Copy the new signing secret now" onClose={close}>
+        <ShownOnce endpoint={rotated} onDone={close} />
+      </Dialog>
+    );
+  }
+  return (
+    <ConfirmDialog
+      open={endpoint !== null}
+      title="Rotate the signing secret?"
+      confirmLabel="Rotate secret"
+      pending={rotate.isPending}
+      error={rotate.isError ? rotate.error : null}
+      onConfirm={() => endpoint && rotate.mutate(endpoint.id)}
+      onClose={close}
+    >
+      <p>
+        A new secret signs every event from now on. The current one keeps signing alongside it for
+        24 hours, so your server has a day to switch.
+      </p>
+    </ConfirmDialog>
+  );
+}
+
+/** "Delete": asks, then DELETE /v1/manage/event-endpoints/{id}; `onDeleted` follows success. */
+export function DeleteEndpoint(props: {
+  endpoint: Endpoint | null;
+  onClose: () => void;
+  onDeleted?: () => void;
+}) {
+  const queries = useQueryClient();
+  const remove = useMutation({
+    mutationFn: (id: string) =>
+      unwrap(api.DELETE("/v1/manage/event-endpoints/{id}", { params: { path: { id } } })),
+    onSuccess: (_, id) => {
+      close();
+      props.onDeleted?.();
+      // The deleted endpoint's own queries would answer 404 if read again: drop them.
+      queries.removeQueries({ queryKey: ["event-endpoints", id] });
+      queries.removeQueries({ queryKey: ["event-deliveries", id] });
+      void queries.invalidateQueries({ queryKey: ["event-endpoints"], exact: true });
+    },
+  });
+  const close = () => {
+    remove.reset();
+    props.onClose();
+  };
+  const endpoint = props.endpoint;
+  return (
+    <ConfirmDialog
+      open={endpoint !== null}
+      title="Delete this event endpoint?"
+      confirmLabel="Delete endpoint"
+      pending={remove.isPending}
+      error={remove.isError ? remove.error : null}
+      onConfirm={() => endpoint && remove.mutate(endpoint.id)}
+      onClose={close}
+    >
+      <p>
+        <code className="anywhere">{endpoint?.url}</code> receives no more events, from this moment.
+        To pause deliveries instead, disable it on its page.
+      </p>
+    </ConfirmDialog>
+  );
+}

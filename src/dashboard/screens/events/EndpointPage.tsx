@@ -1,0 +1,109 @@
+/**
+ * An event endpoint's page, /app/settings/events/{id} (docs/dashboard.md#screens): its settings,
+ * and for Owners and Admins enable/disable, rotate the secret (shown once), send a test event and
+ * delete; then its delivery log (Deliveries.tsx).
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { api, unwrap } from "../../api";
+import { followLink, navigate, type PathParams } from "../../router";
+import { Badge } from "../../ui/data";
+import { ErrorNote, Loading, When } from "../../ui/feedback";
+import { Deliveries } from "./Deliveries";
+import { DeleteEndpoint, RotateSecret } from "./EndpointDialogs";
+import { describeEvents } from "./event-types";
+import { SendTest } from "./SendTest";
+import "./events.css";
+
+/** The page of endpoint `params.id`; `canChange` shows the controls of Owners and Admins. */
+export function EndpointPage({ canChange, params }: { canChange: boolean; params: PathParams }) {
+  const id = params.id ?? "";
+  const queries = useQueryClient();
+  const endpoint = useQuery({
+    queryKey: ["event-endpoints", id],
+    queryFn: () => unwrap(api.GET("/v1/manage/event-endpoints/{id}", { params: { path: { id } } })),
+  });
+  const toggle = useMutation({
+    mutationFn: (status: "enabled" | "disabled") =>
+      unwrap(
+        api.PATCH("/v1/manage/event-endpoints/{id}", {
+          params: { path: { id } },
+          body: { status },
+        }),
+      ),
+    onSuccess: (changed) => {
+      queries.setQueryData(["event-endpoints", id], changed);
+      void queries.invalidateQueries({ queryKey: ["event-endpoints"], exact: true });
+    },
+  });
+  const [rotating, setRotating] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const data = endpoint.data;
+  return (
+    <section aria-labelledby="endpoint-title">
+      <p className="breadcrumb">
+        Settings ›{" "}
+        <a href="/app/settings/events" onClick={followLink}>
+          Events
+        </a>
+      </p>
+      <h1 id="endpoint-title" tabIndex={-1}>
+        Event endpoint
+      </h1>
+      {endpoint.isPending ? <Loading what="the endpoint" /> : null}
+      {endpoint.isError ? <ErrorNote error={endpoint.error} /> : null}
+      {data ? (
+        <>
+          <dl className="facts">
+            <dt>URL</dt>
+            <dd className="anywhere">
+              <code>{data.url}</code>
+            </dd>
+            <dt>Description</dt>
+            <dd>{data.description ?? <span className="muted">—</span>}</dd>
+            <dt>Events</dt>
+            <dd>{describeEvents(data.events)}</dd>
+            <dt>Status</dt>
+            <dd>
+              <Badge tone={data.status === "enabled" ? "ok" : "off"}>
+                {data.status === "enabled" ? "Enabled" : "Disabled"}
+              </Badge>
+            </dd>
+            <dt>Transcript on conversation.ended</dt>
+            <dd>{data.includeTranscript ? "Included" : "Not included"}</dd>
+            <dt>Created</dt>
+            <dd>
+              <When iso={data.createdAt} />
+            </dd>
+          </dl>
+          {canChange ? (
+            <div className="actions endpoint-actions">
+              <button
+                type="button"
+                disabled={toggle.isPending}
+                onClick={() => toggle.mutate(data.status === "enabled" ? "disabled" : "enabled")}
+              >
+                {data.status === "enabled" ? "Disable" : "Enable"}
+              </button>
+              <button type="button" onClick={() => setRotating(true)}>
+                Rotate secret
+              </button>
+              <SendTest id={data.id} url={data.url} />
+              <button type="button" className="danger" onClick={() => setDeleting(true)}>
+                Delete
+              </button>
+            </div>
+          ) : null}
+          {toggle.isError ? <ErrorNote error={toggle.error} /> : null}
+          <Deliveries id={data.id} canChange={canChange} />
+          <RotateSecret endpoint={rotating ? data : null} onClose={() => setRotating(false)} />
+          <DeleteEndpoint
+            endpoint={deleting ? data : null}
+            onClose={() => setDeleting(false)}
+            onDeleted={() => navigate("/app/settings/events")}
+          />
+        </>
+      ) : null}
+    </section>
+  );
+}
