@@ -86,8 +86,11 @@ export const requireMember = createMiddleware<MemberEnv>(async (c, next) => {
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** Refuses a cookie-authenticated change that another site could have made. */
-function refuseCrossSite(request: Request): void {
+/**
+ * Refuses a change that another site could have made: an `Origin` or `Sec-Fetch-Site` naming
+ * another site, or no `X-Requested-With`. @throws 403 cross_site_request
+ */
+export function refuseCrossSite(request: Request): void {
   const origin = request.headers.get("origin");
   const site = request.headers.get("sec-fetch-site");
   const crossSite =

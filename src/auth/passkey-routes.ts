@@ -5,7 +5,6 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { setCookie } from "hono/cookie";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { ApiError } from "../platform/errors";
@@ -13,7 +12,7 @@ import { isoTime, isoTimeOrNull } from "../platform/ids";
 import { jsonBody } from "../platform/json-body";
 import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
-import type { MemberEnv } from "./middleware";
+import { type MemberEnv, refuseCrossSite } from "./middleware";
 import {
   deletePasskey,
   listPasskeys,
@@ -23,7 +22,7 @@ import {
   signInOptions,
   signInWithPasskey,
 } from "./passkeys";
-import { SIGN_IN } from "./sessions";
+import { setSessionCookie } from "./session-cookie";
 
 const common = { tags: ["Sign-in"], security: [{ memberToken: [] }] };
 const PasskeySchema = z
@@ -134,11 +133,12 @@ passkeysRouter.openapi(
 /** The browser's passkey sign-in: JSON from the sign-in page's script, same origin only. */
 export const passkeySignInRouter = createRouter();
 
+/** The dashboard's cross-site rule, with an Origin required: the sign-in page always sends one. */
 function sameOrigin(c: Context): void {
-  const origin = c.req.header("origin");
-  if (origin !== new URL(c.req.url).origin || !c.req.header("x-requested-with")) {
+  if (!c.req.header("origin")) {
     throw new ApiError(403, "cross_site_request", "Passkey sign-in comes from this origin only.");
   }
+  refuseCrossSite(c.req.raw);
 }
 
 passkeySignInRouter.post("/sign-in/passkey/options", async (c) => {
@@ -162,12 +162,6 @@ passkeySignInRouter.post("/sign-in/passkey", async (c) => {
   }
   const input = { challengeId: body.challengeId, response: body.response as never };
   const session = await signInWithPasskey(database(c.env), input, rp(c));
-  setCookie(c, SIGN_IN.cookie, session.sessionToken, {
-    path: "/",
-    httpOnly: true,
-    secure: true,
-    sameSite: "Lax",
-    maxAge: Math.floor(SIGN_IN.absoluteMs / 1000),
-  });
+  setSessionCookie(c, session);
   return c.json({ location: "/app" });
 });

@@ -16,7 +16,7 @@ import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { isUniqueViolation } from "../db/errors";
 import { members, workspaces } from "../db/schema";
 import { passkeys, webauthnChallenges } from "../db/session-tables";
-import { base64ToBytes, bytesToBase64 } from "../platform/crypto";
+import { base64UrlToBytes, bytesToBase64Url } from "../platform/crypto";
 import { ApiError, notFound } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { log } from "../platform/log";
@@ -33,18 +33,6 @@ export function relyingParty(appUrl: string): RelyingParty {
   const url = new URL(appUrl);
   return { origin: url.origin, id: url.hostname };
 }
-
-const base64url = (bytes: Uint8Array) =>
-  bytesToBase64(bytes).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-const fromBase64url = (text: string) =>
-  Uint8Array.from(
-    base64ToBytes(
-      text
-        .replaceAll("-", "+")
-        .replaceAll("_", "/")
-        .padEnd(Math.ceil(text.length / 4) * 4, "="),
-    ),
-  );
 
 const refused = () =>
   new ApiError(400, "passkey_refused", "The passkey could not be verified; try again.");
@@ -149,7 +137,7 @@ export async function registerPasskey(
     memberId: member.memberId,
     workspaceId: member.workspaceId,
     credentialId: credential.id,
-    publicKey: base64url(credential.publicKey),
+    publicKey: bytesToBase64Url(credential.publicKey),
     counter: credential.counter,
     transports: credential.transports ?? [],
     name: input.name,
@@ -201,7 +189,7 @@ export async function signInWithPasskey(
     expectedRPID: rp.id,
     credential: {
       id: passkey.credentialId,
-      publicKey: fromBase64url(passkey.publicKey),
+      publicKey: base64UrlToBytes(passkey.publicKey),
       counter: passkey.counter,
       transports: passkey.transports as never,
     },

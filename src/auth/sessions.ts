@@ -10,6 +10,7 @@ import { sessions, signInLinks } from "../db/session-tables";
 import { randomBase64Url, sha256Hex } from "../platform/crypto";
 import { insufficientScope, notFound } from "../platform/errors";
 import { newId } from "../platform/ids";
+import { SESSION_COOKIE } from "../platform/session-cookie";
 import type { MemberPrincipal } from "./credentials";
 
 /** Sign-in's lifetimes (ms) and the session cookie's name (docs/dashboard.md#sign-in). */
@@ -19,7 +20,7 @@ export const SIGN_IN = {
   absoluteMs: 7 * 24 * 3_600_000,
   /** A session's last use is written at most this often, so reads stay reads. */
   touchEveryMs: 5 * 60_000,
-  cookie: "__Host-agent_edge_session",
+  cookie: SESSION_COOKIE,
 } as const;
 
 const LINK_PREFIX = "si_";

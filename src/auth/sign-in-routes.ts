@@ -6,7 +6,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { deleteCookie, getCookie } from "hono/cookie";
 import { csrf } from "hono/csrf";
 import { secureHeaders } from "hono/secure-headers";
 import { database } from "../db/database";
@@ -16,6 +16,7 @@ import { jsonBody } from "../platform/json-body";
 import { errorResponses, NoQuerySchema } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
 import type { MemberEnv } from "./middleware";
+import { setSessionCookie } from "./session-cookie";
 import {
   createSignInLink,
   describeSignInLink,
@@ -127,13 +128,7 @@ signInPagesRouter.post("/sign-in", async (c) => {
   const token = typeof form.token === "string" ? form.token : "";
   const session = await redeemSignInLink(database(c.env), token);
   if (!session) return c.html(unusableLinkPage(), 410);
-  setCookie(c, SIGN_IN.cookie, session.sessionToken, {
-    path: "/",
-    httpOnly: true,
-    secure: true,
-    sameSite: "Lax",
-    maxAge: Math.floor(SIGN_IN.absoluteMs / 1000),
-  });
+  setSessionCookie(c, session);
   return c.redirect("/app", 303);
 });
 

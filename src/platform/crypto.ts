@@ -39,10 +39,20 @@ export function base64ToBytes(base64: string): Uint8Array {
   return Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
 }
 
+/** Base64url (no padding) of the bytes. */
+export function bytesToBase64Url(bytes: Uint8Array): string {
+  return bytesToBase64(bytes).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+/** The bytes of base64url, padded or not. @throws DOMException when the text is not base64url */
+export function base64UrlToBytes(text: string): Uint8Array<ArrayBuffer> {
+  const padded = text.replaceAll("-", "+").replaceAll("_", "/");
+  return Uint8Array.from(base64ToBytes(padded.padEnd(Math.ceil(padded.length / 4) * 4, "=")));
+}
+
 /** Base64url (no padding) of `byteLength` random bytes; the link token format (docs/security.md). */
 export function randomBase64Url(byteLength: number): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(byteLength));
-  return bytesToBase64(bytes).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  return bytesToBase64Url(crypto.getRandomValues(new Uint8Array(byteLength)));
 }
 
 /** Lower-case hex SHA-256 of the UTF-8 text: the only form in which secrets are stored. */

@@ -9,6 +9,7 @@ import { workflowIdBySlugs } from "../manage/workflows";
 import { refusedContentEncoding } from "../platform/body-encoding";
 import type { AppBindings } from "../platform/env";
 import { newId } from "../platform/ids";
+import { namesSessionCookie } from "../platform/session-cookie";
 import {
   MAX_WEBHOOK_BODY_BYTES,
   parseWebhookBody,
@@ -24,7 +25,7 @@ function withoutSessionCookie(cookie: string): string {
   return cookie
     .split(";")
     .map((pair) => pair.trim())
-    .filter((pair) => pair && !pair.toLowerCase().includes("agent_edge_session"))
+    .filter((pair) => pair && !namesSessionCookie(pair.split("=", 1)[0] ?? ""))
     .join("; ");
 }
 

@@ -4,7 +4,9 @@
  * that would break the connection or reach another site are refused when the workflow is saved;
  * respond nodes (validate-respond.ts) use the same header and body checks.
  */
+
 import type { JsonValue } from "../platform/json";
+import { namesSessionCookie } from "../platform/session-cookie";
 import { cloneJson } from "./clone";
 import { isPlainObject } from "./template";
 import { HEADER_NAME, type ReportProblem } from "./types";
@@ -46,7 +48,7 @@ export function isRefusedCookie(setCookie: string): boolean {
     COOKIE_DOMAIN.test(setCookie) ||
     name.startsWith("__host-") ||
     name.startsWith("__secure-") ||
-    name.includes("agent_edge_session")
+    namesSessionCookie(name)
   );
 }
 

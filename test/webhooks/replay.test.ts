@@ -3,7 +3,7 @@
  * or the current definition; bulk replays of failed executions in the background, surviving a
  * restart of the runner.
  */
-import { runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { call, errorCode, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
@@ -184,6 +184,32 @@ describe("bulk replay of failed executions", () => {
       body: { status: "succeeded", since: "yesterday" },
     });
     expect(refused.status).toBe(400);
+  });
+
+  it("is taken up by the runner's alarm while replays wait in its queue", async () => {
+    const ws = await seedWorkspace();
+    const flow = await createWorkflow(ws, failing);
+    const sent = await hook(flow.webhookUrls.webhook_1 as string, { body: { url: "bad" } });
+    const { executionId } = await expectJson<{ executionId: string }>(sent, 200);
+    expect((await listAll(ws, flow.id))[0]?.status).toBe("failed");
+    const stub = env.WORKFLOW_RUNNER.get(env.WORKFLOW_RUNNER.idFromName(flow.id));
+    // Queued behind the running object's back (its start-up drain is long done), with the
+    // watch alarm a bulk replay sets: only the alarm can find it.
+    await runInDurableObject(stub, async (_instance, state) => {
+      state.storage.sql.exec(
+        "INSERT INTO replay_queue (workflow_id, execution_id, mode) VALUES (?, ?, 'original')",
+        flow.id,
+        executionId,
+      );
+      await state.storage.setAlarm(Date.now() + 60_000);
+    });
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const replayed = await vi.waitFor(async () => {
+      const found = (await listAll(ws, flow.id)).find((record) => record.replayOf === executionId);
+      if (!found) throw new Error("not replayed yet");
+      return found;
+    });
+    expect(replayed.trigger.key).toBe("webhook_1");
   });
 
   it("goes on after a restart of the runner", async () => {

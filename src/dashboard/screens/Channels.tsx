@@ -4,28 +4,19 @@
  * that embeds it adds the link's token (docs/api/launch.md).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import type { FormEvent } from "react";
 import { api, type Schemas, unwrap } from "../api";
+import { CopyButton } from "../ui/CopyButton";
 import { Dialog } from "../ui/Dialog";
 import { ErrorNote, Loading } from "../ui/feedback";
 
 function Snippet({ channel }: { channel: Schemas["Channel"] }) {
-  const [copied, setCopied] = useState(false);
   return (
     <div className="stack">
       <h3>{channel.name}</h3>
       <pre className="snippet">{channel.snippet}</pre>
       <div className="actions">
-        <button
-          type="button"
-          onClick={async () => {
-            await navigator.clipboard.writeText(channel.snippet);
-            setCopied(true);
-          }}
-        >
-          Copy snippet<span className="visually-hidden"> of {channel.name}</span>
-        </button>
-        <span role="status">{copied ? "Copied to the clipboard." : ""}</span>
+        <CopyButton text={channel.snippet} what={`snippet of ${channel.name}`} />
       </div>
     </div>
   );

@@ -7,6 +7,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api, type Schemas, unwrap } from "../api";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
+import { CopyField } from "../ui/CopyField";
 import { Dialog } from "../ui/Dialog";
 import { ErrorNote, Loading, When } from "../ui/feedback";
 import { TableScroll } from "../ui/TableScroll";
@@ -111,7 +112,6 @@ export function WidgetKeys({ canChange }: { canChange: boolean }) {
 function CreateKey(props: { open: boolean; onClose: () => void; agents: Schemas["Agent"][] }) {
   const queries = useQueryClient();
   const [created, setCreated] = useState<Schemas["CreatedWidgetKey"] | null>(null);
-  const [copied, setCopied] = useState(false);
   const create = useMutation({
     mutationFn: (body: Schemas["CreateWidgetKey"]) =>
       unwrap(api.POST("/v1/manage/widget-keys", { body })),
@@ -122,7 +122,6 @@ function CreateKey(props: { open: boolean; onClose: () => void; agents: Schemas[
   });
   const close = () => {
     setCreated(null);
-    setCopied(false);
     create.reset();
     props.onClose();
   };
@@ -137,11 +136,6 @@ function CreateKey(props: { open: boolean; onClose: () => void; agents: Schemas[
       ...(expires ? { expiresAt: new Date(`${expires}T23:59:59`).toISOString() } : {}),
     });
   };
-  const copy = async () => {
-    if (!created) return;
-    await navigator.clipboard.writeText(created.key);
-    setCopied(true);
-  };
   return (
     <Dialog
       open={props.open}
@@ -154,13 +148,8 @@ function CreateKey(props: { open: boolean; onClose: () => void; agents: Schemas[
             This is the only time the key is shown. Store it on your server now; if it is lost,
             revoke it and create another.
           </p>
-          <label htmlFor="new-key">Widget key “{created.name}”</label>
-          <input id="new-key" readOnly value={created.key} className="secret" />
+          <CopyField label={`Widget key “${created.name}”`} what="key" value={created.key} />
           <div className="actions">
-            <button type="button" className="primary" onClick={copy}>
-              Copy key
-            </button>
-            <span role="status">{copied ? "Copied to the clipboard." : ""}</span>
             <button type="button" onClick={close}>
               Done
             </button>

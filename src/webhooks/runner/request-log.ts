@@ -70,7 +70,8 @@ export class RequestLog {
         ? body
         : text.length * 3 <= REQUEST_LOG.previewBytes
           ? null
-          : encoder.encode(text);
+          : // A character is at least a byte: this prefix holds the preview, without encoding 1 MiB.
+            encoder.encode(text.slice(0, REQUEST_LOG.previewBytes));
     // A streaming decode leaves out a character cut in half by the preview's end.
     const preview =
       bytes === null

@@ -7,6 +7,7 @@ import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-q
 import { api, type Schemas, unwrap } from "../../api";
 import { Badge, type Tone } from "../../ui/data";
 import { ErrorNote, Loading, When } from "../../ui/feedback";
+import { LoadMore } from "../../ui/LoadMore";
 import { TableScroll } from "../../ui/TableScroll";
 
 type Delivery = Schemas["Delivery"];
@@ -91,11 +92,7 @@ export function Deliveries(props: { id: string; canChange: boolean }) {
           </table>
         </TableScroll>
       ) : null}
-      {log.hasNextPage ? (
-        <button type="button" disabled={log.isFetchingNextPage} onClick={() => log.fetchNextPage()}>
-          Load more
-        </button>
-      ) : null}
+      <LoadMore pages={log} label="Load more" />
     </section>
   );
 }

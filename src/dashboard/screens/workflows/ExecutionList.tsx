@@ -9,6 +9,7 @@ import { followLink } from "../../router";
 import { Badge } from "../../ui/data";
 import { ErrorNote, Loading, When } from "../../ui/feedback";
 import { duration } from "../../ui/format";
+import { LoadMore } from "../../ui/LoadMore";
 import { runTone, workflowPaths } from "./status";
 
 const PAGE = 20;
@@ -94,17 +95,7 @@ export function ExecutionList({ workflowId }: { workflowId: string }) {
           </table>
         </div>
       ) : null}
-      {pages.hasNextPage ? (
-        <div className="actions">
-          <button
-            type="button"
-            disabled={pages.isFetchingNextPage}
-            onClick={() => void pages.fetchNextPage()}
-          >
-            Load more executions
-          </button>
-        </div>
-      ) : null}
+      <LoadMore pages={pages} label="Load more executions" />
     </section>
   );
 }

@@ -10,6 +10,7 @@ import { followLink } from "../../router";
 import { Badge } from "../../ui/data";
 import { ErrorNote, Loading, When } from "../../ui/feedback";
 import { bytes } from "../../ui/format";
+import { LoadMore } from "../../ui/LoadMore";
 import { RequestEntry } from "./RequestEntry";
 import { OUTCOMES, type Outcome, outcomeTone, workflowPaths } from "./status";
 
@@ -117,17 +118,7 @@ export function RequestLog({ workflowId }: { workflowId: string }) {
           </table>
         </div>
       ) : null}
-      {pages.hasNextPage ? (
-        <div className="actions">
-          <button
-            type="button"
-            disabled={pages.isFetchingNextPage}
-            onClick={() => void pages.fetchNextPage()}
-          >
-            Load more calls
-          </button>
-        </div>
-      ) : null}
+      <LoadMore pages={pages} label="Load more calls" />
       <RequestEntry workflowId={workflowId} entry={open} onClose={() => setOpen(null)} />
     </section>
   );
