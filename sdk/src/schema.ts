@@ -7811,6 +7811,11 @@ export interface components {
             type: "webhook";
             /** @description Label shown on the canvas. Default: "Webhook". */
             name?: string;
+            /** @description Where the dashboard's canvas draws the node (px); runs ignore it. */
+            position?: {
+                x: number;
+                y: number;
+            };
             /**
              * @description The method the node's URL accepts; others get 405. Default: "POST".
              * @enum {string}
@@ -7891,6 +7896,11 @@ export interface components {
             type: "conversation_event";
             /** @description Label shown on the canvas. Default: "Conversation event". */
             name?: string;
+            /** @description Where the dashboard's canvas draws the node (px); runs ignore it. */
+            position?: {
+                x: number;
+                y: number;
+            };
             /** @description An agent of the workspace */
             agentId: string;
             /** @description The events that start the workflow. Default: "conversation.started", "conversation.ended". */
@@ -7907,6 +7917,11 @@ export interface components {
             type: "condition";
             /** @description Label shown on the canvas. Default: "Condition". */
             name?: string;
+            /** @description Where the dashboard's canvas draws the node (px); runs ignore it. */
+            position?: {
+                x: number;
+                y: number;
+            };
             /** @description Any JSON; strings are templates. */
             left: unknown;
             /** @enum {string} */
@@ -7924,6 +7939,11 @@ export interface components {
             type: "set";
             /** @description Label shown on the canvas. Default: "Set". */
             name?: string;
+            /** @description Where the dashboard's canvas draws the node (px); runs ignore it. */
+            position?: {
+                x: number;
+                y: number;
+            };
             /** @description The node's output; every string in it, at any depth, is a template. */
             fields: {
                 [key: string]: unknown;
@@ -7940,6 +7960,11 @@ export interface components {
             type: "http_request";
             /** @description Label shown on the canvas. Default: "HTTP Request". */
             name?: string;
+            /** @description Where the dashboard's canvas draws the node (px); runs ignore it. */
+            position?: {
+                x: number;
+                y: number;
+            };
             /**
              * @description The method sent. Default: "GET".
              * @enum {string}
@@ -7978,6 +8003,11 @@ export interface components {
             type: "wait";
             /** @description Label shown on the canvas. Default: "Wait". */
             name?: string;
+            /** @description Where the dashboard's canvas draws the node (px); runs ignore it. */
+            position?: {
+                x: number;
+                y: number;
+            };
             /** @description How long the execution waits; it outlives restarts. */
             seconds: number;
         };
@@ -7992,6 +8022,11 @@ export interface components {
             type: "respond";
             /** @description Label shown on the canvas. Default: "Respond". */
             name?: string;
+            /** @description Where the dashboard's canvas draws the node (px); runs ignore it. */
+            position?: {
+                x: number;
+                y: number;
+            };
             /** @description The answer's status; a 3xx needs a `location` header; 204, 205, 304 and every 3xx carry no body. Default: 200. */
             status?: number;
             /** @description The answer's headers, templates over earlier nodes and {{$execution.id}}; a `content-type` replaces the one of `contentType`. Default: none. Up to 20, names in any case (sent in lower case), values templates of at most 4096 characters as written and as resolved. Refused: connection, keep-alive, proxy-authenticate, proxy-authorization, proxy-connection, te, trailer, transfer-encoding, upgrade, content-length, x-execution-id, x-deduplicated, and a set-cookie with a Domain (docs/webhooks.md#replies). */

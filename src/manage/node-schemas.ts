@@ -20,6 +20,7 @@ import {
   CONDITION_OPERATORS,
   CONVERSATION_EVENTS,
   HTTP_METHODS,
+  MAX_POSITION,
   type NodeType,
   RESPONSE_MODES,
   WEBHOOK_DEFAULTS,
@@ -50,7 +51,13 @@ const Key = z
     description: `Unique in the workflow; names the node in templates and URLs. Not ${[...RESERVED_KEYS].join(", ")}. Default: \`<type>_<n>\` with the smallest n no other node has.`,
   });
 
-/** `key`, `type` and `name`, which every node has. */
+const Coordinate = z.number().min(-MAX_POSITION).max(MAX_POSITION);
+const Position = z
+  .strictObject({ x: Coordinate, y: Coordinate })
+  .optional()
+  .openapi({ description: "Where the dashboard's canvas draws the node (px); runs ignore it." });
+
+/** `key`, `type`, `name` and `position`, which every node may have. */
 function common<T extends NodeType>(type: T) {
   return {
     key: Key,
@@ -60,6 +67,7 @@ function common<T extends NodeType>(type: T) {
       DEFAULT_NAMES[type],
       "Label shown on the canvas.",
     ),
+    position: Position,
   };
 }
 

@@ -25,7 +25,7 @@ export const DEFAULT_NAMES: Record<NodeType, string> = {
 };
 
 /** The fields every node may have. */
-export const COMMON_FIELDS: readonly string[] = ["key", "type", "name"];
+export const COMMON_FIELDS: readonly string[] = ["key", "type", "name", "position"];
 
 /** The settings of each node type beside the common fields; any other field is unknown_field. */
 export const NODE_SETTINGS: Record<NodeType, readonly string[]> = {

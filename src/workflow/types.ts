@@ -54,7 +54,13 @@ type NodeBase = {
   key: string;
   /** Label shown on the canvas. */
   name: string;
+  /** Where the dashboard's canvas draws the node (px); the engine never reads it. */
+  position?: NodePosition;
 };
+
+/** A node's place on the canvas (px, any sign, at most MAX_POSITION either way). */
+export type NodePosition = { x: number; y: number };
+export const MAX_POSITION = 1_000_000;
 
 /** Signature schemes a webhook node can check (docs/webhooks.md#signatures). */
 export const SIGNATURE_PRESETS = [

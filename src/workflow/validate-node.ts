@@ -21,7 +21,9 @@ import {
   type ConversationEvent,
   type DefinitionProblem,
   HTTP_METHODS,
+  MAX_POSITION,
   NODE_TYPES,
+  type NodePosition,
   type NodeType,
   RESPONSE_MODES,
   WEBHOOK_DEFAULTS,
@@ -209,6 +211,21 @@ function settingsOf(type: NodeType, s: Settings): WorkflowNode {
   }
 }
 
+const isCoordinate = (value: unknown): value is number =>
+  typeof value === "number" && Number.isFinite(value) && Math.abs(value) <= MAX_POSITION;
+
+/** `position`: `{x, y}`, finite numbers of at most MAX_POSITION either way, nothing else. */
+function readPosition(s: Settings): NodePosition | undefined {
+  const raw = s.raw.position;
+  const keys = isPlainObject(raw) ? Object.keys(raw).sort().join() : "";
+  if (!isPlainObject(raw) || keys !== "x,y" || !isCoordinate(raw.x) || !isCoordinate(raw.y)) {
+    const message = `position must be {x, y}, numbers from -${MAX_POSITION} to ${MAX_POSITION}.`;
+    s.report("position", "invalid_type", message);
+    return undefined;
+  }
+  return { x: raw.x, y: raw.y };
+}
+
 /** A parsed node; `key` is "" until the caller assigns the explicit or generated key. */
 export type ParsedNode = { node: WorkflowNode; explicitKey: string | undefined };
 
@@ -265,5 +282,7 @@ export function parseNode(
   }
   const node = settingsOf(type, s);
   node.name = name ?? DEFAULT_NAMES[type];
+  const position = s.has("position") ? readPosition(s) : undefined;
+  if (position) node.position = position;
   return { parsed: { node, explicitKey }, knownKey: explicitKey };
 }

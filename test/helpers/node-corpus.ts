@@ -26,6 +26,7 @@ const conversationEvent: Corpus = {
       key: "ce",
       type: "conversation_event",
       name: "Chat ended",
+      position: { x: -1_000_000, y: 0.5 },
       agentId: "agt_1",
       events: ["conversation.ended"],
     },
@@ -56,6 +57,7 @@ const condition: Corpus = {
       key: "check",
       type: "condition",
       name: "Check",
+      position: { x: -1_000_000, y: 0.5 },
       left: "{{hook.body.x}}",
       operator: "equals",
       right: 1,
@@ -85,6 +87,7 @@ const set: Corpus = {
       key: "vars",
       type: "set",
       name: "Vars",
+      position: { x: -1_000_000, y: 0.5 },
       fields: { a: "{{hook.body}}", deep: { list: ["{{hook.method}}", 1, null] } },
     },
   ],
@@ -109,6 +112,7 @@ const httpRequest: Corpus = {
     request({
       key: "call",
       name: "Call",
+      position: { x: -1_000_000, y: 0.5 },
       method: "PATCH",
       url: "{{hook.body.url}}",
       // Any name passes: the validator checks only that values are strings.
@@ -171,7 +175,7 @@ const httpRequest: Corpus = {
 const wait: Corpus = {
   valid: [
     { type: "wait", seconds: 0 },
-    { key: "pause", type: "wait", name: "Pause", seconds: 86_400 },
+    { key: "pause", type: "wait", name: "Pause", seconds: 86_400, position: { x: 0, y: 0 } },
     { type: "wait", seconds: 0.5 },
   ],
   invalid: [
@@ -190,6 +194,7 @@ const respond: Corpus = {
       key: "thanks",
       type: "respond",
       name: "Thanks",
+      position: { x: -1_000_000, y: 0.5 },
       status: 599,
       headers: manyHeaders(20),
       body: jsonString(16_384, "{{hook.body.id}} {{$execution.id}}"),

@@ -173,6 +173,28 @@ describe("create, read, replace, delete", () => {
     );
   });
 
+  it("keeps each node's canvas position as given, and leaves it out when none was", async () => {
+    const created = await expectJson<WorkflowView>(
+      await post({
+        name: "Placed",
+        slug: "placed",
+        nodes: [
+          { type: "webhook", position: { x: -120.5, y: 40 } },
+          { key: "vars", type: "set", fields: {} },
+        ],
+        connections: [{ from: "webhook_1", to: "vars" }],
+      }),
+      201,
+    );
+    expect(created.nodes[0]?.position).toEqual({ x: -120.5, y: 40 });
+    expect(created.nodes[1]).not.toHaveProperty("position");
+    const read = await call("GET", `/v1/manage/workflows/${created.id}`, { token: ws.ownerToken });
+    expect((await expectJson<WorkflowView>(read, 200)).nodes[0]?.position).toEqual({
+      x: -120.5,
+      y: 40,
+    });
+  });
+
   it("refuses a taken slug with 409 slug_taken, on create and on replace", async () => {
     const first = await createWorkflow(
       ws,
