@@ -16,7 +16,11 @@ import { Passkeys } from "./screens/Passkeys";
 import { Secrets } from "./screens/Secrets";
 import { WidgetKeys } from "./screens/WidgetKeys";
 import { Execution } from "./screens/workflows/Execution";
-import { WorkflowExecutions, WorkflowRequests } from "./screens/workflows/WorkflowPage";
+import {
+  WorkflowEditor,
+  WorkflowExecutions,
+  WorkflowRequests,
+} from "./screens/workflows/WorkflowPage";
 import { Workflows } from "./screens/workflows/Workflows";
 import { ErrorNote, Loading } from "./ui/feedback";
 
@@ -31,6 +35,7 @@ const SCREENS: Screen[] = [
   { path: "/app/agents", label: "Agents", Component: Agents },
   { path: "/app/workflows", label: "Workflows", Component: Workflows },
   { path: "/app/workflows/:id", label: "Executions", Component: WorkflowExecutions },
+  { path: "/app/workflows/:id/editor", label: "Editor", Component: WorkflowEditor },
   { path: "/app/workflows/:id/requests", label: "Request log", Component: WorkflowRequests },
   { path: "/app/workflows/:id/executions/:executionId", label: "Execution", Component: Execution },
   { path: "/app/links", label: "Links", Component: Links },

@@ -14,12 +14,16 @@ export const api = createClient<paths>({
   headers: { "x-requested-with": "agent-edge-dashboard" },
 });
 
+/** One of an error's `details`: for invalid_request, the field and what is wrong with it. */
+export type ErrorDetail = { field?: string; code?: string; message?: string };
+
 /** An API error in the one envelope, thrown so TanStack Query shows it. */
 export class ApiFailure extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly details: ErrorDetail[] = [],
   ) {
     super(message);
   }
@@ -35,10 +39,13 @@ export async function unwrap<T>(call: Promise<Answer<T>>): Promise<T> {
   const { data, error, response } = await call;
   if (response.ok) return data as T;
   if (response.status === 401) window.location.assign("/sign-in");
-  const envelope = (error as { error?: { code?: string; message?: string } } | undefined)?.error;
+  const envelope = (
+    error as { error?: { code?: string; message?: string; details?: unknown } } | undefined
+  )?.error;
   throw new ApiFailure(
     response.status,
     envelope?.code ?? "internal_error",
     envelope?.message ?? `The request failed (${response.status}).`,
+    Array.isArray(envelope?.details) ? (envelope.details as ErrorDetail[]) : [],
   );
 }

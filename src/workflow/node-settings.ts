@@ -10,6 +10,8 @@ import { RESPOND_FIELDS } from "./validate-respond";
 // `secrets` is the template namespace; the other two are path segments templates refuse to read.
 export const RESERVED_KEYS: ReadonlySet<string> = new Set(["secrets", "constructor", "prototype"]);
 export const MAX_NAME_LENGTH = 200;
+/** How far from 0 a node's canvas `position` may be, either way (px). */
+export const MAX_POSITION = 1_000_000;
 /** The method an http_request node sends when it names none. */
 export const DEFAULT_REQUEST_METHOD = "GET";
 

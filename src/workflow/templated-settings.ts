@@ -1,34 +1,27 @@
 /** Which settings of each node type hold templates (docs/api/webhooks.md#definition). */
-import type { WorkflowNode } from "./types";
+import type { NodeType, WorkflowNode } from "./types";
 
-/** The settings of `node` whose strings are templates, with their names. */
+/**
+ * The settings of each node type whose strings are templates, as dotted paths (`dedupe.key`);
+ * the validator checks their references and the dashboard offers fields to insert into them.
+ */
+export const TEMPLATED_SETTINGS: Record<NodeType, readonly string[]> = {
+  webhook: ["dedupe.key", "responseHeaders", "responseBody"],
+  conversation_event: [],
+  condition: ["left", "right"],
+  set: ["fields"],
+  http_request: ["url", "headers", "body"],
+  wait: [],
+  respond: ["headers", "body"],
+};
+
+/** The templated settings `node` has (TEMPLATED_SETTINGS), with their values. */
 export function templatedSettings(node: WorkflowNode): [string, unknown][] {
-  switch (node.type) {
-    case "condition":
-      return [
-        ["left", node.left],
-        ["right", node.right],
-      ];
-    case "set":
-      return [["fields", node.fields]];
-    case "http_request":
-      return [
-        ["url", node.url],
-        ["headers", node.headers],
-        ["body", node.body],
-      ];
-    case "webhook":
-      return [
-        ...(node.dedupe?.key ? [["dedupe.key", node.dedupe.key] as [string, unknown]] : []),
-        ["responseHeaders", node.responseHeaders],
-        ["responseBody", node.responseBody],
-      ];
-    case "respond":
-      return [
-        ["headers", node.headers],
-        ["body", node.body],
-      ];
-    default:
-      return [];
-  }
+  return TEMPLATED_SETTINGS[node.type].flatMap((path) => {
+    let value: unknown = node;
+    for (const segment of path.split(".")) {
+      value = (value as Record<string, unknown> | undefined)?.[segment];
+    }
+    return value === undefined ? [] : [[path, value] as [string, unknown]];
+  });
 }

@@ -54,13 +54,9 @@ type NodeBase = {
   key: string;
   /** Label shown on the canvas. */
   name: string;
-  /** Where the dashboard's canvas draws the node (px); the engine never reads it. */
-  position?: NodePosition;
+  /** Where the dashboard's canvas draws the node (px, within ±MAX_POSITION); runs ignore it. */
+  position?: { x: number; y: number };
 };
-
-/** A node's place on the canvas (px, any sign, at most MAX_POSITION either way). */
-export type NodePosition = { x: number; y: number };
-export const MAX_POSITION = 1_000_000;
 
 /** Signature schemes a webhook node can check (docs/webhooks.md#signatures). */
 export const SIGNATURE_PRESETS = [
@@ -252,17 +248,14 @@ export type NodeRun = {
   finishedAt: number | null;
 };
 
-/**
- * Everything needed to continue an execution after a restart. Plain JSON (stored as is by the
- * runner). `outputs` holds raw node outputs; the runner redacts secrets before anything is shown.
- */
+/** Everything needed to continue an execution after a restart: plain JSON, stored as is. `outputs`
+ * holds raw node outputs; the runner redacts secrets before anything is shown. */
 export type ExecutionState = {
   /** The runner's id of the execution, for `{{$execution.id}}`; absent in states stored before it. */
   executionId?: string;
   triggerKey: string;
   status: "running" | "succeeded" | "failed";
-  /** Node keys in the order they will be considered: a topological order of the nodes reachable
-   * from the trigger. */
+  /** Node keys in the order they are considered: topological, of the nodes the trigger reaches. */
   order: string[];
   /** Index in `order` of the next node to consider. */
   position: number;

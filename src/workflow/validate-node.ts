@@ -9,6 +9,7 @@ import {
   DEFAULT_NAMES,
   DEFAULT_REQUEST_METHOD,
   MAX_NAME_LENGTH,
+  MAX_POSITION,
   NODE_SETTINGS,
   NUMBER_SETTINGS,
   type NumberRule,
@@ -21,9 +22,7 @@ import {
   type ConversationEvent,
   type DefinitionProblem,
   HTTP_METHODS,
-  MAX_POSITION,
   NODE_TYPES,
-  type NodePosition,
   type NodeType,
   RESPONSE_MODES,
   WEBHOOK_DEFAULTS,
@@ -215,7 +214,7 @@ const isCoordinate = (value: unknown): value is number =>
   typeof value === "number" && Number.isFinite(value) && Math.abs(value) <= MAX_POSITION;
 
 /** `position`: `{x, y}`, finite numbers of at most MAX_POSITION either way, nothing else. */
-function readPosition(s: Settings): NodePosition | undefined {
+function readPosition(s: Settings): WorkflowNode["position"] {
   const raw = s.raw.position;
   const keys = isPlainObject(raw) ? Object.keys(raw).sort().join() : "";
   if (!isPlainObject(raw) || keys !== "x,y" || !isCoordinate(raw.x) || !isCoordinate(raw.y)) {

@@ -134,6 +134,9 @@ describe("the workflow screens", () => {
     const current = need(page, "page");
     await current.getByRole("link", { name: "Order events" }).click();
     await current.getByRole("heading", { name: "Order events", level: 1 }).waitFor();
+    // A workflow's name opens its editor; its executions are the next tab.
+    expect(new URL(current.url()).pathname).toBe(`/app/workflows/${workflow.workflowId}/editor`);
+    await current.getByRole("link", { name: "Executions" }).click();
     const executions = rows(current, "Executions");
     await expect.poll(() => executions.count()).toBe(3); // the header and two executions
     await expect.poll(() => executions.nth(1).textContent()).toContain("succeeded");

@@ -1,12 +1,13 @@
 /**
- * One workflow (docs/dashboard.md#screens): its name, status and webhook URLs above two tabs,
- * Executions (`/app/workflows/{id}`) and Request log (`/app/workflows/{id}/requests`). The tabs
- * are links, so each has its own address and the browser's back button goes between them.
+ * One workflow (docs/dashboard.md#screens): its name, status and webhook URLs above three tabs,
+ * Editor (`/app/workflows/{id}/editor`), Executions (`/app/workflows/{id}`) and Request log
+ * (`/app/workflows/{id}/requests`). The tabs are links, so each has its own address and the
+ * browser's back button goes between them.
  */
-import type { ReactNode } from "react";
+import { lazy, type ReactNode, Suspense } from "react";
 import { followLink, type PathParams } from "../../router";
 import { Badge } from "../../ui/data";
-import { ErrorNote } from "../../ui/feedback";
+import { ErrorNote, Loading } from "../../ui/feedback";
 import { ExecutionList } from "./ExecutionList";
 import { useWorkflow } from "./queries";
 import { RequestLog } from "./RequestLog";
@@ -14,6 +15,22 @@ import { StartStop } from "./StartStop";
 import { workflowPaths } from "./status";
 
 type Props = { canChange: boolean; params: PathParams };
+
+// React Flow loads with the editor, not with the dashboard (docs/dashboard.md#workflow-editor).
+const Editor = lazy(() => import("./editor/Editor"));
+
+/** `/app/workflows/{id}/editor`: the workflow on a canvas. */
+export function WorkflowEditor({ canChange, params }: Props) {
+  const id = params.id ?? "";
+  const workflow = useWorkflow(id);
+  return (
+    <WorkflowPage id={id} tab="editor" canChange={canChange}>
+      <Suspense fallback={<Loading what="the editor" />}>
+        {workflow.data ? <Editor workflow={workflow.data} canChange={canChange} /> : null}
+      </Suspense>
+    </WorkflowPage>
+  );
+}
 
 /** `/app/workflows/{id}`: the workflow's executions, newest first. */
 export function WorkflowExecutions({ canChange, params }: Props) {
@@ -37,13 +54,14 @@ export function WorkflowRequests({ canChange, params }: Props) {
 
 function WorkflowPage(props: {
   id: string;
-  tab: "executions" | "requests";
+  tab: "editor" | "executions" | "requests";
   canChange: boolean;
   children: ReactNode;
 }) {
   const workflow = useWorkflow(props.id);
   const paths = workflowPaths(props.id);
   const tabs = [
+    { key: "editor", label: "Editor", href: paths.editor },
     { key: "executions", label: "Executions", href: paths.executions },
     { key: "requests", label: "Request log", href: paths.requests },
   ] as const;

@@ -1,7 +1,7 @@
 /**
  * Workflows (docs/dashboard.md#screens): every workflow with its slug, status and webhook URLs
- * (a copy button each); Owners and Admins start and stop one. A workflow's name opens its
- * executions and request log.
+ * (a copy button each); Owners and Admins create, start and stop one. A workflow's name opens
+ * it in the editor, beside its executions and request log.
  */
 import { useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "../../api";
@@ -9,6 +9,7 @@ import { followLink } from "../../router";
 import { CopyButton } from "../../ui/CopyButton";
 import { Badge } from "../../ui/data";
 import { ErrorNote, Loading } from "../../ui/feedback";
+import { NewWorkflow } from "./NewWorkflow";
 import { StartStop } from "./StartStop";
 import { workflowPaths } from "./status";
 
@@ -26,6 +27,11 @@ export function Workflows({ canChange }: { canChange: boolean }) {
       <p className="muted">
         A running workflow's webhook URLs start executions; a stopped one's answer 404.
       </p>
+      {canChange ? (
+        <div className="actions">
+          <NewWorkflow />
+        </div>
+      ) : null}
       {workflows.isPending ? <Loading what="workflows" /> : null}
       {workflows.isError ? <ErrorNote error={workflows.error} /> : null}
       {workflows.data && workflows.data.data.length === 0 ? (
@@ -51,7 +57,7 @@ export function Workflows({ canChange }: { canChange: boolean }) {
               {workflows.data.data.map((workflow) => (
                 <tr key={workflow.id}>
                   <th scope="row">
-                    <a href={workflowPaths(workflow.id).executions} onClick={followLink}>
+                    <a href={workflowPaths(workflow.id).editor} onClick={followLink}>
                       {workflow.name}
                     </a>
                   </th>

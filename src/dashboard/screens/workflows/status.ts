@@ -40,8 +40,9 @@ export function runTone(
   return "busy";
 }
 
-/** The executions and the request log of workflow `id`, and one execution: the screens' paths. */
+/** The editor, executions and request log of workflow `id`, and one execution: the screens' paths. */
 export const workflowPaths = (id: string) => ({
+  editor: `/app/workflows/${encodeURIComponent(id)}/editor`,
   executions: `/app/workflows/${encodeURIComponent(id)}`,
   requests: `/app/workflows/${encodeURIComponent(id)}/requests`,
   execution: (executionId: string) =>

@@ -1,0 +1,91 @@
+/**
+ * "New workflow" (docs/dashboard.md#workflow-editor), for Owners and Admins: a name and a slug
+ * (suggested from the name), created with one webhook trigger, then opened in the editor.
+ */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { api, type Schemas, unwrap } from "../../api";
+import { navigate } from "../../router";
+import { Dialog } from "../../ui/Dialog";
+import { ErrorNote } from "../../ui/feedback";
+import { workflowPaths } from "./status";
+
+/** "My Orders: Sync" → "my-orders-sync": what the slug field suggests until it is typed in. */
+export function slugOf(name: string): string {
+  return name
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 63)
+    .replace(/-+$/, "");
+}
+
+/** The button and its dialog. */
+export function NewWorkflow() {
+  const [open, setOpen] = useState(false);
+  const [name, setName] = useState("");
+  const [slug, setSlug] = useState<string | null>(null);
+  const queries = useQueryClient();
+  const create = useMutation({
+    mutationFn: (body: { name: string; slug: string }) =>
+      unwrap(
+        api.POST("/v1/manage/workflows", {
+          body: {
+            ...body,
+            nodes: [{ key: "webhook_1", type: "webhook", position: { x: 0, y: 0 } }],
+            connections: [],
+          } as Schemas["WorkflowInput"],
+        }),
+      ),
+    onSuccess: (created) => {
+      queries.setQueryData(["workflow", created.id], created);
+      void queries.invalidateQueries({ queryKey: ["workflows"] });
+      navigate(workflowPaths(created.id).editor);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate({ name: name.trim(), slug: slug ?? slugOf(name) });
+  };
+  return (
+    <>
+      <button type="button" className="primary" onClick={() => setOpen(true)}>
+        New workflow
+      </button>
+      <Dialog open={open} title="New workflow" onClose={() => setOpen(false)}>
+        <form className="stack" onSubmit={submit}>
+          <label htmlFor="workflow-name">Name</label>
+          <input
+            id="workflow-name"
+            required
+            maxLength={200}
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+          />
+          <label htmlFor="workflow-slug">Slug</label>
+          <input
+            id="workflow-slug"
+            required
+            maxLength={63}
+            aria-describedby="workflow-slug-about"
+            value={slug ?? slugOf(name)}
+            onChange={(event) => setSlug(event.target.value)}
+          />
+          <small id="workflow-slug-about" className="muted">
+            In the webhook URLs: lower-case letters, digits and inner hyphens.
+          </small>
+          {create.isError ? <ErrorNote error={create.error} /> : null}
+          <div className="actions">
+            <button type="submit" className="primary" disabled={create.isPending}>
+              Create and open the editor
+            </button>
+            <button type="button" onClick={() => setOpen(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      </Dialog>
+    </>
+  );
+}

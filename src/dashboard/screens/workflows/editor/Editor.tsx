@@ -1,0 +1,158 @@
+/**
+ * The workflow editor (docs/dashboard.md#workflow-editor), `/app/workflows/{id}/editor`: a palette,
+ * the canvas and the selected node's panel; Save replaces the definition
+ * (PUT /v1/manage/workflows/{id}) and the problems of a refused save appear on the nodes they
+ * name. Loaded on demand: React Flow stays out of the dashboard's first load.
+ */
+import "@xyflow/react/dist/style.css";
+import "./editor.css";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
+import { useEffect, useMemo } from "react";
+import { ApiFailure, api, type Schemas, unwrap } from "../../../api";
+import { ErrorNote } from "../../../ui/feedback";
+import { Canvas, useViewCentre } from "./Canvas";
+import { checkNode } from "./fields";
+import { NodePanel } from "./NodePanel";
+import { Palette } from "./Palette";
+import { useNewestSamples, useSecretNames } from "./queries";
+import { suggestionsFor } from "./suggestions";
+import { type EditorState, useEditor } from "./use-editor";
+
+type Props = { workflow: Schemas["Workflow"]; canChange: boolean };
+
+/** The editor of `workflow`; Owners and Admins change it, members look. */
+export default function Editor(props: Props) {
+  return (
+    <ReactFlowProvider>
+      <EditorBody {...props} />
+    </ReactFlowProvider>
+  );
+}
+
+type Definition = ReturnType<EditorState["definition"]>;
+
+function EditorBody({ workflow, canChange }: Props) {
+  const editor = useEditor(workflow);
+  const inView = useViewCentre();
+  const flow = useReactFlow();
+  const tidy = () => {
+    editor.arrange();
+    // After React Flow has the new positions.
+    requestAnimationFrame(() => void flow.fitView({ maxZoom: 1, duration: 200 }));
+  };
+  const queries = useQueryClient();
+  const secrets = useSecretNames();
+  const samples = useNewestSamples(workflow.id, Object.keys(workflow.webhookUrls));
+  const save = useMutation({
+    mutationFn: ({ nodes, connections }: Definition) => {
+      const body = { name: workflow.name, slug: workflow.slug, nodes, connections };
+      return unwrap(
+        api.PUT("/v1/manage/workflows/{id}", {
+          params: { path: { id: workflow.id } },
+          body: { ...body, concurrency: workflow.concurrency } as Schemas["WorkflowInput"],
+        }),
+      );
+    },
+    onSuccess: (updated, definition) => {
+      queries.setQueryData(["workflow", updated.id], updated);
+      void queries.invalidateQueries({ queryKey: ["workflows"] });
+      editor.showProblems([], definition.order, true);
+    },
+    onError: (error, definition) => {
+      if (error instanceof ApiFailure && error.code === "invalid_request") {
+        editor.showProblems(error.details, definition.order, false);
+      }
+    },
+  });
+  useLeaveWarning(editor.dirty);
+  const selected = editor.nodes.find((node) => node.id === editor.selected);
+  const selectedJson = selected?.data.node;
+  const local = useMemo(() => (selectedJson ? checkNode(selectedJson) : []), [selectedJson]);
+  const suggestions = useMemo(
+    () =>
+      selected
+        ? suggestionsFor({
+            id: selected.id,
+            nodes: editor.nodes,
+            edges: editor.edges,
+            samples,
+            secrets,
+          })
+        : [],
+    [selected, editor.nodes, editor.edges, samples, secrets],
+  );
+  const refused = save.error instanceof ApiFailure && save.error.code === "invalid_request";
+  return (
+    <div className="editor">
+      <div className="editor-bar actions">
+        {canChange ? (
+          <button
+            type="button"
+            className="primary"
+            disabled={save.isPending}
+            onClick={() => save.mutate(editor.definition())}
+          >
+            Save
+          </button>
+        ) : null}
+        {canChange ? (
+          <button type="button" onClick={tidy}>
+            Tidy up
+          </button>
+        ) : null}
+        <span role="status">{saveState(save, editor.dirty)}</span>
+      </div>
+      {save.isError && !refused ? <ErrorNote error={save.error} /> : null}
+      {editor.general.length > 0 ? (
+        <ul className="general-problems" aria-label="Problems of the workflow">
+          {editor.general.map((problem) => (
+            <li key={problem} className="error">
+              {problem}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {canChange ? <Palette onAdd={(type) => editor.addNode(type, inView())} /> : null}
+      <div className="editor-body">
+        <Canvas editor={editor} canChange={canChange} />
+        {selected ? (
+          <NodePanel
+            key={selected.id}
+            node={selected}
+            local={local}
+            workflow={workflow}
+            editor={editor}
+            canChange={canChange}
+            suggestions={suggestions}
+          />
+        ) : (
+          <p className="node-panel muted">Select a node to see its settings.</p>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function saveState(
+  save: { isPending: boolean; isError: boolean; isSuccess: boolean; error: unknown },
+  dirty: boolean,
+): string {
+  if (save.isPending) return "Saving…";
+  if (save.error instanceof ApiFailure && save.error.code === "invalid_request") {
+    const count = save.error.details.length;
+    return `Not saved: ${count} ${count === 1 ? "problem" : "problems"}, shown on the nodes they name.`;
+  }
+  if (dirty) return "Unsaved changes.";
+  return save.isSuccess ? "Saved." : "";
+}
+
+/** While `dirty`, leaving the page (reload, closing the tab) asks first. */
+function useLeaveWarning(dirty: boolean) {
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [dirty]);
+}

@@ -1,0 +1,125 @@
+/**
+ * The side panel of the selected node (docs/dashboard.md#workflow-editor): its label and key, its
+ * settings (SettingFields), a webhook's Webhook URL field and test calls once the workflow is
+ * saved, its connections (the keyboard's way to connect nodes), and removing it.
+ */
+import { useId } from "react";
+import { DEFAULT_NAMES } from "../../../../workflow/node-settings";
+import type { Schemas } from "../../../api";
+import { CopyField } from "../../../ui/CopyField";
+import { Capture } from "./Capture";
+import { Connections } from "./Connections";
+import { fieldsOf, problemsAt } from "./fields";
+import type { CanvasNode, FieldProblem } from "./model";
+import { SettingFields } from "./SettingFields";
+import type { Suggestion } from "./suggestions";
+import type { EditorState } from "./use-editor";
+
+type Props = {
+  node: CanvasNode;
+  /** The schema's problems with the node now, beside the API's from the last save. */
+  local: FieldProblem[];
+  workflow: Schemas["Workflow"];
+  editor: EditorState;
+  canChange: boolean;
+  suggestions: Suggestion[];
+};
+
+/** The panel for `node`; read-only unless `canChange`. */
+export function NodePanel({ node, local, workflow, editor, canChange, suggestions }: Props) {
+  const id = useId();
+  const json = node.data.node;
+  const problems = [...node.data.problems, ...local];
+  const whole = problems.filter(({ field }) => field === "");
+  const change = (next: typeof json) => editor.updateNode(node.id, next);
+  const url = workflow.webhookUrls[json.key];
+  const label = json.name ?? DEFAULT_NAMES[json.type];
+  const nameProblems = problemsAt(problems, "name");
+  const keyProblems = problemsAt(problems, "key");
+  return (
+    <section className="node-panel" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>
+        {label}
+        {label === DEFAULT_NAMES[json.type] ? null : (
+          <span className="muted"> ({DEFAULT_NAMES[json.type]})</span>
+        )}
+      </h2>
+      {whole.map((problem) => (
+        <p key={problem.message} className="error">
+          {problem.message}
+        </p>
+      ))}
+      <fieldset disabled={!canChange} className="panel-fields">
+        <legend className="visually-hidden">Settings</legend>
+        <div className="setting">
+          <label htmlFor={`${id}-name`}>Label shown on the canvas</label>
+          <input
+            id={`${id}-name`}
+            value={json.name ?? ""}
+            placeholder={DEFAULT_NAMES[json.type]}
+            aria-invalid={nameProblems.length > 0 || undefined}
+            aria-describedby={`${id}-name-problems`}
+            onChange={(event) => change({ ...json, name: event.target.value || undefined })}
+          />
+          <Problems id={`${id}-name-problems`} problems={nameProblems} />
+        </div>
+        <div className="setting">
+          <label htmlFor={`${id}-key`}>Key</label>
+          <input
+            id={`${id}-key`}
+            value={json.key}
+            spellCheck={false}
+            aria-invalid={keyProblems.length > 0 || undefined}
+            aria-describedby={`${id}-key-about ${id}-key-problems`}
+            onChange={(event) => change({ ...json, key: event.target.value })}
+          />
+          <small id={`${id}-key-about`} className="muted">
+            Names the node in templates and in its URL; templates that read it must follow a change.
+          </small>
+          <Problems id={`${id}-key-problems`} problems={keyProblems} />
+        </div>
+        <SettingFields
+          node={json}
+          fields={fieldsOf(json.type)}
+          problems={problems}
+          disabled={!canChange}
+          suggestions={suggestions}
+          onChange={change}
+        />
+      </fieldset>
+      {json.type === "webhook" ? (
+        url ? (
+          <>
+            <CopyField label="Webhook URL" what="the webhook URL" value={url} />
+            {workflow.status === "stopped" ? (
+              <p className="muted">
+                The workflow is stopped: this URL answers 404 until you start it.
+              </p>
+            ) : null}
+            {canChange ? <Capture workflowId={workflow.id} nodeKey={json.key} /> : null}
+          </>
+        ) : (
+          <p className="muted">Save the workflow to get this node's Webhook URL.</p>
+        )
+      ) : null}
+      <Connections node={node} editor={editor} canChange={canChange} />
+      {canChange ? (
+        <button type="button" className="danger" onClick={() => editor.removeNode(node.id)}>
+          Remove {label}
+        </button>
+      ) : null}
+    </section>
+  );
+}
+
+function Problems({ id, problems }: { id: string; problems: FieldProblem[] }) {
+  return (
+    <ul id={id} className="field-problems">
+      {problems.map((problem) => (
+        <li key={problem.message} className="error">
+          {problem.message}
+        </li>
+      ))}
+    </ul>
+  );
+}

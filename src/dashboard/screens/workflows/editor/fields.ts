@@ -1,0 +1,148 @@
+/**
+ * The side panel's fields, read from the node schemas the API publishes
+ * (src/manage/node-schemas.ts; docs/dashboard.md#workflow-editor): each setting's kind, range,
+ * options and description, and the schema's own verdict on a node, so the panel and the API
+ * judge a node by the same rules.
+ */
+import { getOpenApiMetadata } from "@asteasolutions/zod-to-openapi";
+import type { z } from "zod";
+import { NODE_SCHEMAS } from "../../../../manage/node-schemas";
+import { TEMPLATED_SETTINGS } from "../../../../workflow/templated-settings";
+import type { NodeType } from "../../../../workflow/types";
+import type { FieldProblem, NodeJson } from "./model";
+
+type Common = {
+  /** Dotted path from the node: `url`, `dedupe.key`. */
+  path: string;
+  label: string;
+  description: string;
+  required: boolean;
+  /** Strings in it are templates: the panel offers fields to insert. */
+  templated: boolean;
+};
+
+/** A setting as the panel shows it. */
+export type Field = Common &
+  (
+    | { kind: "choice"; options: string[] }
+    | { kind: "choices"; options: string[] }
+    | { kind: "number"; min?: number; max?: number; integer: boolean }
+    | { kind: "text" }
+    | { kind: "boolean" }
+    | { kind: "group"; fields: Field[] }
+    // Any JSON: typed as text, read as JSON when it is JSON, else as a string.
+    | { kind: "value" }
+    // An object or a union of objects: edited as JSON.
+    | { kind: "json" }
+  );
+
+// Set by the canvas (key, type, position) or the panel's own inputs (name, key).
+const PANEL_OWN = new Set(["key", "type", "name", "position"]);
+
+type Schema = z.ZodType & {
+  def: { type: string };
+  unwrap?: () => Schema;
+  options?: string[];
+  element?: Schema;
+  shape?: Record<string, Schema>;
+  minValue?: number | null;
+  maxValue?: number | null;
+  isInt?: boolean;
+};
+
+const describe = (outer: Schema, inner: Schema): string =>
+  getOpenApiMetadata(outer).description ?? getOpenApiMetadata(inner).description ?? "";
+
+const ACRONYMS: Record<string, string> = { http: "HTTP", url: "URL", id: "ID" };
+
+/** "responseTimeoutSeconds" → "Response timeout seconds", "httpMethod" → "HTTP method". */
+function label(name: string): string {
+  const words = name
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(" ")
+    .map((word) => ACRONYMS[word] ?? word)
+    .join(" ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function field(path: string, outer: Schema, type: NodeType): Field {
+  const optional = outer.def.type === "optional";
+  const inner = optional && outer.unwrap ? outer.unwrap() : outer;
+  const name = path.split(".").pop() ?? path;
+  const common: Common = {
+    path,
+    label: label(name),
+    description: describe(outer, inner),
+    required: !optional,
+    templated: TEMPLATED_SETTINGS[type].includes(path),
+  };
+  switch (inner.def.type) {
+    case "enum":
+      return { ...common, kind: "choice", options: inner.options ?? [] };
+    case "number":
+      return {
+        ...common,
+        kind: "number",
+        min: inner.minValue ?? undefined,
+        max: inner.maxValue ?? undefined,
+        integer: inner.isInt ?? false,
+      };
+    case "string":
+      return { ...common, kind: "text" };
+    case "boolean":
+      return { ...common, kind: "boolean" };
+    case "array":
+      if (inner.element?.def.type === "enum") {
+        return { ...common, kind: "choices", options: inner.element.options ?? [] };
+      }
+      return { ...common, kind: "json" };
+    case "object":
+      return {
+        ...common,
+        kind: "group",
+        fields: Object.entries(inner.shape ?? {}).map(([key, child]) =>
+          field(`${path}.${key}`, child, type),
+        ),
+      };
+    case "unknown":
+      return { ...common, kind: "value" };
+    default:
+      return { ...common, kind: "json" };
+  }
+}
+
+const cache = new Map<NodeType, Field[]>();
+
+/** The settings of a `type` node as panel fields, in the schema's order (cached). */
+export function fieldsOf(type: NodeType): Field[] {
+  let fields = cache.get(type);
+  if (!fields) {
+    const shape = (NODE_SCHEMAS[type] as unknown as Schema).shape ?? {};
+    fields = Object.entries(shape)
+      .filter(([name]) => !PANEL_OWN.has(name))
+      .map(([name, schema]) => field(name, schema, type));
+    cache.set(type, fields);
+  }
+  return fields;
+}
+
+/**
+ * What the node's schema says of `node`: a problem per refused setting, `field` its dotted path
+ * (`dedupe.key`, `events.0`), "" for the node as a whole.
+ */
+export function checkNode(node: NodeJson): FieldProblem[] {
+  const result = NODE_SCHEMAS[node.type].safeParse(node);
+  if (result.success) return [];
+  return result.error.issues.map((issue) => ({
+    field: issue.path.map(String).join("."),
+    message: issue.message,
+  }));
+}
+
+/** The problems of `problems` that belong to `path` or a setting inside it. */
+export function problemsAt(problems: FieldProblem[], path: string): FieldProblem[] {
+  return problems.filter(
+    ({ field }) => field === path || field.startsWith(`${path}.`) || field.startsWith(`${path}[`),
+  );
+}

@@ -1,0 +1,167 @@
+/**
+ * The canvas editor's model (docs/dashboard.md#workflow-editor): a workflow's nodes and
+ * connections as React Flow nodes and edges and back, new nodes' keys, a layout for nodes saved
+ * without a position, and the API's problems (`nodes[i].field`) by the node they name.
+ */
+import type { Edge, Node } from "@xyflow/react";
+import type { NodeType } from "../../../../workflow/types";
+import type { ErrorDetail, Schemas } from "../../../api";
+
+/** A node's JSON as the API takes it: key, type, name, position and its settings. */
+export type NodeJson = { key: string; type: NodeType; name?: string } & Record<string, unknown>;
+
+/** A problem the API (or the node's schema) found in one of the node's settings. */
+export type FieldProblem = { field: string; message: string };
+
+/** What a canvas node carries: its JSON and the problems the last save found in it. */
+export type CanvasData = { node: NodeJson; problems: FieldProblem[] };
+export type CanvasNode = Node<CanvasData, "workflow">;
+
+/** A connection's branch is its source handle: "true" or "false" on a condition, else none. */
+export type Connection = { from: string; to: string; branch?: "true" | "false" };
+
+const COLUMN = 240;
+const ROW = 150;
+
+/** `<type>_<n>` with the smallest n no node in `taken` has, as the API would give it. */
+export function nextKey(type: NodeType, taken: Iterable<string>): string {
+  const keys = new Set(taken);
+  let n = 1;
+  while (keys.has(`${type}_${n}`)) n++;
+  return `${type}_${n}`;
+}
+
+/**
+ * Places nodes without a position (every node when `all`): a column per step from the triggers
+ * (longest path), a row per node in its column. Nodes with a position keep it otherwise.
+ */
+export function layout(
+  nodes: NodeJson[],
+  connections: Connection[],
+  all = false,
+): Map<string, Point> {
+  const depth = new Map<string, number>(nodes.map((node) => [node.key, 0]));
+  // At most n rounds: definitions are acyclic, so longest paths settle by then.
+  for (let round = 0; round < nodes.length; round++) {
+    let changed = false;
+    for (const { from, to } of connections) {
+      const next = (depth.get(from) ?? 0) + 1;
+      if (depth.has(to) && next > (depth.get(to) ?? 0)) {
+        depth.set(to, next);
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+  const rows = new Map<number, number>();
+  const places = new Map<string, Point>();
+  for (const node of nodes) {
+    const column = depth.get(node.key) ?? 0;
+    const row = rows.get(column) ?? 0;
+    rows.set(column, row + 1);
+    const saved = all ? undefined : readPosition(node.position);
+    places.set(node.key, saved ?? { x: column * COLUMN, y: row * ROW });
+  }
+  return places;
+}
+
+type Point = { x: number; y: number };
+
+function readPosition(value: unknown): Point | undefined {
+  const point = value as Partial<Point> | undefined;
+  return typeof point?.x === "number" && typeof point.y === "number"
+    ? { x: point.x, y: point.y }
+    : undefined;
+}
+
+/** A React Flow node for `node` at `position`; its id stays while its key is edited. */
+export function canvasNode(id: string, node: NodeJson, position: Point): CanvasNode {
+  const { position: _saved, ...json } = node;
+  return {
+    id,
+    type: "workflow",
+    position,
+    data: { node: json as NodeJson, problems: [] },
+    ariaLabel: `${json.name ?? json.type} (${json.type} node ${json.key})`,
+  };
+}
+
+/** An edge from `source` to `target` node ids, on the condition's branch when it has one. */
+export function canvasEdge(source: string, target: string, branch?: string): Edge {
+  const handle = branch === "true" || branch === "false" ? branch : undefined;
+  return {
+    id: `${source}-${handle ?? "out"}-${target}`,
+    source,
+    target,
+    sourceHandle: handle ?? null,
+    label: handle,
+  };
+}
+
+/** The canvas of a saved workflow: node ids `n0`, `n1`, … in the definition's order. */
+export function fromWorkflow(workflow: Schemas["Workflow"]): {
+  nodes: CanvasNode[];
+  edges: Edge[];
+} {
+  const json = workflow.nodes as NodeJson[];
+  const connections = workflow.connections as Connection[];
+  const places = layout(json, connections);
+  const ids = new Map(json.map((node, i) => [node.key, `n${i}`]));
+  const nodes = json.map((node, i) =>
+    canvasNode(`n${i}`, node, places.get(node.key) ?? { x: 0, y: 0 }),
+  );
+  const edges = connections.flatMap(({ from, to, branch }) => {
+    const source = ids.get(from);
+    const target = ids.get(to);
+    return source && target ? [canvasEdge(source, target, branch)] : [];
+  });
+  return { nodes, edges };
+}
+
+/** The definition the canvas shows, as PUT /v1/manage/workflows/{id} takes it. */
+export function toDefinition(
+  nodes: CanvasNode[],
+  edges: Edge[],
+): { nodes: NodeJson[]; connections: Connection[] } {
+  const keys = new Map(nodes.map((node) => [node.id, node.data.node.key]));
+  return {
+    nodes: nodes.map(({ data, position }) => ({
+      ...data.node,
+      position: { x: Math.round(position.x), y: Math.round(position.y) },
+    })),
+    connections: edges.flatMap((edge) => {
+      const from = keys.get(edge.source);
+      const to = keys.get(edge.target);
+      if (!from || !to) return [];
+      const branch = edge.sourceHandle === "true" || edge.sourceHandle === "false";
+      return [branch ? { from, to, branch: edge.sourceHandle } : { from, to }] as Connection[];
+    }),
+  };
+}
+
+const NODE_FIELD = /^nodes\[(\d+)\](?:\.(.+))?$/;
+
+/**
+ * Splits the problems of a refused save (`field` a path such as `nodes[2].url`): those naming a node (by its index in the saved order)
+ * go to that node as `{field, message}` (field "" for the node as a whole); the rest stay general.
+ */
+export function sortProblems(
+  problems: ErrorDetail[],
+  savedOrder: string[],
+): { byNode: Map<string, FieldProblem[]>; general: string[] } {
+  const byNode = new Map<string, FieldProblem[]>();
+  const general: string[] = [];
+  for (const problem of problems) {
+    const message = problem.message ?? problem.code ?? "Invalid.";
+    const match = NODE_FIELD.exec(problem.field ?? "");
+    const id = match ? savedOrder[Number(match[1])] : undefined;
+    if (!id) {
+      general.push(problem.field ? `${problem.field}: ${message}` : message);
+      continue;
+    }
+    const list = byNode.get(id) ?? [];
+    list.push({ field: match?.[2] ?? "", message });
+    byNode.set(id, list);
+  }
+  return { byNode, general };
+}

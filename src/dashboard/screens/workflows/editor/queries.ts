@@ -1,0 +1,35 @@
+/** The editor's queries (docs/dashboard.md#workflow-editor): captured samples and secret names. */
+import { useQueries, useQuery } from "@tanstack/react-query";
+import { api, unwrap } from "../../../api";
+
+/** The captured samples of webhook node `key` of workflow `id`, newest first (docs/webhooks.md#capture). */
+export function samplesQuery(id: string, key: string, poll = false) {
+  return {
+    queryKey: ["samples", id, key],
+    queryFn: () =>
+      unwrap(
+        api.GET("/v1/manage/workflows/{id}/nodes/{key}/samples", { params: { path: { id, key } } }),
+      ),
+    refetchInterval: poll ? 2_000 : (false as const),
+  };
+}
+
+/** The newest sample's output of each of `keys` (saved webhook nodes), by key. */
+export function useNewestSamples(id: string, keys: string[]): Record<string, unknown> {
+  const results = useQueries({ queries: keys.map((key) => samplesQuery(id, key)) });
+  const newest: Record<string, unknown> = {};
+  keys.forEach((key, i) => {
+    const sample = results[i]?.data?.data[0];
+    if (sample) newest[key] = sample.output;
+  });
+  return newest;
+}
+
+/** The workspace's secret names, for `{{secrets.NAME}}` (the Secrets screen's query). */
+export function useSecretNames(): string[] {
+  const secrets = useQuery({
+    queryKey: ["secrets"],
+    queryFn: () => unwrap(api.GET("/v1/manage/secrets")),
+  });
+  return secrets.data?.data.map((secret) => secret.name) ?? [];
+}

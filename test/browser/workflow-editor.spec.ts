@@ -1,0 +1,293 @@
+/**
+ * The workflow editor in a real browser (docs/dashboard.md#workflow-editor), under `wrangler dev`
+ * and Debian's Chromium. An Owner creates a workflow (it opens on the canvas with its webhook),
+ * adds a condition and a set from the palette, connects them by dragging a handle and by the
+ * panel's form, captures a test call whose fields the condition's templates then offer, compares
+ * the secret header with a workspace secret, sees a save refused with the problem on the node it
+ * names, saves, copies the Webhook URL, starts the workflow and calls it; positions survive a
+ * reload. A Member sees the canvas read only. axe-core finds nothing serious or critical, light and
+ * dark, at 375 px too. Screenshots: test-results/browser/editor-*.png.
+ */
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type Api, type DemoWorkspace, seedDemoWorkspace } from "../../scripts/demo-seed.mjs";
+import { fetchApi } from "../../scripts/local-server.mjs";
+import { launchChromium } from "./chromium";
+import { type DashboardPage, seriousFindings, shot, signIn } from "./dashboard-page";
+import { startWranglerServer, type WranglerServer } from "./wrangler-server";
+
+const SECRET = "hook-secret-5d2e9a";
+
+let server: WranglerServer | undefined;
+let browser: Browser | undefined;
+let api: Api;
+let demo: DemoWorkspace;
+let owner: DashboardPage | undefined;
+let workflowId = "";
+
+beforeAll(async () => {
+  server = await startWranglerServer();
+  api = fetchApi(server.base);
+  demo = await seedDemoWorkspace(api, server.operatorToken);
+  const secret = await api("PUT", "/v1/manage/secrets/HOOK_SECRET", {
+    token: demo.memberToken,
+    body: { value: SECRET },
+  });
+  expect(secret.status).toBeLessThan(300);
+  browser = await launchChromium();
+  const link = await api("POST", "/v1/manage/sign-in-links", {
+    token: demo.memberToken,
+    body: {},
+  });
+  owner = await signIn(browser, server.base, link.json.url);
+});
+
+afterEach(async (context) => {
+  // What the page showed when a step failed, to read beside the error.
+  if (context.task.result?.state === "fail" && owner) {
+    await shot(owner.page, `editor-failed-${context.task.name.slice(0, 40).replace(/\W+/g, "-")}`);
+  }
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+function need<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} is missing (beforeAll failed)`);
+  return value;
+}
+
+/** The canvas node whose label is `name`. */
+const canvasNode = (page: Page, name: string) =>
+  page
+    .locator(".react-flow__node")
+    .filter({ has: page.locator(".wf-node-name", { hasText: name }) });
+
+/** The side panel, titled after the selected node. */
+const panel = (page: Page) => page.locator(".node-panel");
+
+async function look(page: Page, name: string): Promise<void> {
+  await shot(page, `editor-${name}`);
+  expect(await seriousFindings(page), name).toEqual([]);
+}
+
+describe("the workflow editor", () => {
+  it("creates a workflow that opens on the canvas with its webhook", async () => {
+    const { page } = need(owner, "owner");
+    await page.getByRole("link", { name: "Workflows" }).click();
+    await page.getByRole("button", { name: "New workflow" }).click();
+    const dialog = page.getByRole("dialog", { name: "New workflow" });
+    await dialog.getByLabel("Name").fill("Signed orders");
+    expect(await dialog.getByLabel("Slug").inputValue()).toBe("signed-orders");
+    await dialog.getByRole("button", { name: "Create and open the editor" }).click();
+    await page.waitForURL(/\/app\/workflows\/wf_[^/]+\/editor$/);
+    workflowId = new URL(page.url()).pathname.split("/")[3] ?? "";
+    await canvasNode(page, "Webhook").waitFor();
+    await panel(page)
+      .getByRole("heading", { name: /Webhook/ })
+      .waitFor();
+    await look(page, "1-new");
+  });
+
+  it("adds nodes from the palette and connects them by dragging and by the panel", async () => {
+    const { page } = need(owner, "owner");
+    const palette = page.getByRole("region", { name: "Add a node" });
+    await palette.getByRole("button", { name: "Condition" }).click();
+    await canvasNode(page, "Condition").waitFor();
+    // The new node is selected: its panel shows its schema's fields, operator a required choice.
+    await panel(page).getByLabel("Operator").waitFor();
+    await palette.getByRole("button", { name: "Set" }).click();
+    await canvasNode(page, "Set").waitFor();
+
+    // Webhook → Condition by dragging from the output handle to the input handle.
+    const from = canvasNode(page, "Webhook").locator(".react-flow__handle.source");
+    const to = canvasNode(page, "Condition").locator(".react-flow__handle.target");
+    await dragBetween(page, from, to);
+    await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(1);
+
+    // Condition → Set on the true branch, by keyboard, in the panel's form.
+    await canvasNode(page, "Condition").click();
+    const connect = panel(page).locator(".connect-form");
+    await connect.getByLabel("Connect to").selectOption({ label: "Set (set_1)" });
+    await connect.getByLabel("On branch").selectOption("true");
+    await connect.getByRole("button", { name: "Connect" }).press("Enter");
+    await panel(page).getByText("Connected to Set (set_1).").waitFor();
+    await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(2);
+    await panel(page).getByRole("listitem").filter({ hasText: "true: Set (set_1)" }).waitFor();
+    await look(page, "2-connected");
+  });
+
+  it("offers the fields of a captured test call and the secrets in the condition's templates", async () => {
+    const { page } = need(owner, "owner");
+    await canvasNode(page, "Webhook").click();
+    await panel(page).getByRole("button", { name: "Listen for test calls" }).click();
+    const testUrl = await panel(page).getByLabel("Test URL").inputValue();
+    expect(testUrl).toContain("/webhook-test/");
+    const captured = await fetch(testUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-secret": "from-a-test-call" },
+      body: JSON.stringify({ order: { id: 7 } }),
+    });
+    expect(await captured.json()).toEqual({ captured: true });
+    await panel(page).getByText("1 test call captured.").waitFor({ timeout: 10_000 });
+
+    await canvasNode(page, "Condition").click();
+    const left = panel(page).getByLabel("Insert a field into Left");
+    // The sample's own fields, not only the webhook's generic shape.
+    const offered = await left.locator("option").allTextContents();
+    expect(offered).toContain("{{webhook_1.headers.x-secret}}");
+    expect(offered).toContain("{{webhook_1.body.order.id}}");
+    await left.selectOption("{{webhook_1.headers.x-secret}}");
+    expect(await panel(page).getByLabel("Left", { exact: true }).inputValue()).toBe(
+      "{{webhook_1.headers.x-secret}}",
+    );
+    await panel(page).getByLabel("Operator").selectOption("equals");
+    await panel(page)
+      .getByLabel("Insert a field into Right")
+      .selectOption("{{secrets.HOOK_SECRET}}");
+
+    await canvasNode(page, "Set").click();
+    await panel(page).getByLabel("Fields", { exact: true }).fill('{"accepted": true, "order": }');
+    await panel(page).getByText("Not valid JSON yet").waitFor();
+    await panel(page)
+      .getByLabel("Fields", { exact: true })
+      .fill('{"accepted": true, "order": "{{webhook_1.body.order.id}}"}');
+    expect(await canvasNode(page, "Set").locator(".wf-node-problems").count()).toBe(0);
+    await look(page, "3-templates");
+  });
+
+  it("shows a refused save's problem on the node it names, then saves", async () => {
+    const { page } = need(owner, "owner");
+    // A respond node answers only a responseNode webhook: the API refuses it here.
+    await page
+      .getByRole("region", { name: "Add a node" })
+      .getByRole("button", { name: "Respond" })
+      .click();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByText(/Not saved: 1 problem/).waitFor();
+    await canvasNode(page, "Respond").getByText("1 problem").waitFor();
+    await panel(page)
+      .getByText(/responseNode/)
+      .first()
+      .waitFor();
+    await look(page, "4-refused");
+    await panel(page).getByRole("button", { name: "Remove Respond" }).click();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+
+    const saved = await api("GET", `/v1/manage/workflows/${workflowId}`, {
+      token: demo.memberToken,
+    });
+    expect(saved.json.nodes.map((node: { key: string }) => node.key)).toEqual([
+      "webhook_1",
+      "condition_1",
+      "set_1",
+    ]);
+    expect(saved.json.connections).toEqual([
+      { from: "webhook_1", to: "condition_1" },
+      { from: "condition_1", to: "set_1", branch: "true" },
+    ]);
+    expect(saved.json.nodes[1]).toMatchObject({
+      left: "{{webhook_1.headers.x-secret}}",
+      operator: "equals",
+      right: "{{secrets.HOOK_SECRET}}",
+    });
+  });
+
+  it("copies the Webhook URL, starts the workflow and runs it", async () => {
+    const { page } = need(owner, "owner");
+    await canvasNode(page, "Webhook").click();
+    const url = await panel(page).getByLabel("Webhook URL").inputValue();
+    await panel(page).getByRole("button", { name: "Copy the webhook URL" }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+    await page.getByRole("button", { name: "Start Signed orders" }).click();
+    await page.getByText("Signed orders is running").waitFor();
+    const call = (secret: string) =>
+      fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-secret": secret },
+        body: JSON.stringify({ order: { id: 42 } }),
+      });
+    expect((await call(SECRET)).status).toBe(200);
+    await page.getByRole("link", { name: "Executions" }).click();
+    const executions = page.getByRole("region", { name: "Executions" }).getByRole("row");
+    await expect.poll(() => executions.count()).toBe(2);
+    await executions.nth(1).getByRole("link").click();
+    await page.getByRole("article", { name: /set_1/ }).getByText('"accepted": true').waitFor();
+    await look(page, "5-execution");
+  });
+
+  it("keeps a moved node where it was dropped", async () => {
+    const { page } = need(owner, "owner");
+    await page.getByRole("link", { name: "Signed orders" }).click();
+    await page.getByRole("link", { name: "Editor" }).click();
+    const node = canvasNode(page, "Set");
+    const box = need((await node.boundingBox()) ?? undefined, "the Set node's box");
+    await page.mouse.move(box.x + 20, box.y + 10);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 20, box.y + 130, { steps: 8 });
+    await page.mouse.up();
+    await page.getByText("Unsaved changes.").waitFor();
+    const before = await api("GET", `/v1/manage/workflows/${workflowId}`, {
+      token: demo.memberToken,
+    });
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+    const after = await api("GET", `/v1/manage/workflows/${workflowId}`, {
+      token: demo.memberToken,
+    });
+    expect(after.json.nodes[2].position.y).toBeGreaterThan(before.json.nodes[2].position.y + 50);
+    await page.reload();
+    const moved = need((await canvasNode(page, "Set").boundingBox()) ?? undefined, "after reload");
+    const x = async (name: string) => (await canvasNode(page, name).boundingBox())?.x ?? 0;
+    const webhook = need((await canvasNode(page, "Webhook").boundingBox()) ?? undefined, "webhook");
+    expect(moved.y).toBeGreaterThan(webhook.y + 50);
+
+    // Tidy up: a column per step from the trigger.
+    await page.getByRole("button", { name: "Tidy up" }).click();
+    await expect.poll(async () => (await x("Condition")) > (await x("Webhook"))).toBe(true);
+    await expect.poll(async () => (await x("Set")) > (await x("Condition"))).toBe(true);
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+    await canvasNode(page, "Condition").click();
+    await look(page, "7-tidy");
+  });
+});
+
+describe("the editor for a Member, dark and at 375 px", () => {
+  it("shows the canvas and settings read only", async () => {
+    const current = need(browser, "browser");
+    const invited = await api("POST", "/v1/manage/members", {
+      token: demo.memberToken,
+      body: { email: "reader@demo.example", name: "Reader", role: "member" },
+    });
+    const member = await signIn(current, need(server, "server").base, invited.json.signInUrl, {
+      viewport: { width: 375, height: 800 },
+      colorScheme: "dark",
+    });
+    await member.page.goto(`${need(server, "server").base}/app/workflows/${workflowId}/editor`);
+    await canvasNode(member.page, "Webhook").waitFor();
+    expect(await member.page.getByRole("region", { name: "Add a node" }).count()).toBe(0);
+    expect(await member.page.getByRole("button", { name: "Save", exact: true }).count()).toBe(0);
+    await canvasNode(member.page, "Condition").click();
+    expect(await panel(member.page).getByLabel("Operator").isDisabled()).toBe(true);
+    await look(member.page, "6-member-375-dark");
+    expect(member.problems).toEqual([]);
+  });
+});
+
+/** Drags from one element's centre to another's with the mouse, in steps, as a person would. */
+async function dragBetween(
+  page: Page,
+  from: ReturnType<Page["locator"]>,
+  to: ReturnType<Page["locator"]>,
+): Promise<void> {
+  const a = need((await from.boundingBox()) ?? undefined, "the drag's start");
+  const b = need((await to.boundingBox()) ?? undefined, "the drag's end");
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 10 });
+  await page.mouse.up();
+}

@@ -1,0 +1,187 @@
+/**
+ * The workflow editor's pure parts (docs/dashboard.md#workflow-editor): the canvas model and back,
+ * new keys, the layout, a refused save's problems by node, the panel's fields from the node
+ * schemas (every setting of every type), the "any JSON" text rule and template suggestions.
+ */
+import { describe, expect, it } from "vitest";
+import type { Schemas } from "../../src/dashboard/api";
+import { checkNode, fieldsOf } from "../../src/dashboard/screens/workflows/editor/fields";
+import {
+  fromWorkflow,
+  layout,
+  nextKey,
+  sortProblems,
+  toDefinition,
+} from "../../src/dashboard/screens/workflows/editor/model";
+import { pathsOf, suggestionsFor } from "../../src/dashboard/screens/workflows/editor/suggestions";
+import { insideJsonString } from "../../src/dashboard/screens/workflows/editor/TemplateInput";
+import {
+  setAt,
+  textToValue,
+  valueToText,
+} from "../../src/dashboard/screens/workflows/editor/values";
+import { NODE_SETTINGS } from "../../src/workflow/node-settings";
+import { NODE_TYPES } from "../../src/workflow/types";
+
+const workflow: Schemas["Workflow"] = {
+  id: "wf_1",
+  name: "W",
+  slug: "w",
+  status: "stopped",
+  nodes: [
+    { key: "hook", type: "webhook", position: { x: 10, y: 20 } },
+    { key: "check", type: "condition", left: "{{hook.body.a}}", operator: "exists" },
+    { key: "yes", type: "set", fields: { order: { id: 1 } } },
+  ],
+  connections: [
+    { from: "hook", to: "check" },
+    { from: "check", to: "yes", branch: "true" },
+  ],
+  concurrency: null,
+  webhookUrls: {},
+  createdAt: "",
+  updatedAt: "",
+};
+
+describe("the canvas model", () => {
+  it("round-trips a definition: saved places kept, the others laid out, branches as handles", () => {
+    const { nodes, edges } = fromWorkflow(workflow);
+    expect(nodes.map((node) => node.position)).toEqual([
+      { x: 10, y: 20 },
+      { x: 240, y: 0 },
+      { x: 480, y: 0 },
+    ]);
+    expect(edges.map((edge) => edge.sourceHandle)).toEqual([null, "true"]);
+    const back = toDefinition(nodes, edges);
+    expect(back.connections).toEqual(workflow.connections);
+    expect(back.nodes[2]).toEqual({ ...workflow.nodes[2], position: { x: 480, y: 0 } });
+  });
+
+  it("lays every node out again on request, a column per step", () => {
+    const { nodes, connections } = toDefinition(
+      fromWorkflow(workflow).nodes,
+      fromWorkflow(workflow).edges,
+    );
+    const places = layout(nodes, connections, true);
+    expect([...places.values()].map((place) => place.x)).toEqual([0, 240, 480]);
+  });
+
+  it("gives a new node the smallest free <type>_<n>", () => {
+    expect(nextKey("set", ["set_1", "set_3", "wait_2"])).toBe("set_2");
+    expect(nextKey("wait", [])).toBe("wait_1");
+  });
+
+  it("puts a refused save's problems on the nodes they name, by the saved order", () => {
+    const sorted = sortProblems(
+      [
+        { field: "nodes[1].left", code: "invalid_reference", message: "Not earlier." },
+        { field: "nodes[0]", code: "x", message: "Whole node." },
+        { field: "connections[0].to", code: "unknown_node", message: "No such node." },
+      ],
+      ["n5", "n2"],
+    );
+    expect(sorted.byNode.get("n2")).toEqual([{ field: "left", message: "Not earlier." }]);
+    expect(sorted.byNode.get("n5")).toEqual([{ field: "", message: "Whole node." }]);
+    expect(sorted.general).toEqual(["connections[0].to: No such node."]);
+  });
+});
+
+describe("the panel's fields", () => {
+  it.each(NODE_TYPES)("shows every setting of a %s node, from its schema", (type) => {
+    expect(fieldsOf(type).map((field) => field.path)).toEqual(NODE_SETTINGS[type]);
+  });
+
+  it("carries the schema's kinds, ranges, options, groups and template settings", () => {
+    const webhook = Object.fromEntries(fieldsOf("webhook").map((field) => [field.path, field]));
+    expect(webhook.responseTimeoutSeconds).toMatchObject({
+      kind: "number",
+      min: 1,
+      max: 100,
+      integer: true,
+      required: false,
+      label: "Response timeout seconds",
+    });
+    expect(webhook.httpMethod).toMatchObject({ kind: "choice", label: "HTTP method" });
+    expect(webhook.dedupe).toMatchObject({ kind: "group" });
+    const dedupe = webhook.dedupe?.kind === "group" ? webhook.dedupe.fields : [];
+    expect(dedupe.find((field) => field.path === "dedupe.key")?.templated).toBe(true);
+    expect(webhook.verify).toMatchObject({ kind: "json", templated: false });
+    expect(fieldsOf("condition").find((f) => f.path === "left")).toMatchObject({
+      kind: "value",
+      templated: true,
+      required: true,
+    });
+    expect(fieldsOf("conversation_event").find((f) => f.path === "events")).toMatchObject({
+      kind: "choices",
+    });
+  });
+
+  it("checks a node with the API's schema, each problem by its setting", () => {
+    expect(checkNode({ key: "w", type: "wait", seconds: 5 })).toEqual([]);
+    const problems = checkNode({ key: "w", type: "wait", seconds: 86_401 });
+    expect(problems.map((problem) => problem.field)).toEqual(["seconds"]);
+  });
+});
+
+describe("typed values", () => {
+  it.each([
+    ["42", 42],
+    ["true", true],
+    ['{"a":1}', { a: 1 }],
+    ["{{hook.body.a}}", "{{hook.body.a}}"],
+    ['"42"', "42"],
+    ["", undefined],
+  ])("reads %j as %j and shows it back the same", (text, value) => {
+    expect(textToValue(text)).toEqual(value);
+    expect(valueToText(value)).toBe(text);
+  });
+
+  it("sets and removes settings by path, dropping groups left empty", () => {
+    const node = { key: "h", type: "webhook" as const, dedupe: { key: "{{h.body.id}}" } };
+    expect(setAt(node, "dedupe.windowSeconds", 60).dedupe).toEqual({
+      key: "{{h.body.id}}",
+      windowSeconds: 60,
+    });
+    expect(setAt(node, "dedupe.key", undefined)).not.toHaveProperty("dedupe");
+  });
+
+  it("knows when the caret is inside a JSON string", () => {
+    expect(insideJsonString('{"a": "x', 8)).toBe(true);
+    expect(insideJsonString('{"a": ', 6)).toBe(false);
+    expect(insideJsonString('{"a\\"b": ', 9)).toBe(false);
+  });
+});
+
+describe("template suggestions", () => {
+  const { nodes, edges } = fromWorkflow(workflow);
+
+  it("offers earlier nodes' fields, a sample's over the type's shape, and the secrets", () => {
+    const offered = suggestionsFor({
+      id: "n2",
+      nodes,
+      edges,
+      samples: { hook: { body: { order: { id: 7 } }, headers: { "x-secret": "s" } } },
+      secrets: ["HOOK_SECRET"],
+    }).map((suggestion) => suggestion.template);
+    expect(offered).toContain("{{hook.body.order.id}}");
+    expect(offered).toContain("{{hook.headers.x-secret}}");
+    expect(offered).toContain("{{check.result}}");
+    expect(offered).toContain("{{secrets.HOOK_SECRET}}");
+    expect(offered.some((template) => template.startsWith("{{yes."))).toBe(false);
+  });
+
+  it("offers a webhook only its own call and the execution id, never secrets", () => {
+    const offered = suggestionsFor({ id: "n0", nodes, edges, samples: {}, secrets: ["S"] });
+    expect(offered.map((suggestion) => suggestion.template)).toEqual([
+      "{{hook.body}}",
+      "{{hook.headers}}",
+      "{{hook.queryParams}}",
+      "{{hook.method}}",
+      "{{$execution.id}}",
+    ]);
+  });
+
+  it("leaves out keys a template path cannot address", () => {
+    expect(pathsOf({ "a.b": 1, " c": 2, ok: { "x y": 3 } })).toEqual(["ok", "ok.x y"]);
+  });
+});
