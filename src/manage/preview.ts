@@ -13,7 +13,7 @@ import { channels, type Link, links, members, type NewLink } from "../db/schema"
 import type { LinkLedgerApi } from "../launch/ledger/contract";
 import { findLinkRow } from "../launch/link-rules";
 import { effectiveStatus, launchAddresses, ledgerValue } from "../launch/links";
-import { bytesToBase64Url, sha256Hex } from "../platform/crypto";
+import { bytesToBase64Url, constantTimeEqual, sha256Hex } from "../platform/crypto";
 import { ApiError, notFound } from "../platform/errors";
 import { isoTime, newId } from "../platform/ids";
 import { canonicalJson, type JsonValue } from "../platform/json";
@@ -96,8 +96,8 @@ export type PreviewInput = Omit<PreviewLinkRequest, "parameters"> & {
 
 /**
  * Gives the member a preview link on the agent's widget channel: the newest live one when its
- * parameters and global task are the ones asked for, `restart` is not set and at least an hour
- * remains; otherwise a new pending link (expiring in a day), after which the member's older live
+ * parameters and global task are the ones asked for, `restart` is not set, at least an hour
+ * remains and its derived token still opens it; otherwise a new pending link (expiring in a day), after which the member's older live
  * previews on the channel are revoked, so each member holds at most one per channel.
  * @param input `parameters` as sent (prototype keys kept, so they are refused as unknown)
  * @throws ApiError 404 not_found (no such agent or widget channel in the workspace), 400
@@ -139,7 +139,12 @@ export async function openPreviewLink(
     newest &&
     !input.restart &&
     newest.expiresAt - now >= REUSE_MARGIN_MS &&
-    sameValues(newest, input)
+    sameValues(newest, input) &&
+    // After a change of SECRETS_KEY the derived token no longer opens the link: a new one then.
+    constantTimeEqual(
+      await sha256Hex(await previewToken(context.secretsKey, newest.workspaceId, newest.id)),
+      newest.tokenHash,
+    )
   ) {
     return answer(context, newest, true, now);
   }

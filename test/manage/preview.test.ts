@@ -4,8 +4,11 @@
  * restart or other values (the old one revoked), under the launch API's rules; and its stand-in
  * page at /app/preview/{linkId}, only for that member, under its own policy.
  */
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
+import { database } from "../../src/db/database";
+import { linkLedger } from "../../src/launch/ledger/client";
+import { openPreviewLink } from "../../src/manage/preview";
 import {
   call,
   errorCode,
@@ -154,6 +157,29 @@ describe("POST /v1/manage/agents/{id}/channels/{channelId}/preview-link", () => 
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it("gives a new link when its token no longer derives from SECRETS_KEY (the key changed)", async () => {
+    const ws = await seedWorkspace();
+    const first = await expectJson<Preview>(await ask(ws, ws.ownerToken), 201);
+    const member = { memberId: ws.ownerId, workspaceId: ws.workspaceId, role: "owner" as const };
+    const rotated = await openPreviewLink(
+      {
+        db: database(env),
+        ledger: linkLedger(env, ws.workspaceId),
+        secretsKey: btoa(String.fromCharCode(...new Uint8Array(32).fill(7))),
+        baseUrl: ORIGIN,
+        appUrl: ORIGIN,
+      },
+      member,
+      ws.agentId,
+      ws.channelId,
+      { parameters: { plan: "basic" } },
+    );
+    expect(rotated.reused).toBe(false);
+    expect(rotated.id).not.toBe(first.id);
+    expect(await linkStatus(ws, first.id)).toBe("revoked");
+    expect((await open(rotated.token)).participant.name).toBe("Olga Owner");
   });
 
   it("never takes a widget key's link with the same external id for the member's preview", async () => {

@@ -4,7 +4,8 @@
  *
  * Responsibilities:
  * - Admission: refuses revoked widget keys (revocation runs through here, so it takes effect at once)
- *   and enforces the exact sliding-window rate limit per key (spec 8, docs/api/launch.md; `RateLimitStore`).
+ *   and enforces the exact sliding-window rate limit per key (spec 8, docs/api/launch.md; `RateLimitStore`),
+ *   and per member for their dashboard previews (docs/api/manage.md#widget-preview).
  * - Pending-link cap: the set of pending, unexpired links (`PendingLinks`), kept in memory and
  *   rebuilt from D1 each time the object starts, so after any restart the count equals what D1
  *   holds. A slot is taken synchronously before the D1 write, so concurrent creates can never pass
@@ -275,13 +276,10 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     );
   }
 
-  private async guarded<T>(
-    counted: Promise<Admission>,
-    run: () => Promise<LedgerResult<T>>,
-  ): Promise<Guarded<T>> {
+  /** Runs `run` once the call was admitted (`counted`); a refused call does no work. */
+  private async guarded<T>(counted: Promise<Admission>, run: () => Promise<LedgerResult<T>>) {
     const admission = await counted;
-    if (!admission.admitted) return { admission };
-    return { admission, result: await run() };
+    return admission.admitted ? { admission, result: await run() } : { admission };
   }
 
   private async findInScope(scope: LinkScope, linkId: string): Promise<LedgerResult<Link>> {
