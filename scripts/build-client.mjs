@@ -1,6 +1,6 @@
 // Builds the browser files served by the Worker: src/client/{chat,widget}.ts are bundled into
-// self-contained IIFE scripts (no module loading on third-party pages) and chat.css is bundled, all
-// into dist/client, with the API reference's bundle (./docs-assets.mjs). Paths come from this
+// self-contained IIFE scripts (no module loading on third-party pages) and chat.css and
+// widget-preview.css are bundled, all into dist/client, with the API reference's bundle (./docs-assets.mjs). Paths come from this
 // file's location, so any working directory works.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
@@ -30,10 +30,14 @@ try {
     legalComments: "none",
     logLevel: "warning",
   });
-  // chat.css imports theme.css; bundled so the page loads one stylesheet.
+  // chat.css imports theme.css; bundled so the page loads one stylesheet. widget-preview.css is
+  // the dashboard's widget preview page (src/manage/preview-page.ts).
   await build({
     absWorkingDir: root,
-    entryPoints: { chat: join(source, "chat.css") },
+    entryPoints: {
+      chat: join(source, "chat.css"),
+      "widget-preview": join(source, "widget-preview.css"),
+    },
     outdir: output,
     bundle: true,
     minify: true,
@@ -51,7 +55,7 @@ try {
     "/app/assets/*\n  Cache-Control: public, max-age=31536000, immutable\n",
   );
   console.log(
-    `[build-client] wrote chat.js, widget.js, chat.css, ${docs.script.slice(1)} and the dashboard (app/) to ${relative(root, output)}`,
+    `[build-client] wrote chat.js, widget.js, chat.css, widget-preview.css, ${docs.script.slice(1)} and the dashboard (app/) to ${relative(root, output)}`,
   );
 } catch (error) {
   // esbuild has already printed its own diagnostics; this line only marks the failure.

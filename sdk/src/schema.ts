@@ -2506,6 +2506,192 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/manage/agents/{id}/channels/{channelId}/preview-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Get a preview link of your own on a widget channel (any member) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Agent id */
+                    id: string;
+                    /** @description Widget channel id */
+                    channelId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PreviewLinkRequest"];
+                };
+            };
+            responses: {
+                /** @description Your live preview link with these values, given again */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PreviewLink"];
+                    };
+                };
+                /** @description A new preview link; your older live previews on the channel are revoked */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PreviewLink"];
+                    };
+                };
+                /**
+                 * @description `invalid_parameters`: A launch parameter was refused; `details` lists `{code, name}`.
+                 *
+                 *     `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_parameters" | "credential_in_query" | "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
+                        };
+                    };
+                };
+                /** @description `insufficient_scope`: The credential cannot do this. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "insufficient_scope";
+                            };
+                        };
+                    };
+                };
+                /** @description `not_found`: No such resource in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "not_found";
+                            };
+                        };
+                    };
+                };
+                /** @description `too_many_pending_links`: The workspace is at its cap of unopened links. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "too_many_pending_links";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "unsupported_media_type";
+                            };
+                        };
+                    };
+                };
+                /** @description `rate_limited`: Too many requests; see `Retry-After`. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "rate_limited";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/manage/secrets/{name}": {
         parameters: {
             query?: never;
@@ -8281,6 +8467,41 @@ export interface components {
             /** @enum {string} */
             type: "widget";
             name: string;
+        };
+        PreviewLink: {
+            /** @example lnk_… */
+            id: string;
+            status: components["schemas"]["LinkStatus"];
+            /** @example 2026-11-27T10:00:00.000Z */
+            expiresAt: string;
+            /** @description The link's token; the same for every answer about this preview link */
+            token: string;
+            /** @example https://launch.example.com/chat#launch=… */
+            url: string;
+            embedHtml: string;
+            participant: {
+                /** @description The member's name */
+                name: string;
+                /** @example dashboard-preview:mem_… */
+                externalId: string;
+            };
+            /**
+             * @description The stand-in page showing the widget with this link, for a browser signed in to the dashboard as this member
+             * @example https://app.example.com/app/preview/lnk_…
+             */
+            previewUrl: string;
+            /** @description true when a live preview link was given again */
+            reused: boolean;
+        };
+        PreviewLinkRequest: {
+            /** @description Values for the agent's Initial Parameters; strict, no conversion */
+            parameters?: {
+                [key: string]: unknown;
+            };
+            /** @description Extra instruction for this one conversation */
+            globalTask?: string;
+            /** @description Start a new conversation even when a live preview with these values exists (it is revoked) */
+            restart?: boolean;
         };
         PutSecret: {
             value: string;

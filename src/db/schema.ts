@@ -138,7 +138,7 @@ export const links = sqliteTable(
       .default({}),
     expiresAt: integer("expires_at").notNull(),
     createdAt: integer("created_at").notNull(),
-    /** Widget key record id that created the link. */
+    /** Widget key record id that created the link; a member's id for their dashboard preview. */
     createdByKey: text("created_by_key").notNull(),
     sessionId: text("session_id"),
     startedAt: integer("started_at"),

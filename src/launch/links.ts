@@ -75,7 +75,7 @@ export function launchAddresses(
 }
 
 /** The value of a ledger result, or its refusal as the ApiError the client gets. */
-function unwrap<T>(result: LedgerResult<T>): T {
+export function ledgerValue<T>(result: LedgerResult<T>): T {
   if (result.ok) return result.value;
   const { status, code, message, details, retryAfterSeconds } = result.refusal;
   const headers: Record<string, string> =
@@ -139,12 +139,12 @@ export async function createLink(
     ...launchAddresses(baseUrl, link.flowId, link.channelId, token),
   };
   if (!idempotency) {
-    unwrap(await ledger.createLink(key, link));
+    ledgerValue(await ledger.createLink(key, link));
     return { answer, replayed: false };
   }
   const box = await importSecretsKey(idempotency.secretsKey);
   const aad = answerAad(key, idempotency.key);
-  const outcome = unwrap(
+  const outcome = ledgerValue(
     await ledger.createLink(key, link, {
       key: idempotency.key,
       bodyHash: await sha256Hex(canonicalJson(idempotency.body)),
@@ -189,7 +189,7 @@ export async function getLink<S extends LinkScope>(
   id: string,
   now = Date.now(),
 ): Promise<Launch> {
-  return toLaunch(unwrap(await ledger.lookupLink(scope, id)), now);
+  return toLaunch(ledgerValue(await ledger.lookupLink(scope, id)), now);
 }
 
 /** Revokes a link from any state (spec 3); repeating it changes nothing; a pending slot is freed. */
@@ -198,7 +198,7 @@ export async function revokeLink<S extends LinkScope>(
   scope: S,
   id: string,
 ): Promise<void> {
-  unwrap(await ledger.revokeLink(scope, id));
+  ledgerValue(await ledger.revokeLink(scope, id));
 }
 
 export type OpenedLink = { link: Link; opened: boolean };
@@ -257,7 +257,7 @@ export async function endLinkConversation<S extends LinkScope>(
   endConversation: (sessionId: string, now: number) => Promise<void>,
   now = Date.now(),
 ): Promise<void> {
-  const link = unwrap(await ledger.lookupLink(scope, linkId));
+  const link = ledgerValue(await ledger.lookupLink(scope, linkId));
   const status = effectiveStatus(link, now);
   if (status === "pending" || status === "expired" || !link.sessionId) {
     if (status === "revoked") return;

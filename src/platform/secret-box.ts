@@ -15,25 +15,63 @@ const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 // One key per deployment: caching the last import spares an importKey on every request of the isolate.
 let cached: { base64: string; key: Promise<CryptoKey> } | undefined;
 
-/**
- * Imports `SECRETS_KEY` (base64 of exactly 32 bytes) as a non-extractable AES-GCM key, cached per
- * isolate. @throws Error when the key is missing, not base64 or not 32 bytes: an operator
- * misconfiguration, answered as 500.
- */
-export async function importSecretsKey(base64: string | undefined): Promise<CryptoKey> {
+/** The 32 bytes of `SECRETS_KEY`. @throws Error when it is missing, not base64 or not 32 bytes */
+function keyBytes(base64: string | undefined): Uint8Array<ArrayBuffer> {
   if (!base64) throw new Error("SECRETS_KEY is not set; it must be base64 of 32 random bytes.");
-  if (cached?.base64 === base64) return cached.key;
-  let raw: Uint8Array;
+  let raw: Uint8Array<ArrayBuffer>;
   try {
-    raw = base64ToBytes(base64.trim());
+    raw = Uint8Array.from(base64ToBytes(base64.trim()));
   } catch {
     throw new Error("SECRETS_KEY is not valid base64; it must be base64 of 32 random bytes.");
   }
   if (raw.byteLength !== KEY_BYTES) {
     throw new Error(`SECRETS_KEY decodes to ${raw.byteLength} bytes; it must be exactly 32.`);
   }
-  const key = crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
-  cached = { base64, key };
+  return raw;
+}
+
+/**
+ * Imports `SECRETS_KEY` (base64 of exactly 32 bytes) as a non-extractable AES-GCM key, cached per
+ * isolate. @throws Error when the key is missing, not base64 or not 32 bytes: an operator
+ * misconfiguration, answered as 500.
+ */
+export async function importSecretsKey(base64: string | undefined): Promise<CryptoKey> {
+  if (cached && base64 && cached.base64 === base64) return cached.key;
+  const key = crypto.subtle.importKey("raw", keyBytes(base64), "AES-GCM", false, [
+    "encrypt",
+    "decrypt",
+  ]);
+  cached = { base64: base64 as string, key };
+  return key;
+}
+
+const derived = new Map<string, { base64: string; key: Promise<CryptoKey> }>();
+
+/**
+ * An HMAC-SHA-256 key derived from `SECRETS_KEY` by HKDF-SHA-256 for one `purpose` (its info), so
+ * what is computed with it reveals nothing of the AES key or of another purpose's values. It lets
+ * the service give a token again without storing it (docs/security.md#secrets-at-rest). Cached
+ * per isolate. @throws Error as {@link importSecretsKey}
+ */
+export async function derivedHmacKey(
+  base64: string | undefined,
+  purpose: string,
+): Promise<CryptoKey> {
+  const hit = derived.get(purpose);
+  if (hit && hit.base64 === base64) return hit.key;
+  const raw = keyBytes(base64);
+  const key = crypto.subtle
+    .importKey("raw", raw, "HKDF", false, ["deriveKey"])
+    .then((master) =>
+      crypto.subtle.deriveKey(
+        { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(32), info: encoder.encode(purpose) },
+        master,
+        { name: "HMAC", hash: "SHA-256", length: 256 },
+        false,
+        ["sign"],
+      ),
+    );
+  derived.set(purpose, { base64: base64 as string, key });
   return key;
 }
 

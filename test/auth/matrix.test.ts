@@ -182,13 +182,15 @@ describe("every authenticated operation", () => {
   });
 
   it("lets a member read but not write: 403 insufficient_scope on every write of the management API", async () => {
-    // A member's own sign-in link and sign-out everywhere are its own business (test/auth/sign-in.test.ts).
+    // A member's own sign-in link, sign-out everywhere, passkeys and widget previews are its own
+    // business (test/auth/sign-in.test.ts, test/manage/preview.test.ts).
     const selfService = new Set([
       "POST /v1/manage/sign-in-links",
       "DELETE /v1/manage/sessions",
       "POST /v1/manage/passkeys/options",
       "POST /v1/manage/passkeys",
       "DELETE /v1/manage/passkeys/{id}",
+      "POST /v1/manage/agents/{id}/channels/{channelId}/preview-link",
     ]);
     const writes = operations.filter(
       (op) =>

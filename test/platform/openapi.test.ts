@@ -39,6 +39,7 @@ describe("OpenAPI document (generated from the zod schemas)", () => {
         "PATCH /v1/manage/agents/{id}",
         "DELETE /v1/manage/agents/{id}",
         "POST /v1/manage/agents/{id}/channels",
+        "POST /v1/manage/agents/{id}/channels/{channelId}/preview-link",
         "GET /v1/manage/agents/{id}/channels",
         "PUT /v1/manage/secrets/{name}",
         "GET /v1/manage/secrets",

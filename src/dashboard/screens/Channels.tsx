@@ -1,23 +1,40 @@
 /**
- * An agent's channels (docs/dashboard.md#screens): each widget channel with its embed snippet and
- * a copy button; Owners and Admins add one. The snippet names the flow and channel; the page
- * that embeds it adds the link's token (docs/api/launch.md).
+ * An agent's channels (docs/dashboard.md#screens): each widget channel with its embed snippet, a
+ * copy button and a live preview of the widget (`WidgetPreview`, any member); Owners and Admins
+ * add one. The snippet names the flow and channel; the page that embeds it adds the link's token
+ * (docs/api/launch.md).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { FormEvent } from "react";
+import { type FormEvent, useId, useState } from "react";
 import { api, type Schemas, unwrap } from "../api";
 import { CopyButton } from "../ui/CopyButton";
 import { Dialog } from "../ui/Dialog";
 import { ErrorNote, Loading } from "../ui/feedback";
+import { WidgetPreview } from "./WidgetPreview";
 
-function Snippet({ channel }: { channel: Schemas["Channel"] }) {
+function Snippet({ agent, channel }: { agent: Schemas["Agent"]; channel: Schemas["Channel"] }) {
+  const [previewing, setPreviewing] = useState(false);
+  const region = useId();
   return (
     <div className="stack">
       <h3>{channel.name}</h3>
       <pre className="snippet">{channel.snippet}</pre>
       <div className="actions">
         <CopyButton text={channel.snippet} what={`snippet of ${channel.name}`} />
+        <button
+          type="button"
+          className="small"
+          aria-expanded={previewing}
+          aria-controls={region}
+          onClick={() => setPreviewing((open) => !open)}
+        >
+          {previewing ? "Hide the preview" : "Preview the widget"}
+          <span className="visually-hidden"> of {channel.name}</span>
+        </button>
       </div>
+      <section id={region} aria-label={`Preview of ${channel.name}`} hidden={!previewing}>
+        {previewing ? <WidgetPreview agent={agent} channel={channel} /> : null}
+      </section>
     </div>
   );
 }
@@ -58,14 +75,17 @@ export function Channels(props: {
       open={agent !== null}
       title={`Channels of ${agent?.name ?? ""}`}
       onClose={props.onClose}
+      className="wide"
     >
       <div className="stack">
         {channels.isPending ? <Loading what="channels" /> : null}
         {channels.isError ? <ErrorNote error={channels.error} /> : null}
         {channels.data?.data.length === 0 ? <p className="muted">No channels yet.</p> : null}
-        {channels.data?.data.map((channel) => (
-          <Snippet key={channel.id} channel={channel} />
-        ))}
+        {agent
+          ? channels.data?.data.map((channel) => (
+              <Snippet key={channel.id} agent={agent} channel={channel} />
+            ))
+          : null}
         {props.canChange ? (
           <form className="inline-form" onSubmit={submit}>
             <label htmlFor="channel-name">New widget channel</label>

@@ -56,6 +56,9 @@ export type Guarded<T> =
 /** Pending links of the workspace now, against its cap (docs/limits.md). */
 export type LedgerUsage = { pendingLinks: number; maxPendingLinks: number };
 
+/** The member a dashboard preview link is for (docs/api/manage.md#widget-preview). */
+export type LinkMember = { workspaceId: string; memberId: string };
+
 /** What the LinkLedger offers over RPC. Times are epoch milliseconds. */
 export interface LinkLedgerApi {
   /** Counts one call of the key unless it is revoked or over its rate limit. */
@@ -66,6 +69,12 @@ export interface LinkLedgerApi {
     link: NewLink,
     idempotency?: IdempotentCreate,
   ): Promise<Guarded<CreateOutcome>>;
+  /**
+   * Creates a member's own link, a dashboard preview (docs/api/manage.md#widget-preview): the
+   * checks of `createLink` over every agent (widget channel, parameters, pending cap), the call
+   * counted against the member's own rate limit, as a key's would be.
+   */
+  createMemberLink(member: LinkMember, link: NewLink): Promise<Guarded<CreateOutcome>>;
   /** Admits the call, then reads the link. */
   lookupLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<Link>>;
   /** Admits the call, then revokes the link from any state (idempotent). */

@@ -4,7 +4,8 @@
  *
  * Responsibilities:
  * - Admission: refuses revoked widget keys (revocation runs through here, so it takes effect at once)
- *   and enforces the exact sliding-window rate limit per key (spec 8, docs/api/launch.md; `RateLimitStore`).
+ *   and enforces the exact sliding-window rate limit per key (spec 8, docs/api/launch.md; `RateLimitStore`),
+ *   and per member for their dashboard previews (docs/api/manage.md#widget-preview).
  * - Pending-link cap: the set of pending, unexpired links (`PendingLinks`), kept in memory and
  *   rebuilt from D1 each time the object starts, so after any restart the count equals what D1
  *   holds. A slot is taken synchronously before the D1 write, so concurrent creates can never pass
@@ -42,6 +43,7 @@ import type {
   LedgerResult,
   LedgerUsage,
   LinkLedgerContract,
+  LinkMember,
 } from "./contract";
 import { EventWatch } from "./event-watch";
 import { createIdempotently, IdempotencyKeys } from "./idempotency";
@@ -88,12 +90,13 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
   /** Counts one call of the key (spec 8) unless the key is revoked or over its limit. */
   async admit(key: Pick<WidgetKeyPrincipal, "keyId">): Promise<Admission> {
     if (await this.keys.isRevoked(key.keyId)) return { admitted: false, reason: "key_revoked" };
+    return this.count(key.keyId);
+  }
+
+  /** Counts one call of `subject` (a key's id, or a member's for its previews) in its window. */
+  private async count(subject: string): Promise<Admission> {
     const { rateLimitPerWindow, rateLimitWindowMs } = this.limits;
-    const rateLimit = await this.rateLimits.attempt(
-      key.keyId,
-      rateLimitPerWindow,
-      rateLimitWindowMs,
-    );
+    const rateLimit = await this.rateLimits.attempt(subject, rateLimitPerWindow, rateLimitWindowMs);
     return rateLimit.allowed
       ? { admitted: true, rateLimit }
       : { admitted: false, reason: "rate_limited", rateLimit };
@@ -111,7 +114,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     link: NewLink,
     idempotency?: IdempotentCreate,
   ): Promise<Guarded<CreateOutcome>> {
-    return this.guarded(key, async () => {
+    return this.guarded(this.admit(key), async () => {
       if (!idempotency) return this.create(key, link);
       return createIdempotently(this.idempotency, key.keyId, idempotency, {
         create: (beforeWrite) => this.create(key, link, beforeWrite),
@@ -122,9 +125,15 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     });
   }
 
+  /** A member's dashboard preview (docs/api/manage.md#widget-preview): see the contract. */
+  async createMemberLink(member: LinkMember, link: NewLink): Promise<Guarded<CreateOutcome>> {
+    const scope = { workspaceId: member.workspaceId, flowIds: null };
+    return this.guarded(this.count(member.memberId), () => this.create(scope, link));
+  }
+
   /** The checks and the write of a create; `beforeWrite` runs once every check has passed. */
   private async create(
-    key: WidgetKeyPrincipal,
+    key: LinkScope,
     link: NewLink,
     beforeWrite?: () => void,
   ): Promise<LedgerResult<CreateOutcome>> {
@@ -154,12 +163,12 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
 
   /** Admits the call and reads the link (404 not_found, 403 forbidden_flow). */
   async lookupLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<Link>> {
-    return this.guarded(key, async () => this.findInScope(key, linkId));
+    return this.guarded(this.admit(key), async () => this.findInScope(key, linkId));
   }
 
   /** Admits the call and revokes the link from any state; idempotent; frees a pending slot. */
   async revokeLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<null>> {
-    return this.guarded(key, () => this.revoke(key, linkId));
+    return this.guarded(this.admit(key), () => this.revoke(key, linkId));
   }
 
   /** A member's revocation (docs/api/manage.md#links): as `revokeLink`, counted against no key. */
@@ -267,13 +276,10 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     );
   }
 
-  private async guarded<T>(
-    key: WidgetKeyPrincipal,
-    run: () => Promise<LedgerResult<T>>,
-  ): Promise<Guarded<T>> {
-    const admission = await this.admit(key);
-    if (!admission.admitted) return { admission };
-    return { admission, result: await run() };
+  /** Runs `run` once the call was admitted (`counted`); a refused call does no work. */
+  private async guarded<T>(counted: Promise<Admission>, run: () => Promise<LedgerResult<T>>) {
+    const admission = await counted;
+    return admission.admitted ? { admission, result: await run() } : { admission };
   }
 
   private async findInScope(scope: LinkScope, linkId: string): Promise<LedgerResult<Link>> {
