@@ -51,7 +51,10 @@ const TARGETS = {
 };
 const HOLD_CALLERS =
   process.env.BENCH_HOLD_CALLERS === "0" ? 0 : positiveInt(process.env.BENCH_HOLD_CALLERS, 1000);
-/** BENCH_ONLY=create,webhook-immediate runs just those (and the reference); BENCH_HOLD_CALLERS=0 skips the hold. */
+/**
+ * BENCH_ONLY=create,webhook-immediate runs just those (and the reference); `dashboard` names the
+ * dashboard's measure (scripts/bench-dashboard.mjs); BENCH_HOLD_CALLERS=0 skips the hold.
+ */
 const ONLY = process.env.BENCH_ONLY?.split(",").map((name) => name.trim());
 const HOLD_WAIT_SECONDS = 5;
 /** Links put into the launch group's workspace before it is measured, for the list scenario. */
@@ -721,8 +724,20 @@ async function shutdown(code) {
 for (const signal of ["SIGINT", "SIGTERM"]) process.once(signal, () => shutdown(130));
 // No server outlives this process: scripts/local-server.mjs kills its process groups on exit.
 
+/** The dashboard's own measure (scripts/bench-dashboard.mjs), on a server of its own. */
+function benchDashboard() {
+  if (ONLY && !ONLY.includes("dashboard")) return;
+  spawnSync(process.execPath, [path.join(ROOT, "scripts", "bench-dashboard.mjs")], {
+    stdio: "inherit",
+  });
+}
+
 main().then(
-  () => shutdown(0),
+  async () => {
+    await stopServer();
+    benchDashboard();
+    return shutdown(0);
+  },
   (error) => {
     console.error(`bench failed: ${error.stack ?? error}`);
     return shutdown(1);

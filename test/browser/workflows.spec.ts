@@ -280,6 +280,7 @@ describe("the workflow screens", () => {
     await row.getByText("running").waitFor();
     expect(await current.getByRole("button", { name: /^(Start|Stop) / }).count()).toBe(0);
     await row.getByRole("link", { name: "Order events" }).click();
+    await current.getByRole("link", { name: "Executions" }).click();
     await rows(current, "Executions").nth(1).getByRole("link").first().click();
     await current.getByRole("article", { name: "accepted (set)" }).waitFor();
     expect(await current.getByRole("button", { name: "Replay" }).count()).toBe(0);
