@@ -5,7 +5,12 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Schemas } from "../../src/dashboard/api";
-import { checkNode, fieldsOf } from "../../src/dashboard/screens/workflows/editor/fields";
+import {
+  checkNode,
+  fieldsOf,
+  mergeProblems,
+  stillStanding,
+} from "../../src/dashboard/screens/workflows/editor/fields";
 import {
   fromWorkflow,
   layout,
@@ -114,6 +119,28 @@ describe("the panel's fields", () => {
     expect(fieldsOf("conversation_event").find((f) => f.path === "events")).toMatchObject({
       kind: "choices",
     });
+  });
+
+  it("tells a fault the API and the schema both find once, in the API's words", () => {
+    const saved = [{ field: "events[0]", message: "Use conversation.started, …" }];
+    const local = [
+      { field: "events.0", message: "Invalid option" },
+      { field: "agentId", message: "Too small" },
+    ];
+    expect(mergeProblems(saved, local)).toEqual([saved[0], local[1]]);
+  });
+
+  it("drops the API's problem with a setting once it is changed, keeps the others", () => {
+    const saved = [
+      { field: "left", message: "Not earlier." },
+      { field: "right", message: "Not earlier." },
+      { field: "", message: "Whole node." },
+    ];
+    const before = { key: "c", type: "condition" as const, left: "{{x.a}}", right: "{{x.b}}" };
+    expect(stillStanding(saved, before, { ...before, left: "{{hook.a}}" })).toEqual([
+      saved[1],
+      saved[2],
+    ]);
   });
 
   it("checks a node with the API's schema, each problem by its setting", () => {

@@ -7,7 +7,7 @@ import { Handle, type NodeProps, Position } from "@xyflow/react";
 import { memo, useMemo } from "react";
 import { DEFAULT_NAMES } from "../../../../workflow/node-settings";
 import { type NodeType, TRIGGER_TYPES } from "../../../../workflow/types";
-import { checkNode } from "./fields";
+import { checkNode, mergeProblems } from "./fields";
 import type { CanvasNode } from "./model";
 
 /** Whether nodes of `type` start executions (and so take no input). */
@@ -16,8 +16,7 @@ export const isTrigger = (type: NodeType) => (TRIGGER_TYPES as readonly string[]
 /** The canvas's one node type, registered as `workflow` (model.ts). */
 export const WorkflowNodeView = memo(function WorkflowNodeView({ data }: NodeProps<CanvasNode>) {
   const { node, problems } = data;
-  const local = useMemo(() => checkNode(node), [node]);
-  const count = problems.length + local.length;
+  const count = useMemo(() => mergeProblems(problems, checkNode(node)).length, [problems, node]);
   return (
     <div className={`wf-node wf-${node.type}${count > 0 ? " has-problems" : ""}`}>
       {isTrigger(node.type) ? null : <Handle type="target" position={Position.Left} />}

@@ -9,7 +9,7 @@ import type { Schemas } from "../../../api";
 import { CopyField } from "../../../ui/CopyField";
 import { Capture } from "./Capture";
 import { Connections } from "./Connections";
-import { fieldsOf, problemsAt } from "./fields";
+import { fieldsOf, mergeProblems, problemsAt } from "./fields";
 import type { CanvasNode, FieldProblem } from "./model";
 import { SettingFields } from "./SettingFields";
 import type { Suggestion } from "./suggestions";
@@ -29,7 +29,7 @@ type Props = {
 export function NodePanel({ node, local, workflow, editor, canChange, suggestions }: Props) {
   const id = useId();
   const json = node.data.node;
-  const problems = [...node.data.problems, ...local];
+  const problems = mergeProblems(node.data.problems, local);
   const whole = problems.filter(({ field }) => field === "");
   const change = (next: typeof json) => editor.updateNode(node.id, next);
   const url = workflow.webhookUrls[json.key];

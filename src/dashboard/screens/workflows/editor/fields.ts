@@ -140,6 +140,30 @@ export function checkNode(node: NodeJson): FieldProblem[] {
   }));
 }
 
+/**
+ * A node's problems to show: the API's from the last save, and the schema's now for the settings
+ * the API said nothing of (the same fault is told once, in the API's words).
+ */
+export function mergeProblems(saved: FieldProblem[], local: FieldProblem[]): FieldProblem[] {
+  const told = new Set(saved.map(({ field }) => topSetting(field)));
+  return [...saved, ...local.filter(({ field }) => !told.has(topSetting(field)))];
+}
+
+/** The API's problems with node `before` that still stand in `after`: those of unchanged settings. */
+export function stillStanding(
+  problems: FieldProblem[],
+  before: NodeJson,
+  after: NodeJson,
+): FieldProblem[] {
+  return problems.filter(({ field }) => {
+    const setting = topSetting(field);
+    return setting === "" || JSON.stringify(before[setting]) === JSON.stringify(after[setting]);
+  });
+}
+
+/** `dedupe.key` → `dedupe`, `events[0]` → `events`. */
+export const topSetting = (field: string) => field.split(/[.[]/, 1)[0] ?? "";
+
 /** The problems of `problems` that belong to `path` or a setting inside it. */
 export function problemsAt(problems: FieldProblem[], path: string): FieldProblem[] {
   return problems.filter(

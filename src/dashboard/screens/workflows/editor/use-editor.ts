@@ -15,6 +15,7 @@ import { useCallback, useState } from "react";
 import type { NodeType } from "../../../../workflow/types";
 import type { ErrorDetail, Schemas } from "../../../api";
 import { isTrigger } from "./CanvasNode";
+import { stillStanding } from "./fields";
 import {
   type CanvasNode,
   canvasEdge,
@@ -85,12 +86,17 @@ export function useEditor(workflow: Schemas["Workflow"]) {
     setDirty(true);
   };
 
-  /** Replaces node `id`'s JSON (name, key, settings); its problems from the last save stay. */
+  /**
+   * Replaces node `id`'s JSON (name, key, settings). The API's problems from the last save stay,
+   * but for the settings this changes: the schema judges those now.
+   */
   const updateNode = (id: string, json: NodeJson) => {
     setNodes((current) =>
-      current.map((node) =>
-        node.id === id ? { ...node, data: { ...node.data, node: json } } : node,
-      ),
+      current.map((node) => {
+        if (node.id !== id) return node;
+        const problems = stillStanding(node.data.problems, node.data.node, json);
+        return { ...node, data: { node: json, problems } };
+      }),
     );
     setDirty(true);
   };
