@@ -11,6 +11,7 @@ export function chatPageHtml(): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
+<link rel="icon" href="data:,">
 <title>Chat</title>
 <link rel="stylesheet" href="/chat.css">
 <script src="/chat.js" defer></script>
