@@ -11,6 +11,7 @@ import {
   type WireMessage,
 } from "../conversations/protocol";
 import { MessageList } from "./messages";
+import { ScrollKeeper } from "./scroll";
 import { openSession, type Session, type State } from "./session";
 
 const TEXT = {
@@ -56,12 +57,14 @@ const input = byId<HTMLTextAreaElement>("message-input");
 const charCount = byId<HTMLElement>("char-count");
 const send = byId<HTMLButtonElement>("send");
 const endChat = byId<HTMLButtonElement>("end-chat");
+const newMessages = byId<HTMLButtonElement>("new-messages");
 
 const fragment = new URLSearchParams(location.hash.slice(1));
 const token = fragment.get("launch")?.trim() ?? "";
 const embedded = fragment.get("embed") === "1";
 
 const messages = new MessageList(list, () => agentName.textContent ?? "");
+const scroller = new ScrollKeeper(list, newMessages);
 let socket: WebSocket | null = null;
 let final = false;
 let attempt = 0;
@@ -89,9 +92,11 @@ function finish(state: State, text: string): void {
 }
 
 function addMessage(message: WireMessage): void {
-  if (messages.add(message) && message.role === "person" && message.text === lastSent) {
-    lastSent = "";
-  }
+  if (!messages.add(message)) return;
+  // This tab's own message brings the list to the end; another tab's counts as news.
+  const own = message.role === "person" && message.text === lastSent;
+  if (own) lastSent = "";
+  scroller.added(own);
 }
 
 /** Ends the page in the final state a refused opening names. */

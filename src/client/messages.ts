@@ -1,5 +1,6 @@
 // The message list of the chat page: each message rendered once (by id, so history and live
 // frames may overlap), as text only, with its speaker for screen readers and its local time.
+// Scrolling is ./scroll.ts's job.
 import type { WireMessage } from "../conversations/protocol";
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "2-digit" });
@@ -36,7 +37,6 @@ export class MessageList {
       item.append(time);
     }
     this.list.append(item);
-    this.list.scrollTop = this.list.scrollHeight;
     return true;
   }
 }

@@ -22,7 +22,10 @@ export function chatPageHtml(): string {
 <main class="chat-main">
 <p id="notice" class="notice" role="status" aria-live="polite">Opening your conversation&hellip;</p>
 <button id="retry" class="button secondary retry" type="button" hidden>Retry</button>
+<div class="log">
 <ol id="messages" class="messages" role="log" aria-live="polite" aria-label="Conversation"></ol>
+<button id="new-messages" class="button primary new-messages" type="button" hidden>New messages <span aria-hidden="true">&darr;</span></button>
+</div>
 </main>
 <form id="composer" class="composer" hidden>
 <label class="visually-hidden" for="message-input">Message</label>

@@ -1,8 +1,11 @@
 /**
  * The chat page's layout in a real browser (docs/chat.md#layout), at desktop and 375 px, light and
  * dark: only the message list scrolls (a wheel anywhere else moves nothing, the composer stays on
- * screen). Screenshots go to test-results/browser/chat-*.png.
+ * screen); the list opens, and reopens after a reload, at its newest message and follows arrivals,
+ * unless the person scrolled up: then "New messages" appears. Screenshots go to
+ * test-results/browser/chat-*.png.
  */
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ChatWorld,
@@ -29,6 +32,20 @@ const LONG_HISTORY = Array.from(
   { length: 8 },
   (_, i) => `Message ${i + 1} with enough words to wrap a little in the bubble, thanks.`,
 );
+
+/** Where the list stands: at its end, and whether the newest message is wholly inside it. */
+function listEnd(page: Page) {
+  return page.evaluate(() => {
+    const list = document.querySelector("#messages") as HTMLElement;
+    const last = list.querySelector(".message:last-child")?.getBoundingClientRect();
+    const box = list.getBoundingClientRect();
+    return {
+      atEnd: list.scrollHeight - list.scrollTop - list.clientHeight <= 32,
+      lastVisible: !!last && last.bottom <= box.bottom + 1 && last.top >= box.top - 1,
+      scrollTop: list.scrollTop,
+    };
+  });
+}
 
 beforeAll(async () => {
   world = await startChatWorld();
@@ -73,6 +90,62 @@ describe("the chat page's layout", () => {
       expect(layout.composerBottom).toBeLessThanOrEqual(layout.innerHeight);
       expect(layout.listScrolls, `${variant.name}: the list holds the overflow`).toBe(true);
       await shot(chat, "1-only-list-scrolls");
+      expect(chat.problems).toEqual([]);
+      await closeChat(chat);
+    }
+  });
+
+  it("2. the list opens at its newest message, after a reload too, and follows arrivals", async () => {
+    const w = need(world, "world");
+    const link = await createLink(w);
+    await seedMessages(w, link.token, LONG_HISTORY.slice(0, 7));
+    let sent = 0;
+    for (const variant of VARIANTS) {
+      const chat = await openChat(w, link.url, variant);
+      const { page } = chat;
+      const newMessages = page.getByRole("button", { name: "New messages" });
+      for (const moment of ["opened", "reloaded"]) {
+        if (moment === "reloaded") await page.reload({ waitUntil: "domcontentloaded" });
+        await waitForState(page, "open");
+        await page
+          .locator("#messages .message")
+          .nth(14 + 2 * sent)
+          .waitFor();
+        await page.waitForTimeout(300);
+        const end = await listEnd(page);
+        expect(end, `${variant.name}, ${moment}: the newest message in view`).toMatchObject({
+          atEnd: true,
+          lastVisible: true,
+        });
+      }
+      await shot(chat, "2-opens-at-end");
+
+      // Scrolled up to read: an arrival (from another tab) leaves the list where it is.
+      await page.locator("#messages").hover();
+      for (let i = 0; i < 4; i++) await page.mouse.wheel(0, -800);
+      await page.waitForFunction(() => document.querySelector("#messages")?.scrollTop === 0);
+      const count = await page.locator("#messages .message").count();
+      await seedMessages(w, link.token, [`Arrival ${++sent} while reading`]);
+      await page
+        .locator("#messages .message")
+        .nth(count + 1)
+        .waitFor();
+      await newMessages.waitFor();
+      expect((await listEnd(page)).scrollTop, `${variant.name}: the list stayed put`).toBe(0);
+      await shot(chat, "2-new-messages");
+      await newMessages.click();
+      await newMessages.waitFor({ state: "hidden" });
+      expect(await listEnd(page)).toMatchObject({ atEnd: true, lastVisible: true });
+
+      // At the end, arrivals are followed without the button.
+      await seedMessages(w, link.token, [`Arrival ${++sent} at the end`]);
+      await page
+        .locator("#messages .message")
+        .nth(count + 3)
+        .waitFor();
+      await page.waitForTimeout(200);
+      expect(await listEnd(page)).toMatchObject({ atEnd: true, lastVisible: true });
+      expect(await newMessages.isVisible()).toBe(false);
       expect(chat.problems).toEqual([]);
       await closeChat(chat);
     }
