@@ -8,6 +8,8 @@ const timeFormat = new Intl.DateTimeFormat(undefined, { hour: "numeric", minute:
 /** Renders messages into `list`; `speaker()` names the agent as the page currently knows it. */
 export class MessageList {
   private readonly seen = new Set<string>();
+  /** Who wrote the newest message shown; a person's means a reply is owed. */
+  newestRole: WireMessage["role"] | null = null;
 
   constructor(
     private readonly list: HTMLOListElement,
@@ -18,6 +20,7 @@ export class MessageList {
   add(message: WireMessage): boolean {
     if (this.seen.has(message.id)) return false;
     this.seen.add(message.id);
+    this.newestRole = message.role;
     const item = document.createElement("li");
     item.className = `message ${message.role}`;
     item.dataset.id = message.id;

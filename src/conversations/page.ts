@@ -20,12 +20,13 @@ export function chatPageHtml(): string {
 <div class="chat">
 <header class="chat-header"><h1 id="agent-name">Chat</h1></header>
 <main class="chat-main">
-<p id="notice" class="notice" role="status" aria-live="polite">Opening your conversation&hellip;</p>
-<button id="retry" class="button secondary retry" type="button" hidden>Retry</button>
 <div class="log">
 <ol id="messages" class="messages" role="log" aria-live="polite" aria-label="Conversation"></ol>
 <button id="new-messages" class="button primary new-messages" type="button" hidden>New messages <span aria-hidden="true">&darr;</span></button>
 </div>
+<p id="typing" class="typing" role="status"></p>
+<p id="notice" class="notice" role="status" aria-live="polite">Opening your conversation&hellip;</p>
+<button id="retry" class="button secondary retry" type="button" hidden>Try again</button>
 </main>
 <form id="composer" class="composer" hidden>
 <label class="visually-hidden" for="message-input">Message</label>

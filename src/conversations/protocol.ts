@@ -15,6 +15,12 @@ export const CHAT_LIMITS = {
   sessionOpensPerMinute: 30,
 } as const;
 
+/**
+ * How long the agent may take over one reply (docs/api/conversations.md#replies): then the server
+ * gives up with `reply_failed` (`reason: "timeout"`), and the page, if it heard nothing, says so.
+ */
+export const REPLY_TIMEOUT_MS = 30_000;
+
 /** A conversation with no message for this long ends (docs/api/conversations.md#lifecycle). */
 export const IDLE_TIMEOUT_MS = 30 * 60_000;
 
@@ -37,6 +43,8 @@ export type WireMessage = z.infer<typeof WireMessageSchema>;
 export const ClientFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("message"), text: z.string() }),
   z.object({ type: z.literal("end") }),
+  // The reply to the newest message again: sent again if it exists, asked for again if not.
+  z.object({ type: z.literal("retry") }),
 ]);
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
 
@@ -46,12 +54,15 @@ export const SocketErrorCodeSchema = z.enum([
   "message_too_long",
   "rate_limited",
   "conversation_ended",
+  "reply_failed",
 ]);
 export type SocketErrorCode = z.infer<typeof SocketErrorCodeSchema>;
 
 /** What the server sends. */
 export const ServerFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("message"), message: WireMessageSchema }),
+  // Whether the agent is writing a reply: sent when it starts, and to every socket as it opens.
+  z.object({ type: z.literal("typing"), active: z.boolean() }),
   z.object({ type: z.literal("ended") }),
   z.object({ type: z.literal("revoked") }),
   z.object({ type: z.literal("expired") }),
@@ -80,7 +91,9 @@ export function parseClientFrame(data: string | ArrayBuffer): ClientFrame | stri
     return "The frame is not valid JSON.";
   }
   const frame = ClientFrameSchema.safeParse(value);
-  return frame.success ? frame.data : 'Send {"type":"message","text":"..."} or {"type":"end"}.';
+  return frame.success
+    ? frame.data
+    : 'Send {"type":"message","text":"..."}, {"type":"retry"} or {"type":"end"}.';
 }
 
 /** Reads a frame the server sent; null for anything that is not one. */

@@ -12,23 +12,19 @@
  *   the same storage and is retried by the alarm until delivered: at least once.
  */
 import { DurableObject } from "cloudflare:workers";
-import { linkLedger } from "../../launch/ledger/client";
 import { randomBase64Url, sha256Hex } from "../../platform/crypto";
 import type { AppBindings } from "../../platform/env";
 import { ApiError, errorResponse } from "../../platform/errors";
-import { log } from "../../platform/log";
-import { SlidingWindowLog } from "../../platform/sliding-window";
 import { type AgentBrain, chooseBrain, renderAgentText } from "../brain";
-import { deliverConversationEvent } from "../events";
 import {
-  CHAT_LIMITS,
   CLOSE_CODES,
   frameText,
   IDLE_TIMEOUT_MS,
   parseClientFrame,
-  type ServerFrame,
+  REPLY_TIMEOUT_MS,
   toWire,
 } from "../protocol";
+import { admitMessage, admitOpen, admitRetry, type Refusal } from "./admission";
 import type {
   ConversationContract,
   ConversationFacts,
@@ -37,14 +33,15 @@ import type {
   OpenResult,
   StoredMessage,
 } from "./contract";
-import { sendError, trySend } from "./sockets";
-import { ConversationStore, linkEndReason, type OutboxItem } from "./store";
+import { OutboxDelivery } from "./outbox";
+import { replyWithin } from "./replies";
+import { broadcast, closeAll, sendError, trySend } from "./sockets";
+import { ConversationStore, type OutboxItem } from "./store";
 
 /** A socket ticket must be used within this time. */
 const TICKET_TTL_MS = 60_000;
 /** Live sockets one conversation accepts (docs/limits.md#chat). */
 export const MAX_SOCKETS = 8;
-const OUTBOX_RETRY_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
 /** Newest messages handed to the brain with each person message. */
 const BRAIN_HISTORY = 30;
 
@@ -52,23 +49,24 @@ const BRAIN_HISTORY = 30;
 export class Conversation extends DurableObject<AppBindings> implements ConversationContract {
   private readonly store: ConversationStore;
   private readonly brain: AgentBrain;
-  /** Outbox items being delivered right now. */
-  private readonly delivering = new Set<string>();
+  private readonly outbox: OutboxDelivery;
+  /**
+   * Replies being written right now. In memory only: an object evicted meanwhile loses the reply,
+   * and its history then ends with the person's message, which the page offers to retry.
+   */
+  private replying = 0;
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
     super(ctx, env);
     this.store = new ConversationStore(ctx.storage.sql);
     this.brain = chooseBrain(env);
+    this.outbox = new OutboxDelivery(env, this.store);
   }
 
   /** Starts the conversation (first call) or resumes it; idempotent; opens are rate limited. */
   async open(facts: ConversationFacts, now = Date.now()): Promise<OpenResult> {
-    const opens = new SlidingWindowLog(this.store.openTimes(now - 60_000)).attempt(
-      now,
-      CHAT_LIMITS.sessionOpensPerMinute,
-      60_000,
-    );
-    if (!opens.allowed) return { opened: false, retryAfterSeconds: opens.retryAfterSeconds };
+    const wait = admitOpen(this.store.openTimes(now - 60_000), now);
+    if (wait !== null) return { opened: false, retryAfterSeconds: wait };
     this.store.addOpen(now);
     if (!this.store.facts()) {
       this.store.setFacts(facts);
@@ -123,6 +121,8 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     }
     const pair = new WebSocketPair();
     this.ctx.acceptWebSocket(pair[1]);
+    // The page learns at once whether a reply is on its way (or owed: docs/api/conversations.md#replies).
+    trySend(pair[1], frameText({ type: "typing", active: this.replying > 0 }));
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
 
@@ -135,38 +135,65 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
       return sendError(ws, "conversation_ended", "This conversation has ended.");
     }
     if (frame.type === "end") return this.end("person", Date.now());
+    if (frame.type === "retry") return this.retry(ws, facts, Date.now());
 
-    const text = frame.text.trim();
-    if (text.length === 0) return sendError(ws, "invalid_message", "The message is empty.");
-    if (text.length > CHAT_LIMITS.maxMessageChars) {
-      return sendError(
-        ws,
-        "message_too_long",
-        `A message has at most ${CHAT_LIMITS.maxMessageChars} characters.`,
-      );
-    }
     const now = Date.now();
-    // The stored history is the log: exact across hibernation, nothing kept in memory.
-    const rate = new SlidingWindowLog(this.store.personMessageTimes(now - 60_000)).attempt(
-      now,
-      CHAT_LIMITS.messagesPerMinute,
-      60_000,
-    );
-    if (!rate.allowed) {
-      return sendError(
-        ws,
-        "rate_limited",
-        `At most ${CHAT_LIMITS.messagesPerMinute} messages per minute.`,
-        [{ retryAfterSeconds: rate.retryAfterSeconds }],
-      );
+    // The stored history is the log of the rate limit: exact across hibernation.
+    const admitted = admitMessage(frame.text, this.store.personMessageTimes(now - 60_000), now);
+    if ("code" in admitted) return refuse(ws, admitted);
+    this.post(message("person", admitted.text, now));
+    await this.answer(facts);
+  }
+
+  /**
+   * A `retry` frame: the reply to the newest message is sent again when it exists, asked for
+   * again when it does not (and none is being written), at most RETRIES_PER_MINUTE times a minute.
+   */
+  private async retry(ws: WebSocket, facts: ConversationFacts, now: number): Promise<void> {
+    const newest = this.store.messages(1)[0];
+    if (newest?.role === "agent") {
+      return trySend(ws, frameText({ type: "message", message: toWire(newest) }));
     }
-    this.post(message("person", text, now));
-    const reply = await this.brain.reply(facts, this.store.messages(BRAIN_HISTORY));
-    // The conversation may have ended (revoked, ended in another tab) while the brain thought.
-    if (this.store.state()?.endedAt != null) return;
-    this.post(message("agent", reply.text, Date.now()));
-    if (reply.end) await this.end("agent", Date.now());
-    else await this.scheduleAlarm();
+    if (this.replying > 0) return trySend(ws, frameText({ type: "typing", active: true }));
+    if (!newest) return sendError(ws, "invalid_message", "There is no message to answer yet.");
+    const refused = admitRetry(this.store.retryTimes(now - 60_000), now);
+    if (refused) return refuse(ws, refused);
+    this.store.addRetry(now);
+    await this.answer(facts);
+  }
+
+  /**
+   * The agent's reply to the newest message: every socket sees `typing`, then the reply, or a
+   * `reply_failed` error when the brain fails or passes REPLY_TIMEOUT_MS (the page offers retry).
+   */
+  private async answer(facts: ConversationFacts): Promise<void> {
+    this.replying += 1;
+    broadcast(this.ctx.getWebSockets(), { type: "typing", active: true });
+    try {
+      const outcome = await replyWithin(
+        this.brain,
+        facts,
+        this.store.messages(BRAIN_HISTORY),
+        REPLY_TIMEOUT_MS,
+      );
+      // The conversation may have ended (revoked, ended in another tab) while the brain thought.
+      if (this.store.state()?.endedAt != null) return;
+      if (!outcome.ok) {
+        const text =
+          outcome.reason === "timeout"
+            ? `The agent did not reply within ${REPLY_TIMEOUT_MS / 1000} s.`
+            : "The agent could not reply.";
+        for (const socket of this.ctx.getWebSockets()) {
+          sendError(socket, "reply_failed", text, [{ reason: outcome.reason }]);
+        }
+        return;
+      }
+      this.post(message("agent", outcome.reply.text, Date.now()));
+      if (outcome.reply.end) await this.end("agent", Date.now());
+      else await this.scheduleAlarm();
+    } finally {
+      this.replying -= 1;
+    }
   }
 
   override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
@@ -179,7 +206,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
   async revoke(now = Date.now()): Promise<void> {
     if (!this.store.facts()) return;
     this.finish("revoked", now);
-    this.closeAll({ type: "revoked" }, CLOSE_CODES.revoked, "revoked");
+    closeAll(this.ctx.getWebSockets(), { type: "revoked" }, CLOSE_CODES.revoked, "revoked");
     await this.scheduleAlarm();
   }
 
@@ -192,7 +219,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
   async end(reason: Exclude<EndReason, "revoked">, now = Date.now()): Promise<void> {
     if (!this.finish(reason, now)) return;
     this.enqueue({ kind: "link-ended", id: outboxId(), at: now, reason });
-    this.closeAll({ type: "ended" }, CLOSE_CODES.ended, "ended");
+    closeAll(this.ctx.getWebSockets(), { type: "ended" }, CLOSE_CODES.ended, "ended");
     await this.scheduleAlarm();
   }
 
@@ -219,18 +246,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     this.store.addMessage(stored);
     const state = this.store.state();
     if (state) this.store.setState({ ...state, lastActivityAt: stored.at });
-    const frame = frameText({ type: "message", message: toWire(stored) });
-    for (const socket of this.ctx.getWebSockets()) trySend(socket, frame);
-  }
-
-  private closeAll(frame: ServerFrame, code: number, reason: string): void {
-    const text = frameText(frame);
-    for (const socket of this.ctx.getWebSockets()) {
-      trySend(socket, text);
-      try {
-        socket.close(code, reason);
-      } catch {} // already closing
-    }
+    broadcast(this.ctx.getWebSockets(), { type: "message", message: toWire(stored) });
   }
 
   private enqueue(item: OutboxItem): void {
@@ -240,32 +256,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
   }
 
   private async deliverOutbox(now: number): Promise<void> {
-    const facts = this.store.facts();
-    if (!facts) return;
-    for (const { item, attempts } of this.store.dueOutbox(now)) {
-      // The alarm and a fresh enqueue may overlap; one delivery of an item at a time.
-      if (this.delivering.has(item.id)) continue;
-      this.delivering.add(item.id);
-      try {
-        if (item.kind === "link-ended") {
-          await linkLedger(this.env, facts.workspaceId).endLink(
-            facts.workspaceId,
-            facts.linkId,
-            item.at,
-            item.reason ?? linkEndReason(this.store.state()?.endReason),
-          );
-        } else {
-          await deliverConversationEvent(this.env, facts, item);
-        }
-        this.store.delivered(item.id);
-      } catch (error) {
-        const delay = OUTBOX_RETRY_MS[Math.min(attempts, OUTBOX_RETRY_MS.length - 1)] ?? 600_000;
-        this.store.retryLater(item.id, Date.now() + delay);
-        log("warn", "outbox_retry", { kind: item.kind, error });
-      } finally {
-        this.delivering.delete(item.id);
-      }
-    }
+    await this.outbox.deliver(now);
     await this.scheduleAlarm();
   }
 
@@ -282,6 +273,10 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
 /** An outbox item's id; secret enough that execution ids derived from it stay unguessable. */
 function outboxId(): string {
   return `out_${randomBase64Url(16)}`;
+}
+
+function refuse(ws: WebSocket, refusal: Refusal): void {
+  sendError(ws, refusal.code, refusal.message, refusal.details);
 }
 
 function message(role: StoredMessage["role"], text: string, at: number): StoredMessage {
