@@ -29,6 +29,8 @@ export class MessageList {
     speaker.textContent = message.role === "person" ? "You: " : `${this.agentName()}: `;
     const text = document.createElement("p");
     text.className = "text";
+    // Arabic or Hebrew runs right to left, whatever the page's direction (docs/chat.md#layout).
+    text.dir = "auto";
     text.textContent = message.text;
     item.append(speaker, text);
 

@@ -18,7 +18,7 @@ export function chatPageHtml(): string {
 </head>
 <body>
 <div class="chat">
-<header class="chat-header"><h1 id="agent-name">Chat</h1></header>
+<header class="chat-header"><h1 id="agent-name" dir="auto">Chat</h1></header>
 <main class="chat-main">
 <div class="log">
 <ol id="messages" class="messages" role="log" aria-live="polite" aria-label="Conversation"></ol>
@@ -30,7 +30,7 @@ export function chatPageHtml(): string {
 </main>
 <form id="composer" class="composer" hidden>
 <label class="visually-hidden" for="message-input">Message</label>
-<textarea id="message-input" name="message" rows="2" maxlength="2000" placeholder="Type a message" autocomplete="off" aria-describedby="char-count"></textarea>
+<textarea id="message-input" name="message" dir="auto" rows="2" maxlength="2000" placeholder="Type a message" autocomplete="off" aria-describedby="char-count"></textarea>
 <p id="char-count" class="char-count" hidden></p>
 <div class="actions">
 <button id="send" class="button primary" type="submit" disabled>Send</button>

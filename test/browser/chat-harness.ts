@@ -60,6 +60,28 @@ export async function stopChatWorld(world: ChatWorld | undefined): Promise<void>
   await world?.server.stop();
 }
 
+/**
+ * Creates an agent of the demo workspace (an initiator when `body.greeting` is given) with a
+ * widget channel; pass them to {@link createLink} as `flowId` and `channelId`.
+ */
+export async function createAgent(
+  world: ChatWorld,
+  body: Record<string, unknown>,
+): Promise<{ flowId: string; channelId: string }> {
+  const token = world.demo.memberToken;
+  const agent = await world.api("POST", "/v1/manage/agents", {
+    token,
+    body: { mode: body.greeting ? "initiator" : "responder", parameters: [], ...body },
+  });
+  expect(agent.status, `POST /v1/manage/agents answered: ${agent.text}`).toBe(201);
+  const channel = await world.api("POST", `/v1/manage/agents/${agent.json.id}/channels`, {
+    token,
+    body: { type: "widget", name: "Website" },
+  });
+  expect(channel.status, `POST …/channels answered: ${channel.text}`).toBe(201);
+  return { flowId: agent.json.id, channelId: channel.json.id };
+}
+
 /** A link of the demo agent (or `extra.flowId`) for Ada, as the customer's server creates it. */
 export async function createLink(
   world: ChatWorld,

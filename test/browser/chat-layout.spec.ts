@@ -2,7 +2,8 @@
  * The chat page's layout in a real browser (docs/chat.md#layout), at desktop and 375 px, light and
  * dark: only the message list scrolls (a wheel anywhere else moves nothing, the composer stays on
  * screen); the list opens, and reopens after a reload, at its newest message and follows arrivals,
- * unless the person scrolled up: then "New messages" appears. Screenshots go to
+ * unless the person scrolled up: then "New messages" appears; right-to-left text (Arabic, Hebrew)
+ * is laid out right to left in messages and in the composer. Screenshots go to
  * test-results/browser/chat-*.png.
  */
 import type { Page } from "playwright-core";
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ChatWorld,
   closeChat,
+  createAgent,
   createLink,
   openChat,
   seedMessages,
@@ -146,6 +148,53 @@ describe("the chat page's layout", () => {
       await page.waitForTimeout(200);
       expect(await listEnd(page)).toMatchObject({ atEnd: true, lastVisible: true });
       expect(await newMessages.isVisible()).toBe(false);
+      expect(chat.problems).toEqual([]);
+      await closeChat(chat);
+    }
+  });
+
+  it("4. right-to-left text is laid out right to left in messages and the composer", async () => {
+    const w = need(world, "world");
+    const agent = await createAgent(w, {
+      name: "مساعد الانضمام",
+      greeting: "مرحبا {{participant.name}}! كيف يمكنني مساعدتك اليوم؟",
+    });
+    const arabic = "مرحبا، أريد تغيير خطتي من فضلك.";
+    const hebrew = "שלום, אני רוצה לשנות את התוכנית שלי.";
+    for (const variant of VARIANTS) {
+      const link = await createLink(w, { ...agent, parameters: {} });
+      const chat = await openChat(w, link.url, variant);
+      const { page } = chat;
+      await waitForState(page, "open");
+      const input = page.locator("#message-input");
+      await input.fill(hebrew);
+      expect(await input.evaluate((node) => getComputedStyle(node).direction)).toBe("rtl");
+      await input.press("Enter");
+      await input.fill(arabic);
+      await input.press("Enter");
+      await input.fill("And one in English.");
+      expect(await input.evaluate((node) => getComputedStyle(node).direction)).toBe("ltr");
+      await input.press("Enter");
+      await page.locator("#messages .message.agent", { hasText: "And one in English." }).waitFor();
+      const directions = await page
+        .locator("#messages .message .text")
+        .evaluateAll((nodes) =>
+          nodes.map((node) => [node.textContent?.slice(0, 12), getComputedStyle(node).direction]),
+        );
+      expect(directions.map(([, direction]) => direction)).toEqual([
+        "rtl", // the greeting
+        "rtl", // Hebrew
+        "ltr", // the scripted reply starts in English
+        "rtl", // Arabic
+        "ltr",
+        "ltr",
+        "ltr",
+      ]);
+      expect(
+        await page.locator("#agent-name").evaluate((node) => getComputedStyle(node).direction),
+      ).toBe("rtl");
+      await input.fill(arabic);
+      await shot(chat, "4-right-to-left");
       expect(chat.problems).toEqual([]);
       await closeChat(chat);
     }
