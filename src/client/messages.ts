@@ -1,7 +1,9 @@
 // The message list of the chat page: each message rendered once (by id, so history and live
-// frames may overlap), as text only, with its speaker for screen readers and its local time.
+// frames may overlap), the person's as text, the agent's from its Markdown blocks, each with its
+// speaker for screen readers and its local time.
 // Scrolling is ./scroll.ts's job.
 import type { WireMessage } from "../conversations/protocol";
+import { renderBlocks } from "./rich-text";
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "2-digit" });
 
@@ -27,11 +29,13 @@ export class MessageList {
     const speaker = document.createElement("span");
     speaker.className = "visually-hidden";
     speaker.textContent = message.role === "person" ? "You: " : `${this.agentName()}: `;
-    const text = document.createElement("p");
-    text.className = "text";
+    // An agent's Markdown becomes paragraphs and lists; everything else stays plain text.
+    const text = document.createElement(message.blocks ? "div" : "p");
+    text.className = message.blocks ? "text rich" : "text";
     // Arabic or Hebrew runs right to left, whatever the page's direction (docs/chat.md#layout).
     text.dir = "auto";
-    text.textContent = message.text;
+    if (message.blocks) renderBlocks(message.blocks, text);
+    else text.textContent = message.text;
     item.append(speaker, text);
 
     const at = new Date(message.at);

@@ -30,11 +30,41 @@ export const MAX_FRAME_CHARS = 16_384;
 /** Close codes the server uses; the page switches to the matching state. */
 export const CLOSE_CODES = { revoked: 4403, ended: 4410, expired: 4411 } as const;
 
+/** A run of an agent message's text with its marks (docs/chat.md#formatting). */
+export const SpanSchema = z.object({
+  text: z.string(),
+  strong: z.optional(z.boolean()),
+  em: z.optional(z.boolean()),
+  code: z.optional(z.boolean()),
+  /** An http(s) or mailto URL; the page checks it again before linking. */
+  href: z.optional(z.string()),
+});
+export type Span = z.infer<typeof SpanSchema>;
+
+/** A paragraph, or a list whose items are blocks again (nested lists). */
+export type Block =
+  | { type: "p"; spans: Span[] }
+  | { type: "list"; ordered: boolean; start: number; items: Block[][] };
+
+export const BlockSchema: z.ZodMiniType<Block> = z.union([
+  z.object({ type: z.literal("p"), spans: z.array(SpanSchema) }),
+  z.object({
+    type: z.literal("list"),
+    ordered: z.boolean(),
+    start: z.number(),
+    get items() {
+      return z.array(z.array(BlockSchema));
+    },
+  }),
+]);
+
 export const WireMessageSchema = z.object({
   id: z.string(),
   role: z.enum(["agent", "person"]),
   text: z.string(),
   at: z.string(),
+  /** An agent message's text read as Markdown; absent for the person's, which stay plain text. */
+  blocks: z.optional(z.array(BlockSchema)),
 });
 /** A message as the page sees it. */
 export type WireMessage = z.infer<typeof WireMessageSchema>;

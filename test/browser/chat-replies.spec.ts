@@ -1,7 +1,8 @@
 /**
  * The agent's replies on the chat page in a real browser (docs/chat.md#replies), at desktop and
  * 375 px, light and dark: "… is typing" while the agent writes; a reply that fails or takes over
- * 30 s gets a clear message and "Try again", which brings the reply. The socket passes through a
+ * 30 s gets a clear message and "Try again", which brings the reply; agent messages show a safe
+ * subset of Markdown (links open in a new tab), the person's stay plain text. The socket passes through a
  * Playwright route that can hold, drop or replace the server's agent messages, so a slow or
  * failing agent is shown without a real model. Screenshots go to test-results/browser/chat-*.png.
  */
@@ -11,6 +12,7 @@ import {
   type ChatPage,
   type ChatWorld,
   closeChat,
+  createAgent,
   createLink,
   openChat,
   shot,
@@ -115,6 +117,79 @@ describe("the agent's replies", () => {
       control.mode = "pass";
       await tryAgain(page).click();
       await page.locator("#messages .message.agent", { hasText: "Third question" }).waitFor();
+      expect(chat.problems).toEqual([]);
+      await closeChat(chat);
+    }
+  });
+
+  it("5. agent messages show safe Markdown; the person's stay plain text", async () => {
+    const w = need(world, "world");
+    const agent = await createAgent(w, {
+      name: "Support desk",
+      greeting: [
+        "Hi **{{participant.name}}**, *welcome*! Here is what you get:",
+        "",
+        "- Unlimited `API` calls",
+        "- Priority support",
+        "  1. by mail",
+        "  2. by phone",
+        "",
+        "See [the docs](https://example.com/docs), https://example.com/pricing or [mail us](mailto:help@example.com).",
+        '[Not a link](javascript:alert(1)) <img src=x onerror="window.hacked=1"> <b>stays text</b>',
+      ].join("\n"),
+      instructions:
+        "pricing: Our **Pro plan** costs $20/month. See [pricing](https://example.com/pricing).",
+    });
+    for (const variant of VARIANTS) {
+      const link = await createLink(w, { ...agent, parameters: {} });
+      const chat = await openChat(w, link.url, variant);
+      const { page } = chat;
+      await waitForState(page, "open");
+      const greeting = page.locator("#messages .message.agent").first();
+      await greeting.locator("strong", { hasText: "Ada" }).waitFor();
+      expect(await greeting.locator("em").allTextContents()).toEqual(["welcome"]);
+      expect(await greeting.locator(":scope .text > ul > li").count()).toBe(2);
+      expect(await greeting.locator("ul ol > li").allTextContents()).toEqual([
+        "by mail",
+        "by phone",
+      ]);
+      expect(await greeting.locator("code").allTextContents()).toEqual(["API"]);
+      const links = await greeting
+        .locator("a")
+        .evaluateAll((anchors) =>
+          anchors.map((a) => [
+            a.textContent,
+            a.getAttribute("href"),
+            a.getAttribute("target"),
+            a.getAttribute("rel"),
+          ]),
+        );
+      expect(links).toEqual([
+        ["the docs", "https://example.com/docs", "_blank", "noopener noreferrer"],
+        [
+          "https://example.com/pricing",
+          "https://example.com/pricing",
+          "_blank",
+          "noopener noreferrer",
+        ],
+        ["mail us", "mailto:help@example.com", "_blank", "noopener noreferrer"],
+      ]);
+      // HTML and unsafe links arrive as their text, never as elements.
+      await greeting.getByText("<b>stays text</b>", { exact: false }).waitFor();
+      expect(await page.locator("#messages img, #messages b, #messages script").count()).toBe(0);
+      expect(await greeting.textContent()).toContain("Not a link");
+      expect(await page.evaluate(() => (window as { hacked?: number }).hacked)).toBeUndefined();
+
+      // Live replies are formatted too; the person's own Markdown stays as typed.
+      await page.locator("#message-input").fill("**pricing** please");
+      await page.locator("#message-input").press("Enter");
+      const reply = page.locator("#messages .message.agent").nth(1);
+      await reply.locator("strong", { hasText: "Pro plan" }).waitFor();
+      expect(await reply.locator("a").getAttribute("href")).toBe("https://example.com/pricing");
+      const mine = page.locator("#messages .message.person").last();
+      expect(await mine.locator(".text").textContent()).toBe("**pricing** please");
+      expect(await mine.locator("strong").count()).toBe(0);
+      await shot(chat, "5-markdown");
       expect(chat.problems).toEqual([]);
       await closeChat(chat);
     }

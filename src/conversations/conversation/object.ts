@@ -16,6 +16,7 @@ import { randomBase64Url, sha256Hex } from "../../platform/crypto";
 import type { AppBindings } from "../../platform/env";
 import { ApiError, errorResponse } from "../../platform/errors";
 import { type AgentBrain, chooseBrain, renderAgentText } from "../brain";
+import { richWire } from "../markdown";
 import {
   CLOSE_CODES,
   frameText,
@@ -152,7 +153,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
   private async retry(ws: WebSocket, facts: ConversationFacts, now: number): Promise<void> {
     const newest = this.store.messages(1)[0];
     if (newest?.role === "agent") {
-      return trySend(ws, frameText({ type: "message", message: toWire(newest) }));
+      return trySend(ws, frameText({ type: "message", message: richWire(toWire(newest)) }));
     }
     if (this.replying > 0) return trySend(ws, frameText({ type: "typing", active: true }));
     if (!newest) return sendError(ws, "invalid_message", "There is no message to answer yet.");
@@ -246,7 +247,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     this.store.addMessage(stored);
     const state = this.store.state();
     if (state) this.store.setState({ ...state, lastActivityAt: stored.at });
-    broadcast(this.ctx.getWebSockets(), { type: "message", message: toWire(stored) });
+    broadcast(this.ctx.getWebSockets(), { type: "message", message: richWire(toWire(stored)) });
   }
 
   private enqueue(item: OutboxItem): void {
