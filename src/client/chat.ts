@@ -52,6 +52,7 @@ const input = byId<HTMLTextAreaElement>("message-input");
 const charCount = byId<HTMLElement>("char-count");
 const send = byId<HTMLButtonElement>("send");
 const endChat = byId<HTMLButtonElement>("end-chat");
+const endDialog = byId<HTMLDialogElement>("end-dialog");
 
 const fragment = new URLSearchParams(location.hash.slice(1));
 const token = fragment.get("launch")?.trim() ?? "";
@@ -116,6 +117,7 @@ function offerRetry(action: typeof retryAction): void {
 /** Ends the page for good: no more sockets, no form, a final notice. */
 function finish(state: State, text: string): void {
   connection.stop();
+  if (endDialog.open) endDialog.close();
   replies.settle();
   form.hidden = true;
   setState(state, text);
@@ -241,8 +243,21 @@ input.addEventListener("keydown", (event) => {
 
 input.addEventListener("input", updateCount);
 
+// Ending cannot be undone, so it is asked first; the modal dialog keeps focus inside itself,
+// starts on "Keep chatting" and closes on Escape (docs/chat.md#ending-the-chat).
 endChat.addEventListener("click", () => {
+  if (connection.open) endDialog.showModal();
+});
+
+byId("end-cancel").addEventListener("click", () => endDialog.close());
+
+byId("end-confirm").addEventListener("click", () => {
+  endDialog.close();
   if (connection.send({ type: "end" })) endChat.disabled = true;
+});
+
+endDialog.addEventListener("close", () => {
+  if (!form.hidden) endChat.focus();
 });
 
 retry.addEventListener("click", () => {
@@ -263,7 +278,8 @@ if (embedded) {
   // Escape pressed inside the iframe never reaches the host page, so ask the widget to close.
   // The message carries nothing secret, hence the wildcard target origin.
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && window.parent !== window) {
+    // Escape in the dialog closes the dialog only.
+    if (event.key === "Escape" && !endDialog.open && window.parent !== window) {
       window.parent.postMessage({ type: "agent-edge:close" }, "*");
     }
   });

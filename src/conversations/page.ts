@@ -37,6 +37,14 @@ export function chatPageHtml(): string {
 <button id="end-chat" class="button secondary" type="button" disabled>End chat</button>
 </div>
 </form>
+<dialog id="end-dialog" class="dialog" aria-labelledby="end-title" aria-describedby="end-text">
+<h2 id="end-title">End this chat?</h2>
+<p id="end-text">You will not be able to send more messages in this conversation.</p>
+<div class="actions">
+<button id="end-cancel" class="button secondary" type="button" autofocus>Keep chatting</button>
+<button id="end-confirm" class="button primary" type="button">End chat</button>
+</div>
+</dialog>
 </div>
 <noscript><p class="noscript">This chat needs JavaScript.</p></noscript>
 </body>

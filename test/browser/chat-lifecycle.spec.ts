@@ -1,0 +1,74 @@
+/**
+ * The chat's lifecycle in a real browser (docs/chat.md), at desktop and 375 px, light and dark:
+ * End chat asks first in an accessible modal dialog. Screenshots go to
+ * test-results/browser/chat-*.png.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type ChatWorld,
+  closeChat,
+  createLink,
+  openChat,
+  shot,
+  startChatWorld,
+  stopChatWorld,
+  VARIANTS,
+  waitForState,
+} from "./chat-harness";
+
+let world: ChatWorld | undefined;
+
+function need<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} is missing (beforeAll failed)`);
+  return value;
+}
+
+beforeAll(async () => {
+  world = await startChatWorld();
+});
+
+afterAll(async () => {
+  await stopChatWorld(world);
+});
+
+describe("the chat's lifecycle", () => {
+  it("6. End chat asks first, in a modal dialog; Keep chatting and Escape keep the chat", async () => {
+    const w = need(world, "world");
+    for (const variant of VARIANTS) {
+      const link = await createLink(w);
+      const chat = await openChat(w, link.url, variant);
+      const { page } = chat;
+      await waitForState(page, "open");
+      const endChat = page.locator("#end-chat");
+      const dialog = page.getByRole("dialog", { name: "End this chat?" });
+
+      await endChat.click();
+      await dialog.waitFor();
+      expect(await dialog.getAttribute("aria-describedby")).toBe("end-text");
+      // Focus starts on the safe choice and stays inside the dialog.
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Keep chatting");
+      for (let i = 0; i < 4; i++) await page.keyboard.press("Tab");
+      expect(
+        await page.evaluate(() => !!document.activeElement?.closest("#end-dialog")),
+        `${variant.name}: focus left the dialog`,
+      ).toBe(true);
+      await shot(chat, "6-end-dialog");
+
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("end-chat");
+      await endChat.click();
+      await dialog.getByRole("button", { name: "Keep chatting" }).click();
+      await dialog.waitFor({ state: "hidden" });
+      await page.waitForTimeout(300);
+      expect(await page.evaluate(() => document.documentElement.dataset.state)).toBe("open");
+
+      await endChat.click();
+      await dialog.getByRole("button", { name: "End chat" }).click();
+      await waitForState(page, "ended");
+      await shot(chat, "6-ended");
+      expect(chat.problems).toEqual([]);
+      await closeChat(chat);
+    }
+  });
+});
