@@ -1,13 +1,16 @@
 /**
  * The chat's lifecycle in a real browser (docs/chat.md), at desktop and 375 px, light and dark:
- * End chat asks first in an accessible modal dialog. Screenshots go to
- * test-results/browser/chat-*.png.
+ * End chat asks first in an accessible modal dialog; a link that expires while its chat is open
+ * switches the open page to the expired state (the link is made in beforeAll with the shortest
+ * expiry, 5 minutes, and its step runs last, so the wait overlaps the other steps). Screenshots go
+ * to test-results/browser/chat-*.png.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ChatWorld,
   closeChat,
   createLink,
+  type Launch,
   openChat,
   shot,
   startChatWorld,
@@ -17,6 +20,10 @@ import {
 } from "./chat-harness";
 
 let world: ChatWorld | undefined;
+/** A link that expires 5 minutes after beforeAll, and when (epoch ms, from its answer). */
+let expiring: (Launch & { expiresAt: string }) | undefined;
+/** The shortest expiry the launch API allows. */
+const SHORTEST_EXPIRY_S = 300;
 
 function need<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new Error(`${what} is missing (beforeAll failed)`);
@@ -25,6 +32,9 @@ function need<T>(value: T | undefined, what: string): T {
 
 beforeAll(async () => {
   world = await startChatWorld();
+  expiring = (await createLink(world, { expiresInSeconds: SHORTEST_EXPIRY_S })) as Launch & {
+    expiresAt: string;
+  };
 });
 
 afterAll(async () => {
@@ -67,6 +77,32 @@ describe("the chat's lifecycle", () => {
       await dialog.getByRole("button", { name: "End chat" }).click();
       await waitForState(page, "ended");
       await shot(chat, "6-ended");
+      expect(chat.problems).toEqual([]);
+      await closeChat(chat);
+    }
+  });
+
+  // Last: it waits for the link made in beforeAll to expire.
+  it("7. a link that expires while its chat is open switches the page to expired", {
+    timeout: (SHORTEST_EXPIRY_S + 120) * 1000,
+  }, async () => {
+    const w = need(world, "world");
+    const link = need(expiring, "expiring link");
+    const chats = [];
+    for (const variant of VARIANTS) {
+      const chat = await openChat(w, link.url, variant);
+      await waitForState(chat.page, "open");
+      chats.push(chat);
+    }
+    const expiresAt = Date.parse(link.expiresAt);
+    // The alarm fires at the expiry; the pages learn it over their sockets within seconds.
+    const wait = expiresAt - Date.now() + 15_000;
+    for (const chat of chats) {
+      await waitForState(chat.page, "expired", Math.max(wait, 15_000));
+      expect(Date.now(), "switched before the expiry").toBeGreaterThanOrEqual(expiresAt);
+      expect(await chat.page.locator("#notice").textContent()).toBe("This link has expired.");
+      expect(await chat.page.locator("#message-input").isVisible()).toBe(false);
+      await shot(chat, "7-expired");
       expect(chat.problems).toEqual([]);
       await closeChat(chat);
     }

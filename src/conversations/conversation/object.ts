@@ -7,7 +7,9 @@
  * - Messages travel over WebSockets accepted with the hibernation API, so an idle chat costs no
  *   memory; everything lives in storage and survives eviction.
  * - The conversation ends when the person or the agent ends it, after 30 minutes without a
- *   message (alarm), or when the link is revoked (`revoke`, which also closes the sockets at once).
+ *   message (alarm), when the link expires (alarm; the sockets get `expired`), or when the link is
+ *   revoked (`revoke`, which also closes the sockets at once).
+ * - Replies come from the agent brain through ./replies.ts (typing, a deadline, retries).
  * - What must reach others (workflow events, the link's move to `ended`) goes through an outbox in
  *   the same storage and is retried by the alarm until delivered: at least once.
  */
@@ -15,7 +17,7 @@ import { DurableObject } from "cloudflare:workers";
 import { randomBase64Url, sha256Hex } from "../../platform/crypto";
 import type { AppBindings } from "../../platform/env";
 import { ApiError, errorResponse } from "../../platform/errors";
-import { type AgentBrain, chooseBrain, renderAgentText } from "../brain";
+import { chooseBrain, renderAgentText } from "../brain";
 import { richWire } from "../markdown";
 import {
   CLOSE_CODES,
@@ -25,7 +27,7 @@ import {
   REPLY_TIMEOUT_MS,
   toWire,
 } from "../protocol";
-import { admitMessage, admitOpen, admitRetry, type Refusal } from "./admission";
+import { admitMessage, admitOpen } from "./admission";
 import type {
   ConversationContract,
   ConversationFacts,
@@ -35,33 +37,29 @@ import type {
   StoredMessage,
 } from "./contract";
 import { OutboxDelivery } from "./outbox";
-import { replyWithin } from "./replies";
-import { broadcast, closeAll, sendError, trySend } from "./sockets";
+import { ReplyDesk } from "./replies";
+import { broadcast, closeAll, sendError, sendRefusal, trySend } from "./sockets";
 import { ConversationStore, type OutboxItem } from "./store";
 
 /** A socket ticket must be used within this time. */
 const TICKET_TTL_MS = 60_000;
 /** Live sockets one conversation accepts (docs/limits.md#chat). */
 export const MAX_SOCKETS = 8;
-/** Newest messages handed to the brain with each person message. */
-const BRAIN_HISTORY = 30;
 
 /** One conversation (docs/architecture.md#conversation): its messages, sockets, lifecycle and outbox. */
 export class Conversation extends DurableObject<AppBindings> implements ConversationContract {
   private readonly store: ConversationStore;
-  private readonly brain: AgentBrain;
   private readonly outbox: OutboxDelivery;
-  /**
-   * Replies being written right now. In memory only: an object evicted meanwhile loses the reply,
-   * and its history then ends with the person's message, which the page offers to retry.
-   */
-  private replying = 0;
+  private readonly replies: ReplyDesk;
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
     super(ctx, env);
     this.store = new ConversationStore(ctx.storage.sql);
-    this.brain = chooseBrain(env);
     this.outbox = new OutboxDelivery(env, this.store);
+    this.replies = new ReplyDesk(chooseBrain(env), this.store, () => this.ctx.getWebSockets(), {
+      post: (text) => this.post(message("agent", text, Date.now())),
+      after: (end) => (end ? this.end("agent", Date.now()) : this.scheduleAlarm()),
+    });
   }
 
   /** Starts the conversation (first call) or resumes it; idempotent; opens are rate limited. */
@@ -123,7 +121,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     const pair = new WebSocketPair();
     this.ctx.acceptWebSocket(pair[1]);
     // The page learns at once whether a reply is on its way (or owed: docs/api/conversations.md#replies).
-    trySend(pair[1], frameText({ type: "typing", active: this.replying > 0 }));
+    trySend(pair[1], frameText({ type: "typing", active: this.replies.busy }));
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
 
@@ -135,66 +133,17 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     if (!state || !facts || state.endedAt !== null) {
       return sendError(ws, "conversation_ended", "This conversation has ended.");
     }
+    // The alarm may not have run yet at the very moment of expiry.
+    if (Date.now() >= facts.expiresAt) return this.expire(Date.now());
     if (frame.type === "end") return this.end("person", Date.now());
-    if (frame.type === "retry") return this.retry(ws, facts, Date.now());
+    if (frame.type === "retry") return this.replies.retry(ws, facts, Date.now());
 
     const now = Date.now();
     // The stored history is the log of the rate limit: exact across hibernation.
     const admitted = admitMessage(frame.text, this.store.personMessageTimes(now - 60_000), now);
-    if ("code" in admitted) return refuse(ws, admitted);
+    if ("code" in admitted) return sendRefusal(ws, admitted);
     this.post(message("person", admitted.text, now));
-    await this.answer(facts);
-  }
-
-  /**
-   * A `retry` frame: the reply to the newest message is sent again when it exists, asked for
-   * again when it does not (and none is being written), at most RETRIES_PER_MINUTE times a minute.
-   */
-  private async retry(ws: WebSocket, facts: ConversationFacts, now: number): Promise<void> {
-    const newest = this.store.messages(1)[0];
-    if (newest?.role === "agent") {
-      return trySend(ws, frameText({ type: "message", message: richWire(toWire(newest)) }));
-    }
-    if (this.replying > 0) return trySend(ws, frameText({ type: "typing", active: true }));
-    if (!newest) return sendError(ws, "invalid_message", "There is no message to answer yet.");
-    const refused = admitRetry(this.store.retryTimes(now - 60_000), now);
-    if (refused) return refuse(ws, refused);
-    this.store.addRetry(now);
-    await this.answer(facts);
-  }
-
-  /**
-   * The agent's reply to the newest message: every socket sees `typing`, then the reply, or a
-   * `reply_failed` error when the brain fails or passes REPLY_TIMEOUT_MS (the page offers retry).
-   */
-  private async answer(facts: ConversationFacts): Promise<void> {
-    this.replying += 1;
-    broadcast(this.ctx.getWebSockets(), { type: "typing", active: true });
-    try {
-      const outcome = await replyWithin(
-        this.brain,
-        facts,
-        this.store.messages(BRAIN_HISTORY),
-        REPLY_TIMEOUT_MS,
-      );
-      // The conversation may have ended (revoked, ended in another tab) while the brain thought.
-      if (this.store.state()?.endedAt != null) return;
-      if (!outcome.ok) {
-        const text =
-          outcome.reason === "timeout"
-            ? `The agent did not reply within ${REPLY_TIMEOUT_MS / 1000} s.`
-            : "The agent could not reply.";
-        for (const socket of this.ctx.getWebSockets()) {
-          sendError(socket, "reply_failed", text, [{ reason: outcome.reason }]);
-        }
-        return;
-      }
-      this.post(message("agent", outcome.reply.text, Date.now()));
-      if (outcome.reply.end) await this.end("agent", Date.now());
-      else await this.scheduleAlarm();
-    } finally {
-      this.replying -= 1;
-    }
+    await this.replies.answer(facts);
   }
 
   override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
@@ -224,14 +173,31 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     await this.scheduleAlarm();
   }
 
-  /** Delivers due notifications; ends the conversation once it has been idle too long. */
+  /**
+   * Delivers due notifications; ends the conversation when its link expires or once it has been
+   * idle too long, whichever comes first.
+   */
   override async alarm(): Promise<void> {
     const now = Date.now();
     const state = this.store.state();
-    if (state && state.endedAt === null && now >= state.lastActivityAt + IDLE_TIMEOUT_MS) {
-      await this.end("idle", now);
+    const facts = this.store.facts();
+    if (state && facts && state.endedAt === null) {
+      const idleAt = state.lastActivityAt + IDLE_TIMEOUT_MS;
+      if (now >= facts.expiresAt && facts.expiresAt <= idleAt) await this.expire(now);
+      else if (now >= idleAt) await this.end("idle", now);
     }
     await this.deliverOutbox(now);
+    await this.scheduleAlarm();
+  }
+
+  /**
+   * The link expired while the chat was open (docs/api/conversations.md#lifecycle): the
+   * conversation ends (`expired`) and every socket gets `expired`, then close code 4411.
+   */
+  private async expire(now: number): Promise<void> {
+    if (!this.finish("expired", now)) return;
+    this.enqueue({ kind: "link-ended", id: outboxId(), at: now, reason: "expired" });
+    closeAll(this.ctx.getWebSockets(), { type: "expired" }, CLOSE_CODES.expired, "expired");
     await this.scheduleAlarm();
   }
 
@@ -264,7 +230,11 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
   private async scheduleAlarm(): Promise<void> {
     const state = this.store.state();
     const times = [this.store.nextOutboxDue()];
-    if (state && state.endedAt === null) times.push(state.lastActivityAt + IDLE_TIMEOUT_MS);
+    const expiresAt = this.store.facts()?.expiresAt;
+    if (state && state.endedAt === null) {
+      times.push(state.lastActivityAt + IDLE_TIMEOUT_MS);
+      if (expiresAt !== undefined) times.push(expiresAt);
+    }
     const next = Math.min(...times.filter((t): t is number => t !== null));
     if (Number.isFinite(next)) await this.ctx.storage.setAlarm(Math.max(next, Date.now() + 1));
     else await this.ctx.storage.deleteAlarm();
@@ -274,10 +244,6 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
 /** An outbox item's id; secret enough that execution ids derived from it stay unguessable. */
 function outboxId(): string {
   return `out_${randomBase64Url(16)}`;
-}
-
-function refuse(ws: WebSocket, refusal: Refusal): void {
-  sendError(ws, refusal.code, refusal.message, refusal.details);
 }
 
 function message(role: StoredMessage["role"], text: string, at: number): StoredMessage {

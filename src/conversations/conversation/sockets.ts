@@ -1,5 +1,6 @@
 /** Writing to the conversation's sockets, where a closing socket must not fail the caller. */
 import { frameText, type ServerFrame, type SocketErrorCode } from "../protocol";
+import type { Refusal } from "./admission";
 
 /** Sends an error frame in the one envelope (docs/errors.md), details as given. */
 export function sendError(
@@ -9,6 +10,11 @@ export function sendError(
   details: Record<string, string | number>[] = [],
 ): void {
   trySend(ws, frameText({ type: "error", error: { code, message: text, details } }));
+}
+
+/** Sends the error frame of a refused frame (./admission.ts). */
+export function sendRefusal(ws: WebSocket, refusal: Refusal): void {
+  sendError(ws, refusal.code, refusal.message, refusal.details);
 }
 
 /** Sends the frame; a socket that is closing misses it (the history has the message). */
