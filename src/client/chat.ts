@@ -71,7 +71,8 @@ let retryAction: "open" | "reply" = "open";
 const connection = new Connection(token, {
   session: applySession,
   refused: (state) => {
-    const shown = state === "loading" || state === "open" ? "error" : state;
+    const shown =
+      state === "loading" || state === "open" || state === "reconnecting" ? "error" : state;
     finish(shown, FINAL_TEXT[shown]);
   },
   unavailable: () => {
@@ -80,11 +81,19 @@ const connection = new Connection(token, {
   },
   reconnecting: () => {
     updateControls();
-    setState("loading", TEXT.reconnecting);
+    // Said once, politely (the notice is a status region); typed text stays in the composer.
+    if (root.dataset.state !== "reconnecting") setState("reconnecting", TEXT.reconnecting);
   },
   open: () => {
     setState("open", "");
     updateControls();
+    // Send was disabled while away: a focus it held fell to the page; give it back to the input.
+    if (
+      document.hasFocus() &&
+      (!document.activeElement || document.activeElement === document.body)
+    ) {
+      input.focus();
+    }
   },
   frame: handleFrame,
   closedWith: (code) => {

@@ -1,6 +1,7 @@
 // The chat page's link to its conversation (docs/chat.md#connection): opening the session, the
-// socket, and reconnecting after a drop with a capped backoff. Every reconnect opens the session
-// again, because the ticket in a socket URL is single-use; the history it returns fills any gap.
+// socket, and reconnecting after a drop with a short, capped backoff, at once when the tab becomes
+// visible again or the network comes back. Every reconnect opens the session again, because the
+// ticket in a socket URL is single-use; the history it returns fills any gap.
 import {
   type ClientFrame,
   frameText,
@@ -9,8 +10,8 @@ import {
 } from "../conversations/protocol";
 import { openSession, type Session, type State } from "./session";
 
-/** Longest wait between two reconnection attempts. */
-const MAX_BACKOFF_MS = 15_000;
+/** Longest wait between two reconnection attempts: a person waits, so seconds, not minutes. */
+const MAX_BACKOFF_MS = 5_000;
 
 /** What the page does with each turn of the connection. */
 export type ConnectionHandlers = {
@@ -39,8 +40,11 @@ export class Connection {
     private readonly token: string,
     private readonly on: ConnectionHandlers,
   ) {
-    // Coming back online should not wait out the remaining backoff.
+    // Coming back online, or to the tab, should not wait out the remaining backoff.
     window.addEventListener("online", () => this.now());
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") this.now();
+    });
   }
 
   /** Whether frames can be sent. */
@@ -107,7 +111,10 @@ export class Connection {
   }
 
   private later(minDelayMs = 0): void {
-    const delay = Math.max(Math.min(1000 * 2 ** this.attempt, MAX_BACKOFF_MS), minDelayMs);
+    // 1, 2, 4, 5, 5… s, each shortened by up to a quarter at random so that pages dropped together
+    // (a deploy) do not come back together; a 429's Retry-After is honoured as given.
+    const backoff = Math.min(1000 * 2 ** this.attempt, MAX_BACKOFF_MS) * (1 - Math.random() / 4);
+    const delay = Math.max(backoff, minDelayMs);
     this.attempt += 1;
     this.on.reconnecting();
     window.clearTimeout(this.timer);

@@ -1,10 +1,13 @@
 /**
  * The chat's lifecycle in a real browser (docs/chat.md), at desktop and 375 px, light and dark:
- * End chat asks first in an accessible modal dialog; a link that expires while its chat is open
+ * End chat asks first in an accessible modal dialog; a dropped socket says "Reconnecting…" in a
+ * status region, retries at most 5 s apart and at once when the tab becomes visible or the network
+ * comes back, keeping typed text and giving focus back; a link that expires while its chat is open
  * switches the open page to the expired state (the link is made in beforeAll with the shortest
  * expiry, 5 minutes, and its step runs last, so the wait overlaps the other steps). Screenshots go
  * to test-results/browser/chat-*.png.
  */
+import type { WebSocketRoute } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ChatWorld,
@@ -78,6 +81,69 @@ describe("the chat's lifecycle", () => {
       await waitForState(page, "ended");
       await shot(chat, "6-ended");
       expect(chat.problems).toEqual([]);
+      await closeChat(chat);
+    }
+  });
+
+  it("8. a dropped socket says Reconnecting…, retries within 5 s, and at once on visible or online", async () => {
+    const w = need(world, "world");
+    for (const variant of VARIANTS) {
+      const link = await createLink(w);
+      const sockets: WebSocketRoute[] = [];
+      let refuseOpens = false;
+      let opens = 0;
+      const chat = await openChat(w, link.url, variant, async (page) => {
+        await page.clock.install();
+        await page.route("**/v1/chat/sessions", async (route) => {
+          opens += 1;
+          if (refuseOpens) await route.fulfill({ status: 503, body: "{}" });
+          else await route.continue();
+        });
+        await page.routeWebSocket(/\/socket\?ticket=/, (ws) => {
+          ws.connectToServer();
+          sockets.push(ws);
+        });
+      });
+      const { page } = chat;
+      await waitForState(page, "open");
+      // Timers move only when the test says so from here on.
+      await page.clock.pauseAt(Date.now() + 1_000);
+      await page.locator("#message-input").fill("Half-typed question");
+      await page.locator("#send").focus();
+
+      const drop = async () => {
+        refuseOpens = true;
+        for (const ws of sockets.splice(0)) await ws.close({ code: 1012, reason: "restart" });
+        await waitForState(page, "reconnecting");
+      };
+      await drop();
+      const notice = page.getByRole("status").filter({ hasText: "Reconnecting…" });
+      await notice.waitFor();
+      expect(await notice.getAttribute("aria-live")).toBe("polite");
+      await shot(chat, "8-reconnecting");
+
+      // Every attempt fails; none is more than 5 s after the one before.
+      for (let attempt = 1; attempt <= 6; attempt++) {
+        const before = opens;
+        await page.clock.runFor(5_000);
+        await expect.poll(() => opens, { timeout: 5_000 }).toBeGreaterThan(before);
+      }
+      expect(await page.locator("#message-input").inputValue()).toBe("Half-typed question");
+
+      // Back on the tab: at once, without waiting out the backoff.
+      refuseOpens = false;
+      await page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+      await waitForState(page, "open", 5_000);
+      expect(await page.locator("#notice").textContent()).toBe("");
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("message-input");
+
+      // The network back: at once too.
+      await drop();
+      refuseOpens = false;
+      await page.evaluate(() => window.dispatchEvent(new Event("online")));
+      await waitForState(page, "open", 5_000);
+      expect(await page.locator("#message-input").inputValue()).toBe("Half-typed question");
+      expect(chat.problems.filter((p) => !p.includes("503"))).toEqual([]);
       await closeChat(chat);
     }
   });
