@@ -8,33 +8,7 @@ import { MessageList } from "./messages";
 import { ReplyWatch } from "./reply-watch";
 import { ScrollKeeper } from "./scroll";
 import type { Session, State } from "./session";
-
-const TEXT = {
-  opening: "Opening your conversation…",
-  incomplete: "This chat link is incomplete. Open the full link you were sent.",
-  ended: "This conversation has ended.",
-  expired: "This link has expired.",
-  revoked: "This link has been revoked.",
-  invalid: "This chat link is not valid.",
-  failed: "Something went wrong. Please try again in a moment.",
-  reconnecting: "Reconnecting…",
-  replyFailed: (name: string) => `${name} could not reply. Please try again.`,
-  replyLate: (name: string) => `${name} is taking too long to reply. Please try again.`,
-  tooLong: (max: number) => `Your message is too long. Keep it to ${max} characters or fewer.`,
-  tooFast: (seconds: number | null) =>
-    seconds === null
-      ? "You are sending messages too fast. Try again in a moment."
-      : `You are sending messages too fast. Try again in ${seconds} s.`,
-};
-
-/** What each final state says. */
-const FINAL_TEXT: Record<"ended" | "revoked" | "expired" | "invalid" | "error", string> = {
-  ended: TEXT.ended,
-  revoked: TEXT.revoked,
-  expired: TEXT.expired,
-  invalid: TEXT.invalid,
-  error: TEXT.failed,
-};
+import { FINAL_TEXT, TEXT } from "./texts";
 
 function byId<T extends HTMLElement>(id: string): T {
   const node = document.getElementById(id);
@@ -46,7 +20,8 @@ const root = document.documentElement;
 const agentName = byId<HTMLElement>("agent-name");
 const notice = byId<HTMLElement>("notice");
 const retry = byId<HTMLButtonElement>("retry");
-const list = byId<HTMLOListElement>("messages");
+const log = byId<HTMLElement>("messages");
+const list = byId<HTMLOListElement>("message-list");
 const form = byId<HTMLFormElement>("composer");
 const input = byId<HTMLTextAreaElement>("message-input");
 const charCount = byId<HTMLElement>("char-count");
@@ -60,7 +35,7 @@ const embedded = fragment.get("embed") === "1";
 
 const name = () => agentName.textContent ?? "";
 const messages = new MessageList(list, name);
-const scroller = new ScrollKeeper(list, byId<HTMLButtonElement>("new-messages"));
+const scroller = new ScrollKeeper(log, byId<HTMLButtonElement>("new-messages"));
 const replies = new ReplyWatch(byId<HTMLElement>("typing"), () => replyProblem(TEXT.replyLate));
 let maxChars = input.maxLength > 0 ? input.maxLength : 2000;
 // Kept until the server echoes it, so a refused message can be put back into the input.
@@ -236,6 +211,8 @@ function sendMessage(): void {
   retry.hidden = true;
   updateCount();
   replies.wait();
+  // After a click on Send, the person goes on typing where they were.
+  input.focus();
 }
 
 form.addEventListener("submit", (event) => {
@@ -255,7 +232,10 @@ input.addEventListener("input", updateCount);
 // Ending cannot be undone, so it is asked first; the modal dialog keeps focus inside itself,
 // starts on "Keep chatting" and closes on Escape (docs/chat.md#ending-the-chat).
 endChat.addEventListener("click", () => {
-  if (connection.open) endDialog.showModal();
+  if (!connection.open) return;
+  endDialog.showModal();
+  // Set here: the autofocus attribute is refused inside the widget's cross-origin iframe.
+  byId("end-cancel").focus();
 });
 
 byId("end-cancel").addEventListener("click", () => endDialog.close());

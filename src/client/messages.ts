@@ -32,10 +32,13 @@ export class MessageList {
     // An agent's Markdown becomes paragraphs and lists; everything else stays plain text.
     const text = document.createElement(message.blocks ? "div" : "p");
     text.className = message.blocks ? "text rich" : "text";
-    // Arabic or Hebrew runs right to left, whatever the page's direction (docs/chat.md#layout).
-    text.dir = "auto";
+    // Arabic or Hebrew runs right to left, whatever the page's direction (docs/chat.md#layout);
+    // Markdown decides per paragraph and list item.
     if (message.blocks) renderBlocks(message.blocks, text);
-    else text.textContent = message.text;
+    else {
+      text.dir = "auto";
+      text.textContent = message.text;
+    }
     item.append(speaker, text);
 
     const at = new Date(message.at);

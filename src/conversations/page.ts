@@ -21,14 +21,13 @@ export function chatPageHtml(): string {
 <header class="chat-header"><h1 id="agent-name" dir="auto">Chat</h1></header>
 <main class="chat-main">
 <div class="log">
-<ol id="messages" class="messages" role="log" aria-live="polite" aria-label="Conversation"></ol>
+<div id="messages" class="messages" role="log" aria-label="Conversation" tabindex="0"><ol id="message-list" class="message-list"></ol></div>
 <button id="new-messages" class="button primary new-messages" type="button" hidden>New messages <span aria-hidden="true">&darr;</span></button>
 </div>
 <p id="typing" class="typing" role="status"></p>
 <p id="notice" class="notice" role="status" aria-live="polite">Opening your conversation&hellip;</p>
 <button id="retry" class="button secondary retry" type="button" hidden>Try again</button>
-</main>
-<form id="composer" class="composer" hidden>
+<form id="composer" class="composer" aria-label="Your message" hidden>
 <label class="visually-hidden" for="message-input">Message</label>
 <textarea id="message-input" name="message" dir="auto" rows="2" maxlength="2000" placeholder="Type a message" autocomplete="off" aria-describedby="char-count"></textarea>
 <p id="char-count" class="char-count" hidden></p>
@@ -41,12 +40,13 @@ export function chatPageHtml(): string {
 <h2 id="end-title">End this chat?</h2>
 <p id="end-text">You will not be able to send more messages in this conversation.</p>
 <div class="actions">
-<button id="end-cancel" class="button secondary" type="button" autofocus>Keep chatting</button>
+<button id="end-cancel" class="button secondary" type="button">Keep chatting</button>
 <button id="end-confirm" class="button primary" type="button">End chat</button>
 </div>
 </dialog>
-</div>
 <noscript><p class="noscript">This chat needs JavaScript.</p></noscript>
+</main>
+</div>
 </body>
 </html>
 `;

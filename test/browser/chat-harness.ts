@@ -2,11 +2,13 @@
  * What the chat page's browser specs (chat-*.spec.ts, docs/chat.md) share: one `wrangler dev`
  * with the demo workspace and Chromium; links made the way a customer's server makes them; the
  * page opened in each of four looks (desktop and 375 px, light and dark); a conversation's history
- * written over the socket from Node; screenshots in test-results/browser/chat-*.png.
+ * written over the socket from Node; screenshots in test-results/browser/chat-*.png, each with an
+ * axe-core check of the state it shows.
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import axe from "axe-core";
+import type { Browser, Frame, Page } from "playwright-core";
 import { expect } from "vitest";
 import { type Api, type DemoWorkspace, seedDemoWorkspace } from "../../scripts/demo-seed.mjs";
 import { fetchApi } from "../../scripts/local-server.mjs";
@@ -154,10 +156,28 @@ export async function waitForState(page: Page, state: string, timeout = TIMEOUT_
   }
 }
 
-/** Saves a screenshot as test-results/browser/chat-`name`-`variant`.png. */
+/**
+ * Saves a screenshot as test-results/browser/chat-`name`-`variant`.png and expects no serious or
+ * critical axe-core finding on the page in this state (docs/chat.md#accessibility).
+ */
 export async function shot(chat: ChatPage, name: string): Promise<void> {
   await chat.page.screenshot({
     path: path.join(SCREENSHOTS, `chat-${name}-${chat.variant.name}.png`),
+  });
+  expect(await axeFindings(chat.page), `axe-core in ${name}, ${chat.variant.name}`).toEqual([]);
+}
+
+/**
+ * axe-core's serious and critical findings in `frame` (evaluated over CDP, which the page's CSP
+ * does not govern), and its `region` findings, which issue 15 names: all content in landmarks.
+ */
+export async function axeFindings(frame: Page | Frame): Promise<string[]> {
+  await frame.evaluate(axe.source);
+  return frame.evaluate(async () => {
+    const results = await (window as unknown as { axe: typeof axe }).axe.run(document);
+    return results.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical" || v.id === "region")
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   });
 }
 
@@ -168,7 +188,7 @@ export function messageTexts(page: Page): Promise<string[]> {
     .evaluateAll((nodes) => nodes.map((node) => (node.textContent ?? "").trim()));
 }
 
-type Frame = { type: string; message?: { role: string; text: string } };
+type SocketFrame = { type: string; message?: { role: string; text: string } };
 
 /**
  * Writes a history: opens the link's session and, over its socket from Node, sends each text and
@@ -187,10 +207,10 @@ export async function seedMessages(
   const session = (await res.json()) as { socketUrl?: string };
   if (!session.socketUrl) throw new Error(`no socketUrl: ${res.status} ${JSON.stringify(session)}`);
   const socket = new WebSocket(session.socketUrl);
-  const frames: Frame[] = [];
+  const frames: SocketFrame[] = [];
   let wake: (() => void) | undefined;
   socket.addEventListener("message", (event) => {
-    frames.push(JSON.parse(String(event.data)) as Frame);
+    frames.push(JSON.parse(String(event.data)) as SocketFrame);
     wake?.();
   });
   await new Promise((resolve, reject) => {

@@ -9,6 +9,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  axeFindings,
   type ChatWorld,
   closeChat,
   createAgent,
@@ -21,6 +22,8 @@ import {
   VARIANTS,
   waitForState,
 } from "./chat-harness";
+import { startThirdPartySite } from "./third-party-site";
+import { ROOT } from "./wrangler-server";
 
 let world: ChatWorld | undefined;
 
@@ -176,11 +179,13 @@ describe("the chat page's layout", () => {
       expect(await input.evaluate((node) => getComputedStyle(node).direction)).toBe("ltr");
       await input.press("Enter");
       await page.locator("#messages .message.agent", { hasText: "And one in English." }).waitFor();
-      const directions = await page
-        .locator("#messages .message .text")
-        .evaluateAll((nodes) =>
-          nodes.map((node) => [node.textContent?.slice(0, 12), getComputedStyle(node).direction]),
-        );
+      const directions = await page.locator("#messages .message .text").evaluateAll((nodes) =>
+        nodes.map((node) => {
+          // An agent's Markdown takes its direction per paragraph.
+          const text = node.matches(".rich") ? (node.querySelector("p") ?? node) : node;
+          return [text.textContent?.slice(0, 12), getComputedStyle(text).direction];
+        }),
+      );
       expect(directions.map(([, direction]) => direction)).toEqual([
         "rtl", // the greeting
         "rtl", // Hebrew
@@ -197,6 +202,82 @@ describe("the chat page's layout", () => {
       await shot(chat, "4-right-to-left");
       expect(chat.problems).toEqual([]);
       await closeChat(chat);
+    }
+  });
+
+  it("9. keyboard and screen readers: a focusable log, focus after sending, axe clean everywhere", async () => {
+    const w = need(world, "world");
+    const link = await createLink(w);
+    await seedMessages(w, link.token, LONG_HISTORY.slice(0, 4));
+    for (const variant of VARIANTS) {
+      const chat = await openChat(w, link.url, variant);
+      const { page } = chat;
+      await waitForState(page, "open");
+      await page.locator("#message-input").fill(`Sent with the button (${variant.name})`);
+      await page.locator("#send").click();
+      await page.locator("#messages .message.person", { hasText: variant.name }).waitFor();
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("message-input");
+
+      // The conversation is one Tab away from the composer and scrolls with the keyboard.
+      await page.keyboard.press("Shift+Tab");
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("messages");
+      expect(await page.getByRole("log", { name: "Conversation" }).count()).toBe(1);
+      const before = await page.locator("#messages").evaluate((node) => node.scrollTop);
+      await page.keyboard.press("PageUp");
+      await expect
+        .poll(() => page.locator("#messages").evaluate((node) => node.scrollTop))
+        .toBeLessThan(before);
+      await shot(chat, "9-log-focused");
+      await closeChat(chat);
+
+      const invalid = await openChat(w, `${w.server.base}/chat#launch=${"A".repeat(43)}`, variant);
+      await waitForState(invalid.page, "invalid");
+      await shot(invalid, "9-invalid");
+      await closeChat(invalid);
+
+      const failing = await openChat(w, link.url, variant, async (page) => {
+        await page.route("**/v1/chat/sessions", (route) =>
+          route.fulfill({ status: 503, body: "{}" }),
+        );
+      });
+      await waitForState(failing.page, "error");
+      await failing.page.getByRole("button", { name: "Try again" }).waitFor();
+      await shot(failing, "9-error");
+      await closeChat(failing);
+    }
+  });
+
+  it("9. the widget: axe finds nothing serious, closed or open, nor inside its chat", async () => {
+    const w = need(world, "world");
+    for (const variant of VARIANTS) {
+      const link = await createLink(w);
+      const site = await startThirdPartySite(
+        `<!doctype html><html lang="en"><head><title>Shop</title><link rel="icon" href="data:,"></head><body><main><h1>Customer site</h1><p>Products.</p></main>${link.embedHtml}</body></html>`,
+      );
+      try {
+        const host = await openChat(w, site.url, variant);
+        const { page } = host;
+        const launcher = page.locator("#agent-edge-launcher");
+        await launcher.waitFor();
+        // The customer's page decides its own landmarks; ours must add nothing serious.
+        const serious = (found: string[]) => found.filter((f) => !f.startsWith("region:"));
+        expect(serious(await axeFindings(page)), `${variant.name}: closed`).toEqual([]);
+        await launcher.click();
+        const frame = page.frameLocator('iframe[title="Chat"]');
+        await frame.locator("#messages .message").first().waitFor();
+        const chatFrame = page.frames().find((f) => f.url().includes("/chat"));
+        if (!chatFrame) throw new Error("no chat frame");
+        await chatFrame.waitForFunction(() => document.documentElement.dataset.state === "open");
+        expect(serious(await axeFindings(page)), `${variant.name}: open`).toEqual([]);
+        expect(await axeFindings(chatFrame), `${variant.name}: the chat inside`).toEqual([]);
+        await page.screenshot({
+          path: `${ROOT}/test-results/browser/chat-9-widget-open-${variant.name}.png`,
+        });
+        expect(host.problems).toEqual([]);
+        await closeChat(host);
+      } finally {
+        await site.close();
+      }
     }
   });
 });
