@@ -24,7 +24,6 @@ import {
   frameText,
   IDLE_TIMEOUT_MS,
   parseClientFrame,
-  REPLY_TIMEOUT_MS,
   toWire,
 } from "../protocol";
 import { admitMessage, admitOpen } from "./admission";
