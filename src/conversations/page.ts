@@ -1,9 +1,13 @@
+import { escapeAttribute } from "../platform/html";
+import type { ChatAssets } from "./assets";
+
 /**
- * The HTML document of `GET /chat`. Static on purpose: the route's CSP allows no inline script or
- * style, and the launch token lives only in the URL fragment, so `/chat.js` reads it and fills in
- * this skeleton (agent name, history, notice) in the browser.
+ * The HTML document of `GET /chat` (docs/chat.md). Static on purpose: the route's CSP allows no
+ * inline script or style, and the launch token lives only in the URL fragment, so the script reads
+ * it and fills in this skeleton (agent name, history, notice) in the browser.
+ * @param assets the hashed paths of the page's script and styles (docs/chat.md#assets-and-caching)
  */
-export function chatPageHtml(): string {
+export function chatPageHtml(assets: ChatAssets): string {
   return `<!doctype html>
 <html lang="en" data-state="loading">
 <head>
@@ -13,8 +17,8 @@ export function chatPageHtml(): string {
 <meta name="robots" content="noindex, nofollow">
 <link rel="icon" href="data:,">
 <title>Chat</title>
-<link rel="stylesheet" href="/chat.css">
-<script src="/chat.js" defer></script>
+<link rel="stylesheet" href="${escapeAttribute(assets.style)}">
+<script src="${escapeAttribute(assets.script)}" defer></script>
 </head>
 <body>
 <div class="chat">

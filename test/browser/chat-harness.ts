@@ -161,10 +161,23 @@ export async function waitForState(page: Page, state: string, timeout = TIMEOUT_
  * critical axe-core finding on the page in this state (docs/chat.md#accessibility).
  */
 export async function shot(chat: ChatPage, name: string): Promise<void> {
+  await screenshot(chat, name);
+  expect(await axeFindings(chat.page), `axe-core in ${name}, ${chat.variant.name}`).toEqual([]);
+}
+
+/** Saves a screenshot as test-results/browser/chat-`name`-`variant`.png, without checks. */
+export async function screenshot(chat: ChatPage, name: string): Promise<void> {
   await chat.page.screenshot({
     path: path.join(SCREENSHOTS, `chat-${name}-${chat.variant.name}.png`),
   });
-  expect(await axeFindings(chat.page), `axe-core in ${name}, ${chat.variant.name}`).toEqual([]);
+}
+
+/**
+ * Findings of {@link axeFindings} on a customer's page with the widget: its own landmarks are the
+ * customer's business (`region` is left out), anything serious or critical is ours.
+ */
+export async function hostPageFindings(page: Page): Promise<string[]> {
+  return (await axeFindings(page)).filter((finding) => !finding.startsWith("region:"));
 }
 
 /**

@@ -19,13 +19,7 @@ import type { AppBindings } from "../../platform/env";
 import { ApiError, errorResponse } from "../../platform/errors";
 import { chooseBrain, renderAgentText } from "../brain";
 import { richWire } from "../markdown";
-import {
-  CLOSE_CODES,
-  frameText,
-  IDLE_TIMEOUT_MS,
-  parseClientFrame,
-  toWire,
-} from "../protocol";
+import { CLOSE_CODES, frameText, IDLE_TIMEOUT_MS, parseClientFrame, toWire } from "../protocol";
 import { admitMessage, admitOpen } from "./admission";
 import type {
   ConversationContract,
