@@ -7765,7 +7765,7 @@ export interface components {
                  * @description conversation.ended only
                  * @enum {string}
                  */
-                reason?: "person" | "agent" | "idle" | "server";
+                reason?: "person" | "agent" | "idle" | "server" | "expired";
                 /** @description conversation.ended to an endpoint with includeTranscript */
                 messages?: {
                     id: string;
