@@ -7951,7 +7951,7 @@ export interface components {
                  * @description conversation.ended only
                  * @enum {string}
                  */
-                reason?: "person" | "agent" | "idle" | "server";
+                reason?: "person" | "agent" | "idle" | "server" | "expired";
                 /** @description conversation.ended to an endpoint with includeTranscript */
                 messages?: {
                     id: string;
@@ -8826,6 +8826,8 @@ export interface components {
                 role: "agent" | "person";
                 text: string;
                 at: string;
+                /** @description Agent messages only: the text read as a safe subset of Markdown */
+                blocks?: components["schemas"]["ChatBlock"][];
             }[];
             /** @description WebSocket with a one-time ticket (valid 60 s); absent once the chat ended */
             socketUrl?: string;
@@ -8834,6 +8836,26 @@ export interface components {
                 messagesPerMinute: number;
                 sessionOpensPerMinute: number;
             };
+        };
+        /** @description A paragraph, or a list whose items are blocks */
+        ChatBlock: {
+            /** @enum {string} */
+            type: "p";
+            spans: components["schemas"]["ChatSpan"][];
+        } | {
+            /** @enum {string} */
+            type: "list";
+            ordered: boolean;
+            start: number;
+            items: components["schemas"]["ChatBlock"][][];
+        };
+        ChatSpan: {
+            text: string;
+            strong?: boolean;
+            em?: boolean;
+            code?: boolean;
+            /** @description An http(s) or mailto URL */
+            href?: string;
         };
         OpenChatSession: {
             /** @description The link's token (from `#launch=`) */

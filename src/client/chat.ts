@@ -1,44 +1,14 @@
-// Script of the hosted chat page (`GET /chat`, also shown in the widget's iframe). The launch token
-// comes from the URL fragment only, so it never reaches a server log or a Referer header; the
-// fragment stays in the address bar so a reload resumes the same conversation.
+// Script of the hosted chat page (`GET /chat`, also shown in the widget's iframe; docs/chat.md).
+// The launch token comes from the URL fragment only, so it never reaches a server log or a Referer
+// header; the fragment stays in the address bar so a reload resumes the same conversation.
 
-import {
-  CLOSE_CODES,
-  type ClientFrame,
-  frameText,
-  parseServerFrame,
-  type ServerFrame,
-  type WireMessage,
-} from "../conversations/protocol";
+import { CLOSE_CODES, type ServerFrame, type WireMessage } from "../conversations/protocol";
+import { Connection } from "./connection";
 import { MessageList } from "./messages";
-import { openSession, type Session, type State } from "./session";
-
-const TEXT = {
-  opening: "Opening your conversation…",
-  incomplete: "This chat link is incomplete. Open the full link you were sent.",
-  ended: "This conversation has ended.",
-  expired: "This link has expired.",
-  revoked: "This link has been revoked.",
-  invalid: "This chat link is not valid.",
-  failed: "Something went wrong. Please try again in a moment.",
-  reconnecting: "Reconnecting…",
-  tooLong: (max: number) => `Your message is too long. Keep it to ${max} characters or fewer.`,
-  tooFast: (seconds: number | null) =>
-    seconds === null
-      ? "You are sending messages too fast. Try again in a moment."
-      : `You are sending messages too fast. Try again in ${seconds} s.`,
-};
-
-const MAX_BACKOFF_MS = 15_000;
-
-/** What each final state says. */
-const FINAL_TEXT: Record<"ended" | "revoked" | "expired" | "invalid" | "error", string> = {
-  ended: TEXT.ended,
-  revoked: TEXT.revoked,
-  expired: TEXT.expired,
-  invalid: TEXT.invalid,
-  error: TEXT.failed,
-};
+import { ReplyWatch } from "./reply-watch";
+import { ScrollKeeper } from "./scroll";
+import type { Session, State } from "./session";
+import { FINAL_TEXT, TEXT } from "./texts";
 
 function byId<T extends HTMLElement>(id: string): T {
   const node = document.getElementById(id);
@@ -50,64 +20,118 @@ const root = document.documentElement;
 const agentName = byId<HTMLElement>("agent-name");
 const notice = byId<HTMLElement>("notice");
 const retry = byId<HTMLButtonElement>("retry");
-const list = byId<HTMLOListElement>("messages");
+const log = byId<HTMLElement>("messages");
+const list = byId<HTMLOListElement>("message-list");
 const form = byId<HTMLFormElement>("composer");
 const input = byId<HTMLTextAreaElement>("message-input");
 const charCount = byId<HTMLElement>("char-count");
 const send = byId<HTMLButtonElement>("send");
 const endChat = byId<HTMLButtonElement>("end-chat");
+const endDialog = byId<HTMLDialogElement>("end-dialog");
 
 const fragment = new URLSearchParams(location.hash.slice(1));
 const token = fragment.get("launch")?.trim() ?? "";
 const embedded = fragment.get("embed") === "1";
 
-const messages = new MessageList(list, () => agentName.textContent ?? "");
-let socket: WebSocket | null = null;
-let final = false;
-let attempt = 0;
-let reconnectTimer: number | undefined;
+const name = () => agentName.textContent ?? "";
+const messages = new MessageList(list, name);
+const scroller = new ScrollKeeper(log, byId<HTMLButtonElement>("new-messages"));
+const replies = new ReplyWatch(byId<HTMLElement>("typing"), () => replyProblem(TEXT.replyLate));
 let maxChars = input.maxLength > 0 ? input.maxLength : 2000;
 // Kept until the server echoes it, so a refused message can be put back into the input.
 let lastSent = "";
+/** What the Retry button does now: open the session again, or ask for the owed reply. */
+let retryAction: "open" | "reply" = "open";
+
+const connection = new Connection(token, {
+  session: applySession,
+  refused: (state) => {
+    const shown =
+      state === "loading" || state === "open" || state === "reconnecting" ? "error" : state;
+    finish(shown, FINAL_TEXT[shown]);
+  },
+  unavailable: () => {
+    setState("error", TEXT.failed);
+    offerRetry("open");
+  },
+  reconnecting: () => {
+    updateControls();
+    // Said once, politely (the notice is a status region); typed text stays in the composer.
+    if (root.dataset.state !== "reconnecting") setState("reconnecting", TEXT.reconnecting);
+  },
+  open: () => {
+    setState("open", "");
+    updateControls();
+    // Send was disabled while away: a focus it held fell to the page; give it back to the input.
+    if (
+      document.hasFocus() &&
+      (!document.activeElement || document.activeElement === document.body)
+    ) {
+      input.focus();
+    }
+  },
+  frame: handleFrame,
+  closedWith: (code) => {
+    if (code === CLOSE_CODES.revoked) finish("revoked", TEXT.revoked);
+    else if (code === CLOSE_CODES.ended) finish("ended", TEXT.ended);
+    else if (code === CLOSE_CODES.expired) finish("expired", TEXT.expired);
+    else return false;
+    return true;
+  },
+});
 
 /** Sets the page state (tests wait on `data-state`) and the notice, the one status announcement. */
 function setState(state: State, text: string): void {
   root.dataset.state = state;
+  say(text);
+  retry.hidden = true;
+}
+
+/** Puts `text` in the notice; a problem is shown as one (the final states' look). */
+function say(text: string, problem = false): void {
   notice.textContent = text;
+  notice.classList.toggle("problem", problem);
+}
+
+function offerRetry(action: typeof retryAction): void {
+  retryAction = action;
+  retry.hidden = false;
 }
 
 /** Ends the page for good: no more sockets, no form, a final notice. */
 function finish(state: State, text: string): void {
-  final = true;
-  window.clearTimeout(reconnectTimer);
-  const open = socket;
-  socket = null;
-  open?.close(1000);
+  connection.stop();
+  if (endDialog.open) endDialog.close();
+  replies.settle();
   form.hidden = true;
-  retry.hidden = true;
   setState(state, text);
 }
 
 function addMessage(message: WireMessage): void {
-  if (messages.add(message) && message.role === "person" && message.text === lastSent) {
-    lastSent = "";
+  if (!messages.add(message)) return;
+  // This tab's own message brings the list to the end; another tab's counts as news.
+  const own = message.role === "person" && message.text === lastSent;
+  if (own) lastSent = "";
+  scroller.added(own);
+  if (message.role === "agent") {
+    replies.settle();
+    if (retryAction === "reply") {
+      retry.hidden = true;
+      say("");
+    }
   }
 }
 
-/** Ends the page in the final state a refused opening names. */
-function refuse(state: State): void {
-  const shown = state === "loading" || state === "open" ? "error" : state;
-  finish(shown, FINAL_TEXT[shown]);
-}
-
-function socketOpen(): boolean {
-  return socket?.readyState === WebSocket.OPEN;
+/** The owed reply failed or is late: say so and offer to ask again. */
+function replyProblem(text: (name: string) => string): void {
+  replies.settle();
+  say(text(name()), true);
+  offerRetry("reply");
 }
 
 function updateControls(): void {
-  const open = socketOpen();
-  send.disabled = !open;
-  endChat.disabled = !open;
+  send.disabled = !connection.open;
+  endChat.disabled = !connection.open;
 }
 
 function updateCount(): void {
@@ -130,78 +154,21 @@ function applySession(session: Session, first: boolean): void {
   }
   form.hidden = false;
   if (first) input.focus();
-  connect(session.socketUrl);
+  connection.connect(session.socketUrl);
 }
 
 async function start(): Promise<void> {
-  retry.hidden = true;
   setState("loading", TEXT.opening);
-  const result = await openSession(token);
-  if (result.kind === "session") applySession(result.session, true);
-  else if (result.kind === "refused") refuse(result.state);
-  else {
-    setState("error", TEXT.failed);
-    retry.hidden = false;
-  }
+  await connection.start(true);
 }
 
-function scheduleReconnect(minDelayMs = 0): void {
-  updateControls();
-  const delay = Math.max(Math.min(1000 * 2 ** attempt, MAX_BACKOFF_MS), minDelayMs);
-  attempt += 1;
-  setState("loading", TEXT.reconnecting);
-  window.clearTimeout(reconnectTimer);
-  reconnectTimer = window.setTimeout(reconnect, delay);
-}
-
-async function reconnect(): Promise<void> {
-  reconnectTimer = undefined;
-  // The ticket in a socket URL is single-use, so every reconnect starts with a fresh POST.
-  const result = await openSession(token);
-  if (final) return;
-  if (result.kind === "session") applySession(result.session, false);
-  else if (result.kind === "refused") refuse(result.state);
-  else scheduleReconnect(result.retryAfterMs);
-}
-
-function connect(socketUrl: string): void {
-  let ws: WebSocket;
-  try {
-    const url = new URL(socketUrl, location.href);
-    if (url.protocol === "https:" || url.protocol === "http:") {
-      url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-    }
-    ws = new WebSocket(url);
-  } catch {
-    scheduleReconnect();
-    return;
-  }
-  socket = ws;
-  // Events from a replaced socket are ignored: only the current one may change the page.
-  ws.addEventListener("open", () => {
-    if (socket !== ws) return;
-    attempt = 0;
-    setState("open", "");
-    updateControls();
-  });
-  ws.addEventListener("message", (event) => {
-    if (socket === ws) handleFrame(event.data);
-  });
-  ws.addEventListener("close", (event) => {
-    if (socket !== ws || final) return;
-    socket = null;
-    if (event.code === CLOSE_CODES.revoked) finish("revoked", TEXT.revoked);
-    else if (event.code === CLOSE_CODES.ended) finish("ended", TEXT.ended);
-    else if (event.code === CLOSE_CODES.expired) finish("expired", TEXT.expired);
-    else scheduleReconnect();
-  });
-}
-
-function handleFrame(data: unknown): void {
-  const frame = typeof data === "string" ? parseServerFrame(data) : null;
-  if (!frame) return;
+function handleFrame(frame: ServerFrame): void {
   if (frame.type === "message") addMessage(frame.message);
-  else if (frame.type === "error") showError(frame.error);
+  else if (frame.type === "typing") {
+    replies.typing(frame.active, name());
+    // Nobody writes, yet the newest message is the person's: its reply was lost.
+    if (!frame.active && messages.newestRole === "person") replyProblem(TEXT.replyFailed);
+  } else if (frame.type === "error") showError(frame.error);
   else finish(frame.type, FINAL_TEXT[frame.type]);
 }
 
@@ -210,37 +177,42 @@ function showError(error: Extract<ServerFrame, { type: "error" }>["error"]): voi
     finish("ended", TEXT.ended);
     return;
   }
+  if (error.code === "reply_failed") {
+    replyProblem(error.details[0]?.reason === "timeout" ? TEXT.replyLate : TEXT.replyFailed);
+    return;
+  }
   if (lastSent && !input.value) {
     input.value = lastSent;
     updateCount();
   }
   lastSent = "";
+  replies.settle();
   if (error.code === "rate_limited") {
     const seconds = Number(error.details[0]?.retryAfterSeconds);
-    notice.textContent = TEXT.tooFast(Number.isFinite(seconds) ? Math.ceil(seconds) : null);
+    say(TEXT.tooFast(Number.isFinite(seconds) ? Math.ceil(seconds) : null), true);
   } else if (error.code === "message_too_long") {
-    notice.textContent = TEXT.tooLong(maxChars);
+    say(TEXT.tooLong(maxChars), true);
   } else {
-    notice.textContent = error.message || TEXT.failed;
+    say(error.message || TEXT.failed, true);
   }
-}
-
-function sendFrame(frame: ClientFrame): void {
-  socket?.send(frameText(frame));
 }
 
 function sendMessage(): void {
   const text = input.value.trim();
-  if (!text || !socket || !socketOpen()) return;
+  if (!text || !connection.open) return;
   if (text.length > maxChars) {
-    notice.textContent = TEXT.tooLong(maxChars);
+    say(TEXT.tooLong(maxChars), true);
     return;
   }
-  sendFrame({ type: "message", text });
+  connection.send({ type: "message", text });
   lastSent = text;
   input.value = "";
-  notice.textContent = "";
+  say("");
+  retry.hidden = true;
   updateCount();
+  replies.wait();
+  // After a click on Send, the person goes on typing where they were.
+  input.focus();
 }
 
 form.addEventListener("submit", (event) => {
@@ -257,21 +229,33 @@ input.addEventListener("keydown", (event) => {
 
 input.addEventListener("input", updateCount);
 
+// Ending cannot be undone, so it is asked first; the modal dialog keeps focus inside itself,
+// starts on "Keep chatting" and closes on Escape (docs/chat.md#ending-the-chat).
 endChat.addEventListener("click", () => {
-  if (!socket || !socketOpen()) return;
-  sendFrame({ type: "end" });
-  endChat.disabled = true;
+  if (!connection.open) return;
+  endDialog.showModal();
+  // Set here: the autofocus attribute is refused inside the widget's cross-origin iframe.
+  byId("end-cancel").focus();
+});
+
+byId("end-cancel").addEventListener("click", () => endDialog.close());
+
+byId("end-confirm").addEventListener("click", () => {
+  endDialog.close();
+  if (connection.send({ type: "end" })) endChat.disabled = true;
+});
+
+endDialog.addEventListener("close", () => {
+  if (!form.hidden) endChat.focus();
 });
 
 retry.addEventListener("click", () => {
-  void start();
-});
-
-// Coming back online should not wait out the remaining backoff.
-window.addEventListener("online", () => {
-  if (reconnectTimer !== undefined && !final) {
-    window.clearTimeout(reconnectTimer);
-    void reconnect();
+  if (retryAction === "open") {
+    void start();
+  } else if (connection.send({ type: "retry" })) {
+    say("");
+    retry.hidden = true;
+    replies.typing(true, name());
   }
 });
 
@@ -283,7 +267,8 @@ if (embedded) {
   // Escape pressed inside the iframe never reaches the host page, so ask the widget to close.
   // The message carries nothing secret, hence the wildcard target origin.
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && window.parent !== window) {
+    // Escape in the dialog closes the dialog only.
+    if (event.key === "Escape" && !endDialog.open && window.parent !== window) {
       window.parent.postMessage({ type: "agent-edge:close" }, "*");
     }
   });

@@ -5,7 +5,15 @@ import * as z from "zod/mini";
 import { WireMessageSchema } from "../conversations/protocol";
 
 /** The page states; tests and styles read them from `data-state`. */
-export type State = "loading" | "open" | "ended" | "revoked" | "expired" | "invalid" | "error";
+export type State =
+  | "loading"
+  | "open"
+  | "reconnecting"
+  | "ended"
+  | "revoked"
+  | "expired"
+  | "invalid"
+  | "error";
 
 const SessionSchema = z.object({
   status: z.enum(["in-progress", "ended"]),

@@ -27,7 +27,7 @@ export type ConversationEventOutput = {
   flowId: string;
   channelId: string;
   participant: { name: string | null; externalId: string | null };
-  /** conversation.ended only: person, agent, server, idle or revoked. */
+  /** conversation.ended only: person, agent, server, idle, expired or revoked. */
   reason?: string;
 };
 

@@ -13,6 +13,7 @@ import type { AppBindings } from "../platform/env";
 import { ApiError, notFound } from "../platform/errors";
 import { conversation } from "./conversation/client";
 import type { ConversationFacts } from "./conversation/contract";
+import { richWire } from "./markdown";
 import { CHAT_LIMITS, toWire } from "./protocol";
 import type { ChatSession } from "./schemas";
 
@@ -67,7 +68,7 @@ export async function openChatSession(
     status: view.status,
     agent: { name: agent.name, mode: agent.mode },
     participant: { name: link.participantName },
-    messages: view.messages.map(toWire),
+    messages: view.messages.map((message) => richWire(toWire(message))),
     ...(view.ticket
       ? {
           socketUrl: `${socketOrigin}/v1/chat/sessions/${link.sessionId}/socket?ticket=${view.ticket}`,

@@ -15,6 +15,12 @@ export const CHAT_LIMITS = {
   sessionOpensPerMinute: 30,
 } as const;
 
+/**
+ * How long the agent may take over one reply (docs/api/conversations.md#replies): then the server
+ * gives up with `reply_failed` (`reason: "timeout"`), and the page, if it heard nothing, says so.
+ */
+export const REPLY_TIMEOUT_MS = 30_000;
+
 /** A conversation with no message for this long ends (docs/api/conversations.md#lifecycle). */
 export const IDLE_TIMEOUT_MS = 30 * 60_000;
 
@@ -24,11 +30,41 @@ export const MAX_FRAME_CHARS = 16_384;
 /** Close codes the server uses; the page switches to the matching state. */
 export const CLOSE_CODES = { revoked: 4403, ended: 4410, expired: 4411 } as const;
 
+/** A run of an agent message's text with its marks (docs/chat.md#formatting). */
+export const SpanSchema = z.object({
+  text: z.string(),
+  strong: z.optional(z.boolean()),
+  em: z.optional(z.boolean()),
+  code: z.optional(z.boolean()),
+  /** An http(s) or mailto URL; the page checks it again before linking. */
+  href: z.optional(z.string()),
+});
+export type Span = z.infer<typeof SpanSchema>;
+
+/** A paragraph, or a list whose items are blocks again (nested lists). */
+export type Block =
+  | { type: "p"; spans: Span[] }
+  | { type: "list"; ordered: boolean; start: number; items: Block[][] };
+
+export const BlockSchema: z.ZodMiniType<Block> = z.union([
+  z.object({ type: z.literal("p"), spans: z.array(SpanSchema) }),
+  z.object({
+    type: z.literal("list"),
+    ordered: z.boolean(),
+    start: z.number(),
+    get items() {
+      return z.array(z.array(BlockSchema));
+    },
+  }),
+]);
+
 export const WireMessageSchema = z.object({
   id: z.string(),
   role: z.enum(["agent", "person"]),
   text: z.string(),
   at: z.string(),
+  /** An agent message's text read as Markdown; absent for the person's, which stay plain text. */
+  blocks: z.optional(z.array(BlockSchema)),
 });
 /** A message as the page sees it. */
 export type WireMessage = z.infer<typeof WireMessageSchema>;
@@ -37,6 +73,8 @@ export type WireMessage = z.infer<typeof WireMessageSchema>;
 export const ClientFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("message"), text: z.string() }),
   z.object({ type: z.literal("end") }),
+  // The reply to the newest message again: sent again if it exists, asked for again if not.
+  z.object({ type: z.literal("retry") }),
 ]);
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
 
@@ -46,12 +84,15 @@ export const SocketErrorCodeSchema = z.enum([
   "message_too_long",
   "rate_limited",
   "conversation_ended",
+  "reply_failed",
 ]);
 export type SocketErrorCode = z.infer<typeof SocketErrorCodeSchema>;
 
 /** What the server sends. */
 export const ServerFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("message"), message: WireMessageSchema }),
+  // Whether the agent is writing a reply: sent when it starts, and to every socket as it opens.
+  z.object({ type: z.literal("typing"), active: z.boolean() }),
   z.object({ type: z.literal("ended") }),
   z.object({ type: z.literal("revoked") }),
   z.object({ type: z.literal("expired") }),
@@ -80,7 +121,9 @@ export function parseClientFrame(data: string | ArrayBuffer): ClientFrame | stri
     return "The frame is not valid JSON.";
   }
   const frame = ClientFrameSchema.safeParse(value);
-  return frame.success ? frame.data : 'Send {"type":"message","text":"..."} or {"type":"end"}.';
+  return frame.success
+    ? frame.data
+    : 'Send {"type":"message","text":"..."}, {"type":"retry"} or {"type":"end"}.';
 }
 
 /** Reads a frame the server sent; null for anything that is not one. */

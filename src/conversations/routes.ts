@@ -1,17 +1,19 @@
 /**
  * What a person meets after the customer's server created a link (docs/api/conversations.md): the hosted chat page
  * `GET /chat`, the browser API `POST /v1/chat/sessions` (CORS open, authenticated by the link's
- * token only) and the conversation's WebSocket. `/chat.js`, `/chat.css` and `/widget.js` are static
- * assets built from `src/client`.
+ * token only) and the conversation's WebSocket. The page's script and styles (under hashed names)
+ * and `/widget.js` are static assets built from `src/client` (docs/chat.md#assets-and-caching).
  */
 
 import { createRoute, z } from "@hono/zod-openapi";
 import { cors } from "hono/cors";
+import { etag } from "hono/etag";
 import { createRouter } from "../platform/app";
 import { ApiError, notFound } from "../platform/errors";
 import { jsonBody } from "../platform/json-body";
 import { errorResponses } from "../platform/openapi";
 import { baseUrl } from "../platform/origins";
+import { loadChatAssets } from "./assets";
 import { conversation } from "./conversation/client";
 import { openChatSession } from "./open";
 import { chatPageHtml } from "./page";
@@ -22,14 +24,17 @@ import {
   SessionIdParamSchema,
 } from "./schemas";
 
-/** The page's policy: its own script and styles only; the token never leaves in a Referer. */
+/**
+ * The page's policy: its own script and styles only; the token never leaves in a Referer. The HTML
+ * names this deployment's bundles, so it is revalidated on every load (ETag, 304 when unchanged).
+ */
 const PAGE_HEADERS = {
   "content-type": "text/html; charset=utf-8",
   "content-security-policy":
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; base-uri 'none'; form-action 'none'",
   "referrer-policy": "no-referrer",
   "x-content-type-options": "nosniff",
-  "cache-control": "no-store",
+  "cache-control": "no-cache",
 };
 
 const openSessionRoute = createRoute({
@@ -112,4 +117,7 @@ chatRouter.get("/v1/chat/sessions/:sessionId/socket", async (c) => {
   return conversation(c.env, parsed.data.sessionId).fetch(new Request(c.req.url, { headers }));
 });
 
-chatRouter.get("/chat", (c) => c.body(chatPageHtml(), 200, PAGE_HEADERS));
+chatRouter.get("/chat", etag(), async (c) => {
+  const assets = await loadChatAssets(c.env.ASSETS, new URL(c.req.url).origin);
+  return c.body(chatPageHtml(assets), 200, PAGE_HEADERS);
+});

@@ -1,5 +1,6 @@
 /** Schemas of the browser chat API (docs/api/conversations.md). */
 import { z } from "@hono/zod-openapi";
+import type { Block } from "./protocol";
 
 /** Largest body of `POST /v1/chat/sessions`, in bytes. */
 export const MAX_CHAT_BODY_BYTES = 4_096;
@@ -22,13 +23,44 @@ export const MessageSchema = z.object({
   at: z.string(),
 });
 
+const SpanSchema = z
+  .object({
+    text: z.string(),
+    strong: z.boolean().optional(),
+    em: z.boolean().optional(),
+    code: z.boolean().optional(),
+    href: z.string().optional().openapi({ description: "An http(s) or mailto URL" }),
+  })
+  .openapi("ChatSpan");
+
+const BlockSchema: z.ZodType<Block> = z
+  .union([
+    z.object({ type: z.literal("p"), spans: z.array(SpanSchema) }),
+    z.object({
+      type: z.literal("list"),
+      ordered: z.boolean(),
+      start: z.number().int(),
+      get items() {
+        return z.array(z.array(BlockSchema));
+      },
+    }),
+  ])
+  .openapi("ChatBlock", { description: "A paragraph, or a list whose items are blocks" });
+
+/** A message of the chat session: an agent's also as Markdown blocks (docs/chat.md#formatting). */
+const ChatMessageSchema = MessageSchema.extend({
+  blocks: z.array(BlockSchema).optional().openapi({
+    description: "Agent messages only: the text read as a safe subset of Markdown",
+  }),
+});
+
 export const ChatSessionSchema = z
   .object({
     sessionId: z.string(),
     status: z.enum(["in-progress", "ended"]),
     agent: z.object({ name: z.string(), mode: z.enum(["initiator", "responder"]) }),
     participant: z.object({ name: z.string().nullable() }),
-    messages: z.array(MessageSchema),
+    messages: z.array(ChatMessageSchema),
     socketUrl: z.string().optional().openapi({
       description: "WebSocket with a one-time ticket (valid 60 s); absent once the chat ended",
     }),

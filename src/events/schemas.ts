@@ -122,7 +122,7 @@ export const LifecycleEventSchema = z
       link: LaunchSchema.omit({ conversation: true }),
       conversation: LaunchSchema.shape.conversation,
       reason: z
-        .enum(["person", "agent", "idle", "server"])
+        .enum(["person", "agent", "idle", "server", "expired"])
         .optional()
         .openapi({ description: "conversation.ended only" }),
       messages: z

@@ -21,7 +21,7 @@ export type EventConversation = {
 } | null;
 
 /** Why a conversation ended, as `conversation.ended` says it. */
-export type EventEndReason = "person" | "agent" | "idle" | "server";
+export type EventEndReason = "person" | "agent" | "idle" | "server" | "expired";
 
 /** The `data` of an event body. */
 export type EventData = {

@@ -140,8 +140,6 @@ async function openPage(name: string): Promise<Watched> {
   page.on("websocket", (ws) =>
     watched.requests.push({ url: ws.url(), headers: Promise.resolve({}) }),
   );
-  // A confirm() ("End the chat?") must not be dismissed, which is what Playwright does by default.
-  page.on("dialog", (dialog) => void dialog.accept().catch(() => {}));
   watchedPages.push(watched);
   return watched;
 }
@@ -419,6 +417,10 @@ describe("chat page and widget in a browser", () => {
     const frame = need(widgetFrame, "widget iframe from step f");
     const link = need(secondLink, "link from step f");
     await frame.locator("#end-chat").click();
+    await frame
+      .getByRole("dialog", { name: "End this chat?" })
+      .getByRole("button", { name: "End chat" })
+      .click();
     await waitForState(frame, page, "ended");
     // The look-up may trail the page by a moment.
     await expect

@@ -16,8 +16,11 @@ export type ConversationContext = {
 export type StoredMessage = { id: string; role: "agent" | "person"; text: string; at: number };
 
 /** Why a conversation ended. */
-/** Why a conversation ended; `server`: the customer's server ended it (`POST …/{id}/end`). */
-export type EndReason = "person" | "agent" | "idle" | "revoked" | "server";
+/**
+ * Why a conversation ended; `server`: the customer's server ended it (`POST …/{id}/end`);
+ * `expired`: the link expired while the conversation was open.
+ */
+export type EndReason = "person" | "agent" | "idle" | "revoked" | "server" | "expired";
 
 /** What the object knows about its conversation; set once by the first `open`. */
 export type ConversationFacts = ConversationContext & {

@@ -7,28 +7,20 @@
  * - Messages travel over WebSockets accepted with the hibernation API, so an idle chat costs no
  *   memory; everything lives in storage and survives eviction.
  * - The conversation ends when the person or the agent ends it, after 30 minutes without a
- *   message (alarm), or when the link is revoked (`revoke`, which also closes the sockets at once).
+ *   message (alarm), when the link expires (alarm; the sockets get `expired`), or when the link is
+ *   revoked (`revoke`, which also closes the sockets at once).
+ * - Replies come from the agent brain through ./replies.ts (typing, a deadline, retries).
  * - What must reach others (workflow events, the link's move to `ended`) goes through an outbox in
  *   the same storage and is retried by the alarm until delivered: at least once.
  */
 import { DurableObject } from "cloudflare:workers";
-import { linkLedger } from "../../launch/ledger/client";
 import { randomBase64Url, sha256Hex } from "../../platform/crypto";
 import type { AppBindings } from "../../platform/env";
 import { ApiError, errorResponse } from "../../platform/errors";
-import { log } from "../../platform/log";
-import { SlidingWindowLog } from "../../platform/sliding-window";
-import { type AgentBrain, chooseBrain, renderAgentText } from "../brain";
-import { deliverConversationEvent } from "../events";
-import {
-  CHAT_LIMITS,
-  CLOSE_CODES,
-  frameText,
-  IDLE_TIMEOUT_MS,
-  parseClientFrame,
-  type ServerFrame,
-  toWire,
-} from "../protocol";
+import { chooseBrain, renderAgentText } from "../brain";
+import { richWire } from "../markdown";
+import { CLOSE_CODES, frameText, IDLE_TIMEOUT_MS, parseClientFrame, toWire } from "../protocol";
+import { admitMessage, admitOpen } from "./admission";
 import type {
   ConversationContract,
   ConversationFacts,
@@ -37,38 +29,36 @@ import type {
   OpenResult,
   StoredMessage,
 } from "./contract";
-import { sendError, trySend } from "./sockets";
-import { ConversationStore, linkEndReason, type OutboxItem } from "./store";
+import { OutboxDelivery } from "./outbox";
+import { ReplyDesk } from "./replies";
+import { broadcast, closeAll, sendError, sendRefusal, trySend } from "./sockets";
+import { ConversationStore, type OutboxItem } from "./store";
 
 /** A socket ticket must be used within this time. */
 const TICKET_TTL_MS = 60_000;
 /** Live sockets one conversation accepts (docs/limits.md#chat). */
 export const MAX_SOCKETS = 8;
-const OUTBOX_RETRY_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
-/** Newest messages handed to the brain with each person message. */
-const BRAIN_HISTORY = 30;
 
 /** One conversation (docs/architecture.md#conversation): its messages, sockets, lifecycle and outbox. */
 export class Conversation extends DurableObject<AppBindings> implements ConversationContract {
   private readonly store: ConversationStore;
-  private readonly brain: AgentBrain;
-  /** Outbox items being delivered right now. */
-  private readonly delivering = new Set<string>();
+  private readonly outbox: OutboxDelivery;
+  private readonly replies: ReplyDesk;
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
     super(ctx, env);
     this.store = new ConversationStore(ctx.storage.sql);
-    this.brain = chooseBrain(env);
+    this.outbox = new OutboxDelivery(env, this.store);
+    this.replies = new ReplyDesk(chooseBrain(env), this.store, () => this.ctx.getWebSockets(), {
+      post: (text) => this.post(message("agent", text, Date.now())),
+      after: (end) => (end ? this.end("agent", Date.now()) : this.scheduleAlarm()),
+    });
   }
 
   /** Starts the conversation (first call) or resumes it; idempotent; opens are rate limited. */
   async open(facts: ConversationFacts, now = Date.now()): Promise<OpenResult> {
-    const opens = new SlidingWindowLog(this.store.openTimes(now - 60_000)).attempt(
-      now,
-      CHAT_LIMITS.sessionOpensPerMinute,
-      60_000,
-    );
-    if (!opens.allowed) return { opened: false, retryAfterSeconds: opens.retryAfterSeconds };
+    const wait = admitOpen(this.store.openTimes(now - 60_000), now);
+    if (wait !== null) return { opened: false, retryAfterSeconds: wait };
     this.store.addOpen(now);
     if (!this.store.facts()) {
       this.store.setFacts(facts);
@@ -123,6 +113,8 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     }
     const pair = new WebSocketPair();
     this.ctx.acceptWebSocket(pair[1]);
+    // The page learns at once whether a reply is on its way (or owed: docs/api/conversations.md#replies).
+    trySend(pair[1], frameText({ type: "typing", active: this.replies.busy }));
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
 
@@ -134,39 +126,17 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     if (!state || !facts || state.endedAt !== null) {
       return sendError(ws, "conversation_ended", "This conversation has ended.");
     }
+    // The alarm may not have run yet at the very moment of expiry.
+    if (Date.now() >= facts.expiresAt) return this.expire(Date.now());
     if (frame.type === "end") return this.end("person", Date.now());
+    if (frame.type === "retry") return this.replies.retry(ws, facts, Date.now());
 
-    const text = frame.text.trim();
-    if (text.length === 0) return sendError(ws, "invalid_message", "The message is empty.");
-    if (text.length > CHAT_LIMITS.maxMessageChars) {
-      return sendError(
-        ws,
-        "message_too_long",
-        `A message has at most ${CHAT_LIMITS.maxMessageChars} characters.`,
-      );
-    }
     const now = Date.now();
-    // The stored history is the log: exact across hibernation, nothing kept in memory.
-    const rate = new SlidingWindowLog(this.store.personMessageTimes(now - 60_000)).attempt(
-      now,
-      CHAT_LIMITS.messagesPerMinute,
-      60_000,
-    );
-    if (!rate.allowed) {
-      return sendError(
-        ws,
-        "rate_limited",
-        `At most ${CHAT_LIMITS.messagesPerMinute} messages per minute.`,
-        [{ retryAfterSeconds: rate.retryAfterSeconds }],
-      );
-    }
-    this.post(message("person", text, now));
-    const reply = await this.brain.reply(facts, this.store.messages(BRAIN_HISTORY));
-    // The conversation may have ended (revoked, ended in another tab) while the brain thought.
-    if (this.store.state()?.endedAt != null) return;
-    this.post(message("agent", reply.text, Date.now()));
-    if (reply.end) await this.end("agent", Date.now());
-    else await this.scheduleAlarm();
+    // The stored history is the log of the rate limit: exact across hibernation.
+    const admitted = admitMessage(frame.text, this.store.personMessageTimes(now - 60_000), now);
+    if ("code" in admitted) return sendRefusal(ws, admitted);
+    this.post(message("person", admitted.text, now));
+    await this.replies.answer(facts);
   }
 
   override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
@@ -179,7 +149,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
   async revoke(now = Date.now()): Promise<void> {
     if (!this.store.facts()) return;
     this.finish("revoked", now);
-    this.closeAll({ type: "revoked" }, CLOSE_CODES.revoked, "revoked");
+    closeAll(this.ctx.getWebSockets(), { type: "revoked" }, CLOSE_CODES.revoked, "revoked");
     await this.scheduleAlarm();
   }
 
@@ -192,18 +162,35 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
   async end(reason: Exclude<EndReason, "revoked">, now = Date.now()): Promise<void> {
     if (!this.finish(reason, now)) return;
     this.enqueue({ kind: "link-ended", id: outboxId(), at: now, reason });
-    this.closeAll({ type: "ended" }, CLOSE_CODES.ended, "ended");
+    closeAll(this.ctx.getWebSockets(), { type: "ended" }, CLOSE_CODES.ended, "ended");
     await this.scheduleAlarm();
   }
 
-  /** Delivers due notifications; ends the conversation once it has been idle too long. */
+  /**
+   * Delivers due notifications; ends the conversation when its link expires or once it has been
+   * idle too long, whichever comes first.
+   */
   override async alarm(): Promise<void> {
     const now = Date.now();
     const state = this.store.state();
-    if (state && state.endedAt === null && now >= state.lastActivityAt + IDLE_TIMEOUT_MS) {
-      await this.end("idle", now);
+    const facts = this.store.facts();
+    if (state && facts && state.endedAt === null) {
+      const idleAt = state.lastActivityAt + IDLE_TIMEOUT_MS;
+      if (now >= facts.expiresAt && facts.expiresAt <= idleAt) await this.expire(now);
+      else if (now >= idleAt) await this.end("idle", now);
     }
     await this.deliverOutbox(now);
+    await this.scheduleAlarm();
+  }
+
+  /**
+   * The link expired while the chat was open (docs/api/conversations.md#lifecycle): the
+   * conversation ends (`expired`) and every socket gets `expired`, then close code 4411.
+   */
+  private async expire(now: number): Promise<void> {
+    if (!this.finish("expired", now)) return;
+    this.enqueue({ kind: "link-ended", id: outboxId(), at: now, reason: "expired" });
+    closeAll(this.ctx.getWebSockets(), { type: "expired" }, CLOSE_CODES.expired, "expired");
     await this.scheduleAlarm();
   }
 
@@ -219,18 +206,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     this.store.addMessage(stored);
     const state = this.store.state();
     if (state) this.store.setState({ ...state, lastActivityAt: stored.at });
-    const frame = frameText({ type: "message", message: toWire(stored) });
-    for (const socket of this.ctx.getWebSockets()) trySend(socket, frame);
-  }
-
-  private closeAll(frame: ServerFrame, code: number, reason: string): void {
-    const text = frameText(frame);
-    for (const socket of this.ctx.getWebSockets()) {
-      trySend(socket, text);
-      try {
-        socket.close(code, reason);
-      } catch {} // already closing
-    }
+    broadcast(this.ctx.getWebSockets(), { type: "message", message: richWire(toWire(stored)) });
   }
 
   private enqueue(item: OutboxItem): void {
@@ -240,39 +216,18 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
   }
 
   private async deliverOutbox(now: number): Promise<void> {
-    const facts = this.store.facts();
-    if (!facts) return;
-    for (const { item, attempts } of this.store.dueOutbox(now)) {
-      // The alarm and a fresh enqueue may overlap; one delivery of an item at a time.
-      if (this.delivering.has(item.id)) continue;
-      this.delivering.add(item.id);
-      try {
-        if (item.kind === "link-ended") {
-          await linkLedger(this.env, facts.workspaceId).endLink(
-            facts.workspaceId,
-            facts.linkId,
-            item.at,
-            item.reason ?? linkEndReason(this.store.state()?.endReason),
-          );
-        } else {
-          await deliverConversationEvent(this.env, facts, item);
-        }
-        this.store.delivered(item.id);
-      } catch (error) {
-        const delay = OUTBOX_RETRY_MS[Math.min(attempts, OUTBOX_RETRY_MS.length - 1)] ?? 600_000;
-        this.store.retryLater(item.id, Date.now() + delay);
-        log("warn", "outbox_retry", { kind: item.kind, error });
-      } finally {
-        this.delivering.delete(item.id);
-      }
-    }
+    await this.outbox.deliver(now);
     await this.scheduleAlarm();
   }
 
   private async scheduleAlarm(): Promise<void> {
     const state = this.store.state();
     const times = [this.store.nextOutboxDue()];
-    if (state && state.endedAt === null) times.push(state.lastActivityAt + IDLE_TIMEOUT_MS);
+    const expiresAt = this.store.facts()?.expiresAt;
+    if (state && state.endedAt === null) {
+      times.push(state.lastActivityAt + IDLE_TIMEOUT_MS);
+      if (expiresAt !== undefined) times.push(expiresAt);
+    }
     const next = Math.min(...times.filter((t): t is number => t !== null));
     if (Number.isFinite(next)) await this.ctx.storage.setAlarm(Math.max(next, Date.now() + 1));
     else await this.ctx.storage.deleteAlarm();

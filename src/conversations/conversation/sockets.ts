@@ -1,5 +1,6 @@
 /** Writing to the conversation's sockets, where a closing socket must not fail the caller. */
-import { frameText, type SocketErrorCode } from "../protocol";
+import { frameText, type ServerFrame, type SocketErrorCode } from "../protocol";
+import type { Refusal } from "./admission";
 
 /** Sends an error frame in the one envelope (docs/errors.md), details as given. */
 export function sendError(
@@ -11,9 +12,35 @@ export function sendError(
   trySend(ws, frameText({ type: "error", error: { code, message: text, details } }));
 }
 
+/** Sends the error frame of a refused frame (./admission.ts). */
+export function sendRefusal(ws: WebSocket, refusal: Refusal): void {
+  sendError(ws, refusal.code, refusal.message, refusal.details);
+}
+
 /** Sends the frame; a socket that is closing misses it (the history has the message). */
 export function trySend(ws: WebSocket, frame: string): void {
   try {
     ws.send(frame);
   } catch {} // a socket that is closing misses the frame; the history has it
+}
+
+/** Sends `frame` to every socket. */
+export function broadcast(sockets: WebSocket[], frame: ServerFrame): void {
+  const text = frameText(frame);
+  for (const socket of sockets) trySend(socket, text);
+}
+
+/** Sends `frame` to every socket, then closes each with `code` (the page's final state). */
+export function closeAll(
+  sockets: WebSocket[],
+  frame: ServerFrame,
+  code: number,
+  reason: string,
+): void {
+  broadcast(sockets, frame);
+  for (const socket of sockets) {
+    try {
+      socket.close(code, reason);
+    } catch {} // already closing
+  }
 }

@@ -38,7 +38,7 @@ export function linkEndReason(reason: EndReason | null | undefined): Exclude<End
   return reason == null || reason === "revoked" ? "person" : reason;
 }
 
-/** The conversation's SQLite tables (meta, messages, tickets, opens, outbox), read and written synchronously. */
+/** The conversation's SQLite tables (meta, messages, tickets, opens, retries, outbox), read and written synchronously. */
 export class ConversationStore {
   constructor(private readonly sql: SqlStorage) {
     sql.exec(`CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -46,6 +46,7 @@ export class ConversationStore {
         role TEXT NOT NULL, text TEXT NOT NULL, at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS tickets (hash TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS opens (at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS retries (at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS outbox (id TEXT PRIMARY KEY, item TEXT NOT NULL,
         due INTEGER NOT NULL, attempts INTEGER NOT NULL DEFAULT 0);`);
   }
@@ -109,6 +110,19 @@ export class ConversationStore {
 
   addOpen(at: number): void {
     this.sql.exec("INSERT INTO opens (at) VALUES (?)", at);
+  }
+
+  /** Times (epoch ms, oldest first) of `retry` frames acted on after `since`; older ones are dropped. */
+  retryTimes(since: number): number[] {
+    this.sql.exec("DELETE FROM retries WHERE at <= ?", since);
+    return this.sql
+      .exec<{ at: number }>("SELECT at FROM retries ORDER BY at")
+      .toArray()
+      .map((row) => row.at);
+  }
+
+  addRetry(at: number): void {
+    this.sql.exec("INSERT INTO retries (at) VALUES (?)", at);
   }
 
   addTicket(hash: string, expiresAt: number): void {

@@ -1,0 +1,47 @@
+/**
+ * The chat page's bundles by their hashed names (docs/chat.md#assets-and-caching):
+ * scripts/build-client.mjs writes them to `/assets/` with a year's immutable cache and names them
+ * in a manifest, which the Worker reads from its static assets once per isolate (a deployment
+ * changes the Worker and its assets together).
+ */
+
+/** Where the build writes the manifest, relative to the assets root. */
+export const CHAT_ASSETS_MANIFEST = "/chat-assets.json";
+
+/** The manifest: site paths such as `/assets/chat-TNI73S2F.js`. */
+export type ChatAssets = { script: string; style: string; widget: string };
+
+/** The manifest once read; a failed read is not kept, so the next request tries again. */
+let manifest: Promise<ChatAssets> | undefined;
+
+/**
+ * The hashed names of the chat page's script and styles and of the widget's bundle.
+ * @param assets the ASSETS binding; `origin` any origin (the binding serves by path)
+ * @throws {Error} when ASSETS is not bound or the manifest is missing or malformed: the build
+ *   (`npm run build:client`, wrangler's build command) did not run, a deployment bug
+ */
+export function loadChatAssets(assets: Fetcher | undefined, origin: string): Promise<ChatAssets> {
+  manifest ??= readManifest(assets, origin).catch((error: unknown) => {
+    manifest = undefined;
+    throw error;
+  });
+  return manifest;
+}
+
+async function readManifest(assets: Fetcher | undefined, origin: string): Promise<ChatAssets> {
+  if (!assets) throw new Error("The ASSETS binding is missing; /chat cannot name its bundles.");
+  const response = await assets.fetch(new URL(CHAT_ASSETS_MANIFEST, origin));
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new Error(
+      `${CHAT_ASSETS_MANIFEST} answered ${response.status}; run \`npm run build:client\`.`,
+    );
+  }
+  const value = (await response.json()) as Partial<Record<keyof ChatAssets, unknown>>;
+  const named = (path: unknown, ext: string): path is string =>
+    typeof path === "string" && /^\/assets\/[\w-]+\.\w+$/.test(path) && path.endsWith(ext);
+  if (!named(value.script, ".js") || !named(value.style, ".css") || !named(value.widget, ".js")) {
+    throw new Error(`${CHAT_ASSETS_MANIFEST} is malformed; run \`npm run build:client\`.`);
+  }
+  return { script: value.script, style: value.style, widget: value.widget };
+}

@@ -1,0 +1,56 @@
+/**
+ * Delivery of the Conversation's outbox (docs/architecture.md#conversation): workflow events and
+ * the link's move to `ended`, each tried until it succeeds (at least once), with growing delays.
+ * The items live in the object's storage; only which ones are being sent right now is in memory.
+ */
+import { linkLedger } from "../../launch/ledger/client";
+import type { AppBindings } from "../../platform/env";
+import { log } from "../../platform/log";
+import { deliverConversationEvent } from "../events";
+import { type ConversationStore, linkEndReason } from "./store";
+
+/** Delays (ms) before the 1st, 2nd… retry of an item; the last repeats. */
+const OUTBOX_RETRY_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
+
+/** Sends due outbox items of one conversation. */
+export class OutboxDelivery {
+  /** Items being delivered right now: the alarm and a fresh enqueue may overlap. */
+  private readonly delivering = new Set<string>();
+
+  constructor(
+    private readonly env: AppBindings,
+    private readonly store: ConversationStore,
+  ) {}
+
+  /**
+   * Delivers every item due at `now` (epoch ms); a failed one is logged and moved to its next
+   * retry time. The caller sets its alarm for the next due item afterwards.
+   */
+  async deliver(now: number): Promise<void> {
+    const facts = this.store.facts();
+    if (!facts) return;
+    for (const { item, attempts } of this.store.dueOutbox(now)) {
+      if (this.delivering.has(item.id)) continue;
+      this.delivering.add(item.id);
+      try {
+        if (item.kind === "link-ended") {
+          await linkLedger(this.env, facts.workspaceId).endLink(
+            facts.workspaceId,
+            facts.linkId,
+            item.at,
+            item.reason ?? linkEndReason(this.store.state()?.endReason),
+          );
+        } else {
+          await deliverConversationEvent(this.env, facts, item);
+        }
+        this.store.delivered(item.id);
+      } catch (error) {
+        const delay = OUTBOX_RETRY_MS[Math.min(attempts, OUTBOX_RETRY_MS.length - 1)] ?? 600_000;
+        this.store.retryLater(item.id, Date.now() + delay);
+        log("warn", "outbox_retry", { kind: item.kind, error });
+      } finally {
+        this.delivering.delete(item.id);
+      }
+    }
+  }
+}

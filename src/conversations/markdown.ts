@@ -1,0 +1,151 @@
+/**
+ * Agent messages as a safe subset of Markdown (docs/chat.md#formatting): `marked`'s lexer reads
+ * the text in the Worker, and what it finds is reduced to paragraphs and lists of text spans marked
+ * bold, italic, code or link. Nothing here is HTML: the page builds DOM nodes from these blocks
+ * with text content only, so raw HTML in a reply stays visible text. Links keep only http(s) and
+ * mailto targets; any other (javascript:, data:, relative) leaves its text unlinked.
+ */
+import { Lexer, type Token, type Tokens } from "marked";
+import type { Block, Span, WireMessage } from "./protocol";
+
+/** Link targets a message may carry. */
+const LINK_PROTOCOLS = new Set(["http:", "https:", "mailto:"]);
+
+/** The marks a span inherits from the tokens around it. */
+type Marks = Omit<Span, "text">;
+
+/**
+ * The blocks of `text` read as Markdown.
+ * @returns paragraphs and (nested) lists; empty for text that holds nothing to show
+ */
+export function markdownBlocks(text: string): Block[] {
+  return blocks(new Lexer({ gfm: true, breaks: true }).lex(text));
+}
+
+/** A stored message as the page gets it; an agent's carries its Markdown `blocks`. */
+export function richWire(wire: WireMessage): WireMessage {
+  return wire.role === "agent" ? { ...wire, blocks: markdownBlocks(wire.text) } : wire;
+}
+
+/** A link target kept as given when it is http(s) or mailto, else null. */
+export function safeHref(href: string): string | null {
+  try {
+    return LINK_PROTOCOLS.has(new URL(href).protocol) ? href : null;
+  } catch {
+    return null;
+  }
+}
+
+function blocks(tokens: Token[]): Block[] {
+  const out: Block[] = [];
+  for (const token of tokens) {
+    switch (token.type) {
+      case "space":
+      case "hr":
+      case "def":
+        break;
+      case "list": {
+        const list = token as Tokens.List;
+        out.push({
+          type: "list",
+          ordered: list.ordered,
+          start: list.ordered && typeof list.start === "number" ? list.start : 1,
+          items: list.items.map((item) => blocks(item.tokens)),
+        });
+        break;
+      }
+      case "blockquote":
+        out.push(...blocks((token as Tokens.Blockquote).tokens));
+        break;
+      case "heading":
+        paragraph(out, spans((token as Tokens.Heading).tokens, { strong: true }));
+        break;
+      case "paragraph":
+      case "text": {
+        const inline = (token as Tokens.Paragraph | Tokens.Text).tokens;
+        paragraph(out, inline ? spans(inline, {}) : [{ text: decode(token.raw) }]);
+        break;
+      }
+      case "code":
+        paragraph(out, [{ text: (token as Tokens.Code).text, code: true }]);
+        break;
+      default:
+        // Raw HTML, tables and anything newer: shown as the text that was written.
+        paragraph(out, [{ text: token.raw.trim() }]);
+    }
+  }
+  return out;
+}
+
+function paragraph(out: Block[], content: Span[]): void {
+  if (content.some((span) => span.text.trim() !== "")) out.push({ type: "p", spans: content });
+}
+
+function spans(tokens: Token[], marks: Marks): Span[] {
+  const out: Span[] = [];
+  const add = (text: string, extra: Marks = {}) => {
+    if (text) out.push({ text, ...marks, ...extra });
+  };
+  for (const token of tokens) {
+    switch (token.type) {
+      case "text":
+      case "escape": {
+        const nested = (token as Tokens.Text).tokens;
+        if (nested) out.push(...spans(nested, marks));
+        else add(decode((token as Tokens.Text).text));
+        break;
+      }
+      case "strong":
+        out.push(...spans((token as Tokens.Strong).tokens, { ...marks, strong: true }));
+        break;
+      case "em":
+        out.push(...spans((token as Tokens.Em).tokens, { ...marks, em: true }));
+        break;
+      case "del":
+        out.push(...spans((token as Tokens.Del).tokens, marks));
+        break;
+      case "codespan":
+        add((token as Tokens.Codespan).text, { code: true });
+        break;
+      case "br":
+        add("\n");
+        break;
+      case "link": {
+        const link = token as Tokens.Link;
+        const href = safeHref(link.href);
+        out.push(...spans(link.tokens, href ? { ...marks, href } : marks));
+        break;
+      }
+      case "image": {
+        const image = token as Tokens.Image;
+        const href = safeHref(image.href);
+        add(image.text || image.href, href ? { href } : {});
+        break;
+      }
+      default:
+        add(token.raw);
+    }
+  }
+  return out;
+}
+
+const ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: "\u00a0",
+};
+
+/** Character references the lexer leaves in text (`AT&amp;T`), as the characters they stand for. */
+function decode(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name: string) => {
+    if (name[0] !== "#") return ENTITIES[name.toLowerCase()] ?? whole;
+    const code = Number.parseInt(
+      name.slice(name[1] === "x" || name[1] === "X" ? 2 : 1),
+      name[1]?.toLowerCase() === "x" ? 16 : 10,
+    );
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
+}

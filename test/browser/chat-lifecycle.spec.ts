@@ -1,0 +1,183 @@
+/**
+ * The chat's lifecycle in a real browser (docs/chat.md), at desktop and 375 px, light and dark:
+ * End chat asks first in an accessible modal dialog; a dropped socket says "Reconnecting…" in a
+ * status region, retries at most 5 s apart and at once when the tab becomes visible or the network
+ * comes back, keeping typed text and giving focus back; a link that expires while its chat is open
+ * switches the open page to the expired state (the link is made in beforeAll with the shortest
+ * expiry, 5 minutes, and its step runs last, so the wait overlaps the other steps). Screenshots go
+ * to test-results/browser/chat-*.png.
+ */
+import type { WebSocketRoute } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type ChatWorld,
+  closeChat,
+  createLink,
+  type Launch,
+  openChat,
+  shot,
+  startChatWorld,
+  stopChatWorld,
+  VARIANTS,
+  waitForState,
+} from "./chat-harness";
+
+let world: ChatWorld | undefined;
+/** A link that expires 5 minutes after beforeAll, and when (epoch ms, from its answer). */
+let expiring: (Launch & { expiresAt: string }) | undefined;
+/** The shortest expiry the launch API allows. */
+const SHORTEST_EXPIRY_S = 300;
+
+function need<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} is missing (beforeAll failed)`);
+  return value;
+}
+
+beforeAll(async () => {
+  world = await startChatWorld();
+  expiring = (await createLink(world, { expiresInSeconds: SHORTEST_EXPIRY_S })) as Launch & {
+    expiresAt: string;
+  };
+});
+
+afterAll(async () => {
+  await stopChatWorld(world);
+});
+
+describe("the chat's lifecycle", () => {
+  it("6. End chat asks first, in a modal dialog; Keep chatting and Escape keep the chat", async () => {
+    const w = need(world, "world");
+    for (const variant of VARIANTS) {
+      const link = await createLink(w);
+      const chat = await openChat(w, link.url, variant);
+      const { page } = chat;
+      await waitForState(page, "open");
+      const endChat = page.locator("#end-chat");
+      const dialog = page.getByRole("dialog", { name: "End this chat?" });
+
+      await endChat.click();
+      await dialog.waitFor();
+      expect(await dialog.getAttribute("aria-describedby")).toBe("end-text");
+      // Focus starts on the safe choice and stays inside the dialog.
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Keep chatting");
+      for (let i = 0; i < 4; i++) await page.keyboard.press("Tab");
+      expect(
+        await page.evaluate(() => !!document.activeElement?.closest("#end-dialog")),
+        `${variant.name}: focus left the dialog`,
+      ).toBe(true);
+      await shot(chat, "6-end-dialog");
+
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("end-chat");
+      await endChat.click();
+      await dialog.getByRole("button", { name: "Keep chatting" }).click();
+      await dialog.waitFor({ state: "hidden" });
+      await page.waitForTimeout(300);
+      expect(await page.evaluate(() => document.documentElement.dataset.state)).toBe("open");
+
+      await endChat.click();
+      await dialog.getByRole("button", { name: "End chat" }).click();
+      await waitForState(page, "ended");
+      await shot(chat, "6-ended");
+      expect(chat.problems).toEqual([]);
+      await closeChat(chat);
+    }
+  });
+
+  it("8. a dropped socket says Reconnecting…, retries within 5 s, and at once on visible or online", async () => {
+    const w = need(world, "world");
+    for (const variant of VARIANTS) {
+      const link = await createLink(w);
+      const sockets: WebSocketRoute[] = [];
+      let refuseOpens = false;
+      let opens = 0;
+      const chat = await openChat(w, link.url, variant, async (page) => {
+        await page.clock.install();
+        await page.route("**/v1/chat/sessions", async (route) => {
+          opens += 1;
+          if (refuseOpens) await route.fulfill({ status: 503, body: "{}" });
+          else await route.continue();
+        });
+        await page.routeWebSocket(/\/socket\?ticket=/, (ws) => {
+          ws.connectToServer();
+          sockets.push(ws);
+        });
+      });
+      const { page } = chat;
+      await waitForState(page, "open");
+      // Timers move only when the test says so from here on.
+      await page.clock.pauseAt(Date.now() + 1_000);
+      await page.locator("#message-input").fill("Half-typed question");
+      await page.locator("#send").focus();
+
+      const drop = async () => {
+        refuseOpens = true;
+        for (const ws of sockets.splice(0)) await ws.close({ code: 1012, reason: "restart" });
+        await waitForState(page, "reconnecting");
+      };
+      await drop();
+      const notice = page.getByRole("status").filter({ hasText: "Reconnecting…" });
+      await notice.waitFor();
+      expect(await notice.getAttribute("aria-live")).toBe("polite");
+
+      // Every attempt fails; none is more than 5 s after the one before.
+      for (let attempt = 1; attempt <= 6; attempt++) {
+        const before = opens;
+        await page.clock.runFor(5_000);
+        await expect.poll(() => opens, { timeout: 5_000 }).toBeGreaterThan(before);
+        // Real time for the page to take the refusal and set its next timer.
+        await page.waitForTimeout(250);
+      }
+      expect(await page.locator("#message-input").inputValue()).toBe("Half-typed question");
+
+      // Back on the tab: at once, without waiting out the backoff.
+      refuseOpens = false;
+      await page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+      await waitForState(page, "open", 5_000);
+      expect(await page.locator("#notice").textContent()).toBe("");
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("message-input");
+
+      // The network back: at once too.
+      await drop();
+      refuseOpens = false;
+      await page.evaluate(() => window.dispatchEvent(new Event("online")));
+      await waitForState(page, "open", 5_000);
+      expect(await page.locator("#message-input").inputValue()).toBe("Half-typed question");
+
+      // The look of the state, with time flowing again (axe-core needs its timers).
+      await page.clock.resume();
+      await drop();
+      await notice.waitFor();
+      await shot(chat, "8-reconnecting");
+      expect(chat.problems.filter((p) => !p.includes("503"))).toEqual([]);
+      await closeChat(chat);
+    }
+  });
+
+  // Last: it waits for the link made in beforeAll to expire.
+  it("7. a link that expires while its chat is open switches the page to expired", {
+    timeout: (SHORTEST_EXPIRY_S + 120) * 1000,
+  }, async () => {
+    const w = need(world, "world");
+    const link = need(expiring, "expiring link");
+    const chats = [];
+    for (const variant of VARIANTS) {
+      const chat = await openChat(w, link.url, variant);
+      await waitForState(chat.page, "open");
+      chats.push(chat);
+    }
+    const expiresAt = Date.parse(link.expiresAt);
+    // The alarm fires at the expiry; the pages learn it over their sockets within seconds.
+    const wait = expiresAt - Date.now() + 15_000;
+    for (const chat of chats) {
+      await waitForState(chat.page, "expired", Math.max(wait, 15_000));
+      expect(Date.now(), "switched before the expiry").toBeGreaterThanOrEqual(expiresAt);
+      expect(await chat.page.locator("#notice").textContent()).toBe("This link has expired.");
+      expect(await chat.page.locator("#message-input").isVisible()).toBe(false);
+      await shot(chat, "7-expired");
+      expect(chat.problems).toEqual([]);
+      await closeChat(chat);
+    }
+  });
+});

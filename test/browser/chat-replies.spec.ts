@@ -1,0 +1,197 @@
+/**
+ * The agent's replies on the chat page in a real browser (docs/chat.md#replies), at desktop and
+ * 375 px, light and dark: "… is typing" while the agent writes; a reply that fails or takes over
+ * 30 s gets a clear message and "Try again", which brings the reply; agent messages show a safe
+ * subset of Markdown (links open in a new tab), the person's stay plain text. The socket passes through a
+ * Playwright route that can hold, drop or replace the server's agent messages, so a slow or
+ * failing agent is shown without a real model. Screenshots go to test-results/browser/chat-*.png.
+ */
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type ChatPage,
+  type ChatWorld,
+  closeChat,
+  createAgent,
+  createLink,
+  openChat,
+  shot,
+  startChatWorld,
+  stopChatWorld,
+  VARIANTS,
+  waitForState,
+} from "./chat-harness";
+
+let world: ChatWorld | undefined;
+
+function need<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} is missing (beforeAll failed)`);
+  return value;
+}
+
+beforeAll(async () => {
+  world = await startChatWorld();
+});
+
+afterAll(async () => {
+  await stopChatWorld(world);
+});
+
+/** What the route does with the server's agent messages: pass, hold, drop or fail them. */
+type Mode = "pass" | "hold" | "drop" | "fail";
+
+/** Routes the page's socket through the test; `mode` decides the agent messages' fate. */
+async function routeSocket(page: Page, control: { mode: Mode; held: (() => void)[] }) {
+  await page.routeWebSocket(/\/socket\?ticket=/, (ws) => {
+    const server = ws.connectToServer();
+    server.onMessage((data) => {
+      const frame = JSON.parse(String(data)) as { type: string; message?: { role: string } };
+      const agentMessage = frame.type === "message" && frame.message?.role === "agent";
+      if (!agentMessage || control.mode === "pass") ws.send(data);
+      else if (control.mode === "hold") control.held.push(() => ws.send(data));
+      else if (control.mode === "fail") {
+        const error = {
+          code: "reply_failed",
+          message: "The agent could not reply.",
+          details: [{ reason: "failed" }],
+        };
+        ws.send(JSON.stringify({ type: "error", error }));
+      }
+    });
+  });
+}
+
+async function send(chat: ChatPage, text: string): Promise<void> {
+  await chat.page.locator("#message-input").fill(text);
+  await chat.page.locator("#message-input").press("Enter");
+  await chat.page.locator("#messages .message.person", { hasText: text }).waitFor();
+}
+
+const typing = (page: Page) => page.locator("#typing");
+const tryAgain = (page: Page) => page.getByRole("button", { name: "Try again" });
+
+describe("the agent's replies", () => {
+  it("3. the agent is shown typing; a failed or late reply says so and Try again brings it", async () => {
+    const w = need(world, "world");
+    for (const variant of VARIANTS) {
+      const link = await createLink(w);
+      const control = { mode: "hold" as Mode, held: [] as (() => void)[] };
+      const chat = await openChat(w, link.url, variant, async (page) => {
+        await page.clock.install();
+        await routeSocket(page, control);
+      });
+      const { page } = chat;
+      await waitForState(page, "open");
+
+      // Typing while the reply is held back, then the reply and no indicator.
+      await send(chat, "Are you there?");
+      await typing(page).getByText("Onboarding assistant is typing…").waitFor();
+      await shot(chat, "3-typing");
+      for (const release of control.held.splice(0)) release();
+      await page.locator("#messages .message.agent", { hasText: "Are you there?" }).waitFor();
+      expect(await typing(page).textContent()).toBe("");
+
+      // A failed reply: a message and Try again, which brings the reply that exists by now.
+      control.mode = "fail";
+      await send(chat, "Second question");
+      await page.getByText("Onboarding assistant could not reply. Please try again.").waitFor();
+      await tryAgain(page).waitFor();
+      expect(await typing(page).textContent()).toBe("");
+      await shot(chat, "3-reply-failed");
+      control.mode = "pass";
+      await tryAgain(page).click();
+      await page.locator("#messages .message.agent", { hasText: "Second question" }).waitFor();
+      await tryAgain(page).waitFor({ state: "hidden" });
+      expect(await page.locator("#notice").textContent()).toBe("");
+
+      // Nothing at all for 30 s: the page says so by itself.
+      control.mode = "drop";
+      await send(chat, "Third question");
+      await typing(page).getByText("Onboarding assistant is typing…").waitFor();
+      await page.clock.fastForward(29_000);
+      expect(await tryAgain(page).isVisible(), `${variant.name}: late before 30 s`).toBe(false);
+      await page.clock.fastForward(1_500);
+      await page.getByText("Onboarding assistant is taking too long to reply.").waitFor();
+      expect(await typing(page).textContent()).toBe("");
+      await shot(chat, "3-reply-late");
+      control.mode = "pass";
+      await tryAgain(page).click();
+      await page.locator("#messages .message.agent", { hasText: "Third question" }).waitFor();
+      expect(chat.problems).toEqual([]);
+      await closeChat(chat);
+    }
+  });
+
+  it("5. agent messages show safe Markdown; the person's stay plain text", async () => {
+    const w = need(world, "world");
+    const agent = await createAgent(w, {
+      name: "Support desk",
+      greeting: [
+        "Hi **{{participant.name}}**, *welcome*! Here is what you get:",
+        "",
+        "- Unlimited `API` calls",
+        "- Priority support",
+        "  1. by mail",
+        "  2. by phone",
+        "",
+        "See [the docs](https://example.com/docs), https://example.com/pricing or [mail us](mailto:help@example.com).",
+        '[Not a link](javascript:alert(1)) <img src=x onerror="window.hacked=1"> <b>stays text</b>',
+      ].join("\n"),
+      instructions:
+        "pricing: Our **Pro plan** costs $20/month. See [pricing](https://example.com/pricing).",
+    });
+    for (const variant of VARIANTS) {
+      const link = await createLink(w, { ...agent, parameters: {} });
+      const chat = await openChat(w, link.url, variant);
+      const { page } = chat;
+      await waitForState(page, "open");
+      const greeting = page.locator("#messages .message.agent").first();
+      await greeting.locator("strong", { hasText: "Ada" }).waitFor();
+      expect(await greeting.locator("em").allTextContents()).toEqual(["welcome"]);
+      expect(await greeting.locator(":scope .text > ul > li").count()).toBe(2);
+      expect(await greeting.locator("ul ol > li").allTextContents()).toEqual([
+        "by mail",
+        "by phone",
+      ]);
+      expect(await greeting.locator("code").allTextContents()).toEqual(["API"]);
+      const links = await greeting
+        .locator("a")
+        .evaluateAll((anchors) =>
+          anchors.map((a) => [
+            a.textContent,
+            a.getAttribute("href"),
+            a.getAttribute("target"),
+            a.getAttribute("rel"),
+          ]),
+        );
+      expect(links).toEqual([
+        ["the docs", "https://example.com/docs", "_blank", "noopener noreferrer"],
+        [
+          "https://example.com/pricing",
+          "https://example.com/pricing",
+          "_blank",
+          "noopener noreferrer",
+        ],
+        ["mail us", "mailto:help@example.com", "_blank", "noopener noreferrer"],
+      ]);
+      // HTML and unsafe links arrive as their text, never as elements.
+      await greeting.getByText("<b>stays text</b>", { exact: false }).waitFor();
+      expect(await page.locator("#messages img, #messages b, #messages script").count()).toBe(0);
+      expect(await greeting.textContent()).toContain("Not a link");
+      expect(await page.evaluate(() => (window as { hacked?: number }).hacked)).toBeUndefined();
+
+      // Live replies are formatted too; the person's own Markdown stays as typed.
+      await page.locator("#message-input").fill("**pricing** please");
+      await page.locator("#message-input").press("Enter");
+      const reply = page.locator("#messages .message.agent").nth(1);
+      await reply.locator("strong", { hasText: "Pro plan" }).waitFor();
+      expect(await reply.locator("a").getAttribute("href")).toBe("https://example.com/pricing");
+      const mine = page.locator("#messages .message.person").last();
+      expect(await mine.locator(".text").textContent()).toBe("**pricing** please");
+      expect(await mine.locator("strong").count()).toBe(0);
+      await shot(chat, "5-markdown");
+      expect(chat.problems).toEqual([]);
+      await closeChat(chat);
+    }
+  });
+});
