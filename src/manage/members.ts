@@ -14,6 +14,7 @@ import { sessions } from "../db/session-tables";
 import { generateChecksummedSecret, randomBase62, sha256Hex } from "../platform/crypto";
 import { ApiError, notFound } from "../platform/errors";
 import { isoTime, newId } from "../platform/ids";
+import { slugify } from "../platform/slug";
 import type {
   CreatedMemberSchema,
   CreatedWorkspaceSchema,
@@ -55,16 +56,7 @@ async function newMemberRow(
   return { row, memberToken };
 }
 
-function slugFrom(name: string): string {
-  const base = name
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 48)
-    .replace(/-+$/, "");
-  return base || "workspace";
-}
+const slugFrom = (name: string) => slugify(name, 48) || "workspace";
 
 /**
  * Creates a workspace and its owner. Without `slug`, one is derived from the name (with a random

@@ -4,22 +4,15 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
+import { slugify } from "../../../platform/slug";
 import { api, type Schemas, unwrap } from "../../api";
 import { navigate } from "../../router";
 import { Dialog } from "../../ui/Dialog";
 import { ErrorNote } from "../../ui/feedback";
 import { workflowPaths } from "./status";
 
-/** "My Orders: Sync" → "my-orders-sync": what the slug field suggests until it is typed in. */
-export function slugOf(name: string): string {
-  return name
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 63)
-    .replace(/-+$/, "");
-}
+/** What the slug field suggests until it is typed in. */
+const slugOf = (name: string) => slugify(name, 63);
 
 /** The button and its dialog. */
 export function NewWorkflow() {
