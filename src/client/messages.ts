@@ -36,7 +36,9 @@ export class MessageList {
       item.append(time);
     }
     this.list.append(item);
-    this.list.scrollTop = this.list.scrollHeight;
+    // The log around the list is what scrolls (src/conversations/page.ts).
+    const log = this.list.parentElement ?? this.list;
+    log.scrollTop = log.scrollHeight;
     return true;
   }
 }

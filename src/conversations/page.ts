@@ -1,7 +1,8 @@
 /**
  * The HTML document of `GET /chat`. Static on purpose: the route's CSP allows no inline script or
  * style, and the launch token lives only in the URL fragment, so `/chat.js` reads it and fills in
- * this skeleton (agent name, history, notice) in the browser.
+ * this skeleton (agent name, history, notice) in the browser. The log scrolls around a plain list:
+ * `role="log"` on the list itself would take away its items' list semantics (axe-core: listitem).
  */
 export function chatPageHtml(): string {
   return `<!doctype html>
@@ -21,7 +22,7 @@ export function chatPageHtml(): string {
 <main class="chat-main">
 <p id="notice" class="notice" role="status" aria-live="polite">Opening your conversation&hellip;</p>
 <button id="retry" class="button secondary retry" type="button" hidden>Retry</button>
-<ol id="messages" class="messages" role="log" aria-live="polite" aria-label="Conversation"></ol>
+<div class="messages" role="log" aria-live="polite" aria-label="Conversation"><ol id="messages" class="message-list"></ol></div>
 </main>
 <form id="composer" class="composer" hidden>
 <label class="visually-hidden" for="message-input">Message</label>

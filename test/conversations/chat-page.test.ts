@@ -15,7 +15,10 @@ describe("GET /chat (the hosted chat page)", () => {
     const html = await response.text();
     expect(html).toContain('<script src="/chat.js" defer></script>');
     expect(html).toContain('<link rel="stylesheet" href="/chat.css">');
-    expect(html).toContain('id="messages"');
+    // The conversation is a log around a plain list, so each message stays a list item.
+    expect(html).toContain(
+      '<div class="messages" role="log" aria-live="polite" aria-label="Conversation"><ol id="messages" class="message-list"></ol></div>',
+    );
     // The token lives in the fragment; the page never puts it in a query string or inline script.
     expect(html).not.toMatch(/<script>(?!<\/script>)/);
   });
