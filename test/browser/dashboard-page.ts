@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import axe from "axe-core";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
+import { expect, type TestContext } from "vitest";
 import { ROOT } from "./wrangler-server";
 
 const SCREENSHOTS = path.join(ROOT, "test-results", "browser");
@@ -47,6 +48,28 @@ export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
 }
 
+/**
+ * Saves test-results/browser/`name`.png and expects no serious or critical axe-core finding on
+ * the page as it is now (the finding names the screenshot).
+ */
+export async function look(page: Page, name: string): Promise<void> {
+  await shot(page, name);
+  expect(await seriousFindings(page), name).toEqual([]);
+}
+
+/**
+ * For `afterEach`: when the test just failed, a screenshot of what `page` showed, named
+ * `prefix`-failed-<the test's name>, to read beside the error.
+ */
+export async function shotOnFailure(
+  context: TestContext,
+  page: Page | undefined,
+  prefix: string,
+): Promise<void> {
+  if (context.task.result?.state !== "fail" || !page) return;
+  await shot(page, `${prefix}-failed-${context.task.name.slice(0, 40).replace(/\W+/g, "-")}`);
+}
+
 /** axe-core's serious and critical findings (evaluated over CDP, which the CSP does not govern). */
 export async function seriousFindings(page: Page): Promise<string[]> {
   await page.evaluate(axe.source);
@@ -56,4 +79,49 @@ export async function seriousFindings(page: Page): Promise<string[]> {
       .filter((v) => v.impact === "serious" || v.impact === "critical")
       .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   });
+}
+
+/** `value`, or an Error naming `what` when an earlier step (or beforeAll) failed to set it. */
+export function need<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} is missing (an earlier step failed)`);
+  return value;
+}
+
+/**
+ * `url` on `localhost` instead of 127.0.0.1: WebAuthn needs a domain for its RP ID, never an IP
+ * address, so a context that registers passkeys uses this origin.
+ */
+export function onLocalhost(url: string): string {
+  return url.replace(/^http:\/\/127\.0\.0\.1(?=[:/])/, "http://localhost");
+}
+
+/**
+ * Gives `page`'s browser Chromium's virtual authenticator over CDP (a platform authenticator with
+ * resident keys that verifies the user at once), so WebAuthn ceremonies complete without a person.
+ */
+export async function addVirtualAuthenticator(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+}
+
+/** A link page's transcript (docs/dashboard.md#screens) as `[who, text]` per message. */
+export function transcript(page: Page): Promise<string[][]> {
+  return page
+    .locator(".transcript li")
+    .evaluateAll((items) =>
+      items.map((li) => [
+        li.querySelector(".said-by strong")?.textContent ?? "",
+        li.querySelector(".said")?.textContent ?? "",
+      ]),
+    );
 }

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, type DemoWorkspace, seedDemoWorkspace } from "../../scripts/demo-seed.mjs";
 import { fetchApi } from "../../scripts/local-server.mjs";
 import { launchChromium } from "./chromium";
+import { addVirtualAuthenticator, onLocalhost } from "./dashboard-page";
 import { ROOT, startWranglerServer, type WranglerServer } from "./wrangler-server";
 
 const SCREENSHOTS = path.join(ROOT, "test-results", "browser");
@@ -182,23 +183,11 @@ describe("the dashboard", () => {
   });
 
   it("registers a passkey (Chromium's virtual authenticator) and signs in with it", async () => {
-    // WebAuthn needs a domain for its RP ID, never an IP address: this context uses localhost.
-    const base = need(server, "server").base.replace("127.0.0.1", "localhost");
+    const base = onLocalhost(need(server, "server").base);
     const context = await need(browser, "browser").newContext();
     const current = await context.newPage();
     current.on("pageerror", (error) => problems.push(`[pageerror] ${error.message}`));
-    const cdp = await context.newCDPSession(current);
-    await cdp.send("WebAuthn.enable");
-    await cdp.send("WebAuthn.addVirtualAuthenticator", {
-      options: {
-        protocol: "ctap2",
-        transport: "internal",
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    await addVirtualAuthenticator(current);
     const link = await api("POST", "/v1/manage/sign-in-links", {
       token: demo.memberToken,
       body: {},

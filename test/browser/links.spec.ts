@@ -15,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, type DemoWorkspace, seedDemoWorkspace } from "../../scripts/demo-seed.mjs";
 import { fetchApi } from "../../scripts/local-server.mjs";
 import { launchChromium } from "./chromium";
+import { transcript } from "./dashboard-page";
+import { chatOnLink } from "./person-chat";
 import { ROOT, startWranglerServer, type WranglerServer } from "./wrangler-server";
 
 const SCREENSHOTS = path.join(ROOT, "test-results", "browser");
@@ -97,18 +99,6 @@ async function seriousFindings(current: Page): Promise<string[]> {
   });
 }
 
-/** The transcript's messages as `[who, text]`. */
-function transcript(current: Page): Promise<string[][]> {
-  return current
-    .locator(".transcript li")
-    .evaluateAll((items) =>
-      items.map((li) => [
-        li.querySelector(".said-by strong")?.textContent ?? "",
-        li.querySelector(".said")?.textContent ?? "",
-      ]),
-    );
-}
-
 beforeAll(async () => {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   server = await startWranglerServer();
@@ -177,11 +167,7 @@ describe("the Links screen", () => {
     const current = need(page, "page");
     const link = need(ada, "Ada's link");
     const chat = await watchedPage(800, false);
-    await chat.goto(link.url, { waitUntil: "domcontentloaded" });
-    await chat.waitForFunction(() => document.documentElement.dataset.state === "open");
-    await chat.locator("#message-input").fill(QUESTION);
-    await chat.locator("#message-input").press("Enter");
-    await chat.locator("#messages li.message.agent", { hasText: QUESTION }).waitFor();
+    await chatOnLink(chat, link.url, QUESTION);
 
     await current.getByRole("link", { name: "Ada" }).click();
     await current.getByRole("heading", { name: "Link for Ada", level: 1 }).waitFor();

@@ -9,7 +9,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type Api,
@@ -21,7 +21,7 @@ import {
 import { fetchApi } from "../../scripts/local-server.mjs";
 import { SECRET_NAME_PATTERN } from "../../src/dashboard/secret-name";
 import { launchChromium } from "./chromium";
-import { type DashboardPage, seriousFindings, shot, signIn } from "./dashboard-page";
+import { type DashboardPage, look, signIn } from "./dashboard-page";
 import { ROOT, startWranglerServer, type WranglerServer } from "./wrangler-server";
 
 const OLD_VALUE = "old-webhook-secret";
@@ -59,12 +59,6 @@ function need<T>(value: T | undefined, what: string): T {
   return value;
 }
 
-/** Shoots and checks the page as it is now. */
-async function check(page: Page, name: string): Promise<void> {
-  await shot(page, `settings-${name}`);
-  expect(await seriousFindings(page), name).toEqual([]);
-}
-
 /** What the demo workflow answers a call carrying `secret` (`ok` only for the stored value). */
 async function webhookAccepts(secret: string): Promise<boolean> {
   const response = await fetch(demo.webhookUrl, {
@@ -88,7 +82,7 @@ describe("Settings > Secrets", () => {
     await page.getByRole("heading", { name: "Secrets", level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe("/app/settings/secrets");
     await page.getByRole("rowheader", { name: "WEBHOOK_SECRET" }).waitFor();
-    await check(page, "1-secrets");
+    await look(page, "settings-1-secrets");
 
     await page.getByRole("button", { name: "Set a secret" }).click();
     const dialog = page.getByRole("dialog", { name: "Set a secret" });
@@ -105,7 +99,7 @@ describe("Settings > Secrets", () => {
     );
     await name.fill("STRIPE_API_KEY");
     expect(await dialog.getByLabel("Value").getAttribute("type")).toBe("password");
-    await check(page, "2-set-secret");
+    await look(page, "settings-2-set-secret");
     await dialog.getByRole("button", { name: "Save secret" }).click();
     await page.getByRole("status").getByText("Secret STRIPE_API_KEY saved.").waitFor();
     await page.getByRole("rowheader", { name: "STRIPE_API_KEY" }).waitFor();
@@ -125,7 +119,7 @@ describe("Settings > Secrets", () => {
     expect(await dialog.getByLabel("Name").inputValue()).toBe("WEBHOOK_SECRET");
     expect(await dialog.getByLabel("Name").getAttribute("readonly")).not.toBeNull();
     await dialog.getByLabel("Value").fill(NEW_VALUE);
-    await check(page, "3-replace-secret");
+    await look(page, "settings-3-replace-secret");
     await dialog.getByRole("button", { name: "Replace value" }).click();
     await page.getByRole("status").getByText("Secret WEBHOOK_SECRET saved.").waitFor();
     await dialog.waitFor({ state: "hidden" });
@@ -139,7 +133,7 @@ describe("Settings > Secrets", () => {
     await page.getByRole("button", { name: "Delete STRIPE_API_KEY" }).click();
     const confirm = page.getByRole("dialog", { name: "Delete this secret?" });
     await confirm.getByText("{{secrets.STRIPE_API_KEY}}").waitFor();
-    await check(page, "4-delete-secret");
+    await look(page, "settings-4-delete-secret");
     await confirm.getByRole("button", { name: "Delete STRIPE_API_KEY" }).click();
     await page.getByRole("rowheader", { name: "STRIPE_API_KEY" }).waitFor({ state: "detached" });
     const listed = await api("GET", "/v1/manage/secrets", { token: demo.memberToken });
@@ -157,14 +151,14 @@ describe("Settings > Members", () => {
     const me = page.getByRole("row", { name: /Demo Owner \(you\)/ });
     await me.getByText("The owner cannot be changed").waitFor();
     expect(await me.getByRole("button").count()).toBe(0);
-    await check(page, "5-members");
+    await look(page, "settings-5-members");
 
     await page.getByRole("button", { name: "Invite a member" }).click();
     const dialog = page.getByRole("dialog", { name: "Invite a member" });
     await dialog.getByLabel("Email").fill("pat@demo.example");
     await dialog.getByLabel("Name").fill("Pat Admin");
     await dialog.getByLabel("Role").selectOption("admin");
-    await check(page, "6-invite");
+    await look(page, "settings-6-invite");
     const answer = page.waitForResponse((r) => r.url().endsWith("/v1/manage/members"));
     await dialog.getByRole("button", { name: "Invite" }).click();
     const memberToken = ((await (await answer).json()) as { memberToken: string }).memberToken;
@@ -178,7 +172,7 @@ describe("Settings > Members", () => {
     await shown.getByText("Copied to the clipboard.").waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(patLink);
     expect(await page.content()).not.toContain(memberToken);
-    await check(page, "7-sign-in-link");
+    await look(page, "settings-7-sign-in-link");
     await shown.getByRole("button", { name: "Done" }).click();
     const row = page.getByRole("row", { name: /Pat Admin/ });
     await row.getByRole("cell", { name: "Admin", exact: true }).waitFor();
@@ -198,7 +192,7 @@ describe("Settings > Members", () => {
     const dialog = page.getByRole("dialog", { name: "Change the role of Pat Admin" });
     expect(await dialog.getByLabel("Role").inputValue()).toBe("admin");
     await dialog.getByLabel("Role").selectOption("member");
-    await check(page, "8-change-role");
+    await look(page, "settings-8-change-role");
     await dialog.getByRole("button", { name: "Save role" }).click();
     await page.getByRole("status").getByText("Pat Admin is now a Member.").waitFor();
     const row = page.getByRole("row", { name: /Pat Admin/ });
@@ -213,11 +207,11 @@ describe("Settings > Members", () => {
     expect(await pat.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       375,
     );
-    await check(pat.page, "9-members-read-only-375-dark");
+    await look(pat.page, "settings-9-members-read-only-375-dark");
     await pat.page.getByRole("link", { name: "Secrets" }).click();
     await pat.page.getByRole("rowheader", { name: "WEBHOOK_SECRET" }).waitFor();
     expect(await pat.page.getByRole("main").getByRole("button").count()).toBe(0);
-    await check(pat.page, "10-secrets-read-only-375-dark");
+    await look(pat.page, "settings-10-secrets-read-only-375-dark");
     expect(pat.problems).toEqual([]);
   });
 
@@ -235,7 +229,7 @@ describe("Settings > Members", () => {
 
     await page.getByRole("button", { name: "Remove Pat Admin" }).click();
     const confirm = page.getByRole("dialog", { name: "Remove this member?" });
-    await check(page, "11-remove-member");
+    await look(page, "settings-11-remove-member");
     await confirm.getByRole("button", { name: "Remove Pat Admin" }).click();
     await page.getByRole("row", { name: /Pat Admin/ }).waitFor({ state: "detached" });
     await page.getByRole("status").getByText("Pat Admin was removed.").waitFor();

@@ -8,12 +8,13 @@
  * reload. A Member sees the canvas read only. axe-core finds nothing serious or critical, light and
  * dark, at 375 px too. Screenshots: test-results/browser/editor-*.png.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Api, type DemoWorkspace, seedDemoWorkspace } from "../../scripts/demo-seed.mjs";
 import { fetchApi } from "../../scripts/local-server.mjs";
+import { canvasNode, dragBetween, panel } from "./canvas";
 import { launchChromium } from "./chromium";
-import { type DashboardPage, seriousFindings, shot, signIn } from "./dashboard-page";
+import { type DashboardPage, look, need, shotOnFailure, signIn } from "./dashboard-page";
 import { startWranglerServer, type WranglerServer } from "./wrangler-server";
 
 const SECRET = "hook-secret-5d2e9a";
@@ -42,36 +43,12 @@ beforeAll(async () => {
   owner = await signIn(browser, server.base, link.json.url);
 });
 
-afterEach(async (context) => {
-  // What the page showed when a step failed, to read beside the error.
-  if (context.task.result?.state === "fail" && owner) {
-    await shot(owner.page, `editor-failed-${context.task.name.slice(0, 40).replace(/\W+/g, "-")}`);
-  }
-});
+afterEach((context) => shotOnFailure(context, owner?.page, "editor"));
 
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-function need<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`${what} is missing (beforeAll failed)`);
-  return value;
-}
-
-/** The canvas node whose label is `name`. */
-const canvasNode = (page: Page, name: string) =>
-  page
-    .locator(".react-flow__node")
-    .filter({ has: page.locator(".wf-node-name", { hasText: name }) });
-
-/** The side panel, titled after the selected node. */
-const panel = (page: Page) => page.locator(".node-panel");
-
-async function look(page: Page, name: string): Promise<void> {
-  await shot(page, `editor-${name}`);
-  expect(await seriousFindings(page), name).toEqual([]);
-}
 
 describe("the workflow editor", () => {
   it("creates a workflow that opens on the canvas with its webhook", async () => {
@@ -88,7 +65,7 @@ describe("the workflow editor", () => {
     await panel(page)
       .getByRole("heading", { name: /Webhook/ })
       .waitFor();
-    await look(page, "1-new");
+    await look(page, "editor-1-new");
   });
 
   it("adds nodes from the palette and connects them by dragging and by the panel", async () => {
@@ -116,7 +93,7 @@ describe("the workflow editor", () => {
     await panel(page).getByText("Connected to Set (set_1).").waitFor();
     await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(2);
     await panel(page).getByRole("listitem").filter({ hasText: "true: Set (set_1)" }).waitFor();
-    await look(page, "2-connected");
+    await look(page, "editor-2-connected");
   });
 
   it("offers the fields of a captured test call and the secrets in the condition's templates", async () => {
@@ -155,7 +132,7 @@ describe("the workflow editor", () => {
       .getByLabel("Fields", { exact: true })
       .fill('{"accepted": true, "order": "{{webhook_1.body.order.id}}"}');
     expect(await canvasNode(page, "Set").locator(".wf-node-problems").count()).toBe(0);
-    await look(page, "3-templates");
+    await look(page, "editor-3-templates");
   });
 
   it("shows a refused save's problem on the node it names, then saves", async () => {
@@ -172,7 +149,7 @@ describe("the workflow editor", () => {
       .getByText(/responseNode/)
       .first()
       .waitFor();
-    await look(page, "4-refused");
+    await look(page, "editor-4-refused");
     await panel(page).getByRole("button", { name: "Remove Respond" }).click();
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
@@ -216,7 +193,7 @@ describe("the workflow editor", () => {
     await expect.poll(() => executions.count()).toBe(2);
     await executions.nth(1).getByRole("link").click();
     await page.getByRole("article", { name: /set_1/ }).getByText('"accepted": true').waitFor();
-    await look(page, "5-execution");
+    await look(page, "editor-5-execution");
   });
 
   it("keeps a moved node where it was dropped", async () => {
@@ -252,7 +229,7 @@ describe("the workflow editor", () => {
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
     await canvasNode(page, "Condition").click();
-    await look(page, "7-tidy");
+    await look(page, "editor-7-tidy");
   });
 });
 
@@ -273,21 +250,7 @@ describe("the editor for a Member, dark and at 375 px", () => {
     expect(await member.page.getByRole("button", { name: "Save", exact: true }).count()).toBe(0);
     await canvasNode(member.page, "Condition").click();
     expect(await panel(member.page).getByLabel("Operator").isDisabled()).toBe(true);
-    await look(member.page, "6-member-375-dark");
+    await look(member.page, "editor-6-member-375-dark");
     expect(member.problems).toEqual([]);
   });
 });
-
-/** Drags from one element's centre to another's with the mouse, in steps, as a person would. */
-async function dragBetween(
-  page: Page,
-  from: ReturnType<Page["locator"]>,
-  to: ReturnType<Page["locator"]>,
-): Promise<void> {
-  const a = need((await from.boundingBox()) ?? undefined, "the drag's start");
-  const b = need((await to.boundingBox()) ?? undefined, "the drag's end");
-  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 10 });
-  await page.mouse.up();
-}
