@@ -52,8 +52,8 @@ const TARGETS = {
 const HOLD_CALLERS =
   process.env.BENCH_HOLD_CALLERS === "0" ? 0 : positiveInt(process.env.BENCH_HOLD_CALLERS, 1000);
 /**
- * BENCH_ONLY=create,webhook-immediate runs just those (and the reference); `dashboard` names the
- * dashboard's measure (scripts/bench-dashboard.mjs); BENCH_HOLD_CALLERS=0 skips the hold.
+ * BENCH_ONLY=create,webhook-immediate runs just those (and the reference); `browser` names the
+ * browser's measures (scripts/bench-browser.mjs); BENCH_HOLD_CALLERS=0 skips the hold.
  */
 const ONLY = process.env.BENCH_ONLY?.split(",").map((name) => name.trim());
 const HOLD_WAIT_SECONDS = 5;
@@ -724,10 +724,10 @@ async function shutdown(code) {
 for (const signal of ["SIGINT", "SIGTERM"]) process.once(signal, () => shutdown(130));
 // No server outlives this process: scripts/local-server.mjs kills its process groups on exit.
 
-/** The dashboard's own measure (scripts/bench-dashboard.mjs), on a server of its own. */
-function benchDashboard() {
-  if (ONLY && !ONLY.includes("dashboard")) return;
-  spawnSync(process.execPath, [path.join(ROOT, "scripts", "bench-dashboard.mjs")], {
+/** The browser's measures (scripts/bench-browser.mjs: chat greeting, dashboard), on a server of their own. */
+function benchBrowser() {
+  if (ONLY && !ONLY.includes("browser")) return;
+  spawnSync(process.execPath, [path.join(ROOT, "scripts", "bench-browser.mjs")], {
     stdio: "inherit",
   });
 }
@@ -735,7 +735,7 @@ function benchDashboard() {
 main().then(
   async () => {
     await stopServer();
-    benchDashboard();
+    benchBrowser();
     return shutdown(0);
   },
   (error) => {
