@@ -126,6 +126,8 @@ function addMessage(message: WireMessage): void {
 /** The owed reply failed or is late: say so and offer to ask again. */
 function replyProblem(text: (name: string) => string): void {
   replies.settle();
+  // The problem is said in words instead; the reply, if it comes after all, arrives whole.
+  messages.dropDrafts();
   say(text(name()), true);
   offerRetry("reply");
 }
