@@ -3,12 +3,15 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { startEchoServer } from "./test/helpers/echo-server.mjs";
+import { startFakeOpenAi } from "./test/helpers/fake-openai.mjs";
 
 /** Tests run in workerd with the bindings of wrangler.toml; each test file seeds its own data. */
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   // The http_request node fetches for real; this server on 127.0.0.1 answers those fetches.
   const echo = await startEchoServer();
+  // The OpenAI-compatible brain streams from this fake chat-completions server on 127.0.0.1.
+  const llm = await startFakeOpenAi();
   return {
     plugins: [
       cloudflareTest({
@@ -19,6 +22,7 @@ export default defineConfig(async () => {
             OPERATOR_TOKEN: "test-operator-token",
             SECRETS_KEY: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
             ECHO_URL: echo.url,
+            FAKE_LLM_URL: llm.url,
             // Event endpoints on the echo server are http://127.0.0.1 (docs/events.md#event-endpoints).
             ALLOW_HTTP_EVENT_ENDPOINTS: "true",
           },

@@ -8730,6 +8730,8 @@ export interface components {
                     role: "agent" | "person";
                     text: string;
                     at: string;
+                    /** @description Present (true) on an agent reply cut off midway: the text is what had arrived, kept whole */
+                    interrupted?: boolean;
                 }[];
             } | null;
         };
@@ -8826,6 +8828,8 @@ export interface components {
                 role: "agent" | "person";
                 text: string;
                 at: string;
+                /** @description Present (true) on an agent reply cut off midway: the text is what had arrived, kept whole */
+                interrupted?: boolean;
                 /** @description Agent messages only: the text read as a safe subset of Markdown */
                 blocks?: components["schemas"]["ChatBlock"][];
             }[];

@@ -103,6 +103,7 @@ function finish(state: State, text: string): void {
   connection.stop();
   if (endDialog.open) endDialog.close();
   replies.settle();
+  messages.dropDrafts();
   form.hidden = true;
   setState(state, text);
 }
@@ -125,6 +126,8 @@ function addMessage(message: WireMessage): void {
 /** The owed reply failed or is late: say so and offer to ask again. */
 function replyProblem(text: (name: string) => string): void {
   replies.settle();
+  // The problem is said in words instead; the reply, if it comes after all, arrives whole.
+  messages.dropDrafts();
   say(text(name()), true);
   offerRetry("reply");
 }
@@ -147,6 +150,8 @@ function applySession(session: Session, first: boolean): void {
   maxChars = session.limits.maxMessageChars;
   input.maxLength = maxChars;
   updateCount();
+  // The new socket sends each reply being written again, whole so far.
+  messages.dropDrafts();
   for (const message of session.messages) addMessage(message);
   if (session.status === "ended" || !session.socketUrl) {
     finish("ended", TEXT.ended);
@@ -164,7 +169,11 @@ async function start(): Promise<void> {
 
 function handleFrame(frame: ServerFrame): void {
   if (frame.type === "message") addMessage(frame.message);
-  else if (frame.type === "typing") {
+  else if (frame.type === "delta") {
+    // Text only while it streams; the final message brings the Markdown (docs/chat.md#replies).
+    if (messages.draft(frame.id, frame.text)) scroller.added(false);
+    else scroller.grew();
+  } else if (frame.type === "typing") {
     replies.typing(frame.active, name());
     // Nobody writes, yet the newest message is the person's: its reply was lost.
     if (!frame.active && messages.newestRole === "person") replyProblem(TEXT.replyFailed);

@@ -39,6 +39,11 @@ export class ScrollKeeper {
     else this.button.hidden = false;
   }
 
+  /** A message being written grew: follow it when at the end. */
+  grew(): void {
+    if (this.pinned) this.toEnd();
+  }
+
   /** Scrolls to the newest message and stays there. */
   toEnd(): void {
     this.list.scrollTop = this.list.scrollHeight;

@@ -65,6 +65,8 @@ export const WireMessageSchema = z.object({
   at: z.string(),
   /** An agent message's text read as Markdown; absent for the person's, which stay plain text. */
   blocks: z.optional(z.array(BlockSchema)),
+  /** The agent's reply was cut off midway: `text` is what had arrived, kept whole (docs/chat.md#replies). */
+  interrupted: z.optional(z.boolean()),
 });
 /** A message as the page sees it. */
 export type WireMessage = z.infer<typeof WireMessageSchema>;
@@ -91,6 +93,9 @@ export type SocketErrorCode = z.infer<typeof SocketErrorCodeSchema>;
 /** What the server sends. */
 export const ServerFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("message"), message: WireMessageSchema }),
+  // A piece of the agent's reply while it is written: `text` continues the draft of message `id`,
+  // whose final `message` frame (same id) then replaces it (docs/api/conversations.md#replies).
+  z.object({ type: z.literal("delta"), id: z.string(), text: z.string() }),
   // Whether the agent is writing a reply: sent when it starts, and to every socket as it opens.
   z.object({ type: z.literal("typing"), active: z.boolean() }),
   z.object({ type: z.literal("ended") }),
@@ -147,11 +152,14 @@ export function toWire(message: {
   role: WireMessage["role"];
   text: string;
   at: number;
+  interrupted?: boolean;
 }): WireMessage {
-  return {
+  const wire: WireMessage = {
     id: message.id,
     role: message.role,
     text: message.text,
     at: new Date(message.at).toISOString(),
   };
+  if (message.interrupted) wire.interrupted = true;
+  return wire;
 }

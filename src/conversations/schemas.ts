@@ -21,6 +21,10 @@ export const MessageSchema = z.object({
   role: z.enum(["agent", "person"]),
   text: z.string(),
   at: z.string(),
+  interrupted: z.boolean().optional().openapi({
+    description:
+      "Present (true) on an agent reply cut off midway: the text is what had arrived, kept whole",
+  }),
 });
 
 const SpanSchema = z

@@ -1,5 +1,5 @@
 /**
- * Worker bindings and vars (wrangler.toml, .dev.vars). Secrets: OPERATOR_TOKEN, SECRETS_KEY.
+ * Worker bindings and vars (wrangler.toml, .dev.vars). Secrets: OPERATOR_TOKEN, SECRETS_KEY, LLM_API_KEY.
  */
 
 import type { ConversationContract } from "../conversations/conversation/contract";
@@ -18,6 +18,13 @@ export interface AppBindings {
   EVENT_DELIVERIES: Queue<{ deliveryId: string }>;
   /** Workers AI; when bound, agents reply through it, otherwise through the scripted brain. */
   AI?: AiRunner;
+  /**
+   * An OpenAI-compatible chat-completions endpoint (`…/v1`), its key and model; when all three are
+   * set, agents reply through it, streamed (docs/api/conversations.md#replies).
+   */
+  LLM_BASE_URL?: string;
+  LLM_API_KEY?: string;
+  LLM_MODEL?: string;
   /** Static files (chat page script and styles, /widget.js), built from src/client. */
   ASSETS?: Fetcher;
   /** Bearer token of the operator API (docs/api/manage.md). */

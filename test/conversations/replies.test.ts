@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { AgentBrain } from "../../src/conversations/brain";
+import type { AgentBrain } from "../../src/conversations/brains";
 import { admitRetry, RETRIES_PER_MINUTE } from "../../src/conversations/conversation/admission";
 import type { ConversationContext } from "../../src/conversations/conversation/contract";
 import { replyWithin } from "../../src/conversations/conversation/replies";
 import { call, expectJson, seedWorkspace } from "../helpers/api";
-import { connect, createLaunch, open } from "../helpers/chat";
+import { connect, createLaunch, type Frame, open } from "../helpers/chat";
 
 const context: ConversationContext = {
   agent: { name: "Onboarding", instructions: null, model: null },
@@ -39,7 +39,7 @@ describe("replyWithin (docs/api/conversations.md#replies)", () => {
       history,
       1_000,
     );
-    expect(outcome).toEqual({ ok: false, reason: "failed" });
+    expect(outcome).toEqual({ ok: false, reason: "failed", partial: "" });
   });
 
   it("gives up at the deadline on a brain that does not answer", async () => {
@@ -50,7 +50,7 @@ describe("replyWithin (docs/api/conversations.md#replies)", () => {
       history,
       50,
     );
-    expect(outcome).toEqual({ ok: false, reason: "timeout" });
+    expect(outcome).toEqual({ ok: false, reason: "timeout", partial: "" });
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 });
@@ -69,14 +69,25 @@ describe("admitRetry (docs/limits.md#chat)", () => {
 });
 
 describe("typing and retry frames (docs/api/conversations.md#socket-protocol)", () => {
-  it("a socket learns on opening that nobody writes; a message gets typing, then the reply", async () => {
+  it("a socket learns on opening that nobody writes; a message gets typing, the reply's pieces, then the reply", async () => {
     const ws = await seedWorkspace();
     const client = await connect((await open((await createLaunch(ws)).token)).socketUrl as string);
     expect(await client.next()).toEqual({ type: "typing", active: false });
     client.send({ type: "message", text: "Hello there" });
     expect((await client.next()).message?.role).toBe("person");
     expect(await client.next()).toEqual({ type: "typing", active: true });
-    expect((await client.next()).message?.role).toBe("agent");
+    const deltas: Frame[] = [];
+    let frame = await client.next();
+    while (frame.type === "delta") {
+      deltas.push(frame);
+      frame = await client.next();
+    }
+    expect(frame.message?.role).toBe("agent");
+    // The scripted brain streams word by word; the pieces, joined, are the stored message.
+    expect(deltas.length).toBeGreaterThan(3);
+    expect(new Set(deltas.map((d) => d.id))).toEqual(new Set([frame.message?.id]));
+    expect(deltas.map((d) => d.text).join("")).toBe(frame.message?.text);
+    expect(frame.message?.interrupted).toBeUndefined();
   });
 
   it("retry sends the existing reply to the newest message again, and writes nothing new", async () => {

@@ -57,7 +57,10 @@ export async function lookUp(
 
 export type Frame = {
   type: string;
-  message?: Session["messages"][number];
+  message?: Session["messages"][number] & { interrupted?: boolean };
+  /** A `delta` frame's draft message id and piece of text. */
+  id?: string;
+  text?: string;
   error?: { code: string; details: Record<string, unknown>[] };
 };
 

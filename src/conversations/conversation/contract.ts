@@ -12,8 +12,17 @@ export type ConversationContext = {
   globalTask: string | null;
 };
 
-/** A chat message as the browser API shows it (docs/api/conversations.md); `at` is epoch ms here. */
-export type StoredMessage = { id: string; role: "agent" | "person"; text: string; at: number };
+/**
+ * A chat message as the browser API shows it (docs/api/conversations.md); `at` is epoch ms here.
+ * `interrupted`: an agent reply whose stream was cut off midway, stored whole as far as it came.
+ */
+export type StoredMessage = {
+  id: string;
+  role: "agent" | "person";
+  text: string;
+  at: number;
+  interrupted?: boolean;
+};
 
 /** Why a conversation ended. */
 /**

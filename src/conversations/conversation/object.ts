@@ -17,9 +17,9 @@ import { DurableObject } from "cloudflare:workers";
 import { randomBase64Url, sha256Hex } from "../../platform/crypto";
 import type { AppBindings } from "../../platform/env";
 import { ApiError, errorResponse } from "../../platform/errors";
-import { chooseBrain, renderAgentText } from "../brain";
+import { chooseBrain, renderAgentText } from "../brains";
 import { richWire } from "../markdown";
-import { CLOSE_CODES, frameText, IDLE_TIMEOUT_MS, parseClientFrame, toWire } from "../protocol";
+import { CLOSE_CODES, IDLE_TIMEOUT_MS, parseClientFrame, toWire } from "../protocol";
 import { admitMessage, admitOpen } from "./admission";
 import type {
   ConversationContract,
@@ -31,8 +31,8 @@ import type {
 } from "./contract";
 import { OutboxDelivery } from "./outbox";
 import { ReplyDesk } from "./replies";
-import { broadcast, closeAll, sendError, sendRefusal, trySend } from "./sockets";
-import { ConversationStore, type OutboxItem } from "./store";
+import { broadcast, closeAll, sendError, sendRefusal } from "./sockets";
+import { ConversationStore, messageId, type OutboxItem } from "./store";
 
 /** A socket ticket must be used within this time. */
 const TICKET_TTL_MS = 60_000;
@@ -50,7 +50,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     this.store = new ConversationStore(ctx.storage.sql);
     this.outbox = new OutboxDelivery(env, this.store);
     this.replies = new ReplyDesk(chooseBrain(env), this.store, () => this.ctx.getWebSockets(), {
-      post: (text) => this.post(message("agent", text, Date.now())),
+      post: (reply) => this.post({ ...reply, role: "agent", at: Date.now() }),
       after: (end) => (end ? this.end("agent", Date.now()) : this.scheduleAlarm()),
     });
   }
@@ -114,7 +114,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     const pair = new WebSocketPair();
     this.ctx.acceptWebSocket(pair[1]);
     // The page learns at once whether a reply is on its way (or owed: docs/api/conversations.md#replies).
-    trySend(pair[1], frameText({ type: "typing", active: this.replies.busy }));
+    this.replies.greet(pair[1]);
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
 
@@ -240,5 +240,5 @@ function outboxId(): string {
 }
 
 function message(role: StoredMessage["role"], text: string, at: number): StoredMessage {
-  return { id: `msg_${randomBase64Url(12)}`, role, text, at };
+  return { id: messageId(), role, text, at };
 }

@@ -1,57 +1,74 @@
 /**
  * The agent's replies in a conversation (docs/api/conversations.md#replies): each bounded in time,
- * announced with `typing`, and a failure (the brain threw, or passed REPLY_TIMEOUT_MS) told to
- * every socket as `reply_failed` so the page can ask again with a `retry` frame.
+ * announced with `typing`, streamed to every socket as `delta` frames and then stored and sent
+ * whole as one `message`. A failure (the brain threw, or passed REPLY_TIMEOUT_MS) is told to every
+ * socket as `reply_failed` so the page can ask again with a `retry` frame; a stream cut off after
+ * some text becomes a whole message marked `interrupted`, never a half-written row.
  */
 import { log } from "../../platform/log";
-import type { AgentBrain, BrainReply, HistoryMessage } from "../brain";
+import type { AgentBrain, BrainReply, HistoryMessage } from "../brains";
+import { HISTORY_READ_LIMIT } from "../brains/prompt";
 import { richWire } from "../markdown";
 import { frameText, REPLY_TIMEOUT_MS, toWire } from "../protocol";
 import { admitRetry } from "./admission";
 import type { ConversationContext, ConversationFacts } from "./contract";
 import { broadcast, sendError, sendRefusal, trySend } from "./sockets";
-import type { ConversationStore } from "./store";
-
-/** Newest messages handed to the brain with each reply. */
-const BRAIN_HISTORY = 30;
-
-/** How asking for a reply ended; `timeout`: no answer within the deadline (a late one is dropped). */
-export type ReplyOutcome =
-  | { ok: true; reply: BrainReply }
-  | { ok: false; reason: "failed" | "timeout" };
+import { type ConversationStore, messageId } from "./store";
 
 /**
- * Asks `brain` for the reply to `history` (oldest first, the person's message last) and waits at
- * most `timeoutMs` milliseconds. Never throws: a brain error is logged and becomes `failed`.
+ * How asking for a reply ended; `timeout`: no whole answer within the deadline (a late one is
+ * dropped); `partial`: the text streamed before a failure or the deadline.
+ */
+export type ReplyOutcome =
+  | { ok: true; reply: BrainReply }
+  | { ok: false; reason: "failed" | "timeout"; partial: string };
+
+/**
+ * Asks `brain` for the reply to `history` (oldest first, the person's message last), handing each
+ * streamed piece to `onDelta`, and waits at most `timeoutMs` milliseconds; then the stream is
+ * aborted and pieces that still come are ignored. Never throws: a brain error is logged and
+ * becomes `failed`.
  */
 export async function replyWithin(
   brain: AgentBrain,
   context: ConversationContext,
   history: HistoryMessage[],
   timeoutMs: number,
+  onDelta: (text: string) => void = () => {},
 ): Promise<ReplyOutcome> {
+  const abort = new AbortController();
+  let partial = "";
+  let over = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<ReplyOutcome>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, reason: "timeout" }), timeoutMs);
+    timer = setTimeout(() => resolve({ ok: false, reason: "timeout", partial }), timeoutMs);
   });
-  const answer = brain.reply(context, history).then(
+  const forward = (text: string) => {
+    if (over) return;
+    partial += text;
+    onDelta(text);
+  };
+  const answer = brain.reply(context, history, forward, abort.signal).then(
     (reply): ReplyOutcome => ({ ok: true, reply }),
     (error: unknown): ReplyOutcome => {
-      log("warn", "brain_failed", { brain: brain.kind, error });
-      return { ok: false, reason: "failed" };
+      if (!over)
+        log("warn", "brain_failed", { brain: brain.kind, error, streamed: partial.length });
+      return { ok: false, reason: "failed", partial };
     },
   );
   try {
     return await Promise.race([answer, deadline]);
   } finally {
+    over = true;
     clearTimeout(timer);
+    abort.abort(new Error("The reply's deadline passed."));
   }
 }
 
 /** What the conversation does with a reply the desk got. */
 export type ReplyHandlers = {
-  /** Stores the agent's message and sends it to every socket. */
-  post(text: string): void;
+  /** Stores the agent's message (whole, once) and sends it to every socket. */
+  post(message: { id: string; text: string; interrupted?: boolean }): void;
   /** After posting: the agent ends the conversation (`end`), or the idle timer starts again. */
   after(end: boolean): Promise<void>;
 };
@@ -63,6 +80,8 @@ export class ReplyDesk {
    * and its history then ends with the person's message, which the page offers to retry.
    */
   private writing = 0;
+  /** Text streamed so far of each reply being written, by the id its message will have. */
+  private readonly drafts = new Map<string, string>();
 
   constructor(
     private readonly brain: AgentBrain,
@@ -76,15 +95,42 @@ export class ReplyDesk {
     return this.writing > 0;
   }
 
-  /** The agent's reply to the newest message: `typing` to every socket, then the reply or `reply_failed`. */
+  /**
+   * What a socket learns as it opens: whether a reply is on its way (or owed), and the text of
+   * each reply streamed so far, so a page that (re)connects mid-reply shows it whole.
+   */
+  greet(ws: WebSocket): void {
+    trySend(ws, frameText({ type: "typing", active: this.busy }));
+    for (const [id, text] of this.drafts) {
+      if (text) trySend(ws, frameText({ type: "delta", id, text }));
+    }
+  }
+
+  /**
+   * The agent's reply to the newest message: `typing` to every socket, the reply's pieces as
+   * `delta` frames, then the whole reply as `message` or `reply_failed`.
+   */
   async answer(facts: ConversationFacts): Promise<void> {
     this.writing += 1;
     broadcast(this.sockets(), { type: "typing", active: true });
+    const id = messageId();
+    this.drafts.set(id, "");
     try {
-      const history = this.store.messages(BRAIN_HISTORY);
-      const outcome = await replyWithin(this.brain, facts, history, REPLY_TIMEOUT_MS);
+      const history = this.store.messages(HISTORY_READ_LIMIT);
+      const outcome = await replyWithin(this.brain, facts, history, REPLY_TIMEOUT_MS, (text) => {
+        this.drafts.set(id, (this.drafts.get(id) ?? "") + text);
+        broadcast(this.sockets(), { type: "delta", id, text });
+      });
+      this.drafts.delete(id);
       // The conversation may have ended (revoked, ended in another tab) while the brain thought.
       if (this.store.state()?.endedAt != null) return;
+      const partial = outcome.ok ? "" : outcome.partial.trim();
+      if (partial) {
+        // Cut off midway: what the person saw is kept, whole and marked, never half a row.
+        this.on.post({ id, text: partial, interrupted: true });
+        await this.on.after(false);
+        return;
+      }
       if (!outcome.ok) {
         const text =
           outcome.reason === "timeout"
@@ -95,9 +141,10 @@ export class ReplyDesk {
         }
         return;
       }
-      this.on.post(outcome.reply.text);
+      this.on.post({ id, text: outcome.reply.text });
       await this.on.after(outcome.reply.end);
     } finally {
+      this.drafts.delete(id);
       this.writing -= 1;
     }
   }

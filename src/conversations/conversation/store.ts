@@ -3,7 +3,13 @@
  * conversation's facts, its messages, one-time socket tickets and an outbox of notifications that
  * must reach someone else (workflow events, the link's move to `ended`) at least once.
  */
+import { randomBase64Url } from "../../platform/crypto";
 import type { ConversationFacts, EndReason, StoredMessage } from "./contract";
+
+/** A new message's id (`msg_` and 16 random characters). */
+export function messageId(): string {
+  return `msg_${randomBase64Url(12)}`;
+}
 
 /** The conversation's changing state. */
 export type ConversationState = {
@@ -49,6 +55,11 @@ export class ConversationStore {
       CREATE TABLE IF NOT EXISTS retries (at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS outbox (id TEXT PRIMARY KEY, item TEXT NOT NULL,
         due INTEGER NOT NULL, attempts INTEGER NOT NULL DEFAULT 0);`);
+    // Objects created before streamed replies have no column for a reply cut off midway.
+    const columns = sql.exec<{ name: string }>("PRAGMA table_info(messages)").toArray();
+    if (!columns.some((column) => column.name === "interrupted")) {
+      sql.exec("ALTER TABLE messages ADD COLUMN interrupted INTEGER NOT NULL DEFAULT 0");
+    }
   }
 
   facts(): ConversationFacts | null {
@@ -67,13 +78,15 @@ export class ConversationStore {
     this.write("state", state);
   }
 
+  /** Stores a whole message in one statement: a streamed reply is written once, when it is over. */
   addMessage(message: StoredMessage): void {
     this.sql.exec(
-      "INSERT INTO messages (id, role, text, at) VALUES (?, ?, ?, ?)",
+      "INSERT INTO messages (id, role, text, at, interrupted) VALUES (?, ?, ?, ?, ?)",
       message.id,
       message.role,
       message.text,
       message.at,
+      message.interrupted ? 1 : 0,
     );
   }
 
@@ -81,11 +94,14 @@ export class ConversationStore {
   messages(limit = -1): StoredMessage[] {
     // SQLite takes LIMIT -1 as no limit.
     return this.sql
-      .exec<StoredMessage>(
-        "SELECT id, role, text, at FROM (SELECT seq, id, role, text, at FROM messages ORDER BY seq DESC LIMIT ?) ORDER BY seq",
+      .exec<Omit<StoredMessage, "interrupted"> & { interrupted: number }>(
+        "SELECT id, role, text, at, interrupted FROM (SELECT * FROM messages ORDER BY seq DESC LIMIT ?) ORDER BY seq",
         limit,
       )
-      .toArray();
+      .toArray()
+      .map(({ interrupted, ...message }) =>
+        interrupted ? { ...message, interrupted: true } : message,
+      );
   }
 
   /** Times (epoch ms, oldest first) of the person's messages after `since`. */

@@ -1,0 +1,116 @@
+/**
+ * The brains backed by a model (docs/api/conversations.md#replies), both streaming: Workers AI
+ * through its binding (`stream: true` answers server-sent events), and any OpenAI-compatible
+ * chat-completions endpoint. The server-sent events of both are decoded by the `openai` package's
+ * `Stream`, with its `APIError`s; the one POST is ours, typed by the package's chat-completions
+ * types, because its full client costs about 86 KB gzip of Worker bundle and this part 5 KB.
+ */
+import { APIError } from "openai/core/error";
+import { Stream } from "openai/core/streaming";
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsStreaming,
+} from "openai/resources/chat/completions";
+import type { AiRunner } from "../../platform/env";
+import type { ConversationContext } from "../conversation/contract";
+import { chatMessages } from "./prompt";
+import { streamReply } from "./stream-reply";
+import type { AgentBrain, BrainReply, DeltaSink, HistoryMessage } from "./types";
+
+/** Workers AI model used when the agent names none. */
+export const DEFAULT_MODEL = "@cf/meta/llama-3.1-8b-instruct";
+
+/** Replies through Workers AI: the agent's model, streamed. */
+export class WorkersAiBrain implements AgentBrain {
+  readonly kind = "workers-ai";
+
+  constructor(private readonly ai: AiRunner) {}
+
+  async reply(
+    context: ConversationContext,
+    history: HistoryMessage[],
+    onDelta: DeltaSink,
+    signal: AbortSignal,
+  ): Promise<BrainReply> {
+    const model = context.agent.model ?? DEFAULT_MODEL;
+    const body = await this.ai.run(model, {
+      messages: chatMessages(context, history),
+      stream: true,
+    });
+    if (!(body instanceof ReadableStream)) throw new Error(`${model} did not stream its reply`);
+    const controller = abortWith(signal);
+    const events = Stream.fromSSEResponse<{ response?: unknown }>(new Response(body), controller);
+    return streamReply(
+      pieces(events, (event) => event.response),
+      onDelta,
+    );
+  }
+}
+
+/** Where and as whom an OpenAI-compatible endpoint is called (LLM_BASE_URL, LLM_API_KEY, LLM_MODEL). */
+export type OpenAiCompatibleConfig = { baseUrl: string; apiKey: string; model: string };
+
+/** Replies through an OpenAI-compatible `POST {baseUrl}/chat/completions`, streamed. */
+export class OpenAiCompatibleBrain implements AgentBrain {
+  readonly kind = "openai";
+
+  constructor(private readonly config: OpenAiCompatibleConfig) {}
+
+  async reply(
+    context: ConversationContext,
+    history: HistoryMessage[],
+    onDelta: DeltaSink,
+    signal: AbortSignal,
+  ): Promise<BrainReply> {
+    const params: ChatCompletionCreateParamsStreaming = {
+      model: this.config.model,
+      messages: chatMessages(context, history),
+      stream: true,
+    };
+    const controller = abortWith(signal);
+    const response = await fetch(`${this.config.baseUrl.replace(/\/+$/, "")}/chat/completions`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${this.config.apiKey}`,
+        "content-type": "application/json",
+        accept: "text/event-stream",
+      },
+      body: JSON.stringify(params),
+      signal: controller.signal,
+    });
+    if (!response.ok) {
+      const text = await response.text().catch(() => "");
+      const error = parseJson(text) as { error?: object } | undefined;
+      throw APIError.generate(response.status, error?.error ?? error, text, response.headers);
+    }
+    const events = Stream.fromSSEResponse<ChatCompletionChunk>(response, controller);
+    return streamReply(
+      pieces(events, (chunk) => chunk.choices[0]?.delta?.content),
+      onDelta,
+    );
+  }
+}
+
+/** The text pieces of a stream of events, as `text` finds them in each. */
+async function* pieces<T>(events: AsyncIterable<T>, text: (event: T) => unknown) {
+  for await (const event of events) {
+    const piece = text(event);
+    if (typeof piece === "string") yield piece;
+  }
+}
+
+/** A controller of the request that aborts with `signal` (the reply's deadline). */
+function abortWith(signal: AbortSignal): AbortController {
+  const controller = new AbortController();
+  if (signal.aborted) controller.abort(signal.reason);
+  else signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
+  return controller;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

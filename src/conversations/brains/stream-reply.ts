@@ -1,0 +1,51 @@
+/**
+ * A model's streamed text turned into a reply (docs/api/conversations.md#replies): pieces go on
+ * as they come, except a trailing END_MARKER (the model ending the conversation), which the
+ * person never sees: text that could still become the marker waits until the next piece shows
+ * it does not, or the stream ends.
+ */
+import { END_MARKER } from "./prompt";
+import type { BrainReply, DeltaSink } from "./types";
+
+/** What the person reads when a model streams nothing usable. */
+export const EMPTY_REPLY = "Sorry, I could not answer that. Could you rephrase?";
+
+/**
+ * Forwards `pieces` to `onDelta`, holding back a possible end marker, and returns the reply: the
+ * whole text trimmed, without the marker, `end` when the text ended with it.
+ * @throws whatever the stream throws; the pieces forwarded so far stay forwarded
+ */
+export async function streamReply(
+  pieces: AsyncIterable<string>,
+  onDelta: DeltaSink,
+): Promise<BrainReply> {
+  let text = "";
+  let sent = 0;
+  for await (const piece of pieces) {
+    if (!piece) continue;
+    text += piece;
+    const safe = heldFrom(text, sent);
+    if (safe > sent) {
+      onDelta(text.slice(sent, safe));
+      sent = safe;
+    }
+  }
+  const whole = text.trim();
+  const end = whole.endsWith(END_MARKER);
+  const reply = end ? whole.slice(0, -END_MARKER.length).trim() : whole;
+  return { text: reply || EMPTY_REPLY, end };
+}
+
+/**
+ * Where the text that may not be sent yet starts: the last `[` after `sent` when what follows it
+ * is still a beginning of END_MARKER, or the marker itself followed by spaces only.
+ */
+function heldFrom(text: string, sent: number): number {
+  const bracket = text.lastIndexOf("[");
+  if (bracket < sent) return text.length;
+  const tail = text.slice(bracket);
+  const couldEnd =
+    END_MARKER.startsWith(tail) ||
+    (tail.startsWith(END_MARKER) && tail.slice(END_MARKER.length).trim() === "");
+  return couldEnd ? bracket : text.length;
+}

@@ -1,0 +1,3 @@
+/** Types of ./fake-openai.mjs, the fake chat-completions server of the brain tests. */
+export declare const REPLY: string[];
+export declare function startFakeOpenAi(): Promise<{ url: string; close(): void }>;
