@@ -2,8 +2,9 @@
 // `data-launch`; it adds a launcher button that opens the hosted chat page in an iframe. Everything
 // lives in a shadow root so the page's CSS and ours cannot affect each other.
 
+import { isWidgetMessage, type ShownMessage, WIDGET_MESSAGE } from "./widget-protocol";
+
 const HOST_ID = "agent-edge-widget";
-const CLOSE_MESSAGE = "agent-edge:close";
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 const CSS = `
@@ -18,6 +19,12 @@ button { font: inherit; margin: 0; cursor: pointer; }
 }
 .launcher:hover { background: #1e40af; }
 .launcher svg { width: 28px; height: 28px; }
+.badge {
+  position: absolute; top: -4px; right: -4px; min-width: 22px; height: 22px; padding: 0 6px;
+  box-sizing: border-box; border: 2px solid #fff; border-radius: 11px;
+  background: #b42318; color: #fff; font: 700 12px/18px system-ui, sans-serif; text-align: center;
+}
+.sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 .launcher:focus-visible, .close:focus-visible {
   outline: 3px solid #111827; outline-offset: 2px; box-shadow: 0 0 0 2px #fff;
 }
@@ -104,7 +111,25 @@ function mount(token: string, origin: string): void {
   launcher.setAttribute("aria-label", "Open chat");
   launcher.setAttribute("aria-expanded", "false");
   launcher.setAttribute("aria-controls", "agent-edge-panel");
-  launcher.append(chatIcon());
+  const badge = document.createElement("span");
+  badge.className = "badge";
+  badge.setAttribute("part", "badge");
+  badge.setAttribute("aria-hidden", "true");
+  badge.hidden = true;
+  launcher.append(chatIcon(), badge);
+  // The launcher's name carries the count; this polite region says a reply came in, once.
+  const news = document.createElement("span");
+  news.className = "sr";
+  news.setAttribute("role", "status");
+  let unread = 0;
+  const setUnread = (count: number): void => {
+    unread = count;
+    badge.hidden = count === 0;
+    badge.textContent = count > 9 ? "9+" : String(count);
+    const label = count === 0 ? "" : `, ${count} unread message${count === 1 ? "" : "s"}`;
+    launcher.setAttribute("aria-label", `Open chat${label}`);
+    news.textContent = count === 0 ? "" : `New message in the chat${label}`;
+  };
 
   const panel = document.createElement("div");
   panel.id = "agent-edge-panel";
@@ -143,6 +168,7 @@ function mount(token: string, origin: string): void {
     }
     panel.hidden = false;
     launcher.setAttribute("aria-expanded", "true");
+    setUnread(0);
     frame.focus();
   };
 
@@ -160,23 +186,19 @@ function mount(token: string, origin: string): void {
       hide();
     }
   });
-  // Escape inside the cross-origin iframe arrives as a message from the chat page.
+  // The chat page in the cross-origin iframe speaks through messages (./widget-protocol.ts).
   window.addEventListener("message", (event) => {
+    if (frame === null || event.source !== frame.contentWindow || event.origin !== origin) return;
     const data: unknown = event.data;
-    if (
-      frame !== null &&
-      event.source === frame.contentWindow &&
-      event.origin === origin &&
-      typeof data === "object" &&
-      data !== null &&
-      (data as { type?: unknown }).type === CLOSE_MESSAGE &&
-      !panel.hidden
-    ) {
-      hide();
+    if (isWidgetMessage(data, WIDGET_MESSAGE.close)) {
+      if (!panel.hidden) hide();
+    } else if (isWidgetMessage(data, WIDGET_MESSAGE.message)) {
+      const shown = data as ShownMessage;
+      // A reply the person has not seen: it came while the panel was closed.
+      if (panel.hidden && !shown.history && shown.role === "agent") setUnread(unread + 1);
     }
   });
-
-  shadow.append(launcher, panel);
+  shadow.append(launcher, panel, news);
   document.body.append(host);
 }
 
