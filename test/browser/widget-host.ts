@@ -48,3 +48,30 @@ export async function chatFrame(page: Page): Promise<Frame> {
   await frame.waitForFunction(() => document.documentElement.dataset.state === "open");
   return frame;
 }
+
+/**
+ * Adds the embed tag `embedHtml` to the open page, with `extra` data attributes (e.g.
+ * `{ teaser: "true" }`), as a page that inserts it from its own script would; the launcher is
+ * there when this resolves.
+ */
+export async function addWidget(
+  page: Page,
+  embedHtml: string,
+  extra: Record<string, string> = {},
+): Promise<void> {
+  await page.evaluate(
+    ({ html, data }) => {
+      const parsed = document.createElement("template");
+      parsed.innerHTML = html;
+      const tag = parsed.content.querySelector("script");
+      if (!tag) throw new Error(`no script tag in ${html}`);
+      // A parsed script never runs; a created one with the same attributes does.
+      const script = document.createElement("script");
+      for (const { name, value } of tag.attributes) script.setAttribute(name, value);
+      for (const [name, value] of Object.entries(data)) script.dataset[name] = value;
+      document.body.append(script);
+    },
+    { html: embedHtml, data: extra },
+  );
+  await launcher(page).waitFor();
+}

@@ -1,12 +1,13 @@
 /**
  * The widget's launcher on a customer's page (docs/widget.md), at desktop and 375 px, light and
  * dark, with axe-core on the host page (its own `region` finding aside) and in the chat: the
- * unread badge (item 11 of issue 15). Screenshots go to test-results/browser/chat-widget-*.png.
+ * unread badge (item 11 of issue 15); the teaser (item 12). Screenshots go to test-results/browser/chat-widget-*.png.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   axeFindings,
   type ChatWorld,
+  createAgent,
   createLink,
   hostPageFindings,
   screenshot,
@@ -15,7 +16,7 @@ import {
   stopChatWorld,
   VARIANTS,
 } from "./chat-harness";
-import { chatFrame, closeHost, hostPage, launcher, openHost } from "./widget-host";
+import { addWidget, chatFrame, closeHost, hostPage, launcher, openHost } from "./widget-host";
 
 let world: ChatWorld | undefined;
 
@@ -66,6 +67,66 @@ describe("the widget's launcher", () => {
         expect(await launcher(page).getAttribute("aria-label")).toBe("Open chat");
         expect(await axeFindings(frame), `${variant.name}: the chat inside`).toEqual([]);
         expect(await page.title()).toBe("Shop");
+        expect(host.problems).toEqual([]);
+      } finally {
+        await closeHost(host);
+      }
+    }
+  });
+
+  it("12. the teaser shows an initiator's greeting beside the launcher, dismissible, remembered per link", async () => {
+    const w = need(world, "world");
+    const agent = await createAgent(w, {
+      name: "Plan helper",
+      greeting: "Hi {{participant.name}}! Questions about your plan? Ask me here.",
+    });
+    for (const variant of VARIANTS) {
+      const [first, second] = [
+        await createLink(w, { ...agent, parameters: {} }),
+        await createLink(w, { ...agent, parameters: {} }),
+      ];
+      const host = await openHost(w, hostPage(""), variant);
+      const { page } = host;
+      const teaser = page.locator("#agent-edge-teaser");
+      const reload = () => page.reload({ waitUntil: "domcontentloaded" });
+      try {
+        await addWidget(page, first.embedHtml, { teaser: "true" });
+        await teaser.waitFor();
+        expect(await teaser.textContent()).toContain("Hi Ada! Questions about your plan?");
+        expect(await page.locator("#agent-edge-panel").isVisible(), "the chat stays closed").toBe(
+          false,
+        );
+        expect(await hostPageFindings(page), `${variant.name}: the teaser`).toEqual([]);
+        await screenshot(host, "widget-12-teaser");
+        await page.getByRole("button", { name: "Dismiss message" }).click();
+        await teaser.waitFor({ state: "hidden" });
+        expect(await page.evaluate(() => document.activeElement?.id)).toBe("agent-edge-widget");
+
+        // Dismissed stays dismissed for this link: nothing shown, nothing loaded.
+        await reload();
+        await addWidget(page, first.embedHtml, { teaser: "true" });
+        await page.waitForTimeout(1_500);
+        expect(await teaser.isVisible(), "dismissed, after a reload").toBe(false);
+        expect(await page.locator('iframe[title="Chat"]').count()).toBe(0);
+
+        // Another link gets its own teaser; opening the chat from it counts as seen.
+        await reload();
+        await addWidget(page, second.embedHtml, { teaser: "true" });
+        await teaser.waitFor();
+        await teaser.getByRole("button", { name: /Hi Ada!/ }).click();
+        const frame = await chatFrame(page);
+        await frame.locator("#messages .message.agent", { hasText: "Hi Ada!" }).waitFor();
+        expect(await teaser.isVisible()).toBe(false);
+        await reload();
+        await addWidget(page, second.embedHtml, { teaser: "true" });
+        await page.waitForTimeout(1_500);
+        expect(await teaser.isVisible(), "seen in the chat, after a reload").toBe(false);
+
+        // Without data-teaser the greeting waits in the chat.
+        await reload();
+        await addWidget(page, (await createLink(w, { ...agent, parameters: {} })).embedHtml);
+        await page.waitForTimeout(1_500);
+        expect(await teaser.isVisible(), "no data-teaser").toBe(false);
         expect(host.problems).toEqual([]);
       } finally {
         await closeHost(host);
