@@ -135,7 +135,7 @@ export function mountWidget(host: HTMLElement, setup: WidgetSetup): WidgetContro
   const setUnread = (count: number): void => {
     unread = count;
     badge.hidden = count === 0;
-    badge.textContent = count > 9 ? "9+" : String(count);
+    badge.textContent = count > 9 ? "9+" : count ? String(count) : "";
     const label = count === 0 ? "" : `, ${count} unread message${count === 1 ? "" : "s"}`;
     // The visible label starts the name, so speech input finds the button by what it shows.
     launcher.setAttribute("aria-label", `${setup.label || "Open chat"}${label}`);
