@@ -13,7 +13,31 @@ type AgentEdgeApi = {
   on(event: "message", listener: Parameters<WidgetControl["onMessage"]>[0]): () => void;
 };
 
-type WidgetWindow = Window & { __agentEdgeWidgetTokens?: Set<string>; AgentEdge?: AgentEdgeApi };
+type WidgetWindow = Window & {
+  __agentEdgeWidgetTokens?: Set<string>;
+  __agentEdgeTokenError?: boolean;
+  AgentEdge?: AgentEdgeApi;
+};
+
+/** A launch token's shape (base64url, 43 characters today); anything else cannot open a chat. */
+const TOKEN_SHAPE = /^[\w-]{32,128}$/;
+
+/**
+ * Says once per page, as an error, why there is no widget: the tag without a usable token, such
+ * as the channel's snippet pasted with its placeholder (docs/widget.md#embedding).
+ */
+function tokenError(value: string | undefined): void {
+  const registry = window as WidgetWindow;
+  if (registry.__agentEdgeTokenError) return;
+  registry.__agentEdgeTokenError = true;
+  const what =
+    value === undefined
+      ? "has no data-launch attribute"
+      : `has data-launch="${value}", not a launch token`;
+  console.error(
+    `[agent-edge] No chat widget: the widget.js tag ${what}. Your server gets a token for each person from POST /v1/widget/launches (with your widget key) and puts it in data-launch; the answer's embedHtml is the whole tag with it.`,
+  );
+}
 
 // Captured at top level: `document.currentScript` is only set while this script first runs.
 const script =
@@ -22,9 +46,10 @@ const script =
     : document.querySelector<HTMLScriptElement>('script[src$="/widget.js"][data-launch]');
 
 function main(): void {
-  const token = script?.dataset.launch?.trim();
-  if (!script || !token) {
-    console.warn("[agent-edge] widget.js needs a data-launch attribute; no chat widget added.");
+  if (!script) return;
+  const token = script.dataset.launch?.trim();
+  if (!token || !TOKEN_SHAPE.test(token)) {
+    tokenError(script.dataset.launch);
     return;
   }
   let origin: string;
