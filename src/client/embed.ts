@@ -1,9 +1,12 @@
-// The chat page inside the widget's iframe (`#…&embed=1`, docs/widget.md): the compact look, and
-// what the widget on the customer's page needs to hear from a frame it cannot look into (another
-// origin): close requests (Escape never reaches the host page) and the messages shown, for the
-// unread badge, the teaser and `AgentEdge.on("message")`.
+// The chat page inside the widget's iframe (`#…&embed=1`, docs/widget.md): the compact look with
+// the widget's one header (the chat's, with a close button), Tab kept inside while the widget fills
+// a phone's screen, and what the widget on the customer's page needs to hear from a frame it
+// cannot look into (another origin): close requests (Escape never reaches the host page) and the
+// messages shown, for the unread badge, the teaser and `AgentEdge.on("message")`.
 import type { Block, WireMessage } from "../conversations/protocol";
-import { type ShownMessage, WIDGET_MESSAGE } from "./widget-protocol";
+import { isWidgetMessage, type ShownMessage, WIDGET_MESSAGE } from "./widget-protocol";
+
+const FOCUSABLE = "button, textarea, input, select, a[href], [tabindex]:not([tabindex='-1'])";
 
 /** What the chat page tells the widget. */
 export type WidgetLink = {
@@ -32,9 +35,38 @@ export function embedInWidget(dialog: HTMLDialogElement): WidgetLink {
   const tell = (data: Record<string, unknown>): void => {
     if (window.parent !== window) window.parent.postMessage(data, "*");
   };
+  const close = document.createElement("button");
+  close.type = "button";
+  close.className = "frame-close";
+  close.setAttribute("aria-label", "Close chat");
+  const cross = document.createElement("span");
+  cross.setAttribute("aria-hidden", "true");
+  cross.textContent = "×";
+  close.append(cross);
+  close.addEventListener("click", () => tell({ type: WIDGET_MESSAGE.close }));
+  document.querySelector(".chat-header")?.append(close);
+
+  // Whether the widget fills a phone's screen as a modal dialog: then Tab goes round in here.
+  let modal = false;
+  window.addEventListener("message", (event) => {
+    if (event.source === window.parent && isWidgetMessage(event.data, WIDGET_MESSAGE.modal)) {
+      modal = event.data.modal === true;
+    }
+  });
   document.addEventListener("keydown", (event) => {
-    // Escape in the dialog closes the dialog only.
+    // Escape in the dialog closes the dialog only; the open dialog keeps Tab in itself.
     if (event.key === "Escape" && !dialog.open) tell({ type: WIDGET_MESSAGE.close });
+    if (event.key !== "Tab" || !modal || dialog.open) return;
+    const stops = [...document.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+      (node) => !node.matches(":disabled") && node.getClientRects().length > 0,
+    );
+    const [first, last] = [stops[0], stops.at(-1)];
+    const at = document.activeElement;
+    const outside = !stops.includes(at as HTMLElement);
+    if (event.shiftKey && (at === first || outside)) last?.focus();
+    else if (!event.shiftKey && (at === last || outside)) first?.focus();
+    else return;
+    event.preventDefault();
   });
   return {
     shown(message, history) {

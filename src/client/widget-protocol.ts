@@ -8,6 +8,8 @@ export const WIDGET_MESSAGE = {
   close: "agent-edge:close",
   /** Chat → widget: a message was shown ({@link ShownMessage}). */
   message: "agent-edge:message",
+  /** Widget → chat: `{modal}`, whether the panel fills a phone's screen, so Tab stays inside. */
+  modal: "agent-edge:modal",
 } as const;
 
 /**

@@ -67,16 +67,6 @@ button { font: inherit; margin: 0; cursor: pointer; }
   background: #fff; border: 1px solid rgba(0, 0, 0, 0.15); border-radius: 12px;
   box-shadow: 0 12px 32px rgba(0, 0, 0, 0.25);
 }
-.bar {
-  display: flex; align-items: center; justify-content: space-between; padding: 4px 4px 4px 14px;
-  background: #1d4ed8; color: #fff; font: 600 15px/1.2 ${FONT};
-}
-.close {
-  width: 40px; height: 40px; padding: 0; border: 0; border-radius: 8px;
-  background: transparent; color: #fff; font-size: 26px; line-height: 1;
-}
-.close:hover { background: rgba(255, 255, 255, 0.18); }
-.close:focus-visible { outline: 3px solid #111827; outline-offset: 2px; box-shadow: 0 0 0 2px #fff; }
 iframe { flex: 1; display: block; width: 100%; min-height: 0; border: 0; background: #fff; }
 @media (prefers-color-scheme: dark) {
   .teaser { background: #23282f; color: #e8eaed; border-color: #343a42; }

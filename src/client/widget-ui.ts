@@ -117,16 +117,12 @@ export function mountWidget(host: HTMLElement, setup: WidgetSetup): WidgetContro
     "aria-label": "Chat",
   });
   panel.hidden = true;
-  const bar = el("div", "bar");
-  const title = Object.assign(el("span", ""), { textContent: "Chat" });
-  const close = el("button", "close", {
-    type: "button",
-    part: "close",
-    "aria-label": "Close chat",
-  });
-  close.append(Object.assign(el("span", "", { "aria-hidden": "true" }), { textContent: "×" }));
-  bar.append(title, close);
-  panel.append(bar);
+  // One header: the chat's own, which holds the close button inside the iframe (./embed.ts).
+  // On a phone the panel fills the screen and is modal (docs/widget.md#on-a-phone).
+  const phone = matchMedia("(max-width: 480px)");
+  /** The page's own inline overflow while the panel holds the screen; null when not held. */
+  const NO_STYLE = "\0";
+  let heldOverflow: string | null = null;
 
   let frame: HTMLIFrameElement | null = null;
   let unread = 0;
@@ -149,6 +145,7 @@ export function mountWidget(host: HTMLElement, setup: WidgetSetup): WidgetContro
       frame = el("iframe", "", { title: "Chat" });
       frame.referrerPolicy = "no-referrer";
       frame.src = `${origin}/chat#launch=${encodeURIComponent(token)}&embed=1`;
+      frame.addEventListener("load", fitScreen);
       panel.append(frame);
     }
     return frame;
@@ -160,6 +157,29 @@ export function mountWidget(host: HTMLElement, setup: WidgetSetup): WidgetContro
     teaser.hidden = true;
   };
 
+  /** Makes the panel modal (and the page still behind it) when it is open on a phone's screen. */
+  const fitScreen = (): void => {
+    const modal = phone.matches && !panel.hidden;
+    if (modal) panel.setAttribute("aria-modal", "true");
+    else panel.removeAttribute("aria-modal");
+    const root = document.documentElement;
+    if (modal && heldOverflow === null) {
+      heldOverflow = root.getAttribute("style") === null ? NO_STYLE : root.style.overflow;
+      root.style.overflow = "hidden";
+    } else if (!modal && heldOverflow !== null) {
+      // Left as the page had it, down to no style attribute at all. Reading the attribute makes
+      // Chromium write back the CSSOM change now; removed before that, it came back empty.
+      root.style.overflow = heldOverflow === NO_STYLE ? "" : heldOverflow;
+      if (heldOverflow === NO_STYLE && root.getAttribute("style") === "") {
+        root.removeAttribute("style");
+      }
+      heldOverflow = null;
+    }
+    // The chat keeps Tab inside itself while it is modal; it cannot be reached from here.
+    frame?.contentWindow?.postMessage({ type: WIDGET_MESSAGE.modal, modal }, origin);
+  };
+  phone.addEventListener("change", fitScreen);
+
   const open = (): void => {
     const chat = load();
     // The greeting is read in the chat now: the teaser is not shown for this link again.
@@ -167,6 +187,7 @@ export function mountWidget(host: HTMLElement, setup: WidgetSetup): WidgetContro
     panel.hidden = false;
     launcher.setAttribute("aria-expanded", "true");
     setUnread(0);
+    fitScreen();
     chat.focus();
   };
 
@@ -174,6 +195,7 @@ export function mountWidget(host: HTMLElement, setup: WidgetSetup): WidgetContro
     if (panel.hidden) return;
     panel.hidden = true;
     launcher.setAttribute("aria-expanded", "false");
+    fitScreen();
     launcher.focus();
   };
 
@@ -206,7 +228,6 @@ export function mountWidget(host: HTMLElement, setup: WidgetSetup): WidgetContro
   let heardAny = false;
 
   launcher.addEventListener("click", () => (panel.hidden ? open() : hide()));
-  close.addEventListener("click", hide);
   say.addEventListener("click", open);
   dismiss.addEventListener("click", () => hideTeaser(true));
   shadow.addEventListener("keydown", (event) => {

@@ -45,7 +45,8 @@ export async function chatFrame(page: Page): Promise<Frame> {
   await iframe.waitFor({ state: "attached" });
   const frame = await (await iframe.elementHandle())?.contentFrame();
   if (!frame) throw new Error("the widget's iframe has no frame");
-  await frame.waitForFunction(() => document.documentElement.dataset.state === "open");
+  // The frame may still hold its first, empty document.
+  await frame.waitForFunction(() => document.documentElement?.dataset.state === "open");
   return frame;
 }
 
