@@ -90,11 +90,10 @@ export function mountWidget(host: HTMLElement, setup: WidgetSetup): WidgetContro
   const launcher = el("button", "launcher", {
     type: "button",
     id: "agent-edge-launcher",
-    part: "launcher",
     "aria-expanded": "false",
     "aria-controls": "agent-edge-panel",
   });
-  const badge = el("span", "badge", { part: "badge", "aria-hidden": "true" });
+  const badge = el("span", "badge", { "aria-hidden": "true" });
   badge.hidden = true;
   launcher.append(chatIcon());
   if (setup.label) launcher.append(Object.assign(el("span", ""), { textContent: setup.label }));
@@ -102,7 +101,7 @@ export function mountWidget(host: HTMLElement, setup: WidgetSetup): WidgetContro
   // The launcher's name carries the count; this polite region says a reply came in, once.
   const news = el("span", "sr", { role: "status" });
 
-  const teaser = el("div", "teaser", { id: "agent-edge-teaser", part: "teaser" });
+  const teaser = el("div", "teaser", { id: "agent-edge-teaser" });
   const say = el("button", "say", { type: "button" });
   const dismiss = el("button", "dismiss", { type: "button", "aria-label": "Dismiss message" });
   dismiss.append(Object.assign(el("span", "", { "aria-hidden": "true" }), { textContent: "×" }));
@@ -112,7 +111,6 @@ export function mountWidget(host: HTMLElement, setup: WidgetSetup): WidgetContro
 
   const panel = el("div", "panel", {
     id: "agent-edge-panel",
-    part: "panel",
     role: "dialog",
     "aria-label": "Chat",
   });
