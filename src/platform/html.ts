@@ -13,7 +13,7 @@ export const LAUNCH_TOKEN_PLACEHOLDER = "{{LAUNCH_TOKEN}}";
 /**
  * A widget channel's `snippet` (docs/api/manage.md#agents-and-channels, docs/widget.md#embedding):
  * a template, the embed tag with {@link LAUNCH_TOKEN_PLACEHOLDER} in `data-launch` under a comment
- * that says where the token comes from. Pasted as is, the widget names the problem in the console.
+ * that says where the token comes from. Pasted as is, the widget says in the browser console what is missing.
  */
 export function widgetSnippetTemplate(baseUrl: string, flowId: string, channelId: string): string {
   return `<!-- Replace ${LAUNCH_TOKEN_PLACEHOLDER} with the token your server gets for the signed-in person from POST /v1/widget/launches (its embedHtml is this tag with the token in place). -->
