@@ -118,8 +118,9 @@ export function mountWidget(host: HTMLElement, setup: WidgetSetup): WidgetContro
   // One header: the chat's own, which holds the close button inside the iframe (./embed.ts).
   // On a phone the panel fills the screen and is modal (docs/widget.md#on-a-phone).
   const phone = matchMedia("(max-width: 480px)");
-  /** The page's own inline overflow while the panel holds the screen; null when not held. */
+  /** Held for a page whose `<html>` had no style attribute at all. */
   const NO_STYLE = "\0";
+  /** The page's own inline overflow while the panel holds the screen; null when not held. */
   let heldOverflow: string | null = null;
 
   let frame: HTMLIFrameElement | null = null;
@@ -197,6 +198,8 @@ export function mountWidget(host: HTMLElement, setup: WidgetSetup): WidgetContro
     launcher.focus();
   };
 
+  /** Whether the chat has shown any message yet: the first one may be the teaser's greeting. */
+  let heardAny = false;
   const heard = (shown: ShownMessage): void => {
     if (shown.role === "person") hideTeaser(false);
     // The conversation's first message, the agent's: an initiator's greeting.
@@ -223,7 +226,6 @@ export function mountWidget(host: HTMLElement, setup: WidgetSetup): WidgetContro
       }
     }
   };
-  let heardAny = false;
 
   launcher.addEventListener("click", () => (panel.hidden ? open() : hide()));
   say.addEventListener("click", open);

@@ -102,7 +102,7 @@ describe("the widget preview", () => {
 
     const chat = await openChat(preview, GREETING("Demo Owner"));
     await shot(page, "preview-2-greeting");
-    await chat.getByLabel("Message").fill("Can I add two more seats?");
+    await chat.getByLabel("Message", { exact: true }).fill("Can I add two more seats?");
     await chat.getByRole("button", { name: "Send" }).click();
     // The greeting, the question and the agent's answer.
     const log = chat.getByRole("log", { name: "Conversation" });
