@@ -8459,7 +8459,7 @@ export interface components {
             /** @enum {string} */
             type: "widget";
             name: string;
-            /** @description The embed tag with the flow and channel ids */
+            /** @description A template of the embed tag: the flow and channel ids, and {{LAUNCH_TOKEN}} in data-launch where the token of a link (POST /v1/widget/launches) goes */
             snippet: string;
             createdAt: string;
         };

@@ -4,6 +4,7 @@
 
 import { CLOSE_CODES, type ServerFrame, type WireMessage } from "../conversations/protocol";
 import { Connection } from "./connection";
+import { embedInWidget } from "./embed";
 import { MessageList } from "./messages";
 import { ReplyWatch } from "./reply-watch";
 import { ScrollKeeper } from "./scroll";
@@ -31,7 +32,7 @@ const endDialog = byId<HTMLDialogElement>("end-dialog");
 
 const fragment = new URLSearchParams(location.hash.slice(1));
 const token = fragment.get("launch")?.trim() ?? "";
-const embedded = fragment.get("embed") === "1";
+const widget = fragment.get("embed") === "1" ? embedInWidget(endDialog) : null;
 
 const name = () => agentName.textContent ?? "";
 const messages = new MessageList(list, name);
@@ -108,8 +109,9 @@ function finish(state: State, text: string): void {
   setState(state, text);
 }
 
-function addMessage(message: WireMessage): void {
+function addMessage(message: WireMessage, history = false): void {
   if (!messages.add(message)) return;
+  widget?.shown(message, history);
   // This tab's own message brings the list to the end; another tab's counts as news.
   const own = message.role === "person" && message.text === lastSent;
   if (own) lastSent = "";
@@ -152,7 +154,7 @@ function applySession(session: Session, first: boolean): void {
   updateCount();
   // The new socket sends each reply being written again, whole so far.
   messages.dropDrafts();
-  for (const message of session.messages) addMessage(message);
+  for (const message of session.messages) addMessage(message, first);
   if (session.status === "ended" || !session.socketUrl) {
     finish("ended", TEXT.ended);
     return;
@@ -270,18 +272,6 @@ retry.addEventListener("click", () => {
 
 // Pasting another chat link into the same tab only changes the fragment, which loads nothing.
 window.addEventListener("hashchange", () => location.reload());
-
-if (embedded) {
-  root.classList.add("embed");
-  // Escape pressed inside the iframe never reaches the host page, so ask the widget to close.
-  // The message carries nothing secret, hence the wildcard target origin.
-  document.addEventListener("keydown", (event) => {
-    // Escape in the dialog closes the dialog only.
-    if (event.key === "Escape" && !endDialog.open && window.parent !== window) {
-      window.parent.postMessage({ type: "agent-edge:close" }, "*");
-    }
-  });
-}
 
 if (token) void start();
 else finish("invalid", TEXT.incomplete);

@@ -8,7 +8,7 @@ import { and, eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { type Agent, agents, type Channel, channels, type ParameterDefinition } from "../db/schema";
 import { notFound } from "../platform/errors";
-import { widgetScriptTag } from "../platform/html";
+import { widgetSnippetTemplate } from "../platform/html";
 import { isoTime, newId } from "../platform/ids";
 import type {
   AgentSchema,
@@ -41,7 +41,7 @@ function toChannel(row: Channel, baseUrl: string): ChannelView {
     agentId: row.agentId,
     type: row.type,
     name: row.name,
-    snippet: widgetScriptTag(baseUrl, row.agentId, row.id),
+    snippet: widgetSnippetTemplate(baseUrl, row.agentId, row.id),
     createdAt: isoTime(row.createdAt),
   };
 }

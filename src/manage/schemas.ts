@@ -212,7 +212,10 @@ export const ChannelSchema = z
     agentId: z.string(),
     type: z.literal("widget"),
     name: z.string(),
-    snippet: z.string().openapi({ description: "The embed tag with the flow and channel ids" }),
+    snippet: z.string().openapi({
+      description:
+        "A template of the embed tag: the flow and channel ids, and {{LAUNCH_TOKEN}} in data-launch where the token of a link (POST /v1/widget/launches) goes",
+    }),
     createdAt: z.string(),
   })
   .openapi("Channel");

@@ -7,6 +7,19 @@ export function escapeAttribute(value: string): string {
     .replaceAll(">", "&gt;");
 }
 
+/** Where a channel's snippet wants the launch token (docs/widget.md#embedding). */
+export const LAUNCH_TOKEN_PLACEHOLDER = "{{LAUNCH_TOKEN}}";
+
+/**
+ * A widget channel's `snippet` (docs/api/manage.md#agents-and-channels, docs/widget.md#embedding):
+ * a template, the embed tag with {@link LAUNCH_TOKEN_PLACEHOLDER} in `data-launch` under a comment
+ * that says where the token comes from. Pasted as is, the widget says in the browser console what is missing.
+ */
+export function widgetSnippetTemplate(baseUrl: string, flowId: string, channelId: string): string {
+  return `<!-- Replace ${LAUNCH_TOKEN_PLACEHOLDER} with the token your server gets for the signed-in person from POST /v1/widget/launches (its embedHtml is this tag with the token in place). -->
+${widgetScriptTag(baseUrl, flowId, channelId, LAUNCH_TOKEN_PLACEHOLDER)}`;
+}
+
 /**
  * The widget script tag (docs/api/manage.md, docs/api/launch.md): `{baseUrl}/widget.js` with the flow and channel ids,
  * and the launch token when the tag opens one link's conversation.

@@ -40,8 +40,9 @@ describe("agents and channels (docs/api/manage.md)", () => {
       }),
       201,
     );
+    // A template: the token of a link goes where it says (docs/widget.md#embedding).
     expect(channel.snippet).toBe(
-      `<script src="https://edge.test/widget.js" data-flow-id="${agent.id}" data-channel-id="${channel.id}" async></script>`,
+      `<!-- Replace {{LAUNCH_TOKEN}} with the token your server gets for the signed-in person from POST /v1/widget/launches (its embedHtml is this tag with the token in place). -->\n<script src="https://edge.test/widget.js" data-flow-id="${agent.id}" data-channel-id="${channel.id}" data-launch="{{LAUNCH_TOKEN}}" async></script>`,
     );
     const channels = await expectJson<{ data: { id: string }[] }>(
       await call("GET", `/v1/manage/agents/${agent.id}/channels`, { token: ws.ownerToken }),
