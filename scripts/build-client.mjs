@@ -41,6 +41,13 @@ function outputOf(result, entry) {
 
 const gzipSize = async (path) => gzipSync(await readFile(join(output, path))).byteLength;
 
+// A test server started beside others (scripts/local-server.mjs, `prebuilt`) serves what was built
+// once before; rebuilding here would delete files another server is serving.
+if (process.env.AGENT_EDGE_PREBUILT === "1") {
+  console.log("[build-client] skipped: dist/client was built beforehand");
+  process.exit(0);
+}
+
 try {
   // Old hashed names and the pre-hash file names must not linger in a deployment.
   await rm(join(output, HASHED), { recursive: true, force: true });

@@ -3,6 +3,7 @@ import type { Api } from "./demo-seed.mjs";
 
 export declare const ROOT: string;
 export declare const DEV_PORT: 8787;
+export declare const PREBUILT: "AGENT_EDGE_PREBUILT";
 
 /** A running local server; `stop()` is safe to call more than once. */
 export type LocalServer = {
@@ -27,6 +28,7 @@ export declare function startLocalServer(options?: {
   inheritOutput?: boolean;
   logLevel?: string;
   healthTimeoutMs?: number;
+  prebuilt?: boolean;
 }): Promise<LocalServer>;
 
 export declare function fetchApi(base: string): Api;

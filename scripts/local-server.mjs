@@ -13,6 +13,8 @@ import path from "node:path";
 export const ROOT = path.join(import.meta.dirname, "..");
 /** `npm run dev`'s default port; servers started for tests and benchmarks never take it. */
 export const DEV_PORT = 8787;
+/** Set for a server's wrangler: scripts/build-client.mjs then leaves dist/client as it is. */
+export const PREBUILT = "AGENT_EDGE_PREBUILT";
 
 const LOG_TAIL_CHARS = 8_000;
 const STOP_GRACE_MS = 5_000;
@@ -108,6 +110,9 @@ async function run(args, env, inherit, timeoutMs) {
  * @param {boolean} [options.inheritOutput] show wrangler's output (dev); else keep its tail
  * @param {string} [options.logLevel] wrangler's log level, e.g. "warn" to keep benchmarks quiet
  * @param {number} [options.healthTimeoutMs] default 90 s
+ * @param {boolean} [options.prebuilt] dist/client is built already: wrangler's [build] step
+ *   (scripts/build-client.mjs) is skipped, so servers started side by side never rewrite the files
+ *   another one is serving (the browser tests build once, in their global setup)
  * @returns {Promise<{base: string, port: number, pid: number, persistDir: string | undefined,
  *   stop(): Promise<void>, exited: Promise<number | null>, output(): string}>} (`persistDir`: the
  *   temporary state's folder, for `wrangler d1 execute --local --persist-to`)
@@ -118,9 +123,10 @@ export async function startLocalServer(options = {}) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "agent-edge-server-"));
   const removeTmp = () => fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
   // A registry of our own, so this instance never replaces another `wrangler dev` of the worker.
-  const env = childEnv(
-    state === "temporary" ? { WRANGLER_REGISTRY_PATH: path.join(tmp, "reg") } : {},
-  );
+  const env = childEnv({
+    ...(state === "temporary" ? { WRANGLER_REGISTRY_PATH: path.join(tmp, "reg") } : {}),
+    ...(options.prebuilt ? { [PREBUILT]: "1" } : {}),
+  });
   const persist = state === "temporary" ? ["--persist-to", path.join(tmp, "state")] : [];
   try {
     const migrate = ["wrangler", "d1", "migrations", "apply", "DB", "--local", ...persist];

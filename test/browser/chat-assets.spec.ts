@@ -8,42 +8,28 @@
  * from hashed files only. Screenshots go to test-results/browser/chat-10-*.png.
  */
 import { gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   axeFindings,
-  type ChatWorld,
   closeChat,
   createLink,
   hostPageFindings,
   openChat,
   screenshot,
-  startChatWorld,
-  stopChatWorld,
+  setUpChatWorld,
   VARIANTS,
 } from "./chat-harness";
+import { need } from "./dashboard-page";
 import { startThirdPartySite } from "./third-party-site";
 
 const YEAR_IMMUTABLE = "public, max-age=31536000, immutable";
 const HASHED_CHAT = /\/assets\/chat-[A-Z0-9]{8}\.(js|css)/g;
 const HASHED_WIDGET = /\/assets\/widget-[A-Z0-9]{8}\.js/;
 
-let world: ChatWorld | undefined;
-
-function need<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`${what} is missing (beforeAll failed)`);
-  return value;
-}
-
-beforeAll(async () => {
-  world = await startChatWorld();
-});
-
-afterAll(async () => {
-  await stopChatWorld(world);
-});
+const world = setUpChatWorld();
 
 async function get(path: string, headers: Record<string, string> = {}) {
-  const response = await fetch(`${need(world, "world").server.base}${path}`, { headers });
+  const response = await fetch(`${world().server.base}${path}`, { headers });
   const body = Buffer.from(await response.arrayBuffer());
   return { response, body, gzip: gzipSync(body).byteLength };
 }
@@ -87,7 +73,7 @@ describe("the chat's static assets", () => {
   });
 
   it("10. a customer's page with the embed tag gets the launcher and the chat from hashed files", async () => {
-    const w = need(world, "world");
+    const w = world();
     for (const variant of VARIANTS) {
       const link = await createLink(w);
       const site = await startThirdPartySite(

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import axe from "axe-core";
 import type { Browser, Frame, Page } from "playwright-core";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { type Api, type DemoWorkspace, seedDemoWorkspace } from "../../scripts/demo-seed.mjs";
 import { fetchApi } from "../../scripts/local-server.mjs";
 import { launchChromium } from "./chromium";
@@ -46,6 +46,24 @@ export type Launch = { id: string; token: string; url: string; embedHtml: string
 
 /** A page and what went wrong in it (page errors and console errors). */
 export type ChatPage = { page: Page; variant: Variant; problems: string[] };
+
+/**
+ * Starts a ChatWorld before the file's tests and stops it after them; the function returned
+ * gives the world. @throws when called before beforeAll set it up (it failed)
+ */
+export function setUpChatWorld(vars: Record<string, string> = {}): () => ChatWorld {
+  let world: ChatWorld | undefined;
+  beforeAll(async () => {
+    world = await startChatWorld(vars);
+  });
+  afterAll(async () => {
+    await stopChatWorld(world);
+  });
+  return () => {
+    if (!world) throw new Error("the chat world is missing (beforeAll failed)");
+    return world;
+  };
+}
 
 /** Starts the server (with more Worker `vars` when given), seeds it and launches Chromium. */
 export async function startChatWorld(vars: Record<string, string> = {}): Promise<ChatWorld> {

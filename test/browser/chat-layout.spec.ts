@@ -7,10 +7,9 @@
  * test-results/browser/chat-*.png.
  */
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   axeFindings,
-  type ChatWorld,
   closeChat,
   createAgent,
   createLink,
@@ -18,20 +17,14 @@ import {
   openChat,
   screenshot,
   seedMessages,
+  setUpChatWorld,
   shot,
-  startChatWorld,
-  stopChatWorld,
   VARIANTS,
   waitForState,
 } from "./chat-harness";
 import { startThirdPartySite } from "./third-party-site";
 
-let world: ChatWorld | undefined;
-
-function need<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`${what} is missing (beforeAll failed)`);
-  return value;
-}
+const world = setUpChatWorld();
 
 /** Enough messages to overflow the list at any of the variants. */
 const LONG_HISTORY = Array.from(
@@ -53,17 +46,9 @@ function listEnd(page: Page) {
   });
 }
 
-beforeAll(async () => {
-  world = await startChatWorld();
-});
-
-afterAll(async () => {
-  await stopChatWorld(world);
-});
-
 describe("the chat page's layout", () => {
   it("1. only the message list scrolls: a wheel outside it moves nothing", async () => {
-    const w = need(world, "world");
+    const w = world();
     const link = await createLink(w);
     await seedMessages(w, link.token, LONG_HISTORY);
     for (const variant of VARIANTS) {
@@ -102,7 +87,7 @@ describe("the chat page's layout", () => {
   });
 
   it("2. the list opens at its newest message, after a reload too, and follows arrivals", async () => {
-    const w = need(world, "world");
+    const w = world();
     const link = await createLink(w);
     await seedMessages(w, link.token, LONG_HISTORY.slice(0, 7));
     let sent = 0;
@@ -158,7 +143,7 @@ describe("the chat page's layout", () => {
   });
 
   it("4. right-to-left text is laid out right to left in messages and the composer", async () => {
-    const w = need(world, "world");
+    const w = world();
     const agent = await createAgent(w, {
       name: "مساعد الانضمام",
       greeting: "مرحبا {{participant.name}}! كيف يمكنني مساعدتك اليوم؟",
@@ -207,7 +192,7 @@ describe("the chat page's layout", () => {
   });
 
   it("9. keyboard and screen readers: a focusable log, focus after sending, axe clean everywhere", async () => {
-    const w = need(world, "world");
+    const w = world();
     const link = await createLink(w);
     await seedMessages(w, link.token, LONG_HISTORY.slice(0, 4));
     for (const variant of VARIANTS) {
@@ -249,7 +234,7 @@ describe("the chat page's layout", () => {
   });
 
   it("9. the widget: axe finds nothing serious, closed or open, nor inside its chat", async () => {
-    const w = need(world, "world");
+    const w = world();
     for (const variant of VARIANTS) {
       const link = await createLink(w);
       const site = await startThirdPartySite(

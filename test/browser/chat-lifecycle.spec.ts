@@ -8,37 +8,22 @@
  * test-results/browser/chat-*.png.
  */
 import type { WebSocketRoute } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  type ChatWorld,
   closeChat,
   createLink,
   openChat,
+  setUpChatWorld,
   shot,
-  startChatWorld,
-  stopChatWorld,
   VARIANTS,
   waitForState,
 } from "./chat-harness";
 
-let world: ChatWorld | undefined;
-
-function need<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`${what} is missing (beforeAll failed)`);
-  return value;
-}
-
-beforeAll(async () => {
-  world = await startChatWorld();
-});
-
-afterAll(async () => {
-  await stopChatWorld(world);
-});
+const world = setUpChatWorld();
 
 describe("the chat's lifecycle", () => {
   it("6. End chat asks first, in a modal dialog; Keep chatting and Escape keep the chat", async () => {
-    const w = need(world, "world");
+    const w = world();
     for (const variant of VARIANTS) {
       const link = await createLink(w);
       const chat = await openChat(w, link.url, variant);
@@ -78,7 +63,7 @@ describe("the chat's lifecycle", () => {
   });
 
   it("8. a dropped socket says Reconnecting…, retries within 5 s, and at once on visible or online", async () => {
-    const w = need(world, "world");
+    const w = world();
     for (const variant of VARIANTS) {
       const link = await createLink(w);
       const sockets: WebSocketRoute[] = [];
@@ -151,7 +136,7 @@ describe("the chat's lifecycle", () => {
   // test/conversations/expiry.test.ts; a real expiry is at least 5 minutes away, so here the
   // socket is routed and the page is sent exactly what that alarm sends.
   it("7. a link that expires while its chat is open switches the page to expired", async () => {
-    const w = need(world, "world");
+    const w = world();
     for (const variant of VARIANTS) {
       const link = await createLink(w);
       const sockets: WebSocketRoute[] = [];

@@ -7,35 +7,20 @@
  * failing agent is shown without a real model. Screenshots go to test-results/browser/chat-*.png.
  */
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   type ChatPage,
-  type ChatWorld,
   closeChat,
   createAgent,
   createLink,
   openChat,
+  setUpChatWorld,
   shot,
-  startChatWorld,
-  stopChatWorld,
   VARIANTS,
   waitForState,
 } from "./chat-harness";
 
-let world: ChatWorld | undefined;
-
-function need<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`${what} is missing (beforeAll failed)`);
-  return value;
-}
-
-beforeAll(async () => {
-  world = await startChatWorld();
-});
-
-afterAll(async () => {
-  await stopChatWorld(world);
-});
+const world = setUpChatWorld();
 
 /** What the route does with the server's agent messages: pass, hold, drop or fail them. */
 type Mode = "pass" | "hold" | "drop" | "fail";
@@ -72,7 +57,7 @@ const tryAgain = (page: Page) => page.getByRole("button", { name: "Try again" })
 
 describe("the agent's replies", () => {
   it("3. the agent is shown typing; a failed or late reply says so and Try again brings it", async () => {
-    const w = need(world, "world");
+    const w = world();
     for (const variant of VARIANTS) {
       const link = await createLink(w);
       const control = { mode: "hold" as Mode, held: [] as (() => void)[] };
@@ -123,7 +108,7 @@ describe("the agent's replies", () => {
   });
 
   it("5. agent messages show safe Markdown; the person's stay plain text", async () => {
-    const w = need(world, "world");
+    const w = world();
     const agent = await createAgent(w, {
       name: "Support desk",
       greeting: [

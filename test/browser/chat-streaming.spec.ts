@@ -7,29 +7,19 @@
  * through one at a time. Screenshots go to test-results/browser/chat-17-*.png.
  */
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  type ChatWorld,
   closeChat,
   createAgent,
   createLink,
   openChat,
+  setUpChatWorld,
   shot,
-  startChatWorld,
-  stopChatWorld,
   VARIANTS,
   waitForState,
 } from "./chat-harness";
 
-let world: ChatWorld | undefined;
-
-beforeAll(async () => {
-  world = await startChatWorld();
-});
-
-afterAll(async () => {
-  await stopChatWorld(world);
-});
+const world = setUpChatWorld();
 
 type Frame = { type: string; id?: string; text?: string; message?: Record<string, unknown> };
 
@@ -65,7 +55,7 @@ const REPLY = "Replies **stream** word by word, then show whole.";
 
 describe("replies that stream", () => {
   it("17. a streamed reply appears in parts as text, then whole with its Markdown, announced once", async () => {
-    const w = world as ChatWorld;
+    const w = world();
     const agent = await createAgent(w, {
       name: "Streamer",
       greeting: "Hi {{participant.name}}, ask me about streaming.",

@@ -7,24 +7,11 @@
  * test-results/browser/chat-widget-16-*.png.
  */
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type ChatWorld,
-  createLink,
-  hostPageFindings,
-  screenshot,
-  startChatWorld,
-  stopChatWorld,
-  VARIANTS,
-} from "./chat-harness";
+import { describe, expect, it } from "vitest";
+import { createLink, hostPageFindings, screenshot, setUpChatWorld, VARIANTS } from "./chat-harness";
 import { addWidget, chatFrame, closeHost, hostPage, launcher, openHost } from "./widget-host";
 
-let world: ChatWorld | undefined;
-
-function need<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`${what} is missing (beforeAll failed)`);
-  return value;
-}
+const world = setUpChatWorld();
 
 /** Rules a careless or hostile page may hold: universal, by tag, by our names, with !important. */
 const HOSTILE = `<style>
@@ -118,17 +105,9 @@ function pageState(page: Page) {
   });
 }
 
-beforeAll(async () => {
-  world = await startChatWorld();
-});
-
-afterAll(async () => {
-  await stopChatWorld(world);
-});
-
 describe("the widget's isolation", () => {
   it("16. a hostile stylesheet changes nothing of the widget, and the widget nothing of the page", async () => {
-    const w = need(world, "world");
+    const w = world();
     const options = { label: "Ask us", teaser: "true" };
     for (const variant of VARIANTS) {
       const looks: Record<string, unknown>[] = [];

@@ -4,22 +4,20 @@
  * unread badge (item 11 of issue 15); the teaser (item 12); the options and `window.AgentEdge`
  * (item 13). Screenshots go to test-results/browser/chat-widget-*.png.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   axeFindings,
-  type ChatWorld,
   createAgent,
   createLink,
   hostPageFindings,
   screenshot,
   seedMessages,
-  startChatWorld,
-  stopChatWorld,
+  setUpChatWorld,
   VARIANTS,
 } from "./chat-harness";
 import { addWidget, chatFrame, closeHost, hostPage, launcher, openHost } from "./widget-host";
 
-let world: ChatWorld | undefined;
+const world = setUpChatWorld();
 
 /** What the customer's page sees of the widget, and what the options test keeps on `window`. */
 type PageWindow = {
@@ -32,22 +30,9 @@ type PageWindow = {
   stop: () => void;
 };
 
-function need<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`${what} is missing (beforeAll failed)`);
-  return value;
-}
-
-beforeAll(async () => {
-  world = await startChatWorld();
-});
-
-afterAll(async () => {
-  await stopChatWorld(world);
-});
-
 describe("the widget's launcher", () => {
   it("11. a reply that comes while the widget is closed shows an unread badge; the title stays", async () => {
-    const w = need(world, "world");
+    const w = world();
     for (const variant of VARIANTS) {
       const link = await createLink(w);
       const host = await openHost(w, hostPage(link.embedHtml), variant);
@@ -87,7 +72,7 @@ describe("the widget's launcher", () => {
   });
 
   it("12. the teaser shows an initiator's greeting beside the launcher, dismissible, remembered per link", async () => {
-    const w = need(world, "world");
+    const w = world();
     const agent = await createAgent(w, {
       name: "Plan helper",
       greeting: "Hi {{participant.name}}! Questions about your plan? Ask me here.",
@@ -147,7 +132,7 @@ describe("the widget's launcher", () => {
   });
 
   it('13. options by data attributes and window.AgentEdge open, close and on("message")', async () => {
-    const w = need(world, "world");
+    const w = world();
     for (const variant of VARIANTS) {
       const link = await createLink(w);
       const host = await openHost(w, hostPage(""), variant);

@@ -5,38 +5,23 @@
  * one header, and on a desktop a panel with the same header (item 15). Screenshots go to
  * test-results/browser/chat-widget-*.png.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   axeFindings,
-  type ChatWorld,
   createAgent,
   createLink,
   hostPageFindings,
   screenshot,
-  startChatWorld,
-  stopChatWorld,
+  setUpChatWorld,
   VARIANTS,
 } from "./chat-harness";
 import { chatFrame, closeHost, hostPage, launcher, openHost } from "./widget-host";
 
-let world: ChatWorld | undefined;
-
-function need<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`${what} is missing (beforeAll failed)`);
-  return value;
-}
-
-beforeAll(async () => {
-  world = await startChatWorld();
-});
-
-afterAll(async () => {
-  await stopChatWorld(world);
-});
+const world = setUpChatWorld();
 
 describe("the widget on the customer's page", () => {
   it("14. the channel's snippet is a template; without a usable token the widget says why, once", async () => {
-    const w = need(world, "world");
+    const w = world();
     const agent = await createAgent(w, { name: "Shop assistant" });
     const channels = await w.api("GET", `/v1/manage/agents/${agent.flowId}/channels`, {
       token: w.demo.memberToken,
@@ -85,7 +70,7 @@ describe("the widget on the customer's page", () => {
   });
 
   it("15. on a phone the open widget is a full-screen modal dialog; one header everywhere", async () => {
-    const w = need(world, "world");
+    const w = world();
     for (const variant of VARIANTS) {
       const phone = variant.viewport.width <= 480;
       const link = await createLink(w);

@@ -27,6 +27,8 @@ export async function startWranglerServer(
       ...vars,
     },
     logLevel: "warn",
+    // Built once for all spec files (global-build.ts): files run two at a time.
+    prebuilt: true,
   });
   return { ...server, operatorToken };
 }
