@@ -6,7 +6,8 @@
  * mailto targets; any other (javascript:, data:, relative) leaves its text unlinked.
  */
 import { Lexer, type Token, type Tokens } from "marked";
-import type { Block, Span, WireMessage } from "./protocol";
+import type { StoredMessage } from "./conversation/contract";
+import { type Block, type Span, toWire, type WireMessage } from "./protocol";
 
 /** Link targets a message may carry. */
 const LINK_PROTOCOLS = new Set(["http:", "https:", "mailto:"]);
@@ -22,9 +23,14 @@ export function markdownBlocks(text: string): Block[] {
   return blocks(new Lexer({ gfm: true, breaks: true }).lex(text));
 }
 
-/** A stored message as the page gets it; an agent's carries its Markdown `blocks`. */
-export function richWire(wire: WireMessage): WireMessage {
-  return wire.role === "agent" ? { ...wire, blocks: markdownBlocks(wire.text) } : wire;
+/**
+ * A stored message as the page gets it: an agent's with its Markdown `blocks`, those stored with
+ * it (read once, when it was stored) or, for one stored before they were kept, read now.
+ */
+export function richWire(message: StoredMessage): WireMessage {
+  const wire = toWire(message);
+  if (message.role !== "agent") return wire;
+  return { ...wire, blocks: message.blocks ?? markdownBlocks(message.text) };
 }
 
 /** A link target kept as given when it is http(s) or mailto, else null. */

@@ -112,15 +112,21 @@ describe("markdownBlocks (docs/chat.md#formatting)", () => {
 
   it("gives blocks to agent messages only", () => {
     const at = new Date(0).toISOString();
-    expect(richWire({ id: "m1", role: "person", text: "**x**", at })).toEqual({
+    expect(richWire({ id: "m1", role: "person", text: "**x**", at: 0 })).toEqual({
       id: "m1",
       role: "person",
       text: "**x**",
       at,
     });
-    expect(richWire({ id: "m2", role: "agent", text: "**x**", at }).blocks).toEqual([
+    expect(richWire({ id: "m2", role: "agent", text: "**x**", at: 0 }).blocks).toEqual([
       { type: "p", spans: [{ text: "x", strong: true }] },
     ]);
+  });
+
+  it("sends the blocks stored with an agent message rather than reading its text again", () => {
+    const stored = [{ type: "p" as const, spans: [{ text: "as stored" }] }];
+    const wire = richWire({ id: "m3", role: "agent", text: "**x**", at: 0, blocks: stored });
+    expect(wire.blocks).toEqual(stored);
   });
 });
 

@@ -3,6 +3,7 @@
  * (docs/architecture.md#conversation). Callers and `Env` import this file, never the implementation.
  */
 import type { JsonValue } from "../../platform/json";
+import type { Block } from "../protocol";
 
 /** What the agent knows about its conversation (spec 2.2): the person, the parameters, the task. */
 export type ConversationContext = {
@@ -15,6 +16,8 @@ export type ConversationContext = {
 /**
  * A chat message as the browser API shows it (docs/api/conversations.md); `at` is epoch ms here.
  * `interrupted`: an agent reply whose stream was cut off midway, stored whole as far as it came.
+ * `blocks`: an agent message's Markdown (docs/chat.md#formatting), read once when it was stored;
+ * absent on person messages and on agent messages stored before blocks were kept.
  */
 export type StoredMessage = {
   id: string;
@@ -22,6 +25,7 @@ export type StoredMessage = {
   text: string;
   at: number;
   interrupted?: boolean;
+  blocks?: Block[];
 };
 
 /** Why a conversation ended. */

@@ -19,7 +19,7 @@ import type { AppBindings } from "../../platform/env";
 import { ApiError, errorResponse } from "../../platform/errors";
 import { chooseBrain, renderAgentText } from "../brains";
 import { richWire } from "../markdown";
-import { CLOSE_CODES, IDLE_TIMEOUT_MS, parseClientFrame, toWire } from "../protocol";
+import { CLOSE_CODES, IDLE_TIMEOUT_MS, parseClientFrame } from "../protocol";
 import { admitMessage, admitOpen } from "./admission";
 import type {
   ConversationContract,
@@ -79,7 +79,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     await this.scheduleAlarm();
     const view: ConversationView = {
       status: ended ? "ended" : "in-progress",
-      messages: this.store.messages(),
+      messages: this.store.messages(-1, true),
       ticket,
     };
     return { opened: true, view };
@@ -202,11 +202,11 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     return true;
   }
 
-  private post(stored: StoredMessage): void {
-    this.store.addMessage(stored);
+  private post(message: StoredMessage): void {
+    const stored = this.store.addMessage(message);
     const state = this.store.state();
     if (state) this.store.setState({ ...state, lastActivityAt: stored.at });
-    broadcast(this.ctx.getWebSockets(), { type: "message", message: richWire(toWire(stored)) });
+    broadcast(this.ctx.getWebSockets(), { type: "message", message: richWire(stored) });
   }
 
   private enqueue(item: OutboxItem): void {

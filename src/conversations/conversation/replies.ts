@@ -9,7 +9,7 @@ import { log } from "../../platform/log";
 import type { AgentBrain, BrainReply, HistoryMessage } from "../brains";
 import { HISTORY_READ_LIMIT } from "../brains/prompt";
 import { richWire } from "../markdown";
-import { frameText, REPLY_TIMEOUT_MS, toWire } from "../protocol";
+import { frameText, REPLY_TIMEOUT_MS } from "../protocol";
 import { admitRetry } from "./admission";
 import type { ConversationContext, ConversationFacts } from "./contract";
 import { broadcast, sendError, sendRefusal, trySend } from "./sockets";
@@ -154,9 +154,9 @@ export class ReplyDesk {
    * for again when it does not and none is being written (at most RETRIES_PER_MINUTE a minute).
    */
   async retry(ws: WebSocket, facts: ConversationFacts, now: number): Promise<void> {
-    const newest = this.store.messages(1)[0];
+    const newest = this.store.messages(1, true)[0];
     if (newest?.role === "agent") {
-      return trySend(ws, frameText({ type: "message", message: richWire(toWire(newest)) }));
+      return trySend(ws, frameText({ type: "message", message: richWire(newest) }));
     }
     if (this.busy) return trySend(ws, frameText({ type: "typing", active: true }));
     if (!newest) return sendError(ws, "invalid_message", "There is no message to answer yet.");

@@ -4,7 +4,20 @@
  * must reach someone else (workflow events, the link's move to `ended`) at least once.
  */
 import { randomBase64Url } from "../../platform/crypto";
+import { markdownBlocks } from "../markdown";
+import type { Block } from "../protocol";
 import type { ConversationFacts, EndReason, StoredMessage } from "./contract";
+
+/** Columns the messages table gained after objects already existed, with their definitions. */
+const ADDED_COLUMNS = [
+  ["interrupted", "INTEGER NOT NULL DEFAULT 0"],
+  ["blocks", "TEXT"],
+] as const;
+
+type MessageRow = Omit<StoredMessage, "interrupted" | "blocks"> & {
+  interrupted: number;
+  blocks?: string | null;
+};
 
 /** A new message's id (`msg_` and 16 random characters). */
 export function messageId(): string {
@@ -55,10 +68,13 @@ export class ConversationStore {
       CREATE TABLE IF NOT EXISTS retries (at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS outbox (id TEXT PRIMARY KEY, item TEXT NOT NULL,
         due INTEGER NOT NULL, attempts INTEGER NOT NULL DEFAULT 0);`);
-    // Objects created before streamed replies have no column for a reply cut off midway.
+    // Objects created earlier lack the columns added since: a reply cut off midway (streamed
+    // replies), an agent message's Markdown blocks (JSON, read once when it is stored).
     const columns = sql.exec<{ name: string }>("PRAGMA table_info(messages)").toArray();
-    if (!columns.some((column) => column.name === "interrupted")) {
-      sql.exec("ALTER TABLE messages ADD COLUMN interrupted INTEGER NOT NULL DEFAULT 0");
+    for (const [name, definition] of ADDED_COLUMNS) {
+      if (!columns.some((column) => column.name === name)) {
+        sql.exec(`ALTER TABLE messages ADD COLUMN ${name} ${definition}`);
+      }
     }
   }
 
@@ -78,30 +94,44 @@ export class ConversationStore {
     this.write("state", state);
   }
 
-  /** Stores a whole message in one statement: a streamed reply is written once, when it is over. */
-  addMessage(message: StoredMessage): void {
+  /**
+   * Stores a whole message in one statement (a streamed reply is written once, when it is over),
+   * an agent's with its Markdown blocks, read here once rather than on every read of the history.
+   * @returns the message as stored, blocks included
+   */
+  addMessage(message: StoredMessage): StoredMessage {
+    const stored =
+      message.role === "agent" ? { ...message, blocks: markdownBlocks(message.text) } : message;
     this.sql.exec(
-      "INSERT INTO messages (id, role, text, at, interrupted) VALUES (?, ?, ?, ?, ?)",
-      message.id,
-      message.role,
-      message.text,
-      message.at,
-      message.interrupted ? 1 : 0,
+      "INSERT INTO messages (id, role, text, at, interrupted, blocks) VALUES (?, ?, ?, ?, ?, ?)",
+      stored.id,
+      stored.role,
+      stored.text,
+      stored.at,
+      stored.interrupted ? 1 : 0,
+      stored.blocks ? JSON.stringify(stored.blocks) : null,
     );
+    return stored;
   }
 
-  /** The history oldest first: all of it, or its newest `limit` messages. */
-  messages(limit = -1): StoredMessage[] {
+  /**
+   * The history oldest first: all of it, or its newest `limit` messages; with `blocks`, agent
+   * messages carry the Markdown blocks stored with them (for the page; the brain and the
+   * transcript read text only).
+   */
+  messages(limit = -1, blocks = false): StoredMessage[] {
     // SQLite takes LIMIT -1 as no limit.
     return this.sql
-      .exec<Omit<StoredMessage, "interrupted"> & { interrupted: number }>(
-        "SELECT id, role, text, at, interrupted FROM (SELECT * FROM messages ORDER BY seq DESC LIMIT ?) ORDER BY seq",
+      .exec<MessageRow>(
+        `SELECT id, role, text, at, interrupted${blocks ? ", blocks" : ""} FROM (SELECT * FROM messages ORDER BY seq DESC LIMIT ?) ORDER BY seq`,
         limit,
       )
       .toArray()
-      .map(({ interrupted, ...message }) =>
-        interrupted ? { ...message, interrupted: true } : message,
-      );
+      .map(({ interrupted, blocks: json, ...message }) => ({
+        ...message,
+        ...(interrupted ? { interrupted: true } : {}),
+        ...(typeof json === "string" ? { blocks: JSON.parse(json) as Block[] } : {}),
+      }));
   }
 
   /** Times (epoch ms, oldest first) of the person's messages after `since`. */
