@@ -6,7 +6,8 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { SIGN_IN } from "../../src/auth/sessions";
-import { call, expectJson, ORIGIN, seedWorkspace } from "../helpers/api";
+import { expectJson, ORIGIN, seedWorkspace } from "../helpers/api";
+import { sessionCookie } from "../helpers/session";
 
 const get = (path: string, cookie?: string) =>
   exports.default.fetch(
@@ -15,23 +16,6 @@ const get = (path: string, cookie?: string) =>
       redirect: "manual",
     }),
   );
-
-async function sessionCookie(token: string): Promise<string> {
-  const link = await expectJson<{ url: string }>(
-    await call("POST", "/v1/manage/sign-in-links", { token, body: {} }),
-    201,
-  );
-  const signed = await exports.default.fetch(
-    new Request(`${ORIGIN}/sign-in`, {
-      method: "POST",
-      headers: { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ token: new URL(link.url).pathname.split("/").at(-1) ?? "" }),
-      redirect: "manual",
-    }),
-  );
-  const cookie = signed.headers.get("set-cookie") ?? "";
-  return cookie.slice(SIGN_IN.cookie.length + 1).split(";")[0] as string;
-}
 
 describe("the dashboard's shell", () => {
   it("sends a browser without a session to sign in", async () => {

@@ -1,17 +1,3 @@
-/**
- * The dashboard's Workflows, Executions and Request log screens in a real browser
- * (docs/dashboard.md#screens), under `wrangler dev` and Debian's Chromium. With the demo workflow
- * ("Order events": lastNode, a secret header compared by a condition) called twice, once with a
- * wrong secret: an Owner sees the workflow and copies its URL, reads its executions and one
- * execution's node inputs and outputs (the secret redacted), replays it and lands on the new one,
- * reads the request log and a call's headers and body, stops the workflow (a call is then refused
- * and logged as such) and starts it again, and pages through both lists; a Member sees the same
- * screens without Start, Stop or Replay. No serious or critical axe-core finding on any screen or
- * dialog, in light and dark mode and at 375 px. Screenshots: test-results/browser/workflows-*.png.
- */
-import fs from "node:fs";
-import path from "node:path";
-import axe from "axe-core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -23,9 +9,9 @@ import {
 } from "../../scripts/demo-seed.mjs";
 import { fetchApi } from "../../scripts/local-server.mjs";
 import { launchChromium } from "./chromium";
-import { ROOT, startWranglerServer, type WranglerServer } from "./wrangler-server";
+import { look, need } from "./dashboard-page";
+import { startWranglerServer, type WranglerServer } from "./wrangler-server";
 
-const SCREENSHOTS = path.join(ROOT, "test-results", "browser");
 const SECRET = "whsec-demo-7f3a9c2e41";
 
 let server: WranglerServer | undefined;
@@ -37,7 +23,6 @@ let workflow: DemoWorkflow;
 const problems: string[] = [];
 
 beforeAll(async () => {
-  fs.mkdirSync(SCREENSHOTS, { recursive: true });
   server = await startWranglerServer();
   api = fetchApi(server.base);
   demo = await seedDemoWorkspace(api, server.operatorToken);
@@ -50,11 +35,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-function need<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`${what} is missing (beforeAll failed)`);
-  return value;
-}
 
 /** A new browser context and page that records page errors and failed requests in `problems`. */
 async function open(from: Browser, base: string): Promise<Page> {
@@ -76,19 +56,6 @@ async function signIn(current: Page, url: string): Promise<void> {
   await current.goto(url);
   await current.getByRole("button", { name: "Continue" }).click();
   await current.waitForURL((landed) => landed.pathname.startsWith("/app"));
-}
-
-/** A screenshot, then axe-core in the page (over CDP, which the page's CSP does not govern). */
-async function check(current: Page, name: string): Promise<void> {
-  await current.screenshot({ path: path.join(SCREENSHOTS, `workflows-${name}.png`) });
-  await current.evaluate(axe.source);
-  const found = await current.evaluate(async () => {
-    const results = await (window as unknown as { axe: typeof axe }).axe.run(document);
-    return results.violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  });
-  expect(found, name).toEqual([]);
 }
 
 /** Calls the demo webhook as a sender would: `secret` in `x-webhook-secret`. */
@@ -127,7 +94,7 @@ describe("the workflow screens", () => {
     await row.getByRole("button", { name: "Copy the URL of webhook_1" }).click();
     await row.getByText("Copied.").waitFor();
     expect(await current.evaluate(() => navigator.clipboard.readText())).toBe(workflow.webhookUrl);
-    await check(current, "1-list");
+    await look(current, "workflows-1-list");
   });
 
   it("shows the executions newest first and one execution's nodes, the secret redacted", async () => {
@@ -141,7 +108,7 @@ describe("the workflow screens", () => {
     await expect.poll(() => executions.count()).toBe(3); // the header and two executions
     await expect.poll(() => executions.nth(1).textContent()).toContain("succeeded");
     expect(await executions.nth(1).textContent()).toContain("webhook_1 (webhook)");
-    await check(current, "2-executions");
+    await look(current, "workflows-2-executions");
 
     // Newest first: the second row is the call with the right secret.
     const older = executions.nth(2).getByRole("link");
@@ -154,7 +121,7 @@ describe("the workflow screens", () => {
     await accepted.getByText('"x-webhook-secret": "[redacted]"').first().waitFor();
     expect(await current.getByRole("article", { name: "refused (set)" }).count()).toBe(0);
     expect(await current.content()).not.toContain(SECRET);
-    await check(current, "3-execution");
+    await look(current, "workflows-3-execution");
   });
 
   it("replays the execution and lands on the new one", async () => {
@@ -170,7 +137,7 @@ describe("the workflow screens", () => {
     expect(await button.evaluate((element) => element === document.activeElement)).toBe(true);
     await current.keyboard.press("Enter");
     await dialog.getByLabel("The workflow as saved now").check();
-    await check(current, "4-replay-dialog");
+    await look(current, "workflows-4-replay-dialog");
     await dialog.getByRole("button", { name: "Replay execution" }).click();
     await current.waitForURL((url) => !url.pathname.endsWith(original));
     const replayed = new URL(current.url()).pathname.split("/").at(-1) ?? "";
@@ -193,7 +160,7 @@ describe("the workflow screens", () => {
     const calls = rows(current, "Request log");
     await expect.poll(() => calls.count()).toBe(3); // a replay is no call: only the two
     expect(await calls.nth(1).textContent()).toMatch(/Accepted200POSTwebhook_1/);
-    await check(current, "5-request-log");
+    await look(current, "workflows-5-request-log");
     await calls
       .nth(2)
       .getByRole("button", { name: /View call/ })
@@ -201,7 +168,7 @@ describe("the workflow screens", () => {
     const dialog = current.getByRole("dialog", { name: "Logged call" });
     await dialog.getByRole("row", { name: "x-webhook-secret [redacted]" }).waitFor();
     await dialog.getByText('"orderId": 1042').waitFor();
-    await check(current, "6-logged-call");
+    await look(current, "workflows-6-logged-call");
     await dialog.getByRole("button", { name: "Close" }).click();
     await dialog.waitFor({ state: "hidden" });
   });
@@ -221,7 +188,7 @@ describe("the workflow screens", () => {
     const calls = rows(current, "Request log");
     await expect.poll(() => calls.count()).toBe(2);
     expect(await calls.nth(1).textContent()).toMatch(/Workflow stopped404POST/);
-    await check(current, "7-refusal");
+    await look(current, "workflows-7-refusal");
 
     await current.getByRole("button", { name: "Start Order events" }).click();
     await current.getByText("Order events is running: its webhook URLs accept calls.").waitFor();
@@ -261,10 +228,10 @@ describe("the workflow screens", () => {
     await current.getByRole("article", { name: "accepted (set)" }).waitFor();
     const wide = await current.evaluate(() => document.documentElement.scrollWidth);
     expect(wide).toBeLessThanOrEqual(375);
-    await check(current, "8-execution-dark-375");
+    await look(current, "workflows-8-execution-dark-375");
     await current.goto(`${need(server, "server").base}/app/workflows`);
     await current.getByRole("row", { name: /Order events/ }).waitFor();
-    await check(current, "9-list-dark-375");
+    await look(current, "workflows-9-list-dark-375");
   });
 
   it("shows a member the same screens without Start, Stop or Replay", async () => {
@@ -284,7 +251,7 @@ describe("the workflow screens", () => {
     await rows(current, "Executions").nth(1).getByRole("link").first().click();
     await current.getByRole("article", { name: "accepted (set)" }).waitFor();
     expect(await current.getByRole("button", { name: "Replay" }).count()).toBe(0);
-    await check(current, "10-member-execution");
+    await look(current, "workflows-10-member-execution");
     expect(problems).toEqual([]);
   });
 });

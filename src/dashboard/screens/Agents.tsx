@@ -5,7 +5,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useState } from "react";
 import { api, type Schemas, unwrap } from "../api";
-import { ErrorNote, Loading, When } from "../ui/feedback";
+import { ListStatus, Loading, When } from "../ui/feedback";
 import { TableScroll } from "../ui/TableScroll";
 import { Channels } from "./Channels";
 
@@ -35,9 +35,9 @@ export function Agents({ canChange }: { canChange: boolean }) {
           New agent
         </button>
       ) : null}
-      {agents.isPending ? <Loading what="agents" /> : null}
-      {agents.isError ? <ErrorNote error={agents.error} /> : null}
-      {agents.data?.data.length === 0 ? <p className="muted">No agents yet.</p> : null}
+      <ListStatus query={agents} what="agents" count={agents.data?.data.length}>
+        No agents yet.
+      </ListStatus>
       {agents.data && agents.data.data.length > 0 ? (
         <TableScroll label="Agents">
           <table>

@@ -9,7 +9,7 @@ import { type FormEvent, useId, useState } from "react";
 import { api, type Schemas, unwrap } from "../api";
 import { CopyButton } from "../ui/CopyButton";
 import { Dialog } from "../ui/Dialog";
-import { ErrorNote, Loading } from "../ui/feedback";
+import { ErrorNote, ListStatus } from "../ui/feedback";
 import { WidgetPreview } from "./WidgetPreview";
 
 function Snippet({ agent, channel }: { agent: Schemas["Agent"]; channel: Schemas["Channel"] }) {
@@ -78,9 +78,9 @@ export function Channels(props: {
       className="wide"
     >
       <div className="stack">
-        {channels.isPending ? <Loading what="channels" /> : null}
-        {channels.isError ? <ErrorNote error={channels.error} /> : null}
-        {channels.data?.data.length === 0 ? <p className="muted">No channels yet.</p> : null}
+        <ListStatus query={channels} what="channels" count={channels.data?.data.length}>
+          No channels yet.
+        </ListStatus>
         {agent
           ? channels.data?.data.map((channel) => (
               <Snippet key={channel.id} agent={agent} channel={channel} />

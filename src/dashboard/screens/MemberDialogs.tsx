@@ -3,11 +3,12 @@
  * Save as the confirmation) and remove a member after confirming. Stepping down from Admin
  * yourself is allowed and says what it means; the shell then hides the controls at once.
  */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId } from "react";
 import { api, type Schemas, unwrap } from "../api";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { Dialog } from "../ui/Dialog";
+import { useDialogMutation } from "../ui/dialog-mutation";
 import { ErrorNote } from "../ui/feedback";
 import { ROLES_HINT } from "./MemberInvite";
 
@@ -29,26 +30,25 @@ export function ChangeRole(props: {
 }) {
   const queries = useQueryClient();
   const ids = { role: useId(), roles: useId() };
-  const change = useMutation({
-    mutationFn: (input: { id: string; role: Role }) =>
-      unwrap(
-        api.PATCH("/v1/manage/members/{id}", {
-          params: { path: { id: input.id } },
-          body: { role: input.role },
-        }),
-      ),
-    onSuccess: (member) => {
-      void queries.invalidateQueries({ queryKey: ["members"] });
-      // Our own role decides which controls the shell shows.
-      if (props.self) void queries.invalidateQueries({ queryKey: ["me"] });
-      props.onChanged(member);
-      close();
+  const { mutation: change, close } = useDialogMutation(
+    {
+      mutationFn: (input: { id: string; role: Role }) =>
+        unwrap(
+          api.PATCH("/v1/manage/members/{id}", {
+            params: { path: { id: input.id } },
+            body: { role: input.role },
+          }),
+        ),
+      onSuccess: (member) => {
+        void queries.invalidateQueries({ queryKey: ["members"] });
+        // Our own role decides which controls the shell shows.
+        if (props.self) void queries.invalidateQueries({ queryKey: ["me"] });
+        props.onChanged(member);
+        close();
+      },
     },
-  });
-  const close = () => {
-    change.reset();
-    props.onClose();
-  };
+    props.onClose,
+  );
   const member = props.member;
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -106,19 +106,18 @@ export function RemoveMember(props: {
   onRemoved: (member: Member) => void;
 }) {
   const queries = useQueryClient();
-  const remove = useMutation({
-    mutationFn: (member: Member) =>
-      unwrap(api.DELETE("/v1/manage/members/{id}", { params: { path: { id: member.id } } })),
-    onSuccess: (_, member) => {
-      void queries.invalidateQueries({ queryKey: ["members"] });
-      props.onRemoved(member);
-      close();
+  const { mutation: remove, close } = useDialogMutation(
+    {
+      mutationFn: (member: Member) =>
+        unwrap(api.DELETE("/v1/manage/members/{id}", { params: { path: { id: member.id } } })),
+      onSuccess: (_, member) => {
+        void queries.invalidateQueries({ queryKey: ["members"] });
+        props.onRemoved(member);
+        close();
+      },
     },
-  });
-  const close = () => {
-    remove.reset();
-    props.onClose();
-  };
+    props.onClose,
+  );
   const member = props.member;
   return (
     <ConfirmDialog

@@ -8,11 +8,12 @@
  * role, so whoever holds it is that member until they are removed. The person invited signs in
  * with the link (once, within 15 minutes); the inviter should not hold their credential.
  */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useId } from "react";
 import { api, type Schemas, unwrap } from "../api";
 import { CopyField } from "../ui/CopyField";
 import { Dialog } from "../ui/Dialog";
+import { useDialogMutation } from "../ui/dialog-mutation";
 import { ErrorNote, When } from "../ui/feedback";
 
 type Member = Schemas["Member"];
@@ -51,23 +52,23 @@ function HandOver(props: { link: HandOverLink; onDone: () => void }) {
 export function InviteMember(props: { open: boolean; onClose: () => void }) {
   const queries = useQueryClient();
   const ids = { email: useId(), name: useId(), role: useId(), roles: useId() };
-  const [link, setLink] = useState<HandOverLink | null>(null);
-  const invite = useMutation({
-    mutationFn: async (body: Schemas["CreateMember"]) => {
-      const { member, signInUrl } = await unwrap(api.POST("/v1/manage/members", { body }));
-      // Not the memberToken: see this module's docstring.
-      return { member, url: signInUrl };
+  const {
+    mutation: invite,
+    answer: link,
+    close,
+  } = useDialogMutation(
+    {
+      mutationFn: async (body: Schemas["CreateMember"]) => {
+        const { member, signInUrl } = await unwrap(api.POST("/v1/manage/members", { body }));
+        // Not the memberToken: see this module's docstring.
+        return { member, url: signInUrl };
+      },
+      onSuccess: () => {
+        void queries.invalidateQueries({ queryKey: ["members"] });
+      },
     },
-    onSuccess: (created) => {
-      setLink(created);
-      void queries.invalidateQueries({ queryKey: ["members"] });
-    },
-  });
-  const close = () => {
-    setLink(null);
-    invite.reset();
-    props.onClose();
-  };
+    props.onClose,
+  );
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
@@ -119,17 +120,19 @@ export function InviteMember(props: { open: boolean; onClose: () => void }) {
  * `POST /v1/manage/sign-in-links {memberId}`. Earlier links stay as they were.
  */
 export function NewSignInLink(props: { member: Member | null; onClose: () => void }) {
-  const [link, setLink] = useState<HandOverLink | null>(null);
-  const create = useMutation({
-    mutationFn: (member: Member) =>
-      unwrap(api.POST("/v1/manage/sign-in-links", { body: { memberId: member.id } })),
-    onSuccess: (answer, member) => setLink({ member, ...answer }),
-  });
-  const close = () => {
-    setLink(null);
-    create.reset();
-    props.onClose();
-  };
+  const {
+    mutation: create,
+    answer: link,
+    close,
+  } = useDialogMutation(
+    {
+      mutationFn: async (member: Member): Promise<HandOverLink> => ({
+        member,
+        ...(await unwrap(api.POST("/v1/manage/sign-in-links", { body: { memberId: member.id } }))),
+      }),
+    },
+    props.onClose,
+  );
   const member = props.member;
   return (
     <Dialog

@@ -8,7 +8,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api, type Schemas, unwrap } from "../api";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
-import { ErrorNote, Loading, When } from "../ui/feedback";
+import { ErrorNote, ListStatus, When } from "../ui/feedback";
 import { TableScroll } from "../ui/TableScroll";
 
 export function Passkeys() {
@@ -77,9 +77,9 @@ export function Passkeys() {
           <ErrorNote error={add.error} />
         )
       ) : null}
-      {list.isPending ? <Loading what="passkeys" /> : null}
-      {list.isError ? <ErrorNote error={list.error} /> : null}
-      {list.data && list.data.data.length === 0 ? <p className="muted">No passkeys yet.</p> : null}
+      <ListStatus query={list} what="passkeys" count={list.data?.data.length}>
+        No passkeys yet.
+      </ListStatus>
       {list.data && list.data.data.length > 0 ? (
         <TableScroll label="Passkeys">
           <table>

@@ -3,12 +3,13 @@
  * secret after confirming. A value goes from a password field straight into the request and is
  * dropped with the dialog: nothing keeps it for showing again.
  */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { api, type Schemas, unwrap } from "../api";
 import { SECRET_NAME_PATTERN, SECRET_NAME_RULE } from "../secret-name";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { Dialog } from "../ui/Dialog";
+import { useDialogMutation } from "../ui/dialog-mutation";
 import { ErrorNote } from "../ui/feedback";
 
 /**
@@ -25,27 +26,28 @@ export function SetSecret(props: {
   const queries = useQueryClient();
   const ids = { name: useId(), rule: useId(), value: useId(), replaces: useId() };
   const [typed, setTyped] = useState("");
-  const save = useMutation({
-    mutationFn: (input: { name: string; value: string }) =>
-      unwrap(
-        api.PUT("/v1/manage/secrets/{name}", {
-          params: { path: { name: input.name } },
-          body: { value: input.value },
-        }),
-      ),
-    // The mutation's variables hold the value: keep them no longer than the dialog.
-    gcTime: 0,
-    onSuccess: (_, input) => {
-      void queries.invalidateQueries({ queryKey: ["secrets"] });
-      props.onSaved(input.name);
-      close();
+  const { mutation: save, close } = useDialogMutation(
+    {
+      mutationFn: (input: { name: string; value: string }) =>
+        unwrap(
+          api.PUT("/v1/manage/secrets/{name}", {
+            params: { path: { name: input.name } },
+            body: { value: input.value },
+          }),
+        ),
+      // The mutation's variables hold the value: keep them no longer than the dialog.
+      gcTime: 0,
+      onSuccess: (_, input) => {
+        void queries.invalidateQueries({ queryKey: ["secrets"] });
+        props.onSaved(input.name);
+        close();
+      },
     },
-  });
-  const close = () => {
-    setTyped("");
-    save.reset();
-    props.onClose();
-  };
+    () => {
+      setTyped("");
+      props.onClose();
+    },
+  );
   const fixed = props.name !== null && props.name !== "";
   const name = fixed ? (props.name as string) : typed;
   const replaces = !fixed && props.existing.includes(typed);
@@ -118,19 +120,18 @@ export function DeleteSecret(props: {
   onDeleted: (name: string) => void;
 }) {
   const queries = useQueryClient();
-  const remove = useMutation({
-    mutationFn: (name: string) =>
-      unwrap(api.DELETE("/v1/manage/secrets/{name}", { params: { path: { name } } })),
-    onSuccess: (_, name) => {
-      void queries.invalidateQueries({ queryKey: ["secrets"] });
-      props.onDeleted(name);
-      close();
+  const { mutation: remove, close } = useDialogMutation(
+    {
+      mutationFn: (name: string) =>
+        unwrap(api.DELETE("/v1/manage/secrets/{name}", { params: { path: { name } } })),
+      onSuccess: (_, name) => {
+        void queries.invalidateQueries({ queryKey: ["secrets"] });
+        props.onDeleted(name);
+        close();
+      },
     },
-  });
-  const close = () => {
-    remove.reset();
-    props.onClose();
-  };
+    props.onClose,
+  );
   const secret = props.secret;
   return (
     <ConfirmDialog

@@ -7,7 +7,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, type Schemas, unwrap } from "../api";
-import { ErrorNote, Loading, When } from "../ui/feedback";
+import { ListStatus, When } from "../ui/feedback";
 import { TableScroll } from "../ui/TableScroll";
 import { DeleteSecret, SetSecret } from "./SecretDialogs";
 
@@ -43,11 +43,9 @@ export function Secrets({ canChange }: { canChange: boolean }) {
       <p role="status" className="muted">
         {done}
       </p>
-      {secrets.isPending ? <Loading what="secrets" /> : null}
-      {secrets.isError ? <ErrorNote error={secrets.error} /> : null}
-      {secrets.data && secrets.data.data.length === 0 ? (
-        <p className="muted">No secrets yet.</p>
-      ) : null}
+      <ListStatus query={secrets} what="secrets" count={secrets.data?.data.length}>
+        No secrets yet.
+      </ListStatus>
       {secrets.data && secrets.data.data.length > 0 ? (
         <TableScroll label="Secrets">
           <table>

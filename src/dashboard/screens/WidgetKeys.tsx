@@ -9,7 +9,7 @@ import { api, type Schemas, unwrap } from "../api";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { CopyField } from "../ui/CopyField";
 import { Dialog } from "../ui/Dialog";
-import { ErrorNote, Loading, When } from "../ui/feedback";
+import { ErrorNote, ListStatus, When } from "../ui/feedback";
 import { TableScroll } from "../ui/TableScroll";
 
 type Key = Schemas["WidgetKey"];
@@ -50,9 +50,9 @@ export function WidgetKeys({ canChange }: { canChange: boolean }) {
           Create widget key
         </button>
       ) : null}
-      {keys.isPending ? <Loading what="widget keys" /> : null}
-      {keys.isError ? <ErrorNote error={keys.error} /> : null}
-      {keys.data && keys.data.data.length === 0 ? <p className="muted">No keys yet.</p> : null}
+      <ListStatus query={keys} what="widget keys" count={keys.data?.data.length}>
+        No keys yet.
+      </ListStatus>
       {keys.data && keys.data.data.length > 0 ? (
         <TableScroll label="Widget keys">
           <table>

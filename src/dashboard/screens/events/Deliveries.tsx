@@ -6,7 +6,7 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, type Schemas, unwrap } from "../../api";
 import { Badge, type Tone } from "../../ui/data";
-import { ErrorNote, Loading, When } from "../../ui/feedback";
+import { ErrorNote, ListStatus, When } from "../../ui/feedback";
 import { LoadMore } from "../../ui/LoadMore";
 import { TableScroll } from "../../ui/TableScroll";
 
@@ -47,9 +47,9 @@ export function Deliveries(props: { id: string; canChange: boolean }) {
   return (
     <section aria-labelledby="deliveries-title">
       <h2 id="deliveries-title">Delivery log</h2>
-      {log.isPending ? <Loading what="the delivery log" /> : null}
-      {log.isError ? <ErrorNote error={log.error} /> : null}
-      {log.data && rows.length === 0 ? <p className="muted">Nothing delivered yet.</p> : null}
+      <ListStatus query={log} what="the delivery log" count={log.data ? rows.length : undefined}>
+        Nothing delivered yet.
+      </ListStatus>
       {rows.length > 0 ? (
         <TableScroll label="Delivery log">
           <table>

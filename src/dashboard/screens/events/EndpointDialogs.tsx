@@ -3,12 +3,13 @@
  * shown once, with a copy button and a warning), rotate a secret (the new one shown once), and
  * delete an endpoint after confirming.
  */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import type { FormEvent } from "react";
 import { api, type Schemas, unwrap } from "../../api";
 import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import { CopyField } from "../../ui/CopyField";
 import { Dialog } from "../../ui/Dialog";
+import { useDialogMutation } from "../../ui/dialog-mutation";
 import { ErrorNote } from "../../ui/feedback";
 import { EVENT_TYPES } from "./event-types";
 
@@ -43,20 +44,20 @@ function ShownOnce(props: { endpoint: WithSecret; onDone: () => void }) {
  */
 export function AddEndpoint(props: { open: boolean; onClose: () => void }) {
   const queries = useQueryClient();
-  const [created, setCreated] = useState<WithSecret | null>(null);
-  const create = useMutation({
-    mutationFn: (body: Schemas["CreateEventEndpoint"]) =>
-      unwrap(api.POST("/v1/manage/event-endpoints", { body })),
-    onSuccess: (endpoint) => {
-      setCreated(endpoint);
-      void queries.invalidateQueries({ queryKey: ["event-endpoints"] });
+  const {
+    mutation: create,
+    answer: created,
+    close,
+  } = useDialogMutation(
+    {
+      mutationFn: (body: Schemas["CreateEventEndpoint"]) =>
+        unwrap(api.POST("/v1/manage/event-endpoints", { body })),
+      onSuccess: () => {
+        void queries.invalidateQueries({ queryKey: ["event-endpoints"] });
+      },
     },
-  });
-  const close = () => {
-    setCreated(null);
-    create.reset();
-    props.onClose();
-  };
+    props.onClose,
+  );
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
@@ -122,19 +123,19 @@ export function AddEndpoint(props: { open: boolean; onClose: () => void }) {
  * signing for 24 hours (docs/events.md#event-endpoints), which the question says.
  */
 export function RotateSecret(props: { endpoint: Endpoint | null; onClose: () => void }) {
-  const [rotated, setRotated] = useState<WithSecret | null>(null);
-  const rotate = useMutation({
-    mutationFn: (id: string) =>
-      unwrap(
-        api.POST("/v1/manage/event-endpoints/{id}/rotate-secret", { params: { path: { id } } }),
-      ),
-    onSuccess: setRotated,
-  });
-  const close = () => {
-    setRotated(null);
-    rotate.reset();
-    props.onClose();
-  };
+  const {
+    mutation: rotate,
+    answer: rotated,
+    close,
+  } = useDialogMutation(
+    {
+      mutationFn: (id: string) =>
+        unwrap(
+          api.POST("/v1/manage/event-endpoints/{id}/rotate-secret", { params: { path: { id } } }),
+        ),
+    },
+    props.onClose,
+  );
   const endpoint = props.endpoint;
   if (rotated) {
     return (
@@ -168,22 +169,21 @@ export function DeleteEndpoint(props: {
   onDeleted?: () => void;
 }) {
   const queries = useQueryClient();
-  const remove = useMutation({
-    mutationFn: (id: string) =>
-      unwrap(api.DELETE("/v1/manage/event-endpoints/{id}", { params: { path: { id } } })),
-    onSuccess: (_, id) => {
-      close();
-      props.onDeleted?.();
-      // The deleted endpoint's own queries would answer 404 if read again: drop them.
-      queries.removeQueries({ queryKey: ["event-endpoints", id] });
-      queries.removeQueries({ queryKey: ["event-deliveries", id] });
-      void queries.invalidateQueries({ queryKey: ["event-endpoints"], exact: true });
+  const { mutation: remove, close } = useDialogMutation(
+    {
+      mutationFn: (id: string) =>
+        unwrap(api.DELETE("/v1/manage/event-endpoints/{id}", { params: { path: { id } } })),
+      onSuccess: (_, id) => {
+        close();
+        props.onDeleted?.();
+        // The deleted endpoint's own queries would answer 404 if read again: drop them.
+        queries.removeQueries({ queryKey: ["event-endpoints", id] });
+        queries.removeQueries({ queryKey: ["event-deliveries", id] });
+        void queries.invalidateQueries({ queryKey: ["event-endpoints"], exact: true });
+      },
     },
-  });
-  const close = () => {
-    remove.reset();
-    props.onClose();
-  };
+    props.onClose,
+  );
   const endpoint = props.endpoint;
   return (
     <ConfirmDialog

@@ -8,7 +8,7 @@ import { useState } from "react";
 import { api, type Schemas, unwrap } from "../../api";
 import { followLink } from "../../router";
 import { Badge } from "../../ui/data";
-import { ErrorNote, Loading, When } from "../../ui/feedback";
+import { ListStatus, When } from "../../ui/feedback";
 import { TableScroll } from "../../ui/TableScroll";
 import { AddEndpoint, DeleteEndpoint } from "./EndpointDialogs";
 import { describeEvents } from "./event-types";
@@ -41,9 +41,9 @@ export function Events({ canChange }: { canChange: boolean }) {
           Add endpoint
         </button>
       ) : null}
-      {endpoints.isPending ? <Loading what="event endpoints" /> : null}
-      {endpoints.isError ? <ErrorNote error={endpoints.error} /> : null}
-      {list && list.length === 0 ? <p className="muted">No endpoints yet.</p> : null}
+      <ListStatus query={endpoints} what="event endpoints" count={list?.length}>
+        No endpoints yet.
+      </ListStatus>
       {list && list.length > 0 ? (
         <TableScroll label="Event endpoints">
           <table>

@@ -3,10 +3,11 @@
  * revoke it, each after confirming in a dialog. Only the actions that would change something are
  * offered; members never see them (the API refuses them anyway).
  */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, type Schemas, unwrap } from "../../api";
 import { Dialog } from "../../ui/Dialog";
+import { useDialogMutation } from "../../ui/dialog-mutation";
 import { ErrorNote } from "../../ui/feedback";
 
 type Action = "end" | "revoke";
@@ -39,28 +40,27 @@ export function LinkActions(props: {
   const [asking, setAsking] = useState(false);
   // Kept once the dialog closes, so its title never goes blank while it closes.
   const [action, setAction] = useState<Action>("end");
-  const act = useMutation({
-    mutationFn: (which: Action) => {
-      const params = { params: { path: { id: link.id } } };
-      return which === "end"
-        ? unwrap(api.POST("/v1/manage/links/{id}/end", params))
-        : unwrap(api.DELETE("/v1/manage/links/{id}", params));
+  const { mutation: act, close } = useDialogMutation(
+    {
+      mutationFn: (which: Action) => {
+        const params = { params: { path: { id: link.id } } };
+        return which === "end"
+          ? unwrap(api.POST("/v1/manage/links/{id}/end", params))
+          : unwrap(api.DELETE("/v1/manage/links/{id}", params));
+      },
+      onSuccess: async (_, which) => {
+        close();
+        void queries.invalidateQueries({ queryKey: ["links"] });
+        // The page shows the new status before the news is announced.
+        await queries.invalidateQueries({ queryKey: ["link", link.id] });
+        props.onDone(COPY[which].done);
+      },
     },
-    onSuccess: async (_, which) => {
-      close();
-      void queries.invalidateQueries({ queryKey: ["links"] });
-      // The page shows the new status before the news is announced.
-      await queries.invalidateQueries({ queryKey: ["link", link.id] });
-      props.onDone(COPY[which].done);
-    },
-  });
+    () => setAsking(false),
+  );
   const ask = (which: Action) => {
     setAction(which);
     setAsking(true);
-  };
-  const close = () => {
-    act.reset();
-    setAsking(false);
   };
   const canEnd = link.status === "active";
   const canRevoke = link.status !== "revoked" && link.status !== "expired";

@@ -7,7 +7,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { api, type Schemas, unwrap } from "../../api";
 import { followLink } from "../../router";
 import { Badge } from "../../ui/data";
-import { ErrorNote, Loading, When } from "../../ui/feedback";
+import { ListStatus, When } from "../../ui/feedback";
 import { duration } from "../../ui/format";
 import { LoadMore } from "../../ui/LoadMore";
 import { runTone, workflowPaths } from "./status";
@@ -43,11 +43,13 @@ export function ExecutionList({ workflowId }: { workflowId: string }) {
           {pages.isFetching && !pages.isPending ? "Refreshing…" : ""}
         </span>
       </div>
-      {pages.isPending ? <Loading what="executions" /> : null}
-      {pages.isError ? <ErrorNote error={pages.error} /> : null}
-      {pages.data && executions.length === 0 ? (
-        <p className="muted">No executions yet: call one of the workflow's webhook URLs.</p>
-      ) : null}
+      <ListStatus
+        query={pages}
+        what="executions"
+        count={pages.data ? executions.length : undefined}
+      >
+        No executions yet: call one of the workflow's webhook URLs.
+      </ListStatus>
       {executions.length > 0 ? (
         <div className="table-wrap">
           <table>

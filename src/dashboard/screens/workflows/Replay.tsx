@@ -3,11 +3,12 @@
  * same trigger input, on the definition the execution ran on or the workflow as saved now. Once
  * the API has recorded it, the browser goes to the new execution.
  */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api, type Schemas, unwrap } from "../../api";
 import { navigate } from "../../router";
 import { Dialog } from "../../ui/Dialog";
+import { useDialogMutation } from "../../ui/dialog-mutation";
 import { ErrorNote } from "../../ui/feedback";
 import { workflowPaths } from "./status";
 
@@ -17,25 +18,24 @@ type Definition = Schemas["ReplayInput"]["definition"];
 export function Replay({ execution }: { execution: Schemas["Execution"] }) {
   const [open, setOpen] = useState(false);
   const queries = useQueryClient();
-  const replay = useMutation({
-    mutationFn: (definition: Definition) =>
-      unwrap(
-        api.POST("/v1/manage/workflows/{id}/executions/{executionId}/replay", {
-          params: { path: { id: execution.workflowId, executionId: execution.id } },
-          body: { definition },
-        }),
-      ),
-    onSuccess: (created) => {
-      queries.setQueryData(["execution", created.workflowId, created.id], created);
-      void queries.invalidateQueries({ queryKey: ["executions", created.workflowId] });
-      close();
-      navigate(workflowPaths(created.workflowId).execution(created.id));
+  const { mutation: replay, close } = useDialogMutation(
+    {
+      mutationFn: (definition: Definition) =>
+        unwrap(
+          api.POST("/v1/manage/workflows/{id}/executions/{executionId}/replay", {
+            params: { path: { id: execution.workflowId, executionId: execution.id } },
+            body: { definition },
+          }),
+        ),
+      onSuccess: (created) => {
+        queries.setQueryData(["execution", created.workflowId, created.id], created);
+        void queries.invalidateQueries({ queryKey: ["executions", created.workflowId] });
+        close();
+        navigate(workflowPaths(created.workflowId).execution(created.id));
+      },
     },
-  });
-  const close = () => {
-    replay.reset();
-    setOpen(false);
-  };
+    () => setOpen(false),
+  );
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const chosen = new FormData(event.currentTarget).get("definition");

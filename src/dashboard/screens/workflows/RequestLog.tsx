@@ -8,7 +8,7 @@ import { useId, useState } from "react";
 import { api, type Schemas, unwrap } from "../../api";
 import { followLink } from "../../router";
 import { Badge } from "../../ui/data";
-import { ErrorNote, Loading, When } from "../../ui/feedback";
+import { ListStatus, When } from "../../ui/feedback";
 import { bytes } from "../../ui/format";
 import { LoadMore } from "../../ui/LoadMore";
 import { RequestEntry } from "./RequestEntry";
@@ -66,11 +66,13 @@ export function RequestLog({ workflowId }: { workflowId: string }) {
         </span>
       </div>
       <p className="muted">Calls of the last 7 days, at most the newest 1,000.</p>
-      {pages.isPending ? <Loading what="the request log" /> : null}
-      {pages.isError ? <ErrorNote error={pages.error} /> : null}
-      {pages.data && entries.length === 0 ? (
-        <p className="muted">No calls{outcome ? " with this outcome" : ""}.</p>
-      ) : null}
+      <ListStatus
+        query={pages}
+        what="the request log"
+        count={pages.data ? entries.length : undefined}
+      >
+        No calls{outcome ? " with this outcome" : ""}.
+      </ListStatus>
       {entries.length > 0 ? (
         <div className="table-wrap">
           <table>

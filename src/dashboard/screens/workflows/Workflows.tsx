@@ -8,7 +8,7 @@ import { api, unwrap } from "../../api";
 import { followLink } from "../../router";
 import { CopyButton } from "../../ui/CopyButton";
 import { Badge } from "../../ui/data";
-import { ErrorNote, Loading } from "../../ui/feedback";
+import { ListStatus } from "../../ui/feedback";
 import { NewWorkflow } from "./NewWorkflow";
 import { StartStop } from "./StartStop";
 import { workflowPaths } from "./status";
@@ -32,11 +32,9 @@ export function Workflows({ canChange }: { canChange: boolean }) {
           <NewWorkflow />
         </div>
       ) : null}
-      {workflows.isPending ? <Loading what="workflows" /> : null}
-      {workflows.isError ? <ErrorNote error={workflows.error} /> : null}
-      {workflows.data && workflows.data.data.length === 0 ? (
-        <p className="muted">No workflows yet.</p>
-      ) : null}
+      <ListStatus query={workflows} what="workflows" count={workflows.data?.data.length}>
+        No workflows yet.
+      </ListStatus>
       {workflows.data && workflows.data.data.length > 0 ? (
         <div className="table-wrap">
           <table>
