@@ -156,15 +156,23 @@ describe("the chat page's layout", () => {
       const { page } = chat;
       await waitForState(page, "open");
       const input = page.locator("#message-input");
+      const agentMessages = page.locator("#messages .message.agent");
+      // Each reply is awaited before the next message, so the history alternates as listed below
+      // (a streamed reply still being written would otherwise land after the next message).
+      const sendAndAwaitReply = async () => {
+        const before = await agentMessages.count();
+        await input.press("Enter");
+        await expect.poll(() => agentMessages.count()).toBe(before + 1);
+      };
       await input.fill(hebrew);
       expect(await input.evaluate((node) => getComputedStyle(node).direction)).toBe("rtl");
-      await input.press("Enter");
+      await sendAndAwaitReply();
       await input.fill(arabic);
-      await input.press("Enter");
+      await sendAndAwaitReply();
       await input.fill("And one in English.");
       expect(await input.evaluate((node) => getComputedStyle(node).direction)).toBe("ltr");
-      await input.press("Enter");
-      await page.locator("#messages .message.agent", { hasText: "And one in English." }).waitFor();
+      await sendAndAwaitReply();
+      await agentMessages.filter({ hasText: "And one in English." }).waitFor();
       const directions = await page.locator("#messages .message .text").evaluateAll((nodes) =>
         nodes.map((node) => {
           // An agent's Markdown takes its direction per paragraph.
