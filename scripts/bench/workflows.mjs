@@ -1,0 +1,106 @@
+// The benchmark's workflows: the spec's example shape (webhook → condition on a shared secret →
+// set), answered at once or with the set node's output, with a signature check, with
+// deduplication, and a held one (a `wait` node) for the hold test. The Node-RED peer runs the same
+// webhook → secret check → set flow (scripts/bench/node-red-peer.mjs).
+import { randomBytes } from "node:crypto";
+
+export const WEBHOOK_SECRET = randomBytes(24).toString("base64url");
+export const GITHUB_SECRET = randomBytes(24).toString("base64url");
+/** The hold test's `wait` (seconds). */
+export const HOLD_WAIT_SECONDS = 5;
+/** Every bench call sends this body; lastNode answers {"ok":true,"orderId":1042}. */
+export const HOOK_BODY = JSON.stringify({ orderId: 1042, items: [{ sku: "A-1", qty: 2 }] });
+export const LAST_NODE_ANSWER = '{"ok":true,"orderId":1042}';
+
+/** The most a node allows: the check still runs on every call. */
+const hookNode = (settings) => ({ type: "webhook", rateLimitPerMinute: 100_000, ...settings });
+
+/** webhook → check (`x-webhook-secret` equals the secret) → ok / refused. */
+function checked(webhook) {
+  return {
+    nodes: [
+      webhook,
+      {
+        key: "check",
+        type: "condition",
+        left: "{{webhook_1.headers.x-webhook-secret}}",
+        operator: "equals",
+        right: "{{secrets.WEBHOOK_SECRET}}",
+      },
+      { key: "ok", type: "set", fields: { ok: true, orderId: "{{webhook_1.body.orderId}}" } },
+      { key: "refused", type: "set", fields: { ok: false } },
+    ],
+    connections: [
+      { from: "webhook_1", to: "check" },
+      { from: "check", to: "ok", branch: "true" },
+      { from: "check", to: "refused", branch: "false" },
+    ],
+  };
+}
+
+/** The bench's workflows by slug. */
+export const WORKFLOWS = {
+  "bench-immediate": checked(hookNode({})),
+  "bench-last-node": checked(hookNode({ responseMode: "lastNode" })),
+  "bench-github": checked(
+    hookNode({ verify: { preset: "github", secret: "{{secrets.GITHUB_SECRET}}" } }),
+  ),
+  "bench-dedupe": checked(hookNode({ dedupe: { key: "{{webhook_1.headers.x-delivery}}" } })),
+  "bench-hold": {
+    nodes: [
+      hookNode({ responseMode: "lastNode", responseTimeoutSeconds: 100 }),
+      { key: "pause", type: "wait", seconds: HOLD_WAIT_SECONDS },
+      { key: "ok", type: "set", fields: { ok: true, n: "{{webhook_1.body.n}}" } },
+    ],
+    connections: [
+      { from: "webhook_1", to: "pause" },
+      { from: "pause", to: "ok" },
+    ],
+  },
+};
+
+/** Seeding call: sends JSON (with a bearer `token` unless none), throws unless the expected status. */
+export async function post(base, route, token, body, { method = "POST", expect = 201 } = {}) {
+  const res = await fetch(`${base}${route}`, {
+    method,
+    headers: {
+      "content-type": "application/json",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await res.text();
+  if (res.status !== expect)
+    throw new Error(`${method} ${route} → ${res.status}, not ${expect}: ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+/**
+ * Puts the secrets in the workspace and creates and starts each of WORKFLOWS (or those `slugs`).
+ * Resolves to each webhook's path by slug.
+ * @param {string} base
+ * @param {string} token a member's API key
+ */
+export async function seedWorkflows(base, token, slugs = Object.keys(WORKFLOWS)) {
+  for (const [name, value] of [
+    ["WEBHOOK_SECRET", WEBHOOK_SECRET],
+    ["GITHUB_SECRET", GITHUB_SECRET],
+  ]) {
+    const route = `/v1/manage/secrets/${name}`;
+    await post(base, route, token, { value }, { method: "PUT", expect: 204 });
+  }
+  const paths = {};
+  for (const slug of slugs) {
+    const created = await post(base, "/v1/manage/workflows", token, {
+      name: slug,
+      slug,
+      ...WORKFLOWS[slug],
+    });
+    await post(base, `/v1/manage/workflows/${created.id}/start`, token, undefined, {
+      expect: 200,
+    });
+    paths[slug] = new URL(created.webhookUrls.webhook_1).pathname;
+  }
+  return paths;
+}
