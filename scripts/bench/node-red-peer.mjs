@@ -170,6 +170,10 @@ export async function startNodeRed({ secret, records, port }) {
   child.stderr.on("data", keep);
   /** @type {string | undefined} */
   let ended;
+  child.once("error", (error) => {
+    ended = `Node-RED did not start: ${error.message}`; // no "exit" follows a failed spawn
+    live.delete(child);
+  });
   const exit = new Promise((resolve) => {
     child.once("exit", (code, signal) => {
       ended = `Node-RED ended (${signal ?? code}):\n${tail}`;
