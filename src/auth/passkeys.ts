@@ -3,14 +3,7 @@
  * signs in with it afterwards, without a link. `@simplewebauthn/server` does the ceremonies; only
  * public keys are stored, and each challenge is used once within 5 minutes.
  */
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from "@simplewebauthn/server";
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { and, eq, gt, isNull, lt, lte } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { isUniqueViolation } from "../db/errors";
@@ -24,6 +17,13 @@ import type { MemberPrincipal } from "./credentials";
 import { openSession } from "./sessions";
 
 const CHALLENGE_TTL_MS = 5 * 60_000;
+
+/**
+ * `@simplewebauthn/server`, loaded on first use: its certificate parsing at load was about a fifth of
+ * the Worker's start-up, paid by every isolate for a ceremony few requests perform
+ * (docs/performance.md#start-up).
+ */
+const webauthn = () => import("@simplewebauthn/server");
 
 /** The relying party: this service's origin and its host name (WebAuthn's RP ID). */
 export type RelyingParty = { origin: string; id: string };
@@ -97,7 +97,7 @@ export async function registrationOptions(
     .select({ id: passkeys.credentialId, transports: passkeys.transports })
     .from(passkeys)
     .where(eq(passkeys.memberId, member.memberId));
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName: "agent-edge",
     rpID: rp.id,
     userName: row.email,
@@ -120,7 +120,7 @@ export async function registerPasskey(
   now = Date.now(),
 ) {
   const challenge = await takeChallenge(db, input.challengeId, "register", member.memberId, now);
-  const verified = await verifyRegistrationResponse({
+  const verified = await (await webauthn()).verifyRegistrationResponse({
     response: input.response,
     expectedChallenge: challenge,
     expectedOrigin: rp.origin,
@@ -155,7 +155,7 @@ export async function registerPasskey(
 
 /** Options for signing in with any passkey of this service (discoverable credentials). */
 export async function signInOptions(db: DrizzleD1Database, rp: RelyingParty, now = Date.now()) {
-  const options = await generateAuthenticationOptions({
+  const options = await (await webauthn()).generateAuthenticationOptions({
     rpID: rp.id,
     userVerification: "required",
   });
@@ -182,7 +182,7 @@ export async function signInWithPasskey(
     .get();
   if (!key) throw refused();
   const { passkey } = key;
-  const verified = await verifyAuthenticationResponse({
+  const verified = await (await webauthn()).verifyAuthenticationResponse({
     response: input.response,
     expectedChallenge: challenge,
     expectedOrigin: rp.origin,
