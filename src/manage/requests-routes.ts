@@ -45,8 +45,8 @@ requestsRouter.openapi(
   }),
   async (c) => {
     const { id } = c.req.valid("param");
-    await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
-    return c.json(await listRequests(c.env, id, c.req.valid("query")), 200);
+    const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
+    return c.json(await listRequests(c.env, id, shardsEver, c.req.valid("query")), 200);
   },
 );
 
@@ -72,8 +72,8 @@ requestsRouter.openapi(
   }),
   async (c) => {
     const { id, requestId } = c.req.valid("param");
-    await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
-    return c.json(await getRequest(c.env, id, requestId), 200);
+    const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
+    return c.json(await getRequest(c.env, id, shardsEver, requestId), 200);
   },
 );
 
