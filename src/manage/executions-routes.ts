@@ -107,7 +107,7 @@ executionsRouter.openapi(
     path: "/v1/manage/workflows/{id}/executions/replay",
     summary: "Replay the failed executions started in a time window, in the background",
     description:
-      "Queues a replay of every failed execution started from `since` until `until` (default: now), oldest first, at most 1,000; they start one after another. docs/webhooks.md#replay",
+      "Queues a replay of every failed execution started from `since` until `until` (default: now), oldest first, at most 1,000 (per runner of a workflow spread over several); they start one after another. docs/webhooks.md#replay",
     middleware: write,
     request: {
       params: IdParamSchema,

@@ -39,7 +39,7 @@ requestsRouter.openapi(
     path: "/v1/manage/workflows/{id}/requests",
     summary: "List the calls to the workflow's webhook URLs, refusals included, newest first",
     description:
-      "Kept 7 days or the newest 1,000 calls, whichever is less (docs/webhooks.md#request-log).",
+      "Kept 7 days or the newest 1,000 calls, whichever is less, per runner of a workflow spread over several (docs/webhooks.md#request-log).",
     request: { params: IdParamSchema, query: RequestListQuerySchema },
     responses: { 200: json(RequestListSchema, "Logged calls"), ...errorResponses("not_found") },
   }),
