@@ -224,6 +224,7 @@ async function handle<T extends { kind: string; stale?: boolean }>(
     ? outcome
     : sendRouted(env, { ...call, workflowId: current.id, shards: current.shards }, send, key);
 }
+
 /** Receives one webhook request end to end (docs/api/webhooks.md). */
 export function receiveWebhook(
   env: AppBindings,
