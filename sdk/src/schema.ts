@@ -4202,7 +4202,7 @@ export interface paths {
         put?: never;
         /**
          * Replay the failed executions started in a time window, in the background
-         * @description Queues a replay of every failed execution started from `since` until `until` (default: now), oldest first, at most 1,000; they start one after another. docs/webhooks.md#replay
+         * @description Queues a replay of every failed execution started from `since` until `until` (default: now), oldest first, at most 1,000 (per runner of a workflow spread over several); they start one after another. docs/webhooks.md#replay
          */
         post: {
             parameters: {
@@ -4347,7 +4347,7 @@ export interface paths {
         };
         /**
          * List the calls to the workflow's webhook URLs, refusals included, newest first
-         * @description Kept 7 days or the newest 1,000 calls, whichever is less (docs/webhooks.md#request-log).
+         * @description Kept 7 days or the newest 1,000 calls, whichever is less, per runner of a workflow spread over several (docs/webhooks.md#request-log).
          */
         get: {
             parameters: {

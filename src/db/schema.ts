@@ -190,6 +190,13 @@ export const workflows = sqliteTable(
     slug: text("slug").notNull(),
     status: text("status", { enum: ["running", "stopped"] }).notNull(),
     definition: text("definition", { mode: "json" }).$type<WorkflowDefinition>().notNull(),
+    /**
+     * How many runner objects take its webhook calls now (docs/scaling.md#runner-shards), written
+     * with the definition, so the Worker routes with the id it caches.
+     */
+    runnerShards: integer("runner_shards").notNull().default(1),
+    /** The most it ever had: its executions and request log may be on any of those. */
+    runnerShardsEver: integer("runner_shards_ever").notNull().default(1),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },

@@ -53,8 +53,8 @@ executionsRouter.openapi(
   async (c) => {
     const id = c.req.valid("param").id;
     const { limit, startingAfter } = c.req.valid("query");
-    await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
-    return c.json(await listExecutions(c.env, id, limit, startingAfter), 200);
+    const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
+    return c.json(await listExecutions(c.env, id, shardsEver, limit, startingAfter), 200);
   },
 );
 
@@ -69,8 +69,8 @@ executionsRouter.openapi(
   }),
   async (c) => {
     const { id, executionId } = c.req.valid("param");
-    await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
-    return c.json(await getExecution(c.env, id, executionId), 200);
+    const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
+    return c.json(await getExecution(c.env, id, shardsEver, executionId), 200);
   },
 );
 
@@ -94,9 +94,9 @@ executionsRouter.openapi(
   }),
   async (c) => {
     const { id, executionId } = c.req.valid("param");
-    await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
+    const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
     const { definition } = c.req.valid("json");
-    return c.json(await replayExecution(c.env, id, executionId, definition), 201);
+    return c.json(await replayExecution(c.env, id, shardsEver, executionId, definition), 201);
   },
 );
 
@@ -107,7 +107,7 @@ executionsRouter.openapi(
     path: "/v1/manage/workflows/{id}/executions/replay",
     summary: "Replay the failed executions started in a time window, in the background",
     description:
-      "Queues a replay of every failed execution started from `since` until `until` (default: now), oldest first, at most 1,000; they start one after another. docs/webhooks.md#replay",
+      "Queues a replay of every failed execution started from `since` until `until` (default: now), oldest first, at most 1,000 (per runner of a workflow spread over several); they start one after another. docs/webhooks.md#replay",
     middleware: write,
     request: {
       params: IdParamSchema,
@@ -117,7 +117,7 @@ executionsRouter.openapi(
   }),
   async (c) => {
     const { id } = c.req.valid("param");
-    await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
-    return c.json(await replayFailed(c.env, id, c.req.valid("json")), 202);
+    const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
+    return c.json(await replayFailed(c.env, id, shardsEver, c.req.valid("json")), 202);
   },
 );

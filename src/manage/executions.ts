@@ -6,8 +6,10 @@
 import type { AppBindings } from "../platform/env";
 import { ApiError, notFound } from "../platform/errors";
 import { isoTime, isoTimeOrNull } from "../platform/ids";
-import { workflowRunner } from "../webhooks/runner/client";
+import { onEveryShard, workflowRunner } from "../webhooks/runner/client";
 import type { ExecutionRecord, ReplayMode } from "../webhooks/runner/contract";
+import { listExecutionsMerged } from "../webhooks/runner/merged-lists";
+import { shardOfId } from "../webhooks/runner/shards";
 import { QUEUE_FULL_RETRY_SECONDS } from "../webhooks/runner/slots";
 import type { ExecutionView } from "./workflow-schemas";
 
@@ -44,25 +46,44 @@ export function toExecutionView(record: ExecutionRecord): ExecutionView {
   };
 }
 
-/** Executions of a workflow (which the caller has checked belongs to the workspace), newest first. */
+type Env = Pick<AppBindings, "WORKFLOW_RUNNER">;
+
+const noSuchExecution = () => notFound("No such execution of this workflow.");
+
+/**
+ * The runner shard that holds an execution (its id names it), when the workflow ever had that
+ * shard (docs/scaling.md#runner-shards); else null: a made-up id reaches no object.
+ */
+function holder(env: Env, workflowId: string, shardsEver: number, executionId: string) {
+  const shard = shardOfId(executionId);
+  return shard < shardsEver ? workflowRunner(env, workflowId, shard) : null;
+}
+
+/**
+ * Executions of a workflow (which the caller has checked belongs to the workspace), newest first,
+ * merged over the `shardsEver` runner shards that may hold them.
+ */
 export async function listExecutions(
-  env: Pick<AppBindings, "WORKFLOW_RUNNER">,
+  env: Env,
   workflowId: string,
+  shardsEver: number,
   limit: number,
   startingAfter?: string,
 ): Promise<{ data: ExecutionView[]; hasMore: boolean }> {
-  const page = await workflowRunner(env, workflowId).listExecutions(limit, startingAfter);
+  const page = await listExecutionsMerged(env, workflowId, shardsEver, limit, startingAfter);
   return { data: page.data.map(toExecutionView), hasMore: page.hasMore };
 }
 
-/** One execution. @throws 404 not_found */
+/** One execution, from the shard its id names. @throws 404 not_found */
 export async function getExecution(
-  env: Pick<AppBindings, "WORKFLOW_RUNNER">,
+  env: Env,
   workflowId: string,
+  shardsEver: number,
   executionId: string,
 ): Promise<ExecutionView> {
-  const record = await workflowRunner(env, workflowId).getExecution(executionId);
-  if (!record) throw notFound("No such execution of this workflow.");
+  const runner = holder(env, workflowId, shardsEver, executionId);
+  const record = runner ? await runner.getExecution(executionId) : null;
+  if (!record) throw noSuchExecution();
   return toExecutionView(record);
 }
 
@@ -72,14 +93,18 @@ export async function getExecution(
  * @throws 404 not_found, 409 replay_unavailable
  */
 export async function replayExecution(
-  env: Pick<AppBindings, "WORKFLOW_RUNNER">,
+  env: Env,
   workflowId: string,
+  shardsEver: number,
   executionId: string,
   mode: ReplayMode,
 ): Promise<ExecutionView> {
-  const result = await workflowRunner(env, workflowId).replay(workflowId, executionId, mode);
+  // The replay runs on the shard of the execution it replays, which holds its input.
+  const runner = holder(env, workflowId, shardsEver, executionId);
+  if (!runner) throw noSuchExecution();
+  const result = await runner.replay(workflowId, executionId, mode);
   if (result.ok) return toExecutionView(result.record);
-  if (result.reason === "not_found") throw notFound("No such execution of this workflow.");
+  if (result.reason === "not_found") throw noSuchExecution();
   if (result.reason === "queue_full") {
     throw new ApiError(429, "queue_full", "The workflow's execution queue is full.", {
       headers: { "retry-after": String(QUEUE_FULL_RETRY_SECONDS) },
@@ -96,21 +121,21 @@ export async function replayExecution(
 
 /**
  * Queues replays of the failed executions started from `since` until `until` (ISO times; until
- * defaults to now), oldest first, at most 1,000. @returns how many were queued
+ * defaults to now), oldest first, at most 1,000 per runner shard, each shard replaying its own.
+ * @returns how many were queued, over every shard
  */
 export async function replayFailed(
-  env: Pick<AppBindings, "WORKFLOW_RUNNER">,
+  env: Env,
   workflowId: string,
+  shardsEver: number,
   input: { since: string; until?: string | undefined; definition: ReplayMode },
 ): Promise<{ count: number }> {
   const window = {
     since: Date.parse(input.since),
     until: input.until ? Date.parse(input.until) : Date.now() + 1,
   };
-  const count = await workflowRunner(env, workflowId).replayFailed(
-    workflowId,
-    window,
-    input.definition,
+  const counts = await onEveryShard(env, workflowId, shardsEver, (runner) =>
+    runner.replayFailed(workflowId, window, input.definition),
   );
-  return { count };
+  return { count: counts.reduce((sum, count) => sum + count, 0) };
 }

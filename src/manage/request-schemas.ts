@@ -5,8 +5,11 @@ import { CAPTURE } from "../webhooks/runner/capture-store";
 import { REQUEST_OUTCOMES } from "../webhooks/runner/request-log-entry";
 import { KEY_PATTERN } from "../workflow/validate-node";
 
-/** An entry id: what `nextCursor` and `{requestId}` take. */
-export const REQUEST_ID = /^whr_\d{18}[A-Za-z0-9]{6}$/;
+/**
+ * An entry id, what `nextCursor` and `{requestId}` take: `whr_`, 18 digits and 6 base62
+ * characters, and `-<k>` when runner shard k > 0 keeps it (docs/scaling.md#runner-shards).
+ */
+export const REQUEST_ID = /^whr_\d{18}[A-Za-z0-9]{6}(?:-[1-9]\d?)?$/;
 
 export const LoggedRequestSchema = z
   .object({

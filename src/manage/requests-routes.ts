@@ -39,14 +39,14 @@ requestsRouter.openapi(
     path: "/v1/manage/workflows/{id}/requests",
     summary: "List the calls to the workflow's webhook URLs, refusals included, newest first",
     description:
-      "Kept 7 days or the newest 1,000 calls, whichever is less (docs/webhooks.md#request-log).",
+      "Kept 7 days or the newest 1,000 calls, whichever is less, per runner of a workflow spread over several (docs/webhooks.md#request-log).",
     request: { params: IdParamSchema, query: RequestListQuerySchema },
     responses: { 200: json(RequestListSchema, "Logged calls"), ...errorResponses("not_found") },
   }),
   async (c) => {
     const { id } = c.req.valid("param");
-    await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
-    return c.json(await listRequests(c.env, id, c.req.valid("query")), 200);
+    const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
+    return c.json(await listRequests(c.env, id, shardsEver, c.req.valid("query")), 200);
   },
 );
 
@@ -72,8 +72,8 @@ requestsRouter.openapi(
   }),
   async (c) => {
     const { id, requestId } = c.req.valid("param");
-    await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
-    return c.json(await getRequest(c.env, id, requestId), 200);
+    const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
+    return c.json(await getRequest(c.env, id, shardsEver, requestId), 200);
   },
 );
 

@@ -9,7 +9,9 @@ import type { AppBindings } from "../platform/env";
 import { notFound } from "../platform/errors";
 import { isoTime } from "../platform/ids";
 import { workflowRunner } from "../webhooks/runner/client";
+import { listRequestsMerged } from "../webhooks/runner/merged-lists";
 import type { LoggedRequest } from "../webhooks/runner/request-log-entry";
+import { shardOfId } from "../webhooks/runner/shards";
 import type {
   CaptureSchema,
   LoggedRequestDetailSchema,
@@ -24,13 +26,17 @@ function toView(entry: LoggedRequest): z.infer<typeof LoggedRequestSchema> {
   return { ...entry, receivedAt: isoTime(entry.receivedAt) };
 }
 
-/** A page of the request log, newest first; `cursor` is the `nextCursor` of the page before. */
+/**
+ * A page of the request log, newest first, merged over the `shardsEver` runner shards that may
+ * hold entries; `cursor` is the `nextCursor` of the page before.
+ */
 export async function listRequests(
   env: Env,
   workflowId: string,
+  shardsEver: number,
   query: { limit: number; outcome?: string; cursor?: string },
 ) {
-  const page = await workflowRunner(env, workflowId).listRequests(query.limit, {
+  const page = await listRequestsMerged(env, workflowId, shardsEver, query.limit, {
     ...(query.outcome ? { outcome: query.outcome } : {}),
     ...(query.cursor ? { before: query.cursor } : {}),
   });
@@ -42,13 +48,16 @@ export async function listRequests(
   };
 }
 
-/** One logged call with its whole body. @throws 404 not_found */
+/** One logged call with its whole body, from the shard its id names. @throws 404 not_found */
 export async function getRequest(
   env: Env,
   workflowId: string,
+  shardsEver: number,
   requestId: string,
 ): Promise<z.infer<typeof LoggedRequestDetailSchema>> {
-  const entry = await workflowRunner(env, workflowId).getRequest(requestId);
+  const shard = shardOfId(requestId);
+  const entry =
+    shard < shardsEver ? await workflowRunner(env, workflowId, shard).getRequest(requestId) : null;
   if (!entry) throw notFound("No such request in this workflow's log (kept 7 days, 1,000 calls).");
   return { ...entry, receivedAt: isoTime(entry.receivedAt) };
 }

@@ -9,7 +9,7 @@ import type { AppBindings } from "../platform/env";
 import { jsonBody } from "../platform/json-body";
 import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
-import { workflowRunner } from "../webhooks/runner/client";
+import { onEveryShard } from "../webhooks/runner/client";
 import { WORKFLOW_NODE, WorkflowNodeSchema } from "./node-schemas";
 import { WorkflowInputSchema, WorkflowSchema } from "./workflow-schemas";
 import {
@@ -30,8 +30,10 @@ const body = {
   body: { required: true, content: { "application/json": { schema: WorkflowInputSchema } } },
 };
 const write = [requireWriter, ...jsonBody(262_144)];
-const notify = (env: AppBindings) => (workflowId: string) =>
-  workflowRunner(env, workflowId).configure(workflowId);
+// Every shard that ever ran re-reads the workflow (docs/scaling.md#runner-shards).
+const notify = (env: AppBindings) => async (workflowId: string, shards: number) => {
+  await onEveryShard(env, workflowId, shards, (runner) => runner.configure(workflowId));
+};
 
 export const workflowsRouter = createRouter<MemberEnv>();
 // Workflow bodies and responses only point at the node union (workflow-schemas.ts): register it.

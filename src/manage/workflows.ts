@@ -9,12 +9,17 @@ import { isUniqueViolation } from "../db/errors";
 import { agents, type Workflow, workflows, workspaces } from "../db/schema";
 import { ApiError, type ErrorDetail, invalidRequest, notFound } from "../platform/errors";
 import { isoTime, newId } from "../platform/ids";
+import { shardCount } from "../webhooks/runner/shards";
 import type { WorkflowConcurrency, WorkflowDefinition } from "../workflow/types";
 import { parseDefinition } from "../workflow/validate";
+import type { WorkflowShards } from "./workflow-lookups";
 import type { WorkflowInput } from "./workflow-schemas";
 
-/** Tells the workflow's runner that the stored workflow changed (or is gone). */
-export type NotifyRunner = (workflowId: string) => Promise<void>;
+/**
+ * Tells the workflow's runners, shards 0 to `shards - 1`, that the stored workflow changed (or is
+ * gone) (docs/scaling.md#runner-shards).
+ */
+export type NotifyRunner = (workflowId: string, shards: number) => Promise<void>;
 
 export type WorkflowView = {
   id: string;
@@ -136,6 +141,7 @@ export async function createWorkflow(
   now = Date.now(),
 ): Promise<WorkflowView> {
   const definition = await validDefinition(db, workspaceId, input);
+  const shards = shardCount(definition);
   const row: Workflow = {
     id: newId("wf"),
     workspaceId,
@@ -143,6 +149,8 @@ export async function createWorkflow(
     slug: input.slug,
     status: "stopped",
     definition,
+    runnerShards: shards,
+    runnerShardsEver: shards,
     createdAt: now,
     updatedAt: now,
   };
@@ -197,23 +205,36 @@ export async function replaceWorkflow(
 ): Promise<WorkflowView> {
   const existing = await findWorkflow(db, workspaceId, id);
   const definition = await validDefinition(db, workspaceId, input);
+  // A change of shard count takes effect with the definition: the Worker learns it from the
+  // runners (docs/scaling.md#runner-shards). Every shard that ever ran is told.
+  const runnerShards = shardCount(definition);
+  const runnerShardsEver = Math.max(existing.runnerShardsEver, runnerShards);
   const row: Workflow = {
     ...existing,
     name: input.name,
     slug: input.slug,
     definition,
+    runnerShards,
+    runnerShardsEver,
     updatedAt: now,
   };
   try {
     await db
       .update(workflows)
-      .set({ name: row.name, slug: row.slug, definition, updatedAt: now })
+      .set({
+        name: row.name,
+        slug: row.slug,
+        definition,
+        runnerShards,
+        runnerShardsEver,
+        updatedAt: now,
+      })
       .where(eq(workflows.id, id));
   } catch (error) {
     if (isUniqueViolation(error)) throw slugTaken(input.slug);
     throw error;
   }
-  await notify(id);
+  await notify(id, runnerShardsEver);
   return toView(row, await slugOf(db, workspaceId), appUrl);
 }
 
@@ -230,7 +251,7 @@ export async function setWorkflowStatus(
   const existing = await findWorkflow(db, workspaceId, id);
   if (existing.status !== status) {
     await db.update(workflows).set({ status, updatedAt: now }).where(eq(workflows.id, id));
-    await notify(id);
+    await notify(id, existing.runnerShardsEver);
   }
   const row = existing.status === status ? existing : { ...existing, status, updatedAt: now };
   return toView(row, await slugOf(db, workspaceId), appUrl);
@@ -243,41 +264,21 @@ export async function deleteWorkflow(
   workspaceId: string,
   id: string,
 ): Promise<void> {
-  await findWorkflow(db, workspaceId, id);
+  const existing = await findWorkflow(db, workspaceId, id);
   await db.delete(workflows).where(eq(workflows.id, id));
-  await notify(id);
+  await notify(id, existing.runnerShardsEver);
 }
 
-/** Asserts the workflow exists in the workspace (for the executions routes). @throws 404 not_found */
+/**
+ * Asserts the workflow exists in the workspace (for the executions and request-log routes).
+ * @returns its shard counts, to reach the runners that hold its records
+ * @throws 404 not_found
+ */
 export async function assertWorkflow(
   db: DrizzleD1Database,
   workspaceId: string,
   id: string,
-): Promise<void> {
-  await findWorkflow(db, workspaceId, id);
-}
-
-/** The id of the workflow behind a webhook URL's slugs, whatever its status; null when none. */
-export async function workflowIdBySlugs(
-  db: DrizzleD1Database,
-  workspaceSlug: string,
-  slug: string,
-): Promise<string | null> {
-  const row = await db
-    .select({ id: workflows.id })
-    .from(workflows)
-    .innerJoin(workspaces, eq(workspaces.id, workflows.workspaceId))
-    .where(and(eq(workspaces.slug, workspaceSlug), eq(workflows.slug, slug)))
-    .get();
-  return row?.id ?? null;
-}
-
-/** Whether a workflow with this id exists (any workspace); one indexed read. */
-export async function workflowExists(db: DrizzleD1Database, id: string): Promise<boolean> {
-  const row = await db
-    .select({ id: workflows.id })
-    .from(workflows)
-    .where(eq(workflows.id, id))
-    .get();
-  return row !== undefined;
+): Promise<WorkflowShards> {
+  const row = await findWorkflow(db, workspaceId, id);
+  return { shards: row.runnerShards, shardsEver: row.runnerShardsEver };
 }

@@ -1,11 +1,12 @@
 /**
  * The webhook receiver's Worker half (spec 4.4, docs/api/webhooks.md): finds the workflow behind the URL,
  * reads and parses the request into the webhook node's outputs, and hands it to the workflow's
- * runner in one call. The runner decides, in order: 404, 405, 429, then the body's 413, 415 or
+ * runner in one call (to one of its runners, picked at random, when it has several:
+ * docs/scaling.md#runner-shards). The runner decides, in order: 404, 405, 429, then the body's 413, 415 or
  * 422, then runs.
  */
 import { database } from "../db/database";
-import { workflowIdBySlugs } from "../manage/workflows";
+import { workflowIdBySlugs } from "../manage/workflow-lookups";
 import { refusedContentEncoding } from "../platform/body-encoding";
 import type { AppBindings } from "../platform/env";
 import { newId } from "../platform/ids";
@@ -18,7 +19,8 @@ import {
   webhookQueryParams,
 } from "./request";
 import { workflowRunner } from "./runner/client";
-import type { CaptureOutcome, WebhookCall, WebhookOutcome } from "./runner/contract";
+import type { CaptureOutcome, ShardAnswer, WebhookCall, WebhookOutcome } from "./runner/contract";
+import { idOnShard, pickShard, shardOfId } from "./runner/shards";
 
 /** A Cookie header without the dashboard's session cookie (docs/security.md#webhook-replies). */
 function withoutSessionCookie(cookie: string): string {
@@ -38,23 +40,27 @@ export type WebhookTarget = {
 };
 
 const SLUGS_CACHE_SIZE = 10_000;
+/** A workflow's id and how many runner objects take its calls (docs/scaling.md#runner-shards). */
+type Route = { id: string; shards: number };
 /**
- * Workflow ids by `<workspace slug>/<workflow slug>`, per isolate. Only ever a hint: the runner
- * checks the slugs against the stored workflow and a stale hint is looked up again in D1.
+ * Routes by `<workspace slug>/<workflow slug>`, per isolate. Only ever a hint: the runner checks
+ * the slugs against the stored workflow and its shard count against its own; a stale hint is
+ * looked up again in D1, a stale shard count is corrected by the runner's answer.
  */
-const idsBySlugs = new Map<string, string>();
+const routesBySlugs = new Map<string, Route>();
 
-async function lookUp(env: AppBindings, path: WebhookTarget): Promise<string | null> {
-  const id = await workflowIdBySlugs(database(env), path.workspace, path.workflow);
+function remember(key: string, route: Route): void {
+  if (!routesBySlugs.has(key) && routesBySlugs.size >= SLUGS_CACHE_SIZE)
+    routesBySlugs.delete(routesBySlugs.keys().next().value as string);
+  routesBySlugs.set(key, route);
+}
+
+async function lookUp(env: AppBindings, path: WebhookTarget): Promise<Route | null> {
+  const route = await workflowIdBySlugs(database(env), path.workspace, path.workflow);
   const key = `${path.workspace}/${path.workflow}`;
-  if (id === null) {
-    idsBySlugs.delete(key);
-    return null;
-  }
-  if (idsBySlugs.size >= SLUGS_CACHE_SIZE)
-    idsBySlugs.delete(idsBySlugs.keys().next().value as string);
-  idsBySlugs.set(key, id);
-  return id;
+  if (route === null) routesBySlugs.delete(key);
+  else remember(key, route);
+  return route;
 }
 
 /**
@@ -105,14 +111,18 @@ async function readInput(
   return { input: { ok: true, output }, ...whole };
 }
 
-async function deliver(env: AppBindings, call: WebhookCall): Promise<WebhookOutcome> {
-  const runner = workflowRunner(env, call.workflowId);
+/** Sends the call to the runner shard its execution id names; re-attaches after a restart. */
+async function sendToShard(
+  env: AppBindings,
+  call: WebhookCall,
+): Promise<WebhookOutcome | ShardAnswer> {
+  const shard = shardOfId(call.executionId);
   try {
-    return await runner.receive(call);
+    return await workflowRunner(env, call.workflowId, shard).receive(call);
   } catch (error) {
     // The runner restarted while holding the caller; the execution may be recorded and going on.
     // A stub whose object broke stays broken; a new stub reaches the restarted object.
-    const outcome = await workflowRunner(env, call.workflowId).attach(
+    const outcome = await workflowRunner(env, call.workflowId, shard).attach(
       call.workflowId,
       call.executionId,
     );
@@ -121,12 +131,60 @@ async function deliver(env: AppBindings, call: WebhookCall): Promise<WebhookOutc
   }
 }
 
-async function capture(env: AppBindings, call: WebhookCall): Promise<CaptureOutcome> {
-  return await workflowRunner(env, call.workflowId).capture(call);
+/**
+ * Runs the call on a shard picked at random; when that shard's share of the node's rate limit is
+ * used, on the next one, and so on: the call is refused only when every shard's share is used
+ * (docs/scaling.md#rate-limits), with the soonest of their Retry-Afters.
+ */
+async function deliver(env: AppBindings, call: WebhookCall): Promise<WebhookOutcome | Reshard> {
+  const { shards } = call;
+  const first = pickShard(shards);
+  let soonest = Number.POSITIVE_INFINITY;
+  for (let tried = 0; tried < shards; tried++) {
+    const shard = (first + tried) % shards;
+    const executionId = idOnShard(call.executionId, shard);
+    const spill = tried < shards - 1;
+    const outcome = await sendToShard(env, { ...call, executionId, spill });
+    if (outcome.kind === "shard_full") {
+      soonest = Math.min(soonest, outcome.retryAfterSeconds);
+      continue;
+    }
+    if (outcome.kind !== "rate_limited") return outcome;
+    return { ...outcome, retryAfterSeconds: Math.min(soonest, outcome.retryAfterSeconds) };
+  }
+  throw new Error("The last runner shard asked answered shard_full.");
 }
 
-/** Sends a call to the workflow's runner: to run it, or to capture it (a test URL). */
-type Send<T> = (env: AppBindings, call: WebhookCall) => Promise<T>;
+/** Test URLs are armed and captured on shard 0 (docs/webhooks.md#capture). */
+async function capture(env: AppBindings, call: WebhookCall): Promise<CaptureOutcome> {
+  return await workflowRunner(env, call.workflowId, 0).capture(call);
+}
+
+type Reshard = Extract<ShardAnswer, { kind: "reshard" }>;
+
+/** Sends a call to the workflow's runners: to run it, or to capture it (a test URL). */
+type Send<T> = (env: AppBindings, call: WebhookCall) => Promise<T | Reshard>;
+
+/** How many times a call follows a runner's `reshard` before it is given up (a 500). */
+const MAX_RESHARDS = 2;
+
+/** Sends the call, again with the runners' shard count while they say it changed; remembers it. */
+async function sendRouted<T extends { kind: string }>(
+  env: AppBindings,
+  call: WebhookCall,
+  send: Send<T>,
+  key: string,
+): Promise<T> {
+  let shards = call.shards;
+  for (let round = 0; round <= MAX_RESHARDS; round++) {
+    const outcome = await send(env, { ...call, shards });
+    if (outcome.kind !== "reshard") return outcome as T;
+    shards = (outcome as Reshard).shards;
+    if (routesBySlugs.get(key)?.id === call.workflowId)
+      remember(key, { id: call.workflowId, shards });
+  }
+  throw new Error("The workflow's runners kept answering reshard.");
+}
 
 /**
  * Reads the request into a call for the workflow behind the URL and sends it; a stale slug hint
@@ -140,29 +198,31 @@ async function handle<T extends { kind: string; stale?: boolean }>(
 ): Promise<T | { kind: "not_found"; stale: false }> {
   const receivedAt = Date.now();
   const key = `${target.workspace}/${target.workflow}`;
-  const hinted = idsBySlugs.get(key);
-  const workflowId = hinted ?? (await lookUp(env, target));
-  if (workflowId === null) return { kind: "not_found", stale: false };
+  const hinted = routesBySlugs.get(key);
+  const route = hinted ?? (await lookUp(env, target));
+  if (route === null) return { kind: "not_found", stale: false };
   const call: WebhookCall = {
-    workflowId,
+    workflowId: route.id,
     workspaceSlug: target.workspace,
     workflowSlug: target.workflow,
     nodeKey: target.node,
     method: request.method,
     executionId: newId("exe"),
+    shards: route.shards,
+    spill: false,
     requestId: target.requestId,
     receivedAt,
     url: request.url,
     ...(await readInput(request)),
   };
-  const outcome = await send(env, call);
+  const outcome = await sendRouted(env, call, send, key);
   // Only a stale hint (workflow deleted, or the slug moved to another one) is looked up again; a
   // stopped workflow or an unknown node key costs no D1 read.
   if (outcome.kind !== "not_found" || !outcome.stale || hinted === undefined) return outcome;
   const current = await lookUp(env, target);
-  return current === null || current === workflowId
+  return current === null || current.id === route.id
     ? outcome
-    : send(env, { ...call, workflowId: current });
+    : sendRouted(env, { ...call, workflowId: current.id, shards: current.shards }, send, key);
 }
 
 /** Receives one webhook request end to end (docs/api/webhooks.md). */

@@ -7,7 +7,7 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
 import { database } from "../db/database";
-import { workflowExists } from "../manage/workflows";
+import { workflowShards } from "../manage/workflow-lookups";
 import { createRouter } from "../platform/app";
 import { ApiError } from "../platform/errors";
 import { errorResponses } from "../platform/openapi";
@@ -16,7 +16,7 @@ import { captureWebhook, receiveWebhook, type WebhookTarget } from "./receive";
 import { encodeReply, type Reply } from "./reply";
 import { workflowRunner } from "./runner/client";
 import type { BadBodyStatus, CaptureOutcome } from "./runner/contract";
-import { workflowOfToken } from "./runner/result-tokens";
+import { runnerOfToken } from "./runner/result-tokens";
 
 export const webhooksRouter = createRouter();
 
@@ -62,10 +62,13 @@ function replyWith(c: Context, reply: Reply): Response {
 // (docs/webhooks.md#result-handles): the token is the only credential, and names its workflow.
 webhooksRouter.get("/webhooks/results/:token", async (c) => {
   const token = c.req.param("token");
-  const workflowId = workflowOfToken(token);
-  // Only a workflow that exists reaches a runner: made-up ids create no objects.
-  const known = workflowId !== null && (await workflowExists(database(c.env), workflowId));
-  const state = known && workflowId ? await workflowRunner(c.env, workflowId).result(token) : null;
+  const runner = runnerOfToken(token);
+  // Only a runner of a workflow that exists is reached: made-up ids create no objects.
+  const shards = runner ? await workflowShards(database(c.env), runner.workflowId) : null;
+  const state =
+    runner && shards && runner.shard < shards.shardsEver
+      ? await workflowRunner(c.env, runner.workflowId, runner.shard).result(token)
+      : null;
   if (!state) throw new ApiError(404, "not_found", "No result has this handle (or it expired).");
   c.header("x-execution-id", state.executionId);
   switch (state.kind) {

@@ -247,6 +247,8 @@ describe("a finished execution's record", () => {
             nodeKey: "webhook_1",
             method: "POST",
             executionId,
+            shards: 1,
+            spill: false,
             input: { ok: true, output: { body: {}, headers: {}, queryParams: {}, method: "POST" } },
             requestId: "req_test",
             receivedAt: Date.now(),

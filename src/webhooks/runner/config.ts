@@ -1,6 +1,7 @@
 /**
  * What a Workflow-runner needs to know about its workflow, read from D1: the slugs its webhook URLs
- * are made of, whether it is running, and the validated definition (docs/api/webhooks.md).
+ * are made of, whether it is running, the validated definition (docs/api/webhooks.md) and how many
+ * runners share its calls (docs/scaling.md#runner-shards).
  */
 import { eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
@@ -16,6 +17,8 @@ export type RunnerConfig = {
   definition: WorkflowDefinition;
   /** When the definition was saved (epoch ms): its version, for replays on the original one. */
   updatedAt: number;
+  /** How many runner objects take its webhook calls now (docs/scaling.md#runner-shards). */
+  shards: number;
 };
 
 /** The workflow's current configuration, or null when it does not exist (deleted). */
@@ -32,6 +35,7 @@ export async function readRunnerConfig(
       status: workflows.status,
       definition: workflows.definition,
       updatedAt: workflows.updatedAt,
+      shards: workflows.runnerShards,
     })
     .from(workflows)
     .innerJoin(workspaces, eq(workspaces.id, workflows.workspaceId))

@@ -20,8 +20,18 @@ export type WebhookCall = {
   workflowSlug: string;
   nodeKey: string;
   method: string;
-  /** Chosen by the Worker, so it can re-attach to the execution if the object restarts. */
+  /**
+   * Chosen by the Worker, so it can re-attach to the execution if the object restarts; it names
+   * the shard it is sent to (docs/scaling.md#runner-shards).
+   */
   executionId: string;
+  /** How many runner shards the Worker knows the workflow to have; a runner that knows better says so. */
+  shards: number;
+  /**
+   * Whether other shards are left to ask when this one's share of the node's rate limit is used:
+   * then it answers `shard_full` and logs nothing; the last shard asked refuses the call.
+   */
+  spill: boolean;
   input:
     | { ok: true; output: WebhookOutput }
     | { ok: false; status: BadBodyStatus; message: string };
@@ -60,6 +70,15 @@ export type WebhookOutcome =
   | DirectOutcome
   /** A repeated delivery: the first call's answer, sent with `x-deduplicated: true`. */
   | { kind: "deduplicated"; first: DirectOutcome };
+
+/**
+ * A runner shard's answer that sends the Worker elsewhere (docs/scaling.md#runner-shards), never
+ * shown to the sender: `shard_full`, this shard's share of the node's rate limit is used (ask the
+ * next); `reshard`, the workflow has `shards` runners now (pick again among them).
+ */
+export type ShardAnswer =
+  | { kind: "shard_full"; retryAfterSeconds: number }
+  | { kind: "reshard"; shards: number };
 
 /** Every outcome but a repeated delivery's. */
 export type DirectOutcome =
@@ -119,8 +138,8 @@ export interface WorkflowRunnerApi {
   configure(workflowId: string): Promise<void>;
   /** The workspace's secrets changed; the next execution reads them again. */
   secretsChanged(): Promise<void>;
-  /** Receives one webhook call: refuses it or starts an execution. */
-  receive(call: WebhookCall): Promise<WebhookOutcome>;
+  /** Receives one webhook call: refuses it, starts an execution, or sends the Worker elsewhere. */
+  receive(call: WebhookCall): Promise<WebhookOutcome | ShardAnswer>;
   /** Starts an execution from a conversation event; false when none started. */
   startFromEvent(call: EventCall): Promise<boolean>;
   /** The result behind a handle of a timed-out lastNode or responseNode call; null for an unknown or expired one. */
@@ -131,6 +150,14 @@ export interface WorkflowRunnerApi {
   getExecution(executionId: string): Promise<ExecutionRecord | null>;
   /** Records newest first; `startingAfter` (an execution id) pages on. */
   listExecutions(limit: number, startingAfter?: string): Promise<ExecutionPage>;
+  /**
+   * Records created before `createdAt` (epoch ms; at it too when `inclusive`), newest first: a
+   * page of a list merged over shards (docs/scaling.md#what-each-shard-holds).
+   */
+  listExecutionsBefore(
+    limit: number,
+    before: { createdAt: number; inclusive: boolean },
+  ): Promise<ExecutionPage>;
   /** Starts a replay of one execution (docs/webhooks.md#replay); settles once it is recorded. */
   replay(workflowId: string, executionId: string, mode: ReplayMode): Promise<ReplayResult>;
   /** Queues replays of the failed executions started in `[since, until)` (epoch ms); how many. */
@@ -139,7 +166,10 @@ export interface WorkflowRunnerApi {
     window: { since: number; until: number },
     mode: ReplayMode,
   ): Promise<number>;
-  /** The request log, newest first; `before` (an entry id) pages on (docs/webhooks.md#request-log). */
+  /**
+   * The request log, newest first; `before` (an entry id) pages on: entries whose id sorts before
+   * it, so pages merged over shards go on where they stopped (docs/webhooks.md#request-log).
+   */
   listRequests(
     limit: number,
     filter: { outcome?: string; before?: string },
@@ -157,6 +187,24 @@ export interface WorkflowRunnerApi {
   capture(call: WebhookCall): Promise<CaptureOutcome>;
   /** A webhook node's captured samples, newest first; null when the workflow has no such node. */
   samples(workflowId: string, nodeKey: string): Promise<Sample[] | null>;
+  /**
+   * Shard 0 judges every delivery key of a sharded workflow (docs/webhooks.md#deduplication):
+   * claims `key` of the node for the execution unless an earlier call holds it.
+   * @returns the first execution's id for a repeated key, or null once this call holds it
+   */
+  claimDelivery(
+    nodeKey: string,
+    key: string,
+    executionId: string,
+    windowMs: number,
+  ): Promise<string | null>;
+  /** Shard 0 forgets the key an execution claimed, which could not be started after all. */
+  releaseDelivery(executionId: string): Promise<void>;
+  /**
+   * What the first call of a repeated delivery got, or gets once it settles, asked of the shard
+   * that runs it by the shard that received the repeat (a lastNode or responseNode node's).
+   */
+  repeatAnswer(workflowId: string, nodeKey: string, executionId: string): Promise<DirectOutcome>;
 }
 
 /** The runner as its namespace binding knows it. */

@@ -139,8 +139,8 @@ export class ExecutionStore {
     return this.commit.request(finished ? FINISHED_BATCH_MS : 0);
   }
 
-  /** Writes the pending saves now, if any; settles once they are written. */
-  private async flushNow(): Promise<void> {
+  /** Writes the pending saves now, if any; settles once they are written (a list reads them after). */
+  async settle(): Promise<void> {
     if (this.unsaved.size > 0) await this.commit.request(0);
   }
 
@@ -208,7 +208,7 @@ export class ExecutionStore {
 
   /** Newest first; `startingAfter` (an execution id) pages on to older ones. */
   async list(limit: number, startingAfter?: string): Promise<ExecutionPage> {
-    await this.flushNow();
+    await this.settle();
     let end: string | undefined;
     if (startingAfter) {
       const seq = await this.storage.get<number>(idKey(startingAfter));
@@ -228,7 +228,7 @@ export class ExecutionStore {
   /** Running executions whose wake time has come, oldest first (at most `limit`). */
   async due(now: number, limit = 500): Promise<LiveExecution[]> {
     const seqs = this.live.dueSeqs(now, limit).map(recordKey);
-    await this.flushNow();
+    await this.settle();
     const rows = await this.storage.get<Row>(seqs);
     const live = seqs.flatMap((key) => {
       const row = rows.get(key);

@@ -13,6 +13,9 @@
  * - Holding lastNode callers in memory, each until its deadline (responseTimeoutSeconds). If the
  *   object restarts while a caller waits, the Worker re-attaches through `attach`, which answers
  *   from the stored record.
+ * - As one shard of a hot workflow's runners (docs/scaling.md#runner-shards): its share of each
+ *   node's rate limit, its own executions and request log, and, on shard 0, every delivery key,
+ *   the capture arming and the samples.
  */
 import { DurableObject } from "cloudflare:workers";
 import { database } from "../../db/database";
@@ -21,22 +24,28 @@ import { log } from "../../platform/log";
 import { RateLimitStore } from "../../platform/rate-limit-store";
 import { redactPrepared } from "../../workflow/redact";
 import { type Arming, CaptureStore, type Sample } from "./capture-store";
+import { workflowRunner } from "./client";
 import type {
   CaptureOutcome,
+  DirectOutcome,
   EventCall,
   ExecutionPage,
   ExecutionRecord,
   ReplayMode,
   ReplayResult,
   ResultState,
+  ShardAnswer,
   WebhookCall,
   WebhookOutcome,
   WorkflowRunnerContract,
 } from "./contract";
 import { DedupeStore } from "./dedupe-store";
+import { Deliveries } from "./deliveries";
+import { listExecutionsBefore } from "./execution-pages";
 import { ExecutionStore } from "./execution-store";
 import { Executor } from "./executor";
-import { namesThisWorkflow, WebhookReceiver, webhookNode } from "./receiver";
+import { LateAnswers, webhookNode } from "./late-answers";
+import { namesThisWorkflow, WebhookReceiver } from "./receiver";
 import { Replays } from "./replays";
 import { RequestLog } from "./request-log";
 import { type LoggedRequest, type LoggedRequestDetail, redactHeaders } from "./request-log-entry";
@@ -48,6 +57,8 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   private readonly source: WorkflowSource;
   private readonly executor: Executor;
   private readonly receiver: WebhookReceiver;
+  private readonly late: LateAnswers;
+  private readonly deliveries: Deliveries;
   private readonly requests: RequestLog;
   private readonly captures: CaptureStore;
   private readonly replays: Replays;
@@ -67,13 +78,21 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     );
     this.requests = new RequestLog(ctx.storage);
     this.captures = new CaptureStore(ctx.storage.sql);
+    const shard = (workflowId: string, index: number) => workflowRunner(env, workflowId, index);
+    this.late = new LateAnswers({
+      source: this.source,
+      executor: this.executor,
+      results: new ResultTokens(ctx.storage.sql),
+    });
+    this.deliveries = new Deliveries(new DedupeStore(ctx.storage.sql), (id) => shard(id, 0));
     this.receiver = new WebhookReceiver({
       source: this.source,
       executor: this.executor,
       rateLimits: new RateLimitStore(ctx.storage, (promise) => ctx.waitUntil(promise)),
-      dedupe: new DedupeStore(ctx.storage.sql),
-      results: new ResultTokens(ctx.storage.sql),
+      deliveries: this.deliveries,
+      late: this.late,
       requests: this.requests,
+      shard,
     });
     this.replays = new Replays(this.source, this.executor, ctx.storage.sql);
     void ctx.blockConcurrencyWhile(async () => {
@@ -101,16 +120,37 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     this.source.secretsChanged();
   }
 
-  async receive(call: WebhookCall): Promise<WebhookOutcome> {
+  async receive(call: WebhookCall): Promise<WebhookOutcome | ShardAnswer> {
     return await this.receiver.receive(call);
   }
 
   async result(token: string): Promise<ResultState | null> {
-    return await this.receiver.result(token);
+    return await this.late.result(token);
   }
 
   async attach(workflowId: string, executionId: string): Promise<WebhookOutcome | null> {
-    return await this.receiver.attach(workflowId, executionId);
+    return await this.late.attach(workflowId, executionId);
+  }
+
+  async claimDelivery(
+    nodeKey: string,
+    key: string,
+    executionId: string,
+    windowMs: number,
+  ): Promise<string | null> {
+    return this.deliveries.local.claim(nodeKey, key, executionId, Date.now(), windowMs);
+  }
+
+  async releaseDelivery(executionId: string): Promise<void> {
+    this.deliveries.local.release(executionId);
+  }
+
+  async repeatAnswer(
+    workflowId: string,
+    nodeKey: string,
+    executionId: string,
+  ): Promise<DirectOutcome> {
+    return await this.receiver.repeatAnswer(workflowId, nodeKey, executionId);
   }
 
   async startFromEvent(call: EventCall): Promise<boolean> {
@@ -141,6 +181,14 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
 
   async listExecutions(limit: number, startingAfter?: string): Promise<ExecutionPage> {
     return await this.executor.store.list(limit, startingAfter);
+  }
+
+  async listExecutionsBefore(
+    limit: number,
+    before: { createdAt: number; inclusive: boolean },
+  ): Promise<ExecutionPage> {
+    await this.executor.store.settle();
+    return await listExecutionsBefore(this.ctx.storage, limit, before);
   }
 
   async replay(workflowId: string, executionId: string, mode: ReplayMode): Promise<ReplayResult> {

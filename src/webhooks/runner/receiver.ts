@@ -2,33 +2,31 @@
  * The WorkflowRunner's webhook half (docs/architecture.md#workflow-runner, docs/webhooks.md):
  * decides each call in the order 404 (or stopped), 405, 429, signature, body, deduplication, then
  * starts its execution and answers as the node's responseMode says; records every call it answered
- * in the request log; serves result handles and re-attached callers.
+ * in the request log. A shard of a sharded workflow takes its share of each node's rate limit and
+ * sends the Worker on when it is used or when the Worker's shard count is stale
+ * (docs/scaling.md#runner-shards).
  */
-import type { JsonValue } from "../../platform/json";
 import { log } from "../../platform/log";
 import type { RateLimitStore } from "../../platform/rate-limit-store";
 import { redactPrepared } from "../../workflow/redact";
-import { everyTemplateResolves, resolveValue, valueAsText } from "../../workflow/template";
-import type { WebhookNode, WebhookOutput } from "../../workflow/types";
-import { dedupeKeyTemplate } from "../../workflow/validate-verify";
+import type { WebhookNode } from "../../workflow/types";
 import { renderReply } from "../reply";
 import { verifyCall } from "../signatures";
-import { respondedOutcome } from "./answers";
 import type { RunnerConfig } from "./config";
 import type {
   DirectOutcome,
-  ExecutionRecord,
-  ResultState,
-  Settled,
+  ShardAnswer,
   WebhookCall,
   WebhookOutcome,
+  WorkflowRunnerContract,
 } from "./contract";
-import type { DedupeStore } from "./dedupe-store";
+import type { Deliveries } from "./deliveries";
 import type { Executor } from "./executor";
+import { type LateAnswers, webhookNode } from "./late-answers";
 import { loggedOutcome, statusOf } from "./outcome-status";
 import type { RequestLog } from "./request-log";
 import { redactHeaders } from "./request-log-entry";
-import type { ResultTokens } from "./result-tokens";
+import { shardOfId, shareOf } from "./shards";
 import { QUEUE_FULL_RETRY_SECONDS } from "./slots";
 import type { WorkflowSource } from "./workflow-source";
 
@@ -37,28 +35,49 @@ export type ReceiverParts = {
   source: WorkflowSource;
   executor: Executor;
   rateLimits: RateLimitStore;
-  dedupe: DedupeStore;
-  results: ResultTokens;
+  deliveries: Deliveries;
+  late: LateAnswers;
   requests: RequestLog;
+  /** Another shard of a workflow's runners (for the first call of a repeated delivery). */
+  shard: (workflowId: string, shard: number) => DurableObjectStub<WorkflowRunnerContract>;
 };
 
 /** An outcome and, for the request log only, why it was refused or that it was queued. */
-type Answer = { outcome: WebhookOutcome; reason?: string; queued?: boolean };
+type Answer = {
+  outcome: WebhookOutcome | Extract<ShardAnswer, { kind: "shard_full" }>;
+  reason?: string;
+  queued?: boolean;
+};
 
 /** Outcomes a sender can repeat without limit: the log keeps their body's preview only. */
 const FLOODS = new Set(["rate_limited", "method_not_allowed", "not_found", "queue_full"]);
+
+/**
+ * A shard told a shard count other than its own reads the workflow again first when its copy is
+ * older than this (ms): the Worker may have read D1 after a save this shard was not yet told of.
+ */
+const RECHECK_AFTER_MS = 1_000;
 
 /** Receives a workflow's webhook calls and answers them. */
 export class WebhookReceiver {
   constructor(private readonly parts: ReceiverParts) {}
 
   /** Answers one call (docs/api/webhooks.md#responses) and records it in the request log. */
-  async receive(call: WebhookCall): Promise<WebhookOutcome> {
-    const config = await this.parts.source.workflow(call.workflowId);
+  async receive(call: WebhookCall): Promise<WebhookOutcome | ShardAnswer> {
+    const { source } = this.parts;
+    let config = await source.workflow(call.workflowId);
     if (!config || !namesThisWorkflow(config, call)) return { kind: "not_found", stale: true };
+    if (!routedHere(config, call)) {
+      config = await source.recheck(call.workflowId, RECHECK_AFTER_MS);
+      if (!config || !namesThisWorkflow(config, call)) return { kind: "not_found", stale: true };
+      // Nothing is counted or logged here: the Worker sends the call again to a shard of these.
+      if (!routedHere(config, call)) return { kind: "reshard", shards: config.shards };
+    }
     const node = webhookNode(config, call.nodeKey);
     if (!node) return { kind: "not_found", stale: false };
     const { outcome, reason, queued } = await this.answer(config, node, call);
+    // Another shard may have room: the Worker asks it, and only the last one asked logs the call.
+    if (outcome.kind === "shard_full") return outcome;
     await this.record(config, node, call, { outcome, reason: reason ?? null, queued });
     return outcome;
   }
@@ -68,15 +87,19 @@ export class WebhookReceiver {
     node: WebhookNode,
     call: WebhookCall,
   ): Promise<Answer> {
-    const { executor, rateLimits, source } = this.parts;
+    const { executor, rateLimits, source, deliveries, late } = this.parts;
     // A stopped workflow's URLs answer 404 (spec 3); the log says why.
     if (config.status !== "running") return { outcome: { kind: "not_found", stale: false } };
     if (call.method !== node.httpMethod) {
       return { outcome: { kind: "method_not_allowed", allow: node.httpMethod } };
     }
-    const rate = await rateLimits.attempt(`webhook/${node.key}`, node.rateLimitPerMinute, 60_000);
+    // Each shard enforces its share; the shares add up to the node's limit (docs/scaling.md#rate-limits).
+    const limit = node.rateLimitPerMinute;
+    const share = shareOf(limit, config.shards, shardOfId(call.executionId));
+    const rate = await rateLimits.attempt(`webhook/${node.key}`, share, 60_000);
     if (!rate.allowed) {
-      const { retryAfterSeconds, limit } = rate;
+      const { retryAfterSeconds } = rate;
+      if (call.spill) return { outcome: { kind: "shard_full", retryAfterSeconds } };
       return { outcome: { kind: "rate_limited", retryAfterSeconds, limit } };
     }
     const secrets = await source.secretValues(config.workspaceId);
@@ -99,44 +122,71 @@ export class WebhookReceiver {
     }
     const { output } = call.input;
     const { concurrency } = config.definition;
-    const first = this.claimDelivery(node, call.executionId, output);
+    const { executionId, workflowId } = call;
+    const first = await deliveries.claim(workflowId, node, executionId, output);
     if (first) {
-      const answer = await this.answerOf(call.workflowId, node, first, output);
-      return {
-        outcome: { kind: "deduplicated", first: await this.withHandle(call.workflowId, answer) },
-      };
+      const answer =
+        node.responseMode === "immediate"
+          ? accepted(first, renderReply(node, output, first))
+          : await this.firstAnswer(workflowId, node, first, shardOfId(executionId));
+      return { outcome: { kind: "deduplicated", first: answer } };
     }
+    // From here to `start` nothing is awaited: the queue cannot fill up in between.
     if (executor.queueFull(concurrency)) {
+      deliveries.started(executionId);
       // Not started: the sender's retry must not be taken for a repeat.
-      this.parts.dedupe.release(call.executionId);
+      await deliveries.release(workflowId, executionId);
       return { outcome: { kind: "queue_full", retryAfterSeconds: QUEUE_FULL_RETRY_SECONDS } };
     }
     const settled =
       node.responseMode !== "immediate"
-        ? executor.waitFor(call.executionId, node.responseTimeoutSeconds * 1000)
+        ? executor.waitFor(executionId, node.responseTimeoutSeconds * 1000)
         : undefined;
     let started: Awaited<ReturnType<Executor["start"]>>;
     try {
-      // No await since the check above: the queue cannot have filled up meanwhile.
-      started = await executor.start(config, node, call.executionId, output, secrets);
+      const starting = executor.start(config, node, executionId, output, secrets);
+      // Recorded (in memory) by now: a repeat that asks this shard about it finds it.
+      deliveries.started(executionId);
+      started = await starting;
     } catch (error) {
+      deliveries.started(executionId);
       // Nothing started: a retry of this delivery must not be taken for a repeat.
-      this.parts.dedupe.release(call.executionId);
+      await deliveries.release(workflowId, executionId);
       throw error;
     }
     const queued = started === "queued";
-    if (settled) return { outcome: await this.withHandle(call.workflowId, await settled), queued };
-    const reply = renderReply(node, output, call.executionId);
-    const { executionId } = call;
-    return {
-      outcome: {
-        kind: "accepted",
-        executionId,
-        ...(queued ? { queued } : {}),
-        ...(reply ? { reply } : {}),
-      },
-      queued,
-    };
+    if (settled) return { outcome: await late.withHandle(workflowId, await settled), queued };
+    const reply = renderReply(node, output, executionId);
+    return { outcome: accepted(executionId, reply, queued), queued };
+  }
+
+  /**
+   * The first call's answer of a repeated delivery to a lastNode or responseNode node, from the
+   * shard that runs the first execution (its id names it).
+   */
+  private async firstAnswer(
+    workflowId: string,
+    node: WebhookNode,
+    first: string,
+    here: number,
+  ): Promise<DirectOutcome> {
+    const shard = shardOfId(first);
+    if (shard === here) return await this.parts.late.firstAnswer(workflowId, node, first);
+    return await this.parts.shard(workflowId, shard).repeatAnswer(workflowId, node.key, first);
+  }
+
+  /** Answers the first call of a repeated delivery as it was answered, for the shard that runs it. */
+  async repeatAnswer(
+    workflowId: string,
+    nodeKey: string,
+    executionId: string,
+  ): Promise<DirectOutcome> {
+    const { deliveries, late, source } = this.parts;
+    await deliveries.whenStarted(executionId);
+    const config = await source.workflow(workflowId);
+    const node = config ? webhookNode(config, nodeKey) : undefined;
+    if (!node) return { kind: "accepted", executionId };
+    return await late.firstAnswer(workflowId, node, executionId);
   }
 
   /** Adds the call to the request log (docs/webhooks.md#request-log). */
@@ -170,80 +220,28 @@ export class WebhookReceiver {
         keepBody: !FLOODS.has(outcome.kind === "deduplicated" ? outcome.first.kind : outcome.kind),
       },
       secrets.redact,
+      shardOfId(call.executionId),
     );
   }
+}
 
-  /** A timed-out lastNode outcome gets a result handle (docs/webhooks.md#result-handles). */
-  private async withHandle<T extends DirectOutcome>(workflowId: string, outcome: T): Promise<T> {
-    if (outcome.kind !== "timeout" || outcome.resultToken) return outcome;
-    return {
-      ...outcome,
-      resultToken: await this.parts.results.issue(workflowId, outcome.executionId),
-    };
-  }
+/** The `accepted` outcome of an immediate call, with the node's own reply if it has one. */
+function accepted(
+  executionId: string,
+  reply: ReturnType<typeof renderReply>,
+  queued = false,
+): Extract<DirectOutcome, { kind: "accepted" }> {
+  return {
+    kind: "accepted",
+    executionId,
+    ...(queued ? { queued } : {}),
+    ...(reply ? { reply } : {}),
+  };
+}
 
-  /** The result behind a handle: settled, still running, or null for an unknown or expired one. */
-  async result(token: string): Promise<ResultState | null> {
-    const { executor, results } = this.parts;
-    const executionId = await results.find(token);
-    if (!executionId) return null;
-    const settled = executor.settledOutcome(executionId);
-    if (settled) return settled;
-    const record = await executor.store.get(executionId);
-    if (!record) return null;
-    return settledFromRecord(record) ?? { kind: "running", executionId };
-  }
-
-  /** The first execution of a repeated delivery (docs/webhooks.md#deduplication), or null. */
-  private claimDelivery(node: WebhookNode, executionId: string, output: WebhookOutput) {
-    const template = dedupeKeyTemplate(node);
-    if (!template || !node.dedupe) return null;
-    const scope = { outputs: { [node.key]: output as unknown as JsonValue }, secrets: {} };
-    if (!everyTemplateResolves(template, scope)) return null;
-    const key = valueAsText(resolveValue(template, scope));
-    const windowMs = node.dedupe.windowSeconds * 1000;
-    return this.parts.dedupe.claim(node.key, key, executionId, Date.now(), windowMs);
-  }
-
-  /** What the first call of a repeated delivery got, or gets once it settles. */
-  private async answerOf(
-    workflowId: string,
-    node: WebhookNode,
-    executionId: string,
-    output: WebhookOutput,
-  ): Promise<DirectOutcome> {
-    const { executor } = this.parts;
-    if (node.responseMode === "immediate") {
-      const reply = renderReply(node, output, executionId);
-      return { kind: "accepted", executionId, ...(reply ? { reply } : {}) };
-    }
-    const justSettled = executor.settledOutcome(executionId);
-    if (justSettled) return justSettled;
-    const attached = await this.attach(workflowId, executionId);
-    if (attached && attached.kind !== "deduplicated") return attached;
-    // Not recorded yet: the first call is still on its first stretch of nodes.
-    if (executor.isRunning(executionId)) {
-      return await executor.waitFor(executionId, node.responseTimeoutSeconds * 1000);
-    }
-    return { kind: "accepted", executionId };
-  }
-
-  /** Re-attaches a lastNode caller after a restart; null for an unknown execution. */
-  async attach(workflowId: string, executionId: string): Promise<WebhookOutcome | null> {
-    const { executor, source } = this.parts;
-    const record = await executor.store.get(executionId);
-    if (!record) return null;
-    const config = await source.workflow(workflowId);
-    const node = config?.definition.nodes.find((n) => n.key === record.trigger.key);
-    if (node?.type !== "webhook" || node.responseMode === "immediate") {
-      return { kind: "accepted", executionId };
-    }
-    const answered = settledFromRecord(record);
-    if (answered) return answered;
-    const left = record.startedAt + node.responseTimeoutSeconds * 1000 - Date.now();
-    const held = left > 0 ? await executor.waitFor(executionId, left) : null;
-    return this.withHandle(workflowId, held ?? { kind: "timeout", executionId });
-  }
+/** Whether the Worker sent the call to a shard of as many as this shard knows the workflow has. */
+function routedHere(config: RunnerConfig, call: WebhookCall): boolean {
+  return call.shards === config.shards && shardOfId(call.executionId) < config.shards;
 }
 
 export function namesThisWorkflow(config: RunnerConfig, call: WebhookCall): boolean {
@@ -252,23 +250,4 @@ export function namesThisWorkflow(config: RunnerConfig, call: WebhookCall): bool
     config.workspaceSlug === call.workspaceSlug &&
     config.slug === call.workflowSlug
   );
-}
-
-/** The webhook node of the workflow with this key, running or not. */
-export function webhookNode(config: RunnerConfig, key: string): WebhookNode | undefined {
-  const node = config.definition.nodes.find((n) => n.key === key);
-  return node?.type === "webhook" ? node : undefined;
-}
-
-/** The recorded answer: a respond node's reply (even while the run goes on), else once finished. */
-export function settledFromRecord(record: ExecutionRecord): Settled | null {
-  const responded = respondedOutcome(record.id, record.nodes, []);
-  if (responded) return responded;
-  if (record.status === "running" || record.status === "queued") return null;
-  if (record.status === "failed") {
-    const failed = record.nodes.find((run) => run.status === "failed");
-    return { kind: "failed", executionId: record.id, nodeKey: failed?.key ?? null };
-  }
-  const last = record.nodes.filter((run) => run.status === "succeeded").at(-1);
-  return { kind: "succeeded", executionId: record.id, output: last?.output ?? null };
 }

@@ -12,6 +12,7 @@ import type { WorkflowDefinition } from "../../workflow/types";
 import type { ExecutionRecord, ReplayMode, ReplayResult } from "./contract";
 import { toLive, toRecord } from "./execution-row";
 import type { Executor } from "./executor";
+import { idOnShard, shardOfId } from "./shards";
 import { QUEUE_FULL_RETRY_SECONDS } from "./slots";
 import type { WorkflowSource } from "./workflow-source";
 
@@ -59,7 +60,8 @@ export class Replays {
       return { ok: false, reason: "trigger_gone" };
     }
     const secrets = await this.source.secretValues(config.workspaceId);
-    const id = newId("exe");
+    // Run where the execution it replays ran, so its id names this shard too.
+    const id = idOnShard(newId("exe"), shardOfId(executionId));
     // Admitted under the workflow's current concurrency, whichever definition it runs on.
     const runOn =
       mode === "original" ? { definition, definitionAt: row.definitionAt ?? 0 } : undefined;

@@ -12,6 +12,7 @@ import { bytesToBase64, randomBase62 } from "../../platform/crypto";
 import { GroupCommit } from "../../platform/group-commit";
 import { redactPrepared } from "../../workflow/redact";
 import { type LoggedRequest, type LoggedRequestDetail, REQUEST_LOG } from "./request-log-entry";
+import { idOnShard } from "./shards";
 
 /** What the log keeps of one call. */
 type StoredEntry = LoggedRequest & { fullBody: boolean };
@@ -51,8 +52,9 @@ export class RequestLog {
    * Records one call. Header values are expected redacted already (`redactHeaders`); a UTF-8 body
    * loses every secret value in `secrets` (prepared by `secretsForRedaction`) before its preview
    * is cut, so no secret is half shown. The whole body is kept only when `keepBody`.
+   * @param shard the runner shard keeping it, which its id names (docs/scaling.md#runner-shards)
    */
-  record(call: CallToLog, secrets: string[]): void {
+  record(call: CallToLog, secrets: string[], shard = 0): void {
     const ms = Math.max(call.receivedAt, this.lastMs);
     this.inMs = ms === this.lastMs ? this.inMs + 1 : 0;
     this.lastMs = ms;
@@ -81,7 +83,7 @@ export class RequestLog {
       keepBody && body !== null && (body.byteLength > REQUEST_LOG.previewBytes || text === null);
     const entry: StoredEntry = {
       ...rest,
-      id: `whr_${suffix}${randomBase62(6)}`,
+      id: idOnShard(`whr_${suffix}${randomBase62(6)}`, shard),
       bodyPreview: preview,
       fullBody,
     };
@@ -138,7 +140,9 @@ export class RequestLog {
   /**
    * Entries newest first, within the retention limits.
    * @param outcome only entries with this outcome
-   * @param before an entry id: only entries older than it (the page cursor)
+   * @param before an entry id: only entries whose id sorts before it (the page cursor). Ids sort
+   * in time order; comparing whole ids, not just their time, lets a list merged over shards,
+   * whose entries may share a millisecond, go on exactly where it stopped.
    */
   async list(
     limit: number,
@@ -147,18 +151,21 @@ export class RequestLog {
     const now = options.now ?? Date.now();
     await this.settled(now);
     const oldest = `${ENTRY}${suffixOf(now - REQUEST_LOG.maxAgeMs, 0)}`;
-    const before = options.before ? suffixFromId(options.before) : null;
+    const { before: cursor } = options;
+    const before = cursor ? suffixFromId(cursor) : null;
     const data: LoggedRequest[] = [];
     // Storage holds just the log now (pruned above): unfiltered, a page reads one page; filtered,
     // at most the whole log.
     const scanned = await this.storage.list<StoredEntry>({
       prefix: ENTRY,
       start: oldest,
-      ...(before !== null ? { end: `${ENTRY}${before}` } : {}),
+      // This shard's own entry of that millisecond comes in too, and is left out by its id below.
+      ...(before !== null ? { end: `${ENTRY}${before}\u0000` } : {}),
       reverse: true,
-      limit: options.outcome ? REQUEST_LOG.maxEntries : limit + 1,
+      limit: options.outcome ? REQUEST_LOG.maxEntries : limit + 2,
     });
     for (const entry of scanned.values()) {
+      if (cursor && entry.id >= cursor) continue;
       if (options.outcome && entry.outcome !== options.outcome) continue;
       if (data.length === limit) return { data, hasMore: true };
       const { fullBody: _, ...shown } = entry;

@@ -1,18 +1,22 @@
 /**
  * Result handles of lastNode and responseNode calls that timed out (docs/webhooks.md#result-handles): a token,
  * unguessable and valid 24 hours, that is the only credential for the execution's result. The
- * token names its workflow (`<workflow id>.<secret>`) so the Worker finds the runner; the runner
- * keeps only its SHA-256.
+ * token names its workflow and the runner shard that runs the execution (`<workflow id>.<secret>`
+ * on shard 0, `<workflow id>-<k>.<secret>` on shard k, docs/scaling.md#runner-shards) so the Worker
+ * finds the runner; the runner keeps only its SHA-256.
  */
 import { randomBase64Url, sha256Hex } from "../../platform/crypto";
+import { shardOfId } from "./shards";
 
 /** How long a result handle is valid (ms). */
 export const RESULT_TOKEN_TTL_MS = 24 * 60 * 60_000;
-const TOKEN = /^(wf_[0-9A-Za-z]{1,40})\.[0-9A-Za-z_-]{43}$/;
+const TOKEN = /^(wf_[0-9A-Za-z]{1,40})(?:-([1-9]\d?))?\.[0-9A-Za-z_-]{43}$/;
 
-/** The workflow a well-formed token names, or null. */
-export function workflowOfToken(token: string): string | null {
-  return TOKEN.exec(token)?.[1] ?? null;
+/** The workflow and the runner shard a well-formed token names, or null. */
+export function runnerOfToken(token: string): { workflowId: string; shard: number } | null {
+  const match = TOKEN.exec(token);
+  if (!match?.[1]) return null;
+  return { workflowId: match[1], shard: Number(match[2] ?? 0) };
 }
 
 /** The runner's table of result handles. */
@@ -22,9 +26,13 @@ export class ResultTokens {
       execution_id TEXT NOT NULL, expires_at INTEGER NOT NULL);`);
   }
 
-  /** A new token for the execution; expired ones are swept on the way. */
+  /**
+   * A new token for the execution, naming the shard its id names (this one); expired ones are
+   * swept on the way.
+   */
   async issue(workflowId: string, executionId: string, now = Date.now()): Promise<string> {
-    const token = `${workflowId}.${randomBase64Url(32)}`;
+    const shard = shardOfId(executionId);
+    const token = `${workflowId}${shard === 0 ? "" : `-${shard}`}.${randomBase64Url(32)}`;
     this.sql.exec("DELETE FROM result_tokens WHERE expires_at <= ?", now);
     this.sql.exec(
       "INSERT INTO result_tokens (hash, execution_id, expires_at) VALUES (?, ?, ?)",

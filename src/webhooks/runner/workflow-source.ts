@@ -18,6 +18,7 @@ const SECRETS_MAX_AGE_MS = 60_000;
 
 export class WorkflowSource {
   private config: Promise<RunnerConfig | null> | undefined;
+  private configLoadedAt = 0;
   private secrets: Promise<Secrets> | undefined;
   private secretsLoadedAt = 0;
 
@@ -38,11 +39,21 @@ export class WorkflowSource {
     if (!this.config) {
       const loading = readRunnerConfig(this.db, workflowId);
       this.config = loading;
+      this.configLoadedAt = Date.now();
       loading.catch(() => {
         if (this.config === loading) this.config = undefined;
       });
     }
     return this.config;
+  }
+
+  /**
+   * The configuration, read again first when the copy in memory is older than `maxAgeMs`: for a
+   * caller that found it disagreeing with what the Worker knows (docs/scaling.md#runner-shards).
+   */
+  recheck(workflowId: string, maxAgeMs: number): Promise<RunnerConfig | null> {
+    if (Date.now() - this.configLoadedAt > maxAgeMs) this.config = undefined;
+    return this.workflow(workflowId);
   }
 
   /** Forgets the cached secrets; the next execution reads them again. */

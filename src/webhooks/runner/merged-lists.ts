@@ -1,0 +1,83 @@
+/**
+ * Lists of a workflow spread over several runner shards, read from each and merged in one order
+ * with a cursor that goes on where the page stopped (docs/scaling.md#what-each-shard-holds). With
+ * one shard, the shard's own list is passed through unchanged.
+ */
+import type { AppBindings } from "../../platform/env";
+import { onEveryShard, workflowRunner } from "./client";
+import type { ExecutionPage, ExecutionRecord } from "./contract";
+import type { LoggedRequest } from "./request-log-entry";
+import { shardOfId } from "./shards";
+
+type Env = Pick<AppBindings, "WORKFLOW_RUNNER">;
+
+/** When an execution was created (epoch ms): the order of the merged list. */
+const createdAt = (record: ExecutionRecord) => record.queuedAt ?? record.startedAt;
+
+/**
+ * Executions newest first over shards 0 to `shards - 1`: by creation time, then (for the same
+ * millisecond) the higher shard first, then each shard's own order. `startingAfter`, the last id
+ * of the page before, names its shard and, through its record, its creation time: every other
+ * shard goes on from that time, its own shard from the record.
+ */
+export async function listExecutionsMerged(
+  env: Env,
+  workflowId: string,
+  shards: number,
+  limit: number,
+  startingAfter?: string,
+): Promise<ExecutionPage> {
+  if (shards <= 1)
+    return await workflowRunner(env, workflowId).listExecutions(limit, startingAfter);
+  let pages: ExecutionPage[];
+  if (startingAfter === undefined) {
+    pages = await onEveryShard(env, workflowId, shards, (runner) => runner.listExecutions(limit));
+  } else {
+    const cursorShard = shardOfId(startingAfter);
+    const cursor =
+      cursorShard < shards
+        ? await workflowRunner(env, workflowId, cursorShard).getExecution(startingAfter)
+        : null;
+    if (!cursor) return { data: [], hasMore: false };
+    const at = createdAt(cursor);
+    pages = await onEveryShard(env, workflowId, shards, (runner, shard) =>
+      shard === cursorShard
+        ? runner.listExecutions(limit, startingAfter)
+        : // Same millisecond: a lower shard's records come after the cursor, a higher one's before.
+          runner.listExecutionsBefore(limit, { createdAt: at, inclusive: shard < cursorShard }),
+    );
+  }
+  const merged = pages
+    .flatMap((page, shard) => page.data.map((record, index) => ({ record, shard, index })))
+    .sort(
+      (a, b) => createdAt(b.record) - createdAt(a.record) || b.shard - a.shard || a.index - b.index,
+    );
+  return {
+    data: merged.slice(0, limit).map(({ record }) => record),
+    hasMore: merged.length > limit || pages.some((page) => page.hasMore),
+  };
+}
+
+/**
+ * The request log newest first over shards 0 to `shards - 1`. Entry ids sort in time order and
+ * each shard lists the entries whose id sorts before the cursor, so merging by id is exact.
+ */
+export async function listRequestsMerged(
+  env: Env,
+  workflowId: string,
+  shards: number,
+  limit: number,
+  filter: { outcome?: string; before?: string },
+): Promise<{ data: LoggedRequest[]; hasMore: boolean }> {
+  const pages = await onEveryShard(env, workflowId, shards, (runner) =>
+    runner.listRequests(limit, filter),
+  );
+  if (pages.length === 1) return pages[0] as { data: LoggedRequest[]; hasMore: boolean };
+  const merged = pages
+    .flatMap((page) => page.data)
+    .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  return {
+    data: merged.slice(0, limit),
+    hasMore: merged.length > limit || pages.some((page) => page.hasMore),
+  };
+}
