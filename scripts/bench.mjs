@@ -232,7 +232,8 @@ async function main() {
     ALLOW_HTTP_EVENT_ENDPOINTS: "true",
   };
   const built = buildWorker({ minify: !PROFILE });
-  const startup = startupMs();
+  // BENCH_STARTUP=0 skips the start-up measure (about 15 s), for quick runs of a few scenarios.
+  const startup = process.env.BENCH_STARTUP === "0" ? Number.NaN : startupMs();
   console.log(
     `bench: worker ${(built.gzipBytes / 1024).toFixed(0)} KB gzip, start-up ${startup.toFixed(0)} ms; ` +
       `${SECONDS} s per scenario, ${CONNECTIONS} connections, 127.0.0.1:${port}, ${os.cpus().length} cores`,

@@ -3,9 +3,9 @@
  * persisted in the object's storage so a restart or an eviction forgets nothing (spec 8,
  * docs/api/launch.md). Used by the LinkLedger and the WorkflowRunner.
  *
- * Writes are grouped (`GroupCommit`) and unconfirmed: the first accepted call is written at once,
- * calls accepted while that write is being made durable go out together in the next `put`, and no reply waits
- * for the disk. Only a crash can forget the calls of its last few milliseconds. One write stores
+ * Writes are grouped (`GroupCommit`) and unconfirmed: calls accepted within WRITE_BATCH_MS of the
+ * first unwritten one go out together in one `put`, and no reply waits for the disk. Only a crash
+ * can forget the calls of its last few milliseconds. One write stores
  * one entry per key, `rl/<key>/<newest ms>/<n>`, whose value lists the times (ms) of its calls:
  * a row per call made SQLite the largest cost of a busy webhook.
  */
@@ -14,6 +14,11 @@ import { type RateLimitDecision, SlidingWindowLog } from "./sliding-window";
 
 const PREFIX = "rl/";
 const PRUNE_EVERY = 1024;
+/**
+ * Accepted calls gather this long (ms) before their write: a write per call was the largest cost of
+ * a busy webhook or launch key on SQLite-backed storage (docs/performance.md).
+ */
+const WRITE_BATCH_MS = 10;
 const pad = (ms: number) => String(ms).padStart(15, "0");
 
 /** Exact sliding-window rate limits per key, in memory and in the object's storage. */
@@ -68,10 +73,13 @@ export class RateLimitStore {
   }
 
   private save(keyId: string, at: number): void {
+    const first = this.unsaved.size === 0;
     const pending = this.unsaved.get(keyId);
     if (pending) pending.push(at);
     else this.unsaved.set(keyId, [at]);
-    this.waitUntil(this.commit.request(0));
+    // Every call of a batch shares its write; the object is kept alive for it once.
+    const written = this.commit.request(WRITE_BATCH_MS);
+    if (first) this.waitUntil(written);
   }
 
   /** Writes every call accepted since the last write, one entry per key. */
