@@ -50,7 +50,10 @@ export async function kvCost(
       return { rowsRead: deleted, rowsWritten: deleted };
     }
     case "list":
-      return { rowsRead: await listRows(args[0] as ListOptions | undefined, result, list), rowsWritten: 0 };
+      return {
+        rowsRead: await listRows(args[0] as ListOptions | undefined, result, list),
+        rowsWritten: 0,
+      };
     case "setAlarm":
     case "deleteAlarm":
       return { rowsRead: 0, rowsWritten: 1 };

@@ -7,7 +7,7 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { patchD1, patchHandlers, patchStorage, patchStubs, stubs } from "./patches";
+import { patchD1, patchHandlers, patchStorage, patchStubs, restoreAll, stubs } from "./patches";
 import { close, newRecording, type Recording, settle, state, type Tally } from "./recorder";
 
 export { OBJECT_CLASSES, type ObjectClass, settle, type Tally } from "./recorder";
@@ -25,6 +25,15 @@ export function installMeter(): Promise<void> {
     patchStubs();
   })();
   return installed;
+}
+
+/** Takes the meter out (call it in `afterAll`): later files of the isolate see the runtime as it is. */
+export async function uninstallMeter(): Promise<void> {
+  if (!installed) return;
+  await installed;
+  await settle();
+  restoreAll();
+  installed = undefined;
 }
 
 /** The runtime's own stub behind a stub the meter counts (for cloudflare:test helpers). */
@@ -70,7 +79,10 @@ export function billedObjectRequests(tally: Tally): number {
   return calls + tally.socketMessages / 20;
 }
 
-/** Rows written to tables, D1 and object storage, index entries aside (see the Tally). */
+/**
+ * Table rows written: D1's `meta.changes` (index entries aside) and the object storage's rows
+ * (key-value rows are table rows; SQL rows as SQLite counts them, index entries included).
+ */
 export function tableRowsWritten(tally: Tally): number {
   return tally.d1Changes + tally.objectRowsWritten;
 }

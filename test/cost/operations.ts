@@ -15,7 +15,7 @@ import {
   type Workspace,
 } from "../helpers/api";
 import { connect, open } from "../helpers/chat";
-import { registerReceiver, received } from "../helpers/events";
+import { received, registerReceiver } from "../helpers/events";
 import { createWorkflow, hook, putSecret, SPEC_EXAMPLE } from "../helpers/workflows";
 import { measure, measureOne, runtimeStub, type Tally } from "./meter";
 
@@ -26,12 +26,18 @@ const PERSON = { name: "Ada Lovelace", externalId: "cus_123" };
 
 async function create(ws: Workspace, key = ws.widgetKey): Promise<string> {
   const body = launchBody(ws, { participant: PERSON, metadata: { orderId: "1042" } });
-  return (await expectJson<{ id: string }>(await call("POST", "/v1/widget/launches", { token: key, body }), 201)).id;
+  return (
+    await expectJson<{ id: string }>(
+      await call("POST", "/v1/widget/launches", { token: key, body }),
+      201,
+    )
+  ).id;
 }
 
 async function expectStatus(response: Promise<Response>, status: number): Promise<void> {
   const answer = await response;
-  if (answer.status !== status) throw new Error(`expected ${status}, got ${answer.status}: ${await answer.text()}`);
+  if (answer.status !== status)
+    throw new Error(`expected ${status}, got ${answer.status}: ${await answer.text()}`);
 }
 
 /**
@@ -42,11 +48,14 @@ export async function launchOperations() {
   const ws = await seedWorkspace();
   const ids: string[] = [];
   const creates = [];
-  for (let i = 0; i < 3; i++) creates.push(await measureOne(async () => ids.push(await create(ws))));
+  for (let i = 0; i < 3; i++)
+    creates.push(await measureOne(async () => ids.push(await create(ws))));
   const lookUp = (id: string, key = ws.widgetKey) =>
     measureOne(() => expectStatus(call("GET", `/v1/widget/launches/${id}`, { token: key }), 200));
   const revoke = (id: string, key = ws.widgetKey) =>
-    measureOne(() => expectStatus(call("DELETE", `/v1/widget/launches/${id}`, { token: key }), 204));
+    measureOne(() =>
+      expectStatus(call("DELETE", `/v1/widget/launches/${id}`, { token: key }), 204),
+    );
   const [first, second, third] = ids as [string, string, string];
   const lookUps: Measured = { steady: [await lookUp(first), await lookUp(first)] };
   const revokes: Measured = { steady: [await revoke(first), await revoke(second)] };
@@ -83,10 +92,19 @@ export async function seedHistory(ws: Workspace, count: number, perPerson: numbe
 }
 
 /** A search by externalId: the page the person's links fill, whatever the workspace holds. */
-export async function listByExternalId(ws: Workspace, externalId: string, limit = 20): Promise<Measured> {
+export async function listByExternalId(
+  ws: Workspace,
+  externalId: string,
+  limit = 20,
+): Promise<Measured> {
   const list = () =>
     measureOne(() =>
-      expectStatus(call("GET", `/v1/widget/launches?externalId=${externalId}&limit=${limit}`, { token: ws.widgetKey }), 200),
+      expectStatus(
+        call("GET", `/v1/widget/launches?externalId=${externalId}&limit=${limit}`, {
+          token: ws.widgetKey,
+        }),
+        200,
+      ),
     );
   return { cold: await list(), steady: [await list(), await list()] };
 }
@@ -104,7 +122,12 @@ export async function webhookOperations() {
     const flow = await createWorkflow(ws, definition);
     const url = flow.webhookUrls.webhook_1 as string;
     const send = () =>
-      measureOne(() => expectStatus(hook(url, { headers: { "x-webhook-secret": "s3cr3t" }, body: { orderId: 1042 } }), 200));
+      measureOne(() =>
+        expectStatus(
+          hook(url, { headers: { "x-webhook-secret": "s3cr3t" }, body: { orderId: 1042 } }),
+          200,
+        ),
+      );
     return { cold: await send(), steady: [await send(), await send()] };
   };
   return { immediate: await run(IMMEDIATE), lastNode: await run(SPEC_EXAMPLE) };
@@ -117,7 +140,10 @@ export async function webhookOperations() {
 export async function chatExchanges(): Promise<Tally[]> {
   const ws = await seedWorkspace();
   const link = await expectJson<{ token: string }>(
-    await call("POST", "/v1/widget/launches", { token: ws.widgetKey, body: launchBody(ws, { participant: PERSON }) }),
+    await call("POST", "/v1/widget/launches", {
+      token: ws.widgetKey,
+      body: launchBody(ws, { participant: PERSON }),
+    }),
     201,
   );
   const session = await open(link.token);
@@ -149,10 +175,12 @@ export async function eventOperations() {
     const before = (await received(receiver)).length;
     const tallies = await measure(() => create(ws), {
       untilQueue: async () => {
-        while ((await received(receiver)).length === before) await new Promise((r) => setTimeout(r, 50));
+        while ((await received(receiver)).length === before)
+          await new Promise((r) => setTimeout(r, 50));
       },
     });
-    if (tallies.length !== 2) throw new Error(`expected one consumer invocation, got ${tallies.length - 1}`);
+    if (tallies.length !== 2)
+      throw new Error(`expected one consumer invocation, got ${tallies.length - 1}`);
     pairs.push(tallies as [Tally, Tally]);
   }
   const [[coldCreate, coldDelivery], [create2, delivery2], [create3, delivery3]] = pairs as [

@@ -7,28 +7,56 @@ import { env } from "cloudflare:workers";
 import worker, { Conversation, LinkLedger, WorkflowRunner } from "../../src/index";
 import { kvCost } from "./kv-rows";
 import {
+  newRecording,
   OBJECT_CLASSES,
   type ObjectClass,
   record,
   recordCursor,
   short,
   state,
-  newRecording,
   track,
 } from "./recorder";
 
 type Method = (this: unknown, ...args: unknown[]) => unknown;
 type Methods = Record<string, Method>;
 
-/** Replaces `target[name]` by a call of `before`, then the original (tracked while in flight). */
-function wrap(target: object, name: string, before: (args: unknown[]) => void): void {
+/** Undoes each replacement, newest first. */
+const restores: (() => void)[] = [];
+
+/**
+ * Puts `make(original)` in place of `target[name]`, to be undone by `restoreAll`.
+ * @returns the original
+ */
+function replace(target: object, name: string, make: (original: Method) => Method): Method {
   const methods = target as Methods;
   const original = methods[name];
-  if (typeof original !== "function") throw new Error(`meter: no ${name} to wrap`);
-  methods[name] = function (this: unknown, ...args: unknown[]) {
-    before(args);
-    return track(original.apply(this, args));
-  };
+  if (typeof original !== "function") throw new Error(`meter: no ${name} to replace`);
+  methods[name] = make(original);
+  restores.push(() => {
+    methods[name] = original;
+  });
+  return original;
+}
+
+/** Replaces `target[name]` by a call of `before`, then the original (tracked while in flight). */
+function wrap(target: object, name: string, before: (args: unknown[]) => void): void {
+  replace(
+    target,
+    name,
+    (original) =>
+      function (this: unknown, ...args: unknown[]) {
+        before(args);
+        return track(original.apply(this, args));
+      },
+  );
+}
+
+/**
+ * Takes every patch out: the runtime's own stubs are what cloudflare:test's helpers accept, and
+ * files that run after in the same isolate must see the runtime unchanged.
+ */
+export function restoreAll(): void {
+  for (const restore of restores.splice(0).reverse()) restore();
 }
 
 type D1Answer = { meta?: { rows_read?: number; rows_written?: number; changes?: number } };
@@ -43,28 +71,31 @@ export function patchD1(): void {
     .dbSession;
   while (proto && !Object.hasOwn(proto, "_send")) proto = Object.getPrototypeOf(proto);
   if (!proto) throw new Error("meter: the D1 session has no _send");
-  const methods = proto as Methods;
-  const send = methods._send as Method;
-  methods._send = function (this: unknown, ...args: unknown[]) {
-    record((t) => t.d1Queries++);
-    const statements = [args[1]].flat();
-    const answer = Promise.resolve(send.apply(this, args)) as Promise<D1Answer | D1Answer[]>;
-    return track(
-      answer.then((results) => {
-        for (const [index, result] of [results].flat().entries()) {
-          const read = result.meta?.rows_read ?? 0;
-          const written = result.meta?.rows_written ?? 0;
-          record((t) => {
-            t.d1RowsRead += read;
-            t.d1RowsWritten += written;
-            t.d1Changes += result.meta?.changes ?? 0;
-            t.trace.push(`D1 ${read}/${written} ${short(statements[index])}`);
-          });
-        }
-        return results;
-      }),
-    );
-  };
+  replace(
+    proto,
+    "_send",
+    (send) =>
+      function (this: unknown, ...args: unknown[]) {
+        record((t) => t.d1Queries++);
+        const statements = [args[1]].flat();
+        const answer = Promise.resolve(send.apply(this, args)) as Promise<D1Answer | D1Answer[]>;
+        return track(
+          answer.then((results) => {
+            for (const [index, result] of [results].flat().entries()) {
+              const read = result.meta?.rows_read ?? 0;
+              const written = result.meta?.rows_written ?? 0;
+              record((t) => {
+                t.d1RowsRead += read;
+                t.d1RowsWritten += written;
+                t.d1Changes += result.meta?.changes ?? 0;
+                t.trace.push(`D1 ${read}/${written} ${short(statements[index])}`);
+              });
+            }
+            return results;
+          }),
+        );
+      },
+  );
 }
 
 const BINDINGS = {
@@ -75,12 +106,12 @@ const BINDINGS = {
 
 /** A namespace's class, told by the id it derives from a fixed name (ids differ per class). */
 const classOf = new WeakMap<object, ObjectClass>();
-function objectClass(namespace: DurableObjectNamespace): ObjectClass {
+function objectClass(namespace: Pick<DurableObjectNamespace, "idFromName">): ObjectClass {
   const known = classOf.get(namespace);
   if (known) return known;
   const id = namespace.idFromName("meter").toString();
   for (const [binding, name] of Object.entries(BINDINGS)) {
-    const other = env[binding as keyof typeof BINDINGS] as DurableObjectNamespace;
+    const other: Pick<DurableObjectNamespace, "idFromName"> = env[binding as keyof typeof BINDINGS];
     if (other.idFromName("meter").toString() !== id) continue;
     classOf.set(namespace, name);
     return name;
@@ -112,14 +143,18 @@ function countingStub(stub: object, name: ObjectClass): object {
 
 /** Object requests: the stubs `get` and `getByName` hand out, to anyone (objects included). */
 export function patchStubs(): void {
-  const methods = Object.getPrototypeOf(env.LINK_LEDGER) as Methods;
+  const namespace = Object.getPrototypeOf(env.LINK_LEDGER) as Methods;
   for (const method of ["get", "getByName"] as const) {
-    const original = methods[method];
-    if (typeof original !== "function") continue;
-    methods[method] = function (this: unknown, ...args: unknown[]) {
-      const stub = original.apply(this, args) as object;
-      return countingStub(stub, objectClass(this as DurableObjectNamespace));
-    };
+    if (typeof namespace[method] !== "function") continue;
+    replace(
+      namespace,
+      method,
+      (original) =>
+        function (this: unknown, ...args: unknown[]) {
+          const stub = original.apply(this, args) as object;
+          return countingStub(stub, objectClass(this as DurableObjectNamespace));
+        },
+    );
   }
 }
 
@@ -155,32 +190,45 @@ const KV_METHODS = ["get", "put", "delete", "list", "setAlarm", "deleteAlarm"] a
 
 /** Object storage: SQL cursors, and the key-value and alarm methods costed by kv-rows.ts. */
 export function patchStorage(storage: DurableObjectStorage): void {
-  const sql = Object.getPrototypeOf(storage.sql) as Methods;
-  const exec = sql.exec as Method;
-  sql.exec = function (this: unknown, ...args: unknown[]) {
-    const cursor = exec.apply(this, args) as { rowsRead: number; rowsWritten: number };
-    recordCursor(String(args[0]), cursor);
-    return cursor;
-  };
+  replace(
+    Object.getPrototypeOf(storage.sql),
+    "exec",
+    (exec) =>
+      function (this: unknown, ...args: unknown[]) {
+        const cursor = exec.apply(this, args) as { rowsRead: number; rowsWritten: number };
+        recordCursor(String(args[0]), cursor);
+        return cursor;
+      },
+  );
   const methods = Object.getPrototypeOf(storage) as Methods;
   // The unmetered list: kv-rows.ts looks past a list's end with it.
   const list = methods.list as Method;
   for (const method of KV_METHODS) {
-    const original = methods[method] as Method;
-    methods[method] = function (this: unknown, ...args: unknown[]) {
-      const counted = Promise.resolve(original.apply(this, args)).then(async (value) => {
-        const cost = await kvCost(method, args, value, (options) =>
-          list.call(this, options) as Promise<Map<string, unknown>>,
-        );
-        record((t) => {
-          t.objectRowsRead += cost.rowsRead;
-          t.objectRowsWritten += cost.rowsWritten;
-          const key = typeof args[0] === "string" ? args[0] : JSON.stringify(args[0]);
-          t.trace.push(`KV ${cost.rowsRead}/${cost.rowsWritten} ${method} ${short(key)}`);
-        });
-        return value;
-      });
-      return track(counted);
-    };
+    replace(
+      methods,
+      method,
+      (original) =>
+        function (this: unknown, ...args: unknown[]) {
+          const result = original.apply(this, args);
+          // Outside a recording, nothing to cost: only the work in flight matters (for `settle`).
+          if (!state.current) return track(result);
+          const counted = Promise.resolve(result).then(async (value) => {
+            const cost = await kvCost(
+              method,
+              args,
+              value,
+              (options) => list.call(this, options) as Promise<Map<string, unknown>>,
+            );
+            record((t) => {
+              t.objectRowsRead += cost.rowsRead;
+              t.objectRowsWritten += cost.rowsWritten;
+              const key = typeof args[0] === "string" ? args[0] : JSON.stringify(args[0]);
+              t.trace.push(`KV ${cost.rowsRead}/${cost.rowsWritten} ${method} ${short(key)}`);
+            });
+            return value;
+          });
+          return track(counted);
+        },
+    );
   }
 }

@@ -10,7 +10,7 @@ import { conversation } from "../../src/conversations/conversation/client";
 import { workflowRunner } from "../../src/webhooks/runner/client";
 import { call, createWidgetKey, expectJson, launchBody, seedWorkspace } from "../helpers/api";
 import { connect, open } from "../helpers/chat";
-import { registerReceiver, received } from "../helpers/events";
+import { received, registerReceiver } from "../helpers/events";
 import { createWorkflow, hook, putSecret, SPEC_EXAMPLE } from "../helpers/workflows";
 import { runtimeStub, settle } from "./meter";
 
@@ -32,7 +32,10 @@ export async function bytesPerLink(count = 100): Promise<number> {
   const before = await d1Size();
   for (let i = 0; i < count; i++) {
     const key = keys[Math.floor(i / 100)];
-    await expectJson(await call("POST", "/v1/widget/launches", { token: key, body: body(ws) }), 201);
+    await expectJson(
+      await call("POST", "/v1/widget/launches", { token: key, body: body(ws) }),
+      201,
+    );
   }
   await settle();
   return ((await d1Size()) - before) / count;
@@ -44,7 +47,10 @@ export async function bytesPerLinkWithEvent(count = 50): Promise<number> {
   const receiver = await registerReceiver(ws, { events: ["link.created"] });
   const before = await d1Size();
   for (let i = 0; i < count; i++) {
-    await expectJson(await call("POST", "/v1/widget/launches", { token: ws.widgetKey, body: body(ws) }), 201);
+    await expectJson(
+      await call("POST", "/v1/widget/launches", { token: ws.widgetKey, body: body(ws) }),
+      201,
+    );
   }
   while ((await received(receiver)).length < count) await new Promise((r) => setTimeout(r, 100));
   await settle(500);
@@ -57,7 +63,8 @@ export async function bytesPerExecution(count = 60): Promise<number> {
   await putSecret(ws, "WEBHOOK_SECRET", "s3cr3t");
   const flow = await createWorkflow(ws, SPEC_EXAMPLE);
   const url = flow.webhookUrls.webhook_1 as string;
-  const call = () => hook(url, { headers: { "x-webhook-secret": "s3cr3t" }, body: { orderId: 1042 } });
+  const call = () =>
+    hook(url, { headers: { "x-webhook-secret": "s3cr3t" }, body: { orderId: 1042 } });
   await (await call()).text();
   await settle();
   const runner = workflowRunner(env, flow.id);
