@@ -1,7 +1,7 @@
 /**
  * The operations docs/performance.md prices, each set up as a customer would and measured with the
- * meter: cold (the first call, nothing cached) and steady (later calls, caches warm), each steady
- * call measured twice so a test can hold them equal.
+ * meter: cold (a first call, docs/performance.md#first-calls) and steady (later calls, caches
+ * warm), each steady call measured twice so a test can hold them equal.
  */
 import { evictDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -24,11 +24,11 @@ export type Measured = { cold?: Tally; steady: [Tally, Tally] };
 
 const PERSON = { name: "Ada Lovelace", externalId: "cus_123" };
 
-async function create(ws: Workspace, key = ws.widgetKey): Promise<string> {
+async function create(ws: Workspace): Promise<string> {
   const body = launchBody(ws, { participant: PERSON, metadata: { orderId: "1042" } });
   return (
     await expectJson<{ id: string }>(
-      await call("POST", "/v1/widget/launches", { token: key, body }),
+      await call("POST", "/v1/widget/launches", { token: ws.widgetKey, body }),
       201,
     )
   ).id;
