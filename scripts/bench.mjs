@@ -4,9 +4,11 @@
  * proxy), on 127.0.0.1. Three groups, each on a fresh server with its own `GET /health` reference:
  * - launch: create, create with an event endpoint listening, look-up, revoke, idempotent replay,
  *   list (a search in a workspace of BENCH_LIST_LINKS links);
- * - webhooks: immediate, lastNode, with `verify` (GitHub), with `dedupe`; then the hold test;
+ * - webhooks: immediate, lastNode, with `verify` (GitHub), with `dedupe`, on 1, 2 and 4 runner
+ *   shards; then the hold test;
  * - chat: a person's message over the socket, round trip to the agent's final message.
- * Each: req/s, p50/p99 latency, workerd CPU µs per call (from /proc), RSS, non-2xx, judged
+ * Then the capacity of one object (`capacity`: the ledger's creates, one runner's calls, a second,
+ * before p99 passes 100 ms). Each: req/s, p50/p99 latency, workerd CPU µs per call (from /proc), RSS, non-2xx, judged
  * against docs/performance.md's targets. Flags:
  * - `--peer node-red`: Node-RED (pinned, installed once into .cache/) runs the same webhook flow,
  *   in memory and with a SQLite record per execution, under the same load; ratios printed.
@@ -21,12 +23,19 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { capacity } from "./bench/capacity.mjs";
 import { chatLoad, openConversations, startModel } from "./bench/chat.mjs";
 import { hold } from "./bench/hold.mjs";
 import { eventReceiver, insertLinks, launchScenarios, seedLaunch } from "./bench/launch.mjs";
 import { drive, measure, printTable, rssMiB, settledCpuMs } from "./bench/load.mjs";
 import { hottest, openProfiler } from "./bench/profile.mjs";
-import { benchWebhooks, peerScenarios, webhookScenarios } from "./bench/webhooks.mjs";
+import {
+  benchWebhooks,
+  oneRunnerRequest,
+  peerScenarios,
+  shardScenarios,
+  webhookScenarios,
+} from "./bench/webhooks.mjs";
 import { buildWorker, startupMs, startWorkerd } from "./bench/workerd.mjs";
 import { seedDemoWorkspace } from "./demo-seed.mjs";
 import { choosePort, fetchApi, ROOT } from "./local-server.mjs";
@@ -121,7 +130,10 @@ async function launchGroup(built, port, vars) {
           });
       };
     }
-    return { scenarios: plan.list };
+    // The workspace's one ledger object: creates a second before its p99 passes 100 ms.
+    const after = async () =>
+      wanted("capacity") ? { ledgerCapacity: await capacity(server.base, create.request) } : null;
+    return { scenarios: plan.list, after };
   });
 }
 
@@ -129,11 +141,16 @@ async function webhooksGroup(built, port, vars) {
   return group("webhooks", built, port, vars, async (server) => {
     const ws = await seedDemoWorkspace(fetchApi(server.base), vars.OPERATOR_TOKEN);
     const paths = await benchWebhooks(server.base, ws.memberToken);
-    const after = async () =>
-      HOLD_CALLERS > 0 && wanted("hold")
-        ? hold(server.base, paths["bench-hold"], server.pid, HOLD_CALLERS)
-        : null;
-    return { scenarios: webhookScenarios(paths), after };
+    const after = async () => ({
+      runnerCapacity: wanted("capacity")
+        ? await capacity(server.base, oneRunnerRequest(paths))
+        : null,
+      hold:
+        HOLD_CALLERS > 0 && wanted("hold")
+          ? await hold(server.base, paths["bench-hold"], server.pid, HOLD_CALLERS)
+          : null,
+    });
+    return { scenarios: [...webhookScenarios(paths), ...shardScenarios(paths)], after };
   });
 }
 
@@ -242,7 +259,11 @@ async function main() {
   for (const run of [launchGroup, webhooksGroup, chatGroup])
     groups.push(await run(built, port, vars));
   const rows = groups.flatMap((g) => g.rows);
-  const held = groups[1].extra;
+  const held = groups[1].extra?.hold ?? null;
+  const capacities = {
+    ledgerCreatesPerSecond: groups[0].extra?.ledgerCapacity ?? null,
+    runnerCallsPerSecond: groups[1].extra?.runnerCapacity ?? null,
+  };
   rows.forEach(judge);
   const peer = PEER ? await peerRows(port) : [];
   for (const p of peer) {
@@ -285,6 +306,15 @@ async function main() {
         `${held.seconds.toFixed(1)} s; RSS ${held.rssBeforeMiB.toFixed(0)} → ${held.rssPeakMiB.toFixed(0)} MiB ` +
         `(${held.heldMiBPerThousandCallers.toFixed(1)} MiB per 1,000 held) ${held.pass ? "PASS" : "FAIL"}`,
     );
+  for (const [name, found] of Object.entries(capacities)) {
+    if (!found) continue;
+    const steps = found.steps.map(
+      (s) => `${s.connections} conn. ${s.callsPerSecond.toFixed(0)}/s p99 ${s.p99Ms} ms`,
+    );
+    console.log(
+      `\none object, ${name} (p99 ≤ 100 ms): ${found.callsPerSecond.toFixed(0)} (${steps.join("; ")})`,
+    );
+  }
   for (const r of rows.filter((r) => r.hottest)) {
     console.log(
       `\nprofile ${r.scenario}: ${r.hottest.map((h) => `${h.name} ${h.selfPct.toFixed(1)}%`).join(", ")}`,
@@ -307,6 +337,7 @@ async function main() {
     scenarios: rows,
     peer,
     hold: held,
+    capacities,
     pass: rows.every((r) => r.pass) && (held?.pass ?? true),
   };
   fs.mkdirSync(RESULTS, { recursive: true });

@@ -39,15 +39,17 @@ export function rssMiB(pid) {
 
 /**
  * Drives one request shape at `base` with `connections` for `seconds`, or until `amount`
- * requests when given (the duration then only bounds it). Resolves to autocannon's result.
+ * requests when given (the duration then only bounds it), at `overallRate` calls a second in all
+ * when given. Resolves to autocannon's result.
  * @param {string} base
  * @param {object} request an autocannon request (method, path, headers, body, setupRequest, onResponse)
  * @param {{ seconds: number, connections: number, amount?: number }} options
  */
-export function drive(base, request, { seconds, connections, amount }) {
+export function drive(base, request, { seconds, connections, amount, overallRate }) {
   return new Promise((resolve, reject) => {
     const options = { url: base, connections, duration: seconds, requests: [request] };
     if (amount !== undefined) options.amount = amount;
+    if (overallRate !== undefined) options.overallRate = overallRate;
     autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
   });
 }

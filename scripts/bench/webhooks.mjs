@@ -73,6 +73,18 @@ export function webhookScenarios(paths) {
   ];
 }
 
+/** Immediate calls to a workflow on 1, 2 and 4 runner shards (docs/scaling.md#runner-shards). */
+export function shardScenarios(paths) {
+  return [1, 2, 4].map((shards) => ({
+    name: `webhook-shards-${shards}`,
+    expect: 200,
+    request: hookRequest(paths[`bench-shards-${shards}`]),
+  }));
+}
+
+/** One runner's request, for its capacity (scripts/bench/capacity.mjs). */
+export const oneRunnerRequest = (paths) => hookRequest(paths["bench-shards-1"]);
+
 /** The same immediate and lastNode calls, to the peer's routes. */
 export const peerScenarios = {
   secret: WEBHOOK_SECRET,

@@ -46,6 +46,14 @@ export const WORKFLOWS = {
     hookNode({ verify: { preset: "github", secret: "{{secrets.GITHUB_SECRET}}" } }),
   ),
   "bench-dedupe": checked(hookNode({ dedupe: { key: "{{webhook_1.headers.x-delivery}}" } })),
+  // Runner shards (docs/scaling.md#runner-shards): one runner (a concurrency limit keeps a
+  // workflow on one), two (60,000 a minute) and four (100,000).
+  "bench-shards-1": {
+    ...checked(hookNode({})),
+    concurrency: { limit: 100, queueLimit: 10_000 },
+  },
+  "bench-shards-2": checked(hookNode({ rateLimitPerMinute: 60_000 })),
+  "bench-shards-4": checked(hookNode({})),
   "bench-hold": {
     nodes: [
       hookNode({ responseMode: "lastNode", responseTimeoutSeconds: 100 }),

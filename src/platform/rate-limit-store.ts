@@ -67,7 +67,9 @@ export class RateLimitStore {
     const log = this.logs.get(keyId) ?? new SlidingWindowLog(times);
     if (!this.logs.has(keyId)) {
       this.logs.set(keyId, log);
-      this.waitUntil(this.prune(keyId, cutoff));
+      // After the first batch is written, so the prune never races it (and costs the same rows).
+      const pruned = this.commit.request(WRITE_BATCH_MS).then(() => this.prune(keyId, cutoff));
+      this.waitUntil(pruned);
     }
     return log;
   }

@@ -184,8 +184,13 @@ describe("docs/performance.md", () => {
   it("shows the storage a call adds, within 30 % of what is measured", async () => {
     const table = docTable("Storage added per call");
     const figures: [string, number][] = [
-      ["A link", await bytesPerLink()],
-      ["A link with its event, delivery and attempt", await bytesPerLinkWithEvent()],
+      // D1 is shared with the test files before this one, whose background work (deliveries,
+      // batched writes) can still land during a measure: it only ever adds, so the least of two.
+      ["A link", Math.min(await bytesPerLink(), await bytesPerLink())],
+      [
+        "A link with its event, delivery and attempt",
+        Math.min(await bytesPerLinkWithEvent(), await bytesPerLinkWithEvent()),
+      ],
       ["A webhook execution", await bytesPerExecution()],
       ["A chat exchange", await bytesPerExchange()],
     ];
