@@ -120,16 +120,18 @@ export async function registerPasskey(
   now = Date.now(),
 ) {
   const challenge = await takeChallenge(db, input.challengeId, "register", member.memberId, now);
-  const verified = await (await webauthn()).verifyRegistrationResponse({
-    response: input.response,
-    expectedChallenge: challenge,
-    expectedOrigin: rp.origin,
-    expectedRPID: rp.id,
-    requireUserVerification: true,
-  }).catch((error: unknown) => {
-    log("warn", "passkey_registration_refused", { error });
-    throw refused();
-  });
+  const verified = await (await webauthn())
+    .verifyRegistrationResponse({
+      response: input.response,
+      expectedChallenge: challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      requireUserVerification: true,
+    })
+    .catch((error: unknown) => {
+      log("warn", "passkey_registration_refused", { error });
+      throw refused();
+    });
   if (!verified.verified) throw refused();
   const { credential } = verified.registrationInfo;
   const row = {
@@ -182,22 +184,24 @@ export async function signInWithPasskey(
     .get();
   if (!key) throw refused();
   const { passkey } = key;
-  const verified = await (await webauthn()).verifyAuthenticationResponse({
-    response: input.response,
-    expectedChallenge: challenge,
-    expectedOrigin: rp.origin,
-    expectedRPID: rp.id,
-    credential: {
-      id: passkey.credentialId,
-      publicKey: base64UrlToBytes(passkey.publicKey),
-      counter: passkey.counter,
-      transports: passkey.transports as never,
-    },
-    requireUserVerification: true,
-  }).catch((error: unknown) => {
-    log("warn", "passkey_sign_in_refused", { error });
-    throw refused();
-  });
+  const verified = await (await webauthn())
+    .verifyAuthenticationResponse({
+      response: input.response,
+      expectedChallenge: challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      credential: {
+        id: passkey.credentialId,
+        publicKey: base64UrlToBytes(passkey.publicKey),
+        counter: passkey.counter,
+        transports: passkey.transports as never,
+      },
+      requireUserVerification: true,
+    })
+    .catch((error: unknown) => {
+      log("warn", "passkey_sign_in_refused", { error });
+      throw refused();
+    });
   if (!verified.verified) throw refused();
   await db
     .update(passkeys)
