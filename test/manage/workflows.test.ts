@@ -258,6 +258,10 @@ describe("create, read, replace, delete", () => {
     const runner = env.WORKFLOW_RUNNER.get(env.WORKFLOW_RUNNER.idFromName(flow.id));
     const stored = () =>
       runInDurableObject(runner, async (_instance, state) => (await state.storage.list()).size);
+    // The call's records are written in batches of 10 ms: wait for them (a second at most).
+    for (let tries = 0; (await stored()) === 0 && tries < 40; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
     expect(await stored()).toBeGreaterThan(0);
     await expectJson(
       await call("DELETE", `/v1/manage/workflows/${flow.id}`, { token: ws.ownerToken }),
