@@ -1,5 +1,5 @@
 /**
- * Benchmark (`npm run bench`, docs/performance.md#the-benchmark): the Worker as a deploy uploads it,
+ * Benchmark (`npm run bench`, docs/performance.md#benchmark): the Worker as a deploy uploads it,
  * served by workerd directly (scripts/bench/workerd.mjs: the Miniflare API, no `wrangler dev`
  * proxy), on 127.0.0.1. Three groups, each on a fresh server with its own `GET /health` reference:
  * - launch: create, create with an event endpoint listening, look-up, revoke, idempotent replay,
@@ -27,8 +27,9 @@ import { capacity } from "./bench/capacity.mjs";
 import { chatLoad, openConversations, startModel } from "./bench/chat.mjs";
 import { hold } from "./bench/hold.mjs";
 import { eventReceiver, insertLinks, launchScenarios, seedLaunch } from "./bench/launch.mjs";
-import { drive, measure, printTable, rssMiB, settledCpuMs } from "./bench/load.mjs";
+import { drive, measure, rssMiB, settledCpuMs } from "./bench/load.mjs";
 import { hottest, openProfiler } from "./bench/profile.mjs";
+import { CPU_TARGETS, judge, printResults } from "./bench/report.mjs";
 import {
   benchWebhooks,
   oneRunnerRequest,
@@ -55,15 +56,6 @@ const PEER = process.argv.includes("--peer")
   : null;
 const PROFILE = process.argv.includes("--profile");
 const RESULTS = path.join(ROOT, "bench-results");
-/** Workerd CPU per call, at most (µs): docs/performance.md#targets. All scenarios: zero 5xx. */
-const CPU_TARGETS = {
-  create: 700,
-  lookup: 400,
-  revoke: 400,
-  "webhook-immediate": 400,
-  "webhook-lastNode": 400,
-  chat: 500,
-};
 const wanted = (name) => !ONLY || ONLY.includes(name);
 
 /** Runs the group's scenarios on a fresh server; `prepare` seeds it and returns the scenarios. */
@@ -226,17 +218,6 @@ async function peerRows(port) {
   return rows;
 }
 
-function judge(row) {
-  const target = CPU_TARGETS[row.scenario] ?? null;
-  row.cpuTargetMicros = target;
-  row.pass = row.status5xx === 0 && (target === null || row.cpuMicrosPerCall <= target);
-  if (row.status5xx) console.error(`!!! ${row.scenario}: ${row.status5xx} answers were 5xx`);
-  if (row.unexpectedStatus)
-    console.error(
-      `!!! ${row.scenario}: ${row.unexpectedStatus} unexpected: ${JSON.stringify(row.statusCodes ?? {})}`,
-    );
-}
-
 async function main() {
   const port = await choosePort(
     process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : undefined,
@@ -270,56 +251,7 @@ async function main() {
     const ours = rows.find((r) => r.scenario === p.scenario);
     p.oursDividedByTheirs = ours ? ours.reqPerSec / p.reqPerSec : null;
   }
-  console.log("");
-  printTable(
-    [
-      ["scenario", (r) => r.scenario],
-      ["req/s", (r) => r.reqPerSec.toFixed(0)],
-      ["p50 ms", (r) => r.latencyP50Ms],
-      ["p99 ms", (r) => r.latencyP99Ms],
-      ["cpu µs/call", (r) => r.cpuMicrosPerCall.toFixed(0)],
-      ["target µs", (r) => r.cpuTargetMicros ?? ""],
-      ["RSS MiB", (r) => r.rssMiB.toFixed(0)],
-      ["non-2xx", (r) => r.non2xx],
-      ["5xx", (r) => r.status5xx],
-      ["result", (r) => (r.pass ? "PASS" : "FAIL")],
-    ],
-    rows,
-  );
-  if (peer.length > 0) {
-    console.log("");
-    printTable(
-      [
-        ["peer", (p) => p.peer],
-        ["scenario", (p) => p.scenario],
-        ["req/s", (p) => p.reqPerSec.toFixed(0)],
-        ["cpu µs/call", (p) => p.cpuMicrosPerCall.toFixed(0)],
-        ["p99 ms", (p) => p.latencyP99Ms],
-        ["ours ÷ theirs (req/s)", (p) => (p.oursDividedByTheirs ?? 0).toFixed(2)],
-      ],
-      peer,
-    );
-  }
-  if (held)
-    console.log(
-      `\nhold: ${held.callers} lastNode callers on a ${held.waitSeconds} s wait: ${JSON.stringify(held.statuses)} in ` +
-        `${held.seconds.toFixed(1)} s; RSS ${held.rssBeforeMiB.toFixed(0)} → ${held.rssPeakMiB.toFixed(0)} MiB ` +
-        `(${held.heldMiBPerThousandCallers.toFixed(1)} MiB per 1,000 held) ${held.pass ? "PASS" : "FAIL"}`,
-    );
-  for (const [name, found] of Object.entries(capacities)) {
-    if (!found) continue;
-    const steps = found.steps.map(
-      (s) => `${s.connections} conn. ${s.callsPerSecond.toFixed(0)}/s p99 ${s.p99Ms} ms`,
-    );
-    console.log(
-      `\none object, ${name} (p99 ≤ 100 ms): ${found.callsPerSecond.toFixed(0)} (${steps.join("; ")})`,
-    );
-  }
-  for (const r of rows.filter((r) => r.hottest)) {
-    console.log(
-      `\nprofile ${r.scenario}: ${r.hottest.map((h) => `${h.name} ${h.selfPct.toFixed(1)}%`).join(", ")}`,
-    );
-  }
+  printResults({ rows, peer, held, capacities });
   const report = {
     date: new Date().toISOString(),
     node: process.version,

@@ -1,0 +1,79 @@
+// What `npm run bench` prints: our scenarios against their targets, the peer's figures and our
+// ratio to them, the hold test, one object's capacity, and each profile's hottest functions.
+import { printTable } from "./load.mjs";
+
+/** Workerd CPU per call, at most (µs): docs/performance.md#targets. All scenarios: zero 5xx. */
+export const CPU_TARGETS = {
+  create: 700,
+  lookup: 400,
+  revoke: 400,
+  "webhook-immediate": 400,
+  "webhook-lastNode": 400,
+  chat: 500,
+};
+
+/** Judges a row against its CPU target (and zero 5xx), saying loudly what went wrong. */
+export function judge(row) {
+  const target = CPU_TARGETS[row.scenario] ?? null;
+  row.cpuTargetMicros = target;
+  row.pass = row.status5xx === 0 && (target === null || row.cpuMicrosPerCall <= target);
+  if (row.status5xx) console.error(`!!! ${row.scenario}: ${row.status5xx} answers were 5xx`);
+  if (row.unexpectedStatus)
+    console.error(
+      `!!! ${row.scenario}: ${row.unexpectedStatus} unexpected: ${JSON.stringify(row.statusCodes ?? {})}`,
+    );
+}
+
+/** Prints the run's tables (the same figures bench-results/bench.json keeps). */
+export function printResults({ rows, peer, held, capacities }) {
+  console.log("");
+  printTable(
+    [
+      ["scenario", (r) => r.scenario],
+      ["req/s", (r) => r.reqPerSec.toFixed(0)],
+      ["p50 ms", (r) => r.latencyP50Ms],
+      ["p99 ms", (r) => r.latencyP99Ms],
+      ["cpu µs/call", (r) => r.cpuMicrosPerCall.toFixed(0)],
+      ["target µs", (r) => r.cpuTargetMicros ?? ""],
+      ["RSS MiB", (r) => r.rssMiB.toFixed(0)],
+      ["non-2xx", (r) => r.non2xx],
+      ["5xx", (r) => r.status5xx],
+      ["result", (r) => (r.pass ? "PASS" : "FAIL")],
+    ],
+    rows,
+  );
+  if (peer.length > 0) {
+    console.log("");
+    printTable(
+      [
+        ["peer", (p) => p.peer],
+        ["scenario", (p) => p.scenario],
+        ["req/s", (p) => p.reqPerSec.toFixed(0)],
+        ["cpu µs/call", (p) => p.cpuMicrosPerCall.toFixed(0)],
+        ["p99 ms", (p) => p.latencyP99Ms],
+        ["ours ÷ theirs (req/s)", (p) => (p.oursDividedByTheirs ?? 0).toFixed(2)],
+      ],
+      peer,
+    );
+  }
+  if (held)
+    console.log(
+      `\nhold: ${held.callers} lastNode callers on a ${held.waitSeconds} s wait: ${JSON.stringify(held.statuses)} in ` +
+        `${held.seconds.toFixed(1)} s; RSS ${held.rssBeforeMiB.toFixed(0)} → ${held.rssPeakMiB.toFixed(0)} MiB ` +
+        `(${held.heldMiBPerThousandCallers.toFixed(1)} MiB per 1,000 held) ${held.pass ? "PASS" : "FAIL"}`,
+    );
+  for (const [name, found] of Object.entries(capacities)) {
+    if (!found) continue;
+    const steps = found.steps.map(
+      (s) => `${s.connections} conn. ${s.callsPerSecond.toFixed(0)}/s p99 ${s.p99Ms} ms`,
+    );
+    console.log(
+      `\none object, ${name} (p99 ≤ 100 ms): ${found.callsPerSecond.toFixed(0)} (${steps.join("; ")})`,
+    );
+  }
+  for (const r of rows.filter((r) => r.hottest)) {
+    console.log(
+      `\nprofile ${r.scenario}: ${r.hottest.map((h) => `${h.name} ${h.selfPct.toFixed(1)}%`).join(", ")}`,
+    );
+  }
+}
