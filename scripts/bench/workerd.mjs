@@ -30,7 +30,8 @@ export function buildWorker({ minify = true } = {}) {
     cwd: ROOT,
     encoding: "utf8",
     timeout: 180_000,
-    env: { ...process.env, CI: "true", AGENT_EDGE_PREBUILT: "1" },
+    // wrangler's build step builds the client assets first, so a fresh clone can run the bench.
+    env: { ...process.env, CI: "true" },
   });
   if (run.status !== 0) throw new Error(`wrangler deploy --dry-run failed:\n${run.stderr}`);
   const script = path.join(BUILD_DIR, "index.js");
