@@ -30,7 +30,10 @@ export default defineConfig(async () => {
       }),
     ],
     test: {
-      include: ["test/**/*.test.ts"],
+      // The cost meter (test/cost) counts every call the runtime makes: it runs on a runtime of its
+      // own (`npm run test:cost`), where no other file's background work can reach its counts.
+      include: process.env.COST_TESTS ? ["test/cost/**/*.test.ts"] : ["test/**/*.test.ts"],
+      exclude: process.env.COST_TESTS ? [] : ["test/cost/**", "node_modules/**"],
       setupFiles: ["./test/helpers/apply-migrations.ts"],
       // Each file waits on workerd for much of its time, so one worker per core (vitest's default
       // leaves one core idle).
