@@ -31,13 +31,13 @@ import { drive, measure, rssMiB, settledCpuMs } from "./bench/load.mjs";
 import { hottest, openProfiler } from "./bench/profile.mjs";
 import { CPU_TARGETS, judge, printResults } from "./bench/report.mjs";
 import {
-  benchWebhooks,
   oneRunnerRequest,
   peerScenarios,
   shardScenarios,
   webhookScenarios,
 } from "./bench/webhooks.mjs";
 import { buildWorker, startupMs, startWorkerd } from "./bench/workerd.mjs";
+import { seedWorkflows } from "./bench/workflows.mjs";
 import { seedDemoWorkspace } from "./demo-seed.mjs";
 import { choosePort, fetchApi, ROOT } from "./local-server.mjs";
 
@@ -132,7 +132,7 @@ async function launchGroup(built, port, vars) {
 async function webhooksGroup(built, port, vars) {
   return group("webhooks", built, port, vars, async (server) => {
     const ws = await seedDemoWorkspace(fetchApi(server.base), vars.OPERATOR_TOKEN);
-    const paths = await benchWebhooks(server.base, ws.memberToken);
+    const paths = await seedWorkflows(server.base, ws.memberToken);
     const after = async () => ({
       runnerCapacity: wanted("capacity")
         ? await capacity(server.base, oneRunnerRequest(paths))

@@ -2,16 +2,7 @@
 // through webhook → secret check → set, and the immediate one behind a GitHub signature and with
 // deduplication (every call a new delivery).
 import { createHmac } from "node:crypto";
-import {
-  GITHUB_SECRET,
-  HOOK_BODY,
-  LAST_NODE_ANSWER,
-  seedWorkflows,
-  WEBHOOK_SECRET,
-} from "./workflows.mjs";
-
-/** Seeds the bench's workflows in the workspace of `token`; their paths by slug. */
-export const benchWebhooks = (base, token) => seedWorkflows(base, token);
+import { GITHUB_SECRET, HOOK_BODY, LAST_NODE_ANSWER, WEBHOOK_SECRET } from "./workflows.mjs";
 
 let deliveries = 0;
 

@@ -3,6 +3,7 @@
 // deduplication, and a held one (a `wait` node) for the hold test. The Node-RED peer runs the same
 // webhook → secret check → set flow (scripts/bench/node-red-peer.mjs).
 import { randomBytes } from "node:crypto";
+import { fetchApi } from "../local-server.mjs";
 
 export const WEBHOOK_SECRET = randomBytes(24).toString("base64url");
 export const GITHUB_SECRET = randomBytes(24).toString("base64url");
@@ -67,21 +68,15 @@ export const WORKFLOWS = {
   },
 };
 
-/** Seeding call: sends JSON (with a bearer `token` unless none), throws unless the expected status. */
+/**
+ * Seeding call through `fetchApi` (JSON, a bearer `token` unless none): the answer's JSON, or an
+ * Error unless the expected status.
+ */
 export async function post(base, route, token, body, { method = "POST", expect = 201 } = {}) {
-  const res = await fetch(`${base}${route}`, {
-    method,
-    headers: {
-      "content-type": "application/json",
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const text = await res.text();
+  const res = await fetchApi(base)(method, route, { token, body });
   if (res.status !== expect)
-    throw new Error(`${method} ${route} → ${res.status}, not ${expect}: ${text}`);
-  return text ? JSON.parse(text) : null;
+    throw new Error(`${method} ${route} → ${res.status}, not ${expect}: ${res.text}`);
+  return res.json ?? null;
 }
 
 /**

@@ -4,7 +4,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it, vi } from "vitest";
 import { linkLedger } from "../../src/launch/ledger/client";
 import { openLinkByToken } from "../../src/launch/links";
-import { call, expectJson, launchBody, seedWorkspace } from "../helpers/api";
+import { call, eventually, expectJson, launchBody, seedWorkspace } from "../helpers/api";
 import { insertPendingLinks, pendingInD1 } from "../helpers/seed-links";
 
 async function createLink(ws: Awaited<ReturnType<typeof seedWorkspace>>): Promise<Response> {
@@ -96,17 +96,14 @@ describe("rate-limit storage", () => {
       expect(response.headers.get("ratelimit")).toMatch(/^"widget-key";r=118;/);
       // What left the window is deleted: the ledger keeps nothing else of its own in storage,
       // so what remains is the two calls inside the window (however they are grouped).
-      // The prune follows the first batch's write (10 ms): wait for it, a second at most.
-      const storedNow = () =>
-        runInDurableObject(limiter, async (_instance, state) => {
+      // The prune follows the first batch's write (10 ms): wait for it.
+      const stored = await eventually(async () => {
+        const size = await runInDurableObject(limiter, async (_instance, state) => {
           await state.storage.sync();
           return (await state.storage.list()).size;
         });
-      let stored = await storedNow();
-      for (let tries = 0; stored > 2 && tries < 40; tries++) {
-        await new Promise((resolve) => setTimeout(resolve, 25));
-        stored = await storedNow();
-      }
+        return size <= 2 ? size : undefined;
+      });
       expect(stored).toBeLessThanOrEqual(2);
       expect(stored).toBeGreaterThanOrEqual(1);
     } finally {

@@ -5,7 +5,14 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, errorCode, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
+import {
+  call,
+  errorCode,
+  eventually,
+  expectJson,
+  seedWorkspace,
+  type Workspace,
+} from "../helpers/api";
 import { createWorkflow, hook, type WorkflowView } from "../helpers/workflows";
 
 type Problem = { field: string; code: string; message: string };
@@ -258,10 +265,8 @@ describe("create, read, replace, delete", () => {
     const runner = env.WORKFLOW_RUNNER.get(env.WORKFLOW_RUNNER.idFromName(flow.id));
     const stored = () =>
       runInDurableObject(runner, async (_instance, state) => (await state.storage.list()).size);
-    // The call's records are written in batches of 10 ms: wait for them (a second at most).
-    for (let tries = 0; (await stored()) === 0 && tries < 40; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    // The call's records are written in batches of 10 ms: wait for them.
+    await eventually(async () => ((await stored()) > 0 ? true : undefined));
     expect(await stored()).toBeGreaterThan(0);
     await expectJson(
       await call("DELETE", `/v1/manage/workflows/${flow.id}`, { token: ws.ownerToken }),
