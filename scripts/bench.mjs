@@ -1,12 +1,13 @@
 /**
  * Benchmark (`npm run bench`, docs/performance.md#benchmark): the Worker as a deploy uploads it,
  * served by workerd directly (scripts/bench/workerd.mjs: the Miniflare API, no `wrangler dev`
- * proxy), on 127.0.0.1. Three groups, each on a fresh server with its own `GET /health` reference:
+ * proxy), on 127.0.0.1. Four groups, each on a fresh server with its own `GET /health` reference:
  * - launch: create, create with an event endpoint listening, look-up, revoke, idempotent replay,
- *   list (a search in a workspace of BENCH_LIST_LINKS links);
+ *   list (a search in a workspace of BENCH_LIST_LINKS links), look-up of links no ledger has seen;
  * - webhooks: immediate, lastNode, with `verify` (GitHub), with `dedupe`, on 1, 2 and 4 runner
  *   shards; then the hold test;
- * - chat: a person's message over the socket, round trip to the agent's final message.
+ * - chat: a person's message over the socket, round trip to the agent's final message;
+ * - floor: the runtime's own cost of the steps a call cannot skip (scripts/bench/floor.mjs).
  * Then the capacity of one object (`capacity`: the ledger's creates, one runner's calls, a second,
  * before p99 passes 100 ms). Each: req/s, p50/p99 latency, workerd CPU µs per call (from /proc), RSS, non-2xx, judged
  * against docs/performance.md's targets. Flags:
@@ -25,10 +26,11 @@ import os from "node:os";
 import path from "node:path";
 import { capacity } from "./bench/capacity.mjs";
 import { chatLoad, openConversations, startModel } from "./bench/chat.mjs";
+import { floorScenarios, startFloor } from "./bench/floor.mjs";
 import { hold } from "./bench/hold.mjs";
 import { eventReceiver, insertLinks, launchScenarios, seedLaunch } from "./bench/launch.mjs";
 import { drive, measure, rssMiB, settledCpuMs } from "./bench/load.mjs";
-import { hottest, openProfiler } from "./bench/profile.mjs";
+import { busyMicros, hottest, openProfiler } from "./bench/profile.mjs";
 import { CPU_TARGETS, judge, printResults } from "./bench/report.mjs";
 import {
   oneRunnerRequest,
@@ -58,18 +60,29 @@ const PROFILE = process.argv.includes("--profile");
 const RESULTS = path.join(ROOT, "bench-results");
 const wanted = (name) => !ONLY || ONLY.includes(name);
 
-/** Runs the group's scenarios on a fresh server; `prepare` seeds it and returns the scenarios. */
-async function group(name, built, port, vars, prepare) {
+/**
+ * Runs the group's scenarios on a fresh server (`start`, given the inspector's port when profiling);
+ * `prepare` seeds it and returns the scenarios.
+ */
+async function group(name, { start, worker }, port, prepare) {
   const inspectorPort = PROFILE ? await choosePort(undefined, [port]) : undefined;
-  const server = await startWorkerd({ script: built.script, port, vars, inspectorPort });
-  const profiler = PROFILE ? await openProfiler(inspectorPort, "agent-edge") : null;
+  const server = await start(inspectorPort);
+  const profiler = PROFILE ? await openProfiler(inspectorPort, worker) : null;
   const rows = [];
   try {
     const { scenarios, after } = await prepare(server);
     const reference = { name: "health", expect: 200, request: { method: "GET", path: "/health" } };
     for (const s of [reference, ...scenarios.filter((s) => wanted(s.name))]) {
       await s.before?.(rows);
-      await profiler?.start();
+      // The profile covers the recorded calls only (a custom run's, all of it).
+      let profile = null;
+      const recording = profiler && {
+        start: () => profiler.start(),
+        stop: async () => {
+          profile = await profiler.stop();
+        },
+      };
+      if (s.run) await recording?.start();
       const row = s.run
         ? await s.run(server)
         : await measure({
@@ -80,13 +93,15 @@ async function group(name, built, port, vars, prepare) {
             seconds: SECONDS,
             warmupSeconds: WARMUP_SECONDS,
             connections: CONNECTIONS,
+            recording,
           });
-      if (profiler) {
-        const profile = await profiler.stop();
+      if (s.run) await recording?.stop();
+      if (profile) {
         fs.mkdirSync(path.join(RESULTS, "profiles"), { recursive: true });
         const file = path.join(RESULTS, "profiles", `${name}-${s.name}.cpuprofile`);
         fs.writeFileSync(file, JSON.stringify(profile));
         row.hottest = hottest(profile, 8);
+        if (!s.run) row.isolateMicrosPerCall = busyMicros(profile) / Math.max(1, row.totalRequests);
       }
       rows.push({
         group: name,
@@ -102,10 +117,25 @@ async function group(name, built, port, vars, prepare) {
   }
 }
 
+/** Our Worker as the group's server. */
+const ours = (built, port, vars) => ({
+  worker: "agent-edge",
+  start: (inspectorPort) => startWorkerd({ script: built.script, port, vars, inspectorPort }),
+});
+
+/** The runtime's floor: a reference Worker of a few lines (scripts/bench/floor.mjs). */
+async function floorGroup(_built, port) {
+  const server = { worker: "floor", start: (inspectorPort) => startFloor({ port, inspectorPort }) };
+  return group("floor", server, port, async () => ({ scenarios: floorScenarios }));
+}
+
 async function launchGroup(built, port, vars) {
-  return group("launch", built, port, vars, async (server) => {
+  return group("launch", ours(built, port, vars), port, async (server) => {
     const seeded = await seedLaunch(server.base, vars.OPERATOR_TOKEN);
-    if (wanted("list")) await insertLinks(server.mf, seeded, LIST_LINKS);
+    if (wanted("list") || wanted("lookup-uncached")) {
+      await insertLinks(server.mf, seeded, LIST_LINKS);
+      seeded.insertedLinks = LIST_LINKS;
+    }
     const plan = launchScenarios(seeded);
     const create = plan.list[0];
     for (const s of plan.list.filter((s) => s.needsIds)) {
@@ -130,7 +160,7 @@ async function launchGroup(built, port, vars) {
 }
 
 async function webhooksGroup(built, port, vars) {
-  return group("webhooks", built, port, vars, async (server) => {
+  return group("webhooks", ours(built, port, vars), port, async (server) => {
     const ws = await seedDemoWorkspace(fetchApi(server.base), vars.OPERATOR_TOKEN);
     const paths = await seedWorkflows(server.base, ws.memberToken);
     const after = async () => ({
@@ -150,7 +180,7 @@ async function chatGroup(built, port, vars) {
   const model = await startModel();
   const chatVars = { ...vars, LLM_BASE_URL: model.url, LLM_API_KEY: "bench", LLM_MODEL: "bench" };
   try {
-    return await group("chat", built, port, chatVars, async (server) => {
+    return await group("chat", ours(built, port, chatVars), port, async (server) => {
       const ws = await seedDemoWorkspace(fetchApi(server.base), vars.OPERATOR_TOKEN);
       // Enough conversations for the whole run at any rate this machine reaches.
       const warm = await openConversations(server.base, ws, CONNECTIONS);
@@ -237,7 +267,7 @@ async function main() {
       `${SECONDS} s per scenario, ${CONNECTIONS} connections, 127.0.0.1:${port}, ${os.cpus().length} cores`,
   );
   const groups = [];
-  for (const run of [launchGroup, webhooksGroup, chatGroup])
+  for (const run of [launchGroup, webhooksGroup, chatGroup, floorGroup])
     groups.push(await run(built, port, vars));
   const rows = groups.flatMap((g) => g.rows);
   const held = groups[1].extra?.hold ?? null;

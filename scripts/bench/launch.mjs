@@ -1,6 +1,7 @@
 // The launch API's scenarios: create, create with an event endpoint listening, look-up, revoke,
 // an idempotent replay and list (a search by one person in a workspace of BENCH_LIST_LINKS links,
-// put into D1 directly). Look-up and revoke walk the links that create made.
+// put into D1 directly). Look-up and revoke walk the newest links create made; lookup-uncached
+// walks those put into D1, which no ledger has cached.
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import { seedDemoWorkspace } from "../demo-seed.mjs";
@@ -43,6 +44,11 @@ export async function seedLaunch(base, operatorToken) {
   return { ...ws, keyId: keys.json.data[0]?.id, withEvents: other };
 }
 
+/** The id of the `n`th link `insertLinks` put into D1. */
+const insertedLinkId = (n) => `lnk_bench${String(n).padStart(14, "0")}`;
+/** Look-up and revoke walk at most this many of the newest links, well within the ledger's cache. */
+const RECENT_LINKS = 10_000;
+
 /**
  * Puts `count` ended links of the seeded agent into D1 through the binding, one person
  * (`cus_<n mod 1000>`) per thousand, created a second apart.
@@ -58,7 +64,7 @@ export async function insertLinks(mf, { workspaceId, agentId, channelId, keyId }
   for (let start = 0; start < count; start += 100) {
     const rows = [];
     for (let n = start; n < Math.min(count, start + 100); n++) {
-      const id = `lnk_bench${String(n).padStart(14, "0")}`;
+      const id = insertedLinkId(n);
       const hash = randomBytes(32).toString("hex");
       rows.push(
         `('${id}','${workspaceId}','${agentId}','${channelId}','${hash}','ended','{}',NULL,'cus_${n % 1000}',NULL,'{}',${now + 86_400_000},${now - (count - n) * 1000},'${keyId}')`,
@@ -79,15 +85,29 @@ export function launchScenarios(seeded) {
     "content-type": "application/json",
   };
   const ids = [];
-  const cursor = { lookup: 0, revoke: 0 };
-  const byId = (method, name) => ({
+  const cursor = { lookup: 0, revoke: 0, uncached: 0 };
+  // Newest first, within the ledger's cache of recent links (20,000): a link looked up or revoked
+  // soon after it was made, as an integration does.
+  const recent = (method, name) => ({
     method,
     headers,
     setupRequest(req) {
-      req.path = `/v1/widget/launches/${ids[cursor[name]++ % ids.length]}`;
+      const back = cursor[name]++ % Math.min(ids.length, RECENT_LINKS);
+      req.path = `/v1/widget/launches/${ids[ids.length - 1 - back]}`;
       return req;
     },
   });
+  // The links put into D1 directly, which no ledger has seen: each look-up reads D1 (until they
+  // have all been looked up once; BENCH_LIST_LINKS of them).
+  const uncached = {
+    method: "GET",
+    headers,
+    setupRequest(req) {
+      const n = cursor.uncached++ % Math.max(1, seeded.insertedLinks ?? 0);
+      req.path = `/v1/widget/launches/${insertedLinkId(n)}`;
+      return req;
+    },
+  };
   const launch = (ws) =>
     JSON.stringify({
       flowId: ws.agentId,
@@ -113,8 +133,10 @@ export function launchScenarios(seeded) {
   const list = [
     { name: "create", expect: 201, request: create },
     { name: "create-with-events", expect: 201, request: withEvents },
-    { name: "lookup", expect: 200, request: byId("GET", "lookup"), needsIds: true },
-    { name: "revoke", expect: 204, request: byId("DELETE", "revoke"), needsIds: true },
+    { name: "lookup", expect: 200, request: recent("GET", "lookup"), needsIds: true },
+    { name: "revoke", expect: 204, request: recent("DELETE", "revoke"), needsIds: true },
+    // After revoke: the links it reads into the ledger would otherwise push out the recent ones.
+    { name: "lookup-uncached", expect: 200, request: uncached },
     {
       name: "idempotent-replay",
       expect: 201,

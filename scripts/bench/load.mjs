@@ -56,14 +56,26 @@ export function drive(base, request, { seconds, connections, amount, overallRate
 
 /**
  * Warms a scenario up (not recorded), then records it: req/s, latency, status codes, and the CPU
- * (µs per call) and RSS (MiB, at the end) of process `pid`.
- * @param {{ base: string, pid: number, request: object, expect: number, seconds: number, warmupSeconds: number, connections: number }} run
+ * (µs per call) and RSS (MiB, at the end) of process `pid`. `recording` (a profiler's) is started
+ * and stopped around exactly the recorded calls, settled work included.
+ * @param {{ base: string, pid: number, request: object, expect: number, seconds: number, warmupSeconds: number, connections: number, recording?: { start: () => Promise<unknown>, stop: () => Promise<unknown> } }} run
  */
-export async function measure({ base, pid, request, expect, seconds, warmupSeconds, connections }) {
+export async function measure({
+  base,
+  pid,
+  request,
+  expect,
+  seconds,
+  warmupSeconds,
+  connections,
+  recording,
+}) {
   await drive(base, request, { seconds: warmupSeconds, connections });
   const before = await settledCpuMs(pid);
+  await recording?.start();
   const r = await drive(base, request, { seconds, connections });
   const spent = (await settledCpuMs(pid)) - before;
+  await recording?.stop();
   const statusCodes = {};
   for (const [status, { count }] of Object.entries(r.statusCodeStats)) statusCodes[status] = count;
   return {

@@ -45,7 +45,7 @@ export function buildWorker({ minify = true } = {}) {
 }
 
 /** The workerd process Miniflare started: the newest child of this process named workerd. */
-function workerdPid() {
+export function workerdPid() {
   const ps = spawnSync("ps", ["-o", "pid=,comm=", "--ppid", String(process.pid)], {
     encoding: "utf8",
   });

@@ -2,9 +2,10 @@
  * The rules of a link, shared by the Worker and the link ledger: key scope, agent and widget
  * channel, parameters (spec 2.2, 5.3; docs/api/launch.md), and the D1 reads behind them.
  */
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { WidgetKeyPrincipal } from "../auth/credentials";
+import { compiledRead } from "../db/compiled";
 import { agents, channels, type Link, links, type ParameterDefinition } from "../db/schema";
 import type { Refusal } from "./ledger/contract";
 import { parameterProblems } from "./parameters";
@@ -70,17 +71,21 @@ export async function findAgentParameters(
   return row?.parameters;
 }
 
+const linkById = compiledRead((db) =>
+  db
+    .select()
+    .from(links)
+    .where(and(eq(links.id, sql.placeholder("id")), eq(links.workspaceId, sql.placeholder("ws"))))
+    .prepare(),
+);
+
 /** The link by id within the workspace, read from D1; undefined when there is none. */
 export async function findLinkRow(
   db: DrizzleD1Database,
   workspaceId: string,
   linkId: string,
 ): Promise<Link | undefined> {
-  return db
-    .select()
-    .from(links)
-    .where(and(eq(links.id, linkId), eq(links.workspaceId, workspaceId)))
-    .get();
+  return linkById(db).get({ id: linkId, ws: workspaceId });
 }
 
 /** Ids and expiries of the workspace's pending, unexpired links. */

@@ -3,8 +3,9 @@
  * state change and its event go to D1 as one write, so both commit or neither does; and the watch
  * that, on the ledger's alarm, records `link.expired` and sends overdue deliveries again.
  */
-import { and, asc, eq, gt, isNull, lte, ne, or } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gt, isNull, lte, ne, or, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { compiledWrite } from "../../db/compiled";
 import { database } from "../../db/database";
 import type { EventType } from "../../db/event-tables";
 import { type Link, links } from "../../db/schema";
@@ -47,27 +48,41 @@ function linkEvent(
   });
 }
 
+/** Every column of a link row, each a placeholder of its own name. */
+const LINK_PLACEHOLDERS = Object.fromEntries(
+  Object.keys(getTableColumns(links)).map((name) => [name, sql.placeholder(name)]),
+) as Record<keyof Link, ReturnType<typeof sql.placeholder>>;
+
+const insertLink = compiledWrite<Link>((db) => db.insert(links).values(LINK_PLACEHOLDERS));
+
+const revokeLink = compiledWrite<Pick<Link, "id" | "workspaceId" | "revokedAt" | "endedAt">>((db) =>
+  db
+    .update(links)
+    // Integer columns (epoch ms): bound as they are, as their encoder would.
+    .set({
+      status: "revoked",
+      revokedAt: sql`${sql.placeholder("revokedAt")}`,
+      endedAt: sql`${sql.placeholder("endedAt")}`,
+    })
+    .where(
+      and(
+        eq(links.id, sql.placeholder("id")),
+        eq(links.workspaceId, sql.placeholder("workspaceId")),
+        ne(links.status, "revoked"),
+      ),
+    ),
+);
+
 /** A new link with its `link.created`. */
 export function createStatements(d1: D1Database, link: Link): Statements {
-  const db = database({ DB: d1 });
-  return [db.insert(links).values(link), ...linkEvent(d1, "link.created", link, link.createdAt)];
+  return [insertLink(d1, link), ...linkEvent(d1, "link.created", link, link.createdAt)];
 }
 
 /** Revocation from any state, with `link.revoked` and, for an open conversation, its end. */
 export function revokeStatements(d1: D1Database, revoked: Link, wasOpen: boolean): Statements {
-  const db = database({ DB: d1 });
   const at = revoked.revokedAt ?? Date.now();
   const statements: Statements = [
-    db
-      .update(links)
-      .set({ status: "revoked", revokedAt: revoked.revokedAt, endedAt: revoked.endedAt })
-      .where(
-        and(
-          eq(links.id, revoked.id),
-          eq(links.workspaceId, revoked.workspaceId),
-          ne(links.status, "revoked"),
-        ),
-      ),
+    revokeLink(d1, revoked),
     ...linkEvent(d1, "link.revoked", revoked, at),
   ];
   if (wasOpen) statements.push(...linkEvent(d1, "conversation.ended", revoked, at, "server"));
