@@ -25,19 +25,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { capacity } from "./bench/capacity.mjs";
-import { chatLoad, openConversations, startModel } from "./bench/chat.mjs";
+import { measureChat, openConversations, startModel } from "./bench/chat.mjs";
 import { floorScenarios, startFloor } from "./bench/floor.mjs";
 import { hold } from "./bench/hold.mjs";
 import { eventReceiver, insertLinks, launchScenarios, seedLaunch } from "./bench/launch.mjs";
-import { drive, measure, rssMiB, settledCpuMs } from "./bench/load.mjs";
-import { busyMicros, hottest, openProfiler } from "./bench/profile.mjs";
+import { drive, measure } from "./bench/load.mjs";
+import { peerRows } from "./bench/peer.mjs";
+import { hottest, openProfiler } from "./bench/profile.mjs";
 import { CPU_TARGETS, judge, printResults } from "./bench/report.mjs";
-import {
-  oneRunnerRequest,
-  peerScenarios,
-  shardScenarios,
-  webhookScenarios,
-} from "./bench/webhooks.mjs";
+import { oneRunnerRequest, shardScenarios, webhookScenarios } from "./bench/webhooks.mjs";
 import { buildWorker, startupMs, startWorkerd } from "./bench/workerd.mjs";
 import { seedWorkflows } from "./bench/workflows.mjs";
 import { seedDemoWorkspace } from "./demo-seed.mjs";
@@ -101,7 +97,6 @@ async function group(name, { start, worker }, port, prepare) {
         const file = path.join(RESULTS, "profiles", `${name}-${s.name}.cpuprofile`);
         fs.writeFileSync(file, JSON.stringify(profile));
         row.hottest = hottest(profile, 8);
-        if (!s.run) row.isolateMicrosPerCall = busyMicros(profile) / Math.max(1, row.totalRequests);
       }
       rows.push({
         group: name,
@@ -189,63 +184,20 @@ async function chatGroup(built, port, vars) {
         ws,
         Math.max(CONNECTIONS * 4, SECONDS * 40),
       );
-      const run = async () => {
-        await chatLoad(warm, { seconds: WARMUP_SECONDS, connections: CONNECTIONS });
-        const before = await settledCpuMs(server.pid);
-        const r = await chatLoad(urls, { seconds: SECONDS, connections: CONNECTIONS });
-        const at = (q) =>
-          r.latencies[Math.min(r.latencies.length - 1, Math.floor(q * r.latencies.length))] ?? 0;
-        return {
-          reqPerSec: r.total / SECONDS,
-          latencyP50Ms: Math.round(at(0.5)),
-          latencyP99Ms: Math.round(at(0.99)),
-          totalRequests: r.total,
-          cpuMicrosPerCall:
-            (((await settledCpuMs(server.pid)) - before) * 1000) / Math.max(1, r.total),
-          rssMiB: rssMiB(server.pid),
-          non2xx: r.failures,
-          status5xx: r.failures,
-          unexpectedStatus: r.failures,
-        };
-      };
+      const run = () =>
+        measureChat({
+          pid: server.pid,
+          warm,
+          urls,
+          seconds: SECONDS,
+          warmupSeconds: WARMUP_SECONDS,
+          connections: CONNECTIONS,
+        });
       return { scenarios: wanted("chat") ? [{ name: "chat", run }] : [] };
     });
   } finally {
     model.close();
   }
-}
-
-/** The peer's rows: its process's figures for the same load, in memory and with SQLite records. */
-async function peerRows(port) {
-  if (PEER !== "node-red") throw new Error(`--peer ${PEER}: only node-red is known`);
-  const { startNodeRed, NODE_RED_VERSION } = await import("./bench/node-red-peer.mjs");
-  const rows = [];
-  for (const records of ["memory", "sqlite"]) {
-    const peer = await startNodeRed({ secret: peerScenarios.secret, records, port });
-    try {
-      for (const s of peerScenarios.list(peer.routes).filter((s) => wanted(s.name))) {
-        const row = await measure({
-          base: peer.origin,
-          pid: peer.pid,
-          request: s.request,
-          expect: s.expect,
-          seconds: SECONDS,
-          warmupSeconds: WARMUP_SECONDS,
-          connections: CONNECTIONS,
-        });
-        rows.push({
-          peer: `node-red ${NODE_RED_VERSION} (${records})`,
-          scenario: s.name,
-          records,
-          ...row,
-        });
-      }
-      rows.at(-1).recordsWritten = peer.recordCount();
-    } finally {
-      await peer.stop();
-    }
-  }
-  return rows;
 }
 
 async function main() {
@@ -276,7 +228,8 @@ async function main() {
     runnerCallsPerSecond: groups[1].extra?.runnerCapacity ?? null,
   };
   rows.forEach(judge);
-  const peer = PEER ? await peerRows(port) : [];
+  const settings = { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS };
+  const peer = PEER ? await peerRows({ peer: PEER, port, wanted, settings }) : [];
   for (const p of peer) {
     const ours = rows.find((r) => r.scenario === p.scenario);
     p.oursDividedByTheirs = ours ? ours.reqPerSec / p.reqPerSec : null;
@@ -293,7 +246,7 @@ async function main() {
       startupMs: startup,
       minified: !PROFILE,
     },
-    settings: { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS, port },
+    settings: { ...settings, port },
     cpuTargetsMicros: CPU_TARGETS,
     eventsReceived: eventReceiver.received,
     scenarios: rows,

@@ -4,6 +4,7 @@
 // a model call: the frame, the admission, the stored messages, the model's request and its
 // server-sent events, the deltas and the final message.
 import http from "node:http";
+import { rssMiB, settledCpuMs } from "./load.mjs";
 import { post } from "./workflows.mjs";
 
 /** What the stand-in model streams, a piece per event. */
@@ -117,4 +118,27 @@ export async function chatLoad(socketUrls, { seconds, connections }) {
   );
   latencies.sort((a, b) => a - b);
   return { total: latencies.length, failures, latencies };
+}
+
+/**
+ * The chat scenario's row, as `measure` gives others: a warm-up on `warm`'s conversations, then
+ * `seconds` of round trips on `urls`', with the CPU (µs per round trip) and RSS of process `pid`.
+ */
+export async function measureChat({ pid, warm, urls, seconds, warmupSeconds, connections }) {
+  await chatLoad(warm, { seconds: warmupSeconds, connections });
+  const before = await settledCpuMs(pid);
+  const r = await chatLoad(urls, { seconds, connections });
+  const at = (q) =>
+    r.latencies[Math.min(r.latencies.length - 1, Math.floor(q * r.latencies.length))] ?? 0;
+  return {
+    reqPerSec: r.total / seconds,
+    latencyP50Ms: Math.round(at(0.5)),
+    latencyP99Ms: Math.round(at(0.99)),
+    totalRequests: r.total,
+    cpuMicrosPerCall: (((await settledCpuMs(pid)) - before) * 1000) / Math.max(1, r.total),
+    rssMiB: rssMiB(pid),
+    non2xx: r.failures,
+    status5xx: r.failures,
+    unexpectedStatus: r.failures,
+  };
 }

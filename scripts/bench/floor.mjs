@@ -8,13 +8,8 @@
 // - floor-rpc-put: the call carries the request (method, URL, headers, body bytes) and the object
 //   stores it with one `put` (a webhook call, whose record the runner must keep);
 // - floor-rpc-d1: the object reads one D1 row by primary key (a look-up the ledger's cache misses).
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { convertV4MiniflareOptions, Log, LogLevel, Miniflare } from "miniflare";
-import { unstable_getMiniflareWorkerOptions } from "wrangler";
-import { ROOT } from "../local-server.mjs";
-import { workerdPid } from "./workerd.mjs";
+
+import { serveWorker, wranglerWorkerOptions } from "./workerd.mjs";
 import { HOOK_BODY, WEBHOOK_SECRET } from "./workflows.mjs";
 
 /** The reference Worker: every step done the plainest way the runtime offers. */
@@ -60,32 +55,18 @@ export default {
  * @param {{ port: number, inspectorPort?: number }} options
  */
 export async function startFloor({ port, inspectorPort }) {
-  const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(ROOT, "wrangler.toml"));
-  const persistDir = fs.mkdtempSync(path.join(os.tmpdir(), "agent-edge-floor-"));
-  const mf = new Miniflare(
-    convertV4MiniflareOptions({
-      host: "127.0.0.1",
-      port: 0,
-      ...(inspectorPort ? { inspectorPort } : {}),
-      log: new Log(LogLevel.WARN),
-      cf: false,
-      defaultPersistRoot: persistDir,
-      workers: [
-        {
-          name: "floor",
-          modules: true,
-          script: FLOOR_WORKER,
-          compatibilityDate: workerOptions.compatibilityDate,
-          compatibilityFlags: workerOptions.compatibilityFlags,
-          durableObjects: { FLOOR: { className: "Floor", useSQLite: true } },
-          d1Databases: ["DB"],
-          unsafeDirectSockets: [{ host: "127.0.0.1", port }],
-        },
-      ],
-    }),
-  );
-  await mf.ready;
-  const db = await mf.getD1Database("DB");
+  const { compatibilityDate, compatibilityFlags } = wranglerWorkerOptions();
+  const worker = {
+    name: "floor",
+    modules: true,
+    script: FLOOR_WORKER,
+    compatibilityDate,
+    compatibilityFlags,
+    durableObjects: { FLOOR: { className: "Floor", useSQLite: true } },
+    d1Databases: ["DB"],
+  };
+  const server = await serveWorker({ worker, port, inspectorPort });
+  const db = await server.mf.getD1Database("DB");
   await db.exec("CREATE TABLE floor (id TEXT PRIMARY KEY, value TEXT NOT NULL)");
   // D1 takes statements of at most 100 KB: 100 rows each.
   const inserts = Array.from({ length: 10 }, (_, chunk) => {
@@ -96,16 +77,7 @@ export async function startFloor({ port, inspectorPort }) {
     return db.prepare(`INSERT INTO floor (id, value) VALUES ${rows.join(",")}`);
   });
   await db.batch(inserts);
-  return {
-    base: `http://127.0.0.1:${port}`,
-    pid: workerdPid(),
-    persistDir,
-    mf,
-    async stop() {
-      await mf.dispose();
-      fs.rmSync(persistDir, { recursive: true, force: true });
-    },
-  };
+  return server;
 }
 
 /** The floor's scenarios after its health reference; floor-rpc-put sends the webhook bench's call. */

@@ -55,24 +55,6 @@ export async function openProfiler(inspectorPort, name) {
 }
 
 /**
- * The time (µs) the isolate was busy in a profile: the sampled intervals not spent idle. Only the
- * profiled isolate's work counts; Miniflare's D1, which runs in an isolate of its own here and on
- * D1's servers in production, does not.
- * @param {{ nodes: Array<{ id: number, callFrame: { functionName: string } }>, samples: number[], timeDeltas: number[] }} profile
- */
-export function busyMicros(profile) {
-  const idle = new Set(
-    profile.nodes.filter((node) => node.callFrame.functionName === "(idle)").map((node) => node.id),
-  );
-  let busy = 0;
-  // timeDeltas[i] is the time from sample i-1 to sample i: the interval sample i stands for.
-  for (let i = 0; i < profile.samples.length; i++) {
-    if (!idle.has(profile.samples[i])) busy += profile.timeDeltas[i] ?? 0;
-  }
-  return busy;
-}
-
-/**
  * The functions with the most self time in a profile, as `{ name, where, selfPct }` rows
  * (idle and the garbage collector named as V8 names them).
  * @param {{ nodes: Array<{ id: number, callFrame: { functionName: string, url: string, lineNumber: number } }>, samples: number[] }} profile

@@ -35,7 +35,6 @@ export function printResults({ rows, peer, held, capacities }) {
       ["p99 ms", (r) => r.latencyP99Ms],
       ["cpu µs/call", (r) => r.cpuMicrosPerCall.toFixed(0)],
       ["target µs", (r) => r.cpuTargetMicros ?? ""],
-      ["isolate µs/call", (r) => r.isolateMicrosPerCall?.toFixed(0) ?? ""],
       ["RSS MiB", (r) => r.rssMiB.toFixed(0)],
       ["non-2xx", (r) => r.non2xx],
       ["5xx", (r) => r.status5xx],

@@ -45,7 +45,7 @@ export function buildWorker({ minify = true } = {}) {
 }
 
 /** The workerd process Miniflare started: the newest child of this process named workerd. */
-export function workerdPid() {
+function workerdPid() {
   const ps = spawnSync("ps", ["-o", "pid=,comm=", "--ppid", String(process.pid)], {
     encoding: "utf8",
   });
@@ -58,20 +58,17 @@ export function workerdPid() {
   return Math.max(...pids);
 }
 
+/** wrangler.toml read by wrangler into Miniflare 4's worker options. */
+export const wranglerWorkerOptions = () =>
+  unstable_getMiniflareWorkerOptions(path.join(ROOT, "wrangler.toml")).workerOptions;
+
 /**
- * Starts the built Worker on 127.0.0.1:`port` with wrangler.toml's bindings, `vars` on top,
- * migrations applied. `inspectorPort` opens workerd's V8 inspector (for --profile).
- * @param {{ script: string, port: number, vars: Record<string, string>, inspectorPort?: number }} options
+ * Serves one Worker through workerd on 127.0.0.1:`port`, its state on disk in a temporary folder.
+ * `inspectorPort` opens workerd's V8 inspector (for --profile).
+ * @param {{ worker: object, port: number, inspectorPort?: number }} options `worker`: Miniflare 4 worker options
  * @returns {Promise<{ base: string, pid: number, persistDir: string, mf: Miniflare, stop: () => Promise<void> }>}
  */
-export async function startWorkerd({ script, port, vars, inspectorPort }) {
-  const { workerOptions: read } = unstable_getMiniflareWorkerOptions(
-    path.join(ROOT, "wrangler.toml"),
-  );
-  // The bundle is one module already; wrangler's rules for finding more have nothing to act on.
-  // Static assets are left out: Cloudflare serves them before any Worker, while Miniflare would put
-  // two Workers of its own (an asset router and an asset server) in front of ours on every request.
-  const { modulesRules: _rules, assets: _assets, ...workerOptions } = read;
+export async function serveWorker({ worker, port, inspectorPort }) {
   const persistDir = fs.mkdtempSync(path.join(os.tmpdir(), "agent-edge-bench-"));
   // wrangler reads wrangler.toml into Miniflare 4's option shape; Miniflare 5 converts it.
   const mf = new Miniflare(
@@ -85,23 +82,10 @@ export async function startWorkerd({ script, port, vars, inspectorPort }) {
       // The placeholder `request.cf`: fetching the real one needs the internet.
       cf: false,
       defaultPersistRoot: persistDir,
-      workers: [
-        {
-          ...workerOptions,
-          name: "agent-edge",
-          modules: true,
-          scriptPath: script,
-          unsafeDirectSockets: [{ host: "127.0.0.1", port }],
-          bindings: { ...workerOptions.bindings, ...vars },
-        },
-      ],
+      workers: [{ ...worker, unsafeDirectSockets: [{ host: "127.0.0.1", port }] }],
     }),
   );
   await mf.ready;
-  const db = await mf.getD1Database("DB");
-  for (const migration of await readD1Migrations(path.join(ROOT, "migrations"))) {
-    await db.batch(migration.queries.map((query) => db.prepare(query)));
-  }
   return {
     base: `http://127.0.0.1:${port}`,
     pid: workerdPid(),
@@ -112,6 +96,31 @@ export async function startWorkerd({ script, port, vars, inspectorPort }) {
       fs.rmSync(persistDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Starts the built Worker on 127.0.0.1:`port` with wrangler.toml's bindings, `vars` on top,
+ * migrations applied. `inspectorPort` opens workerd's V8 inspector (for --profile).
+ * @param {{ script: string, port: number, vars: Record<string, string>, inspectorPort?: number }} options
+ */
+export async function startWorkerd({ script, port, vars, inspectorPort }) {
+  // The bundle is one module already; wrangler's rules for finding more have nothing to act on.
+  // Static assets are left out: Cloudflare serves them before any Worker, while Miniflare would put
+  // two Workers of its own (an asset router and an asset server) in front of ours on every request.
+  const { modulesRules: _rules, assets: _assets, ...workerOptions } = wranglerWorkerOptions();
+  const worker = {
+    ...workerOptions,
+    name: "agent-edge",
+    modules: true,
+    scriptPath: script,
+    bindings: { ...workerOptions.bindings, ...vars },
+  };
+  const server = await serveWorker({ worker, port, inspectorPort });
+  const db = await server.mf.getD1Database("DB");
+  for (const migration of await readD1Migrations(path.join(ROOT, "migrations"))) {
+    await db.batch(migration.queries.map((query) => db.prepare(query)));
+  }
+  return server;
 }
 
 /**
