@@ -1,7 +1,10 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { LiveExecution } from "../../src/webhooks/runner/execution-row";
+import {
+  INLINE_INPUT_MAX_CHARS,
+  type LiveExecution,
+} from "../../src/webhooks/runner/execution-row";
 import { ExecutionStore, FINISHED_BATCH_MS } from "../../src/webhooks/runner/execution-store";
 import { advance, startExecution } from "../../src/workflow/engine";
 import { define } from "../helpers/definitions";
@@ -17,9 +20,9 @@ const immediate = define(
 );
 
 /** An execution of `immediate`: finished (its one stretch run) or just started. */
-function execution(id: string, finished: boolean): LiveExecution {
+function execution(id: string, finished: boolean, n: string = id): LiveExecution {
   const now = Date.now();
-  const output = { body: { n: id }, headers: {}, queryParams: {}, method: "POST" };
+  const output = { body: { n }, headers: {}, queryParams: {}, method: "POST" };
   const state = startExecution(immediate, "webhook_1", output, now);
   if (finished) advance(immediate, state, {}, now);
   return {
@@ -118,6 +121,34 @@ describe("ExecutionStore", () => {
       const listing = store.list(10);
       await vi.advanceTimersByTimeAsync(0);
       expect((await listing).data.map((record) => record.id)).toEqual(["exe_a"]);
+    });
+  });
+
+  it("keeps a small call's input inside its record and a large one apart, both sealed", async () => {
+    await runInDurableObject(anyObject(), async (_instance, state) => {
+      const { storage, puts } = countingPuts(state.storage);
+      const store = new ExecutionStore(storage, env.SECRETS_KEY);
+      const small = "s3cret-small-value";
+      const large = `s3cret-large-${"x".repeat(INLINE_INPUT_MAX_CHARS)}`;
+      // A secret's value in the call is redacted in the record, so its input is kept for replays.
+      await store.save(execution("exe_small", true, small), [small], null);
+      await store.save(execution("exe_large", true, large), [large], null);
+      // The small input costs no key of its own.
+      expect(puts.flat().filter((key) => key.startsWith("r/"))).toEqual(["r/exe_large"]);
+      const stored = JSON.stringify([...(await state.storage.list()).values()]);
+      expect(stored).not.toContain(small);
+      expect(stored).not.toContain("s3cret-large");
+
+      const reread = new ExecutionStore(state.storage, env.SECRETS_KEY);
+      await reread.load();
+      for (const [id, value] of [
+        ["exe_small", small],
+        ["exe_large", large],
+      ] as const) {
+        const row = await reread.openedRow(id);
+        expect(JSON.parse(row?.input ?? "null").body.n).toBe(value);
+        expect(JSON.stringify((await reread.get(id))?.nodes)).toContain("[redacted]");
+      }
     });
   });
 });

@@ -7,7 +7,7 @@ import type { ExecutionRecord } from "./contract";
 
 /**
  * Storage keys: `x/<seq>` a record (seq grows with every new execution, so listing is newest
- * first), `i/<id>` its seq, `l/<id>` its seq while unfinished, `r/<id>` a kept replay input,
+ * first), `i/<id>` its seq, `l/<id>` its seq while unfinished, `r/<id>` a large kept replay input,
  * `d/<version>` a definition version records name (written with the first), for replays.
  */
 export const recordKey = (seq: number) => `x/${String(seq).padStart(12, "0")}`;
@@ -15,6 +15,9 @@ export const idKey = (id: string) => `i/${id}`;
 export const liveKey = (id: string) => `l/${id}`;
 export const inputKey = (id: string) => `r/${id}`;
 export const definitionKey = (version: number) => `d/${String(version).padStart(15, "0")}`;
+
+/** A sealed kept input up to this length (characters) is stored inside its record. */
+export const INLINE_INPUT_MAX_CHARS = 16_384;
 
 /** An execution being run: the definition it started with and the engine's state. */
 export type LiveExecution = {
@@ -54,7 +57,8 @@ export type Row = {
   replayOf?: string | null;
   /**
    * The trigger's raw output as JSON, sealed, kept only when redaction changed the record (a
-   * secret's value in the call): a replay then gets the call as it was. Null otherwise.
+   * secret's value in the call): a replay then gets the call as it was. Null otherwise. As
+   * stored: present when it is at most INLINE_INPUT_MAX_CHARS, else in `r/<id>`.
    */
   input?: string | null;
   /** As stored: whether `r/<id>` holds the kept input (written apart from the record). */
@@ -120,10 +124,12 @@ export function storageWrites(
   const ended: string[] = [];
   for (const { seq, row: sealedRow, isNew } of batch) {
     const into = sealedRow.live === null ? unconfirmed : confirmed;
-    // A kept input has its own value: with the record it could pass the 2 MB value limit.
+    // A small kept input rides in the record (a row fewer per call); a large one has its own
+    // value, as with the record it could pass the 2 MB value limit.
     const { input, ...row } = sealedRow;
-    into[recordKey(seq)] = { ...row, hasInput: Boolean(input) };
-    if (input) into[inputKey(row.id)] = input;
+    const apart = Boolean(input) && (input?.length ?? 0) > INLINE_INPUT_MAX_CHARS;
+    into[recordKey(seq)] = { ...row, ...(input && !apart ? { input } : {}), hasInput: apart };
+    if (input && apart) into[inputKey(row.id)] = input;
     if (isNew) into[idKey(row.id)] = seq;
     const version = row.definitionAt ?? 0;
     const definition = definitions.get(version);

@@ -194,7 +194,8 @@ export class ExecutionStore {
     if (!row) return undefined;
     const aad = stateAad(row.workflowId, row.id);
     const live = row.live ? await this.box.open(row.live, aad) : null;
-    const sealedInput = row.hasInput ? await this.storage.get<string>(inputKey(id)) : undefined;
+    const sealedInput =
+      row.input ?? (row.hasInput ? await this.storage.get<string>(inputKey(id)) : undefined);
     const input = sealedInput ? await this.box.open(sealedInput, aad) : null;
     return { ...row, live, input };
   }
