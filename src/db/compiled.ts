@@ -1,9 +1,9 @@
 /**
- * Drizzle queries built once per isolate instead of once per call (docs/performance.md#what-was-changed-for-speed).
- * Drizzle turns a query builder into SQL on every call, which was a tenth of a link's create and a
- * fifth of a look-up D1 answers; the hot queries are written with placeholders, built on first use,
- * and bound with drizzle's own `fillPlaceholders` (each column's encoder), so D1 receives exactly
- * what the builder would have sent.
+ * Drizzle queries built once per isolate instead of once per call
+ * (docs/performance.md#targets-and-what-stands-in-the-way). Drizzle turns a query builder into SQL
+ * on every call, which was a tenth of a link's create and a fifth of a look-up that reads D1; the
+ * hot queries are written with placeholders, built on first use, and bound with drizzle's own
+ * `fillPlaceholders` (each column's encoder), so D1 receives exactly what the builder would send.
  */
 import { fillPlaceholders } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
