@@ -25,7 +25,7 @@ const body = (ws: Awaited<ReturnType<typeof seedWorkspace>>) =>
   });
 
 /** D1 bytes per link, over `count` creates (several keys: 120 calls a minute per key). */
-export async function bytesPerLink(count = 100): Promise<number> {
+export async function bytesPerLink(count = 400): Promise<number> {
   const ws = await seedWorkspace();
   const keys = [ws.widgetKey];
   while (keys.length * 100 < count) keys.push((await createWidgetKey(ws)).key);
@@ -42,7 +42,7 @@ export async function bytesPerLink(count = 100): Promise<number> {
 }
 
 /** D1 bytes per link with one endpoint listening: the link, its event, delivery and attempt. */
-export async function bytesPerLinkWithEvent(count = 50): Promise<number> {
+export async function bytesPerLinkWithEvent(count = 100): Promise<number> {
   const ws = await seedWorkspace();
   const receiver = await registerReceiver(ws, { events: ["link.created"] });
   const before = await d1Size();
