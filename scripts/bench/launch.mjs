@@ -135,7 +135,7 @@ export function launchScenarios(seeded) {
     { name: "create-with-events", expect: 201, request: withEvents },
     { name: "lookup", expect: 200, request: recent("GET", "lookup"), needsIds: true },
     { name: "revoke", expect: 204, request: recent("DELETE", "revoke"), needsIds: true },
-    // After revoke: the links it reads into the ledger would otherwise push out the recent ones.
+    // After revoke: run before it, revoke found its links no longer in the ledger's cache.
     { name: "lookup-uncached", expect: 200, request: uncached },
     {
       name: "idempotent-replay",
