@@ -6,7 +6,7 @@
 import type { AppBindings } from "../platform/env";
 import { ApiError, notFound } from "../platform/errors";
 import { isoTime, isoTimeOrNull } from "../platform/ids";
-import { onEveryShard, workflowRunner } from "../webhooks/runner/client";
+import { onEveryShard, runnerIfEver } from "../webhooks/runner/client";
 import type { ExecutionRecord, ReplayMode } from "../webhooks/runner/contract";
 import { listExecutionsMerged } from "../webhooks/runner/merged-lists";
 import { shardOfId } from "../webhooks/runner/shards";
@@ -50,14 +50,9 @@ type Env = Pick<AppBindings, "WORKFLOW_RUNNER">;
 
 const noSuchExecution = () => notFound("No such execution of this workflow.");
 
-/**
- * The runner shard that holds an execution (its id names it), when the workflow ever had that
- * shard (docs/scaling.md#runner-shards); else null: a made-up id reaches no object.
- */
-function holder(env: Env, workflowId: string, shardsEver: number, executionId: string) {
-  const shard = shardOfId(executionId);
-  return shard < shardsEver ? workflowRunner(env, workflowId, shard) : null;
-}
+/** The runner shard that holds an execution (its id names it), or null (see `runnerIfEver`). */
+const holder = (env: Env, workflowId: string, shardsEver: number, executionId: string) =>
+  runnerIfEver(env, workflowId, shardsEver, shardOfId(executionId));
 
 /**
  * Executions of a workflow (which the caller has checked belongs to the workspace), newest first,

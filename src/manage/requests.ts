@@ -8,7 +8,7 @@ import { database } from "../db/database";
 import type { AppBindings } from "../platform/env";
 import { notFound } from "../platform/errors";
 import { isoTime } from "../platform/ids";
-import { workflowRunner } from "../webhooks/runner/client";
+import { runnerIfEver, workflowRunner } from "../webhooks/runner/client";
 import { listRequestsMerged } from "../webhooks/runner/merged-lists";
 import type { LoggedRequest } from "../webhooks/runner/request-log-entry";
 import { shardOfId } from "../webhooks/runner/shards";
@@ -55,9 +55,8 @@ export async function getRequest(
   shardsEver: number,
   requestId: string,
 ): Promise<z.infer<typeof LoggedRequestDetailSchema>> {
-  const shard = shardOfId(requestId);
-  const entry =
-    shard < shardsEver ? await workflowRunner(env, workflowId, shard).getRequest(requestId) : null;
+  const runner = runnerIfEver(env, workflowId, shardsEver, shardOfId(requestId));
+  const entry = runner ? await runner.getRequest(requestId) : null;
   if (!entry) throw notFound("No such request in this workflow's log (kept 7 days, 1,000 calls).");
   return { ...entry, receivedAt: isoTime(entry.receivedAt) };
 }

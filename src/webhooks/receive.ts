@@ -20,7 +20,7 @@ import {
 } from "./request";
 import { workflowRunner } from "./runner/client";
 import type { CaptureOutcome, ShardAnswer, WebhookCall, WebhookOutcome } from "./runner/contract";
-import { idOnShard, pickShard, shardOfId } from "./runner/shards";
+import { idOnShard, pickShard } from "./runner/shards";
 
 /** A Cookie header without the dashboard's session cookie (docs/security.md#webhook-replies). */
 function withoutSessionCookie(cookie: string): string {
@@ -111,12 +111,12 @@ async function readInput(
   return { input: { ok: true, output }, ...whole };
 }
 
-/** Sends the call to the runner shard its execution id names; re-attaches after a restart. */
+/** Sends the call to runner shard `shard` (its execution id names it); re-attaches after a restart. */
 async function sendToShard(
   env: AppBindings,
   call: WebhookCall,
+  shard: number,
 ): Promise<WebhookOutcome | ShardAnswer> {
-  const shard = shardOfId(call.executionId);
   try {
     return await workflowRunner(env, call.workflowId, shard).receive(call);
   } catch (error) {
@@ -144,7 +144,7 @@ async function deliver(env: AppBindings, call: WebhookCall): Promise<WebhookOutc
     const shard = (first + tried) % shards;
     const executionId = idOnShard(call.executionId, shard);
     const spill = tried < shards - 1;
-    const outcome = await sendToShard(env, { ...call, executionId, spill });
+    const outcome = await sendToShard(env, { ...call, executionId, spill }, shard);
     if (outcome.kind === "shard_full") {
       soonest = Math.min(soonest, outcome.retryAfterSeconds);
       continue;

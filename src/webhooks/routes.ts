@@ -14,7 +14,7 @@ import { errorResponses } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
 import { captureWebhook, receiveWebhook, type WebhookTarget } from "./receive";
 import { encodeReply, type Reply } from "./reply";
-import { workflowRunner } from "./runner/client";
+import { runnerIfEver } from "./runner/client";
 import type { BadBodyStatus, CaptureOutcome } from "./runner/contract";
 import { runnerOfToken } from "./runner/result-tokens";
 
@@ -65,10 +65,11 @@ webhooksRouter.get("/webhooks/results/:token", async (c) => {
   const runner = runnerOfToken(token);
   // Only a runner of a workflow that exists is reached: made-up ids create no objects.
   const shards = runner ? await workflowShards(database(c.env), runner.workflowId) : null;
-  const state =
-    runner && shards && runner.shard < shards.shardsEver
-      ? await workflowRunner(c.env, runner.workflowId, runner.shard).result(token)
+  const holder =
+    runner && shards
+      ? runnerIfEver(c.env, runner.workflowId, shards.shardsEver, runner.shard)
       : null;
+  const state = holder ? await holder.result(token) : null;
   if (!state) throw new ApiError(404, "not_found", "No result has this handle (or it expired).");
   c.header("x-execution-id", state.executionId);
   switch (state.kind) {

@@ -24,6 +24,19 @@ export function workflowRunner(
 }
 
 /**
+ * Shard `shard` of the workflow's runners when the workflow ever had it (`shardsEver`), else null:
+ * an id or handle naming a shard that never existed reaches no object (docs/scaling.md#runner-shards).
+ */
+export function runnerIfEver(
+  env: Env,
+  workflowId: string,
+  shardsEver: number,
+  shard: number,
+): DurableObjectStub<WorkflowRunnerContract> | null {
+  return shard < shardsEver ? workflowRunner(env, workflowId, shard) : null;
+}
+
+/**
  * Calls `each` on shards 0 to `shards - 1` of the workflow's runners at once; the results in shard
  * order. @throws the first failure, after every call settled
  */

@@ -6,7 +6,7 @@
  * grows with the sequence, and the boundary is found by bisection instead of a scan.
  */
 import type { ExecutionPage } from "./contract";
-import { type Row, recordKey, toRecord } from "./execution-row";
+import { createdAt, type Row, recordKey, toRecord } from "./execution-row";
 
 /**
  * How far the clock may step back between two executions (a restart on another machine): the
@@ -15,9 +15,6 @@ import { type Row, recordKey, toRecord } from "./execution-row";
 const CLOCK_SLACK_MS = 1_000;
 const SCAN_PAGE = 128;
 const PREFIX = "x/";
-
-/** When the execution was created (epoch ms): queued, or else started. */
-const createdAt = (row: Row) => row.queuedAt ?? row.startedAt;
 
 /** The record with the highest sequence number at most `seq`, with that number, or null. */
 async function atOrBefore(

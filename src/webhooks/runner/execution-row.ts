@@ -66,6 +66,11 @@ export type Row = {
   queuedAt?: number | null;
 };
 
+/** When an execution was created (epoch ms): queued, or else started; the order of merged lists. */
+export function createdAt(record: { queuedAt?: number | null; startedAt: number }): number {
+  return record.queuedAt ?? record.startedAt;
+}
+
 /** When the last node of `runs` finished (epoch ms), or null. */
 export function lastFinishedAt(runs: NodeRun[]): number | null {
   let at: number | null = null;

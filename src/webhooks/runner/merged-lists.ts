@@ -4,15 +4,13 @@
  * one shard, the shard's own list is passed through unchanged.
  */
 import type { AppBindings } from "../../platform/env";
-import { onEveryShard, workflowRunner } from "./client";
-import type { ExecutionPage, ExecutionRecord } from "./contract";
+import { onEveryShard, runnerIfEver, workflowRunner } from "./client";
+import type { ExecutionPage } from "./contract";
+import { createdAt } from "./execution-row";
 import type { LoggedRequest } from "./request-log-entry";
 import { shardOfId } from "./shards";
 
 type Env = Pick<AppBindings, "WORKFLOW_RUNNER">;
-
-/** When an execution was created (epoch ms): the order of the merged list. */
-const createdAt = (record: ExecutionRecord) => record.queuedAt ?? record.startedAt;
 
 /**
  * Executions newest first over shards 0 to `shards - 1`: by creation time, then (for the same
@@ -34,10 +32,8 @@ export async function listExecutionsMerged(
     pages = await onEveryShard(env, workflowId, shards, (runner) => runner.listExecutions(limit));
   } else {
     const cursorShard = shardOfId(startingAfter);
-    const cursor =
-      cursorShard < shards
-        ? await workflowRunner(env, workflowId, cursorShard).getExecution(startingAfter)
-        : null;
+    const holder = runnerIfEver(env, workflowId, shards, cursorShard);
+    const cursor = holder ? await holder.getExecution(startingAfter) : null;
     if (!cursor) return { data: [], hasMore: false };
     const at = createdAt(cursor);
     pages = await onEveryShard(env, workflowId, shards, (runner, shard) =>

@@ -65,20 +65,22 @@ export class WebhookReceiver {
   /** Answers one call (docs/api/webhooks.md#responses) and records it in the request log. */
   async receive(call: WebhookCall): Promise<WebhookOutcome | ShardAnswer> {
     const { source } = this.parts;
+    // The shard the Worker sent the call to, as its execution id names it.
+    const here = shardOfId(call.executionId);
     let config = await source.workflow(call.workflowId);
     if (!config || !namesThisWorkflow(config, call)) return { kind: "not_found", stale: true };
-    if (!routedHere(config, call)) {
+    if (!routedHere(config, call, here)) {
       config = await source.recheck(call.workflowId, RECHECK_AFTER_MS);
       if (!config || !namesThisWorkflow(config, call)) return { kind: "not_found", stale: true };
       // Nothing is counted or logged here: the Worker sends the call again to a shard of these.
-      if (!routedHere(config, call)) return { kind: "reshard", shards: config.shards };
+      if (!routedHere(config, call, here)) return { kind: "reshard", shards: config.shards };
     }
     const node = webhookNode(config, call.nodeKey);
     if (!node) return { kind: "not_found", stale: false };
-    const { outcome, reason, queued } = await this.answer(config, node, call);
+    const { outcome, reason, queued } = await this.answer(config, node, call, here);
     // Another shard may have room: the Worker asks it, and only the last one asked logs the call.
     if (outcome.kind === "shard_full") return outcome;
-    await this.record(config, node, call, { outcome, reason: reason ?? null, queued });
+    await this.record(config, node, call, here, { outcome, reason: reason ?? null, queued });
     return outcome;
   }
 
@@ -86,6 +88,7 @@ export class WebhookReceiver {
     config: RunnerConfig,
     node: WebhookNode,
     call: WebhookCall,
+    here: number,
   ): Promise<Answer> {
     const { executor, rateLimits, source, deliveries, late } = this.parts;
     // A stopped workflow's URLs answer 404 (spec 3); the log says why.
@@ -95,7 +98,7 @@ export class WebhookReceiver {
     }
     // Each shard enforces its share; the shares add up to the node's limit (docs/scaling.md#rate-limits).
     const limit = node.rateLimitPerMinute;
-    const share = shareOf(limit, config.shards, shardOfId(call.executionId));
+    const share = shareOf(limit, config.shards, here);
     const rate = await rateLimits.attempt(`webhook/${node.key}`, share, 60_000);
     if (!rate.allowed) {
       const { retryAfterSeconds } = rate;
@@ -128,7 +131,7 @@ export class WebhookReceiver {
       const answer =
         node.responseMode === "immediate"
           ? accepted(first, renderReply(node, output, first))
-          : await this.firstAnswer(workflowId, node, first, shardOfId(executionId));
+          : await this.firstAnswer(workflowId, node, first, here);
       return { outcome: { kind: "deduplicated", first: answer } };
     }
     // From here to `start` nothing is awaited: the queue cannot fill up in between.
@@ -194,6 +197,7 @@ export class WebhookReceiver {
     config: RunnerConfig,
     node: WebhookNode,
     call: WebhookCall,
+    here: number,
     {
       outcome,
       reason,
@@ -220,7 +224,7 @@ export class WebhookReceiver {
         keepBody: !FLOODS.has(outcome.kind === "deduplicated" ? outcome.first.kind : outcome.kind),
       },
       secrets.redact,
-      shardOfId(call.executionId),
+      here,
     );
   }
 }
@@ -240,8 +244,8 @@ function accepted(
 }
 
 /** Whether the Worker sent the call to a shard of as many as this shard knows the workflow has. */
-function routedHere(config: RunnerConfig, call: WebhookCall): boolean {
-  return call.shards === config.shards && shardOfId(call.executionId) < config.shards;
+function routedHere(config: RunnerConfig, call: WebhookCall, here: number): boolean {
+  return call.shards === config.shards && here < config.shards;
 }
 
 export function namesThisWorkflow(config: RunnerConfig, call: WebhookCall): boolean {

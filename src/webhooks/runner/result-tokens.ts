@@ -6,7 +6,7 @@
  * finds the runner; the runner keeps only its SHA-256.
  */
 import { randomBase64Url, sha256Hex } from "../../platform/crypto";
-import { shardOfId } from "./shards";
+import { idOnShard, shardOfId } from "./shards";
 
 /** How long a result handle is valid (ms). */
 export const RESULT_TOKEN_TTL_MS = 24 * 60 * 60_000;
@@ -31,8 +31,7 @@ export class ResultTokens {
    * swept on the way.
    */
   async issue(workflowId: string, executionId: string, now = Date.now()): Promise<string> {
-    const shard = shardOfId(executionId);
-    const token = `${workflowId}${shard === 0 ? "" : `-${shard}`}.${randomBase64Url(32)}`;
+    const token = `${idOnShard(workflowId, shardOfId(executionId))}.${randomBase64Url(32)}`;
     this.sql.exec("DELETE FROM result_tokens WHERE expires_at <= ?", now);
     this.sql.exec(
       "INSERT INTO result_tokens (hash, execution_id, expires_at) VALUES (?, ?, ?)",
