@@ -89,18 +89,15 @@ describe("the targets of issue 16 (docs/performance.md#targets)", () => {
 describe("the measurements", () => {
   it("a steady call costs what the one before it did", () => {
     for (const [name, { steady: pair }] of measured) {
-      if (name === "Chat message and reply") continue;
       expect(comparable(pair[1]), name).toEqual(comparable(pair[0]));
     }
   });
 
-  it("a chat exchange reads 14 rows and 3 per message stored before it, and writes the same", () => {
-    // Exchange n (from 1) finds the greeting and n - 1 exchanges stored: 2n - 1 messages.
-    for (const [index, tally] of chat.entries()) {
-      expect(tally.objectRowsRead).toBe(14 + 3 * (2 * (index + 1) - 1));
-    }
-    // The scan of recent person messages reads each once, the history read twice.
-    expect(new Set(chat.map((tally) => tally.objectRowsWritten)).size).toBe(1);
+  it("a chat exchange reads and writes the same rows however many messages came before it", () => {
+    // Exchanges 1 to 4 find 1 to 7 messages stored: the history and the rate limit's scan come
+    // from the object's memory, so no read grows with the conversation.
+    expect(new Set(chat.map((tally) => tally.objectRowsRead))).toEqual(new Set([4]));
+    expect(new Set(chat.map((tally) => tally.objectRowsWritten))).toEqual(new Set([6]));
   });
 
   it("a search reads the person's page, not the workspace: 1,000 or 10,000 links cost the same", async () => {

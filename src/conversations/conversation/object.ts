@@ -44,6 +44,8 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
   private readonly store: ConversationStore;
   private readonly outbox: OutboxDelivery;
   private readonly replies: ReplyDesk;
+  /** The alarm as set (epoch ms, null for none); undefined until read after the object starts. */
+  private alarmAt: number | null | undefined;
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
     super(ctx, env);
@@ -171,6 +173,8 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
    * idle too long, whichever comes first.
    */
   override async alarm(): Promise<void> {
+    // The alarm that runs is spent, whenever it was due: the next one must be set anew.
+    this.alarmAt = null;
     const now = Date.now();
     const state = this.store.state();
     const facts = this.store.facts();
@@ -229,8 +233,16 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
       if (expiresAt !== undefined) times.push(expiresAt);
     }
     const next = Math.min(...times.filter((t): t is number => t !== null));
-    if (Number.isFinite(next)) await this.ctx.storage.setAlarm(Math.max(next, Date.now() + 1));
-    else await this.ctx.storage.deleteAlarm();
+    const at = Number.isFinite(next) ? Math.max(next, Date.now() + 1) : null;
+    if (this.alarmAt === undefined) this.alarmAt = await this.ctx.storage.getAlarm();
+    // An alarm still to come and no later than needed stays: each message moves the idle time,
+    // and rather than a write per message, the alarm wakes the object early, finds nothing due
+    // and sets the next one.
+    const set = this.alarmAt;
+    if (set === at || (at !== null && set !== null && set > Date.now() && set <= at)) return;
+    if (at === null) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(at);
+    this.alarmAt = at;
   }
 }
 

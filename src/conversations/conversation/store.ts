@@ -4,9 +4,11 @@
  * must reach someone else (workflow events, the link's move to `ended`) at least once.
  */
 import { randomBase64Url } from "../../platform/crypto";
+import { HISTORY_READ_LIMIT } from "../brains/prompt";
 import { markdownBlocks } from "../markdown";
 import type { Block } from "../protocol";
 import type { ConversationFacts, EndReason, StoredMessage } from "./contract";
+import { RecentMessages } from "./recent";
 
 /** Columns the messages table gained after objects already existed, with their definitions. */
 const ADDED_COLUMNS = [
@@ -57,8 +59,22 @@ export function linkEndReason(reason: EndReason | null | undefined): Exclude<End
   return reason == null || reason === "revoked" ? "person" : reason;
 }
 
-/** The conversation's SQLite tables (meta, messages, tickets, opens, retries, outbox), read and written synchronously. */
+/**
+ * The conversation's SQLite tables (meta, messages, tickets, opens, retries, outbox), read and
+ * written synchronously. What every message reads (the facts, the state, the newest messages, the
+ * outbox's next due time) is kept in memory once read and changed with each write: this store is
+ * its object's only writer, and the object starts afresh (and reads again) after any failed write.
+ * What it returns is shared with that memory: callers build new values (`{ ...state }`), never
+ * change the ones they are given.
+ */
 export class ConversationStore {
+  /** `meta` values as stored (parsed), by name; null for a name with no row. */
+  private readonly meta = new Map<string, unknown>();
+  /** The newest messages (up to what a reply reads), once any read needed them. */
+  private recent: RecentMessages | null = null;
+  /** The outbox's earliest due time; undefined until read, and after each change. */
+  private nextDue: number | null | undefined;
+
   constructor(private readonly sql: SqlStorage) {
     sql.exec(`CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS messages (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL,
@@ -111,6 +127,7 @@ export class ConversationStore {
       stored.interrupted ? 1 : 0,
       stored.blocks ? JSON.stringify(stored.blocks) : null,
     );
+    this.recent?.add(stored);
     return stored;
   }
 
@@ -120,22 +137,25 @@ export class ConversationStore {
    * transcript read text only).
    */
   messages(limit = -1, blocks = false): StoredMessage[] {
-    // SQLite takes LIMIT -1 as no limit.
-    return this.sql
-      .exec<MessageRow>(
-        `SELECT id, role, text, at, interrupted${blocks ? ", blocks" : ""} FROM (SELECT * FROM messages ORDER BY seq DESC LIMIT ?) ORDER BY seq`,
-        limit,
-      )
-      .toArray()
-      .map(({ interrupted, blocks: json, ...message }) => ({
-        ...message,
-        ...(interrupted ? { interrupted: true } : {}),
-        ...(typeof json === "string" ? { blocks: JSON.parse(json) as Block[] } : {}),
-      }));
+    let list: StoredMessage[];
+    if (limit < 0 && !this.recent) {
+      // The whole history (a session's opening) also fills the tail.
+      list = this.readMessages(-1);
+      this.recent = new RecentMessages(
+        list.slice(-HISTORY_READ_LIMIT),
+        HISTORY_READ_LIMIT,
+        list.length <= HISTORY_READ_LIMIT,
+      );
+    } else {
+      list = this.tail().newest(limit) ?? this.readMessages(limit);
+    }
+    return blocks ? list : list.map(({ blocks: _, ...message }) => message);
   }
 
   /** Times (epoch ms, oldest first) of the person's messages after `since`. */
   personMessageTimes(since: number): number[] {
+    const cached = this.tail().personTimesSince(since);
+    if (cached) return cached;
     return this.sql
       .exec<{ at: number }>(
         "SELECT at FROM messages WHERE role = 'person' AND at > ? ORDER BY seq",
@@ -191,6 +211,7 @@ export class ConversationStore {
       JSON.stringify(item),
       due,
     );
+    this.nextDue = undefined;
   }
 
   /** Items whose next attempt is due at `now`. */
@@ -206,23 +227,61 @@ export class ConversationStore {
 
   delivered(id: string): void {
     this.sql.exec("DELETE FROM outbox WHERE id = ?", id);
+    this.nextDue = undefined;
   }
 
   retryLater(id: string, due: number): void {
     this.sql.exec("UPDATE outbox SET due = ?, attempts = attempts + 1 WHERE id = ?", due, id);
+    this.nextDue = undefined;
   }
 
   /** Earliest due time in the outbox, or null when it is empty. */
   nextOutboxDue(): number | null {
-    const row = this.sql.exec<{ due: number | null }>("SELECT MIN(due) AS due FROM outbox").one();
-    return row.due ?? null;
+    if (this.nextDue === undefined) {
+      const row = this.sql.exec<{ due: number | null }>("SELECT MIN(due) AS due FROM outbox").one();
+      this.nextDue = row.due ?? null;
+    }
+    return this.nextDue;
+  }
+
+  /** The tail of newest messages, read from storage on first use after the object starts. */
+  private tail(): RecentMessages {
+    if (!this.recent) {
+      const rows = this.readMessages(HISTORY_READ_LIMIT + 1);
+      const complete = rows.length <= HISTORY_READ_LIMIT;
+      this.recent = new RecentMessages(
+        rows.slice(-HISTORY_READ_LIMIT),
+        HISTORY_READ_LIMIT,
+        complete,
+      );
+    }
+    return this.recent;
+  }
+
+  /** The newest `limit` messages (all for -1) oldest first, blocks parsed, from storage. */
+  private readMessages(limit: number): StoredMessage[] {
+    // SQLite takes LIMIT -1 as no limit.
+    return this.sql
+      .exec<MessageRow>(
+        "SELECT id, role, text, at, interrupted, blocks FROM (SELECT * FROM messages ORDER BY seq DESC LIMIT ?) ORDER BY seq",
+        limit,
+      )
+      .toArray()
+      .map(({ interrupted, blocks: json, ...message }) => ({
+        ...message,
+        ...(interrupted ? { interrupted: true } : {}),
+        ...(typeof json === "string" ? { blocks: JSON.parse(json) as Block[] } : {}),
+      }));
   }
 
   private read<T>(name: string): T | null {
-    const rows = this.sql
-      .exec<{ value: string }>("SELECT value FROM meta WHERE name = ?", name)
-      .toArray();
-    return rows[0] ? (JSON.parse(rows[0].value) as T) : null;
+    if (!this.meta.has(name)) {
+      const rows = this.sql
+        .exec<{ value: string }>("SELECT value FROM meta WHERE name = ?", name)
+        .toArray();
+      this.meta.set(name, rows[0] ? JSON.parse(rows[0].value) : null);
+    }
+    return this.meta.get(name) as T | null;
   }
 
   private write(name: string, value: unknown): void {
@@ -231,5 +290,6 @@ export class ConversationStore {
       name,
       JSON.stringify(value),
     );
+    this.meta.set(name, value);
   }
 }

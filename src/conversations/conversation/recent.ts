@@ -1,0 +1,62 @@
+/**
+ * The newest messages of a conversation, held in memory by its object while it is awake, so a
+ * message and its reply read no history rows (docs/performance.md#counts-per-call). Storage stays
+ * the record: the tail is loaded from it after every wake, and a read it cannot answer goes there.
+ */
+import type { StoredMessage } from "./contract";
+
+/**
+ * Characters of text the tail holds at most, whatever the count: with Markdown blocks parsed, a
+ * few hundred KiB of one object's isolate memory, which other objects share.
+ */
+export const RECENT_MAX_CHARS = 128 * 1024;
+
+/** A conversation's newest messages, oldest first, bounded in count and in characters. */
+export class RecentMessages {
+  private readonly items: StoredMessage[] = [];
+  private chars = 0;
+
+  /**
+   * @param loaded the newest messages as stored, oldest first, blocks included
+   * @param maxCount the most messages held (what the reply reads)
+   * @param complete whether `loaded` is the whole history
+   */
+  constructor(
+    loaded: StoredMessage[],
+    private readonly maxCount: number,
+    private complete: boolean,
+  ) {
+    for (const message of loaded) this.add(message);
+  }
+
+  /** Appends a message just stored; the oldest leave past either bound. */
+  add(message: StoredMessage): void {
+    this.items.push(message);
+    this.chars += message.text.length;
+    while (this.items.length > this.maxCount || this.chars > RECENT_MAX_CHARS) {
+      const oldest = this.items.shift();
+      this.chars -= oldest?.text.length ?? 0;
+      this.complete = false;
+    }
+  }
+
+  /**
+   * The newest `limit` messages oldest first (all of them for -1), or null when the tail does not
+   * hold them all and storage must answer.
+   */
+  newest(limit: number): StoredMessage[] | null {
+    if (limit < 0) return this.complete ? this.items.slice() : null;
+    if (limit > this.items.length && !this.complete) return null;
+    return limit === 0 ? [] : this.items.slice(-limit);
+  }
+
+  /**
+   * Times (epoch ms, oldest first) of the person's messages after `since`, or null when the tail
+   * may not reach back that far. Messages are stored in time order (`at` never decreases).
+   */
+  personTimesSince(since: number): number[] | null {
+    const oldest = this.items[0];
+    if (!this.complete && (oldest === undefined || oldest.at > since)) return null;
+    return this.items.filter((m) => m.role === "person" && m.at > since).map((m) => m.at);
+  }
+}
