@@ -7,7 +7,7 @@ import { createMiddleware } from "hono/factory";
 import { refusedContentEncoding } from "./body-encoding";
 import { ApiError, invalidRequest } from "./errors";
 import { jsonTextTooDeep } from "./json";
-import { readBodyLimited } from "./read-limited";
+import { readRequestBody } from "./read-limited";
 
 /** Deepest nesting of objects and arrays accepted in an API JSON body, the body itself being 1. */
 export const MAX_JSON_DEPTH = 64;
@@ -27,11 +27,7 @@ function tooLarge(maxBytes: number): ApiError {
 
 /** The body's bytes under the limit, or the 413 (too large) or 400 (upload broken off) it gets. */
 async function readBytes(c: Context, maxBytes: number): Promise<Uint8Array> {
-  const declared = Number(c.req.header("content-length") ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-  const stream = c.req.raw.body;
-  if (!stream) return new Uint8Array(0);
-  const read = await readBodyLimited(stream, maxBytes);
+  const read = await readRequestBody(c.req.raw, maxBytes);
   if (read.ok) return read.bytes;
   if (read.reason === "too_large") throw tooLarge(maxBytes);
   // The client broke off its upload (or the connection was lost): not a fault of ours, not logged.

@@ -4,7 +4,7 @@
  */
 
 import { type JsonValue, jsonTextTooDeep } from "../platform/json";
-import { readBodyLimited } from "../platform/read-limited";
+import { readRequestBody } from "../platform/read-limited";
 
 /** Largest webhook body accepted, in bytes (1 MiB); above it the caller answers 413. */
 export const MAX_WEBHOOK_BODY_BYTES = 1_048_576;
@@ -46,10 +46,7 @@ export async function readBodyBytes(
   request: Request,
   maxBytes: number,
 ): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; reason: "too_large" | "broken" }> {
-  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) return { ok: false, reason: "too_large" };
-  if (!request.body) return { ok: true, bytes: new Uint8Array(0) };
-  const read = await readBodyLimited(request.body, maxBytes);
+  const read = await readRequestBody(request, maxBytes);
   return read.ok ? read : { ok: false, reason: read.reason };
 }
 
