@@ -8,6 +8,7 @@ import { seedWorkspace } from "../helpers/api";
 import { cellNumber, docTable, markdownRow } from "./doc-tables";
 import { billedObjectRequests, type Tally, tableRowsWritten, uninstallMeter } from "./meter";
 import {
+  BURST_CALLS,
   chatExchanges,
   eventOperations,
   launchOperations,
@@ -27,6 +28,7 @@ import {
 /** The operations by their names in docs/performance.md. */
 const measured = new Map<string, Measured>();
 let chat: Tally[] = [];
+let burst: Tally;
 
 const COUNT_COLUMNS: (keyof Counts)[] = [
   "workerInvocations",
@@ -60,6 +62,7 @@ beforeAll(async () => {
   const hooks = await webhookOperations();
   measured.set("Webhook, immediate", hooks.immediate);
   measured.set("Webhook, lastNode", hooks.lastNode);
+  burst = hooks.burst;
   chat = await chatExchanges();
   const [, second, third] = chat as [Tally, Tally, Tally, Tally];
   measured.set("Chat message and reply", { steady: [second, third] });
@@ -98,6 +101,13 @@ describe("the measurements", () => {
     // from the object's memory, so no read grows with the conversation.
     expect(new Set(chat.map((tally) => tally.objectRowsRead))).toEqual(new Set([4]));
     expect(new Set(chat.map((tally) => tally.objectRowsWritten))).toEqual(new Set([6]));
+  });
+
+  it("a burst of immediate webhook calls shares the request log's and the rate limit's writes", () => {
+    // Each call writes its execution record and its id's index; the request-log entries and the
+    // rate-limit times of calls that arrive together go out as one value per write.
+    expect(burst.objectCalls.WorkflowRunner).toBe(BURST_CALLS);
+    expect(burst.objectRowsWritten / BURST_CALLS).toBeLessThanOrEqual(2.5);
   });
 
   it("a search reads the person's page, not the workspace: 1,000 or 10,000 links cost the same", async () => {

@@ -130,7 +130,25 @@ export async function webhookOperations() {
       );
     return { cold: await send(), steady: [await send(), await send()] };
   };
-  return { immediate: await run(IMMEDIATE), lastNode: await run(SPEC_EXAMPLE) };
+  const immediate = await run(IMMEDIATE);
+  const lastNode = await run(SPEC_EXAMPLE);
+  return { immediate, lastNode, burst: await burst(ws) };
+}
+
+/** Calls of the immediate webhook sent at once by `webhookOperations`' burst. */
+export const BURST_CALLS = 20;
+
+/** BURST_CALLS immediate webhook calls sent at once, after one call warmed the runner. */
+async function burst(ws: Workspace): Promise<Tally> {
+  const flow = await createWorkflow(ws, IMMEDIATE);
+  const url = flow.webhookUrls.webhook_1 as string;
+  const send = () =>
+    expectStatus(
+      hook(url, { headers: { "x-webhook-secret": "s3cr3t" }, body: { orderId: 1042 } }),
+      200,
+    );
+  await send();
+  return measureOne(() => Promise.all(Array.from({ length: BURST_CALLS }, send)));
 }
 
 /**

@@ -6,7 +6,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { RequestLog } from "../../src/webhooks/runner/request-log";
+import { GROUP_MAX, RequestLog } from "../../src/webhooks/runner/request-log";
 import type { LoggedRequest } from "../../src/webhooks/runner/request-log-entry";
 import { call, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
 import { createWorkflow, githubSignature, hook, putSecret } from "../helpers/workflows";
@@ -224,14 +224,91 @@ describe("the request log", () => {
       });
       for (let i = 0; i < 1_005; i++) log.record(entry(start + i), []);
       const page = await log.list(2_000);
-      // All 1,005 are older than 7 days once they are read 8 days later.
+      // All 1,005 are older than 7 days once they are read 8 days later, and deleted.
       expect(page.data).toHaveLength(0);
+      expect((await state.storage.list({ prefix: "rq/" })).size).toBe(0);
+      expect((await state.storage.list({ prefix: "rb/" })).size).toBe(0);
       const fresh = new RequestLog(state.storage);
-      for (let i = 0; i < 1_010; i++) fresh.record(entry(Date.now() - 5_000 + i), []);
+      const base = Date.now() - 5_000;
+      for (let i = 0; i < 1_010; i++) fresh.record(entry(base + i), []);
       const kept = await fresh.list(2_000);
       expect(kept.data).toHaveLength(1_000);
-      const stored = await state.storage.list({ prefix: "rq/" });
-      expect(stored.size).toBe(1_000);
+      expect(kept.data.at(-1)?.receivedAt).toBe(base + 10);
+      // Values are deleted whole: the oldest one still holds the 10 calls past the newest 1,000,
+      // which no read shows.
+      const stored = await state.storage.list<unknown[]>({ prefix: "rq/" });
+      const entries = [...stored.values()].reduce((sum, value) => sum + value.length, 0);
+      expect(entries).toBeGreaterThanOrEqual(1_000);
+      expect(entries).toBeLessThan(1_000 + GROUP_MAX);
+    });
+  });
+});
+
+describe("the request log's storage (docs/performance.md#counts-per-call)", () => {
+  const call = (receivedAt: number, n: number) => ({
+    requestId: `req_${n}`,
+    receivedAt,
+    nodeKey: "webhook_1",
+    method: "POST",
+    status: 200,
+    outcome: (n % 3 === 0 ? "rate_limited" : "accepted") as "accepted" | "rate_limited",
+    executionId: null,
+    latencyMs: 1,
+    size: 2,
+    headers: {},
+    reason: null,
+    body: new TextEncoder().encode(`{"n":${n}}`),
+    keepBody: false,
+  });
+
+  it("keeps the calls of one write in values of up to GROUP_MAX, and pages through them exactly", async () => {
+    const id = env.WORKFLOW_RUNNER.idFromName("request-log-groups");
+    await runInDurableObject(env.WORKFLOW_RUNNER.get(id), async (_instance, state) => {
+      const log = new RequestLog(state.storage);
+      const now = Date.now();
+      // 100 calls in one batch, several in one millisecond.
+      for (let n = 0; n < 100; n++) log.record(call(now - 1_000 + Math.floor(n / 3), n), []);
+      const all = await log.list(1_000);
+      expect(all.data.map((e) => e.requestId)).toEqual(
+        Array.from({ length: 100 }, (_, n) => `req_${99 - n}`),
+      );
+      expect((await state.storage.list({ prefix: "rq/" })).size).toBe(Math.ceil(100 / GROUP_MAX));
+      for (const [limit, outcome] of [
+        [7, undefined],
+        [5, "rate_limited"],
+      ] as const) {
+        const seen: string[] = [];
+        let before: string | undefined;
+        for (let pages = 0; pages < 40; pages++) {
+          const page = await log.list(limit, { before, outcome });
+          seen.push(...page.data.map((e) => e.requestId));
+          if (!page.hasMore) break;
+          before = page.data.at(-1)?.id;
+        }
+        const wanted = all.data.filter((e) => !outcome || e.outcome === outcome);
+        expect(seen).toEqual(wanted.map((e) => e.requestId));
+      }
+      for (const entry of [all.data[0], all.data[50], all.data[99]]) {
+        expect((await log.get(entry?.id ?? ""))?.requestId).toBe(entry?.requestId);
+      }
+      expect(await log.get(`${all.data[0]?.id.slice(0, -1)}x`)).toBeNull();
+    });
+  });
+
+  it("reads entries stored one per value, as they were before grouping", async () => {
+    const id = env.WORKFLOW_RUNNER.idFromName("request-log-ungrouped");
+    await runInDurableObject(env.WORKFLOW_RUNNER.get(id), async (_instance, state) => {
+      const writer = new RequestLog(state.storage);
+      writer.record(call(Date.now() - 2_000, 1), []);
+      const [old] = (await writer.list(1)).data;
+      // The same entry as its own value, keyed by its own suffix.
+      await state.storage.deleteAll();
+      const suffix = old?.id.slice(4, 22);
+      await state.storage.put(`rq/${suffix}`, { ...old, fullBody: false });
+      const log = new RequestLog(state.storage);
+      log.record(call(Date.now() - 1_000, 2), []);
+      expect((await log.list(10)).data.map((e) => e.requestId)).toEqual(["req_2", "req_1"]);
+      expect((await log.get(old?.id ?? ""))?.requestId).toBe("req_1");
     });
   });
 });

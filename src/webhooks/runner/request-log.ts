@@ -5,8 +5,11 @@
  * both limits exactly, writes prune the rest now and then.
  *
  * Entries are written like the rate-limit log, grouped and unconfirmed (`GroupCommit`), so no
- * answer waits for the disk. Keys are `rq/<received ms, 15 digits><n, 3 digits>` (time order) and,
- * for a body longer than its preview, `rb/<same>` with the bytes.
+ * answer waits for the disk, and the entries of one write share one stored value (up to
+ * GROUP_MAX): a busy webhook writes a row per batch of calls, not per call. Values are keyed
+ * `rq/<first entry's suffix>`, the suffix being `<received ms, 15 digits><n, 3 digits>` (time
+ * order), and hold their entries oldest first (a value written before entries were grouped holds
+ * one entry alone). A body longer than its preview is kept apart, `rb/<its entry's suffix>`.
  */
 import { bytesToBase64, randomBase62 } from "../../platform/crypto";
 import { GroupCommit } from "../../platform/group-commit";
@@ -16,6 +19,10 @@ import { idOnShard } from "./shards";
 
 /** What the log keeps of one call. */
 type StoredEntry = LoggedRequest & { fullBody: boolean };
+/** A stored value: the entries of one write, oldest first; one entry alone as first written. */
+type StoredValue = StoredEntry[] | StoredEntry;
+/** A stored value's key and the suffixes of its entries, oldest first. */
+type Group = { key: string; suffixes: string[] };
 /**
  * A call to record: the entry without its id and preview, the body's bytes (null: not read), and
  * whether to keep the whole body beyond its preview.
@@ -28,6 +35,8 @@ export type CallToLog = Omit<LoggedRequest, "id" | "bodyPreview"> & {
 const ENTRY = "rq/";
 const BODY = "rb/";
 const PRUNE_EVERY = 128;
+/** Entries one stored value holds at most: about 100 KB with full previews, far below 2 MB. */
+export const GROUP_MAX = 32;
 const fatalUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 const encoder = new TextEncoder();
 
@@ -35,15 +44,18 @@ const encoder = new TextEncoder();
 const suffixOf = (ms: number, n: number) =>
   `${String(ms).padStart(15, "0")}${String(n).padStart(3, "0")}`;
 const SUFFIX_LENGTH = 18;
+const entriesOf = (value: StoredValue): StoredEntry[] => (Array.isArray(value) ? value : [value]);
+const entrySuffix = (entry: StoredEntry) => entry.id.slice(4, 4 + SUFFIX_LENGTH);
 
 /** The runner's request log. */
 export class RequestLog {
-  private unsaved = new Map<string, unknown>();
+  private unsaved: { suffix: string; entry: StoredEntry; body: string | Uint8Array | null }[] = [];
   private readonly commit = new GroupCommit(() => this.write());
   private lastMs = 0;
   private inMs = 0;
-  /** Suffixes of the stored entries, oldest first; read from storage at the first prune. */
-  private suffixes: string[] | null = null;
+  /** The stored values, oldest first; read from storage once (`stored`), then kept up to date. */
+  private groups: Group[] | null = null;
+  private loading: Promise<Group[]> | null = null;
   private sincePrune = 0;
 
   constructor(private readonly storage: DurableObjectStorage) {}
@@ -87,54 +99,99 @@ export class RequestLog {
       bodyPreview: preview,
       fullBody,
     };
-    this.unsaved.set(`${ENTRY}${suffix}`, entry);
-    if (fullBody) this.unsaved.set(`${BODY}${suffix}`, text ?? body);
-    this.suffixes?.push(suffix);
+    this.unsaved.push({ suffix, entry, body: fullBody ? (text ?? body) : null });
     void this.commit.request(REQUEST_LOG.writeBatchMs).catch(() => {});
   }
 
   private async write(): Promise<void> {
-    if (this.unsaved.size === 0) return;
-    const batch = Object.fromEntries(this.unsaved);
-    this.unsaved = new Map();
+    if (this.unsaved.length === 0) return;
+    const pending = this.unsaved;
+    this.unsaved = [];
+    const batch: Record<string, unknown> = {};
+    const written: Group[] = [];
+    for (let i = 0; i < pending.length; i += GROUP_MAX) {
+      const part = pending.slice(i, i + GROUP_MAX);
+      const key = `${ENTRY}${part[0]?.suffix}`;
+      batch[key] = part.map((item) => item.entry);
+      for (const item of part) if (item.body !== null) batch[`${BODY}${item.suffix}`] = item.body;
+      written.push({ key, suffixes: part.map((item) => item.suffix) });
+    }
+    this.groups?.push(...written);
     await this.storage.put(batch, { allowUnconfirmed: true });
-    this.sincePrune += Object.keys(batch).length;
+    this.sincePrune += pending.length;
     if (this.sincePrune >= PRUNE_EVERY) {
       this.sincePrune = 0;
       await this.prune(Date.now());
     }
   }
 
-  /** Deletes entries older than the age limit or beyond the newest `maxEntries`. */
-  private async prune(now: number): Promise<void> {
-    if (this.suffixes === null) {
-      // Calls recorded while the keys are read join them afterwards.
-      this.suffixes = [];
-      const keys = await this.storage.list({ prefix: ENTRY });
-      const stored = [...keys.keys()].map((key) => key.slice(ENTRY.length));
-      this.suffixes = [...new Set([...stored, ...this.suffixes])].sort();
+  /** The stored values, oldest first, read from storage on first use. */
+  private stored(): Promise<Group[]> {
+    this.loading ??= (async () => {
+      // Values written while storage is listed join the list afterwards.
+      const meanwhile: Group[] = [];
+      this.groups = meanwhile;
+      const values = await this.storage.list<StoredValue>({ prefix: ENTRY });
+      const listed = [...values].map(([key, value]) => ({
+        key,
+        suffixes: entriesOf(value).map(entrySuffix),
+      }));
+      const seen = new Set(listed.map((group) => group.key));
+      const groups = [...listed, ...meanwhile.filter((group) => !seen.has(group.key))];
+      groups.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      this.groups = groups;
+      return groups;
+    })();
+    return this.loading.then(() => this.groups ?? []);
+  }
+
+  /**
+   * The suffix of the oldest entry the log shows at `now`: none older than the age limit, and
+   * none but the newest `maxEntries`.
+   */
+  private floor(groups: Group[], now: number): string {
+    const byAge = suffixOf(now - REQUEST_LOG.maxAgeMs, 0);
+    let newer = 0;
+    for (let g = groups.length - 1; g >= 0; g--) {
+      const suffixes = groups[g]?.suffixes ?? [];
+      if (newer + suffixes.length >= REQUEST_LOG.maxEntries) {
+        const byCount = suffixes[suffixes.length - (REQUEST_LOG.maxEntries - newer)] ?? "";
+        return byCount > byAge ? byCount : byAge;
+      }
+      newer += suffixes.length;
     }
-    const oldest = suffixOf(now - REQUEST_LOG.maxAgeMs, 0);
-    const over = Math.max(0, this.suffixes.length - REQUEST_LOG.maxEntries);
-    let drop = over;
-    while (drop < this.suffixes.length && (this.suffixes[drop] ?? "") < oldest) drop++;
-    const gone = this.suffixes.splice(0, drop);
-    for (let i = 0; i < gone.length; i += 64) {
-      const keys = gone.slice(i, i + 64).flatMap((suffix) => [ENTRY + suffix, BODY + suffix]);
-      await this.storage.delete(keys, { allowUnconfirmed: true });
+    return byAge;
+  }
+
+  /** Deletes the values whose entries are all past the retention limits, with their bodies. */
+  private async prune(now: number): Promise<void> {
+    const groups = await this.stored();
+    const floor = this.floor(groups, now);
+    let drop = 0;
+    while (drop < groups.length && (groups[drop]?.suffixes.at(-1) ?? "") < floor) drop++;
+    const keys = groups
+      .splice(0, drop)
+      .flatMap((group) => [group.key, ...group.suffixes.map((suffix) => BODY + suffix)]);
+    for (let i = 0; i < keys.length; i += 128) {
+      await this.storage.delete(keys.slice(i, i + 128), { allowUnconfirmed: true });
     }
   }
 
   /** Forgets what is pending, after the object's storage was deleted with its workflow. */
   forget(): void {
-    this.unsaved.clear();
-    this.suffixes = null;
+    this.unsaved = [];
+    this.groups = null;
+    this.loading = null;
   }
 
-  /** Writes what is pending and prunes, so a read sees every call answered before it, and no more. */
-  private async settled(now: number): Promise<void> {
-    if (this.unsaved.size > 0) await this.commit.request(0);
+  /**
+   * Writes what is pending and prunes, so a read sees every call answered before it; returns the
+   * oldest suffix shown (`floor`).
+   */
+  private async settled(now: number): Promise<string> {
+    if (this.unsaved.length > 0) await this.commit.request(0);
     await this.prune(now);
+    return this.floor(await this.stored(), now);
   }
 
   /**
@@ -148,39 +205,53 @@ export class RequestLog {
     limit: number,
     options: { outcome?: string; before?: string; now?: number } = {},
   ): Promise<{ data: LoggedRequest[]; hasMore: boolean }> {
-    const now = options.now ?? Date.now();
-    await this.settled(now);
-    const oldest = `${ENTRY}${suffixOf(now - REQUEST_LOG.maxAgeMs, 0)}`;
-    const { before: cursor } = options;
+    const floor = await this.settled(options.now ?? Date.now());
+    const { before: cursor, outcome } = options;
     const before = cursor ? suffixFromId(cursor) : null;
     const data: LoggedRequest[] = [];
-    // Storage holds just the log now (pruned above): unfiltered, a page reads one page; filtered,
-    // at most the whole log.
-    const scanned = await this.storage.list<StoredEntry>({
-      prefix: ENTRY,
-      start: oldest,
-      // This shard's own entry of that millisecond comes in too, and is left out by its id below.
-      ...(before !== null ? { end: `${ENTRY}${before}\u0000` } : {}),
-      reverse: true,
-      limit: options.outcome ? REQUEST_LOG.maxEntries : limit + 2,
-    });
-    for (const entry of scanned.values()) {
-      if (cursor && entry.id >= cursor) continue;
-      if (options.outcome && entry.outcome !== options.outcome) continue;
-      if (data.length === limit) return { data, hasMore: true };
-      const { fullBody: _, ...shown } = entry;
-      data.push(shown);
+    // The value holding the cursor's millisecond comes in too; its newer entries are left out
+    // by their ids below. Each value holds at least one entry, so `limit + 2` values fill a
+    // page unless the log ends first; a filtered list reads on until it does.
+    let end = before !== null ? `${ENTRY}${before}\u0000` : undefined;
+    const pageSize = outcome ? 256 : limit + 2;
+    for (;;) {
+      const values = await this.storage.list<StoredValue>({
+        prefix: ENTRY,
+        ...(end !== undefined ? { end } : {}),
+        reverse: true,
+        limit: pageSize,
+      });
+      for (const [key, value] of values) {
+        end = key;
+        const entries = entriesOf(value);
+        for (let i = entries.length - 1; i >= 0; i--) {
+          const entry = entries[i] as StoredEntry;
+          if (entrySuffix(entry) < floor) return { data, hasMore: false };
+          if (cursor && entry.id >= cursor) continue;
+          if (outcome && entry.outcome !== outcome) continue;
+          if (data.length === limit) return { data, hasMore: true };
+          const { fullBody: _, ...shown } = entry;
+          data.push(shown);
+        }
+      }
+      if (values.size < pageSize) return { data, hasMore: false };
     }
-    return { data, hasMore: false };
   }
 
   /** One entry with its whole body (text, or base64 when not UTF-8), or null. */
   async get(id: string, now = Date.now()): Promise<LoggedRequestDetail | null> {
-    await this.settled(now);
+    const floor = await this.settled(now);
     const suffix = suffixFromId(id);
-    if (suffix === null || suffix < suffixOf(now - REQUEST_LOG.maxAgeMs, 0)) return null;
-    const entry = await this.storage.get<StoredEntry>(`${ENTRY}${suffix}`);
-    if (!entry || entry.id !== id) return null;
+    if (suffix === null || suffix < floor) return null;
+    // The value holding it is the newest whose key is not after its suffix.
+    const values = await this.storage.list<StoredValue>({
+      prefix: ENTRY,
+      end: `${ENTRY}${suffix}\u0000`,
+      reverse: true,
+      limit: 1,
+    });
+    const entry = [...values.values()].flatMap(entriesOf).find((stored) => stored.id === id);
+    if (!entry) return null;
     const { fullBody, ...shown } = entry;
     if (!fullBody) return { ...shown, body: entry.bodyPreview, bodyEncoding: "utf8" };
     const body = await this.storage.get<string | Uint8Array>(`${BODY}${suffix}`);
