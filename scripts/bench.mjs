@@ -32,7 +32,7 @@ import { eventReceiver, insertLinks, launchScenarios, seedLaunch } from "./bench
 import { drive, measure } from "./bench/load.mjs";
 import { peerRows } from "./bench/peer.mjs";
 import { hottest, openProfiler } from "./bench/profile.mjs";
-import { CPU_TARGETS, judge, printResults } from "./bench/report.mjs";
+import { CPU_TARGETS, judge, printResults, relateToFloor } from "./bench/report.mjs";
 import { oneRunnerRequest, shardScenarios, webhookScenarios } from "./bench/webhooks.mjs";
 import { buildWorker, startupMs, startWorkerd } from "./bench/workerd.mjs";
 import { seedWorkflows } from "./bench/workflows.mjs";
@@ -228,6 +228,7 @@ async function main() {
     runnerCallsPerSecond: groups[1].extra?.runnerCapacity ?? null,
   };
   rows.forEach(judge);
+  relateToFloor(rows);
   const settings = { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS };
   const peer = PEER ? await peerRows({ peer: PEER, port, wanted, settings }) : [];
   for (const p of peer) {

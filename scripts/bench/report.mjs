@@ -12,6 +12,37 @@ export const CPU_TARGETS = {
   chat: 500,
 };
 
+/**
+ * The step of the runtime's floor (scripts/bench/floor.mjs) that bounds each scenario of ours: the
+ * same work with none of our code, measured in the same run (docs/performance.md#the-runtimes-floor).
+ */
+export const FLOOR_OF = {
+  "launch: health": "floor: health",
+  "webhooks: health": "floor: health",
+  "chat: health": "floor: health",
+  lookup: "floor-rpc",
+  create: "floor-rpc-d1",
+  revoke: "floor-rpc-d1",
+  "lookup-uncached": "floor-rpc-d1",
+  "webhook-immediate": "floor-rpc-put",
+  "webhook-lastNode": "floor-rpc-put",
+  "webhook-verify": "floor-rpc-put",
+  "webhook-dedupe": "floor-rpc-put",
+};
+
+/**
+ * Sets each row's `cpuOverFloor`: its CPU per call over that of its floor step in the same run
+ * (null without one, or when the floor group did not run). The machine's speed moves both, so the
+ * ratio compares runs where the raw figures cannot.
+ */
+export function relateToFloor(rows) {
+  for (const row of rows) {
+    const floor = rows.find((r) => r.scenario === FLOOR_OF[row.scenario]);
+    row.floorScenario = floor?.scenario ?? null;
+    row.cpuOverFloor = floor ? row.cpuMicrosPerCall / floor.cpuMicrosPerCall : null;
+  }
+}
+
 /** Judges a row against its CPU target (and zero 5xx), saying loudly what went wrong. */
 export function judge(row) {
   const target = CPU_TARGETS[row.scenario] ?? null;
@@ -35,6 +66,7 @@ export function printResults({ rows, peer, held, capacities }) {
       ["p99 ms", (r) => r.latencyP99Ms],
       ["cpu µs/call", (r) => r.cpuMicrosPerCall.toFixed(0)],
       ["target µs", (r) => r.cpuTargetMicros ?? ""],
+      ["÷ floor", (r) => (r.cpuOverFloor === null ? "" : r.cpuOverFloor.toFixed(2))],
       ["RSS MiB", (r) => r.rssMiB.toFixed(0)],
       ["non-2xx", (r) => r.non2xx],
       ["5xx", (r) => r.status5xx],
