@@ -120,8 +120,32 @@ const ours = (built, port, vars) => ({
 
 /** The runtime's floor: a reference Worker of a few lines (scripts/bench/floor.mjs). */
 async function floorGroup(_built, port) {
-  const server = { worker: "floor", start: (inspectorPort) => startFloor({ port, inspectorPort }) };
-  return group("floor", server, port, async () => ({ scenarios: floorScenarios }));
+  const model = await startModel();
+  const server = {
+    worker: "floor",
+    start: (inspectorPort) => startFloor({ port, inspectorPort, modelUrl: model.url }),
+  };
+  try {
+    return await group("floor", server, port, async (started) => {
+      // The chat scenario's load and conversation count, on the floor's sockets.
+      const sockets = (from, count) =>
+        Array.from({ length: count }, (_, n) => `ws://127.0.0.1:${port}/chat/${from + n}`);
+      const warm = sockets(0, CONNECTIONS);
+      const urls = sockets(CONNECTIONS, Math.max(CONNECTIONS * 4, SECONDS * 40));
+      const run = () =>
+        measureChat({
+          pid: started.pid,
+          warm,
+          urls,
+          seconds: SECONDS,
+          warmupSeconds: WARMUP_SECONDS,
+          connections: CONNECTIONS,
+        });
+      return { scenarios: [...floorScenarios, { name: "floor-chat", run }] };
+    });
+  } finally {
+    model.close();
+  }
 }
 
 async function launchGroup(built, port, vars) {

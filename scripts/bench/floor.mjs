@@ -8,6 +8,9 @@
 // - floor-rpc-put: the call carries the request (method, URL, headers, body bytes) and the object
 //   stores it with one `put` (a webhook call, whose record the runner must keep);
 // - floor-rpc-d1: the object reads one D1 row by primary key (a look-up the ledger's cache misses).
+// And, apart, floor-chat: a message on a hibernatable socket, stored with one SQL insert and echoed,
+// a model request whose server-sent events come back as a delta frame each, and the reply stored
+// and sent whole (a chat round trip, with the chat scenario's model stand-in).
 
 import { serveWorker, wranglerWorkerOptions } from "./workerd.mjs";
 import { HOOK_BODY, WEBHOOK_SECRET } from "./workflows.mjs";
@@ -31,10 +34,54 @@ export class Floor extends DurableObject {
   }
 }
 
+export class ChatFloor extends DurableObject {
+  constructor(ctx, env) {
+    super(ctx, env);
+    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS m (seq INTEGER PRIMARY KEY, role TEXT, text TEXT, at INTEGER)");
+  }
+  async fetch() {
+    const pair = new WebSocketPair();
+    this.ctx.acceptWebSocket(pair[1]);
+    return new Response(null, { status: 101, webSocket: pair[0] });
+  }
+  async webSocketMessage(ws, data) {
+    const { text } = JSON.parse(data);
+    const send = (frame) => ws.send(JSON.stringify(frame));
+    const store = (role, text) => {
+      const at = Date.now();
+      this.ctx.storage.sql.exec("INSERT INTO m (role, text, at) VALUES (?, ?, ?)", role, text, at);
+      return { id: crypto.randomUUID(), role, text, at };
+    };
+    send({ type: "message", message: store("person", text) });
+    const response = await fetch(this.env.MODEL_URL + "/chat/completions", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "bench", stream: true, messages: [{ role: "user", content: text }] }),
+    });
+    const id = crypto.randomUUID();
+    let reply = "";
+    let rest = "";
+    const decoder = new TextDecoder();
+    for await (const chunk of response.body) {
+      const events = (rest + decoder.decode(chunk, { stream: true })).split("\\n\\n");
+      rest = events.pop();
+      for (const event of events) {
+        const json = event.slice("data: ".length);
+        if (json === "[DONE]") continue;
+        const piece = JSON.parse(json).choices[0]?.delta?.content ?? "";
+        reply += piece;
+        send({ type: "delta", id, text: piece });
+      }
+    }
+    send({ type: "message", message: store("agent", reply) });
+  }
+}
+
 export default {
   async fetch(request, env) {
     const { pathname } = new URL(request.url);
     if (pathname === "/health") return Response.json({ ok: true });
+    if (pathname.startsWith("/chat/")) return env.CHAT.get(env.CHAT.idFromName(pathname)).fetch(request);
     // A stub per request, as ours: one cannot outlive the request that made it.
     const stub = env.FLOOR.get(env.FLOOR.idFromName("floor"));
     if (pathname === "/rpc") return Response.json(await stub.ping());
@@ -50,11 +97,11 @@ export default {
 `;
 
 /**
- * Starts the reference Worker on 127.0.0.1:`port` with a D1 table of 1,000 rows; the same shape
- * as `startWorkerd`'s server.
- * @param {{ port: number, inspectorPort?: number }} options
+ * Starts the reference Worker on 127.0.0.1:`port` with a D1 table of 1,000 rows, its chat object
+ * talking to the model stand-in at `modelUrl`; the same shape as `startWorkerd`'s server.
+ * @param {{ port: number, inspectorPort?: number, modelUrl?: string }} options
  */
-export async function startFloor({ port, inspectorPort }) {
+export async function startFloor({ port, inspectorPort, modelUrl }) {
   const { compatibilityDate, compatibilityFlags } = wranglerWorkerOptions();
   const worker = {
     name: "floor",
@@ -62,7 +109,11 @@ export async function startFloor({ port, inspectorPort }) {
     script: FLOOR_WORKER,
     compatibilityDate,
     compatibilityFlags,
-    durableObjects: { FLOOR: { className: "Floor", useSQLite: true } },
+    durableObjects: {
+      FLOOR: { className: "Floor", useSQLite: true },
+      CHAT: { className: "ChatFloor", useSQLite: true },
+    },
+    bindings: { MODEL_URL: modelUrl },
     d1Databases: ["DB"],
   };
   const server = await serveWorker({ worker, port, inspectorPort });

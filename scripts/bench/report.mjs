@@ -28,6 +28,7 @@ export const FLOOR_OF = {
   "webhook-lastNode": "floor-rpc-put",
   "webhook-verify": "floor-rpc-put",
   "webhook-dedupe": "floor-rpc-put",
+  chat: "floor-chat",
 };
 
 /**
