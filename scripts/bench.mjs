@@ -7,10 +7,12 @@
  * - webhooks: immediate, lastNode, with `verify` (GitHub), with `dedupe`, on 1, 2 and 4 runner
  *   shards; then the hold test;
  * - chat: a person's message over the socket, round trip to the agent's final message;
- * - floor: the runtime's own cost of the steps a call cannot skip (scripts/bench/floor.mjs).
+ * - floor: the runtime's own cost of the steps a call cannot skip (scripts/bench/floor.mjs), a
+ *   chat round trip's included.
  * Then the capacity of one object (`capacity`: the ledger's creates, one runner's calls, a second,
- * before p99 passes 100 ms). Each: req/s, p50/p99 latency, workerd CPU µs per call (from /proc), RSS, non-2xx, judged
- * against docs/performance.md's targets. Flags:
+ * before p99 passes 100 ms). Each: req/s, p50/p99 latency, workerd CPU µs per call (from /proc),
+ * RSS, non-2xx, judged against docs/performance.md's targets, and the CPU over that of the floor
+ * step bounding it in the same run (`÷ floor`). Flags:
  * - `--peer node-red`: Node-RED (pinned, installed once into .cache/) runs the same webhook flow,
  *   in memory and with a SQLite record per execution, under the same load; ratios printed.
  * - `--profile`: a V8 CPU profile per scenario into bench-results/profiles/ (unminified build).

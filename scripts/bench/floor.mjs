@@ -113,7 +113,7 @@ export async function startFloor({ port, inspectorPort, modelUrl }) {
       FLOOR: { className: "Floor", useSQLite: true },
       CHAT: { className: "ChatFloor", useSQLite: true },
     },
-    bindings: { MODEL_URL: modelUrl },
+    ...(modelUrl ? { bindings: { MODEL_URL: modelUrl } } : {}),
     d1Databases: ["DB"],
   };
   const server = await serveWorker({ worker, port, inspectorPort });
