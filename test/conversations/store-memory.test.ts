@@ -66,6 +66,12 @@ describe("a conversation's newest messages in memory (docs/performance.md#counts
     expect(bySize.newest(2)?.map((m) => m.id)).toEqual(["msg_1", "msg_2"]);
     expect(bySize.newest(3)).toBeNull();
 
+    // The newest message stays, however long.
+    const huge = new RecentMessages([message(0)], 10, true);
+    huge.add(message(1, "z".repeat(RECENT_MAX_CHARS + 1)));
+    expect(huge.newest(1)?.map((m) => m.id)).toEqual(["msg_1"]);
+    expect(huge.newest(2)).toBeNull();
+
     const whole = new RecentMessages([message(0), message(1)], 3, true);
     expect(whole.newest(10)?.map((m) => m.id)).toEqual(["msg_0", "msg_1"]);
     expect(whole.personTimesSince(0)).toEqual([message(0).at]);
@@ -80,6 +86,39 @@ describe("a conversation's newest messages in memory (docs/performance.md#counts
       expect(restarted.state()).toEqual({ endedAt: null, endReason: null, lastActivityAt: 5 });
       restarted.addMessage(message(1));
       expect(restarted.messages(10).map((m) => m.id)).toEqual(["msg_0", "msg_1"]);
+    });
+  });
+});
+
+describe("a conversation stored by an earlier version", () => {
+  it("keeps its AUTOINCREMENT table and the activity time its state held", async () => {
+    const stub = env.CONVERSATION.get(env.CONVERSATION.newUniqueId());
+    await runInDurableObject(stub, (_instance, state) => {
+      const sql = state.storage.sql;
+      sql.exec(`DROP TABLE messages; CREATE TABLE messages (seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL, role TEXT NOT NULL, text TEXT NOT NULL, at INTEGER NOT NULL)`);
+      const store = new ConversationStore(sql);
+      // Earlier versions moved the state's time with each message; it may be the newest.
+      store.setState({ endedAt: null, endReason: null, lastActivityAt: message(5).at });
+      expect(store.lastActivityAt()).toBe(message(5).at);
+      store.addMessage(message(2));
+      expect(new ConversationStore(sql).lastActivityAt()).toBe(message(5).at);
+      store.addMessage(message(9));
+      expect(new ConversationStore(sql).lastActivityAt()).toBe(message(9).at);
+      expect(new ConversationStore(sql).messages().map((m) => m.id)).toEqual(["msg_2", "msg_9"]);
+    });
+  });
+
+  it("a new conversation's idle time is its opening's until its first message", async () => {
+    await withStores((store, sql) => {
+      expect(store.lastActivityAt()).toBeNull();
+      store.setState({ endedAt: null, endReason: null, lastActivityAt: 7 });
+      expect(store.lastActivityAt()).toBe(7);
+      store.addMessage(message(1));
+      expect(new ConversationStore(sql).lastActivityAt()).toBe(message(1).at);
+      expect(
+        sql.exec("SELECT name FROM sqlite_master WHERE name = 'sqlite_sequence'").toArray(),
+      ).toEqual([]);
     });
   });
 });

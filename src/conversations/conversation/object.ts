@@ -178,8 +178,9 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     const now = Date.now();
     const state = this.store.state();
     const facts = this.store.facts();
-    if (state && facts && state.endedAt === null) {
-      const idleAt = state.lastActivityAt + IDLE_TIMEOUT_MS;
+    const activeAt = this.store.lastActivityAt();
+    if (state && facts && activeAt !== null && state.endedAt === null) {
+      const idleAt = activeAt + IDLE_TIMEOUT_MS;
       if (now >= facts.expiresAt && facts.expiresAt <= idleAt) await this.expire(now);
       else if (now >= idleAt) await this.end("idle", now);
     }
@@ -207,9 +208,8 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
   }
 
   private post(message: StoredMessage): void {
+    // The idle timer counts from the newest message: no state to write (store.lastActivityAt).
     const stored = this.store.addMessage(message);
-    const state = this.store.state();
-    if (state) this.store.setState({ ...state, lastActivityAt: stored.at });
     broadcast(this.ctx.getWebSockets(), { type: "message", message: richWire(stored) });
   }
 
@@ -228,8 +228,9 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     const state = this.store.state();
     const times = [this.store.nextOutboxDue()];
     const expiresAt = this.store.facts()?.expiresAt;
-    if (state && state.endedAt === null) {
-      times.push(state.lastActivityAt + IDLE_TIMEOUT_MS);
+    const activeAt = this.store.lastActivityAt();
+    if (state && activeAt !== null && state.endedAt === null) {
+      times.push(activeAt + IDLE_TIMEOUT_MS);
       if (expiresAt !== undefined) times.push(expiresAt);
     }
     const next = Math.min(...times.filter((t): t is number => t !== null));

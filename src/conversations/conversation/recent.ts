@@ -29,11 +29,14 @@ export class RecentMessages {
     for (const message of loaded) this.add(message);
   }
 
-  /** Appends a message just stored; the oldest leave past either bound. */
+  /** Appends a message just stored; the oldest leave past either bound, never the newest. */
   add(message: StoredMessage): void {
     this.items.push(message);
     this.chars += message.text.length;
-    while (this.items.length > this.maxCount || this.chars > RECENT_MAX_CHARS) {
+    while (
+      this.items.length > 1 &&
+      (this.items.length > this.maxCount || this.chars > RECENT_MAX_CHARS)
+    ) {
       const oldest = this.items.shift();
       this.chars -= oldest?.text.length ?? 0;
       this.complete = false;

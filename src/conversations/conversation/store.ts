@@ -6,20 +6,9 @@
 import { randomBase64Url } from "../../platform/crypto";
 import { HISTORY_READ_LIMIT } from "../brains/prompt";
 import { markdownBlocks } from "../markdown";
-import type { Block } from "../protocol";
 import type { ConversationFacts, EndReason, StoredMessage } from "./contract";
+import { createMessagesTable, insertMessage, newestMessageAt, readMessages } from "./message-rows";
 import { RecentMessages } from "./recent";
-
-/** Columns the messages table gained after objects already existed, with their definitions. */
-const ADDED_COLUMNS = [
-  ["interrupted", "INTEGER NOT NULL DEFAULT 0"],
-  ["blocks", "TEXT"],
-] as const;
-
-type MessageRow = Omit<StoredMessage, "interrupted" | "blocks"> & {
-  interrupted: number;
-  blocks?: string | null;
-};
 
 /** A new message's id (`msg_` and 16 random characters). */
 export function messageId(): string {
@@ -30,7 +19,11 @@ export function messageId(): string {
 export type ConversationState = {
   endedAt: number | null;
   endReason: EndReason | null;
-  /** Epoch ms of the last message; the idle timer counts from here. */
+  /**
+   * Epoch ms the conversation opened (objects of earlier versions also moved it with each
+   * message). The idle timer counts from the later of this and the newest message
+   * (`ConversationStore.lastActivityAt`), so a message writes no state.
+   */
   lastActivityAt: number;
 };
 
@@ -77,21 +70,12 @@ export class ConversationStore {
 
   constructor(private readonly sql: SqlStorage) {
     sql.exec(`CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
-      CREATE TABLE IF NOT EXISTS messages (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL,
-        role TEXT NOT NULL, text TEXT NOT NULL, at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS tickets (hash TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS opens (at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS retries (at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS outbox (id TEXT PRIMARY KEY, item TEXT NOT NULL,
         due INTEGER NOT NULL, attempts INTEGER NOT NULL DEFAULT 0);`);
-    // Objects created earlier lack the columns added since: a reply cut off midway (streamed
-    // replies), an agent message's Markdown blocks (JSON, read once when it is stored).
-    const columns = sql.exec<{ name: string }>("PRAGMA table_info(messages)").toArray();
-    for (const [name, definition] of ADDED_COLUMNS) {
-      if (!columns.some((column) => column.name === name)) {
-        sql.exec(`ALTER TABLE messages ADD COLUMN ${name} ${definition}`);
-      }
-    }
+    createMessagesTable(sql);
   }
 
   facts(): ConversationFacts | null {
@@ -100,6 +84,18 @@ export class ConversationStore {
 
   state(): ConversationState | null {
     return this.read<ConversationState>("state");
+  }
+
+  /**
+   * When the idle timer starts (epoch ms): the newest message's time, or the opening's when that
+   * is later (no message yet). Null before the conversation started.
+   */
+  lastActivityAt(): number | null {
+    const opened = this.state()?.lastActivityAt;
+    if (opened === undefined) return null;
+    const held = this.recent?.newest(1);
+    const newest = held ? (held[0]?.at ?? null) : newestMessageAt(this.sql);
+    return newest === null ? opened : Math.max(opened, newest);
   }
 
   setFacts(facts: ConversationFacts): void {
@@ -118,15 +114,7 @@ export class ConversationStore {
   addMessage(message: StoredMessage): StoredMessage {
     const stored =
       message.role === "agent" ? { ...message, blocks: markdownBlocks(message.text) } : message;
-    this.sql.exec(
-      "INSERT INTO messages (id, role, text, at, interrupted, blocks) VALUES (?, ?, ?, ?, ?, ?)",
-      stored.id,
-      stored.role,
-      stored.text,
-      stored.at,
-      stored.interrupted ? 1 : 0,
-      stored.blocks ? JSON.stringify(stored.blocks) : null,
-    );
+    insertMessage(this.sql, stored);
     this.recent?.add(stored);
     return stored;
   }
@@ -140,14 +128,14 @@ export class ConversationStore {
     let list: StoredMessage[];
     if (limit < 0 && !this.recent) {
       // The whole history (a session's opening) also fills the tail.
-      list = this.readMessages(-1);
+      list = readMessages(this.sql, -1);
       this.recent = new RecentMessages(
         list.slice(-HISTORY_READ_LIMIT),
         HISTORY_READ_LIMIT,
         list.length <= HISTORY_READ_LIMIT,
       );
     } else {
-      list = this.tail().newest(limit) ?? this.readMessages(limit);
+      list = this.tail().newest(limit) ?? readMessages(this.sql, limit);
     }
     return blocks ? list : list.map(({ blocks: _, ...message }) => message);
   }
@@ -247,7 +235,7 @@ export class ConversationStore {
   /** The tail of newest messages, read from storage on first use after the object starts. */
   private tail(): RecentMessages {
     if (!this.recent) {
-      const rows = this.readMessages(HISTORY_READ_LIMIT + 1);
+      const rows = readMessages(this.sql, HISTORY_READ_LIMIT + 1);
       const complete = rows.length <= HISTORY_READ_LIMIT;
       this.recent = new RecentMessages(
         rows.slice(-HISTORY_READ_LIMIT),
@@ -256,22 +244,6 @@ export class ConversationStore {
       );
     }
     return this.recent;
-  }
-
-  /** The newest `limit` messages (all for -1) oldest first, blocks parsed, from storage. */
-  private readMessages(limit: number): StoredMessage[] {
-    // SQLite takes LIMIT -1 as no limit.
-    return this.sql
-      .exec<MessageRow>(
-        "SELECT id, role, text, at, interrupted, blocks FROM (SELECT * FROM messages ORDER BY seq DESC LIMIT ?) ORDER BY seq",
-        limit,
-      )
-      .toArray()
-      .map(({ interrupted, blocks: json, ...message }) => ({
-        ...message,
-        ...(interrupted ? { interrupted: true } : {}),
-        ...(typeof json === "string" ? { blocks: JSON.parse(json) as Block[] } : {}),
-      }));
   }
 
   private read<T>(name: string): T | null {

@@ -1,0 +1,71 @@
+/**
+ * The Conversation's `messages` table (docs/architecture.md#storage): its shape, the columns added
+ * since objects first existed, and its statements. `ConversationStore` is the only caller.
+ */
+import type { Block } from "../protocol";
+import type { StoredMessage } from "./contract";
+
+/** Columns the messages table gained after objects already existed, with their definitions. */
+const ADDED_COLUMNS = [
+  ["interrupted", "INTEGER NOT NULL DEFAULT 0"],
+  ["blocks", "TEXT"],
+] as const;
+
+type MessageRow = Omit<StoredMessage, "interrupted" | "blocks"> & {
+  interrupted: number;
+  blocks?: string | null;
+};
+
+/**
+ * Creates the table, or adds to an earlier object's table the columns it lacks: a reply cut off
+ * midway (streamed replies), an agent message's Markdown blocks (JSON, read once when stored).
+ * `seq` is a plain rowid: messages are never deleted, so it only grows, and an insert writes no
+ * `AUTOINCREMENT` counter (objects created before keep theirs, a row more per message).
+ */
+export function createMessagesTable(sql: SqlStorage): void {
+  sql.exec(`CREATE TABLE IF NOT EXISTS messages (seq INTEGER PRIMARY KEY, id TEXT NOT NULL,
+    role TEXT NOT NULL, text TEXT NOT NULL, at INTEGER NOT NULL)`);
+  const columns = sql.exec<{ name: string }>("PRAGMA table_info(messages)").toArray();
+  for (const [name, definition] of ADDED_COLUMNS) {
+    if (!columns.some((column) => column.name === name)) {
+      sql.exec(`ALTER TABLE messages ADD COLUMN ${name} ${definition}`);
+    }
+  }
+}
+
+/** Stores one whole message, an agent's with its Markdown blocks as JSON. */
+export function insertMessage(sql: SqlStorage, message: StoredMessage): void {
+  sql.exec(
+    "INSERT INTO messages (id, role, text, at, interrupted, blocks) VALUES (?, ?, ?, ?, ?, ?)",
+    message.id,
+    message.role,
+    message.text,
+    message.at,
+    message.interrupted ? 1 : 0,
+    message.blocks ? JSON.stringify(message.blocks) : null,
+  );
+}
+
+/** The newest `limit` messages (all for -1) oldest first, blocks parsed. */
+export function readMessages(sql: SqlStorage, limit: number): StoredMessage[] {
+  // SQLite takes LIMIT -1 as no limit.
+  return sql
+    .exec<MessageRow>(
+      "SELECT id, role, text, at, interrupted, blocks FROM (SELECT * FROM messages ORDER BY seq DESC LIMIT ?) ORDER BY seq",
+      limit,
+    )
+    .toArray()
+    .map(({ interrupted, blocks: json, ...message }) => ({
+      ...message,
+      ...(interrupted ? { interrupted: true } : {}),
+      ...(typeof json === "string" ? { blocks: JSON.parse(json) as Block[] } : {}),
+    }));
+}
+
+/** The newest message's time (epoch ms), or null when there is none. */
+export function newestMessageAt(sql: SqlStorage): number | null {
+  const row = sql
+    .exec<{ at: number }>("SELECT at FROM messages ORDER BY seq DESC LIMIT 1")
+    .toArray();
+  return row[0]?.at ?? null;
+}
