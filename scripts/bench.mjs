@@ -120,34 +120,52 @@ const ours = (built, port, vars) => ({
   start: (inspectorPort) => startWorkerd({ script: built.script, port, vars, inspectorPort }),
 });
 
-/** The runtime's floor: a reference Worker of a few lines (scripts/bench/floor.mjs). */
-async function floorGroup(_built, port) {
+/** Conversations a chat run is given: enough for the whole run at any rate this machine reaches. */
+const CHAT_CONVERSATIONS = Math.max(CONNECTIONS * 4, SECONDS * 40);
+
+/** A chat scenario on process `pid`'s sockets: warmed up on `warm`, recorded on `urls`. */
+const chatScenario = (name, pid, warm, urls) => ({
+  name,
+  run: () =>
+    measureChat({
+      pid,
+      warm,
+      urls,
+      seconds: SECONDS,
+      warmupSeconds: WARMUP_SECONDS,
+      connections: CONNECTIONS,
+    }),
+});
+
+/** Runs `use` with the model stand-in's URL, and stops the stand-in after. */
+async function withModel(use) {
   const model = await startModel();
-  const server = {
-    worker: "floor",
-    start: (inspectorPort) => startFloor({ port, inspectorPort, modelUrl: model.url }),
-  };
   try {
-    return await group("floor", server, port, async (started) => {
-      // The chat scenario's load and conversation count, on the floor's sockets.
-      const sockets = (from, count) =>
-        Array.from({ length: count }, (_, n) => `ws://127.0.0.1:${port}/chat/${from + n}`);
-      const warm = sockets(0, CONNECTIONS);
-      const urls = sockets(CONNECTIONS, Math.max(CONNECTIONS * 4, SECONDS * 40));
-      const run = () =>
-        measureChat({
-          pid: started.pid,
-          warm,
-          urls,
-          seconds: SECONDS,
-          warmupSeconds: WARMUP_SECONDS,
-          connections: CONNECTIONS,
-        });
-      return { scenarios: [...floorScenarios, { name: "floor-chat", run }] };
-    });
+    return await use(model.url);
   } finally {
     model.close();
   }
+}
+
+/** The runtime's floor: a reference Worker of a few lines (scripts/bench/floor.mjs). */
+async function floorGroup(_built, port) {
+  return withModel((modelUrl) => {
+    const server = {
+      worker: "floor",
+      start: (inspectorPort) => startFloor({ port, inspectorPort, modelUrl }),
+    };
+    return group("floor", server, port, async (started) => {
+      const sockets = (from, count) =>
+        Array.from({ length: count }, (_, n) => `ws://127.0.0.1:${port}/chat/${from + n}`);
+      const chat = chatScenario(
+        "floor-chat",
+        started.pid,
+        sockets(0, CONNECTIONS),
+        sockets(CONNECTIONS, CHAT_CONVERSATIONS),
+      );
+      return { scenarios: [...floorScenarios, chat] };
+    });
+  });
 }
 
 async function launchGroup(built, port, vars) {
@@ -198,32 +216,16 @@ async function webhooksGroup(built, port, vars) {
 }
 
 async function chatGroup(built, port, vars) {
-  const model = await startModel();
-  const chatVars = { ...vars, LLM_BASE_URL: model.url, LLM_API_KEY: "bench", LLM_MODEL: "bench" };
-  try {
-    return await group("chat", ours(built, port, chatVars), port, async (server) => {
+  return withModel((modelUrl) => {
+    const chatVars = { ...vars, LLM_BASE_URL: modelUrl, LLM_API_KEY: "bench", LLM_MODEL: "bench" };
+    return group("chat", ours(built, port, chatVars), port, async (server) => {
+      if (!wanted("chat")) return { scenarios: [] };
       const ws = await seedDemoWorkspace(fetchApi(server.base), vars.OPERATOR_TOKEN);
-      // Enough conversations for the whole run at any rate this machine reaches.
       const warm = await openConversations(server.base, ws, CONNECTIONS);
-      const urls = await openConversations(
-        server.base,
-        ws,
-        Math.max(CONNECTIONS * 4, SECONDS * 40),
-      );
-      const run = () =>
-        measureChat({
-          pid: server.pid,
-          warm,
-          urls,
-          seconds: SECONDS,
-          warmupSeconds: WARMUP_SECONDS,
-          connections: CONNECTIONS,
-        });
-      return { scenarios: wanted("chat") ? [{ name: "chat", run }] : [] };
+      const urls = await openConversations(server.base, ws, CHAT_CONVERSATIONS);
+      return { scenarios: [chatScenario("chat", server.pid, warm, urls)] };
     });
-  } finally {
-    model.close();
-  }
+  });
 }
 
 async function main() {

@@ -116,7 +116,9 @@ export class ReplyDesk {
     const id = messageId();
     this.drafts.set(id, "");
     try {
-      const history = this.store.messages(HISTORY_READ_LIMIT);
+      // As stored, blocks and all: the brain reads role and text, and copying up to 600 messages
+      // to leave the blocks out would cost every reply.
+      const history = this.store.messages(HISTORY_READ_LIMIT, true);
       const outcome = await replyWithin(this.brain, facts, history, REPLY_TIMEOUT_MS, (text) => {
         this.drafts.set(id, (this.drafts.get(id) ?? "") + text);
         broadcast(this.sockets(), { type: "delta", id, text });

@@ -129,11 +129,7 @@ export class ConversationStore {
     if (limit < 0 && !this.recent) {
       // The whole history (a session's opening) also fills the tail.
       list = readMessages(this.sql, -1);
-      this.recent = new RecentMessages(
-        list.slice(-HISTORY_READ_LIMIT),
-        HISTORY_READ_LIMIT,
-        list.length <= HISTORY_READ_LIMIT,
-      );
+      this.remember(list);
     } else {
       list = this.tail().newest(limit) ?? readMessages(this.sql, limit);
     }
@@ -234,15 +230,18 @@ export class ConversationStore {
 
   /** The tail of newest messages, read from storage on first use after the object starts. */
   private tail(): RecentMessages {
-    if (!this.recent) {
-      const rows = readMessages(this.sql, HISTORY_READ_LIMIT + 1);
-      const complete = rows.length <= HISTORY_READ_LIMIT;
-      this.recent = new RecentMessages(
-        rows.slice(-HISTORY_READ_LIMIT),
-        HISTORY_READ_LIMIT,
-        complete,
-      );
-    }
+    // One more than the tail holds tells whether it holds the whole history.
+    return this.recent ?? this.remember(readMessages(this.sql, HISTORY_READ_LIMIT + 1));
+  }
+
+  /** Keeps the newest of `newest` (the history's newest messages, oldest first) as the tail. */
+  private remember(newest: StoredMessage[]): RecentMessages {
+    const complete = newest.length <= HISTORY_READ_LIMIT;
+    this.recent = new RecentMessages(
+      newest.slice(-HISTORY_READ_LIMIT),
+      HISTORY_READ_LIMIT,
+      complete,
+    );
     return this.recent;
   }
 

@@ -163,8 +163,11 @@ export class RequestLog {
     return byAge;
   }
 
-  /** Deletes the values whose entries are all past the retention limits, with their bodies. */
-  private async prune(now: number): Promise<void> {
+  /**
+   * Deletes the values whose entries are all past the retention limits, with their bodies.
+   * @returns the oldest suffix still shown (`floor`), which the deletion does not move
+   */
+  private async prune(now: number): Promise<string> {
     const groups = await this.stored();
     const floor = this.floor(groups, now);
     let drop = 0;
@@ -175,6 +178,7 @@ export class RequestLog {
     for (let i = 0; i < keys.length; i += 128) {
       await this.storage.delete(keys.slice(i, i + 128), { allowUnconfirmed: true });
     }
+    return floor;
   }
 
   /** Forgets what is pending, after the object's storage was deleted with its workflow. */
@@ -190,8 +194,7 @@ export class RequestLog {
    */
   private async settled(now: number): Promise<string> {
     if (this.unsaved.length > 0) await this.commit.request(0);
-    await this.prune(now);
-    return this.floor(await this.stored(), now);
+    return this.prune(now);
   }
 
   /**
