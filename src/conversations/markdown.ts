@@ -5,7 +5,7 @@
  * with text content only, so raw HTML in a reply stays visible text. Links keep only http(s) and
  * mailto targets; any other (javascript:, data:, relative) leaves its text unlinked.
  */
-import { Lexer, type Token, type Tokens } from "marked";
+import type { Lexer as MarkedLexer, Token, Tokens } from "marked";
 import type { StoredMessage } from "./conversation/contract";
 import { type Block, type Span, toWire, type WireMessage } from "./protocol";
 
@@ -15,22 +15,45 @@ const LINK_PROTOCOLS = new Set(["http:", "https:", "mailto:"]);
 /** The marks a span inherits from the tokens around it. */
 type Marks = Omit<Span, "text">;
 
+/** marked's lexer once `loadMarkdown` has loaded it. */
+let Lexer: typeof MarkedLexer | undefined;
+
+/**
+ * Loads `marked` for `markdownBlocks`. It is kept out of the Worker's start-up, where building its
+ * grammar's regular expressions took about 5 ms (docs/performance.md#start-up); a conversation
+ * loads it when its object starts, the chat API only to read a message stored without blocks.
+ */
+export async function loadMarkdown(): Promise<void> {
+  Lexer ??= (await import("marked")).Lexer;
+}
+
 /**
  * The blocks of `text` read as Markdown.
  * @returns paragraphs and (nested) lists; empty for text that holds nothing to show
+ * @throws Error when `loadMarkdown` has not been awaited first (a fault of ours)
  */
 export function markdownBlocks(text: string): Block[] {
+  if (!Lexer) throw new Error("markdownBlocks before loadMarkdown()");
   return blocks(new Lexer({ gfm: true, breaks: true }).lex(text));
 }
 
 /**
  * A stored message as the page gets it: an agent's with its Markdown `blocks`, those stored with
- * it (read once, when it was stored) or, for one stored before they were kept, read now.
+ * it (read once, when it was stored) or, for one stored before they were kept, read now (needs
+ * `loadMarkdown`; `richWires` loads it when a message needs it).
  */
 export function richWire(message: StoredMessage): WireMessage {
   const wire = toWire(message);
   if (message.role !== "agent") return wire;
   return { ...wire, blocks: message.blocks ?? markdownBlocks(message.text) };
+}
+
+/** `richWire` of each message, loading `marked` first only when one was stored without blocks. */
+export async function richWires(messages: readonly StoredMessage[]): Promise<WireMessage[]> {
+  if (messages.some((message) => message.role === "agent" && !message.blocks)) {
+    await loadMarkdown();
+  }
+  return messages.map((message) => richWire(message));
 }
 
 /** A link target kept as given when it is http(s) or mailto, else null. */

@@ -13,7 +13,7 @@ import type { AppBindings } from "../platform/env";
 import { ApiError, notFound } from "../platform/errors";
 import { conversation } from "./conversation/client";
 import type { ConversationFacts } from "./conversation/contract";
-import { richWire } from "./markdown";
+import { richWires } from "./markdown";
 import { CHAT_LIMITS } from "./protocol";
 import type { ChatSession } from "./schemas";
 
@@ -68,7 +68,7 @@ export async function openChatSession(
     status: view.status,
     agent: { name: agent.name, mode: agent.mode },
     participant: { name: link.participantName },
-    messages: view.messages.map((message) => richWire(message)),
+    messages: await richWires(view.messages),
     ...(view.ticket
       ? {
           socketUrl: `${socketOrigin}/v1/chat/sessions/${link.sessionId}/socket?ticket=${view.ticket}`,

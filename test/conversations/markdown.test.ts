@@ -1,7 +1,11 @@
-import { describe, expect, it } from "vitest";
-import { markdownBlocks, richWire, safeHref } from "../../src/conversations/markdown";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadMarkdown, markdownBlocks, richWire, safeHref } from "../../src/conversations/markdown";
+
 import { seedWorkspace } from "../helpers/api";
 import { connect, createLaunch, open } from "../helpers/chat";
+
+// The Worker loads marked on first use (docs/performance.md#start-up); these call it directly.
+beforeAll(loadMarkdown);
 
 describe("markdownBlocks (docs/chat.md#formatting)", () => {
   it("keeps paragraphs, bold, italics, inline code and line breaks", () => {

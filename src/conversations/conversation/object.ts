@@ -18,7 +18,7 @@ import { randomBase64Url, sha256Hex } from "../../platform/crypto";
 import type { AppBindings } from "../../platform/env";
 import { ApiError, errorResponse } from "../../platform/errors";
 import { chooseBrain, renderAgentText } from "../brains";
-import { richWire } from "../markdown";
+import { loadMarkdown, richWire } from "../markdown";
 import { CLOSE_CODES, IDLE_TIMEOUT_MS, parseClientFrame } from "../protocol";
 import { admitMessage, admitOpen } from "./admission";
 import type {
@@ -49,6 +49,8 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
     super(ctx, env);
+    // Stored replies carry their Markdown blocks: every path that stores or sends one is sync.
+    void ctx.blockConcurrencyWhile(loadMarkdown);
     this.store = new ConversationStore(ctx.storage.sql);
     this.outbox = new OutboxDelivery(env, this.store);
     this.replies = new ReplyDesk(chooseBrain(env), this.store, () => this.ctx.getWebSockets(), {
