@@ -190,9 +190,12 @@ function waitForState(frame: Frame, watched: Watched, state: string, timeout = S
   );
 }
 
-/** The messages in order, each li's text without its <time> (which may be formatted relatively). */
+/**
+ * The messages in order, each li's text without its <time> (which may be formatted relatively);
+ * a reply's draft is not a message yet: it has no speaker, and its message replaces it.
+ */
 function readMessages(frame: Frame): Promise<Message[]> {
-  return frame.locator("#messages li.message").evaluateAll((items) =>
+  return frame.locator("#messages li.message:not(.draft)").evaluateAll((items) =>
     items.map((li) => {
       const copy = li.cloneNode(true) as HTMLElement;
       for (const time of copy.querySelectorAll("time")) time.remove();
@@ -239,7 +242,7 @@ async function sendAndAwaitReply(frame: Frame, watched: Watched, text: string): 
     watched,
     `an agent reply containing "${text}" after the person message`,
     (sent) => {
-      const items = [...document.querySelectorAll("#messages li.message")];
+      const items = [...document.querySelectorAll("#messages li.message:not(.draft)")];
       const mine = items.findLastIndex(
         (li) => li.classList.contains("person") && !!li.textContent?.includes(sent),
       );
@@ -325,7 +328,8 @@ describe("chat page and widget in a browser", () => {
       frame,
       chat,
       `the ${before.length} earlier messages after the reload`,
-      (count) => document.querySelectorAll("#messages li.message").length >= Number(count),
+      (count) =>
+        document.querySelectorAll("#messages li.message:not(.draft)").length >= Number(count),
       String(before.length),
     );
     expect(await readMessages(frame)).toEqual(before);

@@ -13,5 +13,5 @@ export async function chatOnLink(page: Page, url: string, message: string): Prom
   await page.waitForFunction(() => document.documentElement.dataset.state === "open");
   await page.locator("#message-input").fill(message);
   await page.locator("#message-input").press("Enter");
-  await page.locator("#messages li.message.agent", { hasText: message }).waitFor();
+  await page.locator("#messages li.message.agent:not(.draft)", { hasText: message }).waitFor();
 }
