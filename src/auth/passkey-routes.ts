@@ -25,22 +25,7 @@ import {
 import { setSessionCookie } from "./session-cookie";
 
 const common = { tags: ["Sign-in"], security: [{ memberToken: [] }] };
-const PasskeySchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    createdAt: z.string(),
-    lastUsedAt: z.string().nullable(),
-  })
-  .openapi("Passkey");
-const CeremonySchema = z
-  .object({
-    challengeId: z.string(),
-    options: z.record(z.string(), z.unknown()).openapi({
-      description: "WebAuthn options as JSON, for @simplewebauthn/browser",
-    }),
-  })
-  .openapi("PasskeyCeremony");
+
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
   content: { "application/json": { schema } },
@@ -52,87 +37,6 @@ const view = (row: { id: string; name: string; createdAt: number; lastUsedAt: nu
   lastUsedAt: isoTimeOrNull(row.lastUsedAt),
 });
 
-export const passkeysRouter = createRouter<MemberEnv>();
-
-passkeysRouter.openapi(
-  createRoute({
-    ...common,
-    method: "get",
-    path: "/v1/manage/passkeys",
-    summary: "List your passkeys",
-    request: { query: NoQuerySchema },
-    responses: {
-      200: json(z.object({ data: z.array(PasskeySchema) }), "Passkeys"),
-      ...errorResponses(),
-    },
-  }),
-  async (c) => {
-    const rows = await listPasskeys(database(c.env), c.get("member").memberId);
-    return c.json({ data: rows.map(view) }, 200);
-  },
-);
-
-passkeysRouter.openapi(
-  createRoute({
-    ...common,
-    method: "post",
-    path: "/v1/manage/passkeys/options",
-    summary: "Start registering a passkey: WebAuthn creation options (valid 5 minutes)",
-    request: { query: NoQuerySchema },
-    responses: { 200: json(CeremonySchema, "Options"), ...errorResponses() },
-  }),
-  async (c) => c.json(await registrationOptions(database(c.env), c.get("member"), rp(c)), 200),
-);
-
-passkeysRouter.openapi(
-  createRoute({
-    ...common,
-    method: "post",
-    path: "/v1/manage/passkeys",
-    summary: "Register a passkey with the authenticator's answer to the options",
-    middleware: jsonBody(65_536),
-    request: {
-      body: {
-        required: true,
-        content: {
-          "application/json": {
-            schema: z.strictObject({
-              challengeId: z.string().min(1).max(64),
-              name: z.string().trim().min(1).max(100).default("Passkey"),
-              response: z.record(z.string(), z.unknown()),
-            }),
-          },
-        },
-      },
-    },
-    responses: { 201: json(PasskeySchema, "Registered"), ...errorResponses("passkey_refused") },
-  }),
-  async (c) => {
-    const body = c.req.valid("json");
-    const input = { ...body, response: body.response as never };
-    const created = await registerPasskey(database(c.env), c.get("member"), input, rp(c));
-    return c.json(view(created), 201);
-  },
-);
-
-passkeysRouter.openapi(
-  createRoute({
-    ...common,
-    method: "delete",
-    path: "/v1/manage/passkeys/{id}",
-    summary: "Delete one of your passkeys",
-    request: { params: IdParamSchema, query: NoQuerySchema },
-    responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
-  }),
-  async (c) => {
-    await deletePasskey(database(c.env), c.get("member").memberId, c.req.valid("param").id);
-    return c.body(null, 204);
-  },
-);
-
-/** The browser's passkey sign-in: JSON from the sign-in page's script, same origin only. */
-export const passkeySignInRouter = createRouter();
-
 /** The dashboard's cross-site rule, with an Origin required: the sign-in page always sends one. */
 function sameOrigin(c: Context): void {
   if (!c.req.header("origin")) {
@@ -141,27 +45,138 @@ function sameOrigin(c: Context): void {
   refuseCrossSite(c.req.raw);
 }
 
-passkeySignInRouter.post("/sign-in/passkey/options", async (c) => {
-  sameOrigin(c);
-  return c.json(await signInOptions(database(c.env), rp(c)));
-});
+/**
+ * A member's passkeys: a router built by the full app on first use, never at start-up
+ * (src/routes.ts).
+ */
+export function passkeysRouter() {
+  const PasskeySchema = z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      createdAt: z.string(),
+      lastUsedAt: z.string().nullable(),
+    })
+    .openapi("Passkey");
+  const CeremonySchema = z
+    .object({
+      challengeId: z.string(),
+      options: z.record(z.string(), z.unknown()).openapi({
+        description: "WebAuthn options as JSON, for @simplewebauthn/browser",
+      }),
+    })
+    .openapi("PasskeyCeremony");
 
-passkeySignInRouter.use("/sign-in/passkey", ...jsonBody(65_536));
-passkeySignInRouter.post("/sign-in/passkey", async (c) => {
-  sameOrigin(c);
-  const body = ((await c.req.json()) ?? {}) as { challengeId?: unknown; response?: unknown };
-  const response = body.response as { id?: unknown } | null | undefined;
-  if (
-    typeof body !== "object" ||
-    typeof body.challengeId !== "string" ||
-    typeof response !== "object" ||
-    !response ||
-    typeof response.id !== "string"
-  ) {
-    throw new ApiError(400, "passkey_refused", "Send {challengeId, response}.");
-  }
-  const input = { challengeId: body.challengeId, response: body.response as never };
-  const session = await signInWithPasskey(database(c.env), input, rp(c));
-  setSessionCookie(c, session);
-  return c.json({ location: "/app" });
-});
+  const router = createRouter<MemberEnv>();
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/v1/manage/passkeys",
+      summary: "List your passkeys",
+      request: { query: NoQuerySchema },
+      responses: {
+        200: json(z.object({ data: z.array(PasskeySchema) }), "Passkeys"),
+        ...errorResponses(),
+      },
+    }),
+    async (c) => {
+      const rows = await listPasskeys(database(c.env), c.get("member").memberId);
+      return c.json({ data: rows.map(view) }, 200);
+    },
+  );
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "post",
+      path: "/v1/manage/passkeys/options",
+      summary: "Start registering a passkey: WebAuthn creation options (valid 5 minutes)",
+      request: { query: NoQuerySchema },
+      responses: { 200: json(CeremonySchema, "Options"), ...errorResponses() },
+    }),
+    async (c) => c.json(await registrationOptions(database(c.env), c.get("member"), rp(c)), 200),
+  );
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "post",
+      path: "/v1/manage/passkeys",
+      summary: "Register a passkey with the authenticator's answer to the options",
+      middleware: jsonBody(65_536),
+      request: {
+        body: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: z.strictObject({
+                challengeId: z.string().min(1).max(64),
+                name: z.string().trim().min(1).max(100).default("Passkey"),
+                response: z.record(z.string(), z.unknown()),
+              }),
+            },
+          },
+        },
+      },
+      responses: { 201: json(PasskeySchema, "Registered"), ...errorResponses("passkey_refused") },
+    }),
+    async (c) => {
+      const body = c.req.valid("json");
+      const input = { ...body, response: body.response as never };
+      const created = await registerPasskey(database(c.env), c.get("member"), input, rp(c));
+      return c.json(view(created), 201);
+    },
+  );
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "delete",
+      path: "/v1/manage/passkeys/{id}",
+      summary: "Delete one of your passkeys",
+      request: { params: IdParamSchema, query: NoQuerySchema },
+      responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
+    }),
+    async (c) => {
+      await deletePasskey(database(c.env), c.get("member").memberId, c.req.valid("param").id);
+      return c.body(null, 204);
+    },
+  );
+
+  return router;
+}
+
+/** The browser's passkey sign-in: JSON from the sign-in page's script, same origin only. */
+export function passkeySignInRouter() {
+  const router = createRouter();
+
+  router.post("/sign-in/passkey/options", async (c) => {
+    sameOrigin(c);
+    return c.json(await signInOptions(database(c.env), rp(c)));
+  });
+
+  router.use("/sign-in/passkey", ...jsonBody(65_536));
+
+  router.post("/sign-in/passkey", async (c) => {
+    sameOrigin(c);
+    const body = ((await c.req.json()) ?? {}) as { challengeId?: unknown; response?: unknown };
+    const response = body.response as { id?: unknown } | null | undefined;
+    if (
+      typeof body !== "object" ||
+      typeof body.challengeId !== "string" ||
+      typeof response !== "object" ||
+      !response ||
+      typeof response.id !== "string"
+    ) {
+      throw new ApiError(400, "passkey_refused", "Send {challengeId, response}.");
+    }
+    const input = { challengeId: body.challengeId, response: body.response as never };
+    const session = await signInWithPasskey(database(c.env), input, rp(c));
+    setSessionCookie(c, session);
+    return c.json({ location: "/app" });
+  });
+
+  return router;
+}

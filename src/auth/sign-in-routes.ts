@@ -35,107 +35,121 @@ import {
 
 const common = { tags: ["Sign-in"], security: [{ memberToken: [] }] };
 
-export const signInLinksRouter = createRouter<MemberEnv>();
-
-signInLinksRouter.openapi(
-  createRoute({
-    ...common,
-    method: "post",
-    path: "/v1/manage/sign-in-links",
-    summary: "Create a one-time sign-in link (15 minutes, single use)",
-    description:
-      "For yourself (no `memberId`, or your own), or, by an Owner or Admin, for another member of the workspace. Opening the URL in a browser signs in to the dashboard at /app (docs/dashboard.md#sign-in).",
-    middleware: jsonBody(4_096),
-    request: {
-      body: {
-        required: true,
-        content: {
-          "application/json": {
-            schema: z.strictObject({ memberId: z.string().min(1).max(64).optional() }),
-          },
-        },
-      },
-    },
-    responses: {
-      201: {
-        description: "The link; its token is shown only here",
-        content: {
-          "application/json": {
-            schema: z.object({ url: z.string(), expiresAt: z.string() }).openapi("SignInLink"),
-          },
-        },
-      },
-      ...errorResponses("not_found"),
-    },
-  }),
-  async (c) => {
-    const member = c.get("member");
-    const memberId = c.req.valid("json").memberId ?? member.memberId;
-    const link = await createSignInLink(
-      database(c.env),
-      member.workspaceId,
-      memberId,
-      appUrl(c.env, c.req.url),
-      Date.now(),
-      member,
-    );
-    return c.json({ url: link.url, expiresAt: isoTime(link.expiresAt) }, 201);
-  },
-);
-
-signInLinksRouter.openapi(
-  createRoute({
-    ...common,
-    method: "delete",
-    path: "/v1/manage/sessions",
-    summary: "Sign out everywhere: end every dashboard session of the caller",
-    request: { query: NoQuerySchema },
-    responses: { 204: { description: "Ended" }, ...errorResponses() },
-  }),
-  async (c) => {
-    await endSessionsOf(database(c.env), c.get("member").memberId);
-    return c.body(null, 204);
-  },
-);
-
-/** The browser's side of signing in: HTML pages and form posts, same-origin only. */
-export const signInPagesRouter = createRouter();
 const pageHeaders = secureHeaders({
   contentSecurityPolicy: SIGN_IN_CSP,
   referrerPolicy: "no-referrer",
 });
-signInPagesRouter.use("/sign-in/*", pageHeaders);
-signInPagesRouter.use("/sign-in", pageHeaders, csrf());
-signInPagesRouter.use("/sign-out", pageHeaders, csrf());
 
 const noStore = (c: Context) => c.header("cache-control", "no-store");
 
-signInPagesRouter.get("/sign-in", (c) => {
-  noStore(c);
-  return c.html(signInPage());
-});
+/**
+ * The member API's sign-in links and sessions: a router built by the full app on first use, never
+ * at start-up (src/routes.ts).
+ */
+export function signInLinksRouter() {
+  const router = createRouter<MemberEnv>();
 
-signInPagesRouter.get("/sign-in/:token", async (c) => {
-  noStore(c);
-  const token = c.req.param("token");
-  const who = await describeSignInLink(database(c.env), token);
-  return who ? c.html(continuePage(token, who)) : c.html(unusableLinkPage(), 410);
-});
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "post",
+      path: "/v1/manage/sign-in-links",
+      summary: "Create a one-time sign-in link (15 minutes, single use)",
+      description:
+        "For yourself (no `memberId`, or your own), or, by an Owner or Admin, for another member of the workspace. Opening the URL in a browser signs in to the dashboard at /app (docs/dashboard.md#sign-in).",
+      middleware: jsonBody(4_096),
+      request: {
+        body: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: z.strictObject({ memberId: z.string().min(1).max(64).optional() }),
+            },
+          },
+        },
+      },
+      responses: {
+        201: {
+          description: "The link; its token is shown only here",
+          content: {
+            "application/json": {
+              schema: z.object({ url: z.string(), expiresAt: z.string() }).openapi("SignInLink"),
+            },
+          },
+        },
+        ...errorResponses("not_found"),
+      },
+    }),
+    async (c) => {
+      const member = c.get("member");
+      const memberId = c.req.valid("json").memberId ?? member.memberId;
+      const link = await createSignInLink(
+        database(c.env),
+        member.workspaceId,
+        memberId,
+        appUrl(c.env, c.req.url),
+        Date.now(),
+        member,
+      );
+      return c.json({ url: link.url, expiresAt: isoTime(link.expiresAt) }, 201);
+    },
+  );
 
-signInPagesRouter.post("/sign-in", async (c) => {
-  noStore(c);
-  const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
-  const token = typeof form.token === "string" ? form.token : "";
-  const session = await redeemSignInLink(database(c.env), token);
-  if (!session) return c.html(unusableLinkPage(), 410);
-  setSessionCookie(c, session);
-  return c.redirect("/app", 303);
-});
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "delete",
+      path: "/v1/manage/sessions",
+      summary: "Sign out everywhere: end every dashboard session of the caller",
+      request: { query: NoQuerySchema },
+      responses: { 204: { description: "Ended" }, ...errorResponses() },
+    }),
+    async (c) => {
+      await endSessionsOf(database(c.env), c.get("member").memberId);
+      return c.body(null, 204);
+    },
+  );
 
-signInPagesRouter.post("/sign-out", async (c) => {
-  noStore(c);
-  const token = getCookie(c, SIGN_IN.cookie);
-  if (token) await endSession(database(c.env), token);
-  deleteCookie(c, SIGN_IN.cookie, { path: "/", secure: true });
-  return c.html(signedOutPage());
-});
+  return router;
+}
+
+/** The browser's side of signing in: HTML pages and form posts, same-origin only. */
+export function signInPagesRouter() {
+  const router = createRouter();
+
+  router.use("/sign-in/*", pageHeaders);
+  router.use("/sign-in", pageHeaders, csrf());
+  router.use("/sign-out", pageHeaders, csrf());
+
+  router.get("/sign-in", (c) => {
+    noStore(c);
+    return c.html(signInPage());
+  });
+
+  router.get("/sign-in/:token", async (c) => {
+    noStore(c);
+    const token = c.req.param("token");
+    const who = await describeSignInLink(database(c.env), token);
+    return who ? c.html(continuePage(token, who)) : c.html(unusableLinkPage(), 410);
+  });
+
+  router.post("/sign-in", async (c) => {
+    noStore(c);
+    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    const token = typeof form.token === "string" ? form.token : "";
+    const session = await redeemSignInLink(database(c.env), token);
+    if (!session) return c.html(unusableLinkPage(), 410);
+    setSessionCookie(c, session);
+    return c.redirect("/app", 303);
+  });
+
+  router.post("/sign-out", async (c) => {
+    noStore(c);
+    const token = getCookie(c, SIGN_IN.cookie);
+    if (token) await endSession(database(c.env), token);
+    deleteCookie(c, SIGN_IN.cookie, { path: "/", secure: true });
+    return c.html(signedOutPage());
+  });
+
+  return router;
+}

@@ -18,13 +18,7 @@ import {
   rotateSecret,
   updateEndpoint,
 } from "./endpoints";
-import {
-  CreateEventEndpointSchema,
-  EventEndpointSchema,
-  EventEndpointWithSecretSchema,
-  EventSchema,
-  UpdateEventEndpointSchema,
-} from "./schemas";
+import { eventSchemas } from "./schemas";
 
 const common = { tags: ["Event endpoints"], security: [{ memberToken: [] }] };
 const PATH = "/v1/manage/event-endpoints";
@@ -35,154 +29,171 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({
 const allowHttp = (env: { ALLOW_HTTP_EVENT_ENDPOINTS?: string }) =>
   env.ALLOW_HTTP_EVENT_ENDPOINTS === "true";
 
-export const eventEndpointsRouter = createRouter<MemberEnv>();
+/**
+ * The event endpoints: a router built by the full app on first use, never at start-up
+ * (src/routes.ts).
+ */
+export function eventEndpointsRouter() {
+  const {
+    CreateEventEndpointSchema,
+    EventEndpointSchema,
+    EventEndpointWithSecretSchema,
+    EventSchema,
+    UpdateEventEndpointSchema,
+  } = eventSchemas();
+  const router = createRouter<MemberEnv>();
 
-eventEndpointsRouter.openapi(
-  createRoute({
-    ...common,
-    method: "post",
-    path: PATH,
-    summary: "Register an event endpoint (owners and admins); the secret is shown only here",
-    middleware: [requireWriter, ...jsonBody(16_384)],
-    request: {
-      body: {
-        required: true,
-        content: { "application/json": { schema: CreateEventEndpointSchema } },
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "post",
+      path: PATH,
+      summary: "Register an event endpoint (owners and admins); the secret is shown only here",
+      middleware: [requireWriter, ...jsonBody(16_384)],
+      request: {
+        body: {
+          required: true,
+          content: { "application/json": { schema: CreateEventEndpointSchema } },
+        },
       },
-    },
-    responses: { 201: json(EventEndpointWithSecretSchema, "Registered"), ...errorResponses() },
-  }),
-  async (c) => {
-    const { workspaceId } = c.get("member");
-    const key = await importSecretsKey(c.env.SECRETS_KEY);
-    const created = await createEndpoint(
-      database(c.env),
-      key,
-      workspaceId,
-      c.req.valid("json"),
-      allowHttp(c.env),
-    );
-    return c.json(created, 201);
-  },
-);
-
-eventEndpointsRouter.openapi(
-  createRoute({
-    ...common,
-    method: "get",
-    path: PATH,
-    summary: "List event endpoints (never their secrets)",
-    request: { query: NoQuerySchema },
-    responses: {
-      200: json(z.object({ data: z.array(EventEndpointSchema) }), "Endpoints, newest first"),
-      ...errorResponses(),
-    },
-  }),
-  async (c) =>
-    c.json({ data: await listEndpoints(database(c.env), c.get("member").workspaceId) }, 200),
-);
-
-eventEndpointsRouter.openapi(
-  createRoute({
-    ...common,
-    method: "get",
-    path: `${PATH}/{id}`,
-    summary: "Read an event endpoint",
-    request: { params: IdParamSchema },
-    responses: { 200: json(EventEndpointSchema, "The endpoint"), ...errorResponses("not_found") },
-  }),
-  async (c) =>
-    c.json(
-      await getEndpoint(database(c.env), c.get("member").workspaceId, c.req.valid("param").id),
-      200,
-    ),
-);
-
-eventEndpointsRouter.openapi(
-  createRoute({
-    ...common,
-    method: "patch",
-    path: `${PATH}/{id}`,
-    summary: "Change an event endpoint: url, events, description, status, includeTranscript",
-    middleware: [requireWriter, ...jsonBody(16_384)],
-    request: {
-      params: IdParamSchema,
-      body: {
-        required: true,
-        content: { "application/json": { schema: UpdateEventEndpointSchema } },
-      },
-    },
-    responses: { 200: json(EventEndpointSchema, "Changed"), ...errorResponses("not_found") },
-  }),
-  async (c) => {
-    const { workspaceId } = c.get("member");
-    const id = c.req.valid("param").id;
-    const input = c.req.valid("json");
-    return c.json(
-      await updateEndpoint(database(c.env), workspaceId, id, input, allowHttp(c.env)),
-      200,
-    );
-  },
-);
-
-eventEndpointsRouter.openapi(
-  createRoute({
-    ...common,
-    method: "delete",
-    path: `${PATH}/{id}`,
-    summary: "Delete an event endpoint",
-    middleware: [requireWriter],
-    request: { params: IdParamSchema },
-    responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
-  }),
-  async (c) => {
-    await deleteEndpoint(database(c.env), c.get("member").workspaceId, c.req.valid("param").id);
-    return c.body(null, 204);
-  },
-);
-
-eventEndpointsRouter.openapi(
-  createRoute({
-    ...common,
-    method: "post",
-    path: `${PATH}/{id}/rotate-secret`,
-    summary: "Rotate the signing secret; the old one keeps signing alongside for 24 hours",
-    middleware: [requireWriter],
-    request: { params: IdParamSchema },
-    responses: {
-      200: json(EventEndpointWithSecretSchema, "The new secret, shown only here"),
-      ...errorResponses("not_found"),
-    },
-  }),
-  async (c) => {
-    const key = await importSecretsKey(c.env.SECRETS_KEY);
-    const { workspaceId } = c.get("member");
-    return c.json(
-      await rotateSecret(database(c.env), key, workspaceId, c.req.valid("param").id),
-      200,
-    );
-  },
-);
-
-// The events this service POSTs to endpoints (OpenAPI 3.1 `webhooks`), for generated clients.
-eventEndpointsRouter.openAPIRegistry.registerWebhook({
-  method: "post",
-  path: "lifecycleEvent",
-  summary: "A signed lifecycle event, POSTed to each event endpoint that listens to its type",
-  description:
-    "Signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/events.md. Answer 2xx within 15 s, or it is retried.",
-  tags: ["Event endpoints"],
-  request: {
-    headers: z.object({
-      "webhook-id": z.string().openapi({ description: "The event's id; the same on every retry" }),
-      "webhook-timestamp": z
-        .string()
-        .openapi({ description: "The attempt's time (s since epoch)" }),
-      "webhook-signature": z.string().openapi({
-        description: "`v1,<base64 HMAC-SHA256>`; two, space-separated, during a rotation",
-      }),
+      responses: { 201: json(EventEndpointWithSecretSchema, "Registered"), ...errorResponses() },
     }),
-    body: { required: true, content: { "application/json": { schema: EventSchema } } },
-  },
-  responses: { 200: { description: "Received (any 2xx)" } },
-});
+    async (c) => {
+      const { workspaceId } = c.get("member");
+      const key = await importSecretsKey(c.env.SECRETS_KEY);
+      const created = await createEndpoint(
+        database(c.env),
+        key,
+        workspaceId,
+        c.req.valid("json"),
+        allowHttp(c.env),
+      );
+      return c.json(created, 201);
+    },
+  );
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: PATH,
+      summary: "List event endpoints (never their secrets)",
+      request: { query: NoQuerySchema },
+      responses: {
+        200: json(z.object({ data: z.array(EventEndpointSchema) }), "Endpoints, newest first"),
+        ...errorResponses(),
+      },
+    }),
+    async (c) =>
+      c.json({ data: await listEndpoints(database(c.env), c.get("member").workspaceId) }, 200),
+  );
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: `${PATH}/{id}`,
+      summary: "Read an event endpoint",
+      request: { params: IdParamSchema },
+      responses: { 200: json(EventEndpointSchema, "The endpoint"), ...errorResponses("not_found") },
+    }),
+    async (c) =>
+      c.json(
+        await getEndpoint(database(c.env), c.get("member").workspaceId, c.req.valid("param").id),
+        200,
+      ),
+  );
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "patch",
+      path: `${PATH}/{id}`,
+      summary: "Change an event endpoint: url, events, description, status, includeTranscript",
+      middleware: [requireWriter, ...jsonBody(16_384)],
+      request: {
+        params: IdParamSchema,
+        body: {
+          required: true,
+          content: { "application/json": { schema: UpdateEventEndpointSchema } },
+        },
+      },
+      responses: { 200: json(EventEndpointSchema, "Changed"), ...errorResponses("not_found") },
+    }),
+    async (c) => {
+      const { workspaceId } = c.get("member");
+      const id = c.req.valid("param").id;
+      const input = c.req.valid("json");
+      return c.json(
+        await updateEndpoint(database(c.env), workspaceId, id, input, allowHttp(c.env)),
+        200,
+      );
+    },
+  );
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "delete",
+      path: `${PATH}/{id}`,
+      summary: "Delete an event endpoint",
+      middleware: [requireWriter],
+      request: { params: IdParamSchema },
+      responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
+    }),
+    async (c) => {
+      await deleteEndpoint(database(c.env), c.get("member").workspaceId, c.req.valid("param").id);
+      return c.body(null, 204);
+    },
+  );
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "post",
+      path: `${PATH}/{id}/rotate-secret`,
+      summary: "Rotate the signing secret; the old one keeps signing alongside for 24 hours",
+      middleware: [requireWriter],
+      request: { params: IdParamSchema },
+      responses: {
+        200: json(EventEndpointWithSecretSchema, "The new secret, shown only here"),
+        ...errorResponses("not_found"),
+      },
+    }),
+    async (c) => {
+      const key = await importSecretsKey(c.env.SECRETS_KEY);
+      const { workspaceId } = c.get("member");
+      return c.json(
+        await rotateSecret(database(c.env), key, workspaceId, c.req.valid("param").id),
+        200,
+      );
+    },
+  );
+
+  // The events this service POSTs to endpoints (OpenAPI 3.1 `webhooks`), for generated clients.
+  router.openAPIRegistry.registerWebhook({
+    method: "post",
+    path: "lifecycleEvent",
+    summary: "A signed lifecycle event, POSTed to each event endpoint that listens to its type",
+    description:
+      "Signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/events.md. Answer 2xx within 15 s, or it is retried.",
+    tags: ["Event endpoints"],
+    request: {
+      headers: z.object({
+        "webhook-id": z
+          .string()
+          .openapi({ description: "The event's id; the same on every retry" }),
+        "webhook-timestamp": z
+          .string()
+          .openapi({ description: "The attempt's time (s since epoch)" }),
+        "webhook-signature": z.string().openapi({
+          description: "`v1,<base64 HMAC-SHA256>`; two, space-separated, during a rotation",
+        }),
+      }),
+      body: { required: true, content: { "application/json": { schema: EventSchema } } },
+    },
+    responses: { 200: { description: "Received (any 2xx)" } },
+  });
+
+  return router;
+}

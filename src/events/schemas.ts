@@ -2,152 +2,185 @@
 import { z } from "@hono/zod-openapi";
 import { EVENT_TYPES } from "../db/event-tables";
 import { LaunchSchema } from "../launch/schemas";
+import { once } from "../platform/once";
 
-const EventTypeSchema = z.enum(EVENT_TYPES).openapi("EventType");
+/**
+ * The event endpoints' schemas, built on first use: in the Worker only the management API needs
+ * them, and it is built on its first request (src/routes.ts).
+ */
+export const eventSchemas = once(() => {
+  const EventTypeSchema = z.enum(EVENT_TYPES).openapi("EventType");
 
-const Url = z.string().min(1).max(2048).openapi({
-  description: "https (http only to localhost where the Worker allows it); no credentials in it",
-  example: "https://example.com/agent-edge/events",
+  const Url = z.string().min(1).max(2048).openapi({
+    description: "https (http only to localhost where the Worker allows it); no credentials in it",
+    example: "https://example.com/agent-edge/events",
+  });
+
+  const CreateEventEndpointSchema = z
+    .strictObject({
+      url: Url,
+      events: z
+        .array(EventTypeSchema)
+        .min(1)
+        .optional()
+        .openapi({ description: "Default: every event type" }),
+      description: z.string().max(500).optional(),
+      includeTranscript: z
+        .boolean()
+        .optional()
+        .openapi({ description: "Add the messages to conversation.ended (default false)" }),
+    })
+    .openapi("CreateEventEndpoint");
+
+  const UpdateEventEndpointSchema = z
+    .strictObject({
+      url: Url.optional(),
+      events: z.array(EventTypeSchema).min(1).optional(),
+      description: z.string().max(500).nullable().optional(),
+      status: z.enum(["enabled", "disabled"]).optional(),
+      includeTranscript: z.boolean().optional(),
+    })
+    .openapi("UpdateEventEndpoint");
+
+  const EventEndpointSchema = z
+    .object({
+      id: z.string(),
+      url: z.string(),
+      events: z.array(EventTypeSchema),
+      description: z.string().nullable(),
+      status: z.enum(["enabled", "disabled"]),
+      includeTranscript: z.boolean(),
+      createdAt: z.string(),
+      updatedAt: z.string(),
+    })
+    .openapi("EventEndpoint");
+
+  const EventEndpointWithSecretSchema = EventEndpointSchema.extend({
+    secret: z.string().openapi({
+      description: "`whsec_` + base64 of 32 random bytes; shown only in this answer",
+    }),
+  }).openapi("EventEndpointWithSecret");
+
+  const DeliveryAttemptSchema = z
+    .object({
+      at: z.string(),
+      responseStatus: z
+        .number()
+        .int()
+        .nullable()
+        .openapi({ description: "null: no answer (timeout after 15 s, or a network error)" }),
+      latencyMs: z.number().int(),
+      responseBody: z
+        .string()
+        .openapi({ description: "The first KiB of the answer, or the error" }),
+    })
+    .openapi("DeliveryAttempt");
+
+  const DeliverySchema = z
+    .object({
+      id: z.string(),
+      eventId: z.string(),
+      eventType: z.string(),
+      status: z.enum(["pending", "succeeded", "failed"]),
+      attempts: z.array(DeliveryAttemptSchema).openapi({ description: "Oldest first" }),
+      nextAttemptAt: z.string().nullable(),
+      createdAt: z.string(),
+    })
+    .openapi("Delivery");
+
+  const DeliveryListSchema = z
+    .object({
+      data: z.array(DeliverySchema),
+      hasMore: z.boolean(),
+      nextCursor: z.string().nullable(),
+    })
+    .openapi("DeliveryList");
+
+  const ListDeliveriesQuerySchema = z.strictObject({
+    status: z.enum(["pending", "succeeded", "failed"]).optional(),
+    cursor: z.string().max(200).optional(),
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+  });
+
+  const RecoverSchema = z
+    .strictObject({
+      since: z.iso.datetime({ offset: true }).openapi({
+        description: "Resend every failed delivery created at or after this time",
+        example: "2026-11-20T00:00:00Z",
+      }),
+    })
+    .openapi("RecoverDeliveries");
+
+  const RecoveredSchema = z
+    .object({ recovered: z.number().int().openapi({ description: "Deliveries sent again" }) })
+    .openapi("RecoveredDeliveries");
+
+  /** The body of a lifecycle event (docs/events.md#bodies); what `verifyEvent` of the SDK returns. */
+  const LifecycleEventSchema = z
+    .object({
+      id: z.string().openapi({ description: "`evt_…`; also the `webhook-id` header" }),
+      type: EventTypeSchema,
+      createdAt: z.string(),
+      data: z.object({
+        link: LaunchSchema.omit({ conversation: true }),
+        conversation: LaunchSchema.shape.conversation,
+        reason: z
+          .enum(["person", "agent", "idle", "server", "expired"])
+          .optional()
+          .openapi({ description: "conversation.ended only" }),
+        messages: z
+          .array(
+            z.object({
+              id: z.string(),
+              role: z.enum(["agent", "person"]),
+              text: z.string(),
+              at: z.string(),
+            }),
+          )
+          .optional()
+          .openapi({ description: "conversation.ended to an endpoint with includeTranscript" }),
+      }),
+    })
+    .openapi("LifecycleEvent");
+
+  /** The body of `event.test`. */
+  const TestEventSchema = z
+    .object({
+      id: z.string(),
+      type: z.literal("event.test"),
+      createdAt: z.string(),
+      data: z.object({ endpointId: z.string(), message: z.string() }),
+    })
+    .openapi("TestEvent");
+
+  const EventSchema = z.union([LifecycleEventSchema, TestEventSchema]).openapi("Event");
+
+  return {
+    CreateEventEndpointSchema,
+    UpdateEventEndpointSchema,
+    EventEndpointSchema,
+    EventEndpointWithSecretSchema,
+    DeliveryAttemptSchema,
+    DeliverySchema,
+    DeliveryListSchema,
+    ListDeliveriesQuerySchema,
+    RecoverSchema,
+    RecoveredSchema,
+    LifecycleEventSchema,
+    TestEventSchema,
+    EventSchema,
+  };
 });
 
-export const CreateEventEndpointSchema = z
-  .strictObject({
-    url: Url,
-    events: z
-      .array(EventTypeSchema)
-      .min(1)
-      .optional()
-      .openapi({ description: "Default: every event type" }),
-    description: z.string().max(500).optional(),
-    includeTranscript: z
-      .boolean()
-      .optional()
-      .openapi({ description: "Add the messages to conversation.ended (default false)" }),
-  })
-  .openapi("CreateEventEndpoint");
-export type CreateEventEndpoint = z.infer<typeof CreateEventEndpointSchema>;
+/** The types of the schemas `eventSchemas` builds, by name. */
+export type EventSchemas = ReturnType<typeof eventSchemas>;
 
-export const UpdateEventEndpointSchema = z
-  .strictObject({
-    url: Url.optional(),
-    events: z.array(EventTypeSchema).min(1).optional(),
-    description: z.string().max(500).nullable().optional(),
-    status: z.enum(["enabled", "disabled"]).optional(),
-    includeTranscript: z.boolean().optional(),
-  })
-  .openapi("UpdateEventEndpoint");
-export type UpdateEventEndpoint = z.infer<typeof UpdateEventEndpointSchema>;
+export type CreateEventEndpoint = z.infer<EventSchemas["CreateEventEndpointSchema"]>;
 
-export const EventEndpointSchema = z
-  .object({
-    id: z.string(),
-    url: z.string(),
-    events: z.array(EventTypeSchema),
-    description: z.string().nullable(),
-    status: z.enum(["enabled", "disabled"]),
-    includeTranscript: z.boolean(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .openapi("EventEndpoint");
-export type EventEndpointView = z.infer<typeof EventEndpointSchema>;
+export type UpdateEventEndpoint = z.infer<EventSchemas["UpdateEventEndpointSchema"]>;
 
-export const EventEndpointWithSecretSchema = EventEndpointSchema.extend({
-  secret: z.string().openapi({
-    description: "`whsec_` + base64 of 32 random bytes; shown only in this answer",
-  }),
-}).openapi("EventEndpointWithSecret");
+export type EventEndpointView = z.infer<EventSchemas["EventEndpointSchema"]>;
 
-export const DeliveryAttemptSchema = z
-  .object({
-    at: z.string(),
-    responseStatus: z
-      .number()
-      .int()
-      .nullable()
-      .openapi({ description: "null: no answer (timeout after 15 s, or a network error)" }),
-    latencyMs: z.number().int(),
-    responseBody: z.string().openapi({ description: "The first KiB of the answer, or the error" }),
-  })
-  .openapi("DeliveryAttempt");
+export type DeliveryView = z.infer<EventSchemas["DeliverySchema"]>;
 
-export const DeliverySchema = z
-  .object({
-    id: z.string(),
-    eventId: z.string(),
-    eventType: z.string(),
-    status: z.enum(["pending", "succeeded", "failed"]),
-    attempts: z.array(DeliveryAttemptSchema).openapi({ description: "Oldest first" }),
-    nextAttemptAt: z.string().nullable(),
-    createdAt: z.string(),
-  })
-  .openapi("Delivery");
-export type DeliveryView = z.infer<typeof DeliverySchema>;
-
-export const DeliveryListSchema = z
-  .object({
-    data: z.array(DeliverySchema),
-    hasMore: z.boolean(),
-    nextCursor: z.string().nullable(),
-  })
-  .openapi("DeliveryList");
-
-export const ListDeliveriesQuerySchema = z.strictObject({
-  status: z.enum(["pending", "succeeded", "failed"]).optional(),
-  cursor: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-});
-export type ListDeliveriesQuery = z.infer<typeof ListDeliveriesQuerySchema>;
-
-export const RecoverSchema = z
-  .strictObject({
-    since: z.iso.datetime({ offset: true }).openapi({
-      description: "Resend every failed delivery created at or after this time",
-      example: "2026-11-20T00:00:00Z",
-    }),
-  })
-  .openapi("RecoverDeliveries");
-
-export const RecoveredSchema = z
-  .object({ recovered: z.number().int().openapi({ description: "Deliveries sent again" }) })
-  .openapi("RecoveredDeliveries");
-
-/** The body of a lifecycle event (docs/events.md#bodies); what `verifyEvent` of the SDK returns. */
-export const LifecycleEventSchema = z
-  .object({
-    id: z.string().openapi({ description: "`evt_…`; also the `webhook-id` header" }),
-    type: EventTypeSchema,
-    createdAt: z.string(),
-    data: z.object({
-      link: LaunchSchema.omit({ conversation: true }),
-      conversation: LaunchSchema.shape.conversation,
-      reason: z
-        .enum(["person", "agent", "idle", "server", "expired"])
-        .optional()
-        .openapi({ description: "conversation.ended only" }),
-      messages: z
-        .array(
-          z.object({
-            id: z.string(),
-            role: z.enum(["agent", "person"]),
-            text: z.string(),
-            at: z.string(),
-          }),
-        )
-        .optional()
-        .openapi({ description: "conversation.ended to an endpoint with includeTranscript" }),
-    }),
-  })
-  .openapi("LifecycleEvent");
-
-/** The body of `event.test`. */
-export const TestEventSchema = z
-  .object({
-    id: z.string(),
-    type: z.literal("event.test"),
-    createdAt: z.string(),
-    data: z.object({ endpointId: z.string(), message: z.string() }),
-  })
-  .openapi("TestEvent");
-
-export const EventSchema = z.union([LifecycleEventSchema, TestEventSchema]).openapi("Event");
+export type ListDeliveriesQuery = z.infer<EventSchemas["ListDeliveriesQuerySchema"]>;

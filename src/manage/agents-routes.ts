@@ -19,13 +19,7 @@ import {
   listChannels,
   updateAgent,
 } from "./agents";
-import {
-  AgentSchema,
-  ChannelSchema,
-  CreateAgentSchema,
-  CreateChannelSchema,
-  UpdateAgentSchema,
-} from "./schemas";
+import { manageSchemas } from "./schemas";
 
 const common = { tags: ["Agents"], security: [{ memberToken: [] }] };
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
@@ -37,150 +31,161 @@ const body = <T extends z.ZodType>(schema: T) => ({
 });
 const write = [requireWriter, ...jsonBody(65_536)];
 
-export const agentsRouter = createRouter<MemberEnv>();
 const forget = (env: AppBindings, workspaceId: string) => (agentId: string) =>
   linkLedger(env, workspaceId).forgetAgent(agentId);
 
-agentsRouter.openapi(
-  createRoute({
-    ...common,
-    method: "post",
-    path: "/v1/manage/agents",
-    summary: "Create an agent",
-    middleware: write,
-    request: body(CreateAgentSchema),
-    responses: { 201: json(AgentSchema, "Created"), ...errorResponses() },
-  }),
-  async (c) =>
-    c.json(
-      await createAgent(database(c.env), c.get("member").workspaceId, c.req.valid("json")),
-      201,
-    ),
-);
+/**
+ * Agents and their channels: a router built by the full app on first use, never at start-up
+ * (src/routes.ts).
+ */
+export function agentsRouter() {
+  const { AgentSchema, ChannelSchema, CreateAgentSchema, CreateChannelSchema, UpdateAgentSchema } =
+    manageSchemas();
+  const router = createRouter<MemberEnv>();
 
-agentsRouter.openapi(
-  createRoute({
-    ...common,
-    method: "get",
-    path: "/v1/manage/agents",
-    summary: "List agents",
-    request: { query: NoQuerySchema },
-    responses: {
-      200: json(z.object({ data: z.array(AgentSchema) }), "Agents"),
-      ...errorResponses(),
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "post",
+      path: "/v1/manage/agents",
+      summary: "Create an agent",
+      middleware: write,
+      request: body(CreateAgentSchema),
+      responses: { 201: json(AgentSchema, "Created"), ...errorResponses() },
+    }),
+    async (c) =>
+      c.json(
+        await createAgent(database(c.env), c.get("member").workspaceId, c.req.valid("json")),
+        201,
+      ),
+  );
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/v1/manage/agents",
+      summary: "List agents",
+      request: { query: NoQuerySchema },
+      responses: {
+        200: json(z.object({ data: z.array(AgentSchema) }), "Agents"),
+        ...errorResponses(),
+      },
+    }),
+    async (c) =>
+      c.json({ data: await listAgents(database(c.env), c.get("member").workspaceId) }, 200),
+  );
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/v1/manage/agents/{id}",
+      summary: "Read an agent",
+      request: { params: IdParamSchema },
+      responses: { 200: json(AgentSchema, "The agent"), ...errorResponses("not_found") },
+    }),
+    async (c) =>
+      c.json(
+        await getAgent(database(c.env), c.get("member").workspaceId, c.req.valid("param").id),
+        200,
+      ),
+  );
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "patch",
+      path: "/v1/manage/agents/{id}",
+      summary: "Change an agent",
+      middleware: write,
+      request: { params: IdParamSchema, ...body(UpdateAgentSchema) },
+      responses: {
+        200: json(AgentSchema, "The changed agent"),
+        ...errorResponses("not_found"),
+      },
+    }),
+    async (c) => {
+      const { workspaceId } = c.get("member");
+      return c.json(
+        await updateAgent(
+          database(c.env),
+          forget(c.env, workspaceId),
+          workspaceId,
+          c.req.valid("param").id,
+          c.req.valid("json"),
+        ),
+        200,
+      );
     },
-  }),
-  async (c) =>
-    c.json({ data: await listAgents(database(c.env), c.get("member").workspaceId) }, 200),
-);
+  );
 
-agentsRouter.openapi(
-  createRoute({
-    ...common,
-    method: "get",
-    path: "/v1/manage/agents/{id}",
-    summary: "Read an agent",
-    request: { params: IdParamSchema },
-    responses: { 200: json(AgentSchema, "The agent"), ...errorResponses("not_found") },
-  }),
-  async (c) =>
-    c.json(
-      await getAgent(database(c.env), c.get("member").workspaceId, c.req.valid("param").id),
-      200,
-    ),
-);
-
-agentsRouter.openapi(
-  createRoute({
-    ...common,
-    method: "patch",
-    path: "/v1/manage/agents/{id}",
-    summary: "Change an agent",
-    middleware: write,
-    request: { params: IdParamSchema, ...body(UpdateAgentSchema) },
-    responses: {
-      200: json(AgentSchema, "The changed agent"),
-      ...errorResponses("not_found"),
-    },
-  }),
-  async (c) => {
-    const { workspaceId } = c.get("member");
-    return c.json(
-      await updateAgent(
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "delete",
+      path: "/v1/manage/agents/{id}",
+      summary: "Delete an agent and its channels",
+      middleware: [requireWriter],
+      request: { params: IdParamSchema },
+      responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
+    }),
+    async (c) => {
+      const { workspaceId } = c.get("member");
+      await deleteAgent(
         database(c.env),
         forget(c.env, workspaceId),
         workspaceId,
         c.req.valid("param").id,
-        c.req.valid("json"),
-      ),
-      200,
-    );
-  },
-);
-
-agentsRouter.openapi(
-  createRoute({
-    ...common,
-    method: "delete",
-    path: "/v1/manage/agents/{id}",
-    summary: "Delete an agent and its channels",
-    middleware: [requireWriter],
-    request: { params: IdParamSchema },
-    responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
-  }),
-  async (c) => {
-    const { workspaceId } = c.get("member");
-    await deleteAgent(
-      database(c.env),
-      forget(c.env, workspaceId),
-      workspaceId,
-      c.req.valid("param").id,
-    );
-    return c.body(null, 204);
-  },
-);
-
-agentsRouter.openapi(
-  createRoute({
-    ...common,
-    method: "post",
-    path: "/v1/manage/agents/{id}/channels",
-    summary: "Add a widget channel",
-    middleware: write,
-    request: { params: IdParamSchema, ...body(CreateChannelSchema) },
-    responses: { 201: json(ChannelSchema, "Created"), ...errorResponses("not_found") },
-  }),
-  async (c) => {
-    const channel = await createChannel(
-      database(c.env),
-      c.get("member").workspaceId,
-      c.req.valid("param").id,
-      c.req.valid("json"),
-      baseUrl(c.env, c.req.url),
-    );
-    return c.json(channel, 201);
-  },
-);
-
-agentsRouter.openapi(
-  createRoute({
-    ...common,
-    method: "get",
-    path: "/v1/manage/agents/{id}/channels",
-    summary: "List an agent's channels",
-    request: { params: IdParamSchema, query: NoQuerySchema },
-    responses: {
-      200: json(z.object({ data: z.array(ChannelSchema) }), "Channels"),
-      ...errorResponses("not_found"),
+      );
+      return c.body(null, 204);
     },
-  }),
-  async (c) => {
-    const data = await listChannels(
-      database(c.env),
-      c.get("member").workspaceId,
-      c.req.valid("param").id,
-      baseUrl(c.env, c.req.url),
-    );
-    return c.json({ data }, 200);
-  },
-);
+  );
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "post",
+      path: "/v1/manage/agents/{id}/channels",
+      summary: "Add a widget channel",
+      middleware: write,
+      request: { params: IdParamSchema, ...body(CreateChannelSchema) },
+      responses: { 201: json(ChannelSchema, "Created"), ...errorResponses("not_found") },
+    }),
+    async (c) => {
+      const channel = await createChannel(
+        database(c.env),
+        c.get("member").workspaceId,
+        c.req.valid("param").id,
+        c.req.valid("json"),
+        baseUrl(c.env, c.req.url),
+      );
+      return c.json(channel, 201);
+    },
+  );
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/v1/manage/agents/{id}/channels",
+      summary: "List an agent's channels",
+      request: { params: IdParamSchema, query: NoQuerySchema },
+      responses: {
+        200: json(z.object({ data: z.array(ChannelSchema) }), "Channels"),
+        ...errorResponses("not_found"),
+      },
+    }),
+    async (c) => {
+      const data = await listChannels(
+        database(c.env),
+        c.get("member").workspaceId,
+        c.req.valid("param").id,
+        baseUrl(c.env, c.req.url),
+      );
+      return c.json({ data }, 200);
+    },
+  );
+
+  return router;
+}

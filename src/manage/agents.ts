@@ -10,16 +10,10 @@ import { type Agent, agents, type Channel, channels, type ParameterDefinition } 
 import { notFound } from "../platform/errors";
 import { widgetSnippetTemplate } from "../platform/html";
 import { isoTime, newId } from "../platform/ids";
-import type {
-  AgentSchema,
-  ChannelSchema,
-  CreateAgent,
-  CreateChannelSchema,
-  UpdateAgent,
-} from "./schemas";
+import type { CreateAgent, ManageSchemas, UpdateAgent } from "./schemas";
 
-type AgentView = z.infer<typeof AgentSchema>;
-type ChannelView = z.infer<typeof ChannelSchema>;
+type AgentView = z.infer<ManageSchemas["AgentSchema"]>;
+type ChannelView = z.infer<ManageSchemas["ChannelSchema"]>;
 
 function toAgent(row: Agent): AgentView {
   return {
@@ -156,7 +150,7 @@ export async function createChannel(
   db: DrizzleD1Database,
   workspaceId: string,
   agentId: string,
-  input: z.infer<typeof CreateChannelSchema>,
+  input: z.infer<ManageSchemas["CreateChannelSchema"]>,
   baseUrl: string,
   now = Date.now(),
 ): Promise<ChannelView> {

@@ -31,14 +31,9 @@ export const APP_CSP = {
   baseUri: ["'none'"],
 };
 
-export const dashboardRouter = createRouter();
 const headers = secureHeaders({ contentSecurityPolicy: APP_CSP, referrerPolicy: "no-referrer" });
 // The preview page sets its own policy, which names the widget's origin; the rest is the same.
 const previewHeaders = secureHeaders({ referrerPolicy: "no-referrer" });
-dashboardRouter.use("/app", headers);
-dashboardRouter.use("/app/*", (c, next) =>
-  c.req.path.startsWith(previewPath("")) ? previewHeaders(c, next) : headers(c, next),
-);
 
 /** The member of the request's live session, or null. */
 async function sessionOf(c: Context) {
@@ -82,6 +77,21 @@ async function previewPage(c: Context) {
   return c.html(previewPageHtml(embedHtml, link.participantName ?? ""));
 }
 
-dashboardRouter.get(previewPath(":id"), previewPage);
-dashboardRouter.get("/app", shell);
-dashboardRouter.get("/app/*", shell);
+/**
+ * The dashboard's shell and preview page: a router built by the full app on first use, never at
+ * start-up (src/routes.ts).
+ */
+export function dashboardRouter() {
+  const router = createRouter();
+
+  router.use("/app", headers);
+  router.use("/app/*", (c, next) =>
+    c.req.path.startsWith(previewPath("")) ? previewHeaders(c, next) : headers(c, next),
+  );
+
+  router.get(previewPath(":id"), previewPage);
+  router.get("/app", shell);
+  router.get("/app/*", shell);
+
+  return router;
+}

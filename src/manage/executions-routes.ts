@@ -11,14 +11,7 @@ import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";
 import { errorResponses, IdParamSchema } from "../platform/openapi";
 import { getExecution, listExecutions, replayExecution, replayFailed } from "./executions";
-import {
-  BulkReplayInputSchema,
-  BulkReplaySchema,
-  ExecutionListQuerySchema,
-  ExecutionListSchema,
-  ExecutionSchema,
-  ReplayInputSchema,
-} from "./workflow-schemas";
+import { workflowSchemas } from "./workflow-schemas";
 import { assertWorkflow } from "./workflows";
 
 const common = { tags: ["Workflows"], security: [{ memberToken: [] }] };
@@ -26,98 +19,117 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
   content: { "application/json": { schema } },
 });
-
-const ExecutionParams = IdParamSchema.extend({
-  executionId: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "executionId", in: "path" } }),
-});
 const write = [requireWriter, ...jsonBody(4_096)];
 
-export const executionsRouter = createRouter<MemberEnv>();
+/**
+ * A workflow's executions and replays: a router built by the full app on first use, never at
+ * start-up (src/routes.ts).
+ */
+export function executionsRouter() {
+  const {
+    BulkReplayInputSchema,
+    BulkReplaySchema,
+    ExecutionListQuerySchema,
+    ExecutionListSchema,
+    ExecutionSchema,
+    ReplayInputSchema,
+  } = workflowSchemas();
+  const ExecutionParams = IdParamSchema.extend({
+    executionId: z
+      .string()
+      .min(1)
+      .max(64)
+      .openapi({ param: { name: "executionId", in: "path" } }),
+  });
 
-executionsRouter.openapi(
-  createRoute({
-    ...common,
-    method: "get",
-    path: "/v1/manage/workflows/{id}/executions",
-    summary: "List executions, newest first",
-    request: { params: IdParamSchema, query: ExecutionListQuerySchema },
-    responses: {
-      200: json(ExecutionListSchema, "Executions"),
-      ...errorResponses("not_found"),
-    },
-  }),
-  async (c) => {
-    const id = c.req.valid("param").id;
-    const { limit, startingAfter } = c.req.valid("query");
-    const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
-    return c.json(await listExecutions(c.env, id, shardsEver, limit, startingAfter), 200);
-  },
-);
+  const router = createRouter<MemberEnv>();
 
-executionsRouter.openapi(
-  createRoute({
-    ...common,
-    method: "get",
-    path: "/v1/manage/workflows/{id}/executions/{executionId}",
-    summary: "Read an execution",
-    request: { params: ExecutionParams },
-    responses: { 200: json(ExecutionSchema, "The execution"), ...errorResponses("not_found") },
-  }),
-  async (c) => {
-    const { id, executionId } = c.req.valid("param");
-    const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
-    return c.json(await getExecution(c.env, id, shardsEver, executionId), 200);
-  },
-);
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/v1/manage/workflows/{id}/executions",
+      summary: "List executions, newest first",
+      request: { params: IdParamSchema, query: ExecutionListQuerySchema },
+      responses: {
+        200: json(ExecutionListSchema, "Executions"),
+        ...errorResponses("not_found"),
+      },
+    }),
+    async (c) => {
+      const id = c.req.valid("param").id;
+      const { limit, startingAfter } = c.req.valid("query");
+      const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
+      return c.json(await listExecutions(c.env, id, shardsEver, limit, startingAfter), 200);
+    },
+  );
 
-executionsRouter.openapi(
-  createRoute({
-    ...common,
-    method: "post",
-    path: "/v1/manage/workflows/{id}/executions/{executionId}/replay",
-    summary: "Replay an execution: a new one with the same trigger input",
-    description:
-      "On the definition the execution ran on (`original`, the default) or the workflow's current one. Answers once the new execution is recorded, with its record (`replayOf` names the first). docs/webhooks.md#replay",
-    middleware: write,
-    request: {
-      params: ExecutionParams,
-      body: { required: true, content: { "application/json": { schema: ReplayInputSchema } } },
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/v1/manage/workflows/{id}/executions/{executionId}",
+      summary: "Read an execution",
+      request: { params: ExecutionParams },
+      responses: { 200: json(ExecutionSchema, "The execution"), ...errorResponses("not_found") },
+    }),
+    async (c) => {
+      const { id, executionId } = c.req.valid("param");
+      const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
+      return c.json(await getExecution(c.env, id, shardsEver, executionId), 200);
     },
-    responses: {
-      201: json(ExecutionSchema, "The new execution"),
-      ...errorResponses("not_found", "replay_unavailable"),
-    },
-  }),
-  async (c) => {
-    const { id, executionId } = c.req.valid("param");
-    const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
-    const { definition } = c.req.valid("json");
-    return c.json(await replayExecution(c.env, id, shardsEver, executionId, definition), 201);
-  },
-);
+  );
 
-executionsRouter.openapi(
-  createRoute({
-    ...common,
-    method: "post",
-    path: "/v1/manage/workflows/{id}/executions/replay",
-    summary: "Replay the failed executions started in a time window, in the background",
-    description:
-      "Queues a replay of every failed execution started from `since` until `until` (default: now), oldest first, at most 1,000 (per runner of a workflow spread over several); they start one after another. docs/webhooks.md#replay",
-    middleware: write,
-    request: {
-      params: IdParamSchema,
-      body: { required: true, content: { "application/json": { schema: BulkReplayInputSchema } } },
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "post",
+      path: "/v1/manage/workflows/{id}/executions/{executionId}/replay",
+      summary: "Replay an execution: a new one with the same trigger input",
+      description:
+        "On the definition the execution ran on (`original`, the default) or the workflow's current one. Answers once the new execution is recorded, with its record (`replayOf` names the first). docs/webhooks.md#replay",
+      middleware: write,
+      request: {
+        params: ExecutionParams,
+        body: { required: true, content: { "application/json": { schema: ReplayInputSchema } } },
+      },
+      responses: {
+        201: json(ExecutionSchema, "The new execution"),
+        ...errorResponses("not_found", "replay_unavailable"),
+      },
+    }),
+    async (c) => {
+      const { id, executionId } = c.req.valid("param");
+      const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
+      const { definition } = c.req.valid("json");
+      return c.json(await replayExecution(c.env, id, shardsEver, executionId, definition), 201);
     },
-    responses: { 202: json(BulkReplaySchema, "Queued"), ...errorResponses("not_found") },
-  }),
-  async (c) => {
-    const { id } = c.req.valid("param");
-    const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
-    return c.json(await replayFailed(c.env, id, shardsEver, c.req.valid("json")), 202);
-  },
-);
+  );
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "post",
+      path: "/v1/manage/workflows/{id}/executions/replay",
+      summary: "Replay the failed executions started in a time window, in the background",
+      description:
+        "Queues a replay of every failed execution started from `since` until `until` (default: now), oldest first, at most 1,000 (per runner of a workflow spread over several); they start one after another. docs/webhooks.md#replay",
+      middleware: write,
+      request: {
+        params: IdParamSchema,
+        body: {
+          required: true,
+          content: { "application/json": { schema: BulkReplayInputSchema } },
+        },
+      },
+      responses: { 202: json(BulkReplaySchema, "Queued"), ...errorResponses("not_found") },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
+      return c.json(await replayFailed(c.env, id, shardsEver, c.req.valid("json")), 202);
+    },
+  );
+
+  return router;
+}

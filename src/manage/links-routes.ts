@@ -18,109 +18,118 @@ import {
   listWorkspaceLinks,
   revokeWorkspaceLink,
 } from "./links";
-import { LinkDetailSchema } from "./schemas";
+import { manageSchemas } from "./schemas";
 
 const common = { tags: ["Links"], security: [{ memberToken: [] }] };
 
-export const linksRouter = createRouter<MemberEnv>();
+/**
+ * Links for members: a router built by the full app on first use, never at start-up
+ * (src/routes.ts).
+ */
+export function linksRouter() {
+  const { LinkDetailSchema } = manageSchemas();
+  const router = createRouter<MemberEnv>();
 
-linksRouter.openapi(
-  createRoute({
-    ...common,
-    method: "get",
-    path: "/v1/manage/links",
-    summary: "List and search the workspace's links, newest first",
-    request: { query: ListLaunchesQuerySchema },
-    responses: {
-      200: {
-        description: "A page of links with their metadata, as the launch API lists them",
-        content: { "application/json": { schema: LaunchListSchema } },
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/v1/manage/links",
+      summary: "List and search the workspace's links, newest first",
+      request: { query: ListLaunchesQuerySchema },
+      responses: {
+        200: {
+          description: "A page of links with their metadata, as the launch API lists them",
+          content: { "application/json": { schema: LaunchListSchema } },
+        },
+        ...errorResponses(),
       },
-      ...errorResponses(),
+    }),
+    async (c) => {
+      const { workspaceId } = c.get("member");
+      return c.json(
+        await listWorkspaceLinks(database(c.env), workspaceId, c.req.valid("query")),
+        200,
+      );
     },
-  }),
-  async (c) => {
-    const { workspaceId } = c.get("member");
-    return c.json(
-      await listWorkspaceLinks(database(c.env), workspaceId, c.req.valid("query")),
-      200,
-    );
-  },
-);
+  );
 
-linksRouter.openapi(
-  createRoute({
-    ...common,
-    method: "get",
-    path: "/v1/manage/links/{id}",
-    summary: "Look up a link with its conversation's messages",
-    request: { params: IdParamSchema },
-    responses: {
-      200: {
-        description: "The link, without its token or parameters, and the messages once opened",
-        content: { "application/json": { schema: LinkDetailSchema } },
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/v1/manage/links/{id}",
+      summary: "Look up a link with its conversation's messages",
+      request: { params: IdParamSchema },
+      responses: {
+        200: {
+          description: "The link, without its token or parameters, and the messages once opened",
+          content: { "application/json": { schema: LinkDetailSchema } },
+        },
+        ...errorResponses("not_found"),
       },
-      ...errorResponses("not_found"),
+    }),
+    async (c) => {
+      const { workspaceId } = c.get("member");
+      const link = await getWorkspaceLink(
+        database(c.env),
+        linkLedger(c.env, workspaceId),
+        workspaceId,
+        c.req.valid("param").id,
+        (sessionId) => conversation(c.env, sessionId).transcript(),
+      );
+      return c.json(link, 200);
     },
-  }),
-  async (c) => {
-    const { workspaceId } = c.get("member");
-    const link = await getWorkspaceLink(
-      database(c.env),
-      linkLedger(c.env, workspaceId),
-      workspaceId,
-      c.req.valid("param").id,
-      (sessionId) => conversation(c.env, sessionId).transcript(),
-    );
-    return c.json(link, 200);
-  },
-);
+  );
 
-linksRouter.openapi(
-  createRoute({
-    ...common,
-    method: "delete",
-    path: "/v1/manage/links/{id}",
-    summary: "Revoke a link (owners and admins; idempotent)",
-    middleware: [requireWriter],
-    request: { params: IdParamSchema },
-    responses: {
-      204: { description: "Revoked, now or before; an open chat is closed at once" },
-      ...errorResponses("not_found"),
-    },
-  }),
-  async (c) => {
-    const { workspaceId } = c.get("member");
-    const ledger = linkLedger(c.env, workspaceId);
-    await revokeWorkspaceLink(database(c.env), ledger, workspaceId, c.req.valid("param").id);
-    return c.body(null, 204);
-  },
-);
-
-linksRouter.openapi(
-  createRoute({
-    ...common,
-    method: "post",
-    path: "/v1/manage/links/{id}/end",
-    summary: "End the link's conversation without revoking the link (owners and admins)",
-    middleware: [requireWriter],
-    request: { params: IdParamSchema },
-    responses: {
-      204: {
-        description: "Ended, now or before (an ended or revoked link has nothing left to end)",
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "delete",
+      path: "/v1/manage/links/{id}",
+      summary: "Revoke a link (owners and admins; idempotent)",
+      middleware: [requireWriter],
+      request: { params: IdParamSchema },
+      responses: {
+        204: { description: "Revoked, now or before; an open chat is closed at once" },
+        ...errorResponses("not_found"),
       },
-      ...errorResponses("not_found", "link_not_open"),
+    }),
+    async (c) => {
+      const { workspaceId } = c.get("member");
+      const ledger = linkLedger(c.env, workspaceId);
+      await revokeWorkspaceLink(database(c.env), ledger, workspaceId, c.req.valid("param").id);
+      return c.body(null, 204);
     },
-  }),
-  async (c) => {
-    const { workspaceId } = c.get("member");
-    await endWorkspaceLink(
-      database(c.env),
-      linkLedger(c.env, workspaceId),
-      workspaceId,
-      c.req.valid("param").id,
-      (sessionId, now) => conversation(c.env, sessionId).end("server", now),
-    );
-    return c.body(null, 204);
-  },
-);
+  );
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "post",
+      path: "/v1/manage/links/{id}/end",
+      summary: "End the link's conversation without revoking the link (owners and admins)",
+      middleware: [requireWriter],
+      request: { params: IdParamSchema },
+      responses: {
+        204: {
+          description: "Ended, now or before (an ended or revoked link has nothing left to end)",
+        },
+        ...errorResponses("not_found", "link_not_open"),
+      },
+    }),
+    async (c) => {
+      const { workspaceId } = c.get("member");
+      await endWorkspaceLink(
+        database(c.env),
+        linkLedger(c.env, workspaceId),
+        workspaceId,
+        c.req.valid("param").id,
+        (sessionId, now) => conversation(c.env, sessionId).end("server", now),
+      );
+      return c.body(null, 204);
+    },
+  );
+
+  return router;
+}

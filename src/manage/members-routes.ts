@@ -12,138 +12,150 @@ import { jsonBody } from "../platform/json-body";
 import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
 import { changeMemberRole, createMember, listMembers, removeMember, whoAmI } from "./members";
-import {
-  ChangeMemberRoleSchema,
-  CreatedMemberSchema,
-  CreateMemberSchema,
-  MemberSchema,
-  WorkspaceSchema,
-} from "./schemas";
+import { manageSchemas } from "./schemas";
 
 const common = { tags: ["Members"], security: [{ memberToken: [] }] };
 
-export const membersRouter = createRouter<MemberEnv>();
+/**
+ * Members and the workspace: a router built by the full app on first use, never at start-up
+ * (src/routes.ts).
+ */
+export function membersRouter() {
+  const {
+    ChangeMemberRoleSchema,
+    CreatedMemberSchema,
+    CreateMemberSchema,
+    MemberSchema,
+    WorkspaceSchema,
+  } = manageSchemas();
+  const router = createRouter<MemberEnv>();
 
-membersRouter.openapi(
-  createRoute({
-    ...common,
-    method: "post",
-    path: "/v1/manage/members",
-    summary: "Add an admin or member",
-    middleware: [requireWriter, ...jsonBody(32_768)],
-    request: {
-      body: { required: true, content: { "application/json": { schema: CreateMemberSchema } } },
-    },
-    responses: {
-      201: {
-        description: "Added; memberToken is shown once",
-        content: { "application/json": { schema: CreatedMemberSchema } },
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "post",
+      path: "/v1/manage/members",
+      summary: "Add an admin or member",
+      middleware: [requireWriter, ...jsonBody(32_768)],
+      request: {
+        body: { required: true, content: { "application/json": { schema: CreateMemberSchema } } },
       },
-      ...errorResponses("member_exists"),
-    },
-  }),
-  async (c) =>
-    c.json(
-      await createMember(
-        database(c.env),
-        c.get("member").workspaceId,
-        c.req.valid("json"),
-        appUrl(c.env, c.req.url),
+      responses: {
+        201: {
+          description: "Added; memberToken is shown once",
+          content: { "application/json": { schema: CreatedMemberSchema } },
+        },
+        ...errorResponses("member_exists"),
+      },
+    }),
+    async (c) =>
+      c.json(
+        await createMember(
+          database(c.env),
+          c.get("member").workspaceId,
+          c.req.valid("json"),
+          appUrl(c.env, c.req.url),
+        ),
+        201,
       ),
-      201,
-    ),
-);
+  );
 
-membersRouter.openapi(
-  createRoute({
-    ...common,
-    method: "get",
-    path: "/v1/manage/members",
-    summary: "List members",
-    request: { query: NoQuerySchema },
-    responses: {
-      200: {
-        description: "Members",
-        content: { "application/json": { schema: z.object({ data: z.array(MemberSchema) }) } },
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/v1/manage/members",
+      summary: "List members",
+      request: { query: NoQuerySchema },
+      responses: {
+        200: {
+          description: "Members",
+          content: { "application/json": { schema: z.object({ data: z.array(MemberSchema) }) } },
+        },
+        ...errorResponses(),
       },
-      ...errorResponses(),
-    },
-  }),
-  async (c) =>
-    c.json({ data: await listMembers(database(c.env), c.get("member").workspaceId) }, 200),
-);
+    }),
+    async (c) =>
+      c.json({ data: await listMembers(database(c.env), c.get("member").workspaceId) }, 200),
+  );
 
-membersRouter.openapi(
-  createRoute({
-    ...common,
-    method: "get",
-    path: "/v1/manage/me",
-    summary: "The caller and its workspace",
-    request: { query: NoQuerySchema },
-    responses: {
-      200: {
-        description: "The caller",
-        content: {
-          "application/json": {
-            schema: z.object({ member: MemberSchema, workspace: WorkspaceSchema }).openapi("Me"),
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/v1/manage/me",
+      summary: "The caller and its workspace",
+      request: { query: NoQuerySchema },
+      responses: {
+        200: {
+          description: "The caller",
+          content: {
+            "application/json": {
+              schema: z.object({ member: MemberSchema, workspace: WorkspaceSchema }).openapi("Me"),
+            },
           },
         },
+        ...errorResponses(),
       },
-      ...errorResponses(),
+    }),
+    async (c) => {
+      const { workspaceId, memberId } = c.get("member");
+      return c.json(await whoAmI(database(c.env), workspaceId, memberId), 200);
     },
-  }),
-  async (c) => {
-    const { workspaceId, memberId } = c.get("member");
-    return c.json(await whoAmI(database(c.env), workspaceId, memberId), 200);
-  },
-);
+  );
 
-membersRouter.openapi(
-  createRoute({
-    ...common,
-    method: "delete",
-    path: "/v1/manage/members/{id}",
-    summary: "Remove a member; their token stops working, keys they created keep working",
-    middleware: [requireWriter],
-    request: { params: IdParamSchema },
-    responses: {
-      204: { description: "Removed" },
-      ...errorResponses("not_found", "cannot_remove_owner"),
-    },
-  }),
-  async (c) => {
-    await removeMember(database(c.env), c.get("member").workspaceId, c.req.valid("param").id);
-    return c.body(null, 204);
-  },
-);
-
-membersRouter.openapi(
-  createRoute({
-    ...common,
-    method: "patch",
-    path: "/v1/manage/members/{id}",
-    summary: "Change a member's role to admin or member; the owner's cannot be changed",
-    middleware: [requireWriter, ...jsonBody(32_768)],
-    request: {
-      params: IdParamSchema,
-      body: { required: true, content: { "application/json": { schema: ChangeMemberRoleSchema } } },
-    },
-    responses: {
-      200: {
-        description: "The member with the new role, which applies from their next request",
-        content: { "application/json": { schema: MemberSchema } },
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "delete",
+      path: "/v1/manage/members/{id}",
+      summary: "Remove a member; their token stops working, keys they created keep working",
+      middleware: [requireWriter],
+      request: { params: IdParamSchema },
+      responses: {
+        204: { description: "Removed" },
+        ...errorResponses("not_found", "cannot_remove_owner"),
       },
-      ...errorResponses("not_found", "cannot_change_owner"),
+    }),
+    async (c) => {
+      await removeMember(database(c.env), c.get("member").workspaceId, c.req.valid("param").id);
+      return c.body(null, 204);
     },
-  }),
-  async (c) =>
-    c.json(
-      await changeMemberRole(
-        database(c.env),
-        c.get("member").workspaceId,
-        c.req.valid("param").id,
-        c.req.valid("json").role,
+  );
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "patch",
+      path: "/v1/manage/members/{id}",
+      summary: "Change a member's role to admin or member; the owner's cannot be changed",
+      middleware: [requireWriter, ...jsonBody(32_768)],
+      request: {
+        params: IdParamSchema,
+        body: {
+          required: true,
+          content: { "application/json": { schema: ChangeMemberRoleSchema } },
+        },
+      },
+      responses: {
+        200: {
+          description: "The member with the new role, which applies from their next request",
+          content: { "application/json": { schema: MemberSchema } },
+        },
+        ...errorResponses("not_found", "cannot_change_owner"),
+      },
+    }),
+    async (c) =>
+      c.json(
+        await changeMemberRole(
+          database(c.env),
+          c.get("member").workspaceId,
+          c.req.valid("param").id,
+          c.req.valid("json").role,
+        ),
+        200,
       ),
-      200,
-    ),
-);
+  );
+
+  return router;
+}

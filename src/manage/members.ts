@@ -15,16 +15,9 @@ import { generateChecksummedSecret, randomBase62, sha256Hex } from "../platform/
 import { ApiError, notFound } from "../platform/errors";
 import { isoTime, newId } from "../platform/ids";
 import { slugify } from "../platform/slug";
-import type {
-  CreatedMemberSchema,
-  CreatedWorkspaceSchema,
-  CreateMemberSchema,
-  CreateWorkspaceSchema,
-  MemberSchema,
-  WorkspaceSchema,
-} from "./schemas";
+import type { ManageSchemas } from "./schemas";
 
-type MemberView = z.infer<typeof MemberSchema>;
+type MemberView = z.infer<ManageSchemas["MemberSchema"]>;
 
 /** A member as the API shows it (never the token). */
 export function toMember(row: Member): MemberView {
@@ -64,10 +57,10 @@ const slugFrom = (name: string) => slugify(name, 48) || "workspace";
  */
 export async function createWorkspace(
   db: DrizzleD1Database,
-  input: z.infer<typeof CreateWorkspaceSchema>,
+  input: z.infer<ManageSchemas["CreateWorkspaceSchema"]>,
   appUrl: string,
   now = Date.now(),
-): Promise<z.infer<typeof CreatedWorkspaceSchema>> {
+): Promise<z.infer<ManageSchemas["CreatedWorkspaceSchema"]>> {
   let slug = input.slug ?? slugFrom(input.name);
   const taken = async (candidate: string) =>
     (await db
@@ -106,10 +99,10 @@ export async function createWorkspace(
 export async function createMember(
   db: DrizzleD1Database,
   workspaceId: string,
-  input: z.infer<typeof CreateMemberSchema>,
+  input: z.infer<ManageSchemas["CreateMemberSchema"]>,
   appUrl: string,
   now = Date.now(),
-): Promise<z.infer<typeof CreatedMemberSchema>> {
+): Promise<z.infer<ManageSchemas["CreatedMemberSchema"]>> {
   const { row, memberToken } = await newMemberRow(workspaceId, input, now);
   try {
     await db.insert(members).values(row);
@@ -206,7 +199,7 @@ export async function whoAmI(
   db: DrizzleD1Database,
   workspaceId: string,
   memberId: string,
-): Promise<{ member: MemberView; workspace: z.infer<typeof WorkspaceSchema> }> {
+): Promise<{ member: MemberView; workspace: z.infer<ManageSchemas["WorkspaceSchema"]> }> {
   const row = await db
     .select({ member: members, workspace: workspaces })
     .from(members)

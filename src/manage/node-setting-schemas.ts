@@ -1,13 +1,22 @@
 /**
- * Schemas of the nested node settings, for the OpenAPI document (docs/api/webhooks.md#definition):
- * a webhook's `verify` (docs/webhooks.md#signatures) and `dedupe`
- * (docs/webhooks.md#deduplication), the reply headers and bodies of an immediate webhook and a
- * respond node (docs/webhooks.md#replies), and an http_request's `retry`
- * (docs/api/webhooks.md#http-request-node). Limits come from the validators (src/workflow), which
+ * Schemas of the fields every node has (`key`, `type`, `name`, `position`) and of the nested node
+ * settings, for the OpenAPI document (docs/api/webhooks.md#definition): a webhook's `verify`
+ * (docs/webhooks.md#signatures) and `dedupe` (docs/webhooks.md#deduplication), the reply headers
+ * and bodies of an immediate webhook and a respond node (docs/webhooks.md#replies), and an
+ * http_request's `retry` (docs/api/webhooks.md#http-request-node). Limits come from the validators (src/workflow), which
  * stay the authority; test/manage/node-schemas.test.ts keeps the two in step.
  */
 import { z } from "@hono/zod-openapi";
-import { HEADER_NAME, SIGNATURE_PRESETS } from "../workflow/types";
+import { once } from "../platform/once";
+import {
+  DEFAULT_NAMES,
+  MAX_NAME_LENGTH,
+  MAX_POSITION,
+  NUMBER_SETTINGS,
+  RESERVED_KEYS,
+} from "../workflow/node-settings";
+import { HEADER_NAME, type NodeType, SIGNATURE_PRESETS } from "../workflow/types";
+import { KEY_PATTERN } from "../workflow/validate-node";
 import {
   COOKIE_DOMAIN,
   MAX_BODY_BYTES,
@@ -59,12 +68,6 @@ export function replyBody(description: string) {
     .openapi({ description: `${description} At most ${MAX_BODY_BYTES} bytes as JSON.` });
 }
 
-/** A header name in any case: it is checked, and kept, in lower case. */
-const HeaderName = z
-  .string()
-  .refine((name) => HEADER_NAME.test(name.toLowerCase()), "Not a header name.")
-  .openapi({ description: "A header name (HTTP token characters, 1 to 100), any case" });
-
 function headerProblem(name: string, value: string): string | undefined {
   const lower = name.toLowerCase();
   if (!HEADER_NAME.test(lower)) return "Not a header name.";
@@ -96,93 +99,147 @@ export function replyHeaders(description: string) {
     });
 }
 
-const verifyCommon = {
-  secret: z.string().regex(SECRET_TEMPLATE).openapi({
-    description: '`"{{secrets.NAME}}"`: the workspace secret that holds the signing secret',
-    example: "{{secrets.GH_WEBHOOK_SECRET}}",
-  }),
-  toleranceSeconds: withDefault(
-    z.number().int().min(1).max(MAX_TOLERANCE_SECONDS),
-    DEFAULT_TOLERANCE_SECONDS,
-    "Where the scheme signs a timestamp (stripe, slack, standard-webhooks): how far from now it may be (s).",
-  ),
-};
+/** A numeric setting of NUMBER_SETTINGS, with its range and default. */
+export function numberSetting(name: keyof typeof NUMBER_SETTINGS, description: string) {
+  const rule = NUMBER_SETTINGS[name];
+  const number = rule.integer ? z.number().int() : z.number();
+  return withDefault(number.min(rule.min).max(rule.max), rule.fallback, description);
+}
 
-const PresetVerifySchema = z.strictObject({
-  preset: z.enum(SIGNATURE_PRESETS).exclude(["hmac-sha256"]).openapi({
-    description: "A sender's own scheme (docs/webhooks.md#presets)",
-  }),
-  ...verifyCommon,
-});
+/**
+ * The nested settings' schemas, built on first use: in the Worker only the management API needs
+ * them, and it is built on its first request (src/routes.ts).
+ */
+export const nodeSettingSchemas = once(() => {
+  const Key = z
+    .string()
+    .regex(KEY_PATTERN)
+    .refine((key) => !RESERVED_KEYS.has(key), "A reserved word.")
+    .optional()
+    .openapi({
+      description: `Unique in the workflow; names the node in templates and URLs. Not ${[...RESERVED_KEYS].join(", ")}. Default: \`<type>_<n>\` with the smallest n no other node has.`,
+    });
 
-const HmacVerifySchema = z.strictObject({
-  preset: z.literal("hmac-sha256").openapi({
-    description: "Any sender that signs the body with HMAC-SHA256 into a header of its own",
-  }),
-  ...verifyCommon,
-  header: HeaderName.openapi({ description: "The header that holds the signature" }),
-  encoding: withDefault(
-    z.enum(SIGNATURE_ENCODINGS),
-    SIGNATURE_ENCODINGS[0],
-    "How the signature is written (hex compares case-insensitively).",
-  ),
-  prefix: withDefault(
-    z.string().max(MAX_PREFIX_LENGTH),
-    "",
-    "Text before the signature in the header, such as `sha256=`.",
-  ),
-});
+  const Coordinate = z.number().min(-MAX_POSITION).max(MAX_POSITION);
 
-/** A webhook node's `verify`: `header`, `encoding` and `prefix` for the hmac-sha256 preset only. */
-export const WebhookVerifySchema = z
-  .discriminatedUnion("preset", [PresetVerifySchema, HmacVerifySchema])
-  .openapi("WebhookVerify", {
-    description:
-      "The sender's signature, checked over the raw body before anything runs; a call that does not verify is answered 401 invalid_signature (docs/webhooks.md#signatures).",
-  });
+  const Position = z
+    .strictObject({ x: Coordinate, y: Coordinate })
+    .optional()
+    .openapi({ description: "Where the dashboard's canvas draws the node (px); runs ignore it." });
 
-/** A webhook node's `dedupe`; `key` is required unless the verify preset has a delivery id. */
-export const WebhookDedupeSchema = z
-  .strictObject({
-    key: z
-      .string()
-      .max(MAX_KEY_CHARS)
-      .includes("{{")
-      .optional()
-      .openapi({
-        description: `A template (it must hold \`{{\`) over this node's own output naming the delivery, such as \`{{webhook_1.headers.x-github-delivery}}\`. Required unless the verify preset has a delivery id of its own (${Object.keys(PRESET_DEDUPE_KEYS).join(", ")}), which is then the default.`,
-      }),
-    windowSeconds: withDefault(
-      z.number().int().min(1).max(MAX_WINDOW_SECONDS),
-      DEFAULT_WINDOW_SECONDS,
-      "How long a key is remembered (s).",
-    ),
-  })
-  .openapi("WebhookDedupe", {
-    description:
-      "A delivery whose key was seen within the window starts nothing and is answered as the first one, with `x-deduplicated: true` (docs/webhooks.md#deduplication).",
-  });
+  /** `key`, `type`, `name` and `position`, which every node may have. */
+  function common<T extends NodeType>(type: T) {
+    return {
+      key: Key,
+      type: z.literal(type),
+      name: withDefault(
+        z.string().min(1).max(MAX_NAME_LENGTH),
+        DEFAULT_NAMES[type],
+        "Label shown on the canvas.",
+      ),
+      position: Position,
+    };
+  }
 
-const { maxAttempts, backoffSeconds, on } = RETRY_LIMITS;
+  /** A header name in any case: it is checked, and kept, in lower case. */
+  const HeaderName = z
+    .string()
+    .refine((name) => HEADER_NAME.test(name.toLowerCase()), "Not a header name.")
+    .openapi({ description: "A header name (HTTP token characters, 1 to 100), any case" });
 
-/** An http_request node's `retry`. */
-export const HttpRetrySchema = z
-  .strictObject({
-    maxAttempts: z.number().int().min(maxAttempts.min).max(maxAttempts.max).openapi({
-      description: "Attempts in all, the first included",
+  const verifyCommon = {
+    secret: z.string().regex(SECRET_TEMPLATE).openapi({
+      description: '`"{{secrets.NAME}}"`: the workspace secret that holds the signing secret',
+      example: "{{secrets.GH_WEBHOOK_SECRET}}",
     }),
-    backoffSeconds: withDefault(
-      z.number().min(backoffSeconds.min).max(backoffSeconds.max),
-      backoffSeconds.fallback,
-      "The wait before the second attempt (s), doubled before each next one, ±20 % jitter.",
+    toleranceSeconds: withDefault(
+      z.number().int().min(1).max(MAX_TOLERANCE_SECONDS),
+      DEFAULT_TOLERANCE_SECONDS,
+      "Where the scheme signs a timestamp (stripe, slack, standard-webhooks): how far from now it may be (s).",
     ),
-    on: z
-      .array(z.number().int().min(on.min).max(on.max))
-      .min(1)
-      .optional()
-      .openapi({ description: "The statuses retried. Default: 429 and every 5xx." }),
-  })
-  .openapi("HttpRetry", {
-    description:
-      "Attempts again after a network error, a timeout or a status in `on`; then the node fails as it would have (docs/api/webhooks.md#http-request-node).",
+  };
+
+  const PresetVerifySchema = z.strictObject({
+    preset: z.enum(SIGNATURE_PRESETS).exclude(["hmac-sha256"]).openapi({
+      description: "A sender's own scheme (docs/webhooks.md#presets)",
+    }),
+    ...verifyCommon,
   });
+
+  const HmacVerifySchema = z.strictObject({
+    preset: z.literal("hmac-sha256").openapi({
+      description: "Any sender that signs the body with HMAC-SHA256 into a header of its own",
+    }),
+    ...verifyCommon,
+    header: HeaderName.openapi({ description: "The header that holds the signature" }),
+    encoding: withDefault(
+      z.enum(SIGNATURE_ENCODINGS),
+      SIGNATURE_ENCODINGS[0],
+      "How the signature is written (hex compares case-insensitively).",
+    ),
+    prefix: withDefault(
+      z.string().max(MAX_PREFIX_LENGTH),
+      "",
+      "Text before the signature in the header, such as `sha256=`.",
+    ),
+  });
+
+  /** A webhook node's `verify`: `header`, `encoding` and `prefix` for the hmac-sha256 preset only. */
+  const WebhookVerifySchema = z
+    .discriminatedUnion("preset", [PresetVerifySchema, HmacVerifySchema])
+    .openapi("WebhookVerify", {
+      description:
+        "The sender's signature, checked over the raw body before anything runs; a call that does not verify is answered 401 invalid_signature (docs/webhooks.md#signatures).",
+    });
+
+  /** A webhook node's `dedupe`; `key` is required unless the verify preset has a delivery id. */
+  const WebhookDedupeSchema = z
+    .strictObject({
+      key: z
+        .string()
+        .max(MAX_KEY_CHARS)
+        .includes("{{")
+        .optional()
+        .openapi({
+          description: `A template (it must hold \`{{\`) over this node's own output naming the delivery, such as \`{{webhook_1.headers.x-github-delivery}}\`. Required unless the verify preset has a delivery id of its own (${Object.keys(PRESET_DEDUPE_KEYS).join(", ")}), which is then the default.`,
+        }),
+      windowSeconds: withDefault(
+        z.number().int().min(1).max(MAX_WINDOW_SECONDS),
+        DEFAULT_WINDOW_SECONDS,
+        "How long a key is remembered (s).",
+      ),
+    })
+    .openapi("WebhookDedupe", {
+      description:
+        "A delivery whose key was seen within the window starts nothing and is answered as the first one, with `x-deduplicated: true` (docs/webhooks.md#deduplication).",
+    });
+
+  const { maxAttempts, backoffSeconds, on } = RETRY_LIMITS;
+
+  /** An http_request node's `retry`. */
+  const HttpRetrySchema = z
+    .strictObject({
+      maxAttempts: z.number().int().min(maxAttempts.min).max(maxAttempts.max).openapi({
+        description: "Attempts in all, the first included",
+      }),
+      backoffSeconds: withDefault(
+        z.number().min(backoffSeconds.min).max(backoffSeconds.max),
+        backoffSeconds.fallback,
+        "The wait before the second attempt (s), doubled before each next one, ±20 % jitter.",
+      ),
+      on: z
+        .array(z.number().int().min(on.min).max(on.max))
+        .min(1)
+        .optional()
+        .openapi({ description: "The statuses retried. Default: 429 and every 5xx." }),
+    })
+    .openapi("HttpRetry", {
+      description:
+        "Attempts again after a network error, a timeout or a status in `on`; then the node fails as it would have (docs/api/webhooks.md#http-request-node).",
+    });
+
+  return { common, WebhookVerifySchema, WebhookDedupeSchema, HttpRetrySchema };
+});
+
+/** The types of the schemas `nodeSettingSchemas` builds, by name. */
+export type NodeSettingSchemas = ReturnType<typeof nodeSettingSchemas>;

@@ -10,7 +10,7 @@ import { jsonBody } from "../platform/json-body";
 import { errorResponses } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
 import { createWorkspace } from "./members";
-import { CreatedWorkspaceSchema, CreateWorkspaceSchema } from "./schemas";
+import { manageSchemas } from "./schemas";
 
 const requireOperator = createMiddleware<AppEnv>(async (c, next) => {
   const credential = readCredential(c.req.raw.headers, false);
@@ -24,29 +24,39 @@ const requireOperator = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-const createWorkspaceRoute = createRoute({
-  method: "post",
-  path: "/v1/operator/workspaces",
-  tags: ["Operator"],
-  security: [{ operatorToken: [] }],
-  summary: "Create a workspace with its owner",
-  middleware: [requireOperator, ...jsonBody(32_768)],
-  request: {
-    body: { required: true, content: { "application/json": { schema: CreateWorkspaceSchema } } },
-  },
-  responses: {
-    201: {
-      description: "Created; memberToken is shown once",
-      content: { "application/json": { schema: CreatedWorkspaceSchema } },
+/**
+ * The operator API: a router built by the full app on first use, never at start-up
+ * (src/routes.ts).
+ */
+export function operatorRouter() {
+  const { CreatedWorkspaceSchema, CreateWorkspaceSchema } = manageSchemas();
+  const createWorkspaceRoute = createRoute({
+    method: "post",
+    path: "/v1/operator/workspaces",
+    tags: ["Operator"],
+    security: [{ operatorToken: [] }],
+    summary: "Create a workspace with its owner",
+    middleware: [requireOperator, ...jsonBody(32_768)],
+    request: {
+      body: { required: true, content: { "application/json": { schema: CreateWorkspaceSchema } } },
     },
-    ...errorResponses("slug_taken"),
-  },
-});
+    responses: {
+      201: {
+        description: "Created; memberToken is shown once",
+        content: { "application/json": { schema: CreatedWorkspaceSchema } },
+      },
+      ...errorResponses("slug_taken"),
+    },
+  });
 
-export const operator = createRouter();
-operator.openapi(createWorkspaceRoute, async (c) =>
-  c.json(
-    await createWorkspace(database(c.env), c.req.valid("json"), appUrl(c.env, c.req.url)),
-    201,
-  ),
-);
+  const router = createRouter();
+
+  router.openapi(createWorkspaceRoute, async (c) =>
+    c.json(
+      await createWorkspace(database(c.env), c.req.valid("json"), appUrl(c.env, c.req.url)),
+      201,
+    ),
+  );
+
+  return router;
+}

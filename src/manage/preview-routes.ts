@@ -15,65 +15,69 @@ import { jsonBody } from "../platform/json-body";
 import { errorResponses } from "../platform/openapi";
 import { appUrl, baseUrl } from "../platform/origins";
 import { openPreviewLink } from "./preview";
-import {
-  PreviewLinkRequestSchema,
-  PreviewLinkSchema,
-  PreviewParamsSchema,
-} from "./preview-schemas";
+import { previewSchemas } from "./preview-schemas";
 
-export const previewRouter = createRouter<MemberEnv>();
+/**
+ * The widget preview's link: a router built by the full app on first use, never at start-up
+ * (src/routes.ts).
+ */
+export function previewRouter() {
+  const { PreviewLinkRequestSchema, PreviewLinkSchema, PreviewParamsSchema } = previewSchemas();
+  const answer = (description: string) => ({
+    description,
+    content: { "application/json": { schema: PreviewLinkSchema } },
+  });
+  const router = createRouter<MemberEnv>();
 
-const answer = (description: string) => ({
-  description,
-  content: { "application/json": { schema: PreviewLinkSchema } },
-});
-
-previewRouter.openapi(
-  createRoute({
-    method: "post",
-    path: "/v1/manage/agents/{id}/channels/{channelId}/preview-link",
-    tags: ["Agents"],
-    security: [{ memberToken: [] }],
-    summary: "Get a preview link of your own on a widget channel (any member)",
-    middleware: jsonBody(MAX_LAUNCH_BODY_BYTES),
-    request: {
-      params: PreviewParamsSchema,
-      body: {
-        required: true,
-        content: { "application/json": { schema: PreviewLinkRequestSchema } },
+  router.openapi(
+    createRoute({
+      method: "post",
+      path: "/v1/manage/agents/{id}/channels/{channelId}/preview-link",
+      tags: ["Agents"],
+      security: [{ memberToken: [] }],
+      summary: "Get a preview link of your own on a widget channel (any member)",
+      middleware: jsonBody(MAX_LAUNCH_BODY_BYTES),
+      request: {
+        params: PreviewParamsSchema,
+        body: {
+          required: true,
+          content: { "application/json": { schema: PreviewLinkRequestSchema } },
+        },
       },
-    },
-    responses: {
-      200: answer("Your live preview link with these values, given again"),
-      201: answer("A new preview link; your older live previews on the channel are revoked"),
-      ...errorResponses(
-        "not_found",
-        "invalid_parameters",
-        "too_many_pending_links",
-        "rate_limited",
-      ),
-    },
-  }),
-  async (c) => {
-    const input = c.req.valid("json");
-    // As the launch API: `__proto__` and the like are unknown parameters, not silently dropped.
-    const raw = await c.req.json<{ parameters?: unknown }>();
-    const parameters = input.parameters === undefined ? undefined : jsonObject(raw.parameters);
-    const { id, channelId } = c.req.valid("param");
-    const member = c.get("member");
-    const preview = await openPreviewLink(
-      {
-        db: database(c.env),
-        ledger: linkLedger(c.env, member.workspaceId),
-        secretsKey: c.env.SECRETS_KEY,
-        baseUrl: baseUrl(c.env, c.req.url),
-        appUrl: appUrl(c.env, c.req.url),
+      responses: {
+        200: answer("Your live preview link with these values, given again"),
+        201: answer("A new preview link; your older live previews on the channel are revoked"),
+        ...errorResponses(
+          "not_found",
+          "invalid_parameters",
+          "too_many_pending_links",
+          "rate_limited",
+        ),
       },
-      member,
-      id,
-      channelId,
-      { ...input, parameters },
-    );
-    return c.json(preview, preview.reused ? 200 : 201);
-  },
-);
+    }),
+    async (c) => {
+      const input = c.req.valid("json");
+      // As the launch API: `__proto__` and the like are unknown parameters, not silently dropped.
+      const raw = await c.req.json<{ parameters?: unknown }>();
+      const parameters = input.parameters === undefined ? undefined : jsonObject(raw.parameters);
+      const { id, channelId } = c.req.valid("param");
+      const member = c.get("member");
+      const preview = await openPreviewLink(
+        {
+          db: database(c.env),
+          ledger: linkLedger(c.env, member.workspaceId),
+          secretsKey: c.env.SECRETS_KEY,
+          baseUrl: baseUrl(c.env, c.req.url),
+          appUrl: appUrl(c.env, c.req.url),
+        },
+        member,
+        id,
+        channelId,
+        { ...input, parameters },
+      );
+      return c.json(preview, preview.reused ? 200 : 201);
+    },
+  );
+
+  return router;
+}

@@ -12,17 +12,12 @@ import { runnerIfEver, workflowRunner } from "../webhooks/runner/client";
 import { listRequestsMerged } from "../webhooks/runner/merged-lists";
 import type { LoggedRequest } from "../webhooks/runner/request-log-entry";
 import { shardOfId } from "../webhooks/runner/shards";
-import type {
-  CaptureSchema,
-  LoggedRequestDetailSchema,
-  LoggedRequestSchema,
-  SampleListSchema,
-} from "./request-schemas";
+import type { RequestSchemas } from "./request-schemas";
 import { getWorkflow, webhookTestUrl } from "./workflows";
 
 type Env = Pick<AppBindings, "WORKFLOW_RUNNER">;
 
-function toView(entry: LoggedRequest): z.infer<typeof LoggedRequestSchema> {
+function toView(entry: LoggedRequest): z.infer<RequestSchemas["LoggedRequestSchema"]> {
   return { ...entry, receivedAt: isoTime(entry.receivedAt) };
 }
 
@@ -54,7 +49,7 @@ export async function getRequest(
   workflowId: string,
   shardsEver: number,
   requestId: string,
-): Promise<z.infer<typeof LoggedRequestDetailSchema>> {
+): Promise<z.infer<RequestSchemas["LoggedRequestDetailSchema"]>> {
   const runner = runnerIfEver(env, workflowId, shardsEver, shardOfId(requestId));
   const entry = runner ? await runner.getRequest(requestId) : null;
   if (!entry) throw notFound("No such request in this workflow's log (kept 7 days, 1,000 calls).");
@@ -74,7 +69,7 @@ export async function armCapture(
   nodeKey: string,
   settings: { count: number; ttlSeconds: number },
   appUrl: string,
-): Promise<z.infer<typeof CaptureSchema>> {
+): Promise<z.infer<RequestSchemas["CaptureSchema"]>> {
   const workflow = await getWorkflow(database(env), workspaceId, workflowId, appUrl);
   const url = workflow.webhookUrls[nodeKey];
   if (!url) throw noSuchNode();
@@ -94,7 +89,7 @@ export async function listSamples(
   env: Env,
   workflowId: string,
   nodeKey: string,
-): Promise<z.infer<typeof SampleListSchema>> {
+): Promise<z.infer<RequestSchemas["SampleListSchema"]>> {
   const samples = await workflowRunner(env, workflowId).samples(workflowId, nodeKey);
   if (!samples) throw noSuchNode();
   return {

@@ -12,9 +12,9 @@ import type { LinkLedgerApi } from "../launch/ledger/contract";
 import { generateChecksummedSecret, sha256Hex } from "../platform/crypto";
 import { type ErrorDetail, invalidRequest, notFound } from "../platform/errors";
 import { isoTime, isoTimeOrNull, newId } from "../platform/ids";
-import type { CreatedWidgetKeySchema, CreateWidgetKeySchema, WidgetKeySchema } from "./schemas";
+import type { ManageSchemas } from "./schemas";
 
-type WidgetKeyView = z.infer<typeof WidgetKeySchema>;
+type WidgetKeyView = z.infer<ManageSchemas["WidgetKeySchema"]>;
 
 function toWidgetKey(row: WidgetKey): WidgetKeyView {
   return {
@@ -37,9 +37,9 @@ export async function createWidgetKey(
   db: DrizzleD1Database,
   workspaceId: string,
   createdBy: string,
-  input: z.infer<typeof CreateWidgetKeySchema>,
+  input: z.infer<ManageSchemas["CreateWidgetKeySchema"]>,
   now = Date.now(),
-): Promise<z.infer<typeof CreatedWidgetKeySchema>> {
+): Promise<z.infer<ManageSchemas["CreatedWidgetKeySchema"]>> {
   const problems: ErrorDetail[] = [];
   const flowIds = input.flowIds ? [...new Set(input.flowIds)] : null;
   if (flowIds) {

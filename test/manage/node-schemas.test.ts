@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { NODE_SCHEMAS, WorkflowNodeSchema } from "../../src/manage/node-schemas";
+import { nodeSchemas } from "../../src/manage/node-schemas";
 import { COMMON_FIELDS, NODE_SETTINGS } from "../../src/workflow/node-settings";
 import { NODE_TYPES, type NodeType, TRIGGER_TYPES } from "../../src/workflow/types";
 import { parseDefinition } from "../../src/workflow/validate";
@@ -14,6 +14,7 @@ import { DEDUPE_FIELDS, VERIFY_FIELDS } from "../../src/workflow/validate-verify
 import { CORPUS, type Corpus, type RawNode } from "../helpers/node-corpus";
 import { webhook } from "../helpers/node-corpus-webhook";
 
+const { NODE_SCHEMAS, WorkflowNodeSchema } = nodeSchemas();
 const corpus: Record<NodeType, Corpus> = { webhook, ...CORPUS };
 
 /** A responseNode webhook, so every other type (respond included) may follow it. */

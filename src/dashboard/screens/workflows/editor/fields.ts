@@ -6,7 +6,7 @@
  */
 import { getOpenApiMetadata } from "@asteasolutions/zod-to-openapi";
 import type { z } from "zod";
-import { NODE_SCHEMAS } from "../../../../manage/node-schemas";
+import { nodeSchemas } from "../../../../manage/node-schemas";
 import { TEMPLATED_SETTINGS } from "../../../../workflow/templated-settings";
 import type { NodeType } from "../../../../workflow/types";
 import type { FieldProblem, NodeJson } from "./model";
@@ -118,7 +118,7 @@ const cache = new Map<NodeType, Field[]>();
 export function fieldsOf(type: NodeType): Field[] {
   let fields = cache.get(type);
   if (!fields) {
-    const shape = (NODE_SCHEMAS[type] as unknown as Schema).shape ?? {};
+    const shape = (nodeSchemas().NODE_SCHEMAS[type] as unknown as Schema).shape ?? {};
     fields = Object.entries(shape)
       .filter(([name]) => !PANEL_OWN.has(name))
       .map(([name, schema]) => field(name, schema, type));
@@ -132,7 +132,7 @@ export function fieldsOf(type: NodeType): Field[] {
  * (`dedupe.key`, `events.0`), "" for the node as a whole.
  */
 export function checkNode(node: NodeJson): FieldProblem[] {
-  const result = NODE_SCHEMAS[node.type].safeParse(node);
+  const result = nodeSchemas().NODE_SCHEMAS[node.type].safeParse(node);
   if (result.success) return [];
   return result.error.issues.map((issue) => ({
     field: issue.path.map(String).join("."),
