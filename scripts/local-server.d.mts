@@ -28,7 +28,13 @@ export declare function startLocalServer(options?: {
   inheritOutput?: boolean;
   logLevel?: string;
   healthTimeoutMs?: number;
+  migratedState?: string;
   prebuilt?: boolean;
 }): Promise<LocalServer>;
+
+export declare function migrateState(
+  dir: string,
+  options?: { prebuilt?: boolean; inheritOutput?: boolean },
+): Promise<void>;
 
 export declare function fetchApi(base: string): Api;

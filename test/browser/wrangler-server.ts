@@ -4,6 +4,7 @@
  * touches the developer's `npm run dev` (port 8787, .wrangler/state, .dev.vars).
  */
 import { randomBytes } from "node:crypto";
+import { inject } from "vitest";
 import { type LocalServer, ROOT, startLocalServer } from "../../scripts/local-server.mjs";
 
 export { ROOT };
@@ -12,7 +13,8 @@ export { ROOT };
 export type WranglerServer = LocalServer & { operatorToken: string };
 
 /**
- * Starts the server on a free port of 127.0.0.1 and waits for `/health`.
+ * Starts the server on a free port of 127.0.0.1, from a copy of the D1 state the global setup
+ * migrated, and waits for `/health`.
  * @param vars more Worker vars, e.g. `ALLOW_HTTP_EVENT_ENDPOINTS`
  */
 export async function startWranglerServer(
@@ -29,6 +31,7 @@ export async function startWranglerServer(
     logLevel: "warn",
     // Built once for all spec files (global-build.ts): files run two at a time.
     prebuilt: true,
+    migratedState: inject("migratedState"),
   });
   return { ...server, operatorToken };
 }
