@@ -99,6 +99,12 @@ async function run(args, env, inherit, timeoutMs) {
   if (code !== 0) throw new Error(`npx ${args.join(" ")} failed (exit ${code}):\n${output()}`);
 }
 
+/** `wrangler d1 migrations apply DB --local`, into `persist` (`--persist-to <dir>`, or none). */
+function applyMigrations(persist, env, inherit) {
+  const args = ["wrangler", "d1", "migrations", "apply", "DB", "--local", ...persist];
+  return run(args, env, inherit, 120_000);
+}
+
 /**
  * Applies the D1 migrations to a local state folder (`--persist-to`), as `startLocalServer` does
  * for its own state. Servers started with `migratedState: dir` then copy it instead of migrating
@@ -111,8 +117,7 @@ async function run(args, env, inherit, timeoutMs) {
  */
 export async function migrateState(dir, options = {}) {
   const env = childEnv(options.prebuilt ? { [PREBUILT]: "1" } : {});
-  const migrate = ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", dir];
-  await run(migrate, env, options.inheritOutput ?? false, 120_000);
+  await applyMigrations(["--persist-to", dir], env, options.inheritOutput ?? false);
 }
 
 /**
@@ -149,10 +154,7 @@ export async function startLocalServer(options = {}) {
   try {
     if (state === "temporary" && options.migratedState) {
       fs.cpSync(options.migratedState, persist[1], { recursive: true });
-    } else {
-      const migrate = ["wrangler", "d1", "migrations", "apply", "DB", "--local", ...persist];
-      await run(migrate, env, inheritOutput, 120_000);
-    }
+    } else await applyMigrations(persist, env, inheritOutput);
   } catch (error) {
     removeTmp();
     throw error;

@@ -1,0 +1,15 @@
+// `npm run check:bundle` (CI): fails when the Worker as a deploy uploads it (bundled and minified
+// by `wrangler deploy --dry-run`, the benchmark's build) is over 350 KB gzip, issue 16's budget
+// (docs/performance.md#targets). Its start-up, the other half of that target, is CPU time and is
+// measured by `npm run bench` instead.
+import { buildWorker } from "./bench/workerd.mjs";
+
+const BUDGET_BYTES = 350 * 1024;
+
+const { gzipBytes } = buildWorker();
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+console.log(`check:bundle: the Worker is ${kb(gzipBytes)} gzip (budget ${kb(BUDGET_BYTES)})`);
+if (gzipBytes > BUDGET_BYTES) {
+  console.error("check:bundle: over budget; see docs/performance.md#start-up for what weighs");
+  process.exit(1);
+}
