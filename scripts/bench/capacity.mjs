@@ -21,10 +21,28 @@ export async function capacity(base, request) {
       p50Ms: r.latency.p50,
       p99Ms: r.latency.p99,
       non2xx: r.non2xx,
+      statuses: statusCounts(r),
     };
     steps.push(step);
     if (step.p99Ms > P99_LIMIT_MS || step.non2xx > 0) break;
   }
   const kept = steps.filter((s) => s.p99Ms <= P99_LIMIT_MS && s.non2xx === 0);
-  return { callsPerSecond: Math.max(0, ...kept.map((s) => s.callsPerSecond)), steps };
+  const last = steps.at(-1);
+  // Why the steps ended, so a limit of the harness (a 429) is not read as the object's.
+  const stoppedBy =
+    last.non2xx > 0
+      ? `non-2xx at ${last.connections} conn.: ${JSON.stringify(last.statuses)}`
+      : last.p99Ms > P99_LIMIT_MS
+        ? `p99 over ${P99_LIMIT_MS} ms at ${last.connections} conn.`
+        : `all steps within ${P99_LIMIT_MS} ms`;
+  return { callsPerSecond: Math.max(0, ...kept.map((s) => s.callsPerSecond)), stoppedBy, steps };
+}
+
+/** An autocannon result's answers by status, e.g. `{ "200": 16000, "429": 12 }`. */
+function statusCounts(result) {
+  const counts = {};
+  for (const [status, { count }] of Object.entries(result.statusCodeStats ?? {})) {
+    counts[status] = count;
+  }
+  return counts;
 }

@@ -101,7 +101,8 @@ export function printResults({ rows, peer, held, capacities }) {
       (s) => `${s.connections} conn. ${s.callsPerSecond.toFixed(0)}/s p99 ${s.p99Ms} ms`,
     );
     console.log(
-      `\none object, ${name} (p99 ≤ 100 ms): ${found.callsPerSecond.toFixed(0)} (${steps.join("; ")})`,
+      `\none object, ${name} (p99 ≤ 100 ms): ${found.callsPerSecond.toFixed(0)} (${steps.join("; ")}; ` +
+        `ended: ${found.stoppedBy})`,
     );
   }
   for (const r of rows.filter((r) => r.hottest)) {

@@ -74,7 +74,7 @@ export function shardScenarios(paths) {
 }
 
 /** One runner's request, for its capacity (scripts/bench/capacity.mjs). */
-export const oneRunnerRequest = (paths) => hookRequest(paths["bench-shards-1"]);
+export const oneRunnerRequest = (paths) => hookRequest(paths["bench-capacity"]);
 
 /** The same immediate and lastNode calls, to the peer's routes. */
 export const peerScenarios = {

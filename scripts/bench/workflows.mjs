@@ -55,6 +55,13 @@ export const WORKFLOWS = {
   },
   "bench-shards-2": checked(hookNode({ rateLimitPerMinute: 60_000 })),
   "bench-shards-4": checked(hookNode({})),
+  // One runner's capacity (scripts/bench/capacity.mjs) has a workflow of its own: sharing one
+  // with a scenario, its steps ran in the minute after that scenario's calls and met the node's
+  // rate limit (429) before the runner's p99 passed 100 ms.
+  "bench-capacity": {
+    ...checked(hookNode({})),
+    concurrency: { limit: 100, queueLimit: 10_000 },
+  },
   "bench-hold": {
     nodes: [
       hookNode({ responseMode: "lastNode", responseTimeoutSeconds: 100 }),
