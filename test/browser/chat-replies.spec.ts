@@ -25,8 +25,11 @@ const world = setUpChatWorld();
 /** What the route does with the server's agent messages: pass, hold, drop or fail them. */
 type Mode = "pass" | "hold" | "drop" | "fail";
 
+/** What the socket's route does now, the messages it holds, and how many it has dropped. */
+type Control = { mode: Mode; held: (() => void)[]; dropped: number };
+
 /** Routes the page's socket through the test; `mode` decides the agent messages' fate. */
-async function routeSocket(page: Page, control: { mode: Mode; held: (() => void)[] }) {
+async function routeSocket(page: Page, control: Control) {
   await page.routeWebSocket(/\/socket\?ticket=/, (ws) => {
     const server = ws.connectToServer();
     server.onMessage((data) => {
@@ -34,6 +37,7 @@ async function routeSocket(page: Page, control: { mode: Mode; held: (() => void)
       const agentMessage = frame.type === "message" && frame.message?.role === "agent";
       if (!agentMessage || control.mode === "pass") ws.send(data);
       else if (control.mode === "hold") control.held.push(() => ws.send(data));
+      else if (control.mode === "drop") control.dropped++;
       else if (control.mode === "fail") {
         const error = {
           code: "reply_failed",
@@ -60,7 +64,7 @@ describe("the agent's replies", () => {
     const w = world();
     for (const variant of VARIANTS) {
       const link = await createLink(w);
-      const control = { mode: "hold" as Mode, held: [] as (() => void)[] };
+      const control: Control = { mode: "hold", held: [], dropped: 0 };
       const chat = await openChat(w, link.url, variant, async (page) => {
         await page.clock.install();
         await routeSocket(page, control);
@@ -99,6 +103,9 @@ describe("the agent's replies", () => {
       await page.getByText("Onboarding assistant is taking too long to reply.").waitFor();
       expect(await typing(page).textContent()).toBe("");
       await shot(chat, "3-reply-late");
+      // The server's reply has to be dropped before the route passes messages again: arriving
+      // after that, it would answer the question itself and take Try again away (a race CI met).
+      await expect.poll(() => control.dropped, { timeout: 15_000 }).toBeGreaterThan(0);
       control.mode = "pass";
       await tryAgain(page).click();
       await page.locator("#messages .message.agent", { hasText: "Third question" }).waitFor();
