@@ -3,7 +3,7 @@
 // … 128 connections: the object's figure is the most calls a second of a step whose p99 stayed
 // within 100 ms. (A fixed offered rate would be fairer to latency, but autocannon sends each
 // second's calls in a burst, which measures the burst.)
-import { drive } from "./load.mjs";
+import { drive, statusCounts } from "./load.mjs";
 
 const CONNECTIONS = [4, 8, 16, 32, 64, 128];
 const STEP_SECONDS = 5;
@@ -36,13 +36,4 @@ export async function capacity(base, request) {
         ? `p99 over ${P99_LIMIT_MS} ms at ${last.connections} conn.`
         : `all steps within ${P99_LIMIT_MS} ms`;
   return { callsPerSecond: Math.max(0, ...kept.map((s) => s.callsPerSecond)), stoppedBy, steps };
-}
-
-/** An autocannon result's answers by status, e.g. `{ "200": 16000, "429": 12 }`. */
-function statusCounts(result) {
-  const counts = {};
-  for (const [status, { count }] of Object.entries(result.statusCodeStats ?? {})) {
-    counts[status] = count;
-  }
-  return counts;
 }

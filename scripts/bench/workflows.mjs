@@ -39,6 +39,12 @@ function checked(webhook) {
   };
 }
 
+/** An immediate workflow on one runner: its concurrency limit keeps it on one (docs/scaling.md#runner-shards). */
+const oneRunner = () => ({
+  ...checked(hookNode({})),
+  concurrency: { limit: 100, queueLimit: 10_000 },
+});
+
 /** The bench's workflows by slug. */
 export const WORKFLOWS = {
   "bench-immediate": checked(hookNode({})),
@@ -47,21 +53,15 @@ export const WORKFLOWS = {
     hookNode({ verify: { preset: "github", secret: "{{secrets.GITHUB_SECRET}}" } }),
   ),
   "bench-dedupe": checked(hookNode({ dedupe: { key: "{{webhook_1.headers.x-delivery}}" } })),
-  // Runner shards (docs/scaling.md#runner-shards): one runner (a concurrency limit keeps a
-  // workflow on one), two (60,000 a minute) and four (100,000).
-  "bench-shards-1": {
-    ...checked(hookNode({})),
-    concurrency: { limit: 100, queueLimit: 10_000 },
-  },
+  // Runner shards (docs/scaling.md#runner-shards): one runner, two (60,000 a minute) and four
+  // (100,000).
+  "bench-shards-1": oneRunner(),
   "bench-shards-2": checked(hookNode({ rateLimitPerMinute: 60_000 })),
   "bench-shards-4": checked(hookNode({})),
   // One runner's capacity (scripts/bench/capacity.mjs) has a workflow of its own: sharing one
   // with a scenario, its steps ran in the minute after that scenario's calls and met the node's
   // rate limit (429) before the runner's p99 passed 100 ms.
-  "bench-capacity": {
-    ...checked(hookNode({})),
-    concurrency: { limit: 100, queueLimit: 10_000 },
-  },
+  "bench-capacity": oneRunner(),
   "bench-hold": {
     nodes: [
       hookNode({ responseMode: "lastNode", responseTimeoutSeconds: 100 }),
