@@ -237,7 +237,7 @@ async function main() {
     MAX_PENDING_LINKS: "1000000000",
     OPERATOR_TOKEN: randomBytes(24).toString("hex"),
     SECRETS_KEY: randomBytes(32).toString("base64"),
-    ALLOW_HTTP_EVENT_ENDPOINTS: "true",
+    ALLOW_PRIVATE_OUTBOUND: "true",
   };
   const built = buildWorker({ minify: !PROFILE });
   // BENCH_STARTUP=0 skips the start-up measure (about 15 s), for quick runs of a few scenarios.

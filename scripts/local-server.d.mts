@@ -25,6 +25,7 @@ export declare function startLocalServer(options?: {
   port?: number;
   state?: "temporary" | "project";
   vars?: Record<string, string>;
+  devVars?: Record<string, string>;
   inheritOutput?: boolean;
   logLevel?: string;
   healthTimeoutMs?: number;

@@ -128,6 +128,8 @@ export async function migrateState(dir, options = {}) {
  *   temp dir, removed on stop; "project": the developer's `.wrangler/state`
  * @param {Record<string, string>} [options.vars] Worker vars and secrets; when given, the
  *   project's `.dev.vars` is not read; when absent, it is (`npm run dev`)
+ * @param {Record<string, string>} [options.devVars] vars set on top of `.dev.vars` (`npm run dev`
+ *   sets ALLOW_PRIVATE_OUTBOUND whatever an older `.dev.vars` holds)
  * @param {boolean} [options.inheritOutput] show wrangler's output (dev); else keep its tail
  * @param {string} [options.logLevel] wrangler's log level, e.g. "warn" to keep benchmarks quiet
  * @param {number} [options.healthTimeoutMs] default 90 s
@@ -169,7 +171,9 @@ export async function startLocalServer(options = {}) {
     const envFile = path.join(tmp, "empty.env");
     fs.writeFileSync(envFile, "# vars are passed with --var\n");
     args.push("--env-file", envFile);
-    for (const [name, value] of Object.entries(vars)) args.push("--var", `${name}:${value}`);
+  }
+  for (const [name, value] of Object.entries({ ...vars, ...options.devVars })) {
+    args.push("--var", `${name}:${value}`);
   }
   const { child, exited, output } = spawnGroup(args, env, inheritOutput);
   let stopped;

@@ -8583,6 +8583,11 @@ export interface components {
             status: "running" | "waiting" | "succeeded" | "failed";
             output?: unknown;
             error?: string;
+            /**
+             * @description Why a failed node was refused by policy: `destination_not_allowed`, the outbound policy refused the URL or a redirect's target (docs/security.md#outbound-requests)
+             * @enum {string}
+             */
+            errorCode?: "destination_not_allowed";
             /** @description http_request with retry: each attempt that did not succeed (status null: no answer) */
             attempts?: {
                 at: string;

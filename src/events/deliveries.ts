@@ -18,6 +18,7 @@ import { decodeCursor, encodeCursor } from "../platform/cursor";
 import type { AppBindings } from "../platform/env";
 import { ApiError, notFound } from "../platform/errors";
 import { isoTime, newId } from "../platform/ids";
+import { outboundPolicy } from "../platform/outbound";
 import { liveSecrets, recordAttempt } from "./delivery";
 import { findEndpoint } from "./endpoints";
 import { enqueueDeliveries, eventBody } from "./outbox";
@@ -221,7 +222,10 @@ export async function sendTestEvent(
     db.insert(eventDeliveries).values(delivery),
   ]);
   const secrets = await liveSecrets(env, endpoint, now);
-  const attempt = await sendOnce(endpoint.url, secrets, eventId, body, fetchImpl);
+  const attempt = await sendOnce(endpoint.url, secrets, eventId, body, {
+    policy: outboundPolicy(env),
+    fetchImpl,
+  });
   await recordAttempt(db, delivery, endpoint, attempt, now, false);
   const row = await db
     .select()

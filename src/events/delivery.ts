@@ -19,6 +19,7 @@ import {
 import type { AppBindings } from "../platform/env";
 import { isoTime, newId } from "../platform/ids";
 import { log } from "../platform/log";
+import { outboundPolicy } from "../platform/outbound";
 import { importSecretsKey, openSecret } from "../platform/secret-box";
 import { endpointSecretAad } from "./endpoints";
 import { type Attempt, retryDelaySeconds, sendOnce } from "./signing";
@@ -128,7 +129,10 @@ export async function attemptDelivery(
   }
   const body = await bodyFor(env, event[0], endpoint[0]);
   const secrets = await liveSecrets(env, endpoint[0], now);
-  const attempt = await sendOnce(endpoint[0].url, secrets, event[0].id, body, fetchImpl);
+  const attempt = await sendOnce(endpoint[0].url, secrets, event[0].id, body, {
+    policy: outboundPolicy(env),
+    fetchImpl,
+  });
   return recordAttempt(db, claimed, endpoint[0], attempt, now);
 }
 

@@ -10,6 +10,7 @@ import { EVENT_TYPES, type EventEndpoint, eventEndpoints } from "../db/event-tab
 import { bytesToBase64 } from "../platform/crypto";
 import { invalidRequest, notFound } from "../platform/errors";
 import { isoTime, newId } from "../platform/ids";
+import { type OutboundPolicy, refusedDestination } from "../platform/outbound";
 import { sealSecret } from "../platform/secret-box";
 import type { CreateEventEndpoint, EventEndpointView, UpdateEventEndpoint } from "./schemas";
 
@@ -26,52 +27,28 @@ function newSecret(): string {
   return `whsec_${bytesToBase64(bytes)}`;
 }
 
-/** Hosts of this machine or a private network (by name or IP literal). */
-function isLocalHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
-  if (host === "localhost" || /\.(localhost|local|internal)$/.test(host)) return true;
-  const v4 = host.match(/^(\d+)\.(\d+)\.(\d+)\.(\d+)$/);
-  if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 100 && b >= 64 && b <= 127) ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168)
-    );
-  }
-  // IPv6 literals: loopback, unspecified, unique local, link local, IPv4-mapped.
-  return host.includes(":") && /^(::1?$|f[cd]|fe[89ab]|::ffff:)/.test(host);
-}
-
 /**
- * Refuses a URL events must not go to: not http(s), credentials in it (they would be logged and
- * sent as-is), a host of this machine or a private network, or plain http; where the Worker allows
- * it for local development, http(s) to localhost and 127.0.0.1 is accepted.
+ * Refuses a URL events must not go to: not a URL, credentials in it (they would be logged and
+ * sent as-is), not https, or a destination the outbound policy refuses (a host of this machine or
+ * a private network, docs/security.md#outbound-requests). Where the policy allows private
+ * destinations (local development), http is accepted too. Deliveries check the policy again when
+ * they are sent.
  * @throws ApiError 400 invalid_request naming `field`
  */
-export function checkEndpointUrl(url: string, allowLocal: boolean, field = "url"): void {
+export function checkEndpointUrl(url: string, policy: OutboundPolicy, field = "url"): void {
   let parsed: URL | undefined;
   try {
     parsed = new URL(url);
   } catch {
     parsed = undefined;
   }
-  const devHost = parsed && ["localhost", "127.0.0.1", "[::1]"].includes(parsed.hostname);
   const problem = !parsed
     ? "Not a URL."
     : parsed.username || parsed.password
       ? "Credentials are not allowed in the URL; the signature authenticates us."
-      : allowLocal && devHost && ["http:", "https:"].includes(parsed.protocol)
-        ? null
-        : parsed.protocol !== "https:"
-          ? "Use https (http only to localhost, where the Worker allows it for development)."
-          : isLocalHost(parsed.hostname)
-            ? "The host is local or private; events go to public https endpoints."
-            : null;
+      : parsed.protocol !== "https:" && !(policy.allowPrivate && parsed.protocol === "http:")
+        ? "Use https (http only where the Worker allows private destinations, for development)."
+        : refusedDestination(parsed, policy);
   if (problem) {
     throw invalidRequest("The event endpoint is invalid.", [
       { field, code: "invalid_type", message: problem },
@@ -99,10 +76,10 @@ export async function createEndpoint(
   key: CryptoKey,
   workspaceId: string,
   input: CreateEventEndpoint,
-  allowHttpLocalhost: boolean,
+  policy: OutboundPolicy,
   now = Date.now(),
 ): Promise<EventEndpointView & { secret: string }> {
-  checkEndpointUrl(input.url, allowHttpLocalhost);
+  checkEndpointUrl(input.url, policy);
   const id = newId("ep");
   const secret = newSecret();
   const row: EventEndpoint = {
@@ -159,11 +136,11 @@ export async function updateEndpoint(
   workspaceId: string,
   id: string,
   input: UpdateEventEndpoint,
-  allowHttpLocalhost: boolean,
+  policy: OutboundPolicy,
   now = Date.now(),
 ): Promise<EventEndpointView> {
   const row = await findEndpoint(db, workspaceId, id);
-  if (input.url !== undefined) checkEndpointUrl(input.url, allowHttpLocalhost);
+  if (input.url !== undefined) checkEndpointUrl(input.url, policy);
   const changes = {
     ...(input.url !== undefined ? { url: input.url } : {}),
     ...(input.events !== undefined ? { events: [...new Set(input.events)] } : {}),

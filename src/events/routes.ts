@@ -9,6 +9,7 @@ import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";
 import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openapi";
+import { outboundPolicy } from "../platform/outbound";
 import { importSecretsKey } from "../platform/secret-box";
 import {
   createEndpoint,
@@ -26,8 +27,6 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
   content: { "application/json": { schema } },
 });
-const allowHttp = (env: { ALLOW_HTTP_EVENT_ENDPOINTS?: string }) =>
-  env.ALLOW_HTTP_EVENT_ENDPOINTS === "true";
 
 /**
  * The event endpoints: a router built by the full app on first use, never at start-up
@@ -66,7 +65,7 @@ export function eventEndpointsRouter() {
         key,
         workspaceId,
         c.req.valid("json"),
-        allowHttp(c.env),
+        outboundPolicy(c.env),
       );
       return c.json(created, 201);
     },
@@ -125,7 +124,7 @@ export function eventEndpointsRouter() {
       const id = c.req.valid("param").id;
       const input = c.req.valid("json");
       return c.json(
-        await updateEndpoint(database(c.env), workspaceId, id, input, allowHttp(c.env)),
+        await updateEndpoint(database(c.env), workspaceId, id, input, outboundPolicy(c.env)),
         200,
       );
     },

@@ -5,6 +5,7 @@
  * of "id.timestamp.body">` per live secret (two during a rotation's 24 hours).
  */
 import { Webhook } from "standardwebhooks";
+import { DestinationNotAllowed, type OutboundPolicy, outboundFetch } from "../platform/outbound";
 
 /** How long one attempt may take before it counts as failed (ms). */
 export const DELIVERY_TIMEOUT_MS = 15_000;
@@ -43,24 +44,34 @@ export type Attempt = {
   response: string;
 };
 
-/** POSTs the signed event once; a 2xx is a success, anything else (or no answer in 15 s) is not. */
+/** How one attempt is sent: the outbound policy, and for tests a fetch and a shorter timeout. */
+export type SendOptions = { policy: OutboundPolicy; fetchImpl?: typeof fetch; timeoutMs?: number };
+
+/**
+ * POSTs the signed event once; a 2xx is a success, anything else (or no answer in 15 s) is not.
+ * The outbound policy is checked as the attempt is sent (docs/security.md#outbound-requests): a
+ * refused destination is a failed attempt that sent nothing, logged as `destination_not_allowed`
+ * with the reason. Redirects are not followed: a 3xx is a failed attempt, as Standard Webhooks
+ * senders do.
+ */
 export async function sendOnce(
   url: string,
   secrets: readonly string[],
   eventId: string,
   body: string,
-  fetchImpl: typeof fetch = fetch,
-  timeoutMs = DELIVERY_TIMEOUT_MS,
+  { policy, fetchImpl = fetch, timeoutMs = DELIVERY_TIMEOUT_MS }: SendOptions,
 ): Promise<Attempt> {
   const started = Date.now();
   try {
-    const response = await fetchImpl(url, {
-      method: "POST",
-      headers: signedHeaders(secrets, eventId, body, new Date()),
-      body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    const headers = signedHeaders(secrets, eventId, body, new Date());
+    const signal = AbortSignal.timeout(timeoutMs);
+    const response = await outboundFetch(
+      url,
+      { method: "POST", headers, body, signal },
+      policy,
+      0,
+      fetchImpl,
+    );
     const kept = await firstBytes(response, KEPT_RESPONSE_BYTES);
     return {
       ok: response.ok,
@@ -69,7 +80,12 @@ export async function sendOnce(
       response: kept,
     };
   } catch (error) {
-    const reason = error instanceof Error && error.name === "TimeoutError" ? "timeout" : "network";
+    const reason =
+      error instanceof DestinationNotAllowed
+        ? `${error.code}: ${error.message}`
+        : error instanceof Error && error.name === "TimeoutError"
+          ? "timeout"
+          : "network";
     return { ok: false, status: null, latencyMs: Date.now() - started, response: reason };
   }
 }

@@ -26,6 +26,7 @@ export function toExecutionView(record: ExecutionRecord): ExecutionView {
       status: run.status,
       ...(run.output !== undefined ? { output: run.output } : {}),
       ...(run.error !== undefined ? { error: run.error } : {}),
+      ...(run.errorCode !== undefined ? { errorCode: run.errorCode } : {}),
       ...(run.attempts
         ? {
             attempts: run.attempts.map((attempt) => ({

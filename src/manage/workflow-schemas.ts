@@ -84,6 +84,10 @@ export const workflowSchemas = once(() => {
       status: z.enum(["running", "waiting", "succeeded", "failed"]),
       output: z.unknown().optional(),
       error: z.string().optional(),
+      errorCode: z.enum(["destination_not_allowed"]).optional().openapi({
+        description:
+          "Why a failed node was refused by policy: `destination_not_allowed`, the outbound policy refused the URL or a redirect's target (docs/security.md#outbound-requests)",
+      }),
       attempts: z
         .array(
           z.object({

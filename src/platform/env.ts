@@ -33,8 +33,11 @@ export interface AppBindings {
   SECRETS_KEY?: string;
   /** Accepted launch API calls per widget key in any 60 s window; default 120 (spec 8). */
   RATE_LIMIT_PER_MINUTE?: string;
-  /** "true" lets event endpoints be plain http to localhost (local development only). */
-  ALLOW_HTTP_EVENT_ENDPOINTS?: string;
+  /**
+   * "true" lets outbound requests (http_request nodes, event deliveries) go to private and local
+   * hosts and event endpoints be plain http: local development only (docs/security.md#outbound-requests).
+   */
+  ALLOW_PRIVATE_OUTBOUND?: string;
   /** Pending, unexpired links per workspace; default 10000 (spec 8). */
   MAX_PENDING_LINKS?: string;
   /** Public origin of the launch API and chat page; the request's origin when unset. */

@@ -235,7 +235,8 @@ export function completeFetch(
 
 /**
  * Fails the pending http_request node with `message` (network error, timeout), or with `retry`
- * parks it until its next attempt; else a no-op.
+ * parks it until its next attempt; else a no-op. With `code` (the outbound policy refused the
+ * destination, docs/security.md#outbound-requests) the node fails at once: a retry would be refused.
  */
 export function failFetch(
   definition: WorkflowDefinition,
@@ -243,17 +244,23 @@ export function failFetch(
   message: string,
   now: number,
   random = Math.random,
+  code?: NodeRun["errorCode"],
 ): void {
   const run = currentRun(state, "running");
   if (run?.type !== "http_request") return;
   const node = nodeByKey(definition, run.key);
   if (
+    !code &&
     node.type === "http_request" &&
     retryLater(state, node, run, { status: null, error: message }, now, random)
   ) {
     return;
   }
-  Object.assign(run, { status: "failed", error: message, finishedAt: now });
+  Object.assign(
+    run,
+    { status: "failed", error: message, finishedAt: now },
+    code && { errorCode: code },
+  );
   state.status = "failed";
   state.failedNodeKey = run.key;
 }

@@ -238,8 +238,9 @@ export type NodeRun = {
   status: NodeStatus;
   /** Present once succeeded. */
   output?: JsonValue;
-  /** Present once failed: why, without secrets. */
+  /** Present once failed: why, without secrets; `errorCode` names a refusal by the outbound policy. */
   error?: string;
+  errorCode?: "destination_not_allowed";
   /** An http_request node with retries: each attempt that did not succeed, oldest first. */
   attempts?: { at: number; status: number | null; error?: string }[];
   /** A respond node whose output (a WebhookReply) is the call's answer: the first one reached. */

@@ -48,7 +48,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver?.listen(0, "127.0.0.1", resolve));
   endpointUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/events`;
-  server = await startWranglerServer({ ALLOW_HTTP_EVENT_ENDPOINTS: "true" });
+  server = await startWranglerServer({ ALLOW_PRIVATE_OUTBOUND: "true" });
   api = fetchApi(server.base);
   demo = await seedDemoWorkspace(api, server.operatorToken);
   browser = await launchChromium();

@@ -15,7 +15,7 @@ export type WranglerServer = LocalServer & { operatorToken: string };
 /**
  * Starts the server on a free port of 127.0.0.1, from a copy of the D1 state the global setup
  * migrated, and waits for `/health`.
- * @param vars more Worker vars, e.g. `ALLOW_HTTP_EVENT_ENDPOINTS`
+ * @param vars more Worker vars, e.g. `ALLOW_PRIVATE_OUTBOUND`
  */
 export async function startWranglerServer(
   vars: Record<string, string> = {},

@@ -13,6 +13,9 @@ import {
 } from "../../src/events/signing";
 
 const ECHO_URL = (env as unknown as { ECHO_URL: string }).ECHO_URL;
+/** The echo server is on 127.0.0.1: local development's policy; elsewhere the deployed one. */
+const DEV = { policy: { allowPrivate: true } };
+const DEPLOYED = { policy: { allowPrivate: false } };
 const secret = () =>
   `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
 
@@ -34,14 +37,14 @@ describe("signing", () => {
   it("sends once: what arrives verifies, and the answer is logged (first KiB)", async () => {
     const key = secret();
     const body = JSON.stringify({ id: "evt_2", type: "conversation.started" });
-    const attempt = await sendOnce(`${ECHO_URL}/echo`, [key], "evt_2", body);
+    const attempt = await sendOnce(`${ECHO_URL}/echo`, [key], "evt_2", body, DEV);
     expect(attempt).toMatchObject({ ok: true, status: 200 });
     const seen = JSON.parse(attempt.response) as { headers: Record<string, string>; body: string };
     expect(seen.body).toBe(body);
     expect(new Webhook(key).verify(seen.body, seen.headers)).toMatchObject({ id: "evt_2" });
-    const refused = await sendOnce(`${ECHO_URL}/status/500`, [key], "evt_3", body);
+    const refused = await sendOnce(`${ECHO_URL}/status/500`, [key], "evt_3", body, DEV);
     expect(refused).toMatchObject({ ok: false, status: 500 });
-    const unreachable = await sendOnce("http://127.0.0.1:9/", [key], "evt_4", body);
+    const unreachable = await sendOnce("http://127.0.0.1:9/", [key], "evt_4", body, DEV);
     expect(unreachable).toMatchObject({ ok: false, status: null, response: "network" });
   });
 
@@ -57,13 +60,10 @@ describe("signing", () => {
     });
     const fetchImpl = (async () =>
       new Response(endless, { status: 502 })) as unknown as typeof fetch;
-    const attempt = await sendOnce(
-      "https://example.com/hooks",
-      [secret()],
-      "evt_5",
-      "{}",
+    const attempt = await sendOnce("https://example.com/hooks", [secret()], "evt_5", "{}", {
+      ...DEPLOYED,
       fetchImpl,
-    );
+    });
     expect(attempt).toMatchObject({ ok: false, status: 502 });
     expect(attempt.response).toBe("a".repeat(1024));
     expect(pulled).toBeLessThan(2 ** 20);
@@ -74,14 +74,11 @@ describe("signing", () => {
       new Promise((_resolve, reject) =>
         init?.signal?.addEventListener("abort", () => reject(init.signal?.reason)),
       )) as unknown as typeof fetch;
-    const attempt = await sendOnce(
-      "https://example.com/hooks",
-      [secret()],
-      "evt_6",
-      "{}",
-      never,
-      50,
-    );
+    const attempt = await sendOnce("https://example.com/hooks", [secret()], "evt_6", "{}", {
+      ...DEPLOYED,
+      fetchImpl: never,
+      timeoutMs: 50,
+    });
     expect(attempt).toMatchObject({ ok: false, status: null, response: "timeout" });
     expect(attempt.latencyMs).toBeGreaterThanOrEqual(45);
     expect(DELIVERY_TIMEOUT_MS).toBe(15_000);

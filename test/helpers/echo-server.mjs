@@ -8,6 +8,8 @@
  * - `/hits/<id>`       200 JSON `{hits}`: how many requests `/count/<id>` and `/hold/<id>` received
  * - `/count/<id>`      counts a hit, 200 JSON `{hits}`
  * - `/hold/<id>`       counts a hit and answers only after `/release/<id>` (then 200 `{released:true}`)
+ * - `/hops/<n>`        n > 0: 302 to `/hops/<n-1>` (keeping the query); 0: as `/echo`
+ * - `/redirect/<code>` that status with `Location: <?to>`
  */
 import http from "node:http";
 
@@ -30,14 +32,27 @@ export function startEchoServer() {
         response.writeHead(status, { "content-type": "application/json", "x-echo": "yes" });
         response.end(JSON.stringify(value));
       };
+      const echoed = () =>
+        json(200, {
+          method: request.method,
+          path: url.pathname + url.search,
+          headers: request.headers,
+          body: Buffer.concat(chunks).toString("utf8"),
+        });
       switch (route) {
         case "echo":
-          return json(200, {
-            method: request.method,
-            path: url.pathname + url.search,
-            headers: request.headers,
-            body: Buffer.concat(chunks).toString("utf8"),
-          });
+          return echoed();
+        case "hops": {
+          const left = Number(id);
+          if (left > 0) {
+            response.writeHead(302, { location: `/hops/${left - 1}${url.search}` });
+            return response.end();
+          }
+          return echoed();
+        }
+        case "redirect":
+          response.writeHead(Number(id) || 302, { location: url.searchParams.get("to") ?? "/" });
+          return response.end();
         case "status":
           return json(Number(id) || 500, { status: Number(id) || 500 });
         case "text":

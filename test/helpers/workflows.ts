@@ -28,6 +28,7 @@ export type ExecutionView = {
     status: string;
     output?: unknown;
     error?: string;
+    errorCode?: string;
     startedAt: string;
     finishedAt: string | null;
   }[];

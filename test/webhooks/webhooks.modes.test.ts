@@ -113,4 +113,42 @@ describe("http_request performs a real fetch", () => {
     const passed = await hook(lenient.webhookUrls.webhook_1 as string, { body: {} });
     expect(await expectJson(passed, 200)).toMatchObject({ status: 503, body: { status: 503 } });
   });
+
+  it("follows up to 5 redirects by hand, a 303 as a GET, and fails on a sixth", async () => {
+    const fetching = await createWorkflow(ws, {
+      nodes: [
+        { type: "webhook", responseMode: "lastNode" },
+        {
+          key: "call",
+          type: "http_request",
+          method: "POST",
+          url: `${ECHO_URL}{{webhook_1.body.path}}`,
+          body: { a: 1 },
+        },
+      ],
+      connections: [{ from: "webhook_1", to: "call" }],
+    });
+    const send = (path: string) =>
+      hook(fetching.webhookUrls.webhook_1 as string, { body: { path } });
+    // 302 after a POST becomes a GET, as browsers and the Fetch standard do.
+    const five = await expectJson<{ status: number; body: { method: string; path: string } }>(
+      await send("/hops/5?q=1"),
+      200,
+    );
+    expect(five).toMatchObject({ status: 200, body: { method: "GET", path: "/hops/0?q=1" } });
+    const seeOther = await expectJson<{ body: { method: string; body: string } }>(
+      await send(`/redirect/303?to=${encodeURIComponent("/echo")}`),
+      200,
+    );
+    expect(seeOther.body).toMatchObject({ method: "GET", body: "" });
+    const kept = await expectJson<{ body: { method: string; body: string } }>(
+      await send(`/redirect/307?to=${encodeURIComponent("/echo")}`),
+      200,
+    );
+    expect(kept.body).toMatchObject({ method: "POST", body: '{"a":1}' });
+    const six = await send("/hops/6");
+    expect(six.status).toBe(500);
+    const record = await execution(ws, fetching.id, six.headers.get("x-execution-id") as string);
+    expect(record.nodes[1]).toMatchObject({ status: "failed", error: "More than 5 redirects." });
+  });
 });

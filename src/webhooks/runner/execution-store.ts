@@ -1,6 +1,7 @@
 /**
  * The Workflow-runner's execution records, in the object's (SQLite-backed) storage (docs/api/webhooks.md). One
- * record per execution: what is shown (node runs with secret values redacted) and, while the
+ * record per execution: what is shown (node runs with secret values and credential headers
+ * redacted, `credential-headers.ts`) and, while the
  * execution runs, what is needed to continue it after a restart (definition snapshot and engine
  * state, sealed with the secrets key by `StateBox`). The state is dropped when the execution
  * finishes, so finished records hold only redacted data.
@@ -19,9 +20,9 @@
  * (`GroupCommit`, the service's one group-commit writer).
  */
 import { GroupCommit } from "../../platform/group-commit";
-import { redactedJson } from "../../workflow/redact";
 import type { WorkflowDefinition } from "../../workflow/types";
 import type { ExecutionPage, ExecutionRecord } from "./contract";
+import { shownRunsJson } from "./credential-headers";
 import {
   definitionKey,
   idKey,
@@ -107,10 +108,11 @@ export class ExecutionStore {
     const finished = state.status !== "running";
     const known = this.live.get(execution.id) ?? this.unsaved.get(execution.id);
     const seq = known?.seq ?? ++this.seq;
-    const nodes = redactedJson(state.runs, secretValues);
-    // Only a record whose redaction changed something keeps the call as it was, for replays.
+    const nodes = shownRunsJson(execution.definition, state.triggerKey, state.runs, secretValues);
+    // Only a record whose redaction changed something keeps the call as it was (sealed), for
+    // replays.
     const input =
-      finished && secretValues.length > 0 && nodes.includes("[redacted]")
+      finished && nodes.includes("[redacted]")
         ? JSON.stringify(state.outputs[state.triggerKey] ?? null)
         : null;
     const row: Row = {

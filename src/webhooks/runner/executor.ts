@@ -8,6 +8,7 @@
  */
 import type { JsonValue } from "../../platform/json";
 import { log } from "../../platform/log";
+import type { OutboundPolicy } from "../../platform/outbound";
 import {
   advance,
   completeFetch,
@@ -28,7 +29,7 @@ import type { Settled } from "./contract";
 import type { LiveExecution, Wake } from "./execution-row";
 import type { ExecutionStore } from "./execution-store";
 import { HeldCallers, type HeldOutcome } from "./held-callers";
-import { performFetch } from "./outbound-fetch";
+import { fetchFailure, performFetch } from "./outbound-fetch";
 import { Slots } from "./slots";
 import type { Secrets } from "./workflow-source";
 
@@ -47,12 +48,14 @@ export class Executor {
   /**
    * @param secretsFor the secrets of the workflow's workspace, for executions it continues
    * @param limitFor the workflow's current concurrency, for a queue found when the object starts
+   * @param policy where http_request nodes may send (the Worker's vars; a deploy restarts objects)
    */
   constructor(
     private readonly ctx: DurableObjectState,
     readonly store: ExecutionStore,
     private readonly secretsFor: (workflowId: string) => Promise<Secrets>,
     private readonly limitFor: (workflowId: string) => Promise<WorkflowConcurrency | undefined>,
+    private readonly policy: OutboundPolicy,
   ) {}
 
   /**
@@ -237,11 +240,11 @@ export class Executor {
         await this.schedule(wake.at);
         if (step.kind === "wait") return;
         try {
-          const response = await performFetch(step.request);
+          const response = await performFetch(step.request, this.policy);
           completeFetch(execution.definition, execution.state, response, Date.now());
         } catch (error) {
-          const reason = error instanceof Error ? error.message : String(error);
-          failFetch(execution.definition, execution.state, reason, Date.now());
+          const { message, code } = fetchFailure(error);
+          failFetch(execution.definition, execution.state, message, Date.now(), undefined, code);
         }
       }
     } catch (error) {

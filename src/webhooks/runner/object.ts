@@ -21,6 +21,7 @@ import { DurableObject } from "cloudflare:workers";
 import { database } from "../../db/database";
 import type { AppBindings } from "../../platform/env";
 import { log } from "../../platform/log";
+import { outboundPolicy } from "../../platform/outbound";
 import { RateLimitStore } from "../../platform/rate-limit-store";
 import { redactPrepared } from "../../workflow/redact";
 import { type Arming, CaptureStore, type Sample } from "./capture-store";
@@ -39,6 +40,7 @@ import type {
   WebhookOutcome,
   WorkflowRunnerContract,
 } from "./contract";
+import { redactHeaders } from "./credential-headers";
 import { DedupeStore } from "./dedupe-store";
 import { Deliveries } from "./deliveries";
 import { listExecutionsBefore } from "./execution-pages";
@@ -48,7 +50,7 @@ import { LateAnswers, webhookNode } from "./late-answers";
 import { namesThisWorkflow, WebhookReceiver } from "./receiver";
 import { Replays } from "./replays";
 import { RequestLog } from "./request-log";
-import { type LoggedRequest, type LoggedRequestDetail, redactHeaders } from "./request-log-entry";
+import type { LoggedRequest, LoggedRequestDetail } from "./request-log-entry";
 import { ResultTokens } from "./result-tokens";
 import { emptySecrets, WorkflowSource } from "./workflow-source";
 
@@ -75,6 +77,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
         return config ? await this.source.secretValues(config.workspaceId) : emptySecrets();
       },
       async (workflowId) => (await this.source.workflow(workflowId))?.definition.concurrency,
+      outboundPolicy(env),
     );
     this.requests = new RequestLog(ctx.storage);
     this.captures = new CaptureStore(ctx.storage.sql);

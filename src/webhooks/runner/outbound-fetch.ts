@@ -1,29 +1,48 @@
 /**
- * Sends an http_request node's request for real (docs/api/webhooks.md) and reads the response the way later
- * nodes want it: lower-case headers and a body parsed as JSON when it says it is JSON, else text.
+ * Sends an http_request node's request for real (docs/api/webhooks.md) under the outbound policy
+ * (docs/security.md#outbound-requests) and reads the response the way later nodes want it:
+ * lower-case headers and a body parsed as JSON when it says it is JSON, else text.
  */
 import type { JsonValue } from "../../platform/json";
+import {
+  DestinationNotAllowed,
+  MAX_REDIRECTS,
+  type OutboundPolicy,
+  outboundFetch,
+  RedirectFailed,
+} from "../../platform/outbound";
 import { readLimited } from "../../platform/read-limited";
-import type { FetchRequest, FetchResponse } from "../../workflow/types";
+import type { FetchRequest, FetchResponse, NodeRun } from "../../workflow/types";
 
 /** Responses larger than this are cut off rather than held in the runner's memory. */
 export const MAX_RESPONSE_BYTES = 1_048_576;
 
 /**
- * Performs the request with its timeout.
- * @throws Error with a message fit for the execution record (timeout, network failure, too large)
+ * Performs the request with its timeout (which covers every redirect), following up to
+ * MAX_REDIRECTS redirects, each hop checked by the policy.
+ * @throws DestinationNotAllowed when the policy refuses the URL or a redirect's target
+ * @throws Error with a message fit for the execution record (timeout, network failure, too large,
+ *   too many redirects)
  */
-export async function performFetch(request: FetchRequest): Promise<FetchResponse> {
+export async function performFetch(
+  request: FetchRequest,
+  policy: OutboundPolicy,
+): Promise<FetchResponse> {
   let response: Response;
   try {
-    response = await fetch(request.url, {
-      method: request.method,
-      headers: request.headers,
-      body: request.method === "GET" || request.method === "HEAD" ? null : request.body,
-      signal: AbortSignal.timeout(request.timeoutMs),
-      redirect: "follow",
-    });
+    response = await outboundFetch(
+      request.url,
+      {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        signal: AbortSignal.timeout(request.timeoutMs),
+      },
+      policy,
+      MAX_REDIRECTS,
+    );
   } catch (error) {
+    if (error instanceof DestinationNotAllowed || error instanceof RedirectFailed) throw error;
     const name = error instanceof Error ? error.name : "";
     if (name === "TimeoutError" || name === "AbortError") {
       throw new Error(`No response within ${request.timeoutMs / 1000} seconds.`);
@@ -38,6 +57,12 @@ export async function performFetch(request: FetchRequest): Promise<FetchResponse
   });
   const text = await readText(response);
   return { status: response.status, headers, body: parseBody(text, headers["content-type"]) };
+}
+
+/** What a failed `performFetch` puts on its node: the message, and the policy's code for a refusal. */
+export function fetchFailure(error: unknown): { message: string; code?: NodeRun["errorCode"] } {
+  const message = error instanceof Error ? error.message : String(error);
+  return error instanceof DestinationNotAllowed ? { message, code: error.code } : { message };
 }
 
 async function readText(response: Response): Promise<string> {

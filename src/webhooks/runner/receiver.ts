@@ -20,12 +20,12 @@ import type {
   WebhookOutcome,
   WorkflowRunnerContract,
 } from "./contract";
+import { redactHeaders } from "./credential-headers";
 import type { Deliveries } from "./deliveries";
 import type { Executor } from "./executor";
 import { type LateAnswers, webhookNode } from "./late-answers";
 import { loggedOutcome, statusOf } from "./outcome-status";
 import type { RequestLog } from "./request-log";
-import { redactHeaders } from "./request-log-entry";
 import { shardOfId, shareOf } from "./shards";
 import { QUEUE_FULL_RETRY_SECONDS } from "./slots";
 import type { WorkflowSource } from "./workflow-source";

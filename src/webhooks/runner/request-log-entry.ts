@@ -1,6 +1,7 @@
 /**
  * The request log's entries as the runner returns them and the management API shows them
- * (docs/webhooks.md#request-log), its limits, and the redaction of the headers it keeps.
+ * (docs/webhooks.md#request-log) and its limits; the headers it keeps are redacted by
+ * `credential-headers.ts`.
  */
 
 /** How a call to a webhook URL ended, as the request log records it. */
@@ -56,23 +57,3 @@ export type LoggedRequestDetail = LoggedRequest & {
   body: string | null;
   bodyEncoding: "utf8" | "base64";
 };
-
-const REDACTED = "[redacted]";
-/** Header names whose values are credentials or signatures. */
-const SENSITIVE_NAME =
-  /auth|cookie|secret|token|passw|signature|hmac|api[-_]?key|session|credential/i;
-
-/**
- * The headers with the value of every credential, signature or cookie header, and of `extra` (a
- * node's own signature header), replaced by `[redacted]`.
- */
-export function redactHeaders(
-  headers: Record<string, string>,
-  extra?: string,
-): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    out[name] = SENSITIVE_NAME.test(name) || name === extra ? REDACTED : value;
-  }
-  return out;
-}
