@@ -160,12 +160,22 @@ export async function authenticateMember(
   return { memberId: row.id, workspaceId: row.workspaceId, role: row.role };
 }
 
-/** Constant-time check of the operator token against the `OPERATOR_TOKEN` secret. */
+/**
+ * Constant-time check of the operator token against the `OPERATOR_TOKEN` secret and, during a
+ * rotation, each of the comma-separated `OPERATOR_TOKEN_PREVIOUS` (docs/security.md#rotating-keys).
+ */
 export async function isOperatorToken(
   presented: string,
-  expected: string | undefined,
+  secrets: { OPERATOR_TOKEN?: string; OPERATOR_TOKEN_PREVIOUS?: string },
 ): Promise<boolean> {
-  if (!expected) return false;
-  // Digests have equal lengths, so the comparison leaks neither content nor length.
-  return constantTimeEqual(await sha256Hex(presented), await sha256Hex(expected));
+  const accepted = [secrets.OPERATOR_TOKEN, ...(secrets.OPERATOR_TOKEN_PREVIOUS ?? "").split(",")]
+    .map((token) => token?.trim() ?? "")
+    .filter((token) => token !== "");
+  if (accepted.length === 0) return false;
+  // Digests have equal lengths, so the comparison leaks neither content nor length; every
+  // accepted token is compared, so the time does not tell which one matched.
+  const digest = await sha256Hex(presented);
+  let found = false;
+  for (const token of accepted) found = constantTimeEqual(digest, await sha256Hex(token)) || found;
+  return found;
 }

@@ -20,7 +20,7 @@ import type { AppBindings } from "../platform/env";
 import { isoTime, newId } from "../platform/ids";
 import { log } from "../platform/log";
 import { outboundPolicy } from "../platform/outbound";
-import { importSecretsKey, openSecret } from "../platform/secret-box";
+import { keyring, openSecret } from "../platform/secret-box";
 import { endpointSecretAad } from "./endpoints";
 import { type Attempt, retryDelaySeconds, sendOnce } from "./signing";
 import type { DeliveryMessage } from "./types";
@@ -58,7 +58,7 @@ export async function consumeDeliveries(
 
 /** The signing secrets of an endpoint now: its own, then the rotated-out one for its 24 hours. */
 export async function liveSecrets(env: AppBindings, endpoint: EventEndpoint, now: number) {
-  const key = await importSecretsKey(env.SECRETS_KEY);
+  const key = await keyring(env);
   const aad = endpointSecretAad(endpoint.workspaceId, endpoint.id);
   const secrets = [await openSecret(key, endpoint.secretSealed, aad)];
   if (endpoint.previousSecretSealed && (endpoint.previousSecretExpiresAt ?? 0) > now) {

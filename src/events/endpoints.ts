@@ -4,14 +4,14 @@
  * shown once, when created or rotated, and stored sealed with SECRETS_KEY; a rotated-out secret
  * keeps signing alongside the new one for 24 hours.
  */
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { EVENT_TYPES, type EventEndpoint, eventEndpoints } from "../db/event-tables";
 import { bytesToBase64 } from "../platform/crypto";
 import { invalidRequest, notFound } from "../platform/errors";
 import { isoTime, newId } from "../platform/ids";
 import { type OutboundPolicy, refusedDestination } from "../platform/outbound";
-import { sealSecret } from "../platform/secret-box";
+import { type Keyring, resealSecret, sealSecret } from "../platform/secret-box";
 import type { CreateEventEndpoint, EventEndpointView, UpdateEventEndpoint } from "./schemas";
 
 /** How long a rotated-out secret keeps signing (ms). */
@@ -73,7 +73,7 @@ export function toEndpoint(row: EventEndpoint): EventEndpointView {
 /** Registers an endpoint; the answer carries its secret, the only time it is shown. */
 export async function createEndpoint(
   db: DrizzleD1Database,
-  key: CryptoKey,
+  key: Keyring,
   workspaceId: string,
   input: CreateEventEndpoint,
   policy: OutboundPolicy,
@@ -168,7 +168,7 @@ export async function deleteEndpoint(db: DrizzleD1Database, workspaceId: string,
  */
 export async function rotateSecret(
   db: DrizzleD1Database,
-  key: CryptoKey,
+  key: Keyring,
   workspaceId: string,
   id: string,
   now = Date.now(),
@@ -183,4 +183,52 @@ export async function rotateSecret(
   };
   await db.update(eventEndpoints).set(changes).where(eq(eventEndpoints.id, row.id));
   return { ...toEndpoint({ ...row, ...changes }), secret };
+}
+
+/**
+ * Seals the signing secrets (and rotated-out ones) of the next page of endpoints again under the
+ * current key, each only if it is not yet and has not changed meanwhile
+ * (docs/security.md#rotating-keys).
+ * @param after the last endpoint id of the previous page (null: from the first)
+ * @returns where to go on (null once done) and how many secrets were resealed
+ */
+export async function resealEndpointSecrets(
+  db: DrizzleD1Database,
+  ring: Keyring,
+  after: string | null,
+  limit: number,
+): Promise<{ next: string | null; resealed: number }> {
+  const rows = await db
+    .select()
+    .from(eventEndpoints)
+    .where(after ? gt(eventEndpoints.id, after) : undefined)
+    .orderBy(eventEndpoints.id)
+    .limit(limit);
+  let resealed = 0;
+  for (const row of rows) {
+    const aad = endpointSecretAad(row.workspaceId, row.id);
+    const current = await resealSecret(ring, row.secretSealed, aad);
+    const previous = row.previousSecretSealed
+      ? await resealSecret(ring, row.previousSecretSealed, aad)
+      : null;
+    if (current === null && previous === null) continue;
+    const changed = await db
+      .update(eventEndpoints)
+      .set({
+        secretSealed: current ?? row.secretSealed,
+        previousSecretSealed: previous ?? row.previousSecretSealed,
+      })
+      .where(
+        and(
+          eq(eventEndpoints.id, row.id),
+          eq(eventEndpoints.secretSealed, row.secretSealed),
+          row.previousSecretSealed === null
+            ? isNull(eventEndpoints.previousSecretSealed)
+            : eq(eventEndpoints.previousSecretSealed, row.previousSecretSealed),
+        ),
+      )
+      .returning({ id: eventEndpoints.id });
+    if (changed.length > 0) resealed += (current ? 1 : 0) + (previous ? 1 : 0);
+  }
+  return { next: rows.length < limit ? null : (rows.at(-1)?.id ?? null), resealed };
 }

@@ -10,7 +10,7 @@ import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";
 import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openapi";
 import { outboundPolicy } from "../platform/outbound";
-import { importSecretsKey } from "../platform/secret-box";
+import { keyring } from "../platform/secret-box";
 import {
   createEndpoint,
   deleteEndpoint,
@@ -59,7 +59,7 @@ export function eventEndpointsRouter() {
     }),
     async (c) => {
       const { workspaceId } = c.get("member");
-      const key = await importSecretsKey(c.env.SECRETS_KEY);
+      const key = await keyring(c.env);
       const created = await createEndpoint(
         database(c.env),
         key,
@@ -160,7 +160,7 @@ export function eventEndpointsRouter() {
       },
     }),
     async (c) => {
-      const key = await importSecretsKey(c.env.SECRETS_KEY);
+      const key = await keyring(c.env);
       const { workspaceId } = c.get("member");
       return c.json(
         await rotateSecret(database(c.env), key, workspaceId, c.req.valid("param").id),

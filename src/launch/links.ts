@@ -13,12 +13,13 @@ import { widgetScriptTag } from "../platform/html";
 import { isoTime, isoTimeOrNull, newId } from "../platform/ids";
 import type { JsonValue } from "../platform/json";
 import { canonicalJson } from "../platform/json";
-import { importSecretsKey, openSecret, sealSecret } from "../platform/secret-box";
-import type {
-  CreateOutcome,
-  IdempotentCreate,
-  LedgerResult,
-  LinkLedgerApi,
+import { type KeyConfig, keyring, openSecret, sealSecret } from "../platform/secret-box";
+import {
+  answerAad,
+  type CreateOutcome,
+  type IdempotentCreate,
+  type LedgerResult,
+  type LinkLedgerApi,
 } from "./ledger/contract";
 import type { LinkScope } from "./link-rules";
 import {
@@ -89,13 +90,9 @@ export type IdempotencyRequest = {
   key: string;
   /** The request body as parsed, compared by the SHA-256 of its canonical JSON. */
   body: JsonValue;
-  /** Base64 of the `SECRETS_KEY`, which seals the stored answer (it holds the token). */
-  secretsKey: string | undefined;
+  /** The Worker's sealing keys: the stored answer holds the token, so it is sealed. */
+  keys: KeyConfig;
 };
-
-/** The additional data a stored answer is sealed with: it opens for this key only. */
-const answerAad = (key: WidgetKeyPrincipal, idempotencyKey: string) =>
-  `idempotency/${key.workspaceId}/${key.keyId}/${idempotencyKey}`;
 
 /**
  * Creates a pending link. After the request's shape, the limiter checks key scope (403
@@ -142,8 +139,8 @@ export async function createLink(
     ledgerValue(await ledger.createLink(key, link));
     return { answer, replayed: false };
   }
-  const box = await importSecretsKey(idempotency.secretsKey);
-  const aad = answerAad(key, idempotency.key);
+  const box = await keyring(idempotency.keys);
+  const aad = answerAad(key.workspaceId, key.keyId, idempotency.key);
   const outcome = ledgerValue(
     await ledger.createLink(key, link, {
       key: idempotency.key,

@@ -143,7 +143,7 @@ launches.openapi(createLaunchRoute, async (c) => {
       : {
           key: idempotencyKey,
           body: fromParsedJson(await c.req.json()),
-          secretsKey: c.env.SECRETS_KEY,
+          keys: c.env,
         },
   );
   if (replayed) c.header("idempotent-replayed", "true");

@@ -17,7 +17,7 @@ const requireOperator = createMiddleware<AppEnv>(async (c, next) => {
   if (
     credential === null ||
     credential === "conflict" ||
-    !(await isOperatorToken(credential, c.env.OPERATOR_TOKEN))
+    !(await isOperatorToken(credential, c.env))
   ) {
     throw invalidKey();
   }

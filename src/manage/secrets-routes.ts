@@ -12,7 +12,7 @@ import type { AppBindings } from "../platform/env";
 import { jsonBody } from "../platform/json-body";
 import { log } from "../platform/log";
 import { errorResponses, NoQuerySchema } from "../platform/openapi";
-import { importSecretsKey } from "../platform/secret-box";
+import { keyring } from "../platform/secret-box";
 import { notifySecretsChanged } from "../webhooks/runner/client";
 import { deleteSecret, listSecretNames, putSecret } from "./secrets";
 
@@ -72,7 +72,7 @@ export function secretsRouter() {
       const { workspaceId } = c.get("member");
       await putSecret(
         database(c.env),
-        await importSecretsKey(c.env.SECRETS_KEY),
+        await keyring(c.env),
         workspaceId,
         c.req.valid("param").name,
         c.req.valid("json").value,

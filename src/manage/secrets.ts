@@ -2,12 +2,18 @@
  * Workspace secrets (`{{secrets.NAME}}`, docs/security.md, docs/api/manage.md): stored only as AES-GCM ciphertext bound to
  * workspace and name; the management API sees names and times, the workflow runner the values.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, gt, or } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { secrets } from "../db/schema";
 import { notFound } from "../platform/errors";
 import { isoTime } from "../platform/ids";
-import { openSecret, sealSecret, secretAad } from "../platform/secret-box";
+import {
+  type Keyring,
+  openSecret,
+  resealSecret,
+  sealSecret,
+  secretAad,
+} from "../platform/secret-box";
 
 /** What the management API shows of a secret: never its value. Times are ISO 8601 UTC. */
 export type SecretSummary = { name: string; createdAt: string; updatedAt: string };
@@ -18,7 +24,7 @@ export type SecretSummary = { name: string; createdAt: string; updatedAt: string
  */
 export async function putSecret(
   db: DrizzleD1Database,
-  key: CryptoKey,
+  key: Keyring,
   workspaceId: string,
   name: string,
   value: string,
@@ -79,7 +85,7 @@ export async function deleteSecret(
  */
 export async function loadSecretValues(
   db: DrizzleD1Database,
-  key: CryptoKey,
+  key: Keyring,
   workspaceId: string,
 ): Promise<Record<string, string>> {
   const rows = await db
@@ -97,4 +103,54 @@ export async function loadSecretValues(
   );
   // Names match ^[A-Z]…, so fromEntries cannot meet `__proto__`; it makes own properties anyway.
   return Object.fromEntries(entries);
+}
+
+/**
+ * Seals the next page of workspace secrets again under the current key, each only if it is not
+ * yet and has not changed meanwhile (docs/security.md#rotating-keys).
+ * @param after the last secret of the previous page (null: from the first)
+ * @returns where to go on (null once done) and how many were resealed
+ */
+export async function resealSecrets(
+  db: DrizzleD1Database,
+  ring: Keyring,
+  after: { workspaceId: string; name: string } | null,
+  limit: number,
+): Promise<{ next: { workspaceId: string; name: string } | null; resealed: number }> {
+  const rows = await db
+    .select()
+    .from(secrets)
+    .where(
+      after
+        ? or(
+            gt(secrets.workspaceId, after.workspaceId),
+            and(eq(secrets.workspaceId, after.workspaceId), gt(secrets.name, after.name)),
+          )
+        : undefined,
+    )
+    .orderBy(secrets.workspaceId, secrets.name)
+    .limit(limit);
+  let resealed = 0;
+  for (const row of rows) {
+    const aad = secretAad(row.workspaceId, row.name);
+    const ciphertext = await resealSecret(ring, row.ciphertext, aad);
+    if (ciphertext === null) continue;
+    const changed = await db
+      .update(secrets)
+      .set({ ciphertext })
+      .where(
+        and(
+          eq(secrets.workspaceId, row.workspaceId),
+          eq(secrets.name, row.name),
+          eq(secrets.ciphertext, row.ciphertext),
+        ),
+      )
+      .returning({ name: secrets.name });
+    resealed += changed.length;
+  }
+  const last = rows.at(-1);
+  return {
+    next: rows.length < limit || !last ? null : { workspaceId: last.workspaceId, name: last.name },
+    resealed,
+  };
 }

@@ -29,8 +29,12 @@ export interface AppBindings {
   ASSETS?: Fetcher;
   /** Bearer token of the operator API (docs/api/manage.md). */
   OPERATOR_TOKEN?: string;
-  /** base64 of 32 random bytes; AES-GCM key for workspace secrets (docs/security.md). */
+  /** base64 of 32 random bytes; the AES-GCM key that seals (docs/security.md). */
   SECRETS_KEY?: string;
+  /** Comma-separated older keys that still open what they sealed (docs/security.md#rotating-keys). */
+  SECRETS_KEY_PREVIOUS?: string;
+  /** Comma-separated older operator tokens still accepted during a rotation. */
+  OPERATOR_TOKEN_PREVIOUS?: string;
   /** Accepted launch API calls per widget key in any 60 s window; default 120 (spec 8). */
   RATE_LIMIT_PER_MINUTE?: string;
   /**

@@ -1,7 +1,10 @@
 /**
- * Encryption at rest of workspace secrets (docs/security.md): AES-256-GCM on Web Crypto under the
- * `SECRETS_KEY` Worker secret. A sealed value is `base64(12-byte random iv || ciphertext || 16-byte tag)`,
- * bound by additional authenticated data to its workspace and name ({@link secretAad}).
+ * Encryption at rest of workspace secrets and everything else sealed (docs/security.md): AES-256-GCM
+ * on Web Crypto under the `SECRETS_KEY` Worker secret. A sealed value is
+ * `k1.<key id>.base64(12-byte random iv || ciphertext || 16-byte tag)`, bound by additional
+ * authenticated data to what it belongs to (e.g. {@link secretAad}); keys listed in
+ * `SECRETS_KEY_PREVIOUS` still open what they sealed, so keys rotate without downtime
+ * (docs/security.md#rotating-keys).
  */
 import { base64ToBytes, bytesToBase64 } from "./crypto";
 
@@ -12,37 +15,66 @@ const encoder = new TextEncoder();
 // ignoreBOM keeps a leading U+FEFF of a value, so every string round-trips exactly.
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-// One key per deployment: caching the last import spares an importKey on every request of the isolate.
-let cached: { base64: string; key: Promise<CryptoKey> } | undefined;
-
-/** The 32 bytes of `SECRETS_KEY`. @throws Error when it is missing, not base64 or not 32 bytes */
-function keyBytes(base64: string | undefined): Uint8Array<ArrayBuffer> {
-  if (!base64) throw new Error("SECRETS_KEY is not set; it must be base64 of 32 random bytes.");
+/** The 32 bytes of a key. @throws Error when it is missing, not base64 or not 32 bytes */
+function keyBytes(base64: string | undefined, name = "SECRETS_KEY"): Uint8Array<ArrayBuffer> {
+  if (!base64) throw new Error(`${name} is not set; it must be base64 of 32 random bytes.`);
   let raw: Uint8Array<ArrayBuffer>;
   try {
     raw = Uint8Array.from(base64ToBytes(base64.trim()));
   } catch {
-    throw new Error("SECRETS_KEY is not valid base64; it must be base64 of 32 random bytes.");
+    throw new Error(`${name} is not valid base64; it must be base64 of 32 random bytes.`);
   }
   if (raw.byteLength !== KEY_BYTES) {
-    throw new Error(`SECRETS_KEY decodes to ${raw.byteLength} bytes; it must be exactly 32.`);
+    throw new Error(`${name} decodes to ${raw.byteLength} bytes; it must be exactly 32.`);
   }
   return raw;
 }
 
+/** The Worker secrets that hold the sealing keys (docs/security.md#rotating-keys). */
+export type KeyConfig = { SECRETS_KEY?: string; SECRETS_KEY_PREVIOUS?: string };
+
+/** A sealing key and its id: hex of the first 8 bytes of the key's SHA-256. */
+type SealingKey = { id: string; key: CryptoKey };
+
 /**
- * Imports `SECRETS_KEY` (base64 of exactly 32 bytes) as a non-extractable AES-GCM key, cached per
- * isolate. @throws Error when the key is missing, not base64 or not 32 bytes: an operator
- * misconfiguration, answered as 500.
+ * The keys that seal and open: `current` (`SECRETS_KEY`) seals; it and `previous`
+ * (`SECRETS_KEY_PREVIOUS`, comma-separated, during a rotation) open what they sealed.
  */
-export async function importSecretsKey(base64: string | undefined): Promise<CryptoKey> {
-  if (cached && base64 && cached.base64 === base64) return cached.key;
-  const key = crypto.subtle.importKey("raw", keyBytes(base64), "AES-GCM", false, [
-    "encrypt",
-    "decrypt",
-  ]);
-  cached = { base64: base64 as string, key };
-  return key;
+export type Keyring = { current: SealingKey; previous: SealingKey[] };
+
+async function sealingKey(base64: string | undefined, name: string): Promise<SealingKey> {
+  const raw = keyBytes(base64, name);
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", raw));
+  const id = Array.from(digest.subarray(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
+  const key = await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
+  return { id, key };
+}
+
+// One key configuration per deployment: caching the last keyring spares an importKey per request.
+let cached: { config: string; ring: Promise<Keyring> } | undefined;
+
+/**
+ * The keyring of the Worker's secrets, cached per isolate.
+ * @throws Error when `SECRETS_KEY` or an entry of `SECRETS_KEY_PREVIOUS` is missing, not base64
+ *   or not 32 bytes: an operator misconfiguration, answered as 500
+ */
+export function keyring(config: KeyConfig): Promise<Keyring> {
+  const text = `${config.SECRETS_KEY ?? ""}|${config.SECRETS_KEY_PREVIOUS ?? ""}`;
+  if (cached?.config === text) return cached.ring;
+  const previous = (config.SECRETS_KEY_PREVIOUS ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
+  const ring = Promise.all([
+    sealingKey(config.SECRETS_KEY, "SECRETS_KEY"),
+    ...previous.map((entry) => sealingKey(entry, "SECRETS_KEY_PREVIOUS")),
+  ]).then(([current, ...older]) => ({ current: current as SealingKey, previous: older }));
+  // A failed import is not cached: the next request reports it again.
+  ring.catch(() => {
+    if (cached?.ring === ring) cached = undefined;
+  });
+  cached = { config: text, ring };
+  return ring;
 }
 
 const derived = new Map<string, { base64: string; key: Promise<CryptoKey> }>();
@@ -80,27 +112,74 @@ export function secretAad(workspaceId: string, name: string): string {
   return `${workspaceId}/${name}`;
 }
 
-/** Encrypts `plaintext` with a fresh random iv; returns `base64(iv || ciphertext || tag)`. */
-export async function sealSecret(key: CryptoKey, plaintext: string, aad: string): Promise<string> {
+/** Marks a value sealed under a named key: `k1.<key id>.<base64(iv || ciphertext || tag)>`. */
+const SEALED = /^k1\.([0-9a-f]{16})\.(.*)$/s;
+
+/**
+ * Encrypts `plaintext` under the current key with a fresh random iv; returns
+ * `k1.<key id>.<base64(iv || ciphertext || tag)>`, so opening it needs no guessing.
+ */
+export async function sealSecret(ring: Keyring, plaintext: string, aad: string): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
   const ciphertext = await crypto.subtle.encrypt(
     { name: "AES-GCM", iv, additionalData: encoder.encode(aad) },
-    key,
+    ring.current.key,
     encoder.encode(plaintext),
   );
   const sealed = new Uint8Array(IV_BYTES + ciphertext.byteLength);
   sealed.set(iv);
   sealed.set(new Uint8Array(ciphertext), IV_BYTES);
-  return bytesToBase64(sealed);
+  return `k1.${ring.current.id}.${bytesToBase64(sealed)}`;
 }
 
 /**
- * Decrypts a value of {@link sealSecret}. @throws Error when it is malformed, was tampered with, was
- * sealed under another key, or under another `aad` (moved to another workspace or name).
+ * Decrypts a value of {@link sealSecret} with the key its id names. A value sealed before key ids
+ * (plain base64) is tried with the current key, then each previous one.
+ * @throws Error when it is malformed, was tampered with, was sealed under a key the ring does not
+ *   hold, or under another `aad` (moved to another workspace or name)
  */
-export async function openSecret(key: CryptoKey, sealed: string, aad: string): Promise<string> {
+export async function openSecret(ring: Keyring, sealed: string, aad: string): Promise<string> {
+  const named = SEALED.exec(sealed);
+  if (named) {
+    const key = [ring.current, ...ring.previous].find((candidate) => candidate.id === named[1]);
+    if (!key) {
+      throw new Error(
+        `A secret for ${aad} is sealed under key ${named[1]}, which is neither SECRETS_KEY nor in SECRETS_KEY_PREVIOUS.`,
+      );
+    }
+    return decrypt(key.key, named[2] ?? "", aad);
+  }
+  for (const candidate of [ring.current, ...ring.previous]) {
+    try {
+      return await decrypt(candidate.key, sealed, aad);
+    } catch {
+      // the next key, if any
+    }
+  }
+  throw new Error(`A secret could not be decrypted for ${aad} (wrong key, tampered or moved).`);
+}
+
+/** Whether a sealed value is under the current key already (a reseal leaves it alone). */
+export function sealedWithCurrent(ring: Keyring, sealed: string): boolean {
+  return SEALED.exec(sealed)?.[1] === ring.current.id;
+}
+
+/**
+ * The value sealed again under the current key, or null when it already is.
+ * @throws Error as {@link openSecret}
+ */
+export async function resealSecret(
+  ring: Keyring,
+  sealed: string,
+  aad: string,
+): Promise<string | null> {
+  if (sealedWithCurrent(ring, sealed)) return null;
+  return sealSecret(ring, await openSecret(ring, sealed, aad), aad);
+}
+
+async function decrypt(key: CryptoKey, base64: string, aad: string): Promise<string> {
   try {
-    const bytes = base64ToBytes(sealed);
+    const bytes = base64ToBytes(base64);
     if (bytes.byteLength < IV_BYTES + TAG_BYTES) throw new Error("too short");
     const plaintext = await crypto.subtle.decrypt(
       { name: "AES-GCM", iv: bytes.subarray(0, IV_BYTES), additionalData: encoder.encode(aad) },

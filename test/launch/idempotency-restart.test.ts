@@ -34,9 +34,9 @@ async function interrupted(keys: IdempotencyKeys): Promise<void> {
 describe("an idempotent create interrupted by a restart", () => {
   it("replays the first answer when its link reached D1", async () => {
     await onFreshStorage(async (sql) => {
-      await interrupted(new IdempotencyKeys(sql));
+      await interrupted(new IdempotencyKeys(sql, env));
       let created = 0;
-      const result = await createIdempotently(new IdempotencyKeys(sql), "wk_1", request, {
+      const result = await createIdempotently(new IdempotencyKeys(sql, env), "wk_1", request, {
         linkId: "lnk_second",
         written: async (linkId) => linkId === "lnk_first",
         create: async () => {
@@ -51,8 +51,8 @@ describe("an idempotent create interrupted by a restart", () => {
 
   it("runs afresh when its link never reached D1, and replays that answer afterwards", async () => {
     await onFreshStorage(async (sql) => {
-      await interrupted(new IdempotencyKeys(sql));
-      const keys = new IdempotencyKeys(sql);
+      await interrupted(new IdempotencyKeys(sql, env));
+      const keys = new IdempotencyKeys(sql, env);
       const second = { ...request, sealedAnswer: "sealed-second" };
       const result = await createIdempotently(keys, "wk_1", second, {
         linkId: "lnk_second",
@@ -72,12 +72,12 @@ describe("an idempotent create interrupted by a restart", () => {
 
   it("while the first call runs, refuses the key as in use; another body as reused", async () => {
     await onFreshStorage(async (sql) => {
-      const keys = new IdempotencyKeys(sql);
+      const keys = new IdempotencyKeys(sql, env);
       await interrupted(keys);
       expect(keys.claim("wk_1", request, Date.now()).kind).toBe("in_use");
       // In use wins over a different body while the first call runs, as Stripe answers it.
       expect(keys.claim("wk_1", { ...request, bodyHash: "h2" }, Date.now()).kind).toBe("in_use");
-      const restarted = new IdempotencyKeys(sql);
+      const restarted = new IdempotencyKeys(sql, env);
       expect(restarted.claim("wk_1", { ...request, bodyHash: "h2" }, Date.now()).kind).toBe(
         "reused",
       );

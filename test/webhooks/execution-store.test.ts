@@ -66,7 +66,7 @@ describe("ExecutionStore", () => {
     await runInDurableObject(anyObject(), async (_instance, state) => {
       vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
       const { storage, puts } = countingPuts(state.storage);
-      const store = new ExecutionStore(storage, env.SECRETS_KEY);
+      const store = new ExecutionStore(storage, env);
       const saved: Promise<void>[] = [];
       for (let i = 0; i < 5; i++) {
         saved.push(store.save(execution(`exe_${i}`, true), [], null));
@@ -81,7 +81,7 @@ describe("ExecutionStore", () => {
       await Promise.all(saved);
       // One put for the five records.
       expect(puts).toHaveLength(1);
-      const reread = new ExecutionStore(state.storage, env.SECRETS_KEY);
+      const reread = new ExecutionStore(state.storage, env);
       await reread.load();
       const listed = await reread.list(10);
       expect(listed.data.map((record) => record.id)).toEqual([
@@ -98,7 +98,7 @@ describe("ExecutionStore", () => {
     await runInDurableObject(anyObject(), async (_instance, state) => {
       vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
       const { storage, puts } = countingPuts(state.storage);
-      const store = new ExecutionStore(storage, env.SECRETS_KEY);
+      const store = new ExecutionStore(storage, env);
       const finished = store.save(execution("exe_done", true), [], null);
       const running = store.save(execution("exe_running", false), [], {
         step: "wait",
@@ -116,7 +116,7 @@ describe("ExecutionStore", () => {
   it("lists right after a save without waiting out the window", async () => {
     await runInDurableObject(anyObject(), async (_instance, state) => {
       vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
-      const store = new ExecutionStore(state.storage, env.SECRETS_KEY);
+      const store = new ExecutionStore(state.storage, env);
       void store.save(execution("exe_a", true), [], null);
       const listing = store.list(10);
       await vi.advanceTimersByTimeAsync(0);
@@ -127,7 +127,7 @@ describe("ExecutionStore", () => {
   it("keeps a small call's input inside its record and a large one apart, both sealed", async () => {
     await runInDurableObject(anyObject(), async (_instance, state) => {
       const { storage, puts } = countingPuts(state.storage);
-      const store = new ExecutionStore(storage, env.SECRETS_KEY);
+      const store = new ExecutionStore(storage, env);
       const small = "s3cret-small-value";
       const large = `s3cret-large-${"x".repeat(INLINE_INPUT_MAX_CHARS)}`;
       // A secret's value in the call is redacted in the record, so its input is kept for replays.
@@ -139,7 +139,7 @@ describe("ExecutionStore", () => {
       expect(stored).not.toContain(small);
       expect(stored).not.toContain("s3cret-large");
 
-      const reread = new ExecutionStore(state.storage, env.SECRETS_KEY);
+      const reread = new ExecutionStore(state.storage, env);
       await reread.load();
       for (const [id, value] of [
         ["exe_small", small],

@@ -36,6 +36,10 @@ export type IdempotentCreate = {
   sealedAnswer: string;
 };
 
+/** The additional data a stored answer is sealed with: it opens for this widget key and idempotency key only. */
+export const answerAad = (workspaceId: string, keyId: string, idempotencyKey: string) =>
+  `idempotency/${workspaceId}/${keyId}/${idempotencyKey}`;
+
 /** What a create did: a new link, or the sealed answer of the first call with its idempotency key. */
 export type CreateOutcome = { replayed: false } | { replayed: true; sealedAnswer: string };
 
@@ -106,6 +110,11 @@ export interface LinkLedgerApi {
   forgetAgent(agentId: string): Promise<void>;
   /** Pending links now and the cap (`GET /v1/manage/usage`, docs/api/manage.md#usage). */
   usage(workspaceId: string): Promise<LedgerUsage>;
+  /**
+   * Seals every stored idempotent answer not yet under the current `SECRETS_KEY` again
+   * (docs/security.md#rotating-keys). @returns how many were resealed
+   */
+  resealAnswers(workspaceId: string): Promise<number>;
 }
 
 /** The ledger as its namespace binding knows it. */

@@ -9,7 +9,14 @@
  * The stored answer is sealed by the Worker (it holds the link's token): only the answer's
  * ciphertext and the body's SHA-256 are stored.
  */
-import type { CreateOutcome, IdempotentCreate, LedgerResult, Refusal } from "./contract";
+import { type KeyConfig, keyring, resealSecret } from "../../platform/secret-box";
+import {
+  answerAad,
+  type CreateOutcome,
+  type IdempotentCreate,
+  type LedgerResult,
+  type Refusal,
+} from "./contract";
 
 /** How long a key is remembered, from its first call (ms). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
@@ -30,7 +37,11 @@ export class IdempotencyKeys {
   /** Calls under way, as `keyId\nidempotency key`. */
   private readonly inFlight = new Set<string>();
 
-  constructor(private readonly sql: SqlStorage) {
+  /** @param keys the sealing keys, to reseal stored answers (the Worker seals them) */
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly keys: KeyConfig,
+  ) {
     sql.exec(`CREATE TABLE IF NOT EXISTS idempotency (key_id TEXT NOT NULL, idem_key TEXT NOT NULL,
         body_hash TEXT NOT NULL, link_id TEXT NOT NULL, answer TEXT NOT NULL, state TEXT NOT NULL,
         expires_at INTEGER NOT NULL, PRIMARY KEY (key_id, idem_key));
@@ -81,6 +92,36 @@ export class IdempotencyKeys {
       idempotencyKey,
     );
     this.inFlight.delete(`${keyId}\n${idempotencyKey}`);
+  }
+
+  /**
+   * Seals each remembered answer not under the current key again (docs/security.md#rotating-keys).
+   * A row changed meanwhile (finished, abandoned, replaced) is left as it now is.
+   * @returns how many answers were resealed
+   */
+  async reseal(workspaceId: string, now: number): Promise<number> {
+    const ring = await keyring(this.keys);
+    const rows = this.sql
+      .exec<{ key_id: string; idem_key: string; answer: string }>(
+        "SELECT key_id, idem_key, answer FROM idempotency WHERE expires_at > ?",
+        now,
+      )
+      .toArray();
+    let resealed = 0;
+    for (const row of rows) {
+      const aad = answerAad(workspaceId, row.key_id, row.idem_key);
+      const answer = await resealSecret(ring, row.answer, aad);
+      if (answer === null) continue;
+      const changed = this.sql.exec(
+        "UPDATE idempotency SET answer = ? WHERE key_id = ? AND idem_key = ? AND answer = ?",
+        answer,
+        row.key_id,
+        row.idem_key,
+        row.answer,
+      ).rowsWritten;
+      resealed += changed > 0 ? 1 : 0;
+    }
+    return resealed;
   }
 
   /** The call was refused or failed: nothing is remembered, a retry runs afresh. */

@@ -12,8 +12,7 @@
  *   the cap.
  * - Link writes (create, revoke, open, end) go to D1 from here, each with its lifecycle event in the
  *   same transaction (`EventWatch`, whose alarm also records expiries), grouped into shared round
- *   trips when calls overlap; the object keeps a write-through cache of links and of agents' parameter definitions,
- *   so most calls need no D1 read.
+ *   trips when calls overlap; a write-through cache of links and agents' parameters spares D1 reads.
  */
 
 import { DurableObject } from "cloudflare:workers";
@@ -81,7 +80,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     this.limits = launchLimits(env);
     this.keys = new KeyRevocations(this.db);
     this.agents = new AgentParameters(this.db);
-    this.idempotency = new IdempotencyKeys(ctx.storage.sql);
+    this.idempotency = new IdempotencyKeys(ctx.storage.sql, env);
     this.events = new EventWatch(ctx, env, this.db);
     this.pending = new PendingLinks(ctx, this.db);
     this.rateLimits = new RateLimitStore(ctx.storage, (promise) => ctx.waitUntil(promise));
@@ -180,8 +179,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     const found = await this.findInScope(scope, linkId);
     if (!found.ok) return found;
     if (found.value.status !== "revoked") {
-      // Loaded before the write: a rebuild overlapping it could read the link as still pending
-      // and add it back after this call removed it.
+      // Loaded before the write, so an overlapping rebuild cannot add the link back after it.
       await this.pending.load(scope.workspaceId);
       const revokedAt = Date.now();
       // Revocation also ends an open conversation (docs/api/conversations.md).
@@ -261,6 +259,10 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
       pendingLinks: this.pending.size(Date.now()),
       maxPendingLinks: this.limits.maxPendingLinks,
     };
+  }
+
+  async resealAnswers(workspaceId: string): Promise<number> {
+    return this.idempotency.reseal(workspaceId, Date.now());
   }
 
   /** Makes sure the alarm relays deliveries queued outside the ledger (resend, recover, test). */

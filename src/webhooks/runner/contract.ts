@@ -138,6 +138,11 @@ export interface WorkflowRunnerApi {
   configure(workflowId: string): Promise<void>;
   /** The workspace's secrets changed; the next execution reads them again. */
   secretsChanged(): Promise<void>;
+  /**
+   * Seals the next page of stored records again under the current key (docs/security.md#rotating-keys).
+   * @param after where the last page ended (null: the first page)
+   */
+  resealRecords(after: string | null, limit: number): Promise<ResealPage>;
   /** Receives one webhook call: refuses it, starts an execution, or sends the Worker elsewhere. */
   receive(call: WebhookCall): Promise<WebhookOutcome | ShardAnswer>;
   /** Starts an execution from a conversation event; false when none started. */
@@ -206,6 +211,9 @@ export interface WorkflowRunnerApi {
    */
   repeatAnswer(workflowId: string, nodeKey: string, executionId: string): Promise<DirectOutcome>;
 }
+
+/** A page of `resealRecords`: where to go on (null: done) and what was sealed again. */
+export type ResealPage = { next: string | null; executions: number; keptInputs: number };
 
 /** The runner as its namespace binding knows it. */
 export interface WorkflowRunnerContract extends WorkflowRunnerApi, Rpc.DurableObjectBranded {}

@@ -20,6 +20,7 @@
  * (`GroupCommit`, the service's one group-commit writer).
  */
 import { GroupCommit } from "../../platform/group-commit";
+import type { KeyConfig } from "../../platform/secret-box";
 import type { WorkflowDefinition } from "../../workflow/types";
 import type { ExecutionPage, ExecutionRecord } from "./contract";
 import { shownRunsJson } from "./credential-headers";
@@ -59,12 +60,12 @@ export class ExecutionStore {
 
   private readonly box: StateBox;
 
-  /** @param secretsKey base64 of the `SECRETS_KEY`, which seals running states (`StateBox`) */
+  /** @param keys the Worker's sealing keys, which seal running states (`StateBox`) */
   constructor(
     private readonly storage: DurableObjectStorage,
-    secretsKey: string | undefined,
+    keys: KeyConfig,
   ) {
-    this.box = new StateBox(secretsKey);
+    this.box = new StateBox(keys);
   }
 
   /** The row as stored: its live state and kept input sealed. */

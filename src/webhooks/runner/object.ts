@@ -34,6 +34,7 @@ import type {
   ExecutionRecord,
   ReplayMode,
   ReplayResult,
+  ResealPage,
   ResultState,
   ShardAnswer,
   WebhookCall,
@@ -51,7 +52,9 @@ import { namesThisWorkflow, WebhookReceiver } from "./receiver";
 import { Replays } from "./replays";
 import { RequestLog } from "./request-log";
 import type { LoggedRequest, LoggedRequestDetail } from "./request-log-entry";
+import { resealRecords } from "./reseal-records";
 import { ResultTokens } from "./result-tokens";
+import { StateBox } from "./state-box";
 import { emptySecrets, WorkflowSource } from "./workflow-source";
 
 /** One workflow's runner (docs/architecture.md#workflow-runner): receives calls, runs and records executions. */
@@ -67,8 +70,8 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
     super(ctx, env);
-    this.source = new WorkflowSource(database(env), env.SECRETS_KEY);
-    const store = new ExecutionStore(ctx.storage, env.SECRETS_KEY);
+    this.source = new WorkflowSource(database(env), env);
+    const store = new ExecutionStore(ctx.storage, env);
     this.executor = new Executor(
       ctx,
       store,
@@ -121,6 +124,11 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
 
   async secretsChanged(): Promise<void> {
     this.source.secretsChanged();
+  }
+
+  async resealRecords(after: string | null, limit: number): Promise<ResealPage> {
+    await this.executor.store.settle();
+    return resealRecords(this.ctx.storage, new StateBox(this.env), after, limit);
   }
 
   async receive(call: WebhookCall): Promise<WebhookOutcome | ShardAnswer> {

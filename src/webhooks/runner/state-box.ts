@@ -4,7 +4,13 @@
  * stored encrypted with the `SECRETS_KEY` (AES-256-GCM, `platform/secret-box.ts`), bound by its
  * additional data to one workflow and execution: a sealed state copied to another row does not open.
  */
-import { importSecretsKey, openSecret, sealSecret } from "../../platform/secret-box";
+import {
+  type KeyConfig,
+  keyring,
+  openSecret,
+  resealSecret,
+  sealSecret,
+} from "../../platform/secret-box";
 
 /** Marks a sealed state; `base64(iv || ciphertext || tag)` follows. */
 const SEALED = "sealed:v1:";
@@ -15,12 +21,12 @@ export const stateAad = (workflowId: string, executionId: string) =>
 
 /** Seals and opens execution states with the `SECRETS_KEY` (AES-256-GCM). */
 export class StateBox {
-  /** @param secretsKey base64 of the 32-byte `SECRETS_KEY` */
-  constructor(private readonly secretsKey: string | undefined) {}
+  /** @param keys the Worker's sealing keys (`SECRETS_KEY`, `SECRETS_KEY_PREVIOUS`) */
+  constructor(private readonly keys: KeyConfig) {}
 
   /** The state's JSON text sealed for storage. @throws Error when SECRETS_KEY is unusable */
   async seal(json: string, aad: string): Promise<string> {
-    const key = await importSecretsKey(this.secretsKey);
+    const key = await keyring(this.keys);
     return `${SEALED}${await sealSecret(key, json, aad)}`;
   }
 
@@ -30,7 +36,19 @@ export class StateBox {
    */
   async open(stored: string, aad: string): Promise<string> {
     if (!stored.startsWith(SEALED)) return stored;
-    const key = await importSecretsKey(this.secretsKey);
+    const key = await keyring(this.keys);
     return openSecret(key, stored.slice(SEALED.length), aad);
+  }
+
+  /**
+   * The stored state sealed again under the current key (docs/security.md#rotating-keys), or null
+   * when it already is. A plain one from before sealing is sealed now.
+   * @throws Error when it does not open with the configured keys
+   */
+  async reseal(stored: string, aad: string): Promise<string | null> {
+    const ring = await keyring(this.keys);
+    if (!stored.startsWith(SEALED)) return this.seal(stored, aad);
+    const resealed = await resealSecret(ring, stored.slice(SEALED.length), aad);
+    return resealed === null ? null : `${SEALED}${resealed}`;
   }
 }

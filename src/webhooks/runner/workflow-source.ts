@@ -6,7 +6,7 @@
  */
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { loadSecretValues } from "../../manage/secrets";
-import { importSecretsKey } from "../../platform/secret-box";
+import { type KeyConfig, keyring } from "../../platform/secret-box";
 import { secretsForRedaction } from "../../workflow/redact";
 import { type RunnerConfig, readRunnerConfig } from "./config";
 
@@ -22,10 +22,10 @@ export class WorkflowSource {
   private secrets: Promise<Secrets> | undefined;
   private secretsLoadedAt = 0;
 
-  /** @param secretsKey the `SECRETS_KEY` Worker secret (base64 of 32 bytes) */
+  /** @param keys the Worker's sealing keys (`SECRETS_KEY`, `SECRETS_KEY_PREVIOUS`) */
   constructor(
     private readonly db: DrizzleD1Database,
-    private readonly secretsKey: string | undefined,
+    private readonly keys: KeyConfig,
   ) {}
 
   /** Reads the workflow again now (after a management change); null once it was deleted. */
@@ -68,7 +68,7 @@ export class WorkflowSource {
     }
     this.secretsLoadedAt = Date.now();
     const loading = (async (): Promise<Secrets> => {
-      const key = await importSecretsKey(this.secretsKey);
+      const key = await keyring(this.keys);
       const values = await loadSecretValues(this.db, key, workspaceId);
       return { values, redact: secretsForRedaction(Object.values(values)) };
     })();
