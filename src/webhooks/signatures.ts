@@ -217,6 +217,33 @@ export async function checkSignature(
 }
 
 /**
+ * A verified call's signature as the check compared it (hex in lower case, the prefix left off),
+ * so every spelling that verifies names one delivery: the replay key of the presets that sign no
+ * timestamp (docs/webhooks.md#deduplication). Null for the others, whose timestamp refuses replays.
+ */
+export function signatureOf(
+  settings: WebhookVerify,
+  headers: Record<string, string>,
+): string | null {
+  switch (settings.preset) {
+    case "github":
+      return headers["x-hub-signature-256"]?.toLowerCase() ?? null;
+    case "shopify":
+      return headers["x-shopify-hmac-sha256"] ?? null;
+    case "twilio":
+      return headers["x-twilio-signature"] ?? null;
+    case "hmac-sha256": {
+      const name = settings.header;
+      const given = name && Object.hasOwn(headers, name) ? headers[name] : undefined;
+      const value = given?.slice((settings.prefix ?? "").length);
+      return settings.encoding === "base64" ? (value ?? null) : (value?.toLowerCase() ?? null);
+    }
+    default:
+      return null;
+  }
+}
+
+/**
  * Checks a call against a node's `verify`, with the signing secret read from the workspace's
  * secret values by the name its `{{secrets.NAME}}` template gives.
  */
