@@ -8017,7 +8017,8 @@ export interface components {
             /** @description Calls accepted per minute on the node's URL; more get 429. Default: 1200. */
             rateLimitPerMinute?: number;
             verify?: components["schemas"]["WebhookVerify"];
-            dedupe?: components["schemas"]["WebhookDedupe"];
+            /** @description Repeated deliveries (docs/webhooks.md#deduplication). Left out, a node with `verify` dedupes on the preset's delivery id, and where the preset signs no timestamp (github, shopify, twilio, hmac-sha256) on the signature too, for 604800 s or else 86400 s; false turns that off. */
+            dedupe?: false | components["schemas"]["WebhookDedupe"];
             /** @description immediate only: the reply's status. Default: 200. */
             responseStatus?: number;
             /** @description immediate only: the reply's headers, templates over the call and {{$execution.id}}. Default: none. Up to 20, names in any case (sent in lower case), values templates of at most 4096 characters as written and as resolved. Refused: connection, keep-alive, proxy-authenticate, proxy-authorization, proxy-connection, te, trailer, transfer-encoding, upgrade, content-length, x-execution-id, x-deduplicated, and a set-cookie with a Domain (docs/webhooks.md#replies). */
@@ -8066,9 +8067,9 @@ export interface components {
         };
         /** @description A delivery whose key was seen within the window starts nothing and is answered as the first one, with `x-deduplicated: true` (docs/webhooks.md#deduplication). */
         WebhookDedupe: {
-            /** @description A template (it must hold `{{`) over this node's own output naming the delivery, such as `{{webhook_1.headers.x-github-delivery}}`. Required unless the verify preset has a delivery id of its own (github, stripe, shopify, standard-webhooks), which is then the default. */
+            /** @description A template (it must hold `{{`) over this node's own output naming the delivery, such as `{{webhook_1.headers.x-github-delivery}}`. Required unless the node has a verify preset, whose delivery id is then the key (github `headers.x-github-delivery`, stripe `body.id`, slack `body.event_id`, shopify `headers.x-shopify-webhook-id`, twilio `headers.i-twilio-idempotency-token`, standard-webhooks `headers.webhook-id`; hmac-sha256 has none). With a preset that signs no timestamp (github, shopify, twilio, hmac-sha256) the call's signature names the delivery too, whatever the key. */
             key?: string;
-            /** @description How long a key is remembered (s). Default: 86400. */
+            /** @description How long a key is remembered (s). Default: 604800 with a verify preset that signs no timestamp (github, shopify, twilio, hmac-sha256), else 86400. */
             windowSeconds?: number;
         };
         /** @description Starts an execution for the agent's conversation events (docs/events.md). */

@@ -21,7 +21,6 @@ import {
 } from "../workflow/types";
 import { REPLY_FIELDS, REPLY_STATUS } from "../workflow/validate-reply";
 import { DEFAULT_CONTENT_TYPE, RESPOND_STATUS } from "../workflow/validate-respond";
-import { PRESET_DEDUPE_KEYS } from "../workflow/validate-verify";
 import {
   anyJson,
   nodeSettingSchemas,
@@ -41,12 +40,12 @@ const Seconds = NUMBER_SETTINGS.seconds;
  * and it is built on its first request (src/routes.ts).
  */
 export const nodeSchemas = once(() => {
-  const { common, HttpRetrySchema, WebhookDedupeSchema, WebhookVerifySchema } =
+  const { common, HttpRetrySchema, WebhookDedupeSettingSchema, WebhookVerifySchema } =
     nodeSettingSchemas();
 
   /**
    * A webhook trigger (docs/api/webhooks.md#definition): its reply only when immediate, and a
-   * dedupe key unless the verify preset has one.
+   * dedupe key unless it has a verify preset.
    */
   const WebhookNodeSchema = z
     .strictObject({
@@ -70,7 +69,7 @@ export const nodeSchemas = once(() => {
         "Calls accepted per minute on the node's URL; more get 429.",
       ),
       verify: WebhookVerifySchema.optional(),
-      dedupe: WebhookDedupeSchema.optional(),
+      dedupe: WebhookDedupeSettingSchema,
       responseStatus: z
         .number()
         .int()
@@ -92,9 +91,8 @@ export const nodeSchemas = once(() => {
           ctx.addIssue({ code: "custom", path: [field], message: "For immediate only." });
         }
       }
-      const presetKey = node.verify ? PRESET_DEDUPE_KEYS[node.verify.preset] : undefined;
-      if (node.dedupe && node.dedupe.key === undefined && !presetKey) {
-        const message = "A key, or a verify preset that has one.";
+      if (node.dedupe && node.dedupe.key === undefined && !node.verify) {
+        const message = "A key, or a verify preset.";
         ctx.addIssue({ code: "custom", path: ["dedupe", "key"], message });
       }
     })

@@ -16,6 +16,14 @@ import {
   RESERVED_KEYS,
 } from "../workflow/node-settings";
 import { HEADER_NAME, type NodeType, SIGNATURE_PRESETS } from "../workflow/types";
+import {
+  DEFAULT_WINDOW_SECONDS,
+  MAX_KEY_CHARS,
+  MAX_WINDOW_SECONDS,
+  PRESET_DEDUPE_KEYS,
+  UNSTAMPED_PRESETS,
+  UNSTAMPED_WINDOW_SECONDS,
+} from "../workflow/validate-dedupe";
 import { KEY_PATTERN } from "../workflow/validate-node";
 import {
   COOKIE_DOMAIN,
@@ -27,12 +35,8 @@ import {
 import { RETRY_LIMITS } from "../workflow/validate-retry";
 import {
   DEFAULT_TOLERANCE_SECONDS,
-  DEFAULT_WINDOW_SECONDS,
-  MAX_KEY_CHARS,
   MAX_PREFIX_LENGTH,
   MAX_TOLERANCE_SECONDS,
-  MAX_WINDOW_SECONDS,
-  PRESET_DEDUPE_KEYS,
   SECRET_TEMPLATE,
   SIGNATURE_ENCODINGS,
 } from "../workflow/validate-verify";
@@ -192,7 +196,10 @@ export const nodeSettingSchemas = once(() => {
         "The sender's signature, checked over the raw body before anything runs; a call that does not verify is answered 401 invalid_signature (docs/webhooks.md#signatures).",
     });
 
-  /** A webhook node's `dedupe`; `key` is required unless the verify preset has a delivery id. */
+  const ids = Object.entries(PRESET_DEDUPE_KEYS).map(([preset, path]) => `${preset} \`${path}\``);
+  const unstamped = UNSTAMPED_PRESETS.join(", ");
+
+  /** A webhook node's `dedupe` object; `key` is required unless the node has a verify preset. */
   const WebhookDedupeSchema = z
     .strictObject({
       key: z
@@ -201,17 +208,32 @@ export const nodeSettingSchemas = once(() => {
         .includes("{{")
         .optional()
         .openapi({
-          description: `A template (it must hold \`{{\`) over this node's own output naming the delivery, such as \`{{webhook_1.headers.x-github-delivery}}\`. Required unless the verify preset has a delivery id of its own (${Object.keys(PRESET_DEDUPE_KEYS).join(", ")}), which is then the default.`,
+          description: `A template (it must hold \`{{\`) over this node's own output naming the delivery, such as \`{{webhook_1.headers.x-github-delivery}}\`. Required unless the node has a verify preset, whose delivery id is then the key (${ids.join(", ")}; hmac-sha256 has none). With a preset that signs no timestamp (${unstamped}) the call's signature names the delivery too, whatever the key.`,
         }),
-      windowSeconds: withDefault(
-        z.number().int().min(1).max(MAX_WINDOW_SECONDS),
-        DEFAULT_WINDOW_SECONDS,
-        "How long a key is remembered (s).",
-      ),
+      windowSeconds: z
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_WINDOW_SECONDS)
+        .optional()
+        .openapi({
+          description: `How long a key is remembered (s). Default: ${UNSTAMPED_WINDOW_SECONDS} with a verify preset that signs no timestamp (${unstamped}), else ${DEFAULT_WINDOW_SECONDS}.`,
+        }),
     })
     .openapi("WebhookDedupe", {
       description:
         "A delivery whose key was seen within the window starts nothing and is answered as the first one, with `x-deduplicated: true` (docs/webhooks.md#deduplication).",
+    });
+
+  /** A webhook node's `dedupe`: an object, or false for none; absent, the verify preset's default. */
+  const WebhookDedupeSettingSchema = z
+    .union([
+      z.literal(false).openapi({ description: "No deduplication, not even the preset's default" }),
+      WebhookDedupeSchema,
+    ])
+    .optional()
+    .openapi({
+      description: `Repeated deliveries (docs/webhooks.md#deduplication). Left out, a node with \`verify\` dedupes on the preset's delivery id, and where the preset signs no timestamp (${unstamped}) on the signature too, for ${UNSTAMPED_WINDOW_SECONDS} s or else ${DEFAULT_WINDOW_SECONDS} s; false turns that off.`,
     });
 
   const { maxAttempts, backoffSeconds, on } = RETRY_LIMITS;
@@ -238,7 +260,7 @@ export const nodeSettingSchemas = once(() => {
         "Attempts again after a network error, a timeout or a status in `on`; then the node fails as it would have (docs/api/webhooks.md#http-request-node).",
     });
 
-  return { common, WebhookVerifySchema, WebhookDedupeSchema, HttpRetrySchema };
+  return { common, WebhookVerifySchema, WebhookDedupeSettingSchema, HttpRetrySchema };
 });
 
 /** The types of the schemas `nodeSettingSchemas` builds, by name. */

@@ -22,14 +22,21 @@ export type SignedRequest = {
 
 const encoder = new TextEncoder();
 
-async function hmac(hash: "SHA-256" | "SHA-1", key: Uint8Array, parts: (string | Uint8Array)[]) {
-  const data = concat(
-    parts.map((part) => (typeof part === "string" ? encoder.encode(part) : part)),
-  );
+/** An HMAC signer for `key`, imported once for the several messages a check may sign. */
+async function hmacKey(hash: "SHA-256" | "SHA-1", key: Uint8Array) {
   const cryptoKey = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash }, false, [
     "sign",
   ]);
-  return new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, data));
+  return async (parts: (string | Uint8Array)[]) => {
+    const data = concat(
+      parts.map((part) => (typeof part === "string" ? encoder.encode(part) : part)),
+    );
+    return new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, data));
+  };
+}
+
+async function hmac(hash: "SHA-256" | "SHA-1", key: Uint8Array, parts: (string | Uint8Array)[]) {
+  return (await hmacKey(hash, key))(parts);
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
@@ -63,6 +70,43 @@ function anyEqual(expected: string, given: readonly string[]): boolean {
 function fresh(timestamp: string | undefined, toleranceSeconds: number, nowMs: number): boolean {
   const seconds = Number(timestamp);
   return Number.isInteger(seconds) && Math.abs(nowMs / 1000 - seconds) <= toleranceSeconds;
+}
+
+/**
+ * A Twilio form's fields as Twilio's libraries sign them: by name, then value, each name and value
+ * once (a field repeated with one value is signed once, as `new Set` does in `twilio`'s own
+ * getExpectedTwilioSignature).
+ */
+function twilioFields(params: URLSearchParams): string {
+  const fields = [...params];
+  fields.sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
+  return fields
+    .filter(
+      ([name, value], i) => i === 0 || fields[i - 1]?.[0] !== name || fields[i - 1]?.[1] !== value,
+    )
+    .map(([name, value]) => name + value)
+    .join("");
+}
+
+const STANDARD_PORTS: Record<string, string> = { "http:": "80", "https:": "443" };
+
+/**
+ * The URLs Twilio may have signed for a call received at `url`: as received; with the runtime's
+ * rewriting of `'` to `%27` in the query undone (Twilio signs the URL as configured, which may
+ * hold a raw `'`); and each with the standard port written out, which the runtime drops (Twilio's
+ * own validateRequest also accepts both).
+ */
+function twilioUrls(url: string): string[] {
+  const query = url.indexOf("?");
+  const urls = [url];
+  if (query !== -1 && url.includes("%27", query)) {
+    urls.push(url.slice(0, query) + url.slice(query).replaceAll("%27", "'"));
+  }
+  const { protocol, host, port } = new URL(url);
+  const origin = `${protocol}//${host}`;
+  const standard = STANDARD_PORTS[protocol];
+  if (port !== "" || !standard || !url.startsWith(origin)) return urls;
+  return [...urls, ...urls.map((each) => `${origin}:${standard}${each.slice(origin.length)}`)];
 }
 
 type Check = (
@@ -112,18 +156,21 @@ const CHECKS: Record<WebhookVerify["preset"], Check> = {
     if (!given) return "missing_header";
     // A form body's fields are signed after the URL, sorted by name; a JSON body is signed by
     // the URL's bodySHA256 parameter instead, which must then be the body's digest.
-    let signed = url;
+    let fields = "";
     const claimed = new URL(url).searchParams.get("bodySHA256");
     if ((headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")) {
-      const fields = [...new URLSearchParams(new TextDecoder().decode(body))];
-      // By name, then value, as Twilio's own libraries sort them.
-      fields.sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
-      signed += fields.map(([name, value]) => name + value).join("");
+      fields = twilioFields(new URLSearchParams(new TextDecoder().decode(body)));
     } else if (claimed !== null || body.byteLength > 0) {
       const digest = hex(new Uint8Array(await crypto.subtle.digest("SHA-256", body)));
       if (!constantTimeEqual(digest, (claimed ?? "").toLowerCase())) return "bad_signature";
     }
-    return verdict(constantTimeEqual(base64(await hmac("SHA-1", key(secret), [signed])), given));
+    const signer = await hmacKey("SHA-1", key(secret));
+    let found = false;
+    for (const candidate of twilioUrls(url)) {
+      const expected = base64(await signer([candidate + fields]));
+      found = constantTimeEqual(expected, given) || found;
+    }
+    return verdict(found);
   },
   async "standard-webhooks"({ headers, body }, secret, { toleranceSeconds }, nowMs) {
     const id = headers["webhook-id"];
@@ -167,6 +214,33 @@ export async function checkSignature(
 ): Promise<SignatureRefusal | null> {
   if (!secret) return "no_secret";
   return CHECKS[settings.preset](request, secret, settings, nowMs);
+}
+
+/**
+ * A verified call's signature as the check compared it (hex in lower case, the prefix left off),
+ * so every spelling that verifies names one delivery: the replay key of the presets that sign no
+ * timestamp (docs/webhooks.md#deduplication). Null for the others, whose timestamp refuses replays.
+ */
+export function signatureOf(
+  settings: WebhookVerify,
+  headers: Record<string, string>,
+): string | null {
+  switch (settings.preset) {
+    case "github":
+      return headers["x-hub-signature-256"]?.toLowerCase() ?? null;
+    case "shopify":
+      return headers["x-shopify-hmac-sha256"] ?? null;
+    case "twilio":
+      return headers["x-twilio-signature"] ?? null;
+    case "hmac-sha256": {
+      const name = settings.header;
+      const given = name && Object.hasOwn(headers, name) ? headers[name] : undefined;
+      const value = given?.slice((settings.prefix ?? "").length);
+      return settings.encoding === "base64" ? (value ?? null) : (value?.toLowerCase() ?? null);
+    }
+    default:
+      return null;
+  }
 }
 
 /**

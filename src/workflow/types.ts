@@ -89,7 +89,7 @@ export type WebhookVerify = {
 export type WebhookDedupe = {
   /** A template over this node's own output, e.g. `{{webhook_1.headers.x-github-delivery}}`; absent: the preset's. */
   key?: string;
-  /** How long a key is remembered (s); 1..86400, default 86400. */
+  /** How long a key is remembered (s); 1..604800; default 604800 for a preset that signs no timestamp, else 86400. */
   windowSeconds: number;
 };
 
@@ -108,8 +108,8 @@ export type WebhookNode = NodeBase & {
   rateLimitPerMinute: number;
   /** The sender's signature, checked over the raw body before anything runs. */
   verify?: WebhookVerify;
-  /** Repeated deliveries (same key within the window) start nothing and answer as the first. */
-  dedupe?: WebhookDedupe;
+  /** Repeated deliveries start nothing and answer as the first; absent: dedupePlan's default. */
+  dedupe?: WebhookDedupe | false;
   /** immediate only: the reply's status (200..299), headers and body, templates over the call. */
   responseStatus?: number;
   responseHeaders?: Record<string, string>;

@@ -1,8 +1,7 @@
 /**
- * The `verify` and `dedupe` settings of a webhook node (docs/webhooks.md#signatures,
- * docs/webhooks.md#deduplication): a preset, the workspace secret that holds the signing secret
- * and the preset's options; the key that identifies a delivery and how long it is remembered.
- * Every problem is reported.
+ * The `verify` setting of a webhook node (docs/webhooks.md#signatures): a preset, the workspace
+ * secret that holds the signing secret and the preset's options; read with `dedupe`
+ * (validate-dedupe.ts), whose defaults depend on the preset. Every problem is reported.
  */
 import { isPlainObject } from "./template";
 import {
@@ -13,6 +12,7 @@ import {
   type WebhookDedupe,
   type WebhookVerify,
 } from "./types";
+import { readDedupe } from "./validate-dedupe";
 
 /** `{{secrets.NAME}}` and nothing else: the one secret the signature is checked with. */
 export const SECRET_TEMPLATE = /^\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]{0,63})\s*\}\}$/;
@@ -111,94 +111,14 @@ function readHmacOptions(
   };
 }
 
-/** The delivery id each preset's sender puts on its calls, as a path into the node's output. */
-export const PRESET_DEDUPE_KEYS: Partial<Record<SignaturePreset, string>> = {
-  github: "headers.x-github-delivery",
-  stripe: "body.id",
-  shopify: "headers.x-shopify-webhook-id",
-  "standard-webhooks": "headers.webhook-id",
-};
-/** The fields of `dedupe`. */
-export const DEDUPE_FIELDS = ["key", "windowSeconds"];
-/** How long a delivery's key is remembered (s): by default, and at most. */
-export const DEFAULT_WINDOW_SECONDS = 86_400;
-export const MAX_WINDOW_SECONDS = 86_400;
-export const MAX_KEY_CHARS = 500;
-
-/**
- * Reads `dedupe`, reporting under `dedupe.<field>`; `key` may be left out where the node's verify
- * preset supplies one.
- */
-export function readDedupe(
-  raw: unknown,
-  preset: SignaturePreset | undefined,
-  report: ReportProblem,
-): WebhookDedupe | undefined {
-  if (!isPlainObject(raw)) {
-    report("dedupe", "invalid_type", "dedupe must be an object.");
-    return undefined;
-  }
-  for (const field of Object.keys(raw)) {
-    if (!DEDUPE_FIELDS.includes(field)) {
-      report(`dedupe.${field}`, "unknown_field", "Unknown setting.");
-    }
-  }
-  const key = raw.key;
-  if (key === undefined && !(preset && PRESET_DEDUPE_KEYS[preset])) {
-    report(
-      "dedupe.key",
-      "required",
-      "dedupe needs a key (a template), or a verify preset that has one.",
-    );
-  } else if (
-    key !== undefined &&
-    (typeof key !== "string" || !key.includes("{{") || key.length > MAX_KEY_CHARS)
-  ) {
-    report(
-      "dedupe.key",
-      "invalid_type",
-      `key must be a template over the call ({{…}}), at most ${MAX_KEY_CHARS} characters.`,
-    );
-  }
-  const window = raw.windowSeconds ?? DEFAULT_WINDOW_SECONDS;
-  if (
-    typeof window !== "number" ||
-    !Number.isInteger(window) ||
-    window < 1 ||
-    window > MAX_WINDOW_SECONDS
-  ) {
-    report(
-      "dedupe.windowSeconds",
-      "out_of_range",
-      `windowSeconds must be an integer from 1 to ${MAX_WINDOW_SECONDS}.`,
-    );
-  }
-  return {
-    ...(typeof key === "string" && key !== "" ? { key } : {}),
-    windowSeconds: typeof window === "number" ? window : DEFAULT_WINDOW_SECONDS,
-  };
-}
-
-/** The template that names a call's delivery: the node's own `key`, or its preset's. */
-export function dedupeKeyTemplate(node: {
-  key: string;
-  dedupe?: WebhookDedupe;
-  verify?: WebhookVerify;
-}): string | null {
-  if (!node.dedupe) return null;
-  if (node.dedupe.key) return node.dedupe.key;
-  const path = node.verify ? PRESET_DEDUPE_KEYS[node.verify.preset] : undefined;
-  return path ? `{{${node.key}.${path}}}` : null;
-}
-
 /** A webhook node's `verify` and `dedupe`, each when present. */
 export function readCallChecks(
   raw: Record<string, unknown>,
   report: ReportProblem,
-): { verify?: WebhookVerify; dedupe?: WebhookDedupe } {
+): { verify?: WebhookVerify; dedupe?: WebhookDedupe | false } {
   const verify = Object.hasOwn(raw, "verify") ? readVerify(raw.verify, report) : undefined;
   const claimed = isPlainObject(raw.verify) ? raw.verify.preset : undefined;
   const preset = verify?.preset ?? SIGNATURE_PRESETS.find((known) => known === claimed);
   const dedupe = Object.hasOwn(raw, "dedupe") ? readDedupe(raw.dedupe, preset, report) : undefined;
-  return { ...(verify ? { verify } : {}), ...(dedupe ? { dedupe } : {}) };
+  return { ...(verify ? { verify } : {}), ...(dedupe !== undefined ? { dedupe } : {}) };
 }

@@ -62,6 +62,7 @@ beforeAll(async () => {
   const hooks = await webhookOperations();
   measured.set("Webhook, immediate", hooks.immediate);
   measured.set("Webhook, lastNode", hooks.lastNode);
+  measured.set("Webhook, immediate, GitHub verify", hooks.verified);
   burst = hooks.burst;
   chat = await chatExchanges();
   const [, second, third] = chat as [Tally, Tally, Tally, Tally];

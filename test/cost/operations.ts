@@ -16,7 +16,13 @@ import {
 } from "../helpers/api";
 import { connect, open } from "../helpers/chat";
 import { received, registerReceiver } from "../helpers/events";
-import { createWorkflow, hook, putSecret, SPEC_EXAMPLE } from "../helpers/workflows";
+import {
+  createWorkflow,
+  githubSignature,
+  hook,
+  putSecret,
+  SPEC_EXAMPLE,
+} from "../helpers/workflows";
 import { measure, measureOne, runtimeStub, type Tally } from "./meter";
 
 /** A measured operation: its first call, and two later ones. */
@@ -132,7 +138,32 @@ export async function webhookOperations() {
   };
   const immediate = await run(IMMEDIATE);
   const lastNode = await run(SPEC_EXAMPLE);
-  return { immediate, lastNode, burst: await burst(ws) };
+  return { immediate, lastNode, verified: await verified(ws), burst: await burst(ws) };
+}
+
+/**
+ * The immediate webhook with GitHub's `verify` and no `dedupe`: each call a new delivery (its own
+ * body, signature and `x-github-delivery`), claimed by the default deduplication on both.
+ */
+async function verified(ws: Workspace): Promise<Measured> {
+  await putSecret(ws, "GH", "gh-secret");
+  const [webhook, ...rest] = IMMEDIATE.nodes;
+  const verify = { preset: "github", secret: "{{secrets.GH}}" };
+  const flow = await createWorkflow(ws, { ...IMMEDIATE, nodes: [{ ...webhook, verify }, ...rest] });
+  const url = flow.webhookUrls.webhook_1 as string;
+  let delivery = 0;
+  const send = async () => {
+    delivery += 1;
+    const body = JSON.stringify({ orderId: 1042, delivery });
+    const headers = {
+      "content-type": "application/json",
+      "x-webhook-secret": "s3cr3t",
+      "x-github-delivery": `d-${delivery}`,
+      "x-hub-signature-256": await githubSignature("gh-secret", body),
+    };
+    return measureOne(() => expectStatus(hook(url, { headers, body }), 200));
+  };
+  return { cold: await send(), steady: [await send(), await send()] };
 }
 
 /** Calls of the immediate webhook sent at once by `webhookOperations`' burst. */

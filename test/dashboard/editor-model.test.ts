@@ -107,9 +107,16 @@ describe("the panel's fields", () => {
       label: "Response timeout seconds",
     });
     expect(webhook.httpMethod).toMatchObject({ kind: "choice", label: "HTTP method" });
-    expect(webhook.dedupe).toMatchObject({ kind: "group" });
+    // dedupe is an object or false: its group, which can be turned off.
+    expect(webhook.dedupe).toMatchObject({ kind: "group", offable: true, required: false });
     const dedupe = webhook.dedupe?.kind === "group" ? webhook.dedupe.fields : [];
+    expect(dedupe.map((field) => field.path)).toEqual(["dedupe.key", "dedupe.windowSeconds"]);
     expect(dedupe.find((field) => field.path === "dedupe.key")?.templated).toBe(true);
+    expect(dedupe.find((field) => field.path === "dedupe.windowSeconds")).toMatchObject({
+      kind: "number",
+      max: 604_800,
+    });
+    expect(checkNode({ key: "h", type: "webhook", dedupe: false })).toEqual([]);
     expect(webhook.verify).toMatchObject({ kind: "json", templated: false });
     expect(fieldsOf("condition").find((f) => f.path === "left")).toMatchObject({
       kind: "value",
@@ -170,6 +177,10 @@ describe("typed values", () => {
       windowSeconds: 60,
     });
     expect(setAt(node, "dedupe.key", undefined)).not.toHaveProperty("dedupe");
+    // Turned off, then a field typed: the group is an object again.
+    const off = setAt(node, "dedupe", false);
+    expect(off.dedupe).toBe(false);
+    expect(setAt(off, "dedupe.windowSeconds", 60).dedupe).toEqual({ windowSeconds: 60 });
   });
 
   it("knows when the caret is inside a JSON string", () => {

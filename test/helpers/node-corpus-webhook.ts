@@ -62,6 +62,10 @@ const valid: RawNode[] = [
   hook({ verify: { preset: "stripe", secret }, dedupe: { windowSeconds: 60 } }),
   hook({ verify: { preset: "slack", secret }, dedupe: { key: "{{hook.body.event_id}}" } }),
   hook({ dedupe: { key: "{{hook.body.id}}" }, responseMode: "responseNode" }),
+  hook({ verify: { preset: "twilio", secret }, dedupe: {} }),
+  hook({ verify: hmac({}), dedupe: { windowSeconds: 604_800 } }),
+  hook({ verify: { preset: "github", secret }, dedupe: false }),
+  hook({ dedupe: false }),
 ];
 
 const invalid = [
@@ -154,7 +158,8 @@ const invalid = [
   // dedupe
   bad(hook({ dedupe: true }), "dedupe invalid_type"),
   bad(hook({ dedupe: {} }), "dedupe.key required"),
-  bad(hook({ verify: { preset: "twilio", secret }, dedupe: {} }), "dedupe.key required"),
+  bad(hook({ dedupe: { windowSeconds: 60 } }), "dedupe.key required"),
+  bad(hook({ verify: { preset: "github", secret }, dedupe: null }), "dedupe invalid_type"),
   bad(hook({ dedupe: { key: "x-id" } }), "dedupe.key invalid_type"),
   bad(hook({ dedupe: { key: "{{hook.body.id}}".padEnd(501, "x") } }), "dedupe.key invalid_type"),
   bad(hook({ dedupe: { key: 5 } }), "dedupe.key invalid_type"),
@@ -163,7 +168,7 @@ const invalid = [
     "dedupe.windowSeconds out_of_range",
   ),
   bad(
-    hook({ dedupe: { key: "{{hook.body.id}}", windowSeconds: 86_401 } }),
+    hook({ dedupe: { key: "{{hook.body.id}}", windowSeconds: 604_801 } }),
     "dedupe.windowSeconds out_of_range",
   ),
   bad(hook({ dedupe: { key: "{{hook.body.id}}", scope: "x" } }), "dedupe.scope unknown_field"),

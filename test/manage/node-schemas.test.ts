@@ -9,8 +9,9 @@ import { nodeSchemas } from "../../src/manage/node-schemas";
 import { COMMON_FIELDS, NODE_SETTINGS } from "../../src/workflow/node-settings";
 import { NODE_TYPES, type NodeType, TRIGGER_TYPES } from "../../src/workflow/types";
 import { parseDefinition } from "../../src/workflow/validate";
+import { DEDUPE_FIELDS } from "../../src/workflow/validate-dedupe";
 import { RETRY_FIELDS } from "../../src/workflow/validate-retry";
-import { DEDUPE_FIELDS, VERIFY_FIELDS } from "../../src/workflow/validate-verify";
+import { VERIFY_FIELDS } from "../../src/workflow/validate-verify";
 import { CORPUS, type Corpus, type RawNode } from "../helpers/node-corpus";
 import { webhook } from "../helpers/node-corpus-webhook";
 

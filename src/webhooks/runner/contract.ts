@@ -8,6 +8,7 @@ import type { JsonValue } from "../../platform/json";
 import type { ConversationEvent, NodeRun, WebhookOutput } from "../../workflow/types";
 import type { Reply } from "../reply";
 import type { Arming, Sample } from "./capture-store";
+import type { DeliveryKey } from "./dedupe-store";
 import type { LoggedRequest, LoggedRequestDetail } from "./request-log-entry";
 
 /** Why the Worker refused a webhook body: 413 too large, 415 encoded, 422 unparsable or broken off. */
@@ -194,15 +195,10 @@ export interface WorkflowRunnerApi {
   samples(workflowId: string, nodeKey: string): Promise<Sample[] | null>;
   /**
    * Shard 0 judges every delivery key of a sharded workflow (docs/webhooks.md#deduplication):
-   * claims `key` of the node for the execution unless an earlier call holds it.
-   * @returns the first execution's id for a repeated key, or null once this call holds it
+   * claims a call's keys for the execution unless an earlier call holds any of them.
+   * @returns the first execution's id for a repeated key, or null once this call holds them
    */
-  claimDelivery(
-    nodeKey: string,
-    key: string,
-    executionId: string,
-    windowMs: number,
-  ): Promise<string | null>;
+  claimDelivery(keys: DeliveryKey[], executionId: string, windowMs: number): Promise<string | null>;
   /** Shard 0 forgets the key an execution claimed, which could not be started after all. */
   releaseDelivery(executionId: string): Promise<void>;
   /**

@@ -4,6 +4,9 @@
  * writes are synchronous, so two calls with one key can never both claim it.
  */
 
+/** A delivery's key, under the node (a node's own column for its signatures) it was sent to. */
+export type DeliveryKey = [node: string, key: string];
+
 /** Expired keys are swept once every this many claims. */
 const SWEEP_EVERY = 256;
 
@@ -18,26 +21,31 @@ export class DedupeStore {
   }
 
   /**
-   * Claims `key` of the node for the execution, unless an earlier call holds it.
+   * Claims every key of a call for the execution, unless an earlier call holds any of them (a
+   * replay may keep its signature and change its delivery id, or the reverse).
    * @param now epoch ms; @param windowMs how long the claim holds
-   * @returns the first execution's id for a repeated key, or null once this call holds it
+   * @returns the first execution's id for a repeated key, or null once this call holds them
    */
-  claim(node: string, key: string, executionId: string, now: number, windowMs: number) {
-    const [held] = this.sql
-      .exec<{ execution_id: string; expires_at: number }>(
-        "SELECT execution_id, expires_at FROM dedupe WHERE node = ? AND key = ?",
+  claim(keys: readonly DeliveryKey[], executionId: string, now: number, windowMs: number) {
+    for (const [node, key] of keys) {
+      const [held] = this.sql
+        .exec<{ execution_id: string; expires_at: number }>(
+          "SELECT execution_id, expires_at FROM dedupe WHERE node = ? AND key = ?",
+          node,
+          key,
+        )
+        .toArray();
+      if (held && held.expires_at > now) return held.execution_id;
+    }
+    for (const [node, key] of keys) {
+      this.sql.exec(
+        "INSERT OR REPLACE INTO dedupe (node, key, execution_id, expires_at) VALUES (?, ?, ?, ?)",
         node,
         key,
-      )
-      .toArray();
-    if (held && held.expires_at > now) return held.execution_id;
-    this.sql.exec(
-      "INSERT OR REPLACE INTO dedupe (node, key, execution_id, expires_at) VALUES (?, ?, ?, ?)",
-      node,
-      key,
-      executionId,
-      now + windowMs,
-    );
+        executionId,
+        now + windowMs,
+      );
+    }
     if (++this.claims % SWEEP_EVERY === 0) {
       this.sql.exec("DELETE FROM dedupe WHERE expires_at <= ?", now);
     }

@@ -4,12 +4,13 @@
  * before workflows had shards. Shard 0 claims synchronously; another shard asks shard 0 in one
  * call, so two deliveries with one key start one execution whichever shards they reach.
  */
+import { sha256Hex } from "../../platform/crypto";
 import type { JsonValue } from "../../platform/json";
 import { everyTemplateResolves, resolveValue, valueAsText } from "../../workflow/template";
 import type { WebhookNode, WebhookOutput } from "../../workflow/types";
-import { dedupeKeyTemplate } from "../../workflow/validate-verify";
+import { dedupePlan } from "../../workflow/validate-dedupe";
 import type { WorkflowRunnerContract } from "./contract";
-import type { DedupeStore } from "./dedupe-store";
+import type { DedupeStore, DeliveryKey } from "./dedupe-store";
 import { shardOfId } from "./shards";
 
 /** Shard 0 of a workflow's runners. */
@@ -26,9 +27,10 @@ export class Deliveries {
   ) {}
 
   /**
-   * Claims the call's delivery key for its execution (the execution id names the shard it runs
+   * Claims the call's delivery keys for its execution (the execution id names the shard it runs
    * on). Until `started` is called for it, `whenStarted` waits, so a repeat asking this shard about
    * it never finds it missing.
+   * @param signature the call's verified signature (`signatureOf`), or null
    * @returns the first execution's id for a repeated delivery, or null (no key, or this call holds it)
    */
   async claim(
@@ -36,21 +38,19 @@ export class Deliveries {
     node: WebhookNode,
     executionId: string,
     output: WebhookOutput,
+    signature: string | null,
   ): Promise<string | null> {
-    const key = deliveryKey(node, output);
-    if (key === null || !node.dedupe) return null;
-    const windowMs = node.dedupe.windowSeconds * 1000;
+    const plan = dedupePlan(node);
+    if (plan === null) return null;
+    const keys = await deliveryKeys(node, plan, output, signature);
+    if (keys.length === 0) return null;
+    const windowMs = plan.windowSeconds * 1000;
     if (shardOfId(executionId) === 0) {
-      return this.local.claim(node.key, key, executionId, Date.now(), windowMs);
+      return this.local.claim(keys, executionId, Date.now(), windowMs);
     }
     this.claiming.set(executionId, Promise.withResolvers<void>());
     try {
-      const first = await this.shardZero(workflowId).claimDelivery(
-        node.key,
-        key,
-        executionId,
-        windowMs,
-      );
+      const first = await this.shardZero(workflowId).claimDelivery(keys, executionId, windowMs);
       if (first !== null) this.started(executionId);
       return first;
     } catch (error) {
@@ -77,11 +77,26 @@ export class Deliveries {
   }
 }
 
-/** The delivery key of a call to a deduplicating node, or null when it names none. */
-function deliveryKey(node: WebhookNode, output: WebhookOutput): string | null {
-  const template = dedupeKeyTemplate(node);
-  if (!template || !node.dedupe) return null;
+/**
+ * The keys naming a call to a deduplicating node: each of the plan's templates that the call
+ * resolves, and the digest of its signature where the plan counts it (kept apart from the
+ * templates' keys, and not kept as sent: the request log redacts signatures too).
+ */
+async function deliveryKeys(
+  node: WebhookNode,
+  plan: NonNullable<ReturnType<typeof dedupePlan>>,
+  output: WebhookOutput,
+  signature: string | null,
+): Promise<DeliveryKey[]> {
   const scope = { outputs: { [node.key]: output as unknown as JsonValue }, secrets: {} };
-  if (!everyTemplateResolves(template, scope)) return null;
-  return valueAsText(resolveValue(template, scope));
+  const keys: DeliveryKey[] = plan.keys
+    .filter((template) => everyTemplateResolves(template, scope))
+    .map((template) => [node.key, valueAsText(resolveValue(template, scope))]);
+  if (plan.signature && signature) {
+    keys.push([`${node.key}${SIGNATURE_SUFFIX}`, await sha256Hex(signature)]);
+  }
+  return keys;
 }
+
+/** Where signatures are kept: a node key never holds `#` (KEY_PATTERN). */
+const SIGNATURE_SUFFIX = "#signature";

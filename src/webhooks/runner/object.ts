@@ -42,7 +42,7 @@ import type {
   WorkflowRunnerContract,
 } from "./contract";
 import { redactHeaders } from "./credential-headers";
-import { DedupeStore } from "./dedupe-store";
+import { DedupeStore, type DeliveryKey } from "./dedupe-store";
 import { Deliveries } from "./deliveries";
 import { listExecutionsBefore } from "./execution-pages";
 import { ExecutionStore } from "./execution-store";
@@ -144,12 +144,11 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   }
 
   async claimDelivery(
-    nodeKey: string,
-    key: string,
+    keys: DeliveryKey[],
     executionId: string,
     windowMs: number,
   ): Promise<string | null> {
-    return this.deliveries.local.claim(nodeKey, key, executionId, Date.now(), windowMs);
+    return this.deliveries.local.claim(keys, executionId, Date.now(), windowMs);
   }
 
   async releaseDelivery(executionId: string): Promise<void> {

@@ -11,7 +11,7 @@ import type { RateLimitStore } from "../../platform/rate-limit-store";
 import { redactPrepared } from "../../workflow/redact";
 import type { WebhookNode } from "../../workflow/types";
 import { renderReply } from "../reply";
-import { verifyCall } from "../signatures";
+import { signatureOf, verifyCall } from "../signatures";
 import type { RunnerConfig } from "./config";
 import type {
   DirectOutcome,
@@ -126,7 +126,8 @@ export class WebhookReceiver {
     const { output } = call.input;
     const { concurrency } = config.definition;
     const { executionId, workflowId } = call;
-    const first = await deliveries.claim(workflowId, node, executionId, output);
+    const signature = node.verify ? signatureOf(node.verify, call.headers) : null;
+    const first = await deliveries.claim(workflowId, node, executionId, output, signature);
     if (first) {
       const answer =
         node.responseMode === "immediate"

@@ -67,11 +67,22 @@ function SettingField(props: Props & { field: Field }) {
         <fieldset className="setting-group">
           <legend>{title}</legend>
           {about}
+          {field.offable ? (
+            <label className="check">
+              <input
+                type="checkbox"
+                disabled={props.disabled}
+                checked={value === false}
+                onChange={(event) => set(event.target.checked ? false : undefined)}
+              />{" "}
+              Off (<code>false</code>)
+            </label>
+          ) : null}
           <SettingFields
             node={node}
             fields={field.fields}
             problems={props.problems}
-            disabled={props.disabled}
+            disabled={props.disabled || value === false}
             suggestions={props.suggestions}
             onChange={props.onChange}
           />

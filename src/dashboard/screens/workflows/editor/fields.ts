@@ -29,7 +29,8 @@ export type Field = Common &
     | { kind: "number"; min?: number; max?: number; integer: boolean }
     | { kind: "text" }
     | { kind: "boolean" }
-    | { kind: "group"; fields: Field[] }
+    // `offable`: the setting may also be `false`, which turns it off (a webhook's `dedupe`).
+    | { kind: "group"; fields: Field[]; offable?: boolean }
     // Any JSON: typed as text, read as JSON when it is JSON, else as a string.
     | { kind: "value" }
     // An object or a union of objects: edited as JSON.
@@ -40,11 +41,11 @@ export type Field = Common &
 const PANEL_OWN = new Set(["key", "type", "name", "position"]);
 
 type Schema = z.ZodType & {
-  def: { type: string };
   unwrap?: () => Schema;
   options?: string[];
   element?: Schema;
   shape?: Record<string, Schema>;
+  def: { type: string; options?: Schema[]; values?: unknown[] };
   minValue?: number | null;
   maxValue?: number | null;
   isInt?: boolean;
@@ -107,6 +108,15 @@ function field(path: string, outer: Schema, type: NodeType): Field {
       };
     case "unknown":
       return { ...common, kind: "value" };
+    case "union": {
+      // An object or `false`: the object's group, which can be turned off.
+      const [off, object] = inner.def.options ?? [];
+      if (off?.def.type === "literal" && off.def.values?.[0] === false && object) {
+        const group = field(path, object, type);
+        if (group.kind === "group") return { ...group, ...common, offable: true };
+      }
+      return { ...common, kind: "json" };
+    }
     default:
       return { ...common, kind: "json" };
   }
