@@ -858,7 +858,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `credential_in_query`: A credential was sent in the query string; send it in a header. */
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -867,7 +871,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "credential_in_query";
+                                code?: "credential_in_query" | "invalid_request";
                             };
                         };
                     };
@@ -1076,7 +1080,11 @@ export interface paths {
                         "application/json": components["schemas"]["Me"];
                     };
                 };
-                /** @description `credential_in_query`: A credential was sent in the query string; send it in a header. */
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -1085,7 +1093,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "credential_in_query";
+                                code?: "credential_in_query" | "invalid_request";
                             };
                         };
                     };
@@ -1436,7 +1444,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `credential_in_query`: A credential was sent in the query string; send it in a header. */
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -1445,7 +1457,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "credential_in_query";
+                                code?: "credential_in_query" | "invalid_request";
                             };
                         };
                     };
@@ -1752,7 +1764,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `credential_in_query`: A credential was sent in the query string; send it in a header. */
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -1761,7 +1777,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "credential_in_query";
+                                code?: "credential_in_query" | "invalid_request";
                             };
                         };
                     };
@@ -2942,7 +2958,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `credential_in_query`: A credential was sent in the query string; send it in a header. */
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -2951,7 +2971,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "credential_in_query";
+                                code?: "credential_in_query" | "invalid_request";
                             };
                         };
                     };
@@ -3036,7 +3056,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `credential_in_query`: A credential was sent in the query string; send it in a header. */
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -3045,7 +3069,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "credential_in_query";
+                                code?: "credential_in_query" | "invalid_request";
                             };
                         };
                     };
@@ -4843,7 +4867,7 @@ export interface paths {
         put?: never;
         /**
          * Create a one-time sign-in link (15 minutes, single use)
-         * @description For yourself (no `memberId`, or your own), or, by an Owner or Admin, for another member of the workspace. Opening the URL in a browser signs in to the dashboard at /app (docs/dashboard.md#sign-in).
+         * @description For yourself (no `memberId`, or your own), or, by an Owner or Admin, for another member of the workspace. The URL is `{APP_URL}/sign-in#token=si_…`, the token in the fragment, which no request (and so no request log) carries; opening it in a browser signs in to the dashboard at /app (docs/dashboard.md#sign-in).
          */
         post: {
             parameters: {
@@ -5006,7 +5030,11 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description `credential_in_query`: A credential was sent in the query string; send it in a header. */
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5015,7 +5043,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "credential_in_query";
+                                code?: "credential_in_query" | "invalid_request";
                             };
                         };
                     };
@@ -5097,7 +5125,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `credential_in_query`: A credential was sent in the query string; send it in a header. */
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5106,7 +5138,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "credential_in_query";
+                                code?: "credential_in_query" | "invalid_request";
                             };
                         };
                     };
@@ -5312,7 +5344,11 @@ export interface paths {
                         "application/json": components["schemas"]["PasskeyCeremony"];
                     };
                 };
-                /** @description `credential_in_query`: A credential was sent in the query string; send it in a header. */
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5321,7 +5357,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "credential_in_query";
+                                code?: "credential_in_query" | "invalid_request";
                             };
                         };
                     };
@@ -5512,7 +5548,11 @@ export interface paths {
                         "application/json": components["schemas"]["Usage"];
                     };
                 };
-                /** @description `credential_in_query`: A credential was sent in the query string; send it in a header. */
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5521,7 +5561,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "credential_in_query";
+                                code?: "credential_in_query" | "invalid_request";
                             };
                         };
                     };
@@ -6043,7 +6083,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `credential_in_query`: A credential was sent in the query string; send it in a header. */
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6052,7 +6096,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "credential_in_query";
+                                code?: "credential_in_query" | "invalid_request";
                             };
                         };
                     };
@@ -7191,7 +7235,7 @@ export interface paths {
         put?: never;
         /**
          * Webhook receiver (the node's httpMethod; no credentials)
-         * @description Starts an execution of a running workflow. `immediate`: 200 `{success, executionId}` at once, or the node's own reply. `lastNode`: 200 with the final node's output, 504 workflow_timeout (with `error.resultUrl` and `Location`) or 500 workflow_failed (`error.executionId` names the execution; details carry it and the failing node). `responseNode`: the status, headers and body of the first respond node reached, as soon as it has run (the execution goes on; docs/webhooks.md#respond-node); without one, as lastNode. A Content-Encoding other than identity gets 415 unsupported_media_type. A node with `verify` refuses a call whose signature does not verify with 401 invalid_signature (docs/webhooks.md#signatures).
+         * @description Starts an execution of a running workflow. `immediate`: 200 `{success, executionId}` at once, or the node's own reply. `lastNode`: 200 with the final node's output, 504 workflow_timeout (with `error.resultUrl`, `error.resultToken` and `Location`) or 500 workflow_failed (`error.executionId` names the execution; details carry it and the failing node). `responseNode`: the status, headers and body of the first respond node reached, as soon as it has run (the execution goes on; docs/webhooks.md#respond-node); without one, as lastNode. A Content-Encoding other than identity gets 415 unsupported_media_type. A node with `verify` refuses a call whose signature does not verify with 401 invalid_signature (docs/webhooks.md#signatures).
          */
         post: {
             parameters: {
@@ -7361,7 +7405,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/webhooks/results/{token}": {
+    "/webhooks/results/{executionId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -7369,15 +7413,15 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The result of a lastNode or responseNode call that timed out (its 504's resultUrl; valid 24 h)
-         * @description 202 `{status: "running", executionId}` while the execution runs; then the answer the call would have got: 200 with the final node's output, the respond node's reply (as soon as it has run), or 500 workflow_failed. The token is the only credential.
+         * The result of a lastNode or responseNode call that timed out (its 504's resultUrl, with its resultToken; valid 24 h)
+         * @description 202 `{status: "running", executionId}` while the execution runs; then the answer the call would have got: 200 with the final node's output, the respond node's reply (as soon as it has run), or 500 workflow_failed. The 504's `error.resultToken`, sent as `Authorization: Bearer <resultToken>`, is the only credential; it is never part of the URL, which request logs keep. Without it, or with one that is unknown, altered or expired: 401 invalid_key; with another execution's: 404 not_found.
          */
         get: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
-                    token: string;
+                    executionId: string;
                 };
                 cookie?: never;
             };
@@ -7402,6 +7446,20 @@ export interface paths {
                             /** @enum {string} */
                             status: "running";
                             executionId: string;
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
                         };
                     };
                 };
@@ -8254,8 +8312,10 @@ export interface components {
                 requestId: string;
                 /** @description The execution of a lastNode or responseNode webhook call that failed or timed out */
                 executionId?: string;
-                /** @description A lastNode or responseNode call that timed out: GET it for the result (202 while running; valid 24 h) */
+                /** @description A lastNode or responseNode call that timed out: GET it with `resultToken` for the result (202 while running; valid 24 h) */
                 resultUrl?: string;
+                /** @description The credential for `resultUrl`, sent as `Authorization: Bearer <resultToken>`; kept out of the URL, which request logs keep */
+                resultToken?: string;
             };
         };
         CreateLaunch: {

@@ -106,6 +106,28 @@ export function refuseCrossSite(request: Request): void {
   }
 }
 
+/**
+ * The sign-in and sign-out form posts (docs/dashboard.md#sign-in) come from this site's own pages:
+ * a post whose `Sec-Fetch-Site` is `same-origin` or whose `Origin` is ours passes, any other (another
+ * site's, or one that names neither) is refused. A form cannot send `X-Requested-With`, so the
+ * browser's own headers are the check. @throws 403 cross_site_request
+ */
+export const refuseCrossSiteForms = createMiddleware<AppEnv>(async (c, next) => {
+  if (!SAFE_METHODS.has(c.req.method)) {
+    const ours =
+      c.req.header("sec-fetch-site") === "same-origin" ||
+      c.req.header("origin") === new URL(c.req.url).origin;
+    if (!ours) {
+      throw new ApiError(
+        403,
+        "cross_site_request",
+        "Signing in and out is accepted from this site's own pages only; this form was posted from another site.",
+      );
+    }
+  }
+  await next();
+});
+
 /** Owners and admins write; members read (docs/api/manage.md). */
 export const requireWriter = createMiddleware<MemberEnv>(async (c, next) => {
   if (c.get("member").role === "member") {

@@ -34,7 +34,8 @@ export type SessionPrincipal = MemberPrincipal & { sessionId: string };
  * @param requester who asks, when a member does: anyone for themself, an Owner for anyone, an
  *   Admin for members only (an Admin signing in as the Owner could take the workspace over)
  * @param appUrl the service's origin, e.g. `https://edge.example.com`
- * @returns the URL (`{appUrl}/sign-in/<token>`, the token shown only here) and its expiry (epoch ms)
+ * @returns the URL (`{appUrl}/sign-in#token=<token>`, the token shown only here, in the fragment,
+ *   which browsers never send, so no request log holds it) and its expiry (epoch ms)
  * @throws 404 not_found for a member not (or no longer) in the workspace; 403 insufficient_scope
  */
 export async function createSignInLink(
@@ -74,7 +75,7 @@ export async function createSignInLink(
     createdAt: now,
     expiresAt,
   });
-  return { url: `${appUrl}/sign-in/${token}`, expiresAt };
+  return { url: `${appUrl}/sign-in#token=${token}`, expiresAt };
 }
 
 /** Who a usable sign-in link signs in (for the page that asks to continue), or null. */

@@ -1,7 +1,8 @@
 /**
- * The small HTML pages of signing in by link (docs/dashboard.md#sign-in): the page a link opens,
- * which asks to continue (so a mail scanner that fetches links uses nothing up), and the answers
- * to a used or expired link and to signing out. No script; a strict Content-Security-Policy.
+ * The small HTML pages of signing in by link (docs/dashboard.md#sign-in): the sign-in page, whose
+ * script posts a link's token from the URL fragment; the page that asks to continue (so a mail
+ * scanner that opens links uses nothing up); and the answers to a used or expired link and to
+ * signing out. Only the sign-in page has a script (same-origin); a strict Content-Security-Policy.
  */
 import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
@@ -57,11 +58,17 @@ Owner or Admin for a new one, or create one with <code>POST /v1/manage/sign-in-l
   );
 }
 
-/** Where a browser without a session lands: how to get in. */
+/**
+ * Where a browser without a session lands, and where a sign-in link opens
+ * (`/sign-in#token=si_…`): its script takes the token out of the address bar and posts it with the
+ * `link` form, to `POST /sign-in/continue`.
+ */
 export function signInPage() {
   return page(
     "Sign in",
     html`<h1>Sign in to agent-edge</h1>
+<form id="link" method="post" action="/sign-in/continue" hidden><input type="hidden" name="token"></form>
+<noscript><p>Signing in needs JavaScript.</p></noscript>
 <p><button type="button" id="passkey" hidden>Sign in with a passkey</button></p>
 <p id="passkey-status" role="status"></p>
 <p>Or sign in with a one-time link. Ask an Owner or Admin of your workspace for one, or, with

@@ -1,13 +1,13 @@
 /**
  * Signing in to the dashboard (docs/dashboard.md#sign-in): `POST /v1/manage/sign-in-links`,
- * `DELETE /v1/manage/sessions` (sign out everywhere), and the browser's side: `GET
- * /sign-in/<token>` (asks to continue), `POST /sign-in` (uses the link, sets the session cookie,
- * lands on `/app`), `POST /sign-out`.
+ * `DELETE /v1/manage/sessions` (sign out everywhere), and the browser's side: `GET /sign-in` (the
+ * page, whose script posts a link's token from the URL fragment to `POST /sign-in/continue`, which
+ * asks to continue), `POST /sign-in` (uses the link, sets the session cookie, lands on `/app`),
+ * `POST /sign-out`.
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { deleteCookie, getCookie } from "hono/cookie";
-import { csrf } from "hono/csrf";
 import { secureHeaders } from "hono/secure-headers";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
@@ -15,7 +15,7 @@ import { isoTime } from "../platform/ids";
 import { jsonBody } from "../platform/json-body";
 import { errorResponses, NoQuerySchema } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
-import type { MemberEnv } from "./middleware";
+import { type MemberEnv, refuseCrossSiteForms } from "./middleware";
 import { setSessionCookie } from "./session-cookie";
 import {
   createSignInLink,
@@ -42,6 +42,12 @@ const pageHeaders = secureHeaders({
 
 const noStore = (c: Context) => c.header("cache-control", "no-store");
 
+/** The `token` field of a posted form, or "" (no form, no such field). */
+async function formToken(c: Context): Promise<string> {
+  const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+  return typeof form.token === "string" ? form.token : "";
+}
+
 /**
  * The member API's sign-in links and sessions: a router built by the full app on first use, never
  * at start-up (src/routes.ts).
@@ -56,7 +62,7 @@ export function signInLinksRouter() {
       path: "/v1/manage/sign-in-links",
       summary: "Create a one-time sign-in link (15 minutes, single use)",
       description:
-        "For yourself (no `memberId`, or your own), or, by an Owner or Admin, for another member of the workspace. Opening the URL in a browser signs in to the dashboard at /app (docs/dashboard.md#sign-in).",
+        "For yourself (no `memberId`, or your own), or, by an Owner or Admin, for another member of the workspace. The URL is `{APP_URL}/sign-in#token=si_…`, the token in the fragment, which no request (and so no request log) carries; opening it in a browser signs in to the dashboard at /app (docs/dashboard.md#sign-in).",
       middleware: jsonBody(4_096),
       request: {
         body: {
@@ -118,26 +124,34 @@ export function signInPagesRouter() {
   const router = createRouter();
 
   router.use("/sign-in/*", pageHeaders);
-  router.use("/sign-in", pageHeaders, csrf());
-  router.use("/sign-out", pageHeaders, csrf());
+  router.use("/sign-in", pageHeaders, refuseCrossSiteForms);
+  router.use("/sign-in/continue", refuseCrossSiteForms);
+  router.use("/sign-out", pageHeaders, refuseCrossSiteForms);
 
   router.get("/sign-in", (c) => {
     noStore(c);
     return c.html(signInPage());
   });
 
-  router.get("/sign-in/:token", async (c) => {
+  // The link's token arrives from the page's script (it reads the fragment, which no request
+  // carries); reading it uses nothing up, so a scanner that runs scripts signs no one in.
+  router.post("/sign-in/continue", async (c) => {
     noStore(c);
-    const token = c.req.param("token");
+    const token = await formToken(c);
     const who = await describeSignInLink(database(c.env), token);
     return who ? c.html(continuePage(token, who)) : c.html(unusableLinkPage(), 410);
   });
 
+  // Links once carried the token in the path, where request logs keep it; that form is over
+  // (docs/dashboard.md#sign-in): its token is not read, and it is never used up here.
+  router.get("/sign-in/:token", (c) => {
+    noStore(c);
+    return c.html(unusableLinkPage(), 410);
+  });
+
   router.post("/sign-in", async (c) => {
     noStore(c);
-    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
-    const token = typeof form.token === "string" ? form.token : "";
-    const session = await redeemSignInLink(database(c.env), token);
+    const session = await redeemSignInLink(database(c.env), await formToken(c));
     if (!session) return c.html(unusableLinkPage(), 410);
     setSessionCookie(c, session);
     return c.redirect("/app", 303);

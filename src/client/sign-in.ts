@@ -1,9 +1,28 @@
 /**
- * The sign-in page's passkey button (docs/dashboard.md#passkeys): asks the browser for any passkey
- * of this site (WebAuthn through `@simplewebauthn/browser`), has the Worker verify it, and goes on
- * to the dashboard. Without WebAuthn the button stays hidden.
+ * The sign-in page's script. A sign-in link (`/sign-in#token=si_…`, docs/dashboard.md#sign-in)
+ * carries its token in the fragment, which no request and so no request log holds: the token is
+ * taken out of the address bar (and so out of history) and posted with the page's `link` form,
+ * whose answer asks the person to continue. And the passkey button (docs/dashboard.md#passkeys):
+ * asks the browser for any passkey of this site (WebAuthn through `@simplewebauthn/browser`), has
+ * the Worker verify it, and goes on to the dashboard. Without WebAuthn the button stays hidden.
  */
 import { browserSupportsWebAuthn, startAuthentication } from "@simplewebauthn/browser";
+
+/** Posts the token of a sign-in link in the fragment, after taking it out of the address bar. */
+function postLinkToken(): void {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  if (!fragment.has("token")) return;
+  history.replaceState(null, "", location.pathname + location.search);
+  const token = fragment.get("token")?.trim() ?? "";
+  const field = document.querySelector<HTMLInputElement>("#link input[name=token]");
+  if (!token || !field?.form) return;
+  field.value = token;
+  field.form.submit();
+}
+
+postLinkToken();
+// A link opened in a tab already showing this page changes only the fragment: no new load.
+window.addEventListener("hashchange", postLinkToken);
 
 const button = document.querySelector<HTMLButtonElement>("#passkey");
 const status = document.querySelector<HTMLElement>("#passkey-status");

@@ -1,6 +1,7 @@
 /** Workflows: `/v1/manage/workflows[/{id}[/start|/stop]]` (docs/api/manage.md); executions are in `executions.ts`. */
 
 import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import type { MemberEnv } from "../auth/middleware";
 import { requireWriter } from "../auth/middleware";
 import { database } from "../db/database";
@@ -11,7 +12,7 @@ import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openap
 import { appUrl } from "../platform/origins";
 import { onEveryShard } from "../webhooks/runner/client";
 import { nodeSchemas, WORKFLOW_NODE } from "./node-schemas";
-import { workflowSchemas } from "./workflow-schemas";
+import { type WorkflowInput, workflowSchemas } from "./workflow-schemas";
 import {
   createWorkflow,
   deleteWorkflow,
@@ -32,6 +33,16 @@ const write = [requireWriter, ...jsonBody(262_144)];
 const notify = (env: AppBindings) => async (workflowId: string, shards: number) => {
   await onEveryShard(env, workflowId, shards, (runner) => runner.configure(workflowId));
 };
+
+/**
+ * The create or replace body with its nodes and connections as sent. zod's records leave out an
+ * own `__proto__` key (JSON.parse makes one); `parseDefinition` must see it to refuse it as
+ * `unknown_field`, as it does any other key no node or connection takes.
+ */
+async function definitionAsSent(c: Context, input: WorkflowInput): Promise<WorkflowInput> {
+  const raw = await c.req.json<Pick<WorkflowInput, "nodes" | "connections">>();
+  return { ...input, nodes: raw.nodes, connections: raw.connections ?? [] };
+}
 
 /** Workflows: a router built by the full app on first use, never at start-up (src/routes.ts). */
 export function workflowsRouter() {
@@ -61,7 +72,7 @@ export function workflowsRouter() {
       const created = await createWorkflow(
         database(c.env),
         workspaceId,
-        c.req.valid("json"),
+        await definitionAsSent(c, c.req.valid("json")),
         appUrl(c.env, c.req.url),
       );
       return c.json(created, 201);
@@ -136,7 +147,7 @@ export function workflowsRouter() {
         notify(c.env),
         workspaceId,
         c.req.valid("param").id,
-        c.req.valid("json"),
+        await definitionAsSent(c, c.req.valid("json")),
         appUrl(c.env, c.req.url),
       );
       return c.json(replaced, 200);

@@ -90,6 +90,12 @@ export function createApp(): OpenAPIHono<AppEnv> {
     scheme: "bearer",
     description: "Member token (`mt_…`).",
   });
+  app.openAPIRegistry.registerComponent("securitySchemes", "resultToken", {
+    type: "http",
+    scheme: "bearer",
+    description:
+      "A result handle's token: the `error.resultToken` of a webhook call's 504 workflow_timeout.",
+  });
   app.openAPIRegistry.registerComponent("securitySchemes", "operatorToken", {
     type: "http",
     scheme: "bearer",
@@ -110,6 +116,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
             "Widget Launch API (create, look up and revoke personal conversation links), the webhook trigger, the chat session API and the management API.",
         },
       }),
+      app.openAPIRegistry.definitions,
     );
     return c.json({ ...document, servers: [{ url: new URL(c.req.url).origin }] });
   });

@@ -37,7 +37,7 @@ export const ERROR_CODES = {
   cross_site_request: {
     status: [403],
     meaning:
-      "A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.",
+      "A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.",
   },
   forbidden_flow: { status: [403], meaning: "The widget key is limited to other agents." },
   browser_not_allowed: { status: [403], meaning: "The launch API refuses calls from browsers." },
@@ -139,6 +139,8 @@ export type ErrorBody = {
     executionId?: string;
     /** A timed-out lastNode or responseNode call: where its result can be fetched later. */
     resultUrl?: string;
+    /** The credential for `resultUrl`, sent as `Authorization: Bearer …` (never in a URL). */
+    resultToken?: string;
   };
 };
 
@@ -153,6 +155,7 @@ export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
   readonly headers: Record<string, string>;
   readonly executionId: string | undefined;
   readonly resultUrl: string | undefined;
+  readonly resultToken: string | undefined;
 
   constructor(
     status: ErrorStatus<C>,
@@ -163,6 +166,7 @@ export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
       headers?: Record<string, string>;
       executionId?: string;
       resultUrl?: string;
+      resultToken?: string;
     } = {},
   ) {
     super(message);
@@ -173,6 +177,7 @@ export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
     this.headers = options.headers ?? {};
     this.executionId = options.executionId;
     this.resultUrl = options.resultUrl;
+    this.resultToken = options.resultToken;
   }
 }
 
@@ -182,9 +187,13 @@ export function errorBody(
   message: string,
   details: ErrorDetail[],
   requestId: string,
-  extra: { executionId?: string | undefined; resultUrl?: string | undefined } = {},
+  extra: {
+    executionId?: string | undefined;
+    resultUrl?: string | undefined;
+    resultToken?: string | undefined;
+  } = {},
 ): ErrorBody {
-  const { executionId, resultUrl } = extra;
+  const { executionId, resultUrl, resultToken } = extra;
   return {
     error: {
       code,
@@ -193,6 +202,7 @@ export function errorBody(
       requestId,
       ...(executionId ? { executionId } : {}),
       ...(resultUrl ? { resultUrl } : {}),
+      ...(resultToken ? { resultToken } : {}),
     },
   };
 }

@@ -54,11 +54,9 @@ export function redactUrl(url: string): string {
     const secret = CREDENTIAL_QUERY_NAMES.has(name.toLowerCase()) || looksLikeCredential(value);
     return `${encodeURIComponent(name)}=${secret ? "[redacted]" : encodeURIComponent(value)}`;
   });
-  // A result handle's token and a sign-in link's are their only credentials
-  // (docs/webhooks.md#result-handles, docs/dashboard.md#sign-in).
-  const path = parsed.pathname
-    .replace(/^\/webhooks\/results\/.+$/, "/webhooks/results/[redacted]")
-    .replace(/^\/sign-in\/.+$/, "/sign-in/[redacted]");
+  // No path we issue holds a credential (docs/security.md#capability-urls): sign-in links carry
+  // theirs in the fragment, result handles in a header; webhook URLs are capabilities by the spec.
+  const path = parsed.pathname;
   return redactText(parts.length ? `${path}?${parts.join("&")}` : path);
 }
 

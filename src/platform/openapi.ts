@@ -3,7 +3,7 @@
  * (docs/errors.md#codes). Routes name their own codes (`errorResponses("not_found")`); the codes
  * every operation of a kind can meet (a credential refused, a malformed request, a credential in the
  * query, a fault of ours) are added to the generated document by `withCommonErrors`, from the
- * operation's path, parameters, body and security, so no route can forget them.
+ * operation's path, parameters, body, query schema and security, so no route can forget them.
  */
 import { z } from "@hono/zod-openapi";
 import { ERROR_CODES, type ErrorCode } from "./errors";
@@ -23,7 +23,11 @@ export const ErrorSchema = z
       }),
       resultUrl: z.string().optional().openapi({
         description:
-          "A lastNode or responseNode call that timed out: GET it for the result (202 while running; valid 24 h)",
+          "A lastNode or responseNode call that timed out: GET it with `resultToken` for the result (202 while running; valid 24 h)",
+      }),
+      resultToken: z.string().optional().openapi({
+        description:
+          "The credential for `resultUrl`, sent as `Authorization: Bearer <resultToken>`; kept out of the URL, which request logs keep",
       }),
     }),
   })
@@ -75,13 +79,32 @@ type Operation = {
   responses?: Record<string, { description?: string; content?: unknown; [CODES]?: ErrorCode[] }>;
 };
 
+/** The part of a registered route `withCommonErrors` reads: whether it validates its query. */
+type RouteDefinition = {
+  type: string;
+  route?: { method: string; path: string; request?: { query?: unknown } };
+};
+
+/**
+ * The operations (`"get /v1/manage/agents"`) whose route validates its query string: each refuses
+ * a parameter it does not take with 400 `invalid_request`, even one that takes none
+ * (`NoQuerySchema`, which leaves no trace in the document's `parameters`).
+ */
+function queryValidated(definitions: readonly RouteDefinition[]): Set<string> {
+  const out = new Set<string>();
+  for (const { type, route } of definitions) {
+    if (type === "route" && route?.request?.query) out.add(`${route.method} ${route.path}`);
+  }
+  return out;
+}
+
 /** The codes any operation like this one can answer with, beyond those its route names. */
-function commonCodes(path: string, operation: Operation): [ErrorCode, number][] {
+function commonCodes(path: string, operation: Operation, query: boolean): [ErrorCode, number][] {
   const codes: [ErrorCode, number][] = [["internal_error", 500]];
   const schemes = new Set((operation.security ?? []).flatMap((entry) => Object.keys(entry)));
   const api = path.startsWith("/v1/");
   if (api) codes.push(["credential_in_query", 400]);
-  if (api && (operation.parameters?.length || operation.requestBody)) {
+  if (query || (api && (operation.parameters?.length || operation.requestBody))) {
     codes.push(["invalid_request", 400]);
   }
   if (api && operation.requestBody) {
@@ -99,16 +122,23 @@ function commonCodes(path: string, operation: Operation): [ErrorCode, number][] 
  * Adds to every operation of a generated OpenAPI document the error codes common to its kind,
  * and rewrites each error response's description and `code` enum to the full list.
  * @param document the object `getOpenAPI31Document` returned; changed in place and returned
+ * @param definitions the registry's definitions the document was generated from
+ *   (`app.openAPIRegistry.definitions`), which tell the routes that validate their query
  */
-export function withCommonErrors<T extends { paths?: Record<string, unknown> }>(document: T): T {
+export function withCommonErrors<T extends { paths?: Record<string, unknown> }>(
+  document: T,
+  definitions: readonly RouteDefinition[],
+): T {
+  const queried = queryValidated(definitions);
   for (const [path, item] of Object.entries(document.paths ?? {})) {
-    for (const operation of Object.values(item as Record<string, Operation>)) {
+    for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
       if (typeof operation !== "object" || operation === null || !operation.responses) continue;
       const byStatus = new Map<string, Set<ErrorCode>>();
       for (const [status, response] of Object.entries(operation.responses)) {
         if (response[CODES]) byStatus.set(status, new Set(response[CODES]));
       }
-      for (const [code, status] of commonCodes(path, operation)) {
+      const query = queried.has(`${method} ${path}`);
+      for (const [code, status] of commonCodes(path, operation, query)) {
         const key = String(status);
         byStatus.set(key, (byStatus.get(key) ?? new Set()).add(code));
       }

@@ -6,6 +6,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
+import { readCredential } from "../auth/credentials";
 import { database } from "../db/database";
 import { workflowShards } from "../manage/workflow-lookups";
 import { createRouter } from "../platform/app";
@@ -58,19 +59,30 @@ function replyWith(c: Context, reply: Reply): Response {
     : c.body(body, status as ContentfulStatusCode);
 }
 
-// The result handle of a timed-out lastNode or responseNode call
-// (docs/webhooks.md#result-handles): the token is the only credential, and names its workflow.
-webhooksRouter.get("/webhooks/results/:token", async (c) => {
-  const token = c.req.param("token");
-  const runner = runnerOfToken(token);
+/** 401 invalid_key: no result token, or one that leads to no result (docs/webhooks.md#result-handles). */
+const noResultToken = () =>
+  new ApiError(
+    401,
+    "invalid_key",
+    "Send the result token as `Authorization: Bearer <resultToken>`; this one is missing, unknown, altered or expired.",
+    { headers: { "www-authenticate": 'Bearer realm="agent-edge"' } },
+  );
+
+// A result handle of a timed-out lastNode or responseNode call (docs/webhooks.md#result-handles):
+// the URL names the execution; its token, the only credential, comes in a header (request logs
+// keep URLs) and names its workflow and shard.
+webhooksRouter.get("/webhooks/results/:executionId", async (c) => {
+  const token = readCredential(c.req.raw.headers, false);
+  const runner = token === null || token === "conflict" ? null : runnerOfToken(token);
   // Only a runner of a workflow that exists is reached: made-up ids create no objects.
   const shards = runner ? await workflowShards(database(c.env), runner.workflowId) : null;
-  const holder =
-    runner && shards
-      ? runnerIfEver(c.env, runner.workflowId, shards.shardsEver, runner.shard)
-      : null;
+  if (!runner || !shards || token === null) throw noResultToken();
+  const holder = runnerIfEver(c.env, runner.workflowId, shards.shardsEver, runner.shard);
   const state = holder ? await holder.result(token) : null;
-  if (!state) throw new ApiError(404, "not_found", "No result has this handle (or it expired).");
+  if (!state) throw noResultToken();
+  if (state.executionId !== c.req.param("executionId")) {
+    throw new ApiError(404, "not_found", "This result token is for another execution.");
+  }
   c.header("x-execution-id", state.executionId);
   switch (state.kind) {
     case "running":
@@ -142,17 +154,16 @@ webhooksRouter.all("/webhooks/:workspace/:workflow/:node", async (c) => {
     case "failed":
       throw workflowFailed(outcome.executionId, outcome.nodeKey);
     case "timeout": {
-      const resultUrl = outcome.resultToken
-        ? `${appUrl(c.env, c.req.url)}/webhooks/results/${outcome.resultToken}`
-        : undefined;
+      const { executionId, resultToken } = outcome;
+      const resultUrl = `${appUrl(c.env, c.req.url)}/webhooks/results/${executionId}`;
       throw new ApiError(
         504,
         "workflow_timeout",
         "The workflow did not finish in time; it goes on and is recorded.",
         {
-          details: [{ executionId: outcome.executionId }],
-          executionId: outcome.executionId,
-          ...(resultUrl ? { resultUrl, headers: { location: resultUrl } } : {}),
+          details: [{ executionId }],
+          executionId,
+          ...(resultToken ? { resultUrl, resultToken, headers: { location: resultUrl } } : {}),
         },
       );
     }
@@ -185,7 +196,7 @@ webhooksRouter.openAPIRegistry.registerPath(
     security: [],
     summary: "Webhook receiver (the node's httpMethod; no credentials)",
     description:
-      "Starts an execution of a running workflow. `immediate`: 200 `{success, executionId}` at once, or the node's own reply. `lastNode`: 200 with the final node's output, 504 workflow_timeout (with `error.resultUrl` and `Location`) or 500 workflow_failed (`error.executionId` names the execution; details carry it and the failing node). `responseNode`: the status, headers and body of the first respond node reached, as soon as it has run (the execution goes on; docs/webhooks.md#respond-node); without one, as lastNode. A Content-Encoding other than identity gets 415 unsupported_media_type. A node with `verify` refuses a call whose signature does not verify with 401 invalid_signature (docs/webhooks.md#signatures).",
+      "Starts an execution of a running workflow. `immediate`: 200 `{success, executionId}` at once, or the node's own reply. `lastNode`: 200 with the final node's output, 504 workflow_timeout (with `error.resultUrl`, `error.resultToken` and `Location`) or 500 workflow_failed (`error.executionId` names the execution; details carry it and the failing node). `responseNode`: the status, headers and body of the first respond node reached, as soon as it has run (the execution goes on; docs/webhooks.md#respond-node); without one, as lastNode. A Content-Encoding other than identity gets 415 unsupported_media_type. A node with `verify` refuses a call whose signature does not verify with 401 invalid_signature (docs/webhooks.md#signatures).",
     request: {
       params: z.object({ workspace: z.string(), workflow: z.string(), node: z.string() }),
       body: { content: { "application/json": { schema: z.unknown() } } },
@@ -215,14 +226,14 @@ webhooksRouter.openAPIRegistry.registerPath(
 webhooksRouter.openAPIRegistry.registerPath(
   createRoute({
     method: "get",
-    path: "/webhooks/results/{token}",
+    path: "/webhooks/results/{executionId}",
     tags: ["Webhooks"],
-    security: [],
+    security: [{ resultToken: [] }],
     summary:
-      "The result of a lastNode or responseNode call that timed out (its 504's resultUrl; valid 24 h)",
+      "The result of a lastNode or responseNode call that timed out (its 504's resultUrl, with its resultToken; valid 24 h)",
     description:
-      "202 `{status: \"running\", executionId}` while the execution runs; then the answer the call would have got: 200 with the final node's output, the respond node's reply (as soon as it has run), or 500 workflow_failed. The token is the only credential.",
-    request: { params: z.object({ token: z.string() }) },
+      "202 `{status: \"running\", executionId}` while the execution runs; then the answer the call would have got: 200 with the final node's output, the respond node's reply (as soon as it has run), or 500 workflow_failed. The 504's `error.resultToken`, sent as `Authorization: Bearer <resultToken>`, is the only credential; it is never part of the URL, which request logs keep. Without it, or with one that is unknown, altered or expired: 401 invalid_key; with another execution's: 404 not_found.",
+    request: { params: z.object({ executionId: z.string() }) },
     responses: {
       200: {
         description: "The final node's output, or the respond node's reply (its own status)",

@@ -1,7 +1,9 @@
 /**
  * Templates in node settings (docs/api/webhooks.md, spec 2.6): `{{<node_key>.<path>}}` and `{{secrets.NAME}}`.
- * Resolution is a plain property walk over JSON data: no eval, no prototype access, and values that
- * came from a template are never read as templates again (a caller cannot inject `{{secrets.X}}`).
+ * Resolution is a plain property walk over JSON data: no eval, own properties only (so a body's own
+ * `__proto__` or `constructor` key reads as the data it is, and nothing inherited is ever
+ * reached), and values that came from a template are never read as templates again (a caller
+ * cannot inject `{{secrets.X}}`).
  */
 import type { JsonValue } from "../platform/json";
 
@@ -13,9 +15,6 @@ const PATH = "([^{}\\s](?:[^{}]*[^{}\\s])?)";
 const TEMPLATE = new RegExp(`\\{\\{\\s*${PATH}\\s*\\}\\}`, "g");
 const WHOLE_TEMPLATE = new RegExp(`^\\{\\{\\s*${PATH}\\s*\\}\\}$`);
 const ARRAY_INDEX = /^(?:0|[1-9]\d*)$/;
-// Own properties only already keep inherited members out; JSON.parse can still create an own
-// `__proto__`, so these names are refused outright.
-const UNSAFE_SEGMENTS = new Set(["__proto__", "constructor", "prototype"]);
 
 /** True for `{}`-style objects (what JSON produces); arrays, null and class instances are not. */
 export function isPlainObject<T = unknown>(value: T | unknown): value is Record<string, T> {
@@ -35,8 +34,9 @@ export function valueAsText(value: unknown): string {
   return String(value);
 }
 
+// An own `__proto__` (JSON.parse and fromEntries make one) shadows the inherited accessor, so
+// reading it after `hasOwn` gives the data; an inherited name fails `hasOwn` and reads as missing.
 function child(value: JsonValue | undefined, segment: string): JsonValue | undefined {
-  if (UNSAFE_SEGMENTS.has(segment)) return undefined;
   if (Array.isArray(value)) return ARRAY_INDEX.test(segment) ? value[Number(segment)] : undefined;
   if (isPlainObject(value)) return Object.hasOwn(value, segment) ? value[segment] : undefined;
   return undefined;

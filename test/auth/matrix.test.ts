@@ -21,7 +21,7 @@ import { createWorkflow, putSecret } from "../helpers/workflows";
 type Operation = {
   method: string;
   path: string;
-  scheme: "widgetKey" | "memberToken" | "operatorToken";
+  scheme: "widgetKey" | "memberToken" | "operatorToken" | "resultToken";
 };
 type Doc = { paths: Record<string, Record<string, { security?: Record<string, unknown>[] }>> };
 

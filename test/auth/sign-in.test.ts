@@ -1,11 +1,11 @@
 /**
- * Signing in to the dashboard (docs/dashboard.md#sign-in): one-time links, the session cookie
- * and what it may do, CSRF refusals, expiry, sign-out and the end of a removed member's sessions.
+ * Signing in to the dashboard (docs/dashboard.md#sign-in): one-time links with the token in the
+ * fragment (never in a URL a request log keeps), the session cookie and what it may do, CSRF
+ * refusals, expiry, sign-out and the end of a removed member's sessions.
  */
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SIGN_IN } from "../../src/auth/sessions";
-import { redactUrl } from "../../src/platform/log";
 import {
   call,
   errorCode,
@@ -15,6 +15,7 @@ import {
   seedWorkspace,
   type Workspace,
 } from "../helpers/api";
+import { signInLinkToken } from "../helpers/session";
 
 const COOKIE = SIGN_IN.cookie;
 
@@ -45,16 +46,34 @@ async function signInLink(ws: Workspace, token = ws.ownerToken, memberId?: strin
   );
 }
 
-/** Opens the link (the page asking to continue) and posts its form: the session cookie's value. */
+const form = { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" };
+
+/** What the sign-in page's script does with the link's fragment: post its token to continue. */
+function continueWith(token: string, headers: Record<string, string> = form) {
+  return browser("POST", "/sign-in/continue", null, {
+    headers,
+    body: new URLSearchParams({ token }),
+  });
+}
+
+/**
+ * Opens the link as a browser does: the sign-in page (the fragment stays in the browser), its
+ * script's post of the token (the page asking to continue), then that page's form: the session
+ * cookie's value.
+ */
 async function signIn(url: string): Promise<string> {
-  const token = new URL(url).pathname.split("/").at(-1) as string;
-  const page = await browser("GET", `/sign-in/${token}`, null);
+  const token = signInLinkToken(url);
+  const signInPage = await browser("GET", new URL(url).pathname, null);
+  expect(signInPage.status).toBe(200);
+  const html = await signInPage.text();
+  expect(html).toContain('<form id="link" method="post" action="/sign-in/continue" hidden>');
+  expect(html).toContain('<script src="/sign-in.js" defer></script>');
+  const page = await continueWith(token);
   expect(page.status).toBe(200);
   expect(await page.text()).toContain('action="/sign-in"');
-  const form = new URLSearchParams({ token });
   const posted = await browser("POST", "/sign-in", null, {
-    headers: { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
-    body: form,
+    headers: form,
+    body: new URLSearchParams({ token }),
   });
   expect(posted.status).toBe(303);
   expect(posted.headers.get("location")).toBe("/app");
@@ -73,8 +92,9 @@ describe("sign-in links", () => {
     const ws = await seedWorkspace();
     const link = await signInLink(ws);
     expect(Date.parse(link.expiresAt) - Date.now()).toBeGreaterThan(14 * 60_000);
-    const token = new URL(link.url).pathname.split("/").at(-1) as string;
-    const page = await browser("GET", `/sign-in/${token}`, null);
+    const token = signInLinkToken(link.url);
+    expect(link.url).toBe(`${ORIGIN}/sign-in#token=${token}`);
+    const page = await continueWith(token);
     expect(page.headers.get("content-security-policy")).toContain("default-src 'none'");
     expect(page.headers.get("cache-control")).toBe("no-store");
     expect(await page.text()).toContain("Olga Owner");
@@ -83,28 +103,70 @@ describe("sign-in links", () => {
     const agents = await browser("GET", "/v1/manage/agents", cookie);
     expect(agents.status).toBe(200);
     const again = await browser("POST", "/sign-in", null, {
-      headers: { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+      headers: form,
       body: new URLSearchParams({ token }),
     });
     expect(again.status).toBe(410);
-    expect((await browser("GET", `/sign-in/${token}`, null)).status).toBe(410);
-    // Logs never show the link's token.
-    expect(redactUrl(link.url)).toBe("/sign-in/[redacted]");
+    expect((await continueWith(token)).status).toBe(410);
   });
 
-  it("refuses expired links, cross-site posts, and members signing in others", async () => {
+  it("never puts the token in a path: the old form opens nothing and uses nothing up", async () => {
     const ws = await seedWorkspace();
     const link = await signInLink(ws);
-    const token = new URL(link.url).pathname.split("/").at(-1) as string;
-    const crossSite = await browser("POST", "/sign-in", null, {
-      headers: { origin: "https://evil.test", "content-type": "application/x-www-form-urlencoded" },
+    const token = signInLinkToken(link.url);
+    const old = await browser("GET", `/sign-in/${token}`, null);
+    expect(old.status).toBe(410);
+    const page = await old.text();
+    expect(page).toContain("This sign-in link cannot be used");
+    expect(page).not.toContain(token);
+    expect(page).not.toContain("Olga Owner");
+    // The link still works, from its fragment.
+    const cookie = await signIn(link.url);
+    expect((await browser("GET", "/v1/manage/agents", cookie)).status).toBe(200);
+  });
+
+  it("refuses a form posted from another site: 403 cross_site_request, with a sentence", async () => {
+    const ws = await seedWorkspace();
+    const token = signInLinkToken((await signInLink(ws)).url);
+    const type = { "content-type": "application/x-www-form-urlencoded" };
+    const cookie = await signIn((await signInLink(ws)).url);
+    const foreign = [
+      { ...type, origin: "https://evil.test" },
+      { ...type, origin: "https://evil.test", "sec-fetch-site": "cross-site" },
+      { ...type, "sec-fetch-site": "same-site" },
+      type, // neither header: nothing says it came from here
+      { origin: "https://evil.test", "content-type": "application/json" },
+    ];
+    for (const path of ["/sign-in", "/sign-in/continue", "/sign-out"]) {
+      for (const headers of foreign) {
+        const response = await browser("POST", path, path === "/sign-out" ? cookie : null, {
+          headers,
+          body: new URLSearchParams({ token }),
+        });
+        const body = await expectJson<{ error: { code: string; message: string } }>(response, 403);
+        expect([path, headers, body.error.code]).toEqual([path, headers, "cross_site_request"]);
+        expect(body.error.message).toMatch(/^Signing in and out .+ another site\.$/);
+      }
+    }
+    // Nothing was used up or ended: the link and the session still work.
+    expect((await browser("GET", "/v1/manage/agents", cookie)).status).toBe(200);
+    const sameOrigin = { ...type, "sec-fetch-site": "same-origin" };
+    expect((await continueWith(token, sameOrigin)).status).toBe(200);
+    const posted = await browser("POST", "/sign-in", null, {
+      headers: sameOrigin,
       body: new URLSearchParams({ token }),
     });
-    expect(crossSite.status).toBe(403);
+    expect(posted.status).toBe(303);
+  });
+
+  it("refuses expired links and members signing in others", async () => {
+    const ws = await seedWorkspace();
+    const link = await signInLink(ws);
+    const token = signInLinkToken(link.url);
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 16 * 60_000);
     const late = await browser("POST", "/sign-in", null, {
-      headers: { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+      headers: form,
       body: new URLSearchParams({ token }),
     });
     expect(late.status).toBe(410);
@@ -121,7 +183,7 @@ describe("sign-in links", () => {
       }),
       201,
     );
-    expect(invited.signInUrl).toMatch(/\/sign-in\/si_/);
+    expect(signInLinkToken(invited.signInUrl)).toMatch(/^si_[A-Za-z0-9_-]{43}$/);
     const byMember = await call("POST", "/v1/manage/sign-in-links", {
       token: invited.memberToken,
       body: { memberId: ws.ownerId },

@@ -15,8 +15,9 @@ const SCREENSHOTS = path.join(ROOT, "test-results", "browser");
 export type DashboardPage = { page: Page; problems: string[] };
 
 /**
- * Opens a new context (clipboard allowed), follows the one-time `signInUrl`, presses Continue and
- * waits for the dashboard. @throws when the sign-in does not land on /app
+ * Opens a new context (clipboard allowed), follows the one-time `signInUrl` (`/sign-in#token=…`:
+ * the page posts the token and asks to continue), presses Continue and waits for the dashboard.
+ * @throws when the token is not taken from the fragment or the sign-in does not land on /app
  */
 export async function signIn(
   browser: Browser,
@@ -36,7 +37,18 @@ export async function signIn(
     if (response.status() >= 400) problems.push(`[http ${response.status()}] ${response.url()}`);
   });
   await page.goto(signInUrl);
-  await page.getByRole("button", { name: "Continue" }).click();
+  const proceed = page.getByRole("button", { name: "Continue" });
+  await proceed.waitFor();
+  // The page took the token from the fragment and posted it: the address bar no longer holds it.
+  const token = new URLSearchParams(new URL(signInUrl).hash.slice(1)).get("token");
+  if (
+    !token ||
+    page.url().includes(token) ||
+    new URL(page.url()).pathname !== "/sign-in/continue"
+  ) {
+    throw new Error(`signing in did not go through the fragment: ${signInUrl} -> ${page.url()}`);
+  }
+  await proceed.click();
   await page.waitForURL(/\/app/);
   await page.getByRole("navigation", { name: "Dashboard" }).waitFor();
   return { page, problems };

@@ -85,8 +85,13 @@ describe("the dashboard", () => {
     await current.goto(`${need(server, "server").base}/app`);
     expect(new URL(current.url()).pathname).toBe("/sign-in");
     await current.goto(link.json.url);
+    // The page posts the token from the fragment, which then leaves the address bar.
+    const proceed = current.getByRole("button", { name: "Continue" });
+    await proceed.waitFor();
+    expect(new URL(current.url()).pathname).toBe("/sign-in/continue");
+    expect(current.url()).not.toContain("si_");
     await shot("1-continue");
-    await current.getByRole("button", { name: "Continue" }).click();
+    await proceed.click();
     await current.waitForURL(/\/app/);
     await current.getByRole("heading", { name: "Agents" }).waitFor();
     await current.getByRole("rowheader", { name: "Onboarding assistant" }).waitFor();

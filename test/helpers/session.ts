@@ -6,6 +6,19 @@ import { exports } from "cloudflare:workers";
 import { SIGN_IN } from "../../src/auth/sessions";
 import { call, expectJson, ORIGIN } from "./api";
 
+/**
+ * The token of a sign-in link, `{origin}/sign-in#token=si_…` (docs/dashboard.md#sign-in).
+ * @throws when the link has another form (the token anywhere but the fragment)
+ */
+export function signInLinkToken(url: string): string {
+  const link = new URL(url);
+  const token = new URLSearchParams(link.hash.slice(1)).get("token") ?? "";
+  if (link.pathname !== "/sign-in" || link.search !== "" || !token.startsWith("si_")) {
+    throw new Error(`not a sign-in link of the fragment form: ${url}`);
+  }
+  return token;
+}
+
 /** Signs in the member of `token` (a sign-in link, then its form): the session cookie's value. */
 export async function sessionCookie(token: string): Promise<string> {
   const link = await expectJson<{ url: string }>(
@@ -16,7 +29,7 @@ export async function sessionCookie(token: string): Promise<string> {
     new Request(`${ORIGIN}/sign-in`, {
       method: "POST",
       headers: { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ token: new URL(link.url).pathname.split("/").at(-1) ?? "" }),
+      body: new URLSearchParams({ token: signInLinkToken(link.url) }),
       redirect: "manual",
     }),
   );

@@ -7,6 +7,7 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { SIGN_IN } from "../../src/auth/sessions";
 import { call, errorCode, expectJson, ORIGIN, seedWorkspace, type Workspace } from "../helpers/api";
+import { signInLinkToken } from "../helpers/session";
 
 type Member = { id: string; role: string; email: string; name: string; createdAt: string };
 
@@ -120,7 +121,7 @@ describe("PATCH /v1/manage/members/{id}", () => {
   it("applies to a signed-in dashboard session at once", async () => {
     const ws = await seedWorkspace();
     const admin = await invite(ws, "admin");
-    const token = new URL(admin.signInUrl).pathname.split("/").at(-1) as string;
+    const token = signInLinkToken(admin.signInUrl);
     const posted = await exports.default.fetch(
       new Request(`${ORIGIN}/sign-in`, {
         method: "POST",

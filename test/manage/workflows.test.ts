@@ -111,6 +111,50 @@ describe("definition validation lists every problem at once", () => {
     );
   });
 
+  it("refuses a node's or connection's own __proto__ (and the like) as unknown_field", async () => {
+    const flow = await createWorkflow(ws, { nodes: [{ type: "webhook" }] }, { start: false });
+    const json = { "content-type": "application/json" };
+    // Sent as text: only JSON.parse makes an own `__proto__` key (an object literal sets the prototype).
+    const text = (node: string, slug: string) =>
+      `{"name":"Proto","slug":"${slug}","nodes":[{"type":"webhook"},${node}],"connections":[]}`;
+    for (const [key, slug] of [
+      ["__proto__", "proto-a"],
+      ["constructor", "proto-b"],
+      ["prototype", "proto-c"],
+    ] as const) {
+      const node = `{"type":"set","fields":{},"${key}":{"fields":{"x":1}}}`;
+      for (const method of ["POST", "PUT"] as const) {
+        const path = method === "POST" ? "/v1/manage/workflows" : `/v1/manage/workflows/${flow.id}`;
+        const body = await expectJson<ErrorBody>(
+          await call(method, path, { token: ws.ownerToken, body: text(node, slug), headers: json }),
+          400,
+        );
+        expect([method, key, body.error.code, body.error.details]).toEqual([
+          method,
+          key,
+          "invalid_request",
+          [{ field: `nodes[1].${key}`, code: "unknown_field", message: expect.any(String) }],
+        ]);
+      }
+    }
+    const edge = '{"from":"webhook_1","to":"set_1","__proto__":{"branch":"true"}}';
+    const connection = await expectJson<ErrorBody>(
+      await call("POST", "/v1/manage/workflows", {
+        token: ws.ownerToken,
+        headers: json,
+        body: text('{"type":"set","fields":{}}', "proto-d").replace(
+          '"connections":[]',
+          `"connections":[${edge}]`,
+        ),
+      }),
+      400,
+    );
+    expect(connection.error.details).toEqual([
+      { field: "connections[0].__proto__", code: "unknown_field", message: expect.any(String) },
+    ]);
+    expect(await listSlugs()).not.toContain("proto-a");
+  });
+
   it("names a conversation_event trigger's unknown agent", async () => {
     const body = await expectJson<ErrorBody>(
       await post({

@@ -1,8 +1,8 @@
 /**
  * Every answer is documented, and what is documented is answered (docs/errors.md): each operation
  * of the OpenAPI document lists, per status, the codes it can return; an unknown method on a known
- * path gets 405 with `Allow`; list routes refuse query parameters they do not take; ids over 64
- * characters get the 400 the document lists.
+ * path gets 405 with `Allow`; routes refuse query parameters they do not take, and say so; ids
+ * over 64 characters get the 400 the document lists.
  */
 import { describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../../src/platform/errors";
@@ -93,18 +93,29 @@ describe("answers the document promises", () => {
     expect((await call("GET", "/v1/manage/agents/", { token: ws.ownerToken })).status).toBe(404);
   });
 
-  it("a list route refuses a query parameter it does not take", async () => {
+  it("a route refuses a query parameter it does not take, and documents that 400", async () => {
     const ws = await seedWorkspace();
-    for (const path of [
-      "/v1/manage/agents?limit=5",
-      "/v1/manage/members?foo=1",
-      "/v1/manage/widget-keys?status=active",
-      "/v1/manage/secrets?x=",
-      "/v1/manage/workflows?page=2",
-      `/v1/manage/agents/${ws.agentId}/channels?type=widget`,
-    ]) {
+    const document = await documentOf();
+    for (const [method, path, operation] of [
+      ["GET", "/v1/manage/agents?limit=5", "/v1/manage/agents"],
+      ["GET", "/v1/manage/members?foo=1", "/v1/manage/members"],
+      ["GET", "/v1/manage/me?foo=1", "/v1/manage/me"],
+      ["GET", "/v1/manage/widget-keys?status=active", "/v1/manage/widget-keys"],
+      ["GET", "/v1/manage/secrets?x=", "/v1/manage/secrets"],
+      ["GET", "/v1/manage/workflows?page=2", "/v1/manage/workflows"],
+      ["GET", "/v1/manage/usage?month=1", "/v1/manage/usage"],
+      ["GET", "/v1/manage/passkeys?all=1", "/v1/manage/passkeys"],
+      ["POST", "/v1/manage/passkeys/options?x=1", "/v1/manage/passkeys/options"],
+      ["GET", "/v1/manage/event-endpoints?x=1", "/v1/manage/event-endpoints"],
+      ["DELETE", "/v1/manage/sessions?x=1", "/v1/manage/sessions"],
+      [
+        "GET",
+        `/v1/manage/agents/${ws.agentId}/channels?type=widget`,
+        "/v1/manage/agents/{id}/channels",
+      ],
+    ] as const) {
       const body = await expectJson<{ error: { code: string; details: { code: string }[] } }>(
-        await call("GET", path, { token: ws.ownerToken }),
+        await call(method, path, { token: ws.ownerToken }),
         400,
       );
       expect([path, body.error.code, body.error.details[0]?.code]).toEqual([
@@ -112,6 +123,9 @@ describe("answers the document promises", () => {
         "invalid_request",
         "unknown_field",
       ]);
+      expect(codesAt(document, operation, method.toLowerCase(), 400), path).toContain(
+        "invalid_request",
+      );
     }
   });
 

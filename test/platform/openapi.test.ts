@@ -68,7 +68,7 @@ describe("OpenAPI document (generated from the zod schemas)", () => {
         "POST /v1/manage/passkeys/options",
         "DELETE /v1/manage/passkeys/{id}",
         "POST /webhooks/{workspace}/{workflow}/{node}",
-        "GET /webhooks/results/{token}",
+        "GET /webhooks/results/{executionId}",
         "POST /v1/chat/sessions",
         "GET /v1/chat/sessions/{sessionId}/socket",
         "GET /v1/manage/usage",
@@ -112,7 +112,7 @@ describe("OpenAPI document (generated from the zod schemas)", () => {
     );
     expect(doc.components.schemas).toHaveProperty("LifecycleEvent");
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(
-      ["memberToken", "operatorToken", "widgetKey", "widgetKeyHeader"].sort(),
+      ["memberToken", "operatorToken", "resultToken", "widgetKey", "widgetKeyHeader"].sort(),
     );
   });
 

@@ -215,18 +215,19 @@ describe("responseNode", () => {
     });
     const response = await hook(flow.webhookUrls.webhook_1 as string, { body: { orderId: 7 } });
     const body = await expectJson<{
-      error: { code: string; executionId: string; resultUrl: string };
+      error: { code: string; executionId: string; resultUrl: string; resultToken: string };
     }>(response, 504);
     expect(body.error.code).toBe("workflow_timeout");
     expect(response.headers.get("location")).toBe(body.error.resultUrl);
     const path = new URL(body.error.resultUrl).pathname;
-    expect(await expectJson(await call("GET", path), 202)).toEqual({
+    const token = body.error.resultToken;
+    expect(await expectJson(await call("GET", path, { token }), 202)).toEqual({
       status: "running",
       executionId: body.error.executionId,
     });
     // The reply is the answer as soon as the respond node has run, while the run goes on.
     const answered = await eventually(async () => {
-      const answer = await call("GET", path);
+      const answer = await call("GET", path, { token });
       return answer.status === 202 ? undefined : answer;
     }, 10_000);
     expect(answered.headers.get("x-order")).toBe("7");

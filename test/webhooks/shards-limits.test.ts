@@ -148,7 +148,11 @@ describe("the shard of an execution", () => {
     const timedOut = await Promise.all(
       Array.from({ length: 12 }, () =>
         hook(flow.webhookUrls.webhook_1 as string, { body: { gate: gate("a"), url: "bad" } }).then(
-          (r) => expectJson<{ error: { executionId: string; resultUrl: string } }>(r, 504),
+          (r) =>
+            expectJson<{ error: { executionId: string; resultUrl: string; resultToken: string } }>(
+              r,
+              504,
+            ),
         ),
       ),
     );
@@ -156,15 +160,17 @@ describe("the shard of an execution", () => {
     if (!away) throw new Error("twelve calls all landed on shard 0");
     const shard = shardOfId(away.error.executionId);
     const path = new URL(away.error.resultUrl).pathname;
-    // The handle names the workflow and the shard: `<workflow id>-<k>.<secret>`.
-    expect(path).toMatch(new RegExp(`^/webhooks/results/${flow.id}-${shard}\\.[0-9A-Za-z_-]{43}$`));
-    expect(await expectJson(await call("GET", path), 202)).toEqual({
+    expect(path).toBe(`/webhooks/results/${away.error.executionId}`);
+    // The token names the workflow and the shard: `<workflow id>-<k>.<secret>`.
+    expect(away.error.resultToken).toMatch(new RegExp(`^${flow.id}-${shard}\\.[0-9A-Za-z_-]{43}$`));
+    const token = away.error.resultToken;
+    expect(await expectJson(await call("GET", path, { token }), 202)).toEqual({
       status: "running",
       executionId: away.error.executionId,
     });
     await release("a");
     const failed = await eventually(async () => {
-      const answer = await call("GET", path);
+      const answer = await call("GET", path, { token });
       return answer.status === 500 ? answer : undefined;
     }, 10_000);
     expect(failed.headers.get("x-execution-id")).toBe(away.error.executionId);

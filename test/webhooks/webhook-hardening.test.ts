@@ -2,7 +2,8 @@
  * The webhook receiver against hostile requests (docs/api/webhooks.md#responses, docs/limits.md):
  * JSON nested deeper than 128 levels is 422 before it is parsed, a broken upload is 422 (never a
  * 500), a Content-Encoding is 415 after the 404/405 checks, form fields named like prototype keys
- * stay plain data, and the lastNode 504 and 500 bodies carry `error.executionId`.
+ * stay plain data that templates read (own keys only), and the lastNode 504 and 500 bodies carry
+ * `error.executionId`.
  */
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -154,6 +155,43 @@ describe("form fields named __proto__, constructor and prototype stay plain data
     const form = new FormData();
     for (const [name, value] of expected) form.append(name as string, value as string);
     await roundTrip(form);
+  });
+});
+
+describe("templates read a body's own __proto__ and constructor keys, never its prototype", () => {
+  it("as JSON.parse made them, through the runner and its records", async () => {
+    const reader = await createWorkflow(ws, {
+      nodes: [
+        { type: "webhook", responseMode: "lastNode" },
+        {
+          key: "read",
+          type: "set",
+          fields: {
+            inner: "{{webhook_1.body.__proto__.a}}",
+            proto: "{{webhook_1.body.__proto__}}",
+            named: "{{webhook_1.body.constructor}}",
+            text: "a={{webhook_1.body.__proto__.a}} c={{webhook_1.body.constructor}}",
+            inherited: "{{webhook_1.body.toString}}",
+            deeper: "{{webhook_1.body.__proto__.hasOwnProperty}}",
+            headers: "{{webhook_1.headers.constructor}}",
+          },
+        },
+      ],
+      connections: [{ from: "webhook_1", to: "read" }],
+    });
+    const response = await hook(reader.webhookUrls.webhook_1 as string, {
+      headers: json,
+      body: '{"__proto__": {"a": 1}, "constructor": "x"}',
+    });
+    expect(await expectJson(response, 200)).toEqual({
+      inner: 1,
+      proto: { a: 1 },
+      named: "x",
+      text: "a=1 c=x",
+      inherited: "",
+      deeper: "",
+      headers: "",
+    });
   });
 });
 

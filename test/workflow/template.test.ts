@@ -65,14 +65,22 @@ describe("resolveValue (docs/api/webhooks.md templates)", () => {
     expect(resolveValue("{{webhook_1.method.length}}", scope)).toBe("");
   });
 
-  it("never walks into prototype members", () => {
-    const hostile = JSON.parse('{"__proto__": {"polluted": "yes"}}') as JsonValue;
-    const local: TemplateScope = { outputs: { n: { body: hostile } }, secrets: {} };
-    expect(resolveValue("{{n.body.__proto__.polluted}}", local)).toBe("");
-    expect(resolveValue("{{n.body.constructor}}", local)).toBe("");
+  it("reads own __proto__ and constructor keys as data, never prototype members", () => {
+    const body = JSON.parse('{"__proto__": {"polluted": "yes"}, "constructor": "x"}') as JsonValue;
+    const local: TemplateScope = { outputs: { n: { body } }, secrets: {} };
+    expect(resolveValue("{{n.body.__proto__.polluted}}", local)).toBe("yes");
+    expect(resolveValue("{{n.body.__proto__}}", local)).toEqual({ polluted: "yes" });
+    expect(resolveValue("{{n.body.constructor}}", local)).toBe("x");
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(resolveValue("{{n.body.__proto__.toString}}", local)).toBe("");
+    expect(resolveValue("{{n.constructor}}", local)).toBe("");
+    expect(resolveValue("{{n.__proto__}}", local)).toBe("");
     expect(resolveValue("{{n.toString}}", local)).toBe("");
+    expect(resolveValue("{{constructor.name}}", local)).toBe("");
     expect(resolveValue("{{secrets.constructor}}", local)).toBe("");
+    expect(resolveValue("{{secrets.__proto__}}", local)).toBe("");
     expect(resolveValue("{{webhook_1.body.user.hasOwnProperty}}", scope)).toBe("");
+    expect(resolveValue("{{webhook_1.body.items.constructor}}", scope)).toBe("");
   });
 
   it("walks arrays and objects, leaves keys, other types and plain strings alone", () => {

@@ -1,7 +1,8 @@
 /**
  * Result handles of lastNode and responseNode calls that timed out (docs/webhooks.md#result-handles): a token,
- * unguessable and valid 24 hours, that is the only credential for the execution's result. The
- * token names its workflow and the runner shard that runs the execution (`<workflow id>.<secret>`
+ * unguessable and valid 24 hours, that is the only credential for the execution's result; the
+ * caller sends it as `Authorization: Bearer`, never in the URL (docs/security.md#capability-urls).
+ * The token names its workflow and the runner shard that runs the execution (`<workflow id>.<secret>`
  * on shard 0, `<workflow id>-<k>.<secret>` on shard k, docs/scaling.md#runner-shards) so the Worker
  * finds the runner; the runner keeps only its SHA-256.
  */
