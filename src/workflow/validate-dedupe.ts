@@ -17,7 +17,7 @@ export const PRESET_DEDUPE_KEYS: Partial<Record<SignaturePreset, string>> = {
 };
 /**
  * The presets that sign no timestamp: a replayed call is as good as new to the check, and only
- * deduplication refuses it, on its signature as well as on its (unsigned) delivery id.
+ * deduplication refuses it, on its signature (their delivery ids are not signed).
  */
 export const UNSTAMPED_PRESETS: readonly SignaturePreset[] = [
   "github",
@@ -106,7 +106,10 @@ export type DedupePlan = {
  * What the node dedupes on, decided when a call arrives, so a definition saved before a default
  * existed gets it too: with `dedupe: false` or neither `dedupe` nor `verify`, nothing; with an
  * object, its key (or the preset's delivery id) and window; with `verify` alone, the preset's
- * delivery id for the default window. A preset that signs no timestamp adds the signature.
+ * delivery id for the default window. A preset that signs no timestamp dedupes on the signature
+ * instead of its delivery id: the id is not signed, so a replayer could change it, while every
+ * retry and replay of a delivery repeats the signature (one key claimed, not two). A key set in
+ * `dedupe` is kept, and the signature is added to it.
  */
 export function dedupePlan(node: {
   key: string;
@@ -115,11 +118,12 @@ export function dedupePlan(node: {
 }): DedupePlan | null {
   const { dedupe, verify } = node;
   if (dedupe === false || (!dedupe && !verify)) return null;
-  const path = verify ? PRESET_DEDUPE_KEYS[verify.preset] : undefined;
+  const unstamped = verify !== undefined && UNSTAMPED_PRESETS.includes(verify.preset);
+  const path = verify && !unstamped ? PRESET_DEDUPE_KEYS[verify.preset] : undefined;
   const key = dedupe?.key ?? (path ? `{{${node.key}.${path}}}` : undefined);
   return {
     keys: key ? [key] : [],
-    signature: verify !== undefined && UNSTAMPED_PRESETS.includes(verify.preset),
+    signature: unstamped,
     windowSeconds: dedupe ? dedupe.windowSeconds : defaultWindowSeconds(verify?.preset),
   };
 }

@@ -1,0 +1,29 @@
+/**
+ * The MaintenanceJob Durable Object's RPC interface (docs/operations.md#background-jobs): one
+ * object per job (named by its id), which runs the job's phases a page at a time on its alarm, so
+ * a job survives restarts and deploys and resumes where it was.
+ */
+
+/** What a job does: reseal every stored value under the current key (docs/security.md#rotating-keys). */
+export type JobKind = "reseal";
+
+/** A job as the operator API shows it; times in epoch ms. */
+export type JobView = {
+  id: string;
+  kind: JobKind;
+  status: "running" | "completed" | "failed";
+  /** What was done so far, by what (e.g. `secrets`, `executions`). */
+  counts: Record<string, number>;
+  /** Why a failed job stopped (after its retries), else null. */
+  error: string | null;
+  createdAt: number;
+  completedAt: number | null;
+};
+
+/** The object's RPC methods. */
+export interface MaintenanceJobContract {
+  /** Starts the job (its first phase runs at once, on the alarm); a started job is returned as it is. */
+  start(id: string, kind: JobKind): Promise<JobView>;
+  /** The job, or null when this object holds none. */
+  view(): Promise<JobView | null>;
+}

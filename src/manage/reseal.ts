@@ -1,0 +1,90 @@
+/**
+ * The reseal job (docs/security.md#rotating-keys): every value stored sealed is sealed again under
+ * the current `SECRETS_KEY`, so the old key can be removed. Its phases, each a page at a time:
+ * workspace secrets and event endpoint secrets in D1, each workspace ledger's stored idempotent
+ * answers, and each workflow runner's records (running states and kept inputs). Every step
+ * skips what is already under the current key, so a phase repeated after a restart is harmless.
+ */
+import { asc, gt } from "drizzle-orm";
+import { database } from "../db/database";
+import { workflows, workspaces } from "../db/schema";
+import { resealEndpointSecrets } from "../events/endpoints";
+import { linkLedger } from "../launch/ledger/client";
+import type { AppBindings } from "../platform/env";
+import { keyring } from "../platform/secret-box";
+import { workflowRunner } from "../webhooks/runner/client";
+import type { JobPhase } from "./jobs/phases";
+import { resealSecrets } from "./secrets";
+
+const PAGE = 100;
+const RECORDS_PAGE = 200;
+
+/** Workspace secrets; the cursor is `<workspace id>\n<name>`. */
+const secretsPhase: JobPhase = async (env, cursor) => {
+  const [workspaceId = "", name = ""] = cursor?.split("\n") ?? [];
+  const after = cursor ? { workspaceId, name } : null;
+  const page = await resealSecrets(database(env), await keyring(env), after, PAGE);
+  const next = page.next ? `${page.next.workspaceId}\n${page.next.name}` : null;
+  return { cursor: next, counts: { secrets: page.resealed } };
+};
+
+/** Event endpoints' signing secrets; the cursor is the last endpoint id. */
+const endpointsPhase: JobPhase = async (env, cursor) => {
+  const page = await resealEndpointSecrets(database(env), await keyring(env), cursor, PAGE);
+  return { cursor: page.next, counts: { endpointSecrets: page.resealed } };
+};
+
+/** Each workspace's ledger; the cursor is the last workspace id. */
+const ledgersPhase: JobPhase = async (env, cursor) => {
+  const rows = await database(env)
+    .select({ id: workspaces.id })
+    .from(workspaces)
+    .where(cursor ? gt(workspaces.id, cursor) : undefined)
+    .orderBy(asc(workspaces.id))
+    .limit(20);
+  let resealed = 0;
+  for (const row of rows) resealed += await linkLedger(env, row.id).resealAnswers(row.id);
+  const next = rows.length < 20 ? null : (rows.at(-1)?.id ?? null);
+  return { cursor: next, counts: { idempotentAnswers: resealed } };
+};
+
+/**
+ * Each runner of each workflow, a page of records per step; the cursor is
+ * `<workflow id>\n<shard>\n<last record key>` (an empty record key: the runner's first page).
+ */
+const runnersPhase: JobPhase = async (env, cursor) => {
+  const [after = "", shardText = "0", recordKey = ""] = cursor?.split("\n") ?? [];
+  const [workflow] = await database(env)
+    .select({ id: workflows.id, shards: workflows.runnerShardsEver })
+    .from(workflows)
+    .where(cursor ? gt(workflows.id, after) : undefined)
+    .orderBy(asc(workflows.id))
+    .limit(1)
+    .then((rows) => (cursor && recordKey !== "" ? [{ id: after, shards: 0 }] : rows));
+  if (!workflow) return { cursor: null, counts: {} };
+  const shard = cursor && recordKey !== "" ? Number(shardText) : 0;
+  const page = await workflowRunner(env, workflow.id, shard).resealRecords(
+    recordKey || null,
+    RECORDS_PAGE,
+  );
+  const counts = { executions: page.executions, keptInputs: page.keptInputs };
+  if (page.next) return { cursor: `${workflow.id}\n${shard}\n${page.next}`, counts };
+  const shards = await shardsOf(env, workflow.id, workflow.shards);
+  // The runner's last page: its next shard, or (a cursor just past this workflow) the next one.
+  return shard + 1 < shards
+    ? { cursor: `${workflow.id}\n${shard + 1}\n`, counts }
+    : { cursor: `${workflow.id}\n0\n`, counts };
+};
+
+async function shardsOf(env: AppBindings, workflowId: string, known: number): Promise<number> {
+  if (known > 0) return known;
+  const [row] = await database(env)
+    .select({ shards: workflows.runnerShardsEver })
+    .from(workflows)
+    .where(gt(workflows.id, workflowId.slice(0, -1)))
+    .limit(1);
+  return row?.shards ?? 1;
+}
+
+/** The reseal job's phases, in order. */
+export const RESEAL_PHASES: JobPhase[] = [secretsPhase, endpointsPhase, ledgersPhase, runnersPhase];
