@@ -4,7 +4,7 @@
 export type Api = (
   method: string,
   path: string,
-  options?: { token?: string; body?: unknown },
+  options?: { token?: string; body?: unknown; headers?: Record<string, string> },
   // biome-ignore lint/suspicious/noExplicitAny: any JSON answer, like scripts/dev.mjs's `api`.
 ) => Promise<{ status: number; json: any; text: string }>;
 

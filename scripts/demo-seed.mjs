@@ -4,8 +4,10 @@
 
 /**
  * Calls the service's HTTP API: `method` and `path` (starting with `/`), an optional bearer
- * `token` and an optional JSON `body`. `json` is the parsed body when the answer is JSON.
- * @typedef {(method: string, path: string, options?: { token?: string, body?: unknown }) =>
+ * `token`, an optional JSON `body` and more `headers`. `json` is the parsed body when the answer
+ * is JSON.
+ * @typedef {(method: string, path: string, options?: { token?: string, body?: unknown,
+ *   headers?: Record<string, string> }) =>
  *   Promise<{ status: number, json: any, text: string }>} Api
  */
 

@@ -30,6 +30,7 @@ export declare function startLocalServer(options?: {
   logLevel?: string;
   healthTimeoutMs?: number;
   migratedState?: string;
+  persistDir?: string;
   prebuilt?: boolean;
 }): Promise<LocalServer>;
 

@@ -135,6 +135,9 @@ export async function migrateState(dir, options = {}) {
  * @param {number} [options.healthTimeoutMs] default 90 s
  * @param {string} [options.migratedState] a state folder `migrateState` made: a "temporary"
  *   server starts from a copy of it instead of applying the migrations itself
+ * @param {string} [options.persistDir] a "temporary" server's state in this folder instead, kept
+ *   when it stops, so another server started on it later continues (a restart, as a deploy
+ *   is); filled from `migratedState`, or migrated, only while it is empty
  * @param {boolean} [options.prebuilt] dist/client is built already: wrangler's [build] step
  *   (scripts/build-client.mjs) is skipped, so servers started side by side never rewrite the files
  *   another one is serving (the browser tests build once, in their global setup)
@@ -152,10 +155,14 @@ export async function startLocalServer(options = {}) {
     ...(state === "temporary" ? { WRANGLER_REGISTRY_PATH: path.join(tmp, "reg") } : {}),
     ...(options.prebuilt ? { [PREBUILT]: "1" } : {}),
   });
-  const persist = state === "temporary" ? ["--persist-to", path.join(tmp, "state")] : [];
+  const stateDir = options.persistDir ?? path.join(tmp, "state");
+  const persist = state === "temporary" ? ["--persist-to", stateDir] : [];
+  const fresh = !fs.existsSync(stateDir) || fs.readdirSync(stateDir).length === 0;
   try {
-    if (state === "temporary" && options.migratedState) {
-      fs.cpSync(options.migratedState, persist[1], { recursive: true });
+    if (state === "temporary" && options.persistDir && !fresh) {
+      // A later server on kept state: the migrations were applied by the first.
+    } else if (state === "temporary" && options.migratedState) {
+      fs.cpSync(options.migratedState, stateDir, { recursive: true });
     } else await applyMigrations(persist, env, inheritOutput);
   } catch (error) {
     removeTmp();
@@ -215,8 +222,8 @@ export async function startLocalServer(options = {}) {
  * @param {string} base e.g. `http://127.0.0.1:8787`
  */
 export function fetchApi(base) {
-  return async (method, route, { token, body } = {}) => {
-    const headers = {};
+  return async (method, route, { token, body, headers: extra } = {}) => {
+    const headers = { ...extra };
     if (token) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers["content-type"] = "application/json";
     const res = await fetch(base + route, {

@@ -10,6 +10,7 @@ import { appFor } from "./routes";
 
 export { Conversation } from "./conversations/conversation/object";
 export { LinkLedger } from "./launch/ledger/object";
+export { MaintenanceJob } from "./manage/jobs/object";
 export { WorkflowRunner } from "./webhooks/runner/object";
 
 /** HTTP through the app; the queue's messages are deliveries of lifecycle events (docs/events.md). */

@@ -23,6 +23,7 @@ import { membersRouter } from "./manage/members-routes";
 import { operatorRouter } from "./manage/operator-routes";
 import { previewRouter } from "./manage/preview-routes";
 import { requestsRouter } from "./manage/requests-routes";
+import { resealRouter } from "./manage/reseal-routes";
 import { secretsRouter } from "./manage/secrets-routes";
 import { usageRouter } from "./manage/usage-routes";
 import { widgetKeysRouter } from "./manage/widget-keys-routes";
@@ -59,6 +60,7 @@ export const fullApp = once(() =>
   appWith([
     launches,
     operatorRouter(),
+    resealRouter(),
     membersRouter(),
     widgetKeysRouter(),
     agentsRouter(),

@@ -830,6 +830,186 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/operator/reseal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Seal every stored value again under the current SECRETS_KEY, in the background */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Started; poll it with its id */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ResealJob"];
+                    };
+                };
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query" | "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/operator/reseal/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How far a reseal job got */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The job */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ResealJob"];
+                    };
+                };
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query" | "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
+                        };
+                    };
+                };
+                /** @description `not_found`: No such resource in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "not_found";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/manage/members": {
         parameters: {
             query?: never;
@@ -8415,6 +8595,20 @@ export interface components {
                 email: string;
                 name: string;
             };
+        };
+        ResealJob: {
+            /** @example rsl_3T7mJbQ2xV9kLp4sW8nZ1c */
+            id: string;
+            /** @enum {string} */
+            status: "running" | "completed" | "failed";
+            /** @description Values sealed again under the current key so far: `secrets`, `endpointSecrets`, `idempotentAnswers`, `executions` (running states), `keptInputs` */
+            counts: {
+                [key: string]: number;
+            };
+            /** @description Why a failed job stopped */
+            error: string | null;
+            createdAt: string;
+            completedAt: string | null;
         };
         CreatedMember: {
             member: components["schemas"]["Member"];

@@ -13,6 +13,7 @@ import {
   authenticateMember,
   authenticateWidgetKey,
   isLiveWidgetKey,
+  isOperatorToken,
   MEMBER_TOKEN_PREFIX,
   type MemberPrincipal,
   noteWidgetKeyUse,
@@ -132,6 +133,19 @@ export const refuseCrossSiteForms = createMiddleware<AppEnv>(async (c, next) => 
 export const requireWriter = createMiddleware<MemberEnv>(async (c, next) => {
   if (c.get("member").role === "member") {
     throw insufficientScope("Only workspace owners and admins can do this.");
+  }
+  await next();
+});
+
+/** The operator API's credential: `OPERATOR_TOKEN` (or, during a rotation, a previous one). */
+export const requireOperator = createMiddleware<AppEnv>(async (c, next) => {
+  const credential = readCredential(c.req.raw.headers, false);
+  if (
+    credential === null ||
+    credential === "conflict" ||
+    !(await isOperatorToken(credential, c.env))
+  ) {
+    throw invalidKey();
   }
   await next();
 });

@@ -1,28 +1,14 @@
 /** Operator API: `POST /v1/operator/workspaces` with the OPERATOR_TOKEN secret (docs/api/manage.md). */
 
 import { createRoute } from "@hono/zod-openapi";
-import { createMiddleware } from "hono/factory";
-import { isOperatorToken, readCredential } from "../auth/credentials";
+import { requireOperator } from "../auth/middleware";
 import { database } from "../db/database";
-import { type AppEnv, createRouter } from "../platform/app";
-import { invalidKey } from "../platform/errors";
+import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";
 import { errorResponses } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
 import { createWorkspace } from "./members";
 import { manageSchemas } from "./schemas";
-
-const requireOperator = createMiddleware<AppEnv>(async (c, next) => {
-  const credential = readCredential(c.req.raw.headers, false);
-  if (
-    credential === null ||
-    credential === "conflict" ||
-    !(await isOperatorToken(credential, c.env))
-  ) {
-    throw invalidKey();
-  }
-  await next();
-});
 
 /**
  * The operator API: a router built by the full app on first use, never at start-up

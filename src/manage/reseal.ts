@@ -13,7 +13,7 @@ import { linkLedger } from "../launch/ledger/client";
 import type { AppBindings } from "../platform/env";
 import { keyring } from "../platform/secret-box";
 import { workflowRunner } from "../webhooks/runner/client";
-import type { JobPhase } from "./jobs/phases";
+import type { JobPhase } from "./jobs/phase";
 import { resealSecrets } from "./secrets";
 
 const PAGE = 100;
@@ -48,43 +48,38 @@ const ledgersPhase: JobPhase = async (env, cursor) => {
   return { cursor: next, counts: { idempotentAnswers: resealed } };
 };
 
-/**
- * Each runner of each workflow, a page of records per step; the cursor is
- * `<workflow id>\n<shard>\n<last record key>` (an empty record key: the runner's first page).
- */
-const runnersPhase: JobPhase = async (env, cursor) => {
-  const [after = "", shardText = "0", recordKey = ""] = cursor?.split("\n") ?? [];
-  const [workflow] = await database(env)
+/** Where the runners phase is: a workflow's shard, after a record key (null: its first page). */
+type RunnerCursor = { workflowId: string; shard: number; shards: number; after: string | null };
+
+/** The first shard of the first workflow after `workflowId` (null: from the first), or null. */
+async function nextWorkflow(env: AppBindings, workflowId: string | null) {
+  const [row] = await database(env)
     .select({ id: workflows.id, shards: workflows.runnerShardsEver })
     .from(workflows)
-    .where(cursor ? gt(workflows.id, after) : undefined)
+    .where(workflowId ? gt(workflows.id, workflowId) : undefined)
     .orderBy(asc(workflows.id))
-    .limit(1)
-    .then((rows) => (cursor && recordKey !== "" ? [{ id: after, shards: 0 }] : rows));
-  if (!workflow) return { cursor: null, counts: {} };
-  const shard = cursor && recordKey !== "" ? Number(shardText) : 0;
-  const page = await workflowRunner(env, workflow.id, shard).resealRecords(
-    recordKey || null,
-    RECORDS_PAGE,
-  );
-  const counts = { executions: page.executions, keptInputs: page.keptInputs };
-  if (page.next) return { cursor: `${workflow.id}\n${shard}\n${page.next}`, counts };
-  const shards = await shardsOf(env, workflow.id, workflow.shards);
-  // The runner's last page: its next shard, or (a cursor just past this workflow) the next one.
-  return shard + 1 < shards
-    ? { cursor: `${workflow.id}\n${shard + 1}\n`, counts }
-    : { cursor: `${workflow.id}\n0\n`, counts };
-};
-
-async function shardsOf(env: AppBindings, workflowId: string, known: number): Promise<number> {
-  if (known > 0) return known;
-  const [row] = await database(env)
-    .select({ shards: workflows.runnerShardsEver })
-    .from(workflows)
-    .where(gt(workflows.id, workflowId.slice(0, -1)))
     .limit(1);
-  return row?.shards ?? 1;
+  return row
+    ? { workflowId: row.id, shard: 0, shards: Math.max(1, row.shards), after: null }
+    : null;
 }
+
+/** Each runner of each workflow, a page of its records per step; the cursor is a RunnerCursor. */
+const runnersPhase: JobPhase = async (env, cursor) => {
+  const at: RunnerCursor | null = cursor ? JSON.parse(cursor) : await nextWorkflow(env, null);
+  if (!at) return { cursor: null, counts: { executions: 0, keptInputs: 0 } };
+  const runner = workflowRunner(env, at.workflowId, at.shard);
+  const page = await runner.resealRecords(at.after, RECORDS_PAGE);
+  const next: RunnerCursor | null = page.next
+    ? { ...at, after: page.next }
+    : at.shard + 1 < at.shards
+      ? { ...at, shard: at.shard + 1, after: null }
+      : await nextWorkflow(env, at.workflowId);
+  return {
+    cursor: next ? JSON.stringify(next) : null,
+    counts: { executions: page.executions, keptInputs: page.keptInputs },
+  };
+};
 
 /** The reseal job's phases, in order. */
 export const RESEAL_PHASES: JobPhase[] = [secretsPhase, endpointsPhase, ledgersPhase, runnersPhase];

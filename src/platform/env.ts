@@ -4,6 +4,7 @@
 
 import type { ConversationContract } from "../conversations/conversation/contract";
 import type { LinkLedgerContract } from "../launch/ledger/contract";
+import type { MaintenanceJobContract } from "../manage/jobs/contract";
 import type { WorkflowRunnerContract } from "../webhooks/runner/contract";
 
 /** The Workers AI binding as the brain uses it (a stand-in in tests). */
@@ -14,6 +15,8 @@ export interface AppBindings {
   LINK_LEDGER: DurableObjectNamespace<LinkLedgerContract>;
   WORKFLOW_RUNNER: DurableObjectNamespace<WorkflowRunnerContract>;
   CONVERSATION: DurableObjectNamespace<ConversationContract>;
+  /** Background jobs, one object each (docs/architecture.md#maintenance-jobs). */
+  MAINTENANCE_JOB: DurableObjectNamespace<MaintenanceJobContract>;
   /** Deliveries of lifecycle events to event endpoints (docs/events.md#delivery). */
   EVENT_DELIVERIES: Queue<{ deliveryId: string }>;
   /** Workers AI; when bound, agents reply through it, otherwise through the scripted brain. */

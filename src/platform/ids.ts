@@ -18,7 +18,8 @@ export type IdPrefix =
   | "sil"
   | "dss"
   | "pk"
-  | "wch";
+  | "wch"
+  | "rsl";
 
 /** A new unguessable id: `<prefix>_` + 22 base62 chars (about 131 random bits; docs/architecture.md#ids-and-formats). */
 export function newId(prefix: IdPrefix): string {

@@ -2,7 +2,7 @@
 import type { AppBindings } from "../../platform/env";
 import type { MaintenanceJobContract } from "./contract";
 
-/** The object that runs job `id` (docs/operations.md#background-jobs). */
+/** The object that runs job `id` (docs/architecture.md#maintenance-jobs). */
 export function maintenanceJob(
   env: Pick<AppBindings, "MAINTENANCE_JOB">,
   id: string,

@@ -1,5 +1,5 @@
 /**
- * The MaintenanceJob Durable Object's RPC interface (docs/operations.md#background-jobs): one
+ * The MaintenanceJob Durable Object's RPC interface (docs/architecture.md#maintenance-jobs): one
  * object per job (named by its id), which runs the job's phases a page at a time on its alarm, so
  * a job survives restarts and deploys and resumes where it was.
  */
@@ -21,7 +21,7 @@ export type JobView = {
 };
 
 /** The object's RPC methods. */
-export interface MaintenanceJobContract {
+export interface MaintenanceJobContract extends Rpc.DurableObjectBranded {
   /** Starts the job (its first phase runs at once, on the alarm); a started job is returned as it is. */
   start(id: string, kind: JobKind): Promise<JobView>;
   /** The job, or null when this object holds none. */
