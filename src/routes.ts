@@ -17,6 +17,7 @@ import { eventEndpointsRouter } from "./events/routes";
 import { launches } from "./launch/routes";
 import { agentsRouter } from "./manage/agents-routes";
 import { dashboardRouter } from "./manage/dashboard-routes";
+import { memberErasuresRouter, widgetErasures } from "./manage/erasure-routes";
 import { executionsRouter } from "./manage/executions-routes";
 import { linksRouter } from "./manage/links-routes";
 import { membersRouter } from "./manage/members-routes";
@@ -51,7 +52,7 @@ function appWith(routers: Router[]): OpenAPIHono<AppEnv> {
 export const HOT_PATH = /^\/(?:v1\/widget\/|v1\/chat\/|webhooks\/|webhook-test\/|chat$|health$)/;
 
 /** The launch API, the webhook trigger and the chat, built at start-up. */
-export const hotApp = appWith([launches, webhooksRouter, chatRouter]);
+export const hotApp = appWith([launches, widgetErasures, webhooksRouter, chatRouter]);
 
 /**
  * Every route, in the order the OpenAPI document lists them; built on first use.
@@ -59,6 +60,7 @@ export const hotApp = appWith([launches, webhooksRouter, chatRouter]);
 export const fullApp = once(() =>
   appWith([
     launches,
+    widgetErasures,
     operatorRouter(),
     resealRouter(),
     membersRouter(),
@@ -76,6 +78,7 @@ export const fullApp = once(() =>
     dashboardRouter(),
     usageRouter(),
     linksRouter(),
+    memberErasuresRouter(),
     eventEndpointsRouter(),
     deliveriesRouter(),
     webhooksRouter,

@@ -75,6 +75,12 @@ export interface ConversationApi {
   revoke(now?: number): Promise<void>;
   /** Ends an open conversation; a no-op once ended. */
   end(reason: Exclude<EndReason, "revoked">, now?: number): Promise<void>;
+  /**
+   * Erases the conversation at its person's request (docs/security.md#erasure): every socket is
+   * closed (`revoked`), and its facts, messages, tickets and pending notifications are deleted.
+   * @returns how many messages it held
+   */
+  erase(): Promise<number>;
   /** Every message, oldest first, for `conversation.ended` with a transcript (docs/events.md). */
   transcript(): Promise<StoredMessage[]>;
   /** Accepts the chat socket for a valid one-time ticket (`?ticket=`), or refuses in the envelope. */

@@ -157,6 +157,15 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     await this.scheduleAlarm();
   }
 
+  /** Erases the conversation: its sockets closed as on a revocation, its storage emptied. */
+  async erase(): Promise<number> {
+    closeAll(this.ctx.getWebSockets(), { type: "revoked" }, CLOSE_CODES.revoked, "revoked");
+    const messages = this.store.erase();
+    await this.ctx.storage.deleteAlarm();
+    this.alarmAt = null;
+    return messages;
+  }
+
   /** Every message, oldest first (docs/events.md#transcripts). */
   async transcript(): Promise<StoredMessage[]> {
     return this.store.messages();
@@ -210,6 +219,8 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
   }
 
   private post(message: StoredMessage): void {
+    // Erased meanwhile (a reply in flight when the person's data was erased): nothing is kept.
+    if (!this.store.facts()) return;
     // The idle timer counts from the newest message: no state to write (store.lastActivityAt).
     const stored = this.store.addMessage(message);
     broadcast(this.ctx.getWebSockets(), { type: "message", message: richWire(stored) });

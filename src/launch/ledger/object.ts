@@ -33,10 +33,12 @@ import {
   tooManyPending,
   validateNewLink,
 } from "../link-rules";
+import { Admissions } from "./admissions";
 import { AgentParameters } from "./agent-parameters";
 import type {
   Admission,
   CreateOutcome,
+  ErasedLink,
   Guarded,
   IdempotentCreate,
   LedgerResult,
@@ -54,6 +56,7 @@ import {
   revokeStatements,
 } from "./lifecycle-events";
 import { LinkCache, toRow } from "./link-cache";
+import { eraseLink } from "./link-erasure";
 import { PendingLinks } from "./pending-links";
 
 const LINK_CACHE_SIZE = 20_000;
@@ -62,8 +65,8 @@ const LINK_CACHE_SIZE = 20_000;
 export class LinkLedger extends DurableObject<AppBindings> implements LinkLedgerContract {
   private readonly db: DrizzleD1Database;
   private readonly limits: LaunchLimits;
-  private readonly rateLimits: RateLimitStore;
   private readonly keys: KeyRevocations;
+  private readonly admissions: Admissions;
   private readonly idempotency: IdempotencyKeys;
   private readonly pending: PendingLinks;
   private readonly linkCache = new LinkCache(LINK_CACHE_SIZE);
@@ -83,22 +86,13 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     this.idempotency = new IdempotencyKeys(ctx.storage.sql, env);
     this.events = new EventWatch(ctx, env, this.db);
     this.pending = new PendingLinks(ctx, this.db);
-    this.rateLimits = new RateLimitStore(ctx.storage, (promise) => ctx.waitUntil(promise));
+    const rateLimits = new RateLimitStore(ctx.storage, (promise) => ctx.waitUntil(promise));
+    this.admissions = new Admissions(this.keys, rateLimits, this.limits);
   }
 
   /** Counts one call of the key (spec 8) unless the key is revoked or over its limit. */
   async admit(key: Pick<WidgetKeyPrincipal, "keyId">): Promise<Admission> {
-    if (await this.keys.isRevoked(key.keyId)) return { admitted: false, reason: "key_revoked" };
-    return this.count(key.keyId);
-  }
-
-  /** Counts one call of `subject` (a key's id, or a member's for its previews) in its window. */
-  private async count(subject: string): Promise<Admission> {
-    const { rateLimitPerWindow, rateLimitWindowMs } = this.limits;
-    const rateLimit = await this.rateLimits.attempt(subject, rateLimitPerWindow, rateLimitWindowMs);
-    return rateLimit.allowed
-      ? { admitted: true, rateLimit }
-      : { admitted: false, reason: "rate_limited", rateLimit };
+    return this.admissions.admit(key);
   }
 
   /**
@@ -127,7 +121,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
   /** A member's dashboard preview (docs/api/manage.md#widget-preview): see the contract. */
   async createMemberLink(member: LinkMember, link: NewLink): Promise<Guarded<CreateOutcome>> {
     const scope = { workspaceId: member.workspaceId, flowIds: null };
-    return this.guarded(this.count(member.memberId), () => this.create(scope, link));
+    return this.guarded(this.admissions.count(member.memberId), () => this.create(scope, link));
   }
 
   /** The checks and the write of a create; `beforeWrite` runs once every check has passed. */
@@ -242,27 +236,33 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     this.linkCache.delete(linkId);
   }
 
-  /** Revokes a widget key in D1; refused from the next call on. @returns false for an unknown key. */
   async revokeWidgetKey(workspaceId: string, keyId: string): Promise<boolean> {
     return this.keys.revoke(workspaceId, keyId, Date.now());
   }
 
-  /** Drops cached parameter definitions of an agent after it changed or was deleted. */
   async forgetAgent(agentId: string): Promise<void> {
     this.agents.forget(agentId);
   }
 
-  /** Pending, unexpired links of the workspace right now, and the cap. */
   async usage(workspaceId: string): Promise<LedgerUsage> {
     await this.pending.load(workspaceId);
-    return {
-      pendingLinks: this.pending.size(Date.now()),
-      maxPendingLinks: this.limits.maxPendingLinks,
-    };
+    const pendingLinks = this.pending.size(Date.now());
+    return { pendingLinks, maxPendingLinks: this.limits.maxPendingLinks };
   }
 
   async resealAnswers(workspaceId: string): Promise<number> {
     return this.idempotency.reseal(workspaceId, Date.now());
+  }
+
+  async eraseLink(workspaceId: string, linkId: string): Promise<ErasedLink | null> {
+    await this.pending.load(workspaceId);
+    // Bumped on both sides of the delete, so no read-through around it caches the erased row.
+    this.epoch++;
+    const erased = await eraseLink(this.env, workspaceId, linkId);
+    this.epoch++;
+    this.pending.delete(linkId);
+    this.linkCache.delete(linkId);
+    return erased;
   }
 
   /** Makes sure the alarm relays deliveries queued outside the ledger (resend, recover, test). */

@@ -12,24 +12,32 @@
 import { DurableObject } from "cloudflare:workers";
 import type { AppBindings } from "../../platform/env";
 import { log } from "../../platform/log";
+import { ERASURE_PHASES } from "../erasure";
 import { RESEAL_PHASES } from "../reseal";
-import type { JobKind, JobView, MaintenanceJobContract } from "./contract";
+import type { JobKind, JobParams, JobView, MaintenanceJobContract } from "./contract";
 import type { JobPhase } from "./phase";
 
-const PHASES: Record<JobKind, JobPhase[]> = { reseal: RESEAL_PHASES };
+const PHASES: Record<JobKind, JobPhase[]> = { reseal: RESEAL_PHASES, erasure: ERASURE_PHASES };
 /** Failed attempts of one page before the job fails. */
 const MAX_ATTEMPTS = 5;
 
-type Stored = JobView & { phase: number; cursor: string | null; attempts: number };
+type Stored = JobView & {
+  params: JobParams;
+  phase: number;
+  cursor: string | null;
+  attempts: number;
+};
 
 /** A background job (docs/architecture.md#maintenance-jobs); see the file's docstring. */
 export class MaintenanceJob extends DurableObject<AppBindings> implements MaintenanceJobContract {
-  async start(id: string, kind: JobKind): Promise<JobView> {
+  async start(id: string, kind: JobKind, params: JobParams = {}): Promise<JobView> {
     const existing = await this.load();
     if (existing) return view(existing);
     const job: Stored = {
       id,
       kind,
+      workspaceId: params.workspaceId ?? null,
+      params,
       status: "running",
       counts: {},
       error: null,
@@ -54,9 +62,9 @@ export class MaintenanceJob extends DurableObject<AppBindings> implements Mainte
     const job = await this.load();
     if (job?.status !== "running") return;
     const phase = PHASES[job.kind][job.phase];
-    if (!phase) return this.save({ ...job, status: "completed", completedAt: Date.now() });
+    if (!phase) return this.save(ended({ ...job, status: "completed" }));
     try {
-      const page = await phase(this.env, job.cursor);
+      const page = await phase(this.env, job.cursor, job.params);
       const counts = { ...job.counts };
       for (const [name, n] of Object.entries(page.counts)) counts[name] = (counts[name] ?? 0) + n;
       const done = page.cursor === null;
@@ -69,7 +77,7 @@ export class MaintenanceJob extends DurableObject<AppBindings> implements Mainte
       log("warn", "maintenance_job_page_failed", { jobId: job.id, attempts, error });
       if (attempts >= MAX_ATTEMPTS) {
         const message = error instanceof Error ? error.message : String(error);
-        return this.save({ ...job, status: "failed", error: message, completedAt: Date.now() });
+        return this.save(ended({ ...job, status: "failed", error: message }));
       }
       await this.save({ ...job, attempts }, Date.now() + 1000 * 2 ** (attempts - 1));
     }
@@ -86,6 +94,13 @@ export class MaintenanceJob extends DurableObject<AppBindings> implements Mainte
   }
 }
 
-function view({ id, kind, status, counts, error, createdAt, completedAt }: Stored): JobView {
-  return { id, kind, status, counts, error, createdAt, completedAt };
+function view(job: Stored): JobView {
+  const { id, kind, workspaceId, status, counts, error, createdAt, completedAt } = job;
+  return { id, kind, workspaceId, status, counts, error, createdAt, completedAt };
+}
+
+/** The job as it ends: its time, and of its params only the workspace (never a person's id). */
+function ended(job: Stored): Stored {
+  const params = job.params.workspaceId ? { workspaceId: job.params.workspaceId } : {};
+  return { ...job, params, completedAt: Date.now() };
 }

@@ -144,6 +144,13 @@ export interface WorkflowRunnerApi {
    * @param after where the last page ended (null: the first page)
    */
   resealRecords(after: string | null, limit: number): Promise<ResealPage>;
+  /**
+   * Erases the next page of what carried a person (docs/security.md#erasure): executions' node
+   * inputs and outputs become `[erased]` (a live one ends as failed); with the first page, request
+   * log entries, captured samples and delivery keys that carry them are deleted.
+   * @param after where the last page ended (null: the first page)
+   */
+  eraseRecords(externalId: string, after: string | null, limit: number): Promise<ErasurePage>;
   /** Receives one webhook call: refuses it, starts an execution, or sends the Worker elsewhere. */
   receive(call: WebhookCall): Promise<WebhookOutcome | ShardAnswer>;
   /** Starts an execution from a conversation event; false when none started. */
@@ -207,6 +214,9 @@ export interface WorkflowRunnerApi {
    */
   repeatAnswer(workflowId: string, nodeKey: string, executionId: string): Promise<DirectOutcome>;
 }
+
+/** A page of `eraseRecords`: where to go on (null: done), what was erased. */
+export type ErasurePage = { next: string | null; executions: number; requests: number };
 
 /** A page of `resealRecords`: where to go on (null: done) and what was sealed again. */
 export type ResealPage = { next: string | null; executions: number; keptInputs: number };

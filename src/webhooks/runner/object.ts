@@ -49,6 +49,7 @@ import { ExecutionStore } from "./execution-store";
 import { Executor } from "./executor";
 import { LateAnswers, webhookNode } from "./late-answers";
 import { namesThisWorkflow, WebhookReceiver } from "./receiver";
+import { carrying, eraseRecords, scrubRows } from "./record-housekeeping";
 import { Replays } from "./replays";
 import { RequestLog } from "./request-log";
 import type { LoggedRequest, LoggedRequestDetail } from "./request-log-entry";
@@ -124,6 +125,21 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
 
   async secretsChanged(): Promise<void> {
     this.source.secretsChanged();
+  }
+
+  async eraseRecords(externalId: string, after: string | null, limit: number) {
+    const carries = carrying(externalId);
+    const { store } = this.executor;
+    const box = new StateBox(this.env);
+    const page = await eraseRecords(this.ctx.storage, store, box, carries, { after, limit });
+    for (const id of page.erased) this.executor.forgetErased(id);
+    let requests = 0;
+    if (after === null) {
+      requests = await this.requests.erase(carries);
+      scrubRows(this.ctx.storage.sql, "capture_samples", "output", carries);
+      scrubRows(this.ctx.storage.sql, "dedupe", "key", carries);
+    }
+    return { next: page.next, executions: page.erased.length, requests };
   }
 
   async resealRecords(after: string | null, limit: number): Promise<ResealPage> {

@@ -15,6 +15,7 @@ import { bytesToBase64, randomBase62 } from "../../platform/crypto";
 import { GroupCommit } from "../../platform/group-commit";
 import { redactPrepared } from "../../workflow/redact";
 import { type LoggedRequest, type LoggedRequestDetail, REQUEST_LOG } from "./request-log-entry";
+import { eraseLogEntries } from "./request-log-erasure";
 import { idOnShard } from "./shards";
 
 /** What the log keeps of one call. */
@@ -179,6 +180,20 @@ export class RequestLog {
       await this.storage.delete(keys.slice(i, i + 128), { allowUnconfirmed: true });
     }
     return floor;
+  }
+
+  /**
+   * Deletes the entries that carry a person whose data is erased (docs/security.md#erasure).
+   * @returns how many were deleted
+   */
+  async erase(carries: (text: string) => boolean): Promise<number> {
+    await this.settled(Date.now());
+    const keys = { entry: ENTRY, body: BODY };
+    const erased = await eraseLogEntries(this.storage, keys, entrySuffix, carries);
+    // Read again on next use: values may have gone.
+    this.groups = null;
+    this.loading = null;
+    return erased;
   }
 
   /** Forgets what is pending, after the object's storage was deleted with its workflow. */
