@@ -49,7 +49,8 @@ function appWith(routers: Router[]): OpenAPIHono<AppEnv> {
  * The paths the hot app serves, and only it: a test checks every route of the full app against
  * it, so a route added under one of these prefixes to any other router fails.
  */
-export const HOT_PATH = /^\/(?:v1\/widget\/|v1\/chat\/|webhooks\/|webhook-test\/|chat$|health$)/;
+export const HOT_PATH =
+  /^\/(?:v1\/widget\/|v1\/chat\/|webhooks\/|webhook-test\/|chat$|chat\/embed\/|health$)/;
 
 /** The launch API, the webhook trigger and the chat, built at start-up. */
 export const hotApp = appWith([launches, widgetErasures, webhooksRouter, chatRouter]);

@@ -2978,6 +2978,153 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/manage/agents/{id}/channels/{channelId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a widget channel: its name or the sites that may embed it */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Agent id */
+                    id: string;
+                    /** @description Widget channel id */
+                    channelId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateChannel"];
+                };
+            };
+            responses: {
+                /** @description The changed channel */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Channel"];
+                    };
+                };
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query" | "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
+                        };
+                    };
+                };
+                /** @description `insufficient_scope`: The credential cannot do this. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "insufficient_scope";
+                            };
+                        };
+                    };
+                };
+                /** @description `not_found`: No such resource in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "not_found";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "unsupported_media_type";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/v1/manage/agents/{id}/channels/{channelId}/preview-link": {
         parameters: {
             query?: never;
@@ -8618,6 +8765,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/chat/channels/{channelId}/embedding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a page of this origin may show the channel's chat (the widget asks) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The origin of the page that would show the chat, e.g. https://shop.example.com */
+                    origin: string;
+                };
+                header?: never;
+                path: {
+                    channelId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The answer; cached for 60 s */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ChatEmbedding"];
+                    };
+                };
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query" | "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `not_found`: No such resource in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "not_found";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "/lifecycleEvent": {
@@ -9254,6 +9488,8 @@ export interface components {
             /** @enum {string} */
             type: "widget";
             name: string;
+            /** @description The sites whose pages may embed the chat (docs/widget.md#allowed-sites); empty for any */
+            allowedOrigins: string[];
             /** @description A template of the embed tag: the flow and channel ids, and {{LAUNCH_TOKEN}} in data-launch where the token of a link (POST /v1/widget/launches) goes */
             snippet: string;
             createdAt: string;
@@ -9262,6 +9498,25 @@ export interface components {
             /** @enum {string} */
             type: "widget";
             name: string;
+            /**
+             * @description The sites whose pages may embed the channel's chat: origins such as https://shop.example.com (a leading *. allows subdomains), at most 20; empty for any site. Stored lower-case, without a default port or trailing slash, each once.
+             * @example [
+             *       "https://shop.example.com",
+             *       "https://*.example.org"
+             *     ]
+             */
+            allowedOrigins?: string[];
+        };
+        UpdateChannel: {
+            name?: string;
+            /**
+             * @description The sites whose pages may embed the channel's chat: origins such as https://shop.example.com (a leading *. allows subdomains), at most 20; empty for any site. Stored lower-case, without a default port or trailing slash, each once.
+             * @example [
+             *       "https://shop.example.com",
+             *       "https://*.example.org"
+             *     ]
+             */
+            allowedOrigins?: string[];
         };
         PreviewLink: {
             /** @example lnk_… */
@@ -9664,6 +9919,12 @@ export interface components {
         OpenChatSession: {
             /** @description The link's token (from `#launch=`) */
             token: string;
+            /** @description The widget channel whose embedded chat opens the link (`/chat/embed/{channelId}`): a link of another channel is 404 not_found */
+            channelId?: string;
+        };
+        ChatEmbedding: {
+            /** @description Whether the channel's allowed origins (or the dashboard's) include `origin`; always true when the channel allows any site */
+            allowed: boolean;
         };
     };
     responses: never;

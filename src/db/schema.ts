@@ -106,6 +106,14 @@ export const channels = sqliteTable(
       .references(() => agents.id, { onDelete: "cascade" }),
     type: text("type", { enum: ["widget"] }).notNull(),
     name: text("name").notNull(),
+    /**
+     * Origins whose pages may embed the channel's chat, canonical (`https://shop.example.com`,
+     * `https://*.example.com`); empty for any (docs/widget.md#allowed-sites).
+     */
+    allowedOrigins: text("allowed_origins", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default([]),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [index("channels_agent").on(t.agentId)],
