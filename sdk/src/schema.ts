@@ -858,7 +858,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `credential_in_query`: A credential was sent in the query string; send it in a header. */
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -867,7 +871,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "credential_in_query";
+                                code?: "credential_in_query" | "invalid_request";
                             };
                         };
                     };
@@ -972,7 +976,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -981,7 +989,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -1076,7 +1084,11 @@ export interface paths {
                         "application/json": components["schemas"]["Me"];
                     };
                 };
-                /** @description `credential_in_query`: A credential was sent in the query string; send it in a header. */
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -1085,7 +1097,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "credential_in_query";
+                                code?: "credential_in_query" | "invalid_request";
                             };
                         };
                     };
@@ -1203,7 +1215,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1212,7 +1228,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -1320,7 +1336,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1329,7 +1349,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -1436,7 +1456,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `credential_in_query`: A credential was sent in the query string; send it in a header. */
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -1445,7 +1469,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "credential_in_query";
+                                code?: "credential_in_query" | "invalid_request";
                             };
                         };
                     };
@@ -1550,7 +1574,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1559,7 +1587,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -1675,7 +1703,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1684,7 +1716,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -1752,7 +1784,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `credential_in_query`: A credential was sent in the query string; send it in a header. */
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -1761,7 +1797,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "credential_in_query";
+                                code?: "credential_in_query" | "invalid_request";
                             };
                         };
                     };
@@ -1866,7 +1902,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1875,7 +1915,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -2087,7 +2127,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2096,7 +2140,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -2190,7 +2234,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2199,7 +2247,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -2428,7 +2476,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2437,7 +2489,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -2586,7 +2638,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2595,7 +2651,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -2755,7 +2811,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2764,7 +2824,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -2865,7 +2925,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2874,7 +2938,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -2942,7 +3006,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `credential_in_query`: A credential was sent in the query string; send it in a header. */
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -2951,7 +3019,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "credential_in_query";
+                                code?: "credential_in_query" | "invalid_request";
                             };
                         };
                     };
@@ -3036,7 +3104,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `credential_in_query`: A credential was sent in the query string; send it in a header. */
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -3045,7 +3117,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "credential_in_query";
+                                code?: "credential_in_query" | "invalid_request";
                             };
                         };
                     };
@@ -3150,7 +3222,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3159,7 +3235,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -3389,7 +3465,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3398,7 +3478,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -3527,7 +3607,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3536,7 +3620,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -3638,7 +3722,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3647,7 +3735,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -3750,7 +3838,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3759,7 +3851,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -4099,7 +4191,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4108,7 +4204,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -4260,7 +4356,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4269,7 +4369,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -4641,7 +4741,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4650,7 +4754,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -4901,7 +5005,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4910,7 +5018,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -5006,7 +5114,11 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description `credential_in_query`: A credential was sent in the query string; send it in a header. */
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5015,7 +5127,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "credential_in_query";
+                                code?: "credential_in_query" | "invalid_request";
                             };
                         };
                     };
@@ -5034,7 +5146,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5043,7 +5159,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -5097,7 +5213,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `credential_in_query`: A credential was sent in the query string; send it in a header. */
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5106,7 +5226,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "credential_in_query";
+                                code?: "credential_in_query" | "invalid_request";
                             };
                         };
                     };
@@ -5220,7 +5340,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5229,7 +5353,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -5312,7 +5436,11 @@ export interface paths {
                         "application/json": components["schemas"]["PasskeyCeremony"];
                     };
                 };
-                /** @description `credential_in_query`: A credential was sent in the query string; send it in a header. */
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5321,7 +5449,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "credential_in_query";
+                                code?: "credential_in_query" | "invalid_request";
                             };
                         };
                     };
@@ -5340,7 +5468,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5349,7 +5481,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -5437,7 +5569,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5446,7 +5582,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -5512,7 +5648,11 @@ export interface paths {
                         "application/json": components["schemas"]["Usage"];
                     };
                 };
-                /** @description `credential_in_query`: A credential was sent in the query string; send it in a header. */
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5521,7 +5661,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "credential_in_query";
+                                code?: "credential_in_query" | "invalid_request";
                             };
                         };
                     };
@@ -5842,7 +5982,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5851,7 +5995,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -5951,7 +6095,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5960,7 +6108,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -6043,7 +6191,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `credential_in_query`: A credential was sent in the query string; send it in a header. */
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6052,7 +6204,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "credential_in_query";
+                                code?: "credential_in_query" | "invalid_request";
                             };
                         };
                     };
@@ -6157,7 +6309,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6166,7 +6322,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -6378,7 +6534,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6387,7 +6547,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -6481,7 +6641,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6490,7 +6654,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -6617,7 +6781,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6626,7 +6794,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -6846,7 +7014,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6855,7 +7027,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -6976,7 +7148,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6985,7 +7161,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -7130,7 +7306,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -7139,7 +7319,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };

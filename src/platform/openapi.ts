@@ -76,20 +76,24 @@ type Operation = {
 };
 
 /** The codes any operation like this one can answer with, beyond those its route names. */
-function commonCodes(path: string, operation: Operation): [ErrorCode, number][] {
+function commonCodes(path: string, method: string, operation: Operation): [ErrorCode, number][] {
   const codes: [ErrorCode, number][] = [["internal_error", 500]];
   const schemes = new Set((operation.security ?? []).flatMap((entry) => Object.keys(entry)));
   const api = path.startsWith("/v1/");
-  if (api) codes.push(["credential_in_query", 400]);
-  if (api && (operation.parameters?.length || operation.requestBody)) {
-    codes.push(["invalid_request", 400]);
-  }
+  // Every /v1/ route validates its query, so an unknown parameter is refused even where the
+  // route takes none (NoQuerySchema) and the document lists no parameters for it.
+  if (api) codes.push(["credential_in_query", 400], ["invalid_request", 400]);
   if (api && operation.requestBody) {
     codes.push(["invalid_request", 413], ["unsupported_media_type", 415]);
   }
   if (schemes.size > 0) codes.push(["invalid_key", 401]);
   if (schemes.has("memberToken") || schemes.has("widgetKey")) {
     codes.push(["insufficient_scope", 403]);
+  }
+  // A change made with the dashboard's session cookie instead of a member token must come from
+  // this origin with X-Requested-With (src/auth/middleware.ts, docs/dashboard.md#sign-in).
+  if (schemes.has("memberToken") && method !== "get" && method !== "head") {
+    codes.push(["cross_site_request", 403]);
   }
   if (schemes.has("widgetKey")) codes.push(["browser_not_allowed", 403], ["rate_limited", 429]);
   return codes;
@@ -102,13 +106,13 @@ function commonCodes(path: string, operation: Operation): [ErrorCode, number][] 
  */
 export function withCommonErrors<T extends { paths?: Record<string, unknown> }>(document: T): T {
   for (const [path, item] of Object.entries(document.paths ?? {})) {
-    for (const operation of Object.values(item as Record<string, Operation>)) {
+    for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
       if (typeof operation !== "object" || operation === null || !operation.responses) continue;
       const byStatus = new Map<string, Set<ErrorCode>>();
       for (const [status, response] of Object.entries(operation.responses)) {
         if (response[CODES]) byStatus.set(status, new Set(response[CODES]));
       }
-      for (const [code, status] of commonCodes(path, operation)) {
+      for (const [code, status] of commonCodes(path, method, operation)) {
         const key = String(status);
         byStatus.set(key, (byStatus.get(key) ?? new Set()).add(code));
       }
