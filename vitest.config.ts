@@ -25,6 +25,8 @@ export default defineConfig(async () => {
             FAKE_LLM_URL: llm.url,
             // Event endpoints on the echo server are http://127.0.0.1 (docs/events.md#event-endpoints).
             ALLOW_HTTP_EVENT_ENDPOINTS: "true",
+            // The schema fuzz draws a new seed each run; FUZZ_SEED=<n> replays one (test/platform/fuzz.test.ts).
+            FUZZ_SEED: process.env.FUZZ_SEED ?? "",
           },
         },
       }),
