@@ -1432,7 +1432,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1441,7 +1445,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -1667,7 +1671,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1676,7 +1684,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -1784,7 +1792,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1793,7 +1805,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -2018,7 +2030,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2027,7 +2043,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -2143,7 +2159,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2152,7 +2172,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -2338,7 +2358,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2347,7 +2371,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -2559,7 +2583,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2568,7 +2596,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -2662,7 +2690,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2671,7 +2703,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -2900,7 +2932,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2909,7 +2945,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -3051,7 +3087,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3060,7 +3100,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -3205,7 +3245,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3214,7 +3258,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -3374,7 +3418,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3383,7 +3431,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -3484,7 +3532,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3493,7 +3545,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -3777,7 +3829,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3786,7 +3842,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -4016,7 +4072,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4025,7 +4085,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -4154,7 +4214,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4163,7 +4227,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -4265,7 +4329,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4274,7 +4342,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -4377,7 +4445,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4386,7 +4458,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -4726,7 +4798,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4735,7 +4811,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -4887,7 +4963,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4896,7 +4976,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -5268,7 +5348,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5277,7 +5361,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -5528,7 +5612,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5537,7 +5625,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -5665,7 +5753,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5674,7 +5766,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -5855,7 +5947,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5864,7 +5960,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -5979,7 +6075,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5988,7 +6088,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -6076,7 +6176,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6085,7 +6189,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -6485,7 +6589,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6494,7 +6602,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -6594,7 +6702,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6603,7 +6715,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -6722,7 +6834,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6731,7 +6847,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -7044,7 +7160,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -7053,7 +7173,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -7265,7 +7385,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -7274,7 +7398,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -7368,7 +7492,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -7377,7 +7505,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -7504,7 +7632,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -7513,7 +7645,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -7733,7 +7865,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -7742,7 +7878,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -7863,7 +7999,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -7872,7 +8012,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -8017,7 +8157,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -8026,7 +8170,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };

@@ -7,21 +7,10 @@
 import { describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../../src/platform/errors";
 import { call, expectJson, seedWorkspace } from "../helpers/api";
+import { codesAt, type OpenApiDocument } from "../helpers/openapi";
 
-type Responses = Record<string, { description: string; content?: Record<string, unknown> }>;
-type Document = { paths: Record<string, Record<string, { responses: Responses }>> };
-
-async function documentOf(): Promise<Document> {
-  return expectJson<Document>(await call("GET", "/openapi.json"), 200);
-}
-
-/** The codes an operation documents at a status (from the response's `code` enum). */
-function codesAt(document: Document, path: string, method: string, status: number): string[] {
-  const response = document.paths[path]?.[method]?.responses[String(status)];
-  const schema = (response?.content?.["application/json"] as { schema?: unknown })?.schema as
-    | { allOf: [unknown, { properties: { error: { properties: { code: { enum: string[] } } } } }] }
-    | undefined;
-  return schema?.allOf[1].properties.error.properties.code.enum ?? [];
+async function documentOf(): Promise<OpenApiDocument> {
+  return expectJson<OpenApiDocument>(await call("GET", "/openapi.json"), 200);
 }
 
 describe("the OpenAPI document lists error codes per operation", () => {
@@ -127,6 +116,21 @@ describe("answers the document promises", () => {
         "invalid_request",
       );
     }
+  });
+
+  it("every change behind a member token documents 403 cross_site_request (the session cookie's), no read does", async () => {
+    const document = await documentOf();
+    const listed: string[] = [];
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const security = (operation as { security?: Record<string, unknown>[] }).security ?? [];
+        if (!security.some((entry) => "memberToken" in entry)) continue;
+        const documented = codesAt(document, path, method, 403).includes("cross_site_request");
+        listed.push(`${method} ${path}: ${documented}`);
+      }
+    }
+    expect(listed.filter((line) => line.startsWith("get ") !== line.endsWith("false"))).toEqual([]);
+    expect(listed.length).toBeGreaterThan(40);
   });
 
   it("an id over 64 characters gets the documented 400 invalid_request", async () => {
