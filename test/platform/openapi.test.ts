@@ -26,6 +26,7 @@ describe("OpenAPI document (generated from the zod schemas)", () => {
         "GET /v1/widget/launches/{id}",
         "DELETE /v1/widget/launches/{id}",
         "POST /v1/operator/workspaces",
+        "DELETE /v1/operator/workspaces/{id}",
         "POST /v1/manage/members",
         "GET /v1/manage/members",
         "PATCH /v1/manage/members/{id}",

@@ -77,6 +77,12 @@ export interface ConversationApi {
   end(reason: Exclude<EndReason, "revoked">, now?: number): Promise<void>;
   /** Every message, oldest first, for `conversation.ended` with a transcript (docs/events.md). */
   transcript(): Promise<StoredMessage[]>;
+  /**
+   * Its workspace was deleted (docs/api/manage.md#deleting-a-workspace): closes every socket (they
+   * get `revoked`) and deletes everything stored (messages, facts, outbox, the alarm). Its link is
+   * gone from D1 already, so nothing opens it again.
+   */
+  erase(): Promise<void>;
   /** Accepts the chat socket for a valid one-time ticket (`?ticket=`), or refuses in the envelope. */
   fetch(request: Request): Promise<Response>;
 }

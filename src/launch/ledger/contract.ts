@@ -106,6 +106,13 @@ export interface LinkLedgerApi {
   forgetAgent(agentId: string): Promise<void>;
   /** Pending links now and the cap (`GET /v1/manage/usage`, docs/api/manage.md#usage). */
   usage(workspaceId: string): Promise<LedgerUsage>;
+  /**
+   * The workspace was deleted (docs/api/manage.md#deleting-a-workspace), its D1 rows first: drops
+   * what the ledger keeps (rate-limit logs, idempotency keys, the alarm and its cursor) and what it
+   * caches, so from now on it knows only what D1 holds, which is nothing of the workspace: its keys
+   * are refused, its links not found.
+   */
+  forgetWorkspace(): Promise<void>;
 }
 
 /** The ledger as its namespace binding knows it. */

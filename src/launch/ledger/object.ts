@@ -17,7 +17,6 @@
  */
 
 import { DurableObject } from "cloudflare:workers";
-import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { WidgetKeyPrincipal } from "../../auth/credentials";
 import { closeRevokedConversation } from "../../conversations/conversation/client";
 import { database } from "../../db/database";
@@ -25,7 +24,7 @@ import type { Link, NewLink } from "../../db/schema";
 import type { EventEndReason } from "../../events/types";
 import type { AppBindings } from "../../platform/env";
 import { RateLimitStore } from "../../platform/rate-limit-store";
-import { type LaunchLimits, launchLimits } from "../limits";
+import { launchLimits } from "../limits";
 import {
   findLinkRow,
   LINK_NOT_FOUND,
@@ -61,31 +60,21 @@ const LINK_CACHE_SIZE = 20_000;
 
 /** The workspace's link ledger (docs/architecture.md#link-ledger); see the file's docstring. */
 export class LinkLedger extends DurableObject<AppBindings> implements LinkLedgerContract {
-  private readonly db: DrizzleD1Database;
-  private readonly limits: LaunchLimits;
-  private readonly rateLimits: RateLimitStore;
-  private readonly keys: KeyRevocations;
-  private readonly idempotency: IdempotencyKeys;
-  private readonly pending: PendingLinks;
-  private readonly linkCache = new LinkCache(LINK_CACHE_SIZE);
-  private readonly agents: AgentParameters;
+  private readonly db = database(this.env);
+  /** Vars are fixed for the object's lifetime. */
+  private readonly limits = launchLimits(this.env);
+  private readonly keys = new KeyRevocations(this.db);
+  private readonly agents = new AgentParameters(this.db);
+  private readonly idempotency = new IdempotencyKeys(this.ctx.storage.sql);
   /** Link writes with their events; concurrent ones share D1 round trips (group commit). */
-  private readonly events: EventWatch;
+  private readonly events = new EventWatch(this.ctx, this.env, this.db);
+  private readonly pending = new PendingLinks(this.ctx, this.db);
+  private readonly rateLimits = new RateLimitStore(this.ctx.storage, (promise) =>
+    this.ctx.waitUntil(promise),
+  );
+  private readonly linkCache = new LinkCache(LINK_CACHE_SIZE);
   /** Bumped by every write, so a read-through that raced a write does not cache a stale row. */
   private epoch = 0;
-
-  constructor(ctx: DurableObjectState, env: AppBindings) {
-    super(ctx, env);
-    this.db = database(env);
-    // Vars are fixed for the object's lifetime.
-    this.limits = launchLimits(env);
-    this.keys = new KeyRevocations(this.db);
-    this.agents = new AgentParameters(this.db);
-    this.idempotency = new IdempotencyKeys(ctx.storage.sql);
-    this.events = new EventWatch(ctx, env, this.db);
-    this.pending = new PendingLinks(ctx, this.db);
-    this.rateLimits = new RateLimitStore(ctx.storage, (promise) => ctx.waitUntil(promise));
-  }
 
   /** Counts one call of the key (spec 8) unless the key is revoked or over its limit. */
   async admit(key: Pick<WidgetKeyPrincipal, "keyId">): Promise<Admission> {
@@ -261,6 +250,16 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
       pendingLinks: this.pending.size(Date.now()),
       maxPendingLinks: this.limits.maxPendingLinks,
     };
+  }
+
+  /** The workspace was deleted, D1 first (see the contract): forgets it, stored and cached. */
+  async forgetWorkspace(): Promise<void> {
+    this.epoch++;
+    for (const cache of [this.keys, this.linkCache, this.agents, this.pending]) cache.clear();
+    // Calls counted before now are written before the wipe, not after it.
+    await this.rateLimits.flush();
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
   }
 
   /** Makes sure the alarm relays deliveries queued outside the ledger (resend, recover, test). */
