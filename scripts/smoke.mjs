@@ -182,6 +182,12 @@ async function smoke({ base, token, eventUrl, local }) {
   const cleanUp = () => {
     cleaning ??= (async () => {
       receiver?.close();
+      // Stopped while the workspace was being made: its answer says which one to delete.
+      const made = await s.creating?.catch(() => undefined);
+      if (made?.status === 201) {
+        s.workspaceId ??= made.json?.workspace?.id;
+        s.member ??= made.json?.memberToken;
+      }
       if (!s.workspaceId) return true;
       try {
         await step("throwaway workspace deleted", async () => {
@@ -221,16 +227,11 @@ async function smoke({ base, token, eventUrl, local }) {
       return script;
     });
     await step("throwaway workspace created", async () => {
-      const created = expectStatus(
-        await call("POST", "/v1/operator/workspaces", {
-          token,
-          body: {
-            name: `Smoke ${run}`,
-            owner: { email: `smoke-${run}@example.com`, name: "Smoke" },
-          },
-        }),
-        201,
-      );
+      s.creating = call("POST", "/v1/operator/workspaces", {
+        token,
+        body: { name: `Smoke ${run}`, owner: { email: `smoke-${run}@example.com`, name: "Smoke" } },
+      });
+      const created = expectStatus(await s.creating, 201);
       s.workspaceId = created.workspace.id;
       s.member = created.memberToken;
       return s.workspaceId;

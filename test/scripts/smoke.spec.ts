@@ -15,7 +15,8 @@ const ROOT = path.join(import.meta.dirname, "..", "..");
 const OPERATOR = `op-${crypto.randomUUID()}`;
 const MEMBER = `mt_${crypto.randomUUID()}`;
 
-type Answer = { status: number; body?: unknown; text?: string } | "hang";
+/** `afterMs`: answered that late; "hang": never answered. */
+type Answer = { status: number; body?: unknown; text?: string; afterMs?: number } | "hang";
 type Seen = { method: string; path: string; authorization: string | undefined };
 
 const servers: http.Server[] = [];
@@ -44,10 +45,12 @@ async function standIn(routes: Record<string, Answer | (() => Answer)>) {
         : (found ?? { status: 404, body: { error: { code: "not_found" } } });
     if (answer === "hang") return;
     const text = answer.text ?? (answer.body === undefined ? "" : JSON.stringify(answer.body));
-    res.writeHead(answer.status, {
-      "content-type": answer.text ? "text/javascript" : "application/json",
-    });
-    res.end(text);
+    setTimeout(() => {
+      res.writeHead(answer.status, {
+        "content-type": answer.text ? "text/javascript" : "application/json",
+      });
+      res.end(text);
+    }, answer.afterMs ?? 0);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -61,10 +64,10 @@ const UP: Record<string, Answer> = {
   "GET /widget.js": { status: 200, text: 'x.src=new URL("/assets/widget-ABC123.js",e.src)' },
   "GET /assets/widget-ABC123.js": { status: 200, text: "/* widget */" },
 };
-const CREATED: Answer = {
+const CREATED = {
   status: 201,
   body: { workspace: { id: "ws_smoke" }, member: { id: "mem_smoke" }, memberToken: MEMBER },
-};
+} satisfies Answer;
 
 /** Runs the smoke against `base`; resolves with its exit code and output. */
 function smoke(base: string, env: Record<string, string> = { OPERATOR_TOKEN: OPERATOR }) {
@@ -184,5 +187,29 @@ describe("npm run smoke", () => {
         (r) => r.method === "DELETE" && r.path === "/v1/operator/workspaces/ws_smoke",
       ),
     ).toBe(true);
+  });
+
+  it("deletes the workspace it was making when stopped before the answer came", async () => {
+    const server = await standIn({
+      ...UP,
+      "POST /v1/operator/workspaces": { ...CREATED, afterMs: 1_000 },
+      "DELETE /v1/operator/workspaces/ws_smoke": { status: 204 },
+      "GET /v1/manage/agents": { status: 401, body: {} },
+    });
+    const run = smoke(server.base);
+    await expect
+      .poll(() => server.seen.some((r) => r.path === "/v1/operator/workspaces"), {
+        timeout: 10_000,
+      })
+      .toBe(true);
+    run.child.kill("SIGTERM");
+    const { code, output } = await run.done;
+    expect(code).toBe(1);
+    expect(output).toMatch(/✓ throwaway workspace deleted/);
+    expect(server.seen).toContainEqual({
+      method: "DELETE",
+      path: "/v1/operator/workspaces/ws_smoke",
+      authorization: `Bearer ${OPERATOR}`,
+    });
   });
 });
