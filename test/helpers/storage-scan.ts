@@ -1,10 +1,12 @@
 /**
- * What is stored, as text, for tests that must show something is NOT kept anywhere (a resolved
- * secret at rest, a person after their erasure): a Durable Object's storage read raw, every key and
- * value through the storage API (they live in the SQLite table `_cf_KV`, which the runtime refuses
- * to let a script query: SQLITE_AUTH) and every row of every other table of its SQLite database;
- * and every row of every table of D1. The database files themselves (miniflare keeps them under
- * the host's temporary directory) cannot be reached from inside workerd.
+ * Reads what is stored, raw, for the tests whose subject is what is kept at rest (secrets at rest,
+ * a deleted workspace): every key and value of a Durable Object's storage and every row of every
+ * table of its SQLite database, and every row of every D1 table. Generic on purpose: the tests
+ * look for values (ids, secrets), never at an object's private layout.
+ *
+ * An object's key-value pairs live in the SQLite table `_cf_KV`, which the runtime refuses to let
+ * a script query (SQLITE_AUTH): they are read through the storage API instead. The database file
+ * itself (miniflare keeps it under the host's temporary directory) cannot be reached from workerd.
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -18,52 +20,66 @@ function blobTexts(value: ArrayBuffer): string {
   return `${latin1}\n${utf16}`;
 }
 
-/**
- * Everything an object's storage holds, as text: each key with its value (storage API), then each
- * row of each SQLite table a script may read. `schema` names every table, `read` those read.
- */
-export async function objectStoredText(
-  stub: DurableObjectStub<Rpc.DurableObjectBranded>,
-): Promise<{ text: string; schema: string[]; read: string[] }> {
-  return runInDurableObject(stub, async (_instance: unknown, state: DurableObjectState) => {
+const cellText = (cell: unknown) =>
+  cell instanceof ArrayBuffer ? blobTexts(cell) : String(cell ?? "");
+
+/** What one object stores. */
+export type StoredState = {
+  /** Every key with its value (storage API), then every cell of every readable table, as text. */
+  text: string;
+  /** Key-value pairs (storage API). */
+  entries: number;
+  /** Rows of the tables a script may read (`read`). */
+  rows: number;
+  /** Every table of its SQLite database, and those read (all but the runtime's own). */
+  schema: string[];
+  read: string[];
+  /** The alarm (epoch ms), or null. */
+  alarm: number | null;
+};
+
+/** Everything the object behind `stub` stores (see the file's docstring). */
+export function storedState(stub: DurableObjectStub): Promise<StoredState> {
+  return runInDurableObject(stub, async (_instance, state) => {
     let text = "";
+    let entries = 0;
     for (const [key, value] of await state.storage.list()) {
       text += `${key}=${JSON.stringify(value)}\n`;
+      entries += 1;
     }
     const schema = state.storage.sql
       .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
       .toArray()
       .map(({ name }) => name);
     const read: string[] = [];
+    let rows = 0;
     for (const name of schema) {
-      let rows: Record<string, SqlStorageValue>[];
+      let found: Record<string, SqlStorageValue>[];
       try {
-        rows = state.storage.sql.exec(`SELECT * FROM "${name}"`).toArray();
+        found = state.storage.sql.exec(`SELECT * FROM "${name}"`).toArray();
       } catch {
         continue; // refused by the runtime (`_cf_KV`: read through the storage API above)
       }
       read.push(name);
-      for (const row of rows) {
-        for (const cell of Object.values(row)) {
-          text += `${cell instanceof ArrayBuffer ? blobTexts(cell) : String(cell)}\n`;
-        }
-      }
+      rows += found.length;
+      for (const row of found) for (const cell of Object.values(row)) text += `${cellText(cell)}\n`;
     }
-    return { text, schema, read };
+    return { text, entries, rows, schema, read, alarm: await state.storage.getAlarm() };
   });
 }
 
-/** Every row of every table of D1 (migrations' bookkeeping aside), as text. */
-export async function d1StoredText(): Promise<{ text: string; tables: string[] }> {
-  const tables = (
-    await env.DB.prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
-    ).all<{ name: string }>()
-  ).results.map(({ name }) => name);
-  let text = "";
-  for (const name of tables) {
+/** Every row of every D1 table but the runtime's own and the migrations' log, as text by table. */
+export async function d1Tables(): Promise<Map<string, string>> {
+  const tables = await env.DB.prepare(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> 'd1_migrations'",
+  ).all<{ name: string }>();
+  const out = new Map<string, string>();
+  for (const { name } of tables.results) {
     const rows = await env.DB.prepare(`SELECT * FROM "${name}"`).all<Record<string, unknown>>();
-    for (const row of rows.results) text += `${JSON.stringify(row)}\n`;
+    out.set(
+      name,
+      rows.results.map((row) => Object.values(row).map(cellText).join("\t")).join("\n"),
+    );
   }
-  return { text, tables };
+  return out;
 }

@@ -13,7 +13,7 @@ import { call, eventually, expectJson, seedWorkspace, type Workspace } from "../
 import { connect, createLaunch, open } from "../helpers/chat";
 import { expectError } from "../helpers/errors";
 import { registerReceiver } from "../helpers/events";
-import { d1StoredText, objectStoredText } from "../helpers/storage-scan";
+import { d1Tables, storedState } from "../helpers/storage-scan";
 import { createWorkflow, type ExecutionView, execution, hook } from "../helpers/workflows";
 
 type Erasure = {
@@ -139,14 +139,13 @@ describe("erasing a person", () => {
 
     // Nothing of the person anywhere: D1, the ledger, the runners, the conversation, the job.
     const stored = [
-      (await d1StoredText()).text,
-      (await objectStoredText(linkLedger(env, ws.workspaceId))).text,
-      (await objectStoredText(env.WORKFLOW_RUNNER.get(env.WORKFLOW_RUNNER.idFromName(webhookFlow))))
+      [...(await d1Tables()).values()].join("\n"),
+      (await storedState(linkLedger(env, ws.workspaceId))).text,
+      (await storedState(env.WORKFLOW_RUNNER.get(env.WORKFLOW_RUNNER.idFromName(webhookFlow))))
         .text,
-      (await objectStoredText(env.WORKFLOW_RUNNER.get(env.WORKFLOW_RUNNER.idFromName(eventFlow))))
-        .text,
-      (await objectStoredText(env.CONVERSATION.get(env.CONVERSATION.idFromName(sessionId)))).text,
-      (await objectStoredText(maintenanceJob(env, requested.id))).text,
+      (await storedState(env.WORKFLOW_RUNNER.get(env.WORKFLOW_RUNNER.idFromName(eventFlow)))).text,
+      (await storedState(env.CONVERSATION.get(env.CONVERSATION.idFromName(sessionId)))).text,
+      (await storedState(maintenanceJob(env, requested.id))).text,
     ];
     const person = new RegExp(`${PERSON}(?!_other)`);
     for (const [index, text] of stored.entries()) {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../../src/platform/errors";
-import { call, expectJson, seedWorkspace } from "../helpers/api";
+import { call, expectJson, OPERATOR_TOKEN, seedWorkspace } from "../helpers/api";
 import { codesAt, type OpenApiDocument } from "../helpers/openapi";
 
 async function documentOf(): Promise<OpenApiDocument> {
@@ -33,6 +33,12 @@ describe("the OpenAPI document lists error codes per operation", () => {
     const webhook = ["/webhooks/{workspace}/{workflow}/{node}", "post"] as const;
     expect(codesAt(document, ...webhook, 504)).toEqual(["workflow_timeout"]);
     expect(codesAt(document, ...webhook, 415)).toEqual(["unsupported_media_type"]);
+    const deletion = ["/v1/operator/workspaces/{id}", "delete"] as const;
+    expect(codesAt(document, ...deletion, 404)).toEqual(["not_found"]);
+    expect(codesAt(document, ...deletion, 401)).toEqual(["invalid_key"]);
+    expect(codesAt(document, ...deletion, 400).sort()).toEqual(
+      ["credential_in_query", "invalid_request"].sort(),
+    );
   });
 
   it("documents, for every operation, only codes that exist, at statuses they are answered with", async () => {
@@ -66,6 +72,7 @@ describe("answers the document promises", () => {
       ["PATCH", "/v1/manage/agents", ws.ownerToken, "GET, HEAD, POST"],
       ["PUT", "/v1/widget/launches/lnk_x", ws.widgetKey, "DELETE, GET, HEAD"],
       ["DELETE", "/health", undefined, "GET, HEAD"],
+      ["GET", "/v1/operator/workspaces/ws_x", OPERATOR_TOKEN, "DELETE"],
     ] as const) {
       const response = await call(method, path, { token });
       const body = await expectJson<{ error: { code: string } }>(response, 405);
@@ -136,6 +143,11 @@ describe("answers the document promises", () => {
   it("an id over 64 characters gets the documented 400 invalid_request", async () => {
     const ws = await seedWorkspace();
     const long = "a".repeat(65);
+    const deletion = await expectJson<{ error: { code: string } }>(
+      await call("DELETE", `/v1/operator/workspaces/${long}`, { token: OPERATOR_TOKEN }),
+      400,
+    );
+    expect(deletion.error.code).toBe("invalid_request");
     const body = await expectJson<{ error: { code: string } }>(
       await call("GET", `/v1/manage/agents/${long}`, { token: ws.ownerToken }),
       400,

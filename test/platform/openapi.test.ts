@@ -32,6 +32,7 @@ describe("OpenAPI document (generated from the zod schemas)", () => {
         "GET /v1/widget/erasures/{id}",
         "POST /v1/manage/erasures",
         "GET /v1/manage/erasures/{id}",
+        "DELETE /v1/operator/workspaces/{id}",
         "POST /v1/manage/members",
         "GET /v1/manage/members",
         "PATCH /v1/manage/members/{id}",

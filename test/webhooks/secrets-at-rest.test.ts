@@ -10,7 +10,7 @@ import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "c
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { expectJson, seedWorkspace, type Workspace } from "../helpers/api";
-import { objectStoredText } from "../helpers/storage-scan";
+import { storedState } from "../helpers/storage-scan";
 import { createWorkflow, execution, hook, putSecret } from "../helpers/workflows";
 
 let ws: Workspace;
@@ -21,8 +21,8 @@ beforeAll(async () => {
 const runner = (workflowId: string) =>
   env.WORKFLOW_RUNNER.get(env.WORKFLOW_RUNNER.idFromName(workflowId));
 
-/** Everything the runner of `workflowId` stores, as text (test/helpers/storage-scan.ts). */
-const storedText = (workflowId: string) => objectStoredText(runner(workflowId));
+/** Everything the runner's storage holds, as text (keys and values, then every table's rows). */
+const storedText = (workflowId: string) => storedState(runner(workflowId));
 
 describe("a waiting execution's state at rest", () => {
   it("holds no resolved secret in plaintext while the run waits, nor after it ended", async () => {

@@ -129,6 +129,13 @@ export interface LinkLedgerApi {
    * deleted, and no event recorded. @returns what was erased, or null for no such link
    */
   eraseLink(workspaceId: string, linkId: string): Promise<ErasedLink | null>;
+  /**
+   * The workspace was deleted (docs/api/manage.md#deleting-a-workspace), its D1 rows first: drops
+   * what the ledger keeps (rate-limit logs, idempotency keys, the alarm and its cursor) and what it
+   * caches, so from now on it knows only what D1 holds, which is nothing of the workspace: its keys
+   * are refused, its links not found.
+   */
+  forgetWorkspace(): Promise<void>;
 }
 
 /** The ledger as its namespace binding knows it. */

@@ -12,11 +12,11 @@
  *   the cap.
  * - Link writes (create, revoke, open, end) go to D1 from here, each with its lifecycle event in the
  *   same transaction (`EventWatch`, whose alarm also records expiries), grouped into shared round
- *   trips when calls overlap; a write-through cache of links and agents' parameters spares D1 reads.
+ *   trips when calls overlap; the object keeps a write-through cache of links and of agents' parameter definitions,
+ *   so most calls need no D1 read.
  */
 
 import { DurableObject } from "cloudflare:workers";
-import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { WidgetKeyPrincipal } from "../../auth/credentials";
 import { closeRevokedConversation } from "../../conversations/conversation/client";
 import { database } from "../../db/database";
@@ -24,7 +24,7 @@ import type { Link, NewLink } from "../../db/schema";
 import type { EventEndReason } from "../../events/types";
 import type { AppBindings } from "../../platform/env";
 import { RateLimitStore } from "../../platform/rate-limit-store";
-import { type LaunchLimits, launchLimits } from "../limits";
+import { launchLimits } from "../limits";
 import {
   findLinkRow,
   LINK_NOT_FOUND,
@@ -63,32 +63,21 @@ const LINK_CACHE_SIZE = 20_000;
 
 /** The workspace's link ledger (docs/architecture.md#link-ledger); see the file's docstring. */
 export class LinkLedger extends DurableObject<AppBindings> implements LinkLedgerContract {
-  private readonly db: DrizzleD1Database;
-  private readonly limits: LaunchLimits;
-  private readonly keys: KeyRevocations;
-  private readonly admissions: Admissions;
-  private readonly idempotency: IdempotencyKeys;
-  private readonly pending: PendingLinks;
-  private readonly linkCache = new LinkCache(LINK_CACHE_SIZE);
-  private readonly agents: AgentParameters;
+  private readonly db = database(this.env);
+  private readonly limits = launchLimits(this.env); // vars are fixed for the object's lifetime
+  private readonly keys = new KeyRevocations(this.db);
+  private readonly agents = new AgentParameters(this.db);
+  private readonly idempotency = new IdempotencyKeys(this.ctx.storage.sql, this.env);
   /** Link writes with their events; concurrent ones share D1 round trips (group commit). */
-  private readonly events: EventWatch;
+  private readonly events = new EventWatch(this.ctx, this.env, this.db);
+  private readonly pending = new PendingLinks(this.ctx, this.db);
+  private readonly rateLimits = new RateLimitStore(this.ctx.storage, (promise) =>
+    this.ctx.waitUntil(promise),
+  );
+  private readonly admissions = new Admissions(this.keys, this.rateLimits, this.limits);
+  private readonly linkCache = new LinkCache(LINK_CACHE_SIZE);
   /** Bumped by every write, so a read-through that raced a write does not cache a stale row. */
   private epoch = 0;
-
-  constructor(ctx: DurableObjectState, env: AppBindings) {
-    super(ctx, env);
-    this.db = database(env);
-    // Vars are fixed for the object's lifetime.
-    this.limits = launchLimits(env);
-    this.keys = new KeyRevocations(this.db);
-    this.agents = new AgentParameters(this.db);
-    this.idempotency = new IdempotencyKeys(ctx.storage.sql, env);
-    this.events = new EventWatch(ctx, env, this.db);
-    this.pending = new PendingLinks(ctx, this.db);
-    const rateLimits = new RateLimitStore(ctx.storage, (promise) => ctx.waitUntil(promise));
-    this.admissions = new Admissions(this.keys, rateLimits, this.limits);
-  }
 
   /** Counts one call of the key (spec 8) unless the key is revoked or over its limit. */
   async admit(key: Pick<WidgetKeyPrincipal, "keyId">): Promise<Admission> {
@@ -173,7 +162,8 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     const found = await this.findInScope(scope, linkId);
     if (!found.ok) return found;
     if (found.value.status !== "revoked") {
-      // Loaded before the write, so an overlapping rebuild cannot add the link back after it.
+      // Loaded before the write: a rebuild overlapping it could read the link as still pending
+      // and add it back after this call removed it.
       await this.pending.load(scope.workspaceId);
       const revokedAt = Date.now();
       // Revocation also ends an open conversation (docs/api/conversations.md).
@@ -263,6 +253,16 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     this.pending.delete(linkId);
     this.linkCache.delete(linkId);
     return erased;
+  }
+
+  /** The workspace was deleted, D1 first (see the contract): forgets it, stored and cached. */
+  async forgetWorkspace(): Promise<void> {
+    this.epoch++;
+    for (const cache of [this.keys, this.linkCache, this.agents, this.pending]) cache.clear();
+    // Calls counted before now are written before the wipe, not after it.
+    await this.rateLimits.flush();
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
   }
 
   /** Makes sure the alarm relays deliveries queued outside the ledger (resend, recover, test). */
