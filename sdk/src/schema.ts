@@ -1211,7 +1211,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Seal every stored value again under the current SECRETS_KEY, in the background */
+        /** Seal every stored value again under the current SECRETS_KEY, in the background (while one runs, that one is returned) */
         post: {
             parameters: {
                 query?: never;

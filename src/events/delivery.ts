@@ -158,14 +158,20 @@ export async function recordAttempt(
     ? sql`NULL`
     : sql`COALESCE(${eventEndpoints.failingSince}, ${now})`;
   const [, moved, endpointNow] = await db.batch([
-    db.insert(deliveryAttempts).values({
-      id: newId("att"),
-      deliveryId: delivery.id,
-      at: now,
-      responseStatus: attempt.status,
-      latencyMs: attempt.latencyMs,
-      responseBody: attempt.response,
-    }),
+    // Only while the delivery exists: its endpoint may have been deleted during the attempt.
+    db.insert(deliveryAttempts).select(
+      db
+        .select({
+          id: sql<string>`${newId("att")}`.as("id"),
+          deliveryId: eventDeliveries.id,
+          at: sql<number>`${now}`.as("at"),
+          responseStatus: sql<number | null>`${attempt.status}`.as("response_status"),
+          latencyMs: sql<number>`${attempt.latencyMs}`.as("latency_ms"),
+          responseBody: sql<string>`${attempt.response}`.as("response_body"),
+        })
+        .from(eventDeliveries)
+        .where(eq(eventDeliveries.id, delivery.id)),
+    ),
     db
       .update(eventDeliveries)
       .set({

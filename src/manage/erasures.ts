@@ -59,7 +59,7 @@ export async function getErasure(
   workspaceId: string,
   id: string,
 ): Promise<ErasureView> {
-  const job = /^era_[0-9A-Za-z]{22}$/.test(id) ? await maintenanceJob(env, id).view() : null;
+  const job = /^era_[0-9A-Za-z]{22}$/.test(id) ? await maintenanceJob(env, id).view(id) : null;
   if (job?.kind !== "erasure" || job.workspaceId !== workspaceId) {
     throw notFound("No such erasure in this workspace.");
   }

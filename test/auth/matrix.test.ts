@@ -124,6 +124,8 @@ beforeAll(async () => {
   expect(operations.filter((op) => op.scheme === "operatorToken")).toEqual([
     { method: "POST", path: "/v1/operator/workspaces", scheme: "operatorToken" },
     { method: "DELETE", path: "/v1/operator/workspaces/{id}", scheme: "operatorToken" },
+    { method: "POST", path: "/v1/operator/reseal", scheme: "operatorToken" },
+    { method: "GET", path: "/v1/operator/reseal/{id}", scheme: "operatorToken" },
   ]);
   for (const prefix of ["/v1/widget/", "/v1/manage/", "/v1/operator/"]) {
     expect(

@@ -179,6 +179,11 @@ export function knownBodies(
     "POST /v1/manage/agents": one({ name: "A", mode: "initiator", greeting: "Hi" }),
     "PATCH /v1/manage/agents/{id}": one({ name: "B", instructions: "Be brief." }),
     "POST /v1/manage/agents/{id}/channels": one({ type: "widget", name: "c" }),
+    "PATCH /v1/manage/agents/{id}/channels/{channelId}": one({
+      allowedOrigins: ["https://shop.example.com"],
+    }),
+    "POST /v1/widget/erasures": one({ externalId: "fuzz-nobody" }),
+    "POST /v1/manage/erasures": one({ externalId: "fuzz-nobody" }),
     "POST /v1/manage/agents/{id}/channels/{channelId}/preview-link": one({
       parameters: { plan: "basic" },
     }),

@@ -40,6 +40,8 @@ export type FuzzSeed = {
   gen: SchemaArbitraries;
   widgetKey: string;
   operatorToken: string;
+  /** The result handle's token, for `GET /webhooks/results/{executionId}`. */
+  resultToken: string;
   /** The member calling `op` (its token, its session cookie `name=value`). */
   member(op: Operation): { token: string; cookie: string };
   /** Coherent path parameter values naming real objects, for `op`. */

@@ -22,6 +22,8 @@ const SESSION_SAFE = new Set(["GET", "HEAD"]);
 function credential(op: Operation, seed: FuzzSeed): fc.Arbitrary<Part> {
   if (op.security.includes("operatorToken"))
     return ok({ headers: { authorization: `Bearer ${seed.operatorToken}` } });
+  if (op.security.includes("resultToken"))
+    return ok({ headers: { authorization: `Bearer ${seed.resultToken}` } });
   if (op.security.includes("memberToken")) {
     const { token, cookie } = seed.member(op);
     const dashboard: Record<string, string> = SESSION_SAFE.has(op.method) ? {} : DASHBOARD_HEADERS;
@@ -44,9 +46,11 @@ function badCredential(op: Operation, seed: FuzzSeed): fc.Arbitrary<Part> | null
   const member = seed.member(op);
   const right = op.security.includes("operatorToken")
     ? seed.operatorToken
-    : op.security.includes("memberToken")
-      ? member.token
-      : seed.widgetKey;
+    : op.security.includes("resultToken")
+      ? seed.resultToken
+      : op.security.includes("memberToken")
+        ? member.token
+        : seed.widgetKey;
   const others = [seed.operatorToken, member.token, seed.widgetKey].filter((t) => t !== right);
   const bad: [string, Record<string, string>][] = [
     ["none", {}],

@@ -116,7 +116,7 @@ export async function seedWorld(document: {
           ).executionId,
       ),
     ),
-    expectJson<{ error: { resultUrl: string } }>(
+    expectJson<{ error: { resultUrl: string; resultToken: string } }>(
       await hook(heldFlow.webhookUrls.webhook_1 as string, { body: {} }),
       504,
     ),
@@ -148,6 +148,33 @@ export async function seedWorld(document: {
   const delivery = await idOf(await sendTest(), 200);
   await idOf(await sendTest(), 200);
   const victimPasskeys = await passkeys;
+  // An erasure (of nobody), the operator's reseal, workspaces to delete, a channel to change.
+  const erasure = await idOf(
+    await call("POST", "/v1/widget/erasures", {
+      token: ws.widgetKey,
+      body: { externalId: "fuzz-nobody" },
+    }),
+    202,
+  );
+  const reseal = await idOf(
+    await call("POST", "/v1/operator/reseal", { token: OPERATOR_TOKEN }),
+    202,
+  );
+  const victimWorkspaces = await three(
+    async (i) =>
+      (
+        await expectJson<{ workspace: { id: string } }>(
+          await call("POST", "/v1/operator/workspaces", {
+            token: OPERATOR_TOKEN,
+            body: { name: `Victim ${i}`, owner: { email: `v${i}@example.com`, name: "V" } },
+          }),
+          201,
+        )
+      ).workspace.id,
+  );
+  const patchedChannel = await idOf(
+    await post(`/v1/manage/agents/${otherAgent}/channels`, { type: "widget", name: "Patched" }),
+  );
 
   // A cursor of each list that pages by an opaque one, so valid-shaped list calls can page.
   const cursorOf = async (path: string, token: string) =>
@@ -179,6 +206,13 @@ export async function seedWorld(document: {
     "/v1/manage/agents/{id}/channels/{channelId}/preview-link": [
       { id: ws.agentId, channelId: ws.channelId },
     ],
+    "PATCH /v1/manage/agents/{id}/channels/{channelId}": [
+      { id: otherAgent, channelId: patchedChannel },
+    ],
+    "/v1/widget/erasures/{id}": byId([erasure]),
+    "/v1/manage/erasures/{id}": byId([erasure]),
+    "/v1/operator/reseal/{id}": byId([reseal]),
+    "DELETE /v1/operator/workspaces/{id}": byId(victimWorkspaces),
     "/v1/manage/secrets/{name}": [{ name: "FUZZ" }],
     "GET /v1/manage/workflows/{id}": byId([flow.id, lastFlow.id, editFlow.id]),
     "PUT /v1/manage/workflows/{id}": byId([editFlow.id]),
@@ -211,8 +245,8 @@ export async function seedWorld(document: {
     "/v1/manage/event-endpoints/{id}/recover": byId([endpoint]),
     "/v1/manage/event-endpoints/{id}/test": byId([endpoint]),
     "/webhooks/{workspace}/{workflow}/{node}": [flowPath(flow.slug), flowPath(lastFlow.slug)],
-    "/webhooks/results/{token}": [
-      { token: new URL(held.error.resultUrl).pathname.split("/").at(-1) as string },
+    "/webhooks/results/{executionId}": [
+      { executionId: new URL(held.error.resultUrl).pathname.split("/").at(-1) as string },
     ],
     "/webhook-test/{workspace}/{workflow}/{node}": [flowPath(flow.slug)],
     "/v1/chat/sessions/{sessionId}/socket": [{ sessionId: chat.sessionId }],
@@ -239,6 +273,7 @@ export async function seedWorld(document: {
     gen: new SchemaArbitraries(document.components.schemas, fuzzHints(pools)),
     widgetKey: ws.widgetKey,
     operatorToken: OPERATOR_TOKEN,
+    resultToken: held.error.resultToken,
     member: (op) =>
       signOut(op)
         ? { token: leaver.memberToken, cookie: cookieOf(leaverCookie) }

@@ -168,9 +168,9 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
   async erase(): Promise<number> {
     this.erased = true;
     closeAll(this.ctx.getWebSockets(), { type: "revoked" }, CLOSE_CODES.revoked, "erased");
+    // Every row goes; the tables stay, so a call still under way finds them empty, not missing.
     const messages = this.store.erase();
     await this.ctx.storage.deleteAlarm();
-    await this.ctx.storage.deleteAll();
     this.alarmAt = null;
     return messages;
   }
@@ -228,7 +228,8 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
   }
 
   private post(message: StoredMessage): void {
-    if (this.erased) return;
+    // Erased meanwhile (a reply in flight), here or before the object restarted: nothing is kept.
+    if (this.erased || !this.store.facts()) return;
     // The idle timer counts from the newest message: no state to write (store.lastActivityAt).
     const stored = this.store.addMessage(message);
     broadcast(this.ctx.getWebSockets(), { type: "message", message: richWire(stored) });

@@ -33,8 +33,12 @@ export type JobView = {
 
 /** The object's RPC methods. */
 export interface MaintenanceJobContract extends Rpc.DurableObjectBranded {
-  /** Starts the job (its first phase runs at once, on the alarm); a started job is returned as it is. */
+  /**
+   * Starts job `id` (its first phase runs at once, on the alarm). While the object's job runs, it
+   * is returned instead, so asking again never runs two at once; an ended job is kept in the
+   * object's history (its last 20) and the new one starts.
+   */
   start(id: string, kind: JobKind, params?: JobParams): Promise<JobView>;
-  /** The job, or null when this object holds none. */
-  view(): Promise<JobView | null>;
+  /** Job `id` (running, or among the ended ones kept), or null when this object holds none. */
+  view(id: string): Promise<JobView | null>;
 }

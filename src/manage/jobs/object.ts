@@ -8,6 +8,8 @@
  * - Running the job a page at a time on its alarm: each page's progress is stored before the next
  *   alarm is set, and a page repeated after a crash is harmless (every phase skips what is done).
  * - Retrying a failed page with backoff (1, 2, 4, 8 s) and then giving up: `failed`, with the error.
+ * - One job at a time: an object asked to start while its job runs answers with that job; the
+ *   operator's reseal uses one object (`reseal`) for every run, keeping the last 20 ended ones.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { AppBindings } from "../../platform/env";
@@ -20,6 +22,8 @@ import type { JobPhase } from "./phase";
 const PHASES: Record<JobKind, JobPhase[]> = { reseal: RESEAL_PHASES, erasure: ERASURE_PHASES };
 /** Failed attempts of one page before the job fails. */
 const MAX_ATTEMPTS = 5;
+/** Ended jobs an object keeps, newest first, after a new one started. */
+const HISTORY = 20;
 
 type Stored = JobView & {
   params: JobParams;
@@ -32,7 +36,11 @@ type Stored = JobView & {
 export class MaintenanceJob extends DurableObject<AppBindings> implements MaintenanceJobContract {
   async start(id: string, kind: JobKind, params: JobParams = {}): Promise<JobView> {
     const existing = await this.load();
-    if (existing) return view(existing);
+    if (existing?.status === "running") return view(existing);
+    if (existing) {
+      const history = (await this.ctx.storage.get<JobView[]>("history")) ?? [];
+      await this.ctx.storage.put("history", [view(existing), ...history].slice(0, HISTORY));
+    }
     const job: Stored = {
       id,
       kind,
@@ -52,9 +60,11 @@ export class MaintenanceJob extends DurableObject<AppBindings> implements Mainte
     return view(job);
   }
 
-  async view(): Promise<JobView | null> {
+  async view(id: string): Promise<JobView | null> {
     const job = await this.load();
-    return job ? view(job) : null;
+    if (job?.id === id) return view(job);
+    const history = (await this.ctx.storage.get<JobView[]>("history")) ?? [];
+    return history.find((ended) => ended.id === id) ?? null;
   }
 
   /** Runs the next page of the job, stores what it did, and sets the alarm for the next one. */
