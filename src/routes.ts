@@ -7,6 +7,7 @@
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { getPath } from "hono/utils/url";
+import { auditLogRouter } from "./audit/routes";
 import { requireMember } from "./auth/middleware";
 import { passkeySignInRouter, passkeysRouter } from "./auth/passkey-routes";
 import { refuseQueryCredentials } from "./auth/query-credentials";
@@ -82,6 +83,7 @@ export const fullApp = once(() =>
     memberErasuresRouter(),
     eventEndpointsRouter(),
     deliveriesRouter(),
+    auditLogRouter(),
     webhooksRouter,
     chatRouter,
   ]),

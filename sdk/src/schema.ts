@@ -8307,6 +8307,198 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/manage/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's audit log: who changed what, when, from where (owners and admins) */
+        get: {
+            parameters: {
+                query?: {
+                    action?: "workspace.created" | "workspace.deleted" | "reseal.started" | "member.invited" | "member.role_changed" | "member.removed" | "member.sign_in_link_created" | "widget_key.created" | "widget_key.revoked" | "agent.created" | "agent.updated" | "agent.deleted" | "channel.created" | "channel.updated" | "channel.preview_link_created" | "secret.set" | "secret.deleted" | "workflow.created" | "workflow.updated" | "workflow.deleted" | "workflow.started" | "workflow.stopped" | "workflow.replayed" | "workflow.capture_armed" | "link.revoked" | "link.ended" | "event_endpoint.created" | "event_endpoint.updated" | "event_endpoint.deleted" | "event_endpoint.secret_rotated" | "event_endpoint.test_sent" | "event_endpoint.recovered" | "event_delivery.resent" | "erasure.requested" | "session.signed_in" | "session.signed_out" | "passkey.added" | "passkey.removed";
+                    /** @description Only this actor's entries: a member's or widget key's id, or `operator` */
+                    actorId?: string;
+                    limit?: number;
+                    /** @description A page's `nextCursor` */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of entries, newest first; entries are kept 400 days */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AuditLog"];
+                    };
+                };
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query" | "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
+                        };
+                    };
+                };
+                /** @description `insufficient_scope`: The credential cannot do this. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "insufficient_scope";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/operator/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The operator's audit log: workspaces deleted and reseals started */
+        get: {
+            parameters: {
+                query?: {
+                    action?: "workspace.created" | "workspace.deleted" | "reseal.started" | "member.invited" | "member.role_changed" | "member.removed" | "member.sign_in_link_created" | "widget_key.created" | "widget_key.revoked" | "agent.created" | "agent.updated" | "agent.deleted" | "channel.created" | "channel.updated" | "channel.preview_link_created" | "secret.set" | "secret.deleted" | "workflow.created" | "workflow.updated" | "workflow.deleted" | "workflow.started" | "workflow.stopped" | "workflow.replayed" | "workflow.capture_armed" | "link.revoked" | "link.ended" | "event_endpoint.created" | "event_endpoint.updated" | "event_endpoint.deleted" | "event_endpoint.secret_rotated" | "event_endpoint.test_sent" | "event_endpoint.recovered" | "event_delivery.resent" | "erasure.requested" | "session.signed_in" | "session.signed_out" | "passkey.added" | "passkey.removed";
+                    /** @description Only this actor's entries: a member's or widget key's id, or `operator` */
+                    actorId?: string;
+                    limit?: number;
+                    /** @description A page's `nextCursor` */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of entries, newest first; entries are kept 400 days */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AuditLog"];
+                    };
+                };
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query" | "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/{workspace}/{workflow}/{node}": {
         parameters: {
             query?: never;
@@ -10104,6 +10296,41 @@ export interface components {
              * @example 2026-11-20T00:00:00Z
              */
             since: string;
+        };
+        AuditLog: {
+            /** @description Newest first */
+            data: components["schemas"]["AuditEntry"][];
+            hasMore: boolean;
+            nextCursor: string | null;
+        };
+        AuditEntry: {
+            /** @example aud_5Jq2VbX8mT1kLp9sW4nZ7c */
+            id: string;
+            /** @description When the change was made (ISO 8601 UTC) */
+            at: string;
+            actor: {
+                /** @enum {string} */
+                type: "member" | "operator" | "widget_key";
+                /** @description A member's `mem_…`, `operator`, or a widget key's record id `wk_…` */
+                id: string;
+                /** @description The member's or widget key's name when the change was made */
+                name?: string;
+            };
+            /** @enum {string} */
+            action: "workspace.created" | "workspace.deleted" | "reseal.started" | "member.invited" | "member.role_changed" | "member.removed" | "member.sign_in_link_created" | "widget_key.created" | "widget_key.revoked" | "agent.created" | "agent.updated" | "agent.deleted" | "channel.created" | "channel.updated" | "channel.preview_link_created" | "secret.set" | "secret.deleted" | "workflow.created" | "workflow.updated" | "workflow.deleted" | "workflow.started" | "workflow.stopped" | "workflow.replayed" | "workflow.capture_armed" | "link.revoked" | "link.ended" | "event_endpoint.created" | "event_endpoint.updated" | "event_endpoint.deleted" | "event_endpoint.secret_rotated" | "event_endpoint.test_sent" | "event_endpoint.recovered" | "event_delivery.resent" | "erasure.requested" | "session.signed_in" | "session.signed_out" | "passkey.added" | "passkey.removed";
+            target: {
+                /** @enum {string} */
+                type: "workspace" | "member" | "widget_key" | "agent" | "channel" | "link" | "secret" | "workflow" | "event_endpoint" | "event_delivery" | "erasure" | "reseal" | "session" | "sign_in_link" | "passkey";
+                /** @description Its id (a secret's name for a secret) */
+                id: string;
+            };
+            /**
+             * @description The client's network, never its address: IPv4 to /24, IPv6 to /48
+             * @example 203.0.113.0/24
+             */
+            ip: string | null;
+            /** @description At most 256 characters */
+            userAgent: string | null;
         };
         ChatSession: {
             sessionId: string;

@@ -5,6 +5,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { audited, recordAudit } from "../audit/record";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { ApiError } from "../platform/errors";
@@ -100,28 +101,37 @@ export function passkeysRouter() {
   );
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "post",
-      path: "/v1/manage/passkeys",
-      summary: "Register a passkey with the authenticator's answer to the options",
-      middleware: jsonBody(65_536),
-      request: {
-        body: {
-          required: true,
-          content: {
-            "application/json": {
-              schema: z.strictObject({
-                challengeId: z.string().min(1).max(64),
-                name: z.string().trim().min(1).max(100).default("Passkey"),
-                response: z.record(z.string(), z.unknown()),
-              }),
+    createRoute(
+      audited(
+        "passkey.added",
+        { target: ["passkey", "response:id"] },
+        {
+          ...common,
+          method: "post",
+          path: "/v1/manage/passkeys",
+          summary: "Register a passkey with the authenticator's answer to the options",
+          middleware: jsonBody(65_536),
+          request: {
+            body: {
+              required: true,
+              content: {
+                "application/json": {
+                  schema: z.strictObject({
+                    challengeId: z.string().min(1).max(64),
+                    name: z.string().trim().min(1).max(100).default("Passkey"),
+                    response: z.record(z.string(), z.unknown()),
+                  }),
+                },
+              },
             },
           },
+          responses: {
+            201: json(PasskeySchema, "Registered"),
+            ...errorResponses("passkey_refused"),
+          },
         },
-      },
-      responses: { 201: json(PasskeySchema, "Registered"), ...errorResponses("passkey_refused") },
-    }),
+      ),
+    ),
     async (c) => {
       const body = c.req.valid("json");
       const input = { ...body, response: body.response as never };
@@ -131,14 +141,20 @@ export function passkeysRouter() {
   );
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "delete",
-      path: "/v1/manage/passkeys/{id}",
-      summary: "Delete one of your passkeys",
-      request: { params: IdParamSchema, query: NoQuerySchema },
-      responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
-    }),
+    createRoute(
+      audited(
+        "passkey.removed",
+        { target: ["passkey", "param:id"] },
+        {
+          ...common,
+          method: "delete",
+          path: "/v1/manage/passkeys/{id}",
+          summary: "Delete one of your passkeys",
+          request: { params: IdParamSchema, query: NoQuerySchema },
+          responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
+        },
+      ),
+    ),
     async (c) => {
       await deletePasskey(database(c.env), c.get("member").memberId, c.req.valid("param").id);
       return c.body(null, 204);
@@ -175,6 +191,12 @@ export function passkeySignInRouter() {
     const input = { challengeId: body.challengeId, response: body.response as never };
     const session = await signInWithPasskey(database(c.env), input, rp(c));
     setSessionCookie(c, session);
+    await recordAudit(c.env, c.req.raw, {
+      workspaceId: session.workspaceId,
+      actor: { type: "member", id: session.memberId },
+      action: "session.signed_in",
+      target: { type: "passkey", id: session.passkeyId },
+    });
     return c.json({ location: "/app" });
   });
 

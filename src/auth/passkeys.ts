@@ -167,6 +167,7 @@ export async function signInOptions(db: DrizzleD1Database, rp: RelyingParty, now
 
 /**
  * Verifies a passkey sign-in and opens a session for its member (not removed).
+ * @returns the session (`openSession`) and the passkey's id (`pk_…`)
  * @throws 400 passkey_refused for an unknown passkey, a bad signature or a used challenge
  */
 export async function signInWithPasskey(
@@ -213,7 +214,8 @@ export async function signInWithPasskey(
         lte(passkeys.counter, verified.authenticationInfo.newCounter),
       ),
     );
-  return openSession(db, passkey.memberId, passkey.workspaceId, now);
+  const session = await openSession(db, passkey.memberId, passkey.workspaceId, now);
+  return { ...session, passkeyId: passkey.id };
 }
 
 /** The member's passkeys, oldest first (names and times only). */

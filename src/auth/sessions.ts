@@ -104,14 +104,14 @@ export async function describeSignInLink(
 
 /**
  * Uses a sign-in link (once: the update that marks it used is the check) and opens a session.
- * @returns the session token for the cookie and its absolute expiry (epoch ms), or null when the
+ * @returns the session ({@link openSession}) and the link's record id (`sil_…`), or null when the
  *   link is unknown, used, expired or its member removed
  */
 export async function redeemSignInLink(
   db: DrizzleD1Database,
   token: string,
   now = Date.now(),
-): Promise<{ sessionToken: string; expiresAt: number } | null> {
+): Promise<(OpenedSession & { linkId: string }) | null> {
   if (!token.startsWith(LINK_PREFIX)) return null;
   const [used] = await db
     .update(signInLinks)
@@ -124,25 +124,39 @@ export async function redeemSignInLink(
         sql`EXISTS (SELECT 1 FROM members WHERE members.id = ${signInLinks.memberId} AND members.removed_at IS NULL)`,
       ),
     )
-    .returning({ memberId: signInLinks.memberId, workspaceId: signInLinks.workspaceId });
+    .returning({
+      linkId: signInLinks.id,
+      memberId: signInLinks.memberId,
+      workspaceId: signInLinks.workspaceId,
+    });
   if (!used) return null;
-  return openSession(db, used.memberId, used.workspaceId, now);
+  return { ...(await openSession(db, used.memberId, used.workspaceId, now)), linkId: used.linkId };
 }
+
+/** A session just opened: the token for the cookie, its expiry (epoch ms), whose it is. */
+export type OpenedSession = {
+  sessionToken: string;
+  expiresAt: number;
+  sessionId: string;
+  memberId: string;
+  workspaceId: string;
+};
 
 /**
  * Opens a session for a member who proved who they are (a sign-in link, a passkey).
- * @returns the session token for the cookie and its absolute expiry (epoch ms)
+ * @returns the session token for the cookie, its absolute expiry (epoch ms) and its record
  */
 export async function openSession(
   db: DrizzleD1Database,
   memberId: string,
   workspaceId: string,
   now = Date.now(),
-): Promise<{ sessionToken: string; expiresAt: number }> {
+): Promise<OpenedSession> {
   const sessionToken = `${SESSION_PREFIX}${randomBase64Url(32)}`;
   const expiresAt = now + SIGN_IN.absoluteMs;
+  const sessionId = newId("dss");
   await db.insert(sessions).values({
-    id: newId("dss"),
+    id: sessionId,
     memberId,
     workspaceId,
     tokenHash: await sha256Hex(sessionToken),
@@ -150,7 +164,7 @@ export async function openSession(
     lastSeenAt: now,
     expiresAt,
   });
-  return { sessionToken, expiresAt };
+  return { sessionToken, expiresAt, sessionId, memberId, workspaceId };
 }
 
 /**
@@ -185,9 +199,19 @@ export async function authenticateSession(
   return { sessionId, memberId, workspaceId, role };
 }
 
-/** Ends one session (sign-out in this browser); unknown tokens are ignored. */
-export async function endSession(db: DrizzleD1Database, token: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.tokenHash, await sha256Hex(token)));
+/**
+ * Ends one session (sign-out in this browser).
+ * @returns the session ended, or null for an unknown token (ignored)
+ */
+export async function endSession(
+  db: DrizzleD1Database,
+  token: string,
+): Promise<{ id: string; memberId: string; workspaceId: string } | null> {
+  const [ended] = await db
+    .delete(sessions)
+    .where(eq(sessions.tokenHash, await sha256Hex(token)))
+    .returning({ id: sessions.id, memberId: sessions.memberId, workspaceId: sessions.workspaceId });
+  return ended ?? null;
 }
 
 /** Ends every session of a member (sign out everywhere, or the member's removal). */

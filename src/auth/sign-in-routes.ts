@@ -9,6 +9,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { deleteCookie, getCookie } from "hono/cookie";
 import { secureHeaders } from "hono/secure-headers";
+import { audited, recordAudit } from "../audit/record";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { isoTime } from "../platform/ids";
@@ -56,36 +57,44 @@ export function signInLinksRouter() {
   const router = createRouter<MemberEnv>();
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "post",
-      path: "/v1/manage/sign-in-links",
-      summary: "Create a one-time sign-in link (15 minutes, single use)",
-      description:
-        "For yourself (no `memberId`, or your own), or, by an Owner or Admin, for another member of the workspace. The URL is `{APP_URL}/sign-in#token=si_…`, the token in the fragment, which no request (and so no request log) carries; opening it in a browser signs in to the dashboard at /app (docs/dashboard.md#sign-in).",
-      middleware: jsonBody(4_096),
-      request: {
-        body: {
-          required: true,
-          content: {
-            "application/json": {
-              schema: z.strictObject({ memberId: z.string().min(1).max(64).optional() }),
+    createRoute(
+      audited(
+        "member.sign_in_link_created",
+        { target: ["member", ["json:memberId", "actor"]] },
+        {
+          ...common,
+          method: "post",
+          path: "/v1/manage/sign-in-links",
+          summary: "Create a one-time sign-in link (15 minutes, single use)",
+          description:
+            "For yourself (no `memberId`, or your own), or, by an Owner or Admin, for another member of the workspace. The URL is `{APP_URL}/sign-in#token=si_…`, the token in the fragment, which no request (and so no request log) carries; opening it in a browser signs in to the dashboard at /app (docs/dashboard.md#sign-in).",
+          middleware: jsonBody(4_096),
+          request: {
+            body: {
+              required: true,
+              content: {
+                "application/json": {
+                  schema: z.strictObject({ memberId: z.string().min(1).max(64).optional() }),
+                },
+              },
             },
           },
-        },
-      },
-      responses: {
-        201: {
-          description: "The link; its token is shown only here",
-          content: {
-            "application/json": {
-              schema: z.object({ url: z.string(), expiresAt: z.string() }).openapi("SignInLink"),
+          responses: {
+            201: {
+              description: "The link; its token is shown only here",
+              content: {
+                "application/json": {
+                  schema: z
+                    .object({ url: z.string(), expiresAt: z.string() })
+                    .openapi("SignInLink"),
+                },
+              },
             },
+            ...errorResponses("not_found"),
           },
         },
-        ...errorResponses("not_found"),
-      },
-    }),
+      ),
+    ),
     async (c) => {
       const member = c.get("member");
       const memberId = c.req.valid("json").memberId ?? member.memberId;
@@ -102,14 +111,20 @@ export function signInLinksRouter() {
   );
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "delete",
-      path: "/v1/manage/sessions",
-      summary: "Sign out everywhere: end every dashboard session of the caller",
-      request: { query: NoQuerySchema },
-      responses: { 204: { description: "Ended" }, ...errorResponses() },
-    }),
+    createRoute(
+      audited(
+        "session.signed_out",
+        { target: ["member", "actor"] },
+        {
+          ...common,
+          method: "delete",
+          path: "/v1/manage/sessions",
+          summary: "Sign out everywhere: end every dashboard session of the caller",
+          request: { query: NoQuerySchema },
+          responses: { 204: { description: "Ended" }, ...errorResponses() },
+        },
+      ),
+    ),
     async (c) => {
       await endSessionsOf(database(c.env), c.get("member").memberId);
       return c.body(null, 204);
@@ -154,13 +169,27 @@ export function signInPagesRouter() {
     const session = await redeemSignInLink(database(c.env), await formToken(c));
     if (!session) return c.html(unusableLinkPage(), 410);
     setSessionCookie(c, session);
+    await recordAudit(c.env, c.req.raw, {
+      workspaceId: session.workspaceId,
+      actor: { type: "member", id: session.memberId },
+      action: "session.signed_in",
+      target: { type: "sign_in_link", id: session.linkId },
+    });
     return c.redirect("/app", 303);
   });
 
   router.post("/sign-out", async (c) => {
     noStore(c);
     const token = getCookie(c, SIGN_IN.cookie);
-    if (token) await endSession(database(c.env), token);
+    const ended = token ? await endSession(database(c.env), token) : null;
+    if (ended) {
+      await recordAudit(c.env, c.req.raw, {
+        workspaceId: ended.workspaceId,
+        actor: { type: "member", id: ended.memberId },
+        action: "session.signed_out",
+        target: { type: "session", id: ended.id },
+      });
+    }
     deleteCookie(c, SIGN_IN.cookie, { path: "/", secure: true });
     return c.html(signedOutPage());
   });

@@ -8,6 +8,7 @@ import { type ComponentType, useEffect, useMemo } from "react";
 import { api, unwrap } from "./api";
 import { followLink, matchPath, type PathParams, usePath } from "./router";
 import { Agents } from "./screens/Agents";
+import { AuditLog } from "./screens/audit/AuditLog";
 import { EndpointPage } from "./screens/events/EndpointPage";
 import { Events } from "./screens/events/Events";
 import { Links } from "./screens/links/Links";
@@ -24,11 +25,15 @@ import {
 import { Workflows } from "./screens/workflows/Workflows";
 import { ErrorNote, Loading } from "./ui/feedback";
 
-/** `path` may have `:name` segments (router.ts); screens with them are reached by links, not the nav. */
+/**
+ * `path` may have `:name` segments (router.ts); screens with them are reached by links, not the
+ * nav. `writers`: for Owners and Admins only, so the nav does not offer it to members.
+ */
 type Screen = {
   path: string;
   label: string;
   Component: ComponentType<{ canChange: boolean; params: PathParams }>;
+  writers?: true;
 };
 
 const SCREENS: Screen[] = [
@@ -46,6 +51,7 @@ const SCREENS: Screen[] = [
   { path: "/app/settings/members", label: "Members", Component: Members },
   { path: "/app/settings/events", label: "Events", Component: Events },
   { path: "/app/settings/events/:id", label: "Event endpoint", Component: EndpointPage },
+  { path: "/app/settings/audit-log", label: "Audit log", Component: AuditLog, writers: true },
 ];
 
 const ROLES = { owner: "Owner", admin: "Admin", member: "Member" } as const;
@@ -89,7 +95,9 @@ export function App() {
       <div className="layout">
         <nav aria-label="Dashboard">
           <ul>
-            {SCREENS.filter((item) => !item.path.includes("/:")).map((item) => (
+            {SCREENS.filter(
+              (item) => !item.path.includes("/:") && (!item.writers || member.role !== "member"),
+            ).map((item) => (
               <li key={item.path}>
                 <a
                   href={item.path}

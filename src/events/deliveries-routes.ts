@@ -4,6 +4,7 @@
  * `POST …/recover` and `POST …/test`. Members read; owners and admins act.
  */
 import { createRoute, z } from "@hono/zod-openapi";
+import { audited } from "../audit/record";
 import { type MemberEnv, requireWriter } from "../auth/middleware";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
@@ -66,18 +67,24 @@ export function deliveriesRouter() {
   );
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "post",
-      path: `${PATH}/deliveries/{deliveryId}/resend`,
-      summary: "Send a delivery again now, its retry schedule started afresh",
-      middleware: [requireWriter],
-      request: { params: DeliveryParamsSchema },
-      responses: {
-        202: json(DeliverySchema, "Queued; the delivery as it is now"),
-        ...errorResponses("not_found", "endpoint_disabled"),
-      },
-    }),
+    createRoute(
+      audited(
+        "event_delivery.resent",
+        { target: ["event_delivery", "param:deliveryId"] },
+        {
+          ...common,
+          method: "post",
+          path: `${PATH}/deliveries/{deliveryId}/resend`,
+          summary: "Send a delivery again now, its retry schedule started afresh",
+          middleware: [requireWriter],
+          request: { params: DeliveryParamsSchema },
+          responses: {
+            202: json(DeliverySchema, "Queued; the delivery as it is now"),
+            ...errorResponses("not_found", "endpoint_disabled"),
+          },
+        },
+      ),
+    ),
     async (c) => {
       const { id, deliveryId } = c.req.valid("param");
       return c.json(await resendDelivery(c.env, c.get("member").workspaceId, id, deliveryId), 202);
@@ -85,21 +92,27 @@ export function deliveriesRouter() {
   );
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "post",
-      path: `${PATH}/recover`,
-      summary: "Send again every failed delivery created since a time",
-      middleware: [requireWriter, ...jsonBody(1_024)],
-      request: {
-        params: IdParamSchema,
-        body: { required: true, content: { "application/json": { schema: RecoverSchema } } },
-      },
-      responses: {
-        202: json(RecoveredSchema, "Queued"),
-        ...errorResponses("not_found", "endpoint_disabled"),
-      },
-    }),
+    createRoute(
+      audited(
+        "event_endpoint.recovered",
+        { target: ["event_endpoint", "param:id"] },
+        {
+          ...common,
+          method: "post",
+          path: `${PATH}/recover`,
+          summary: "Send again every failed delivery created since a time",
+          middleware: [requireWriter, ...jsonBody(1_024)],
+          request: {
+            params: IdParamSchema,
+            body: { required: true, content: { "application/json": { schema: RecoverSchema } } },
+          },
+          responses: {
+            202: json(RecoveredSchema, "Queued"),
+            ...errorResponses("not_found", "endpoint_disabled"),
+          },
+        },
+      ),
+    ),
     async (c) => {
       const since = Date.parse(c.req.valid("json").since);
       const recovered = await recoverDeliveries(
@@ -113,18 +126,24 @@ export function deliveriesRouter() {
   );
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "post",
-      path: `${PATH}/test`,
-      summary: "Send an event.test event now; answers with its delivery after the attempt",
-      middleware: [requireWriter],
-      request: { params: IdParamSchema },
-      responses: {
-        200: json(DeliverySchema, "The delivery, with its one attempt"),
-        ...errorResponses("not_found"),
-      },
-    }),
+    createRoute(
+      audited(
+        "event_endpoint.test_sent",
+        { target: ["event_endpoint", "param:id"] },
+        {
+          ...common,
+          method: "post",
+          path: `${PATH}/test`,
+          summary: "Send an event.test event now; answers with its delivery after the attempt",
+          middleware: [requireWriter],
+          request: { params: IdParamSchema },
+          responses: {
+            200: json(DeliverySchema, "The delivery, with its one attempt"),
+            ...errorResponses("not_found"),
+          },
+        },
+      ),
+    ),
     async (c) =>
       c.json(await sendTestEvent(c.env, c.get("member").workspaceId, c.req.valid("param").id), 200),
   );

@@ -4,6 +4,7 @@
  * delete. Never a widget key (it is refused on every management route).
  */
 import { createRoute, z } from "@hono/zod-openapi";
+import { audited } from "../audit/record";
 import { type MemberEnv, requireWriter } from "../auth/middleware";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
@@ -43,20 +44,29 @@ export function eventEndpointsRouter() {
   const router = createRouter<MemberEnv>();
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "post",
-      path: PATH,
-      summary: "Register an event endpoint (owners and admins); the secret is shown only here",
-      middleware: [requireWriter, ...jsonBody(16_384)],
-      request: {
-        body: {
-          required: true,
-          content: { "application/json": { schema: CreateEventEndpointSchema } },
+    createRoute(
+      audited(
+        "event_endpoint.created",
+        { target: ["event_endpoint", "response:id"] },
+        {
+          ...common,
+          method: "post",
+          path: PATH,
+          summary: "Register an event endpoint (owners and admins); the secret is shown only here",
+          middleware: [requireWriter, ...jsonBody(16_384)],
+          request: {
+            body: {
+              required: true,
+              content: { "application/json": { schema: CreateEventEndpointSchema } },
+            },
+          },
+          responses: {
+            201: json(EventEndpointWithSecretSchema, "Registered"),
+            ...errorResponses(),
+          },
         },
-      },
-      responses: { 201: json(EventEndpointWithSecretSchema, "Registered"), ...errorResponses() },
-    }),
+      ),
+    ),
     async (c) => {
       const { workspaceId } = c.get("member");
       const key = await keyring(c.env);
@@ -104,21 +114,27 @@ export function eventEndpointsRouter() {
   );
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "patch",
-      path: `${PATH}/{id}`,
-      summary: "Change an event endpoint: url, events, description, status, includeTranscript",
-      middleware: [requireWriter, ...jsonBody(16_384)],
-      request: {
-        params: IdParamSchema,
-        body: {
-          required: true,
-          content: { "application/json": { schema: UpdateEventEndpointSchema } },
+    createRoute(
+      audited(
+        "event_endpoint.updated",
+        { target: ["event_endpoint", "param:id"] },
+        {
+          ...common,
+          method: "patch",
+          path: `${PATH}/{id}`,
+          summary: "Change an event endpoint: url, events, description, status, includeTranscript",
+          middleware: [requireWriter, ...jsonBody(16_384)],
+          request: {
+            params: IdParamSchema,
+            body: {
+              required: true,
+              content: { "application/json": { schema: UpdateEventEndpointSchema } },
+            },
+          },
+          responses: { 200: json(EventEndpointSchema, "Changed"), ...errorResponses("not_found") },
         },
-      },
-      responses: { 200: json(EventEndpointSchema, "Changed"), ...errorResponses("not_found") },
-    }),
+      ),
+    ),
     async (c) => {
       const { workspaceId } = c.get("member");
       const id = c.req.valid("param").id;
@@ -131,15 +147,21 @@ export function eventEndpointsRouter() {
   );
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "delete",
-      path: `${PATH}/{id}`,
-      summary: "Delete an event endpoint",
-      middleware: [requireWriter],
-      request: { params: IdParamSchema },
-      responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
-    }),
+    createRoute(
+      audited(
+        "event_endpoint.deleted",
+        { target: ["event_endpoint", "param:id"] },
+        {
+          ...common,
+          method: "delete",
+          path: `${PATH}/{id}`,
+          summary: "Delete an event endpoint",
+          middleware: [requireWriter],
+          request: { params: IdParamSchema },
+          responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
+        },
+      ),
+    ),
     async (c) => {
       await deleteEndpoint(database(c.env), c.get("member").workspaceId, c.req.valid("param").id);
       return c.body(null, 204);
@@ -147,18 +169,24 @@ export function eventEndpointsRouter() {
   );
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "post",
-      path: `${PATH}/{id}/rotate-secret`,
-      summary: "Rotate the signing secret; the old one keeps signing alongside for 24 hours",
-      middleware: [requireWriter],
-      request: { params: IdParamSchema },
-      responses: {
-        200: json(EventEndpointWithSecretSchema, "The new secret, shown only here"),
-        ...errorResponses("not_found"),
-      },
-    }),
+    createRoute(
+      audited(
+        "event_endpoint.secret_rotated",
+        { target: ["event_endpoint", "param:id"] },
+        {
+          ...common,
+          method: "post",
+          path: `${PATH}/{id}/rotate-secret`,
+          summary: "Rotate the signing secret; the old one keeps signing alongside for 24 hours",
+          middleware: [requireWriter],
+          request: { params: IdParamSchema },
+          responses: {
+            200: json(EventEndpointWithSecretSchema, "The new secret, shown only here"),
+            ...errorResponses("not_found"),
+          },
+        },
+      ),
+    ),
     async (c) => {
       const key = await keyring(c.env);
       const { workspaceId } = c.get("member");

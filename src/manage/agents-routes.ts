@@ -1,6 +1,7 @@
 /** Agents and widget channels: `/v1/manage/agents[/{id}[/channels]]` (docs/api/manage.md). */
 
 import { createRoute, z } from "@hono/zod-openapi";
+import { audited } from "../audit/record";
 import type { MemberEnv } from "../auth/middleware";
 import { requireWriter } from "../auth/middleware";
 import { database } from "../db/database";
@@ -47,15 +48,21 @@ export function agentsRouter() {
   const router = createRouter<MemberEnv>();
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "post",
-      path: "/v1/manage/agents",
-      summary: "Create an agent",
-      middleware: write,
-      request: body(CreateAgentSchema),
-      responses: { 201: json(AgentSchema, "Created"), ...errorResponses() },
-    }),
+    createRoute(
+      audited(
+        "agent.created",
+        { target: ["agent", "response:id"] },
+        {
+          ...common,
+          method: "post",
+          path: "/v1/manage/agents",
+          summary: "Create an agent",
+          middleware: write,
+          request: body(CreateAgentSchema),
+          responses: { 201: json(AgentSchema, "Created"), ...errorResponses() },
+        },
+      ),
+    ),
     async (c) =>
       c.json(
         await createAgent(database(c.env), c.get("member").workspaceId, c.req.valid("json")),
@@ -96,18 +103,24 @@ export function agentsRouter() {
   );
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "patch",
-      path: "/v1/manage/agents/{id}",
-      summary: "Change an agent",
-      middleware: write,
-      request: { params: IdParamSchema, ...body(UpdateAgentSchema) },
-      responses: {
-        200: json(AgentSchema, "The changed agent"),
-        ...errorResponses("not_found"),
-      },
-    }),
+    createRoute(
+      audited(
+        "agent.updated",
+        { target: ["agent", "param:id"] },
+        {
+          ...common,
+          method: "patch",
+          path: "/v1/manage/agents/{id}",
+          summary: "Change an agent",
+          middleware: write,
+          request: { params: IdParamSchema, ...body(UpdateAgentSchema) },
+          responses: {
+            200: json(AgentSchema, "The changed agent"),
+            ...errorResponses("not_found"),
+          },
+        },
+      ),
+    ),
     async (c) => {
       const { workspaceId } = c.get("member");
       return c.json(
@@ -124,15 +137,21 @@ export function agentsRouter() {
   );
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "delete",
-      path: "/v1/manage/agents/{id}",
-      summary: "Delete an agent and its channels",
-      middleware: [requireWriter],
-      request: { params: IdParamSchema },
-      responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
-    }),
+    createRoute(
+      audited(
+        "agent.deleted",
+        { target: ["agent", "param:id"] },
+        {
+          ...common,
+          method: "delete",
+          path: "/v1/manage/agents/{id}",
+          summary: "Delete an agent and its channels",
+          middleware: [requireWriter],
+          request: { params: IdParamSchema },
+          responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
+        },
+      ),
+    ),
     async (c) => {
       const { workspaceId } = c.get("member");
       await deleteAgent(
@@ -146,15 +165,21 @@ export function agentsRouter() {
   );
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "post",
-      path: "/v1/manage/agents/{id}/channels",
-      summary: "Add a widget channel",
-      middleware: write,
-      request: { params: IdParamSchema, ...body(CreateChannelSchema) },
-      responses: { 201: json(ChannelSchema, "Created"), ...errorResponses("not_found") },
-    }),
+    createRoute(
+      audited(
+        "channel.created",
+        { target: ["channel", "response:id"] },
+        {
+          ...common,
+          method: "post",
+          path: "/v1/manage/agents/{id}/channels",
+          summary: "Add a widget channel",
+          middleware: write,
+          request: { params: IdParamSchema, ...body(CreateChannelSchema) },
+          responses: { 201: json(ChannelSchema, "Created"), ...errorResponses("not_found") },
+        },
+      ),
+    ),
     async (c) => {
       const channel = await createChannel(
         database(c.env),
@@ -191,18 +216,24 @@ export function agentsRouter() {
   );
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "patch",
-      path: "/v1/manage/agents/{id}/channels/{channelId}",
-      summary: "Change a widget channel: its name or the sites that may embed it",
-      middleware: write,
-      request: { params: ChannelParamsSchema, ...body(UpdateChannelSchema) },
-      responses: {
-        200: json(ChannelSchema, "The changed channel"),
-        ...errorResponses("not_found"),
-      },
-    }),
+    createRoute(
+      audited(
+        "channel.updated",
+        { target: ["channel", "param:channelId"] },
+        {
+          ...common,
+          method: "patch",
+          path: "/v1/manage/agents/{id}/channels/{channelId}",
+          summary: "Change a widget channel: its name or the sites that may embed it",
+          middleware: write,
+          request: { params: ChannelParamsSchema, ...body(UpdateChannelSchema) },
+          responses: {
+            200: json(ChannelSchema, "The changed channel"),
+            ...errorResponses("not_found"),
+          },
+        },
+      ),
+    ),
     async (c) => {
       const { id, channelId } = c.req.valid("param");
       const channel = await updateChannel(

@@ -6,6 +6,7 @@
  * limit), being under `/v1/widget/`.
  */
 import { createRoute, z } from "@hono/zod-openapi";
+import { audited } from "../audit/record";
 import { type MemberEnv, requireWriter } from "../auth/middleware";
 import type { LaunchEnv } from "../launch/rate-limit";
 import { createRouter } from "../platform/app";
@@ -61,15 +62,21 @@ const summary = {
 /** The widget key's erasure routes, served by the hot app with the launch API (src/routes.ts). */
 export const widgetErasures = createRouter<LaunchEnv>();
 widgetErasures.openapi(
-  createRoute({
-    ...widget,
-    method: "post",
-    path: "/v1/widget/erasures",
-    summary: summary.post,
-    middleware: jsonBody(4_096),
-    request: body,
-    responses: { 202: json(RequestedErasureSchema, "Started"), ...errorResponses() },
-  }),
+  createRoute(
+    audited(
+      "erasure.requested",
+      { target: ["erasure", "response:id"] },
+      {
+        ...widget,
+        method: "post",
+        path: "/v1/widget/erasures",
+        summary: summary.post,
+        middleware: jsonBody(4_096),
+        request: body,
+        responses: { 202: json(RequestedErasureSchema, "Started"), ...errorResponses() },
+      },
+    ),
+  ),
   async (c) => {
     const { workspaceId } = c.var.widgetKey;
     const { externalId } = c.req.valid("json");
@@ -93,15 +100,21 @@ widgetErasures.openapi(
 export function memberErasuresRouter() {
   const router = createRouter<MemberEnv>();
   router.openapi(
-    createRoute({
-      ...member,
-      method: "post",
-      path: "/v1/manage/erasures",
-      summary: `${summary.post} (Owners and Admins)`,
-      middleware: [requireWriter, ...jsonBody(4_096)],
-      request: body,
-      responses: { 202: json(RequestedErasureSchema, "Started"), ...errorResponses() },
-    }),
+    createRoute(
+      audited(
+        "erasure.requested",
+        { target: ["erasure", "response:id"] },
+        {
+          ...member,
+          method: "post",
+          path: "/v1/manage/erasures",
+          summary: `${summary.post} (Owners and Admins)`,
+          middleware: [requireWriter, ...jsonBody(4_096)],
+          request: body,
+          responses: { 202: json(RequestedErasureSchema, "Started"), ...errorResponses() },
+        },
+      ),
+    ),
     async (c) => {
       const { externalId } = c.req.valid("json");
       return c.json(await requestErasure(c.env, c.get("member").workspaceId, externalId), 202);

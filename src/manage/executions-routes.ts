@@ -4,6 +4,7 @@
  */
 
 import { createRoute, z } from "@hono/zod-openapi";
+import { audited } from "../audit/record";
 import type { MemberEnv } from "../auth/middleware";
 import { requireWriter } from "../auth/middleware";
 import { database } from "../db/database";
@@ -81,23 +82,32 @@ export function executionsRouter() {
   );
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "post",
-      path: "/v1/manage/workflows/{id}/executions/{executionId}/replay",
-      summary: "Replay an execution: a new one with the same trigger input",
-      description:
-        "On the definition the execution ran on (`original`, the default) or the workflow's current one. Answers once the new execution is recorded, with its record (`replayOf` names the first). docs/webhooks.md#replay",
-      middleware: write,
-      request: {
-        params: ExecutionParams,
-        body: { required: true, content: { "application/json": { schema: ReplayInputSchema } } },
-      },
-      responses: {
-        201: json(ExecutionSchema, "The new execution"),
-        ...errorResponses("not_found", "replay_unavailable"),
-      },
-    }),
+    createRoute(
+      audited(
+        "workflow.replayed",
+        { target: ["workflow", "param:id"] },
+        {
+          ...common,
+          method: "post",
+          path: "/v1/manage/workflows/{id}/executions/{executionId}/replay",
+          summary: "Replay an execution: a new one with the same trigger input",
+          description:
+            "On the definition the execution ran on (`original`, the default) or the workflow's current one. Answers once the new execution is recorded, with its record (`replayOf` names the first). docs/webhooks.md#replay",
+          middleware: write,
+          request: {
+            params: ExecutionParams,
+            body: {
+              required: true,
+              content: { "application/json": { schema: ReplayInputSchema } },
+            },
+          },
+          responses: {
+            201: json(ExecutionSchema, "The new execution"),
+            ...errorResponses("not_found", "replay_unavailable"),
+          },
+        },
+      ),
+    ),
     async (c) => {
       const { id, executionId } = c.req.valid("param");
       const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
@@ -107,23 +117,29 @@ export function executionsRouter() {
   );
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "post",
-      path: "/v1/manage/workflows/{id}/executions/replay",
-      summary: "Replay the failed executions started in a time window, in the background",
-      description:
-        "Queues a replay of every failed execution started from `since` until `until` (default: now), oldest first, at most 1,000 (per runner of a workflow spread over several); they start one after another. docs/webhooks.md#replay",
-      middleware: write,
-      request: {
-        params: IdParamSchema,
-        body: {
-          required: true,
-          content: { "application/json": { schema: BulkReplayInputSchema } },
+    createRoute(
+      audited(
+        "workflow.replayed",
+        { target: ["workflow", "param:id"] },
+        {
+          ...common,
+          method: "post",
+          path: "/v1/manage/workflows/{id}/executions/replay",
+          summary: "Replay the failed executions started in a time window, in the background",
+          description:
+            "Queues a replay of every failed execution started from `since` until `until` (default: now), oldest first, at most 1,000 (per runner of a workflow spread over several); they start one after another. docs/webhooks.md#replay",
+          middleware: write,
+          request: {
+            params: IdParamSchema,
+            body: {
+              required: true,
+              content: { "application/json": { schema: BulkReplayInputSchema } },
+            },
+          },
+          responses: { 202: json(BulkReplaySchema, "Queued"), ...errorResponses("not_found") },
         },
-      },
-      responses: { 202: json(BulkReplaySchema, "Queued"), ...errorResponses("not_found") },
-    }),
+      ),
+    ),
     async (c) => {
       const { id } = c.req.valid("param");
       const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);

@@ -4,6 +4,7 @@
  * the launch API's, over the whole workspace; the look-up adds the conversation's messages.
  */
 import { createRoute } from "@hono/zod-openapi";
+import { audited } from "../audit/record";
 import type { MemberEnv } from "../auth/middleware";
 import { requireWriter } from "../auth/middleware";
 import { conversation } from "../conversations/conversation/client";
@@ -83,18 +84,24 @@ export function linksRouter() {
   );
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "delete",
-      path: "/v1/manage/links/{id}",
-      summary: "Revoke a link (owners and admins; idempotent)",
-      middleware: [requireWriter],
-      request: { params: IdParamSchema },
-      responses: {
-        204: { description: "Revoked, now or before; an open chat is closed at once" },
-        ...errorResponses("not_found"),
-      },
-    }),
+    createRoute(
+      audited(
+        "link.revoked",
+        { target: ["link", "param:id"] },
+        {
+          ...common,
+          method: "delete",
+          path: "/v1/manage/links/{id}",
+          summary: "Revoke a link (owners and admins; idempotent)",
+          middleware: [requireWriter],
+          request: { params: IdParamSchema },
+          responses: {
+            204: { description: "Revoked, now or before; an open chat is closed at once" },
+            ...errorResponses("not_found"),
+          },
+        },
+      ),
+    ),
     async (c) => {
       const { workspaceId } = c.get("member");
       const ledger = linkLedger(c.env, workspaceId);
@@ -104,20 +111,27 @@ export function linksRouter() {
   );
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "post",
-      path: "/v1/manage/links/{id}/end",
-      summary: "End the link's conversation without revoking the link (owners and admins)",
-      middleware: [requireWriter],
-      request: { params: IdParamSchema },
-      responses: {
-        204: {
-          description: "Ended, now or before (an ended or revoked link has nothing left to end)",
+    createRoute(
+      audited(
+        "link.ended",
+        { target: ["link", "param:id"] },
+        {
+          ...common,
+          method: "post",
+          path: "/v1/manage/links/{id}/end",
+          summary: "End the link's conversation without revoking the link (owners and admins)",
+          middleware: [requireWriter],
+          request: { params: IdParamSchema },
+          responses: {
+            204: {
+              description:
+                "Ended, now or before (an ended or revoked link has nothing left to end)",
+            },
+            ...errorResponses("not_found", "link_not_open"),
+          },
         },
-        ...errorResponses("not_found", "link_not_open"),
-      },
-    }),
+      ),
+    ),
     async (c) => {
       const { workspaceId } = c.get("member");
       await endWorkspaceLink(

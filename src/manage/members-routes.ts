@@ -4,6 +4,7 @@
  */
 
 import { createRoute, z } from "@hono/zod-openapi";
+import { audited } from "../audit/record";
 import type { MemberEnv } from "../auth/middleware";
 import { requireWriter } from "../auth/middleware";
 import { database } from "../db/database";
@@ -31,23 +32,32 @@ export function membersRouter() {
   const router = createRouter<MemberEnv>();
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "post",
-      path: "/v1/manage/members",
-      summary: "Add an admin or member",
-      middleware: [requireWriter, ...jsonBody(32_768)],
-      request: {
-        body: { required: true, content: { "application/json": { schema: CreateMemberSchema } } },
-      },
-      responses: {
-        201: {
-          description: "Added; memberToken is shown once",
-          content: { "application/json": { schema: CreatedMemberSchema } },
+    createRoute(
+      audited(
+        "member.invited",
+        { target: ["member", "response:member.id"] },
+        {
+          ...common,
+          method: "post",
+          path: "/v1/manage/members",
+          summary: "Add an admin or member",
+          middleware: [requireWriter, ...jsonBody(32_768)],
+          request: {
+            body: {
+              required: true,
+              content: { "application/json": { schema: CreateMemberSchema } },
+            },
+          },
+          responses: {
+            201: {
+              description: "Added; memberToken is shown once",
+              content: { "application/json": { schema: CreatedMemberSchema } },
+            },
+            ...errorResponses("member_exists"),
+          },
         },
-        ...errorResponses("member_exists"),
-      },
-    }),
+      ),
+    ),
     async (c) =>
       c.json(
         await createMember(
@@ -105,18 +115,24 @@ export function membersRouter() {
   );
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "delete",
-      path: "/v1/manage/members/{id}",
-      summary: "Remove a member; their token stops working, keys they created keep working",
-      middleware: [requireWriter],
-      request: { params: IdParamSchema },
-      responses: {
-        204: { description: "Removed" },
-        ...errorResponses("not_found", "cannot_remove_owner"),
-      },
-    }),
+    createRoute(
+      audited(
+        "member.removed",
+        { target: ["member", "param:id"] },
+        {
+          ...common,
+          method: "delete",
+          path: "/v1/manage/members/{id}",
+          summary: "Remove a member; their token stops working, keys they created keep working",
+          middleware: [requireWriter],
+          request: { params: IdParamSchema },
+          responses: {
+            204: { description: "Removed" },
+            ...errorResponses("not_found", "cannot_remove_owner"),
+          },
+        },
+      ),
+    ),
     async (c) => {
       await removeMember(database(c.env), c.get("member").workspaceId, c.req.valid("param").id);
       return c.body(null, 204);
@@ -124,27 +140,33 @@ export function membersRouter() {
   );
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "patch",
-      path: "/v1/manage/members/{id}",
-      summary: "Change a member's role to admin or member; the owner's cannot be changed",
-      middleware: [requireWriter, ...jsonBody(32_768)],
-      request: {
-        params: IdParamSchema,
-        body: {
-          required: true,
-          content: { "application/json": { schema: ChangeMemberRoleSchema } },
+    createRoute(
+      audited(
+        "member.role_changed",
+        { target: ["member", "param:id"] },
+        {
+          ...common,
+          method: "patch",
+          path: "/v1/manage/members/{id}",
+          summary: "Change a member's role to admin or member; the owner's cannot be changed",
+          middleware: [requireWriter, ...jsonBody(32_768)],
+          request: {
+            params: IdParamSchema,
+            body: {
+              required: true,
+              content: { "application/json": { schema: ChangeMemberRoleSchema } },
+            },
+          },
+          responses: {
+            200: {
+              description: "The member with the new role, which applies from their next request",
+              content: { "application/json": { schema: MemberSchema } },
+            },
+            ...errorResponses("not_found", "cannot_change_owner"),
+          },
         },
-      },
-      responses: {
-        200: {
-          description: "The member with the new role, which applies from their next request",
-          content: { "application/json": { schema: MemberSchema } },
-        },
-        ...errorResponses("not_found", "cannot_change_owner"),
-      },
-    }),
+      ),
+    ),
     async (c) =>
       c.json(
         await changeMemberRole(

@@ -4,6 +4,7 @@
  */
 
 import { createRoute } from "@hono/zod-openapi";
+import { audited } from "../audit/record";
 import { requireOperator } from "../auth/middleware";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
@@ -20,35 +21,51 @@ import { deleteWorkspace } from "./workspace-deletion";
  */
 export function operatorRouter() {
   const { CreatedWorkspaceSchema, CreateWorkspaceSchema } = manageSchemas();
-  const createWorkspaceRoute = createRoute({
-    method: "post",
-    path: "/v1/operator/workspaces",
-    tags: ["Operator"],
-    security: [{ operatorToken: [] }],
-    summary: "Create a workspace with its owner",
-    middleware: [requireOperator, ...jsonBody(32_768)],
-    request: {
-      body: { required: true, content: { "application/json": { schema: CreateWorkspaceSchema } } },
-    },
-    responses: {
-      201: {
-        description: "Created; memberToken is shown once",
-        content: { "application/json": { schema: CreatedWorkspaceSchema } },
+  const createWorkspaceRoute = createRoute(
+    audited(
+      "workspace.created",
+      { target: ["workspace", "response:workspace.id"], workspace: "response:workspace.id" },
+      {
+        method: "post",
+        path: "/v1/operator/workspaces",
+        tags: ["Operator"],
+        security: [{ operatorToken: [] }],
+        summary: "Create a workspace with its owner",
+        middleware: [requireOperator, ...jsonBody(32_768)],
+        request: {
+          body: {
+            required: true,
+            content: { "application/json": { schema: CreateWorkspaceSchema } },
+          },
+        },
+        responses: {
+          201: {
+            description: "Created; memberToken is shown once",
+            content: { "application/json": { schema: CreatedWorkspaceSchema } },
+          },
+          ...errorResponses("slug_taken"),
+        },
       },
-      ...errorResponses("slug_taken"),
-    },
-  });
+    ),
+  );
 
-  const deleteWorkspaceRoute = createRoute({
-    method: "delete",
-    path: "/v1/operator/workspaces/{id}",
-    tags: ["Operator"],
-    security: [{ operatorToken: [] }],
-    summary: "Delete a workspace and everything in it",
-    middleware: [requireOperator],
-    request: { params: IdParamSchema },
-    responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
-  });
+  // The workspace's own log goes with it; this entry is in the operator's log.
+  const deleteWorkspaceRoute = createRoute(
+    audited(
+      "workspace.deleted",
+      { target: ["workspace", "param:id"] },
+      {
+        method: "delete",
+        path: "/v1/operator/workspaces/{id}",
+        tags: ["Operator"],
+        security: [{ operatorToken: [] }],
+        summary: "Delete a workspace and everything in it",
+        middleware: [requireOperator],
+        request: { params: IdParamSchema },
+        responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
+      },
+    ),
+  );
 
   const router = createRouter();
 

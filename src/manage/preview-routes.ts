@@ -5,6 +5,7 @@
  * (src/manage/dashboard-routes.ts).
  */
 import { createRoute } from "@hono/zod-openapi";
+import { audited } from "../audit/record";
 import type { MemberEnv } from "../auth/middleware";
 import { database } from "../db/database";
 import { linkLedger } from "../launch/ledger/client";
@@ -30,31 +31,37 @@ export function previewRouter() {
   const router = createRouter<MemberEnv>();
 
   router.openapi(
-    createRoute({
-      method: "post",
-      path: "/v1/manage/agents/{id}/channels/{channelId}/preview-link",
-      tags: ["Agents"],
-      security: [{ memberToken: [] }],
-      summary: "Get a preview link of your own on a widget channel (any member)",
-      middleware: jsonBody(MAX_LAUNCH_BODY_BYTES),
-      request: {
-        params: PreviewParamsSchema,
-        body: {
-          required: true,
-          content: { "application/json": { schema: PreviewLinkRequestSchema } },
+    createRoute(
+      audited(
+        "channel.preview_link_created",
+        { target: ["channel", "param:channelId"], statuses: [201] },
+        {
+          method: "post",
+          path: "/v1/manage/agents/{id}/channels/{channelId}/preview-link",
+          tags: ["Agents"],
+          security: [{ memberToken: [] }],
+          summary: "Get a preview link of your own on a widget channel (any member)",
+          middleware: jsonBody(MAX_LAUNCH_BODY_BYTES),
+          request: {
+            params: PreviewParamsSchema,
+            body: {
+              required: true,
+              content: { "application/json": { schema: PreviewLinkRequestSchema } },
+            },
+          },
+          responses: {
+            200: answer("Your live preview link with these values, given again"),
+            201: answer("A new preview link; your older live previews on the channel are revoked"),
+            ...errorResponses(
+              "not_found",
+              "invalid_parameters",
+              "too_many_pending_links",
+              "rate_limited",
+            ),
+          },
         },
-      },
-      responses: {
-        200: answer("Your live preview link with these values, given again"),
-        201: answer("A new preview link; your older live previews on the channel are revoked"),
-        ...errorResponses(
-          "not_found",
-          "invalid_parameters",
-          "too_many_pending_links",
-          "rate_limited",
-        ),
-      },
-    }),
+      ),
+    ),
     async (c) => {
       const input = c.req.valid("json");
       // As the launch API: `__proto__` and the like are unknown parameters, not silently dropped.

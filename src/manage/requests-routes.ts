@@ -4,6 +4,7 @@
  * `/v1/manage/workflows/{id}/nodes/{key}/capture|samples`.
  */
 import { createRoute, z } from "@hono/zod-openapi";
+import { audited } from "../audit/record";
 import type { MemberEnv } from "../auth/middleware";
 import { requireWriter } from "../auth/middleware";
 import { database } from "../db/database";
@@ -83,20 +84,29 @@ export function requestsRouter() {
   );
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "post",
-      path: "/v1/manage/workflows/{id}/nodes/{key}/capture",
-      summary: "Arm capture on a webhook node's test URL",
-      description:
-        "Calls to `{APP_URL}/webhook-test/<workspace>/<workflow>/<node>` are stored as samples and answered 200 `{captured: true}` without running anything, even while the workflow is stopped, for the next `count` calls within `ttlSeconds`; otherwise that URL answers 404. Arming again replaces the earlier arming (docs/webhooks.md#capture).",
-      middleware: [requireWriter, ...jsonBody(4_096)],
-      request: {
-        params: NodeKeyParamsSchema,
-        body: { required: true, content: { "application/json": { schema: CaptureInputSchema } } },
-      },
-      responses: { 201: json(CaptureSchema, "Armed"), ...errorResponses("not_found") },
-    }),
+    createRoute(
+      audited(
+        "workflow.capture_armed",
+        { target: ["workflow", "param:id"] },
+        {
+          ...common,
+          method: "post",
+          path: "/v1/manage/workflows/{id}/nodes/{key}/capture",
+          summary: "Arm capture on a webhook node's test URL",
+          description:
+            "Calls to `{APP_URL}/webhook-test/<workspace>/<workflow>/<node>` are stored as samples and answered 200 `{captured: true}` without running anything, even while the workflow is stopped, for the next `count` calls within `ttlSeconds`; otherwise that URL answers 404. Arming again replaces the earlier arming (docs/webhooks.md#capture).",
+          middleware: [requireWriter, ...jsonBody(4_096)],
+          request: {
+            params: NodeKeyParamsSchema,
+            body: {
+              required: true,
+              content: { "application/json": { schema: CaptureInputSchema } },
+            },
+          },
+          responses: { 201: json(CaptureSchema, "Armed"), ...errorResponses("not_found") },
+        },
+      ),
+    ),
     async (c) => {
       const { id, key } = c.req.valid("param");
       const { workspaceId } = c.get("member");

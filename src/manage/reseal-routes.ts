@@ -3,6 +3,7 @@
  * in the background, `GET /v1/operator/reseal/{id}` tells how far it got. Operator token only.
  */
 import { createRoute, z } from "@hono/zod-openapi";
+import { audited } from "../audit/record";
 import { requireOperator } from "../auth/middleware";
 import { createRouter } from "../platform/app";
 import { notFound } from "../platform/errors";
@@ -47,21 +48,27 @@ export function resealRouter() {
   router.use("/v1/operator/reseal/*", requireOperator);
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "post",
-      path: "/v1/operator/reseal",
-      summary:
-        "Seal every stored value again under the current SECRETS_KEY, in the background (while one runs, that one is returned)",
-      request: { query: NoQuerySchema },
-      responses: {
-        202: {
-          description: "Started; poll it with its id",
-          content: { "application/json": { schema: ResealJobSchema } },
+    createRoute(
+      audited(
+        "reseal.started",
+        { target: ["reseal", "response:id"] },
+        {
+          ...common,
+          method: "post",
+          path: "/v1/operator/reseal",
+          summary:
+            "Seal every stored value again under the current SECRETS_KEY, in the background (while one runs, that one is returned)",
+          request: { query: NoQuerySchema },
+          responses: {
+            202: {
+              description: "Started; poll it with its id",
+              content: { "application/json": { schema: ResealJobSchema } },
+            },
+            ...errorResponses(),
+          },
         },
-        ...errorResponses(),
-      },
-    }),
+      ),
+    ),
     async (c) => {
       // One object for every reseal: asked while one runs, it answers with that one.
       const job = await maintenanceJob(c.env, RESEAL).start(newId("rsl"), "reseal");

@@ -4,6 +4,7 @@
  */
 
 import { createRoute, z } from "@hono/zod-openapi";
+import { audited } from "../audit/record";
 import type { MemberEnv } from "../auth/middleware";
 import { requireWriter } from "../auth/middleware";
 import { database } from "../db/database";
@@ -56,18 +57,24 @@ export function secretsRouter() {
   const router = createRouter<MemberEnv>();
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "put",
-      path: "/v1/manage/secrets/{name}",
-      summary: "Create or replace a secret (owners and admins)",
-      middleware: [requireWriter, ...jsonBody(65_536)],
-      request: {
-        params: SecretNameParamSchema,
-        body: { required: true, content: { "application/json": { schema: PutSecretSchema } } },
-      },
-      responses: { 204: { description: "Stored" }, ...errorResponses() },
-    }),
+    createRoute(
+      audited(
+        "secret.set",
+        { target: ["secret", "param:name"] },
+        {
+          ...common,
+          method: "put",
+          path: "/v1/manage/secrets/{name}",
+          summary: "Create or replace a secret (owners and admins)",
+          middleware: [requireWriter, ...jsonBody(65_536)],
+          request: {
+            params: SecretNameParamSchema,
+            body: { required: true, content: { "application/json": { schema: PutSecretSchema } } },
+          },
+          responses: { 204: { description: "Stored" }, ...errorResponses() },
+        },
+      ),
+    ),
     async (c) => {
       const { workspaceId } = c.get("member");
       await putSecret(
@@ -102,15 +109,21 @@ export function secretsRouter() {
   );
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "delete",
-      path: "/v1/manage/secrets/{name}",
-      summary: "Delete a secret (owners and admins)",
-      middleware: [requireWriter],
-      request: { params: SecretNameParamSchema },
-      responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
-    }),
+    createRoute(
+      audited(
+        "secret.deleted",
+        { target: ["secret", "param:name"] },
+        {
+          ...common,
+          method: "delete",
+          path: "/v1/manage/secrets/{name}",
+          summary: "Delete a secret (owners and admins)",
+          middleware: [requireWriter],
+          request: { params: SecretNameParamSchema },
+          responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
+        },
+      ),
+    ),
     async (c) => {
       const { workspaceId } = c.get("member");
       await deleteSecret(database(c.env), workspaceId, c.req.valid("param").name);

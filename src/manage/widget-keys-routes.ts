@@ -1,6 +1,7 @@
 /** Widget keys: `POST/GET /v1/manage/widget-keys`, `DELETE /v1/manage/widget-keys/{id}` (docs/api/manage.md). */
 
 import { createRoute, z } from "@hono/zod-openapi";
+import { audited } from "../audit/record";
 import type { MemberEnv } from "../auth/middleware";
 import { requireWriter } from "../auth/middleware";
 import { database } from "../db/database";
@@ -19,26 +20,32 @@ export function widgetKeysRouter() {
   const router = createRouter<MemberEnv>();
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "post",
-      path: "/v1/manage/widget-keys",
-      summary: "Create a widget key (owners and admins)",
-      middleware: [requireWriter, ...jsonBody(32_768)],
-      request: {
-        body: {
-          required: true,
-          content: { "application/json": { schema: CreateWidgetKeySchema } },
+    createRoute(
+      audited(
+        "widget_key.created",
+        { target: ["widget_key", "response:id"] },
+        {
+          ...common,
+          method: "post",
+          path: "/v1/manage/widget-keys",
+          summary: "Create a widget key (owners and admins)",
+          middleware: [requireWriter, ...jsonBody(32_768)],
+          request: {
+            body: {
+              required: true,
+              content: { "application/json": { schema: CreateWidgetKeySchema } },
+            },
+          },
+          responses: {
+            201: {
+              description: "Created; `key` is shown only here",
+              content: { "application/json": { schema: CreatedWidgetKeySchema } },
+            },
+            ...errorResponses(),
+          },
         },
-      },
-      responses: {
-        201: {
-          description: "Created; `key` is shown only here",
-          content: { "application/json": { schema: CreatedWidgetKeySchema } },
-        },
-        ...errorResponses(),
-      },
-    }),
+      ),
+    ),
     async (c) => {
       const member = c.get("member");
       const created = await createWidgetKey(
@@ -71,15 +78,21 @@ export function widgetKeysRouter() {
   );
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "delete",
-      path: "/v1/manage/widget-keys/{id}",
-      summary: "Revoke a widget key (idempotent)",
-      middleware: [requireWriter],
-      request: { params: IdParamSchema },
-      responses: { 204: { description: "Revoked" }, ...errorResponses("not_found") },
-    }),
+    createRoute(
+      audited(
+        "widget_key.revoked",
+        { target: ["widget_key", "param:id"] },
+        {
+          ...common,
+          method: "delete",
+          path: "/v1/manage/widget-keys/{id}",
+          summary: "Revoke a widget key (idempotent)",
+          middleware: [requireWriter],
+          request: { params: IdParamSchema },
+          responses: { 204: { description: "Revoked" }, ...errorResponses("not_found") },
+        },
+      ),
+    ),
     async (c) => {
       const { workspaceId } = c.get("member");
       await revokeWidgetKey(linkLedger(c.env, workspaceId), workspaceId, c.req.valid("param").id);

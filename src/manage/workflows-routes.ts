@@ -2,6 +2,7 @@
 
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { audited } from "../audit/record";
 import type { MemberEnv } from "../auth/middleware";
 import { requireWriter } from "../auth/middleware";
 import { database } from "../db/database";
@@ -58,15 +59,21 @@ export function workflowsRouter() {
   router.openAPIRegistry.register(WORKFLOW_NODE, WorkflowNodeSchema);
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "post",
-      path: "/v1/manage/workflows",
-      summary: "Create a workflow (stopped)",
-      middleware: write,
-      request: body,
-      responses: { 201: json(WorkflowSchema, "Created"), ...errorResponses("slug_taken") },
-    }),
+    createRoute(
+      audited(
+        "workflow.created",
+        { target: ["workflow", "response:id"] },
+        {
+          ...common,
+          method: "post",
+          path: "/v1/manage/workflows",
+          summary: "Create a workflow (stopped)",
+          middleware: write,
+          request: body,
+          responses: { 201: json(WorkflowSchema, "Created"), ...errorResponses("slug_taken") },
+        },
+      ),
+    ),
     async (c) => {
       const { workspaceId } = c.get("member");
       const created = await createWorkflow(
@@ -128,18 +135,24 @@ export function workflowsRouter() {
   );
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "put",
-      path: "/v1/manage/workflows/{id}",
-      summary: "Replace a workflow's name, slug and definition",
-      middleware: write,
-      request: { params: IdParamSchema, ...body },
-      responses: {
-        200: json(WorkflowSchema, "The workflow"),
-        ...errorResponses("not_found", "slug_taken"),
-      },
-    }),
+    createRoute(
+      audited(
+        "workflow.updated",
+        { target: ["workflow", "param:id"] },
+        {
+          ...common,
+          method: "put",
+          path: "/v1/manage/workflows/{id}",
+          summary: "Replace a workflow's name, slug and definition",
+          middleware: write,
+          request: { params: IdParamSchema, ...body },
+          responses: {
+            200: json(WorkflowSchema, "The workflow"),
+            ...errorResponses("not_found", "slug_taken"),
+          },
+        },
+      ),
+    ),
     async (c) => {
       const { workspaceId } = c.get("member");
       const replaced = await replaceWorkflow(
@@ -155,15 +168,21 @@ export function workflowsRouter() {
   );
 
   router.openapi(
-    createRoute({
-      ...common,
-      method: "delete",
-      path: "/v1/manage/workflows/{id}",
-      summary: "Delete a workflow and its executions",
-      middleware: [requireWriter],
-      request: { params: IdParamSchema },
-      responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
-    }),
+    createRoute(
+      audited(
+        "workflow.deleted",
+        { target: ["workflow", "param:id"] },
+        {
+          ...common,
+          method: "delete",
+          path: "/v1/manage/workflows/{id}",
+          summary: "Delete a workflow and its executions",
+          middleware: [requireWriter],
+          request: { params: IdParamSchema },
+          responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
+        },
+      ),
+    ),
     async (c) => {
       await deleteWorkflow(
         database(c.env),
@@ -175,23 +194,32 @@ export function workflowsRouter() {
     },
   );
 
-  for (const [action, status] of [
-    ["start", "running"],
-    ["stop", "stopped"],
+  for (const [action, status, recorded] of [
+    ["start", "running", "workflow.started"],
+    ["stop", "stopped", "workflow.stopped"],
   ] as const) {
     router.openapi(
-      createRoute({
-        ...common,
-        method: "post",
-        path: `/v1/manage/workflows/{id}/${action}`,
-        summary:
-          action === "start"
-            ? "Start: its webhooks accept requests"
-            : "Stop: its webhooks accept nothing",
-        middleware: [requireWriter],
-        request: { params: IdParamSchema },
-        responses: { 200: json(WorkflowSchema, "The workflow"), ...errorResponses("not_found") },
-      }),
+      createRoute(
+        audited(
+          recorded,
+          { target: ["workflow", "param:id"] },
+          {
+            ...common,
+            method: "post",
+            path: `/v1/manage/workflows/{id}/${action}`,
+            summary:
+              action === "start"
+                ? "Start: its webhooks accept requests"
+                : "Stop: its webhooks accept nothing",
+            middleware: [requireWriter],
+            request: { params: IdParamSchema },
+            responses: {
+              200: json(WorkflowSchema, "The workflow"),
+              ...errorResponses("not_found"),
+            },
+          },
+        ),
+      ),
       async (c) => {
         const { workspaceId } = c.get("member");
         const id = c.req.valid("param").id;

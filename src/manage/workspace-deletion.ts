@@ -5,6 +5,7 @@
  */
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import { conversation } from "../conversations/conversation/client";
+import { auditLog } from "../db/audit-tables";
 import { database } from "../db/database";
 import { deliveryAttempts, eventDeliveries, eventEndpoints, events } from "../db/event-tables";
 import {
@@ -60,6 +61,9 @@ export async function deleteWorkspace(env: AppBindings, workspaceId: string): Pr
       .select({ sessionId: links.sessionId })
       .from(links)
       .where(and(eq(links.workspaceId, workspaceId), isNotNull(links.sessionId))),
+    // Its audit log too: entries name its members and their networks. The deletion's own entry
+    // is written afterwards to the operator's log (src/audit/record.ts).
+    db.delete(auditLog).where(eq(auditLog.workspaceId, workspaceId)),
     db.delete(deliveryAttempts).where(inArray(deliveryAttempts.deliveryId, deliveryIds)),
     db.delete(eventDeliveries).where(ofDeliveries),
     db.delete(events).where(eq(events.workspaceId, workspaceId)),

@@ -20,7 +20,8 @@ export type IdPrefix =
   | "pk"
   | "wch"
   | "rsl"
-  | "era";
+  | "era"
+  | "aud";
 
 /** A new unguessable id: `<prefix>_` + 22 base62 chars (about 131 random bits; docs/architecture.md#ids-and-formats). */
 export function newId(prefix: IdPrefix): string {

@@ -126,6 +126,7 @@ beforeAll(async () => {
     { method: "DELETE", path: "/v1/operator/workspaces/{id}", scheme: "operatorToken" },
     { method: "POST", path: "/v1/operator/reseal", scheme: "operatorToken" },
     { method: "GET", path: "/v1/operator/reseal/{id}", scheme: "operatorToken" },
+    { method: "GET", path: "/v1/operator/audit-log", scheme: "operatorToken" },
   ]);
   for (const prefix of ["/v1/widget/", "/v1/manage/", "/v1/operator/"]) {
     expect(

@@ -129,6 +129,8 @@ export function fuzzHints(pools: Pools): Hints {
     channelId: (gen, schema) => mostly(fc.constant(pools.channelId), gen, schema),
     agentId: (gen, schema) => mostly(agents, gen, schema),
     memberId: (gen, schema) => mostly(fc.constantFrom(...pools.memberIds), gen, schema),
+    // The audit log's filter: the members who made the seeding's changes, or the operator.
+    actorId: (gen, schema) => mostly(fc.constantFrom(...pools.memberIds, "operator"), gen, schema),
     token: (gen, schema) => mostly(fc.constantFrom(...pools.chatTokens), gen, schema),
     // Only the echo server: a generated endpoint or node may really be called, and no request
     // of the fuzz may leave the machine.

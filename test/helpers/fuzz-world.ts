@@ -185,6 +185,8 @@ export async function seedWorld(document: {
     "/v1/widget/launches": await cursorOf("/v1/widget/launches", ws.widgetKey),
     "/v1/manage/links": await cursorOf("/v1/manage/links", owner),
     "/v1/manage/event-endpoints/{id}/deliveries": await cursorOf(deliveries, owner),
+    "/v1/manage/audit-log": await cursorOf("/v1/manage/audit-log", owner),
+    "/v1/operator/audit-log": await cursorOf("/v1/operator/audit-log", OPERATOR_TOKEN),
   };
 
   const linkIds: Ids = [...links, ...opened].map((link) => ({ id: link.id }));

@@ -2,7 +2,8 @@
  * A software passkey authenticator for workerd tests (docs/dashboard.md#passkeys): it answers the
  * registration options of `POST /v1/manage/passkeys/options` as a platform authenticator with user
  * verification would (attestation "none", an ES256 key), so `POST /v1/manage/passkeys` can succeed
- * without a browser. The browser tests use Chromium's virtual authenticator instead.
+ * without a browser, and signs the sign-in options of `POST /sign-in/passkey/options` with a
+ * passkey it registered. The browser tests use Chromium's virtual authenticator instead.
  */
 import { bytesToBase64Url } from "../../src/platform/crypto";
 import { call, expectJson, ORIGIN } from "./api";
@@ -26,15 +27,30 @@ function cbor(value: Cbor): number[] {
   return [...head(5, value.size), ...[...value].flatMap(([k, v]) => [...cbor(k), ...cbor(v)])];
 }
 
-/**
- * The authenticator's answer to registration `options` (their base64url `challenge`), for the
- * relying party of the tests' origin: a `RegistrationResponseJSON`.
- */
-export async function registrationResponse(options: { challenge: string }) {
+/** A software passkey: its key pair and credential id, kept to sign in with later. */
+export type SoftPasskey = { pair: CryptoKeyPair; credentialId: Uint8Array };
+
+/** A new software passkey (ES256). */
+export async function newSoftPasskey(): Promise<SoftPasskey> {
   const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, [
     "sign",
     "verify",
   ])) as CryptoKeyPair;
+  return { pair, credentialId: crypto.getRandomValues(new Uint8Array(16)) };
+}
+
+const rpIdHash = async () =>
+  new Uint8Array(
+    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(new URL(ORIGIN).hostname)),
+  );
+
+/**
+ * The authenticator's answer to registration `options` (their base64url `challenge`), for the
+ * relying party of the tests' origin: a `RegistrationResponseJSON`. `passkey` is the one it
+ * registers (a new one unless given).
+ */
+export async function registrationResponse(options: { challenge: string }, passkey?: SoftPasskey) {
+  const { pair, credentialId } = passkey ?? (await newSoftPasskey());
   const raw = new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer);
   const coseKey = new Map<number, Cbor>([
     [1, 2], // kty: EC2
@@ -43,12 +59,8 @@ export async function registrationResponse(options: { challenge: string }) {
     [-2, raw.slice(1, 33)],
     [-3, raw.slice(33, 65)],
   ]);
-  const credentialId = crypto.getRandomValues(new Uint8Array(16));
-  const rpIdHash = new Uint8Array(
-    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(new URL(ORIGIN).hostname)),
-  );
   const authData = new Uint8Array([
-    ...rpIdHash,
+    ...(await rpIdHash()),
     0x45, // user present, user verified, attested credential data
     0,
     0,
@@ -108,4 +120,63 @@ export async function registerPasskey(token: string, name?: string): Promise<str
       201,
     )
   ).id;
+}
+
+/** An ECDSA signature as WebAuthn sends it: ASN.1 DER, where WebCrypto gives r and s raw. */
+function derSignature(raw: Uint8Array): Uint8Array {
+  const integer = (bytes: Uint8Array) => {
+    let start = 0;
+    while (start < bytes.length - 1 && bytes[start] === 0) start += 1;
+    const trimmed = bytes.slice(start);
+    const value = (trimmed[0] as number) & 0x80 ? [0, ...trimmed] : [...trimmed];
+    return [0x02, value.length, ...value];
+  };
+  const body = [...integer(raw.slice(0, 32)), ...integer(raw.slice(32))];
+  return new Uint8Array([0x30, body.length, ...body]);
+}
+
+/**
+ * The authenticator's answer to sign-in `options` (`POST /sign-in/passkey/options`) with
+ * `passkey`: an `AuthenticationResponseJSON`, user present and verified.
+ * @param signCount above the stored counter (0 after registration)
+ */
+export async function assertionResponse(
+  options: { challenge: string },
+  passkey: SoftPasskey,
+  signCount = 1,
+) {
+  const authData = new Uint8Array([
+    ...(await rpIdHash()),
+    0x05, // user present, user verified
+    (signCount >>> 24) & 255,
+    (signCount >>> 16) & 255,
+    (signCount >>> 8) & 255,
+    signCount & 255,
+  ]);
+  const clientData = new TextEncoder().encode(
+    JSON.stringify({
+      type: "webauthn.get",
+      challenge: options.challenge,
+      origin: ORIGIN,
+      crossOrigin: false,
+    }),
+  );
+  const clientHash = new Uint8Array(await crypto.subtle.digest("SHA-256", clientData));
+  const signed = new Uint8Array([...authData, ...clientHash]);
+  const raw = new Uint8Array(
+    await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, passkey.pair.privateKey, signed),
+  );
+  const id = bytesToBase64Url(passkey.credentialId);
+  return {
+    id,
+    rawId: id,
+    type: "public-key",
+    authenticatorAttachment: "platform",
+    clientExtensionResults: {},
+    response: {
+      clientDataJSON: bytesToBase64Url(clientData),
+      authenticatorData: bytesToBase64Url(authData),
+      signature: bytesToBase64Url(derSignature(raw)),
+    },
+  };
 }

@@ -142,7 +142,20 @@ describe("DELETE /v1/operator/workspaces/{id}", () => {
 
     expect((await remove(ws.workspaceId)).status).toBe(204);
 
-    expect(await tablesHolding(markers)).toEqual([]);
+    // Its audit log went with it; the one row naming it is the deletion's own entry, in the
+    // operator's log (docs/api/manage.md#deleting-a-workspace), holding its id and nothing more.
+    expect(await tablesHolding(markers)).toEqual(["audit_log"]);
+    const naming = ((await d1Tables()).get("audit_log") ?? "")
+      .split("\n")
+      .filter((row) => markers.some((marker) => row.includes(marker)));
+    expect(naming).toEqual([expect.stringContaining("\tworkspace.deleted\tworkspace\t")]);
+    const operatorLog = await expectJson<{ data: { action: string; target: { id: string } }[] }>(
+      await call("GET", "/v1/operator/audit-log?action=workspace.deleted&limit=100", {
+        token: OPERATOR_TOKEN,
+      }),
+      200,
+    );
+    expect(operatorLog.data.map((entry) => entry.target.id)).toContain(ws.workspaceId);
     for (const stub of objects) {
       const state = await storedState(stub);
       expect({ entries: state.entries, rows: state.rows, alarm: state.alarm }).toEqual({

@@ -95,6 +95,8 @@ describe("OpenAPI document (generated from the zod schemas)", () => {
         "POST /v1/manage/event-endpoints/{id}/recover",
         "POST /v1/manage/event-endpoints/{id}/rotate-secret",
         "POST /v1/manage/event-endpoints/{id}/test",
+        "GET /v1/manage/audit-log",
+        "GET /v1/operator/audit-log",
       ].sort(),
     );
     const create = doc.paths["/v1/widget/launches"]?.post;

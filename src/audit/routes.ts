@@ -1,0 +1,103 @@
+/**
+ * The audit log's routes (docs/api/manage.md#audit-log): `GET /v1/manage/audit-log` (Owners and
+ * Admins: their workspace's log) and `GET /v1/operator/audit-log` (the operator's own log: the
+ * changes outside any workspace). Read only: no route changes or deletes an entry.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { type MemberEnv, requireOperator, requireWriter } from "../auth/middleware";
+import { database } from "../db/database";
+import { createRouter } from "../platform/app";
+import { errorResponses } from "../platform/openapi";
+import { AUDIT_ACTIONS, TARGET_TYPES } from "./actions";
+import { listAuditLog } from "./list";
+
+/** The schemas of the audit log, made when the full app builds its routes. */
+function auditSchemas() {
+  const AuditEntrySchema = z
+    .object({
+      id: z.string().openapi({ example: "aud_5Jq2VbX8mT1kLp9sW4nZ7c" }),
+      at: z.string().openapi({ description: "When the change was made (ISO 8601 UTC)" }),
+      actor: z.object({
+        type: z.enum(["member", "operator", "widget_key"]),
+        id: z.string().openapi({
+          description: "A member's `mem_…`, `operator`, or a widget key's record id `wk_…`",
+        }),
+        name: z.string().optional().openapi({
+          description: "The member's or widget key's name when the change was made",
+        }),
+      }),
+      action: z.enum(AUDIT_ACTIONS),
+      target: z.object({
+        type: z.enum(TARGET_TYPES),
+        id: z.string().openapi({ description: "Its id (a secret's name for a secret)" }),
+      }),
+      ip: z.string().nullable().openapi({
+        description: "The client's network, never its address: IPv4 to /24, IPv6 to /48",
+        example: "203.0.113.0/24",
+      }),
+      userAgent: z.string().nullable().openapi({ description: "At most 256 characters" }),
+    })
+    .openapi("AuditEntry");
+  const AuditLogSchema = z
+    .object({
+      data: z.array(AuditEntrySchema).openapi({ description: "Newest first" }),
+      hasMore: z.boolean(),
+      nextCursor: z.string().nullable(),
+    })
+    .openapi("AuditLog");
+  const AuditQuerySchema = z.strictObject({
+    action: z.enum(AUDIT_ACTIONS).optional(),
+    actorId: z.string().min(1).max(64).optional().openapi({
+      description: "Only this actor's entries: a member's or widget key's id, or `operator`",
+    }),
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    cursor: z.string().max(200).optional().openapi({ description: "A page's `nextCursor`" }),
+  });
+  return { AuditLogSchema, AuditQuerySchema };
+}
+
+/** The audit log's routes: a router built by the full app on first use (src/routes.ts). */
+export function auditLogRouter() {
+  const { AuditLogSchema, AuditQuerySchema } = auditSchemas();
+  const page = {
+    200: {
+      description: "A page of entries, newest first; entries are kept 400 days",
+      content: { "application/json": { schema: AuditLogSchema } },
+    },
+    ...errorResponses(),
+  };
+  const router = createRouter<MemberEnv>();
+
+  router.openapi(
+    createRoute({
+      method: "get",
+      path: "/v1/manage/audit-log",
+      tags: ["Audit log"],
+      security: [{ memberToken: [] }],
+      summary: "The workspace's audit log: who changed what, when, from where (owners and admins)",
+      middleware: [requireWriter],
+      request: { query: AuditQuerySchema },
+      responses: page,
+    }),
+    async (c) => {
+      const { workspaceId } = c.get("member");
+      return c.json(await listAuditLog(database(c.env), workspaceId, c.req.valid("query")), 200);
+    },
+  );
+
+  router.openapi(
+    createRoute({
+      method: "get",
+      path: "/v1/operator/audit-log",
+      tags: ["Operator"],
+      security: [{ operatorToken: [] }],
+      summary: "The operator's audit log: workspaces deleted and reseals started",
+      middleware: [requireOperator],
+      request: { query: AuditQuerySchema },
+      responses: page,
+    }),
+    async (c) => c.json(await listAuditLog(database(c.env), null, c.req.valid("query")), 200),
+  );
+
+  return router;
+}
