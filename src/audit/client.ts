@@ -4,6 +4,7 @@
  * its user agent cut to a bounded length.
  */
 import ipaddr from "ipaddr.js";
+import { redactText } from "../platform/log";
 
 /** The longest user agent kept, in characters; a longer one is cut. */
 export const USER_AGENT_MAX = 256;
@@ -28,8 +29,12 @@ export function clientNetwork(address: string | null): string | null {
   return `${new ipaddr.IPv6([...parts, 0, 0, 0, 0, 0]).toString()}/48`;
 }
 
-/** The `User-Agent` header cut to {@link USER_AGENT_MAX} characters; null for none. */
+/**
+ * The `User-Agent` header cut to {@link USER_AGENT_MAX} characters, with anything shaped like one
+ * of our credentials replaced as log lines have it (a client that puts its key there keeps it out
+ * of the log); null for none.
+ */
 export function userAgentOf(header: string | null): string | null {
   if (header === null || header.trim() === "") return null;
-  return header.trim().slice(0, USER_AGENT_MAX);
+  return redactText(header.trim()).slice(0, USER_AGENT_MAX);
 }

@@ -90,6 +90,12 @@ describe("an audit entry", () => {
       201,
     );
     const key = await createWidgetKey(ws);
+    // A client that sends its key in the user agent does not get it into the log.
+    const revoked = await call("DELETE", `/v1/manage/widget-keys/${key.id}`, {
+      token: ws.ownerToken,
+      headers: { "user-agent": `deploy-bot/2 (${key.key})` },
+    });
+    expect(revoked.status).toBe(204);
     const all = await entries(ws);
     const of = (action: string) => all.find((entry) => entry.action === action);
     const [keyEntry, memberEntry, secretEntry] = [
@@ -106,6 +112,7 @@ describe("an audit entry", () => {
       target: { id: invited.member.id },
     });
     expect(keyEntry).toMatchObject({ target: { type: "widget_key", id: key.id } });
+    expect(of("widget_key.revoked")?.userAgent).toBe("deploy-bot/2 ([redacted])");
     const shown = JSON.stringify(await entries(ws));
     const stored = await storedLog();
     for (const secret of [value, invited.memberToken, key.key, ws.ownerToken, "secretive@"]) {
