@@ -157,6 +157,12 @@ export const links = sqliteTable(
     ),
     index("links_workspace_flow_created").on(t.workspaceId, t.flowId, t.createdAt, t.id),
     index("links_workspace_status_created").on(t.workspaceId, t.status, t.createdAt, t.id),
+    // The workspace's metrics count links opened and conversations ended per hour
+    // (docs/operations.md#metrics); partial, so a create writes neither entry.
+    index("links_workspace_started")
+      .on(t.workspaceId, t.startedAt)
+      .where(sql`started_at IS NOT NULL`),
+    index("links_workspace_ended").on(t.workspaceId, t.endedAt).where(sql`ended_at IS NOT NULL`),
   ],
 );
 
