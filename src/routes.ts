@@ -20,6 +20,7 @@ import { dashboardRouter } from "./manage/dashboard-routes";
 import { executionsRouter } from "./manage/executions-routes";
 import { linksRouter } from "./manage/links-routes";
 import { membersRouter } from "./manage/members-routes";
+import { metricsRouter } from "./manage/metrics-routes";
 import { operatorRouter } from "./manage/operator-routes";
 import { previewRouter } from "./manage/preview-routes";
 import { requestsRouter } from "./manage/requests-routes";
@@ -75,6 +76,7 @@ export const fullApp = once(() =>
     passkeySignInRouter(),
     dashboardRouter(),
     usageRouter(),
+    metricsRouter(),
     linksRouter(),
     eventEndpointsRouter(),
     deliveriesRouter(),

@@ -1,5 +1,5 @@
 /**
- * Schema fuzz test (docs/errors.md): at least 5,000 requests generated with fast-check from the
+ * Schema fuzz test (docs/errors.md): at least 6,000 requests generated with fast-check from the
  * OpenAPI document the Worker serves, across every operation, mixing well-formed calls with hostile
  * ones (test/helpers/fuzz-requests.ts). For every answer: no 5xx, every error is the one envelope
  * with a known code at one of that code's statuses and the request id, and every status is one the
@@ -15,7 +15,7 @@ import { createLaunch } from "../helpers/chat";
 import { type FuzzSeed, type Operation, operationsOf, requestFor } from "../helpers/fuzz-requests";
 import { createWorkflow, hook, putSecret } from "../helpers/workflows";
 
-const RUNS = 5_000;
+const RUNS = 6_000;
 const SEED = 20_261_123;
 
 let operations: Operation[] = [];

@@ -74,6 +74,7 @@ describe("OpenAPI document (generated from the zod schemas)", () => {
         "POST /v1/chat/sessions",
         "GET /v1/chat/sessions/{sessionId}/socket",
         "GET /v1/manage/usage",
+        "GET /v1/manage/metrics",
         "GET /v1/manage/links",
         "GET /v1/manage/links/{id}",
         "DELETE /v1/manage/links/{id}",

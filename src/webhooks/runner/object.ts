@@ -6,7 +6,8 @@
  * - Receiving webhook calls (`WebhookReceiver`): the 404/405/429/401/413/422 decisions in that
  *   order against the workflow's current definition (`WorkflowSource`), the built-in rate limit
  *   per webhook node (exact sliding window, persisted like the launch API's), deduplication, and
- *   the request log of every call answered (`RequestLog`).
+ *   the request log of every call answered (`RequestLog`), and the hourly counters of calls and
+ *   executions for the workspace's metrics (`RunnerMetrics`).
  * - Capturing samples from the test URLs while armed (`CaptureStore`).
  * - Starting executions from webhook calls and conversation events, run by the `Executor`; the
  *   alarm continues the ones that wait or were interrupted.
@@ -48,6 +49,8 @@ import { listExecutionsBefore } from "./execution-pages";
 import { ExecutionStore } from "./execution-store";
 import { Executor } from "./executor";
 import { LateAnswers, webhookNode } from "./late-answers";
+import type { MetricBucket } from "./metrics-counts";
+import { RunnerMetrics } from "./metrics-store";
 import { namesThisWorkflow, WebhookReceiver } from "./receiver";
 import { Replays } from "./replays";
 import { RequestLog } from "./request-log";
@@ -67,11 +70,13 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   private readonly requests: RequestLog;
   private readonly captures: CaptureStore;
   private readonly replays: Replays;
+  private readonly metrics: RunnerMetrics;
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
     super(ctx, env);
     this.source = new WorkflowSource(database(env), env);
-    const store = new ExecutionStore(ctx.storage, env);
+    this.metrics = new RunnerMetrics(ctx.storage, (at) => this.executor.wakeAt(at));
+    const store = new ExecutionStore(ctx.storage, env, (result) => this.metrics.execution(result));
     this.executor = new Executor(
       ctx,
       store,
@@ -98,6 +103,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
       deliveries: this.deliveries,
       late: this.late,
       requests: this.requests,
+      metrics: this.metrics,
       shard,
     });
     this.replays = new Replays(this.source, this.executor, ctx.storage.sql);
@@ -117,6 +123,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
       // written are forgotten first, so none is written after the deletion.
       this.executor.store.forget();
       this.requests.forget();
+      this.metrics.forget();
       await this.ctx.storage.deleteAlarm();
       await this.ctx.storage.deleteAll();
     }
@@ -220,6 +227,10 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     return await this.requests.list(limit, filter);
   }
 
+  async metricBuckets(from: number, to: number, stepMs: number): Promise<MetricBucket[]> {
+    return await this.metrics.buckets(from, to, stepMs);
+  }
+
   async getRequest(id: string): Promise<LoggedRequestDetail | null> {
     return await this.requests.get(id);
   }
@@ -261,9 +272,13 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     return captured ? { kind: "captured" } : { kind: "not_found", stale: false };
   }
 
-  /** Continues every execution whose wait ended or whose fetch was interrupted. */
+  /**
+   * Continues every execution whose wait ended or whose fetch was interrupted; writes the
+   * metrics' counts once they are due.
+   */
   override async alarm(): Promise<void> {
     await this.executor.runDue();
     await this.replays.watch();
+    await this.metrics.alarm();
   }
 }
