@@ -5798,6 +5798,112 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/manage/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's metrics, a point per hour or day
+         * @description At most 744 points and 400 days (hours are kept 400 days); ratings are not counted yet. See docs/operations.md#metrics.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Rounded down to the step; default: `to` less 24 hours (hour) or 30 days (day) */
+                    from?: string;
+                    /** @description Rounded up to the step; default: now */
+                    to?: string;
+                    /** @description Default: hour */
+                    step?: "hour" | "day";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The series */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Metrics"];
+                    };
+                };
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query" | "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
+                        };
+                    };
+                };
+                /** @description `insufficient_scope`: The credential cannot do this. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "insufficient_scope";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/manage/links": {
         parameters: {
             query?: never;
@@ -8962,6 +9068,106 @@ export interface components {
             /** @description The cap; creates past it get 409 */
             maxPendingLinks: number;
         };
+        Metrics: {
+            from: string;
+            to: string;
+            /** @enum {string} */
+            step: "hour" | "day";
+            /** @description One per step of [from, to), oldest first */
+            points: {
+                links: {
+                    /** @description Links created */
+                    created: number;
+                    /** @description Links opened (each opening starts its conversation) */
+                    opened: number;
+                };
+                conversations: {
+                    /** @description Conversations started: the links opened */
+                    started: number;
+                    /** @description Conversations ended (by the person, the agent or idleness) */
+                    ended: number;
+                };
+                executions: {
+                    /** @description Executions that finished successfully */
+                    succeeded: number;
+                    /** @description Executions that failed */
+                    failed: number;
+                };
+                webhooks: components["schemas"]["CallStats"] & {
+                    /** @description By the request log's outcome; only outcomes that happened */
+                    outcomes: {
+                        accepted?: components["schemas"]["CallStats"];
+                        deduplicated?: components["schemas"]["CallStats"];
+                        queued?: components["schemas"]["CallStats"];
+                        invalid_signature?: components["schemas"]["CallStats"];
+                        rate_limited?: components["schemas"]["CallStats"];
+                        method_not_allowed?: components["schemas"]["CallStats"];
+                        payload_too_large?: components["schemas"]["CallStats"];
+                        invalid_body?: components["schemas"]["CallStats"];
+                        stopped?: components["schemas"]["CallStats"];
+                        queue_full?: components["schemas"]["CallStats"];
+                    };
+                };
+                deliveries: {
+                    /** @description Event delivery attempts answered 2xx */
+                    succeeded: number;
+                    /** @description Event delivery attempts that failed (any other status, timeout, network) */
+                    failed: number;
+                };
+                /** @description Start of the step */
+                at: string;
+            }[];
+            totals: components["schemas"]["MetricValues"];
+        };
+        CallStats: {
+            /** @description Calls answered */
+            calls: number;
+            /** @description Median answer time (ms, within 9 %); null without calls */
+            p50Ms: number | null;
+            /** @description 99th percentile answer time (ms, within 9 %); null without calls */
+            p99Ms: number | null;
+        };
+        MetricValues: {
+            links: {
+                /** @description Links created */
+                created: number;
+                /** @description Links opened (each opening starts its conversation) */
+                opened: number;
+            };
+            conversations: {
+                /** @description Conversations started: the links opened */
+                started: number;
+                /** @description Conversations ended (by the person, the agent or idleness) */
+                ended: number;
+            };
+            executions: {
+                /** @description Executions that finished successfully */
+                succeeded: number;
+                /** @description Executions that failed */
+                failed: number;
+            };
+            webhooks: components["schemas"]["CallStats"] & {
+                /** @description By the request log's outcome; only outcomes that happened */
+                outcomes: {
+                    accepted?: components["schemas"]["CallStats"];
+                    deduplicated?: components["schemas"]["CallStats"];
+                    queued?: components["schemas"]["CallStats"];
+                    invalid_signature?: components["schemas"]["CallStats"];
+                    rate_limited?: components["schemas"]["CallStats"];
+                    method_not_allowed?: components["schemas"]["CallStats"];
+                    payload_too_large?: components["schemas"]["CallStats"];
+                    invalid_body?: components["schemas"]["CallStats"];
+                    stopped?: components["schemas"]["CallStats"];
+                    queue_full?: components["schemas"]["CallStats"];
+                };
+            };
+            deliveries: {
+                /** @description Event delivery attempts answered 2xx */
+                succeeded: number;
+                /** @description Event delivery attempts that failed (any other status, timeout, network) */
+                failed: number;
+            };
+        };
         LinkDetail: {
             id: string;
             status: components["schemas"]["LinkStatus"];
@@ -8999,6 +9205,19 @@ export interface components {
             /** @description `whsec_` + base64 of 32 random bytes; shown only in this answer */
             secret: string;
         };
+        EndpointHealth: {
+            /**
+             * @description `failing` from the second failed attempt in a row; `healthy` after a success
+             * @enum {string}
+             */
+            status: "healthy" | "failing";
+            /** @description The first failure of the current run; null when healthy */
+            since: string | null;
+            /** @description The last failed attempt's status (`HTTP 500`) or reason (`timeout`, `network`, `destination_not_allowed: …`); null when healthy */
+            lastError: string | null;
+            /** @description Deliveries with a failed attempt since `since`; 0 when healthy */
+            failedDeliveries: number;
+        };
         EventEndpoint: {
             id: string;
             url: string;
@@ -9007,6 +9226,8 @@ export interface components {
             /** @enum {string} */
             status: "enabled" | "disabled";
             includeTranscript: boolean;
+            autoRecover: boolean;
+            health: components["schemas"]["EndpointHealth"];
             createdAt: string;
             updatedAt: string;
         };
@@ -9021,6 +9242,8 @@ export interface components {
             description?: string;
             /** @description Add the messages to conversation.ended (default false) */
             includeTranscript?: boolean;
+            /** @description Resend, once each, the deliveries that failed while the endpoint was failing, on its first success (default false; docs/operations.md#incidents) */
+            autoRecover?: boolean;
         };
         UpdateEventEndpoint: {
             /**
@@ -9033,6 +9256,8 @@ export interface components {
             /** @enum {string} */
             status?: "enabled" | "disabled";
             includeTranscript?: boolean;
+            /** @description Resend, once each, the deliveries that failed while the endpoint was failing, on its first success (default false; docs/operations.md#incidents) */
+            autoRecover?: boolean;
         };
         DeliveryList: {
             data: components["schemas"]["Delivery"][];
