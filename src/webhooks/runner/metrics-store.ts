@@ -104,14 +104,8 @@ export class RunnerMetrics {
     const batch: Record<string, MetricCounts> = {};
     for (const hour of hours) {
       const before = this.newest?.hour === hour ? this.newest.counts : stored.get(hourKey(hour));
-      const after = addCounts(
-        structuredClone(before ?? emptyCounts()),
-        pending.get(hour) ?? {
-          executions: {},
-          calls: {},
-        },
-      );
-      batch[hourKey(hour)] = after;
+      const added = pending.get(hour) ?? emptyCounts();
+      batch[hourKey(hour)] = addCounts(structuredClone(before ?? emptyCounts()), added);
     }
     const last = hours.at(-1) as number;
     const newHour = this.newest === null || last > this.newest.hour;
