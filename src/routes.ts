@@ -29,6 +29,7 @@ import { secretsRouter } from "./manage/secrets-routes";
 import { usageRouter } from "./manage/usage-routes";
 import { widgetKeysRouter } from "./manage/widget-keys-routes";
 import { workflowsRouter } from "./manage/workflows-routes";
+import { workspaceRouter } from "./manage/workspace-routes";
 import { type AppEnv, createApp } from "./platform/app";
 import { once } from "./platform/once";
 import { webhooksRouter } from "./webhooks/routes";
@@ -78,6 +79,7 @@ export const fullApp = once(() =>
     passkeySignInRouter(),
     dashboardRouter(),
     usageRouter(),
+    workspaceRouter(),
     linksRouter(),
     memberErasuresRouter(),
     eventEndpointsRouter(),

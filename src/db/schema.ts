@@ -13,12 +13,15 @@ import {
 } from "drizzle-orm/sqlite-core";
 import type { JsonValue } from "../platform/json";
 import type { WorkflowDefinition } from "../workflow/types";
+import type { Retention } from "./retention";
 
 export const workspaces = sqliteTable("workspaces", {
   id: text("id").primaryKey(),
   slug: text("slug").notNull().unique(),
   name: text("name").notNull(),
   createdAt: integer("created_at").notNull(),
+  /** What it keeps how long, where it set it (docs/security.md#retention); null: the defaults. */
+  retention: text("retention", { mode: "json" }).$type<Partial<Retention>>(),
 });
 
 export const members = sqliteTable(

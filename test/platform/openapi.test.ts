@@ -81,6 +81,8 @@ describe("OpenAPI document (generated from the zod schemas)", () => {
         "GET /v1/chat/sessions/{sessionId}/socket",
         "GET /v1/chat/channels/{channelId}/embedding",
         "GET /v1/manage/usage",
+        "GET /v1/manage/workspace",
+        "PATCH /v1/manage/workspace",
         "GET /v1/manage/links",
         "GET /v1/manage/links/{id}",
         "DELETE /v1/manage/links/{id}",

@@ -185,10 +185,13 @@ export interface WorkflowRunnerApi {
    */
   listRequests(
     limit: number,
-    filter: { outcome?: string; before?: string },
+    filter: { outcome?: string; before?: string; maxAgeMs?: number },
   ): Promise<{ data: LoggedRequest[]; hasMore: boolean }>;
-  /** One logged call with its whole body, or null. */
-  getRequest(id: string): Promise<LoggedRequestDetail | null>;
+  /**
+   * One logged call with its whole body, or null.
+   * @param maxAgeMs the workspace's `requestLogDays` (docs/security.md#retention), when known
+   */
+  getRequest(id: string, maxAgeMs?: number): Promise<LoggedRequestDetail | null>;
   /** Arms capture on a webhook node's test URL; null when the workflow has no such node. */
   armCapture(
     workflowId: string,

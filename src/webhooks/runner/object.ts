@@ -47,6 +47,7 @@ import { Deliveries } from "./deliveries";
 import { listExecutionsBefore } from "./execution-pages";
 import { ExecutionStore } from "./execution-store";
 import { Executor } from "./executor";
+import { Housekeeping } from "./housekeeping";
 import { LateAnswers, webhookNode } from "./late-answers";
 import { namesThisWorkflow, WebhookReceiver } from "./receiver";
 import { carrying, eraseRecords, scrubRows } from "./record-housekeeping";
@@ -68,6 +69,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   private readonly requests: RequestLog;
   private readonly captures: CaptureStore;
   private readonly replays: Replays;
+  private readonly housekeeping: Housekeeping;
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
     super(ctx, env);
@@ -102,6 +104,9 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
       shard,
     });
     this.replays = new Replays(this.source, this.executor, ctx.storage.sql);
+    this.housekeeping = new Housekeeping(ctx.storage, this.source, this.requests, (at) =>
+      this.executor.wakeAt(at),
+    );
     void ctx.blockConcurrencyWhile(async () => {
       await this.executor.load();
       // Bulk replays a restart interrupted go on.
@@ -112,8 +117,10 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   async configure(workflowId: string): Promise<void> {
     const config = await this.source.reload(workflowId);
     // A raised or removed limit lets queued executions start now (docs/webhooks.md#concurrency).
-    if (config) this.executor.limitChanged(config.definition.concurrency);
-    else {
+    if (config) {
+      this.executor.limitChanged(config.definition.concurrency);
+      await this.housekeeping.arm();
+    } else {
       // Deleted: its executions, logs, queue and alarm go with it. Records waiting to be
       // written are forgotten first, so none is written after the deletion.
       this.executor.store.forget();
@@ -231,12 +238,14 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
 
   async listRequests(
     limit: number,
-    filter: { outcome?: string; before?: string },
+    { maxAgeMs, ...filter }: { outcome?: string; before?: string; maxAgeMs?: number },
   ): Promise<{ data: LoggedRequest[]; hasMore: boolean }> {
+    if (maxAgeMs) this.requests.setMaxAge(maxAgeMs);
     return await this.requests.list(limit, filter);
   }
 
-  async getRequest(id: string): Promise<LoggedRequestDetail | null> {
+  async getRequest(id: string, maxAgeMs?: number): Promise<LoggedRequestDetail | null> {
+    if (maxAgeMs) this.requests.setMaxAge(maxAgeMs);
     return await this.requests.get(id);
   }
 
@@ -281,5 +290,6 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   override async alarm(): Promise<void> {
     await this.executor.runDue();
     await this.replays.watch();
+    await this.housekeeping.run();
   }
 }
