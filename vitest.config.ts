@@ -28,6 +28,8 @@ export default defineConfig(async () => {
           SECRETS_KEY: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
           ECHO_URL: echo.url,
           FAKE_LLM_URL: llm.url,
+          // The schema fuzz draws a new seed each run; FUZZ_SEED=<n> replays one (test/platform/fuzz.test.ts).
+          FUZZ_SEED: process.env.FUZZ_SEED ?? "",
           ...vars,
         },
       },

@@ -99,10 +99,13 @@ try {
     logLevel: "warn",
   });
   // Hashed names never change content: a year, immutable. The loader revalidates every time;
-  // everything else gets the assets' default (revalidate).
+  // everything else gets the assets' default (revalidate). No static file may be read as another
+  // type than it is served as: a customer's page runs /widget.js (docs/security.md#chat-embedding).
   await writeFile(
     join(output, "_headers"),
     [
+      "/*",
+      "  X-Content-Type-Options: nosniff",
       "/app/assets/*",
       "  Cache-Control: public, max-age=31536000, immutable",
       `/${HASHED}/*`,

@@ -1,8 +1,9 @@
 // The one way to start the service locally, shared by `npm run dev` (scripts/dev.mjs), the
-// benchmark (scripts/bench.mjs) and the browser tests (test/browser/*.spec.ts): applies the D1
-// migrations, starts `wrangler dev` on 127.0.0.1, waits for `GET /health`, and stops the whole
-// process group (npx → wrangler → workerd) when asked or when this process exits. Seeding a
-// workspace is the other shared half, in scripts/demo-seed.mjs; `fetchApi` connects the two.
+// benchmark (scripts/bench.mjs), the browser tests (test/browser/*.spec.ts) and the smoke's CI run
+// (scripts/smoke-local.mjs): applies the D1 migrations, starts `wrangler dev` on 127.0.0.1, waits
+// for `GET /health`, and stops the whole process group (npx → wrangler → workerd) when asked or
+// when this process exits. Seeding a workspace is the other shared half, in scripts/demo-seed.mjs;
+// `fetchApi` connects the two.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";

@@ -17,6 +17,7 @@ import { eventEndpointsRouter } from "./events/routes";
 import { launches } from "./launch/routes";
 import { agentsRouter } from "./manage/agents-routes";
 import { dashboardRouter } from "./manage/dashboard-routes";
+import { memberErasuresRouter, widgetErasures } from "./manage/erasure-routes";
 import { executionsRouter } from "./manage/executions-routes";
 import { linksRouter } from "./manage/links-routes";
 import { membersRouter } from "./manage/members-routes";
@@ -29,6 +30,7 @@ import { secretsRouter } from "./manage/secrets-routes";
 import { usageRouter } from "./manage/usage-routes";
 import { widgetKeysRouter } from "./manage/widget-keys-routes";
 import { workflowsRouter } from "./manage/workflows-routes";
+import { workspaceRouter } from "./manage/workspace-routes";
 import { type AppEnv, createApp } from "./platform/app";
 import { once } from "./platform/once";
 import { webhooksRouter } from "./webhooks/routes";
@@ -49,10 +51,11 @@ function appWith(routers: Router[]): OpenAPIHono<AppEnv> {
  * The paths the hot app serves, and only it: a test checks every route of the full app against
  * it, so a route added under one of these prefixes to any other router fails.
  */
-export const HOT_PATH = /^\/(?:v1\/widget\/|v1\/chat\/|webhooks\/|webhook-test\/|chat$|health$)/;
+export const HOT_PATH =
+  /^\/(?:v1\/widget\/|v1\/chat\/|webhooks\/|webhook-test\/|chat$|chat\/embed\/|health$)/;
 
 /** The launch API, the webhook trigger and the chat, built at start-up. */
-export const hotApp = appWith([launches, webhooksRouter, chatRouter]);
+export const hotApp = appWith([launches, widgetErasures, webhooksRouter, chatRouter]);
 
 /**
  * Every route, in the order the OpenAPI document lists them; built on first use.
@@ -60,6 +63,7 @@ export const hotApp = appWith([launches, webhooksRouter, chatRouter]);
 export const fullApp = once(() =>
   appWith([
     launches,
+    widgetErasures,
     operatorRouter(),
     resealRouter(),
     membersRouter(),
@@ -77,7 +81,9 @@ export const fullApp = once(() =>
     dashboardRouter(),
     usageRouter(),
     metricsRouter(),
+    workspaceRouter(),
     linksRouter(),
+    memberErasuresRouter(),
     eventEndpointsRouter(),
     deliveriesRouter(),
     webhooksRouter,

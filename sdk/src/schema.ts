@@ -702,6 +702,282 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/widget/erasures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Erase everything of one person, in the background */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RequestErasure"];
+                };
+            };
+            responses: {
+                /** @description Started */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestedErasure"];
+                    };
+                };
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query" | "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `browser_not_allowed`: The launch API refuses calls from browsers.
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "insufficient_scope" | "browser_not_allowed";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "unsupported_media_type";
+                            };
+                        };
+                    };
+                };
+                /** @description `rate_limited`: Too many requests; see `Retry-After`. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "rate_limited";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/widget/erasures/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How far an erasure got */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The erasure */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Erasure"];
+                    };
+                };
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query" | "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `browser_not_allowed`: The launch API refuses calls from browsers.
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "insufficient_scope" | "browser_not_allowed";
+                            };
+                        };
+                    };
+                };
+                /** @description `not_found`: No such resource in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "not_found";
+                            };
+                        };
+                    };
+                };
+                /** @description `rate_limited`: Too many requests; see `Retry-After`. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "rate_limited";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/operator/workspaces": {
         parameters: {
             query?: never;
@@ -830,6 +1106,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/operator/workspaces/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a workspace and everything in it */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query" | "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
+                        };
+                    };
+                };
+                /** @description `not_found`: No such resource in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "not_found";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/operator/reseal": {
         parameters: {
             query?: never;
@@ -839,7 +1211,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Seal every stored value again under the current SECRETS_KEY, in the background */
+        /** Seal every stored value again under the current SECRETS_KEY, in the background (while one runs, that one is returned) */
         post: {
             parameters: {
                 query?: never;
@@ -1156,7 +1528,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1165,7 +1541,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -1391,7 +1767,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1400,7 +1780,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -1508,7 +1888,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1517,7 +1901,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -1742,7 +2126,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1751,7 +2139,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -1867,7 +2255,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1876,7 +2268,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -2062,7 +2454,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2071,7 +2467,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -2283,7 +2679,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2292,7 +2692,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -2386,7 +2786,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2395,7 +2799,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -2624,7 +3028,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2633,7 +3041,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -2700,6 +3108,157 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/manage/agents/{id}/channels/{channelId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a widget channel: its name or the sites that may embed it */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Agent id */
+                    id: string;
+                    /** @description Widget channel id */
+                    channelId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateChannel"];
+                };
+            };
+            responses: {
+                /** @description The changed channel */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Channel"];
+                    };
+                };
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query" | "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "insufficient_scope" | "cross_site_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `not_found`: No such resource in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "not_found";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "unsupported_media_type";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/v1/manage/agents/{id}/channels/{channelId}/preview-link": {
@@ -2782,7 +3341,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2791,7 +3354,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -2951,7 +3514,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2960,7 +3527,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -3061,7 +3628,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3070,7 +3641,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -3354,7 +3925,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3363,7 +3938,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -3593,7 +4168,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3602,7 +4181,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -3731,7 +4310,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3740,7 +4323,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -3842,7 +4425,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3851,7 +4438,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -3954,7 +4541,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3963,7 +4554,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -4303,7 +4894,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4312,7 +4907,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -4464,7 +5059,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4473,7 +5072,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -4551,7 +5150,7 @@ export interface paths {
         };
         /**
          * List the calls to the workflow's webhook URLs, refusals included, newest first
-         * @description Kept 7 days or the newest 1,000 calls, whichever is less, per runner of a workflow spread over several (docs/webhooks.md#request-log).
+         * @description Kept the workspace's requestLogDays (7 by default) or the newest 1,000 calls, whichever is less, per runner of a workflow spread over several (docs/webhooks.md#request-log).
          */
         get: {
             parameters: {
@@ -4845,7 +5444,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4854,7 +5457,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -5105,7 +5708,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5114,7 +5721,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -5242,7 +5849,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5251,7 +5862,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -5432,7 +6043,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5441,7 +6056,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -5556,7 +6171,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5565,7 +6184,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -5653,7 +6272,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5662,7 +6285,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -5902,6 +6525,218 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/manage/workspace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace and its settings */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The workspace */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WorkspaceSettings"];
+                    };
+                };
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query" | "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
+                        };
+                    };
+                };
+                /** @description `insufficient_scope`: The credential cannot do this. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "insufficient_scope";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change the workspace's retention (Owners and Admins) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateWorkspace"];
+                };
+            };
+            responses: {
+                /** @description The changed workspace */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WorkspaceSettings"];
+                    };
+                };
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query" | "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "insufficient_scope" | "cross_site_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "unsupported_media_type";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/v1/manage/links": {
@@ -6168,7 +7003,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6177,7 +7016,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -6277,7 +7116,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6286,7 +7129,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -6335,6 +7178,250 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/manage/erasures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Erase everything of one person, in the background (Owners and Admins) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RequestErasure"];
+                };
+            };
+            responses: {
+                /** @description Started */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestedErasure"];
+                    };
+                };
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query" | "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "insufficient_scope" | "cross_site_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "unsupported_media_type";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/manage/erasures/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How far an erasure got */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The erasure */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Erasure"];
+                    };
+                };
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query" | "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
+                        };
+                    };
+                };
+                /** @description `insufficient_scope`: The credential cannot do this. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "insufficient_scope";
+                            };
+                        };
+                    };
+                };
+                /** @description `not_found`: No such resource in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "not_found";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6487,7 +7574,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6496,7 +7587,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -6708,7 +7799,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6717,7 +7812,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -6811,7 +7906,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6820,7 +7919,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -6947,7 +8046,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6956,7 +8059,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -7176,7 +8279,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -7185,7 +8292,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -7306,7 +8413,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -7315,7 +8426,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -7460,7 +8571,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `insufficient_scope`: The credential cannot do this. */
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -7469,7 +8584,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "insufficient_scope";
+                                code?: "insufficient_scope" | "cross_site_request";
                             };
                         };
                     };
@@ -8208,6 +9323,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/chat/channels/{channelId}/embedding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a page of this origin may show the channel's chat (the widget asks) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The origin of the page that would show the chat, e.g. https://shop.example.com */
+                    origin: string;
+                };
+                header?: never;
+                path: {
+                    channelId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The answer; cached for 60 s */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ChatEmbedding"];
+                    };
+                };
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query" | "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `not_found`: No such resource in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "not_found";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "/lifecycleEvent": {
@@ -8671,6 +9873,30 @@ export interface components {
                 endedAt: string | null;
             } | null;
         };
+        RequestedErasure: components["schemas"]["Erasure"] & {
+            externalId: string;
+        };
+        Erasure: {
+            /** @example era_4kT9xQ2mVb7LcP1sW8nZ3d */
+            id: string;
+            /** @enum {string} */
+            status: "running" | "completed" | "failed";
+            /** @description What was erased so far */
+            counts: {
+                links: number;
+                conversations: number;
+                messages: number;
+                executions: number;
+                events: number;
+                deliveries: number;
+            };
+            createdAt: string;
+            completedAt: string | null;
+        };
+        RequestErasure: {
+            /** @description Your own id for the person, as given in `participant.externalId` */
+            externalId: string;
+        };
         CreatedWorkspace: {
             workspace: components["schemas"]["Workspace"];
             member: components["schemas"]["Member"];
@@ -8820,6 +10046,8 @@ export interface components {
             /** @enum {string} */
             type: "widget";
             name: string;
+            /** @description The sites whose pages may embed the chat (docs/widget.md#allowed-sites); empty for any */
+            allowedOrigins: string[];
             /** @description A template of the embed tag: the flow and channel ids, and {{LAUNCH_TOKEN}} in data-launch where the token of a link (POST /v1/widget/launches) goes */
             snippet: string;
             createdAt: string;
@@ -8828,6 +10056,25 @@ export interface components {
             /** @enum {string} */
             type: "widget";
             name: string;
+            /**
+             * @description The sites whose pages may embed the channel's chat: origins such as https://shop.example.com (a leading *. allows subdomains), at most 20; empty for any site. Stored lower-case, without a default port or trailing slash, each once.
+             * @example [
+             *       "https://shop.example.com",
+             *       "https://*.example.org"
+             *     ]
+             */
+            allowedOrigins?: string[];
+        };
+        UpdateChannel: {
+            name?: string;
+            /**
+             * @description The sites whose pages may embed the channel's chat: origins such as https://shop.example.com (a leading *. allows subdomains), at most 20; empty for any site. Stored lower-case, without a default port or trailing slash, each once.
+             * @example [
+             *       "https://shop.example.com",
+             *       "https://*.example.org"
+             *     ]
+             */
+            allowedOrigins?: string[];
         };
         PreviewLink: {
             /** @example lnk_… */
@@ -9168,6 +10415,35 @@ export interface components {
                 failed: number;
             };
         };
+        WorkspaceSettings: {
+            id: string;
+            slug: string;
+            name: string;
+            createdAt: string;
+            retention: components["schemas"]["Retention"];
+        };
+        Retention: {
+            /** @description Days an ended conversation's transcript is kept; default 365 */
+            conversationDays: number;
+            /** @description Days a finished execution is kept; default 90 */
+            executionDays: number;
+            /** @description Days a webhook call's request log entry is kept; default 7 */
+            requestLogDays: number;
+            /** @description Days a lifecycle event with its deliveries is kept; default 30 */
+            eventDays: number;
+        };
+        UpdateWorkspace: {
+            retention: {
+                /** @description Days an ended conversation's transcript is kept; default 365 */
+                conversationDays?: number;
+                /** @description Days a finished execution is kept; default 90 */
+                executionDays?: number;
+                /** @description Days a webhook call's request log entry is kept; default 7 */
+                requestLogDays?: number;
+                /** @description Days a lifecycle event with its deliveries is kept; default 30 */
+                eventDays?: number;
+            };
+        };
         LinkDetail: {
             id: string;
             status: components["schemas"]["LinkStatus"];
@@ -9349,6 +10625,12 @@ export interface components {
         OpenChatSession: {
             /** @description The link's token (from `#launch=`) */
             token: string;
+            /** @description The widget channel whose embedded chat opens the link (`/chat/embed/{channelId}`): a link of another channel is 404 not_found */
+            channelId?: string;
+        };
+        ChatEmbedding: {
+            /** @description Whether the channel's allowed origins (or the dashboard's) include `origin`; always true when the channel allows any site */
+            allowed: boolean;
         };
     };
     responses: never;

@@ -77,7 +77,9 @@ export const requireMember = createMiddleware<MemberEnv>(async (c, next) => {
   if (!principal) {
     // Read past the isolate's key cache: a key revoked a moment ago is no credential at all.
     if (await isLiveWidgetKey(db, credential, Date.now())) {
-      throw insufficientScope("Widget keys can only create, look up and revoke links.");
+      throw insufficientScope(
+        "Widget keys can only create, look up and revoke links, and erase a person.",
+      );
     }
     throw invalidKey();
   }

@@ -1,4 +1,5 @@
-// Script of the hosted chat page (`GET /chat`, also shown in the widget's iframe; docs/chat.md).
+// Script of the hosted chat page (`GET /chat`, and `GET /chat/embed/{channelId}` in the widget's
+// iframe; docs/chat.md).
 // The launch token comes from the URL fragment only, so it never reaches a server log or a Referer
 // header; the fragment stays in the address bar so a reload resumes the same conversation.
 
@@ -30,9 +31,14 @@ const send = byId<HTMLButtonElement>("send");
 const endChat = byId<HTMLButtonElement>("end-chat");
 const endDialog = byId<HTMLDialogElement>("end-dialog");
 
-const fragment = new URLSearchParams(location.hash.slice(1));
-const token = fragment.get("launch")?.trim() ?? "";
-const widget = fragment.get("embed") === "1" ? embedInWidget(endDialog) : null;
+const token = new URLSearchParams(location.hash.slice(1)).get("launch")?.trim() ?? "";
+// The widget's frame (`/chat/embed/{channelId}`) names its channel in the document, the one whose
+// policy it was served under, not in an address that could be spelt otherwise: only that
+// channel's links open in it.
+const channelId = document.querySelector<HTMLMetaElement>(
+  'meta[name="agent-edge-channel"]',
+)?.content;
+const widget = channelId ? embedInWidget(endDialog) : null;
 
 const name = () => agentName.textContent ?? "";
 const messages = new MessageList(list, name);
@@ -44,42 +50,45 @@ let lastSent = "";
 /** What the Retry button does now: open the session again, or ask for the owed reply. */
 let retryAction: "open" | "reply" = "open";
 
-const connection = new Connection(token, {
-  session: applySession,
-  refused: (state) => {
-    const shown =
-      state === "loading" || state === "open" || state === "reconnecting" ? "error" : state;
-    finish(shown, FINAL_TEXT[shown]);
+const connection = new Connection(
+  { token, channelId },
+  {
+    session: applySession,
+    refused: (state) => {
+      const shown =
+        state === "loading" || state === "open" || state === "reconnecting" ? "error" : state;
+      finish(shown, FINAL_TEXT[shown]);
+    },
+    unavailable: () => {
+      setState("error", TEXT.failed);
+      offerRetry("open");
+    },
+    reconnecting: () => {
+      updateControls();
+      // Said once, politely (the notice is a status region); typed text stays in the composer.
+      if (root.dataset.state !== "reconnecting") setState("reconnecting", TEXT.reconnecting);
+    },
+    open: () => {
+      setState("open", "");
+      updateControls();
+      // Send was disabled while away: a focus it held fell to the page; give it back to the input.
+      if (
+        document.hasFocus() &&
+        (!document.activeElement || document.activeElement === document.body)
+      ) {
+        input.focus();
+      }
+    },
+    frame: handleFrame,
+    closedWith: (code) => {
+      if (code === CLOSE_CODES.revoked) finish("revoked", TEXT.revoked);
+      else if (code === CLOSE_CODES.ended) finish("ended", TEXT.ended);
+      else if (code === CLOSE_CODES.expired) finish("expired", TEXT.expired);
+      else return false;
+      return true;
+    },
   },
-  unavailable: () => {
-    setState("error", TEXT.failed);
-    offerRetry("open");
-  },
-  reconnecting: () => {
-    updateControls();
-    // Said once, politely (the notice is a status region); typed text stays in the composer.
-    if (root.dataset.state !== "reconnecting") setState("reconnecting", TEXT.reconnecting);
-  },
-  open: () => {
-    setState("open", "");
-    updateControls();
-    // Send was disabled while away: a focus it held fell to the page; give it back to the input.
-    if (
-      document.hasFocus() &&
-      (!document.activeElement || document.activeElement === document.body)
-    ) {
-      input.focus();
-    }
-  },
-  frame: handleFrame,
-  closedWith: (code) => {
-    if (code === CLOSE_CODES.revoked) finish("revoked", TEXT.revoked);
-    else if (code === CLOSE_CODES.ended) finish("ended", TEXT.ended);
-    else if (code === CLOSE_CODES.expired) finish("expired", TEXT.expired);
-    else return false;
-    return true;
-  },
-});
+);
 
 /** Sets the page state (tests wait on `data-state`) and the notice, the one status announcement. */
 function setState(state: State, text: string): void {

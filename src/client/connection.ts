@@ -8,7 +8,7 @@ import {
   parseServerFrame,
   type ServerFrame,
 } from "../conversations/protocol";
-import { openSession, type Session, type State } from "./session";
+import { type Opener, openSession, type Session, type State } from "./session";
 
 /** Longest wait between two reconnection attempts: a person waits, so seconds, not minutes. */
 const MAX_BACKOFF_MS = 5_000;
@@ -37,7 +37,7 @@ export class Connection {
   private timer: number | undefined;
 
   constructor(
-    private readonly token: string,
+    private readonly opener: Opener,
     private readonly on: ConnectionHandlers,
   ) {
     // Coming back online, or to the tab, should not wait out the remaining backoff.
@@ -55,7 +55,7 @@ export class Connection {
   /** Opens the session (the first time, or to reconnect) and hands the outcome to the page. */
   async start(first: boolean): Promise<void> {
     this.timer = undefined;
-    const result = await openSession(this.token);
+    const result = await openSession(this.opener);
     if (this.stopped) return;
     if (result.kind === "session") this.on.session(result.session, first);
     else if (result.kind === "refused") this.on.refused(result.state);

@@ -1,8 +1,8 @@
-// The chat page inside the widget's iframe (`#…&embed=1`, docs/widget.md): the compact look with
-// the widget's one header (the chat's, with a close button), Tab kept inside while the widget fills
-// a phone's screen, and what the widget on the customer's page needs to hear from a frame it
-// cannot look into (another origin): close requests (Escape never reaches the host page) and the
-// messages shown, for the unread badge, the teaser and `AgentEdge.on("message")`.
+// The chat page inside the widget's iframe (`/chat/embed/{channelId}`, docs/widget.md): the
+// compact look with the widget's one header (the chat's, with a close button), Tab kept inside
+// while the widget fills a phone's screen, and what the widget on the customer's page needs to
+// hear from a frame it cannot look into (another origin): close requests (Escape never reaches the
+// host page) and the messages shown, for the unread badge, the teaser and `AgentEdge.on("message")`.
 import type { Block, WireMessage } from "../conversations/protocol";
 import { isWidgetMessage, type ShownMessage, WIDGET_MESSAGE } from "./widget-protocol";
 

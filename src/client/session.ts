@@ -43,14 +43,17 @@ function retryAfterMs(response: Response): number {
   return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
 }
 
+/** What opens the session: the link's token, and the channel of the widget's frame when in one. */
+export type Opener = { token: string; channelId: string | undefined };
+
 /** POSTs the token; a session, a final refusal (with the state to show) or "try again later". */
-export async function openSession(token: string): Promise<Opening> {
+export async function openSession(opener: Opener): Promise<Opening> {
   let response: Response;
   try {
     response = await fetch("/v1/chat/sessions", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ token }),
+      body: JSON.stringify(opener),
       referrerPolicy: "no-referrer",
       credentials: "omit",
       cache: "no-store",

@@ -9,10 +9,12 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const ICON =
   "M4 3h16a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2zm3 6a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3zm5 0a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3zm5 0a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3z";
 
-/** What one widget is given: its token, the Worker's origin and the tag's options. */
+/** What one widget is given: its token, the Worker's origin, the channel and the tag's options. */
 export type WidgetSetup = {
   token: string;
   origin: string;
+  /** The widget channel (`data-channel-id`), whose embedded chat the frame shows. */
+  channel: string;
   look: Look;
   /** Show the agent's first message beside the launcher (`data-teaser="true"`). */
   teaser: boolean;
@@ -143,7 +145,7 @@ export function mountWidget(host: HTMLElement, setup: WidgetSetup): WidgetContro
     if (!frame) {
       frame = el("iframe", "", { title: "Chat" });
       frame.referrerPolicy = "no-referrer";
-      frame.src = `${origin}/chat#launch=${encodeURIComponent(token)}&embed=1`;
+      frame.src = `${origin}/chat/embed/${setup.channel}#launch=${encodeURIComponent(token)}`;
       frame.addEventListener("load", fitScreen);
       panel.append(frame);
     }

@@ -1,5 +1,6 @@
 // The widget's bundle (docs/widget.md), added by the `/widget.js` loader with the embed tag's data
-// attributes: reads them, and mounts the launcher (./widget-ui.ts) for the link's launch token.
+// attributes: reads them, asks whether the channel allows this site (docs/widget.md#allowed-sites),
+// and mounts the launcher (./widget-ui.ts) for the link's launch token.
 import { readOptions } from "./widget-options";
 import { mountWidget, type WidgetControl } from "./widget-ui";
 
@@ -21,19 +22,18 @@ type WidgetWindow = Window & {
 
 /** A launch token's shape (base64url, 43 characters today); anything else cannot open a chat. */
 const TOKEN_SHAPE = /^[\w-]{32,128}$/;
+/** A widget channel's id. */
+const CHANNEL_SHAPE = /^ch_\w{22}$/;
 
 /**
  * Says once per page, as an error, why there is no widget: the tag without a usable token, such
- * as the channel's snippet pasted with its placeholder (docs/widget.md#embedding).
+ * as the channel's snippet pasted with its placeholder, or without its channel
+ * (docs/widget.md#embedding).
  */
-function tokenError(value: string | undefined): void {
+function tagError(what: string): void {
   const registry = window as WidgetWindow;
   if (registry.__agentEdgeTokenError) return;
   registry.__agentEdgeTokenError = true;
-  const what =
-    value === undefined
-      ? "has no data-launch attribute"
-      : `has data-launch="${value}", not a launch token`;
   console.error(
     `[agent-edge] No chat widget: the widget.js tag ${what}. Your server gets a token for each person from POST /v1/widget/launches (with your widget key) and puts it in data-launch; the answer's embedHtml is the whole tag with it.`,
   );
@@ -47,9 +47,18 @@ const script =
 
 function main(): void {
   if (!script) return;
-  const token = script.dataset.launch?.trim();
+  const { launch, channelId: channel = "" } = script.dataset;
+  const token = launch?.trim();
   if (!token || !TOKEN_SHAPE.test(token)) {
-    tokenError(script.dataset.launch);
+    tagError(
+      launch === undefined
+        ? "has no data-launch attribute"
+        : `has data-launch="${launch}", not a launch token`,
+    );
+    return;
+  }
+  if (!CHANNEL_SHAPE.test(channel)) {
+    tagError(`has data-channel-id="${channel}", not a widget channel's id`);
     return;
   }
   let origin: string;
@@ -75,7 +84,7 @@ function main(): void {
         `[agent-edge] widget.js: data-${name}="${value}" is not ${expected}; the default is used.`,
       ),
     );
-    const widget = mountWidget(host, { token, origin, ...options });
+    const widget = mountWidget(host, { token, origin, channel, ...options });
     // One handle per page: the first widget's (a page holds one in practice).
     registry.AgentEdge ??= {
       open: widget.open,
@@ -88,8 +97,27 @@ function main(): void {
     window.dispatchEvent(new Event("agent-edge:ready"));
     if (options.open) widget.open();
   };
-  if (document.body) mount();
-  else document.addEventListener("DOMContentLoaded", mount, { once: true });
+  // The channel's allowed sites: a page it does not allow gets no launcher rather than a frame
+  // the browser refuses. When the answer cannot be had (offline, the page's CSP), the frame's
+  // own policy still decides.
+  const here = location.origin;
+  fetch(`${origin}/v1/chat/channels/${channel}/embedding?origin=${encodeURIComponent(here)}`, {
+    credentials: "omit",
+    referrerPolicy: "no-referrer",
+  })
+    .then((response) =>
+      response.status === 404 ? "gone" : response.ok ? response.json() : { allowed: true },
+    )
+    .catch(() => ({ allowed: true }))
+    .then((answer: { allowed?: unknown } | "gone") => {
+      if (answer === "gone") console.error(`[agent-edge] No chat widget: no channel ${channel}.`);
+      else if (answer.allowed === false) {
+        console.warn(
+          `[agent-edge] No chat widget: channel ${channel} does not allow pages of ${here}; add this site to its allowedOrigins.`,
+        );
+      } else if (document.body) mount();
+      else document.addEventListener("DOMContentLoaded", mount, { once: true });
+    });
 }
 
 main();

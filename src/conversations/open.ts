@@ -20,18 +20,22 @@ import type { ChatSession } from "./schemas";
 /**
  * Opens (pending → active, the conversation starts) or resumes the link of `token`.
  * @param baseUrl origin of the chat host, e.g. `https://launch.example.com`
- * @throws ApiError 404 not_found (unknown token or agent gone), 403 link_unavailable
- *   (`details: [{reason: "expired" | "revoked"}]`), 429 rate_limited past the opens per minute
- *   of one link (docs/limits.md#chat), with Retry-After
+ * @param channelId set by the embedded chat of a widget channel: only that channel's links open
+ *   there (docs/security.md#chat-embedding)
+ * @throws ApiError 404 not_found (unknown token, a link of another channel, or agent gone), 403
+ *   link_unavailable (`details: [{reason: "expired" | "revoked"}]`), 429 rate_limited past the
+ *   opens per minute of one link (docs/limits.md#chat), with Retry-After
  */
 export async function openChatSession(
   env: AppBindings,
   token: string,
   baseUrl: string,
+  channelId?: string,
   now = Date.now(),
 ): Promise<ChatSession> {
   const db = database(env);
-  const { link } = await openLinkByToken(db, (id) => linkLedger(env, id), token, now);
+  const ledgerFor = (id: string) => linkLedger(env, id);
+  const { link } = await openLinkByToken(db, ledgerFor, token, now, channelId);
   const agent = await db
     .select()
     .from(agents)

@@ -2,17 +2,25 @@ import { escapeAttribute } from "../platform/html";
 import type { ChatAssets } from "./assets";
 
 /**
- * The HTML document of `GET /chat` (docs/chat.md). Static on purpose: the route's CSP allows no
- * inline script or style, and the launch token lives only in the URL fragment, so the script reads
- * it and fills in this skeleton (agent name, history, notice) in the browser.
+ * The HTML document of `GET /chat` and `GET /chat/embed/{channelId}` (docs/chat.md). Static on
+ * purpose: the route's CSP allows no inline script or style, and the launch token lives only in
+ * the URL fragment, so the script reads it and fills in this skeleton (agent name, history,
+ * notice) in the browser.
  * @param assets the hashed paths of the page's script and styles (docs/chat.md#assets-and-caching)
+ * @param channelId the widget channel of an embedded chat: named in the document itself, so the
+ *   page opens its session for the very channel whose policy it was served under, however its
+ *   address was spelt (docs/security.md#chat-embedding)
  */
-export function chatPageHtml(assets: ChatAssets): string {
+export function chatPageHtml(assets: ChatAssets, channelId?: string): string {
+  const channel =
+    channelId === undefined
+      ? ""
+      : `<meta name="agent-edge-channel" content="${escapeAttribute(channelId)}">\n`;
   return `<!doctype html>
 <html lang="en" data-state="loading">
 <head>
 <meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
+${channel}<meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
 <link rel="icon" href="data:,">

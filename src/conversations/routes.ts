@@ -1,41 +1,38 @@
 /**
  * What a person meets after the customer's server created a link (docs/api/conversations.md): the hosted chat page
- * `GET /chat`, the browser API `POST /v1/chat/sessions` (CORS open, authenticated by the link's
- * token only) and the conversation's WebSocket. The page's script and styles (under hashed names)
- * and `/widget.js` are static assets built from `src/client` (docs/chat.md#assets-and-caching).
+ * `GET /chat`, the widget's embedded chat `GET /chat/embed/{channelId}`, the browser API
+ * (`POST /v1/chat/sessions`, authenticated by the link's token only, and the widget's question
+ * `GET /v1/chat/channels/{channelId}/embedding`; CORS open) and the conversation's WebSocket. The
+ * page's script and styles (under hashed names) and `/widget.js` are static assets built from
+ * `src/client` (docs/chat.md#assets-and-caching).
  */
 
 import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { cors } from "hono/cors";
 import { etag } from "hono/etag";
-import { createRouter } from "../platform/app";
+import { database } from "../db/database";
+import { type AppEnv, createRouter } from "../platform/app";
+import { sha256Hex } from "../platform/crypto";
 import { ApiError, notFound } from "../platform/errors";
 import { jsonBody } from "../platform/json-body";
 import { errorResponses } from "../platform/openapi";
-import { baseUrl } from "../platform/origins";
+import { appUrl, baseUrl } from "../platform/origins";
 import { loadChatAssets } from "./assets";
+import { channelOrigins } from "./channel-origins";
 import { conversation } from "./conversation/client";
+import { chatPagePolicy, embedAncestors, mayEmbed } from "./embedding";
 import { openChatSession } from "./open";
 import { chatPageHtml } from "./page";
 import {
+  ChannelIdParamSchema,
   ChatSessionSchema,
+  EmbeddingQuerySchema,
+  EmbeddingSchema,
   MAX_CHAT_BODY_BYTES,
   OpenSessionSchema,
   SessionIdParamSchema,
 } from "./schemas";
-
-/**
- * The page's policy: its own script and styles only; the token never leaves in a Referer. The HTML
- * names this deployment's bundles, so it is revalidated on every load (ETag, 304 when unchanged).
- */
-const PAGE_HEADERS = {
-  "content-type": "text/html; charset=utf-8",
-  "content-security-policy":
-    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; base-uri 'none'; form-action 'none'",
-  "referrer-policy": "no-referrer",
-  "x-content-type-options": "nosniff",
-  "cache-control": "no-cache",
-};
 
 const openSessionRoute = createRoute({
   method: "post",
@@ -58,7 +55,11 @@ const openSessionRoute = createRoute({
 
 export const chatRouter = createRouter();
 
-// Any page may embed the chat; no cookies are involved, so the token alone authorizes.
+/** The dashboard's origin (`APP_URL`'s), whose widget preview may show any channel's chat. */
+const dashboardOrigin = (c: Context<AppEnv>): string => new URL(appUrl(c.env, c.req.url)).origin;
+
+// Any page may call the chat API (the widget's question too); no cookies are involved, so the
+// token alone authorizes. Where a browser shows the chat is the pages' policy, below.
 chatRouter.use(
   "/v1/chat/*",
   cors({
@@ -70,11 +71,8 @@ chatRouter.use(
 );
 
 chatRouter.openapi(openSessionRoute, async (c) => {
-  const session = await openChatSession(
-    c.env,
-    c.req.valid("json").token,
-    baseUrl(c.env, c.req.url),
-  );
+  const { token, channelId } = c.req.valid("json");
+  const session = await openChatSession(c.env, token, baseUrl(c.env, c.req.url), channelId);
   c.header("cache-control", "no-store");
   return c.json(session, 200);
 });
@@ -117,7 +115,65 @@ chatRouter.get("/v1/chat/sessions/:sessionId/socket", async (c) => {
   return conversation(c.env, parsed.data.sessionId).fetch(new Request(c.req.url, { headers }));
 });
 
-chatRouter.get("/chat", etag(), async (c) => {
+/**
+ * The chat page with its policy (docs/security.md#chat-embedding): the socket's origin named in
+ * `connect-src`, `frameAncestors` as given, and for an embedded chat its `channelId` in the
+ * document; the token never leaves in a Referer. The HTML names this deployment's bundles, so it
+ * is revalidated on every load; its ETag covers the policy too, so a changed list of allowed
+ * origins is never kept by a 304.
+ */
+async function chatPage(
+  c: Context<AppEnv>,
+  frameAncestors: string | null,
+  channelId?: string,
+): Promise<Response> {
   const assets = await loadChatAssets(c.env.ASSETS, new URL(c.req.url).origin);
-  return c.body(chatPageHtml(assets), 200, PAGE_HEADERS);
+  const html = chatPageHtml(assets, channelId);
+  const socketOrigin = baseUrl(c.env, c.req.url).replace(/^http/, "ws");
+  const policy = chatPagePolicy(new URL(socketOrigin).origin, frameAncestors);
+  return c.body(html, 200, {
+    "content-type": "text/html; charset=utf-8",
+    "content-security-policy": policy,
+    "referrer-policy": "no-referrer",
+    "x-content-type-options": "nosniff",
+    "cache-control": "no-cache",
+    etag: `"${(await sha256Hex(`${policy}\n${html}`)).slice(0, 40)}"`,
+  });
+}
+
+// The hosted page is a link of its own: no page may frame it (the widget frames /chat/embed/…).
+chatRouter.get("/chat", etag(), (c) => chatPage(c, "'none'"));
+
+// The widget's frame: only pages of the channel's allowed origins (and the dashboard) may hold it.
+chatRouter.get("/chat/embed/:channelId", etag(), async (c) => {
+  const channelId = c.req.param("channelId");
+  const allowed = await channelOrigins(database(c.env), channelId);
+  if (!allowed) throw notFound("No such widget channel.");
+  return chatPage(c, embedAncestors(allowed, dashboardOrigin(c)), channelId);
+});
+
+const embeddingRoute = createRoute({
+  method: "get",
+  path: "/v1/chat/channels/{channelId}/embedding",
+  tags: ["Chat"],
+  security: [],
+  summary: "Whether a page of this origin may show the channel's chat (the widget asks)",
+  request: { params: ChannelIdParamSchema, query: EmbeddingQuerySchema },
+  responses: {
+    200: {
+      description: "The answer; cached for 60 s",
+      content: { "application/json": { schema: EmbeddingSchema } },
+    },
+    ...errorResponses("not_found"),
+  },
+});
+
+chatRouter.openapi(embeddingRoute, async (c) => {
+  const allowed = await channelOrigins(database(c.env), c.req.valid("param").channelId);
+  if (!allowed) throw notFound("No such widget channel.");
+  c.header("cache-control", "public, max-age=60");
+  return c.json(
+    { allowed: mayEmbed(allowed, c.req.valid("query").origin, dashboardOrigin(c)) },
+    200,
+  );
 });

@@ -1,5 +1,6 @@
 /** Schemas of the browser chat API (docs/api/conversations.md). */
 import { z } from "@hono/zod-openapi";
+import { CHANNEL_ID } from "./embedding";
 import type { Block } from "./protocol";
 
 /** Largest body of `POST /v1/chat/sessions`, in bytes. */
@@ -12,8 +13,34 @@ export const OpenSessionSchema = z
       .min(1)
       .max(200)
       .openapi({ description: "The link's token (from `#launch=`)" }),
+    channelId: z.string().regex(CHANNEL_ID).optional().openapi({
+      description:
+        "The widget channel whose embedded chat opens the link (`/chat/embed/{channelId}`): a link of another channel is 404 not_found",
+    }),
   })
   .openapi("OpenChatSession");
+
+export const ChannelIdParamSchema = z.object({
+  channelId: z
+    .string()
+    .regex(CHANNEL_ID)
+    .openapi({ param: { name: "channelId", in: "path" }, example: "ch_3Yk9WqT2mB7xLp4RzN8vHc" }),
+});
+
+export const EmbeddingQuerySchema = z.object({
+  origin: z.string().max(300).openapi({
+    description: "The origin of the page that would show the chat, e.g. https://shop.example.com",
+  }),
+});
+
+export const EmbeddingSchema = z
+  .object({
+    allowed: z.boolean().openapi({
+      description:
+        "Whether the channel's allowed origins (or the dashboard's) include `origin`; always true when the channel allows any site",
+    }),
+  })
+  .openapi("ChatEmbedding");
 
 /** A chat message (docs/api/conversations.md); the management API's link look-up shows them too. */
 export const MessageSchema = z.object({

@@ -74,7 +74,11 @@ export const events = sqliteTable(
     body: text("body").notNull(),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [uniqueIndex("events_link_type").on(t.linkId, t.type)],
+  (t) => [
+    uniqueIndex("events_link_type").on(t.linkId, t.type),
+    // The retention sweep's order (docs/security.md#retention).
+    index("events_workspace_created").on(t.workspaceId, t.createdAt),
+  ],
 );
 export type StoredEvent = typeof events.$inferSelect;
 

@@ -13,12 +13,15 @@ import {
 } from "drizzle-orm/sqlite-core";
 import type { JsonValue } from "../platform/json";
 import type { WorkflowDefinition } from "../workflow/types";
+import type { Retention } from "./retention";
 
 export const workspaces = sqliteTable("workspaces", {
   id: text("id").primaryKey(),
   slug: text("slug").notNull().unique(),
   name: text("name").notNull(),
   createdAt: integer("created_at").notNull(),
+  /** What it keeps how long, where it set it (docs/security.md#retention); null: the defaults. */
+  retention: text("retention", { mode: "json" }).$type<Partial<Retention>>(),
 });
 
 export const members = sqliteTable(
@@ -106,6 +109,14 @@ export const channels = sqliteTable(
       .references(() => agents.id, { onDelete: "cascade" }),
     type: text("type", { enum: ["widget"] }).notNull(),
     name: text("name").notNull(),
+    /**
+     * Origins whose pages may embed the channel's chat, canonical (`https://shop.example.com`,
+     * `https://*.example.com`); empty for any (docs/widget.md#allowed-sites).
+     */
+    allowedOrigins: text("allowed_origins", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default([]),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [index("channels_agent").on(t.agentId)],

@@ -228,6 +228,8 @@ export async function sendTestEvent(
     .from(eventDeliveries)
     .where(eq(eventDeliveries.id, delivery.id))
     .get();
-  const [view] = await views(db, [row ?? delivery]);
+  // Deleted with its endpoint while the attempt was under way.
+  if (!row) throw notFound("No such event endpoint.");
+  const [view] = await views(db, [row]);
   return view as DeliveryView;
 }

@@ -173,15 +173,21 @@ export async function recordAttempt(
   const delay = attempt.ok || !retries ? null : retryDelaySeconds(step);
   const status = attempt.ok ? "succeeded" : delay === null ? "failed" : "pending";
   const [, moved, endpointNow] = await db.batch([
-    db.insert(deliveryAttempts).values({
-      id: newId("att"),
-      deliveryId: delivery.id,
-      endpointId: endpoint.id,
-      at: now,
-      responseStatus: attempt.status,
-      latencyMs: attempt.latencyMs,
-      responseBody: attempt.response,
-    }),
+    // Only while the delivery exists: its endpoint may have been deleted during the attempt.
+    db.insert(deliveryAttempts).select(
+      db
+        .select({
+          id: sql<string>`${newId("att")}`.as("id"),
+          deliveryId: eventDeliveries.id,
+          endpointId: eventDeliveries.endpointId,
+          at: sql<number>`${now}`.as("at"),
+          responseStatus: sql<number | null>`${attempt.status}`.as("response_status"),
+          latencyMs: sql<number>`${attempt.latencyMs}`.as("latency_ms"),
+          responseBody: sql<string>`${attempt.response}`.as("response_body"),
+        })
+        .from(eventDeliveries)
+        .where(eq(eventDeliveries.id, delivery.id)),
+    ),
     db
       .update(eventDeliveries)
       .set({

@@ -203,15 +203,18 @@ export type OpenedLink = { link: Link; opened: boolean };
 /**
  * Opens a link by its token (docs/api/conversations.md): a pending, unexpired link becomes active with a new
  * conversation session and frees its pending slot; an active or ended link is returned as it is so
- * the conversation resumes, until its expiry. Refusals: 404 not_found (unknown token), 403
+ * the conversation resumes, until its expiry. Refusals: 404 not_found (unknown token, or a link of
+ * another channel than `channelId`, checked first so that it opens nothing), 403
  * link_unavailable with `{reason: "expired" | "revoked"}` in details.
  * @param ledgerFor the link ledger of a workspace id
+ * @param channelId the widget channel whose embedded chat opens it (docs/security.md#chat-embedding)
  */
 export async function openLinkByToken(
   db: DrizzleD1Database,
   ledgerFor: (workspaceId: string) => Pick<LinkLedgerApi, "activateLink">,
   token: string,
   now = Date.now(),
+  channelId?: string,
 ): Promise<OpenedLink> {
   const tokenHash = await sha256Hex(token);
   const find = () => db.select().from(links).where(eq(links.tokenHash, tokenHash)).get();
@@ -221,6 +224,9 @@ export async function openLinkByToken(
     });
   const link = await find();
   if (!link) throw notFound("No link has this token.");
+  if (channelId !== undefined && link.channelId !== channelId) {
+    throw notFound("No link of this widget channel has this token.");
+  }
   if (link.status === "revoked") throw refuse("revoked");
   // The link stops opening, and resuming, at its expiry (spec 1.4, docs/api/conversations.md).
   if (link.expiresAt <= now) throw refuse("expired");

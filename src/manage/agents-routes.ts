@@ -18,7 +18,9 @@ import {
   listAgents,
   listChannels,
   updateAgent,
+  updateChannel,
 } from "./agents";
+import { channelSchemas } from "./channel-schemas";
 import { manageSchemas } from "./schemas";
 
 const common = { tags: ["Agents"], security: [{ memberToken: [] }] };
@@ -39,8 +41,9 @@ const forget = (env: AppBindings, workspaceId: string) => (agentId: string) =>
  * (src/routes.ts).
  */
 export function agentsRouter() {
-  const { AgentSchema, ChannelSchema, CreateAgentSchema, CreateChannelSchema, UpdateAgentSchema } =
-    manageSchemas();
+  const { AgentSchema, CreateAgentSchema, UpdateAgentSchema } = manageSchemas();
+  const { ChannelParamsSchema, ChannelSchema, CreateChannelSchema, UpdateChannelSchema } =
+    channelSchemas();
   const router = createRouter<MemberEnv>();
 
   router.openapi(
@@ -184,6 +187,33 @@ export function agentsRouter() {
         baseUrl(c.env, c.req.url),
       );
       return c.json({ data }, 200);
+    },
+  );
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "patch",
+      path: "/v1/manage/agents/{id}/channels/{channelId}",
+      summary: "Change a widget channel: its name or the sites that may embed it",
+      middleware: write,
+      request: { params: ChannelParamsSchema, ...body(UpdateChannelSchema) },
+      responses: {
+        200: json(ChannelSchema, "The changed channel"),
+        ...errorResponses("not_found"),
+      },
+    }),
+    async (c) => {
+      const { id, channelId } = c.req.valid("param");
+      const channel = await updateChannel(
+        database(c.env),
+        c.get("member").workspaceId,
+        id,
+        channelId,
+        c.req.valid("json"),
+        baseUrl(c.env, c.req.url),
+      );
+      return c.json(channel, 200);
     },
   );
 

@@ -6,14 +6,15 @@
 import type { z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { canonicalOrigin } from "../conversations/embedding";
 import { type Agent, agents, type Channel, channels, type ParameterDefinition } from "../db/schema";
 import { notFound } from "../platform/errors";
 import { widgetSnippetTemplate } from "../platform/html";
 import { isoTime, newId } from "../platform/ids";
+import type { ChannelView, CreateChannel, UpdateChannel } from "./channel-schemas";
 import type { CreateAgent, ManageSchemas, UpdateAgent } from "./schemas";
 
 type AgentView = z.infer<ManageSchemas["AgentSchema"]>;
-type ChannelView = z.infer<ManageSchemas["ChannelSchema"]>;
 
 function toAgent(row: Agent): AgentView {
   return {
@@ -35,6 +36,7 @@ function toChannel(row: Channel, baseUrl: string): ChannelView {
     agentId: row.agentId,
     type: row.type,
     name: row.name,
+    allowedOrigins: row.allowedOrigins,
     snippet: widgetSnippetTemplate(baseUrl, row.agentId, row.id),
     createdAt: isoTime(row.createdAt),
   };
@@ -145,12 +147,20 @@ export async function deleteAgent(
   await forgetAgent(agentId);
 }
 
+/**
+ * Allowed origins as stored: canonical, each once, in the order given (docs/widget.md#allowed-sites).
+ * The request schema has refused any that is not an origin.
+ */
+function storedOrigins(values: readonly string[]): string[] {
+  return [...new Set(values.map((value) => canonicalOrigin(value) ?? value))];
+}
+
 /** Adds a widget channel to the agent; its `snippet` is the embed tag. @throws 404 not_found */
 export async function createChannel(
   db: DrizzleD1Database,
   workspaceId: string,
   agentId: string,
-  input: z.infer<ManageSchemas["CreateChannelSchema"]>,
+  input: CreateChannel,
   baseUrl: string,
   now = Date.now(),
 ): Promise<ChannelView> {
@@ -161,10 +171,50 @@ export async function createChannel(
     agentId,
     type: input.type,
     name: input.name,
+    allowedOrigins: storedOrigins(input.allowedOrigins ?? []),
     createdAt: now,
   };
   await db.insert(channels).values(row);
   return toChannel(row, baseUrl);
+}
+
+/**
+ * Changes a channel's name or allowed origins; the embedded chat's policy and the widget's answer
+ * follow at once (the widget's, cached by browsers, within 60 s).
+ * @throws ApiError 404 not_found (no such agent, or no such channel of it, in the workspace)
+ */
+export async function updateChannel(
+  db: DrizzleD1Database,
+  workspaceId: string,
+  agentId: string,
+  channelId: string,
+  input: UpdateChannel,
+  baseUrl: string,
+): Promise<ChannelView> {
+  const current = await db
+    .select()
+    .from(channels)
+    .where(
+      and(
+        eq(channels.id, channelId),
+        eq(channels.agentId, agentId),
+        eq(channels.workspaceId, workspaceId),
+      ),
+    )
+    .get();
+  if (!current) throw notFound("No such channel of this agent in this workspace.");
+  const next: Channel = {
+    ...current,
+    name: input.name ?? current.name,
+    allowedOrigins: input.allowedOrigins
+      ? storedOrigins(input.allowedOrigins)
+      : current.allowedOrigins,
+  };
+  await db
+    .update(channels)
+    .set({ name: next.name, allowedOrigins: next.allowedOrigins })
+    .where(eq(channels.id, channelId));
+  return toChannel(next, baseUrl);
 }
 
 /** The agent's widget channels. @throws ApiError 404 not_found outside the workspace */

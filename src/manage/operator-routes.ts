@@ -1,14 +1,18 @@
-/** Operator API: `POST /v1/operator/workspaces` with the OPERATOR_TOKEN secret (docs/api/manage.md). */
+/**
+ * Operator API, with the OPERATOR_TOKEN secret (docs/api/manage.md#operator): `POST
+ * /v1/operator/workspaces` and `DELETE /v1/operator/workspaces/{id}`.
+ */
 
 import { createRoute } from "@hono/zod-openapi";
 import { requireOperator } from "../auth/middleware";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";
-import { errorResponses } from "../platform/openapi";
+import { errorResponses, IdParamSchema } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
 import { createWorkspace } from "./members";
 import { manageSchemas } from "./schemas";
+import { deleteWorkspace } from "./workspace-deletion";
 
 /**
  * The operator API: a router built by the full app on first use, never at start-up
@@ -35,6 +39,17 @@ export function operatorRouter() {
     },
   });
 
+  const deleteWorkspaceRoute = createRoute({
+    method: "delete",
+    path: "/v1/operator/workspaces/{id}",
+    tags: ["Operator"],
+    security: [{ operatorToken: [] }],
+    summary: "Delete a workspace and everything in it",
+    middleware: [requireOperator],
+    request: { params: IdParamSchema },
+    responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
+  });
+
   const router = createRouter();
 
   router.openapi(createWorkspaceRoute, async (c) =>
@@ -43,6 +58,11 @@ export function operatorRouter() {
       201,
     ),
   );
+
+  router.openapi(deleteWorkspaceRoute, async (c) => {
+    await deleteWorkspace(c.env, c.req.valid("param").id);
+    return c.body(null, 204);
+  });
 
   return router;
 }

@@ -6,15 +6,17 @@
 import { escapeAttribute } from "../platform/html";
 
 /**
- * The page's Content-Security-Policy: its own stylesheet, `/widget.js` and the chat frame from
- * the widget's origin (`BASE_URL`, which may differ from the dashboard's), framed only by the
- * dashboard. @param widgetOrigin e.g. `https://launch.example.com`
+ * The page's Content-Security-Policy: its own stylesheet, `/widget.js`, the widget's question
+ * whether the channel allows this site, and the chat frame from the widget's origin (`BASE_URL`,
+ * which may differ from the dashboard's), framed only by the dashboard.
+ * @param widgetOrigin e.g. `https://launch.example.com`
  */
 export function previewPagePolicy(widgetOrigin: string): string {
   return [
     "default-src 'none'",
     `script-src 'self' ${widgetOrigin}`,
     "style-src 'self'",
+    `connect-src ${widgetOrigin}`,
     "img-src 'self' data:",
     `frame-src 'self' ${widgetOrigin}`,
     "frame-ancestors 'self'",

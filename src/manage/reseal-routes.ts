@@ -12,6 +12,8 @@ import { maintenanceJob } from "./jobs/client";
 import type { JobView } from "./jobs/contract";
 
 const common = { tags: ["Operator"], security: [{ operatorToken: [] }] };
+/** The name of the one MaintenanceJob object that runs every reseal. */
+const RESEAL = "reseal";
 
 /** The job as the API shows it: times in ISO 8601. */
 function shown(job: JobView) {
@@ -49,7 +51,8 @@ export function resealRouter() {
       ...common,
       method: "post",
       path: "/v1/operator/reseal",
-      summary: "Seal every stored value again under the current SECRETS_KEY, in the background",
+      summary:
+        "Seal every stored value again under the current SECRETS_KEY, in the background (while one runs, that one is returned)",
       request: { query: NoQuerySchema },
       responses: {
         202: {
@@ -60,8 +63,9 @@ export function resealRouter() {
       },
     }),
     async (c) => {
-      const id = newId("rsl");
-      return c.json(shown(await maintenanceJob(c.env, id).start(id, "reseal")), 202);
+      // One object for every reseal: asked while one runs, it answers with that one.
+      const job = await maintenanceJob(c.env, RESEAL).start(newId("rsl"), "reseal");
+      return c.json(shown(job), 202);
     },
   );
 
@@ -82,7 +86,9 @@ export function resealRouter() {
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const job = /^rsl_[0-9A-Za-z]{22}$/.test(id) ? await maintenanceJob(c.env, id).view() : null;
+      const job = /^rsl_[0-9A-Za-z]{22}$/.test(id)
+        ? await maintenanceJob(c.env, RESEAL).view(id)
+        : null;
       if (job?.kind !== "reseal") throw notFound("No such reseal job.");
       return c.json(shown(job), 200);
     },

@@ -208,24 +208,6 @@ export const manageSchemas = once(() => {
     })
     .openapi("Agent");
 
-  const CreateChannelSchema = z
-    .strictObject({ type: z.literal("widget"), name: z.string().trim().min(1).max(200) })
-    .openapi("CreateChannel");
-
-  const ChannelSchema = z
-    .object({
-      id: z.string(),
-      agentId: z.string(),
-      type: z.literal("widget"),
-      name: z.string(),
-      snippet: z.string().openapi({
-        description:
-          "A template of the embed tag: the flow and channel ids, and {{LAUNCH_TOKEN}} in data-launch where the token of a link (POST /v1/widget/launches) goes",
-      }),
-      createdAt: z.string(),
-    })
-    .openapi("Channel");
-
   /**
    * A link as members see it (docs/api/manage.md#links): the launch look-up's fields (never the
    * token, never the parameters), and the conversation's messages once it started.
@@ -259,8 +241,6 @@ export const manageSchemas = once(() => {
     CreateAgentSchema,
     UpdateAgentSchema,
     AgentSchema,
-    CreateChannelSchema,
-    ChannelSchema,
     LinkDetailSchema,
   };
 });

@@ -19,7 +19,8 @@ export type IdPrefix =
   | "dss"
   | "pk"
   | "wch"
-  | "rsl";
+  | "rsl"
+  | "era";
 
 /** A new unguessable id: `<prefix>_` + 22 base62 chars (about 131 random bits; docs/architecture.md#ids-and-formats). */
 export function newId(prefix: IdPrefix): string {

@@ -99,20 +99,30 @@ function queryValidated(definitions: readonly RouteDefinition[]): Set<string> {
 }
 
 /** The codes any operation like this one can answer with, beyond those its route names. */
-function commonCodes(path: string, operation: Operation, query: boolean): [ErrorCode, number][] {
+function commonCodes(
+  path: string,
+  method: string,
+  operation: Operation,
+  query: boolean,
+): [ErrorCode, number][] {
   const codes: [ErrorCode, number][] = [["internal_error", 500]];
   const schemes = new Set((operation.security ?? []).flatMap((entry) => Object.keys(entry)));
   const api = path.startsWith("/v1/");
   if (api) codes.push(["credential_in_query", 400]);
-  if (query || (api && (operation.parameters?.length || operation.requestBody))) {
-    codes.push(["invalid_request", 400]);
-  }
+  // A route that validates its query refuses a parameter it does not take, even one that takes
+  // none (NoQuerySchema, which leaves no trace in the document's parameters); every /v1/ route does.
+  if (api || query) codes.push(["invalid_request", 400]);
   if (api && operation.requestBody) {
     codes.push(["invalid_request", 413], ["unsupported_media_type", 415]);
   }
   if (schemes.size > 0) codes.push(["invalid_key", 401]);
   if (schemes.has("memberToken") || schemes.has("widgetKey")) {
     codes.push(["insufficient_scope", 403]);
+  }
+  // A change made with the dashboard's session cookie instead of a member token must come from
+  // this origin with X-Requested-With (src/auth/middleware.ts, docs/dashboard.md#sign-in).
+  if (schemes.has("memberToken") && method !== "get" && method !== "head") {
+    codes.push(["cross_site_request", 403]);
   }
   if (schemes.has("widgetKey")) codes.push(["browser_not_allowed", 403], ["rate_limited", 429]);
   return codes;
@@ -138,7 +148,7 @@ export function withCommonErrors<T extends { paths?: Record<string, unknown> }>(
         if (response[CODES]) byStatus.set(status, new Set(response[CODES]));
       }
       const query = queried.has(`${method} ${path}`);
-      for (const [code, status] of commonCodes(path, operation, query)) {
+      for (const [code, status] of commonCodes(path, method, operation, query)) {
         const key = String(status);
         byStatus.set(key, (byStatus.get(key) ?? new Set()).add(code));
       }

@@ -49,6 +49,11 @@ export class RateLimitStore {
     return decision;
   }
 
+  /** Writes the calls accepted so far now; resolves once they are written. */
+  flush(): Promise<void> {
+    return this.commit.request(0);
+  }
+
   private async load(keyId: string, now: number, windowMs: number): Promise<SlidingWindowLog> {
     const prefix = `${PREFIX}${keyId}/`;
     const cutoff = now - windowMs;

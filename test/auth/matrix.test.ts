@@ -120,6 +120,13 @@ beforeAll(async () => {
   // Ids that exist, for the operations that name one of `home`'s resources.
   Object.assign(ids, { flowId: flow.id });
   expect(operations.length).toBeGreaterThanOrEqual(25);
+  // The operator's routes are here too, the workspace's deletion among them.
+  expect(operations.filter((op) => op.scheme === "operatorToken")).toEqual([
+    { method: "POST", path: "/v1/operator/workspaces", scheme: "operatorToken" },
+    { method: "DELETE", path: "/v1/operator/workspaces/{id}", scheme: "operatorToken" },
+    { method: "POST", path: "/v1/operator/reseal", scheme: "operatorToken" },
+    { method: "GET", path: "/v1/operator/reseal/{id}", scheme: "operatorToken" },
+  ]);
   for (const prefix of ["/v1/widget/", "/v1/manage/", "/v1/operator/"]) {
     expect(
       operations.some((op) => op.path.startsWith(prefix)),

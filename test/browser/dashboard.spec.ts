@@ -1,8 +1,8 @@
 /**
  * The dashboard in a real browser (docs/dashboard.md), under `wrangler dev` and Debian's
- * Chromium: sign in by link, see the agents, create a widget key and see it once, revoke it; no
- * serious or critical axe-core finding on any screen or dialog. Screenshots go to
- * test-results/browser/dashboard-*.png.
+ * Chromium: sign in by link, see the agents, create one with a channel and change the channel's
+ * allowed sites, create a widget key and see it once, revoke it; no serious or critical axe-core
+ * finding on any screen or dialog. Screenshots go to test-results/browser/dashboard-*.png.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -136,6 +136,43 @@ describe("the dashboard", () => {
     await channels.getByRole("button", { name: "Copy snippet of Website" }).click();
     expect(await current.evaluate(() => navigator.clipboard.readText())).toContain(agent.id);
     await shot("2b-channel-snippet");
+    expect(await seriousFindings()).toEqual([]);
+
+    // Its allowed sites: any until changed; one origin a line, checked in the browser first.
+    await channels.getByText("Any site may embed this chat.").waitFor();
+    await channels.getByRole("button", { name: "Change allowed sites of Website" }).click();
+    const sites = channels.getByLabel("Allowed sites of Website");
+    await expect.poll(() => sites.evaluate((node) => node === document.activeElement)).toBe(true);
+    await sites.fill("https://Shop.example.com/\nshop.example.com/cart");
+    await channels.getByRole("button", { name: "Save allowed sites" }).click();
+    await channels
+      .getByRole("alert")
+      .getByText(/^shop\.example\.com\/cart: An origin/)
+      .waitFor();
+    await shot("2c-channel-sites-refused");
+    expect(await seriousFindings()).toEqual([]);
+    await sites.fill("https://Shop.example.com/\nhttps://*.example.org");
+    await channels.getByRole("button", { name: "Save allowed sites" }).click();
+    await channels.getByRole("listitem").filter({ hasText: "https://*.example.org" }).waitFor();
+    expect(await channels.getByRole("listitem").allTextContents()).toEqual([
+      "https://shop.example.com",
+      "https://*.example.org",
+    ]);
+    const saved = await api("GET", `/v1/manage/agents/${agent.id}/channels`, {
+      token: demo.memberToken,
+    });
+    expect(saved.json.data[0].allowedOrigins).toEqual([
+      "https://shop.example.com",
+      "https://*.example.org",
+    ]);
+    await expect
+      .poll(() =>
+        channels
+          .getByRole("button", { name: "Change allowed sites of Website" })
+          .evaluate((node) => node === document.activeElement),
+      )
+      .toBe(true);
+    await shot("2d-channel-sites");
     expect(await seriousFindings()).toEqual([]);
     await channels.getByRole("button", { name: "Close" }).click();
   });

@@ -9,6 +9,7 @@ import { call, eventually, expectJson, seedWorkspace } from "../helpers/api";
 import { createLaunch } from "../helpers/chat";
 import { expectError } from "../helpers/errors";
 import { received, registerReceiver, storedDeliveries } from "../helpers/events";
+import { ECHO_URL, echoGates } from "../helpers/workflows";
 
 const PATH = "/v1/manage/event-endpoints";
 type Delivery = {
@@ -171,5 +172,25 @@ describe("the delivery log", () => {
       409,
       "endpoint_disabled",
     );
+  });
+
+  it("a test event whose endpoint is deleted during the attempt is 404, not a 500", async () => {
+    const ws = await seedWorkspace();
+    const gates = echoGates("deleted-endpoint");
+    const endpoint = await expectJson<{ id: string }>(
+      await call("POST", PATH, {
+        token: ws.ownerToken,
+        body: { url: `${ECHO_URL}/hold/${gates.gate("test")}` },
+      }),
+      201,
+    );
+    const testing = call("POST", `${PATH}/${endpoint.id}/test`, { token: ws.ownerToken });
+    await eventually(async () => ((await gates.hits("test")) > 0 ? true : undefined));
+    expect((await call("DELETE", `${PATH}/${endpoint.id}`, { token: ws.ownerToken })).status).toBe(
+      204,
+    );
+    await gates.release("test");
+    await expectError(await testing, 404, "not_found");
+    expect(await storedDeliveries(ws.workspaceId)).toEqual([]);
   });
 });

@@ -26,12 +26,16 @@ export async function createLaunch(
   );
 }
 
-/** `POST /v1/chat/sessions` with the token, as the chat page does. */
+/**
+ * `POST /v1/chat/sessions` with the token, as the chat page does; with `channelId` as the
+ * embedded chat of that widget channel does.
+ */
 export function openSession(
   token: string,
   headers: Record<string, string> = {},
+  channelId?: string,
 ): Promise<Response> {
-  return call("POST", "/v1/chat/sessions", { body: { token }, headers });
+  return call("POST", "/v1/chat/sessions", { body: { token, channelId }, headers });
 }
 
 /** Opens the session and expects 200. */

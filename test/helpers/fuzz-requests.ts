@@ -1,211 +1,251 @@
 /**
- * Request generators for the schema fuzz test (test/platform/fuzz.test.ts): from an operation of
- * the generated OpenAPI document, fast-check arbitraries for its path parameters, query, headers
- * and body, mixing well-formed values (ids that exist, bodies of the right shape) with hostile ones
- * (unknown ids, over-long and odd strings, wrong types, prototype keys, nesting thousands deep,
- * broken JSON, wrong content types and encodings, credentials of the wrong kind or in the query).
+ * Request generators for the schema fuzz test (test/platform/fuzz.test.ts). From each operation of
+ * the served OpenAPI document: valid-shaped requests (the operation's own credential, path ids of
+ * the seeded workspace's objects, query, headers and body honouring their schemas) and requests
+ * with one part broken (a credential missing or of the wrong kind, an odd or over-long id, a query
+ * value off its schema, a body with one defect, broken JSON, nesting thousands deep, an oversize
+ * body, a wrong content type or encoding). A defect the document refuses is marked `strict`: its
+ * answer may not be a success.
  */
 import fc from "fast-check";
+import { bodyParts } from "./fuzz-bodies";
+import { oddString, textDefects } from "./fuzz-defects";
+import type { Draft, FuzzSeed, Mode, Operation, Param, Part, Parts } from "./fuzz-operations";
+import { DASHBOARD_HEADERS } from "./session";
 
-/** One operation of the document. */
-export type Operation = {
-  method: string;
-  path: string;
-  security: string[];
-  hasBody: boolean;
-  statuses: Set<number>;
-};
+const ok = <T extends Parts>(part: T) => fc.constant(part);
 
-/** Credentials and ids of the seeded workspace the generators draw from. */
-export type FuzzSeed = {
-  widgetKey: string;
-  ownerToken: string;
-  operatorToken: string;
-  /** Path parameter name → ids that exist (`id` covers links, agents, workflows, …). */
-  ids: Record<string, string[]>;
-  /** Well-formed bodies by `METHOD path`, to mutate. */
-  bodies: Record<string, unknown[]>;
-};
+const textOf = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
+const SESSION_SAFE = new Set(["GET", "HEAD"]);
 
-type Doc = {
-  paths: Record<
-    string,
-    Record<
-      string,
-      { security?: Record<string, unknown>[]; requestBody?: unknown; responses: object }
-    >
-  >;
-};
-
-/** Every operation of the document. */
-export function operationsOf(document: Doc): Operation[] {
-  return Object.entries(document.paths).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, operation]) => ({
-      method: method.toUpperCase(),
-      path,
-      security: (operation.security ?? []).flatMap((entry) => Object.keys(entry)),
-      hasBody: operation.requestBody !== undefined,
-      statuses: new Set(Object.keys(operation.responses).map(Number)),
-    })),
-  );
-}
-
-const ODD_STRINGS = [
-  "",
-  "..",
-  "%2e%2e",
-  "a%2Fb",
-  "🙂",
-  "\u0000",
-  "null",
-  "__proto__",
-  "constructor",
-  "lnk_x",
-  "a".repeat(65),
-  "b".repeat(5_000),
-  "<script>",
-  "' OR 1=1 --",
-];
-
-const oddString = fc.oneof(fc.constantFrom(...ODD_STRINGS), fc.string({ maxLength: 80 }));
-
-/** Nested arrays or objects, written as text so any depth costs no recursion here. */
-const deepText = fc
-  .tuple(fc.integer({ min: 60, max: 5_000 }), fc.boolean())
-  .map(([depth, objects]) =>
-    objects
-      ? `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`
-      : `${"[".repeat(depth)}${"]".repeat(depth)}`,
-  );
-
-/** A body text: well-formed, mutated, or hostile. */
-function bodyText(seeded: unknown[]): fc.Arbitrary<string> {
-  const good = seeded.length > 0 ? fc.constantFrom(...seeded) : fc.constant({});
-  const mutated = fc
-    .tuple(good, fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 3 }))
-    .map(([body, key, value]) =>
-      typeof body === "object" && body !== null ? { ...body, [key]: value } : value,
+/** The operation's own credential: each accepted form of it. */
+function credential(op: Operation, seed: FuzzSeed): fc.Arbitrary<Part> {
+  if (op.security.includes("operatorToken"))
+    return ok({ headers: { authorization: `Bearer ${seed.operatorToken}` } });
+  if (op.security.includes("resultToken"))
+    return ok({ headers: { authorization: `Bearer ${seed.resultToken}` } });
+  if (op.security.includes("memberToken")) {
+    const { token, cookie } = seed.member(op);
+    const dashboard: Record<string, string> = SESSION_SAFE.has(op.method) ? {} : DASHBOARD_HEADERS;
+    return fc.constantFrom<Part>(
+      { headers: { authorization: `Bearer ${token}` } },
+      { headers: { cookie, ...dashboard } },
     );
-  const dropped = good.map((body) =>
-    typeof body === "object" && body !== null
-      ? Object.fromEntries(Object.entries(body).slice(1))
-      : body,
-  );
-  return fc.oneof(
-    { weight: 3, arbitrary: good.map((body) => JSON.stringify(body)) },
-    { weight: 3, arbitrary: mutated.map((body) => JSON.stringify(body)) },
-    { weight: 1, arbitrary: dropped.map((body) => JSON.stringify(body)) },
-    { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((body) => JSON.stringify(body)) },
-    {
-      weight: 1,
-      arbitrary: good.map((body) =>
-        JSON.stringify(body).replace(/^\{/, '{"__proto__":{"x":1},"constructor":{"prototype":1},'),
-      ),
-    },
-    { weight: 1, arbitrary: deepText },
-    {
-      weight: 1,
-      arbitrary: fc.constantFrom("", "{", '{"a":', "nul", "[1,]", '"\\ud800"', "1e999"),
-    },
-    { weight: 1, arbitrary: fc.string({ maxLength: 200 }) },
-  );
+  }
+  if (op.security.length > 0)
+    return fc.constantFrom<Part>(
+      { headers: { authorization: `Bearer ${seed.widgetKey}` } },
+      { headers: { "x-api-key": seed.widgetKey } },
+    );
+  return ok({ headers: {} });
 }
 
-/** The Authorization header for an operation: right, missing, garbage or of another kind. */
-function authorization(op: Operation, seed: FuzzSeed): fc.Arbitrary<string | undefined> {
+/** A credential that is missing, malformed, tampered with or of another kind (strict: refused). */
+function badCredential(op: Operation, seed: FuzzSeed): fc.Arbitrary<Part> | null {
+  if (op.security.length === 0) return null;
+  const member = seed.member(op);
   const right = op.security.includes("operatorToken")
     ? seed.operatorToken
-    : op.security.includes("memberToken")
-      ? seed.ownerToken
-      : op.security.length > 0
-        ? seed.widgetKey
-        : undefined;
-  return fc.oneof(
-    { weight: 6, arbitrary: fc.constant(right && `Bearer ${right}`) },
-    {
-      weight: 1,
-      arbitrary: fc.constantFrom(
-        undefined,
-        "Bearer",
-        "Basic dXNlcjpwYXNz",
-        `Bearer ${seed.widgetKey}x`,
-        `Bearer ${seed.ownerToken}`,
-        `Bearer ${seed.widgetKey}`,
-        `Bearer ${seed.operatorToken}`,
-      ),
-    },
-  );
+    : op.security.includes("resultToken")
+      ? seed.resultToken
+      : op.security.includes("memberToken")
+        ? member.token
+        : seed.widgetKey;
+  const others = [seed.operatorToken, member.token, seed.widgetKey].filter((t) => t !== right);
+  const bad: [string, Record<string, string>][] = [
+    ["none", {}],
+    ["malformed", { authorization: "Bearer" }],
+    ["basic", { authorization: "Basic dXNlcjpwYXNz" }],
+    ["tampered", { authorization: `Bearer ${right}x` }],
+    ["truncated", { authorization: `Bearer ${right.slice(0, -1)}` }],
+    ...others.map((other): [string, Record<string, string>] => [
+      "another kind",
+      { authorization: `Bearer ${other}` },
+    ]),
+  ];
+  if (op.security.includes("widgetKeyHeader"))
+    bad.push(["two keys", { authorization: `Bearer ${right}`, "x-api-key": `${right}x` }]);
+  if (op.security.includes("memberToken")) {
+    bad.push(["unknown session", { cookie: `${member.cookie}x` }]);
+    if (!SESSION_SAFE.has(op.method))
+      bad.push(["session without the dashboard's headers", { cookie: member.cookie }]);
+  }
+  return fc
+    .constantFrom(...bad)
+    .map(([kind, headers]) => ({ headers, broken: `credential: ${kind}`, strict: true }));
 }
 
-/** A request for `op`: `[path with query, init]`, with fake-time friendly headers. */
-export function requestFor(op: Operation, seed: FuzzSeed): fc.Arbitrary<[string, RequestInit]> {
-  const names = [...op.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as string);
-  const param = (name: string) => {
-    const known = seed.ids[name] ?? [];
-    return known.length > 0
+/** Path parameters: real objects' ids (or values from the schema), or one of them broken. */
+function pathParts(op: Operation, seed: FuzzSeed, mode: Mode): fc.Arbitrary<Parts> | null {
+  const params = op.params.filter((p) => p.in === "path");
+  if (params.length === 0) return mode === "broken" ? null : ok({ values: {} });
+  const generated = fc.record(
+    Object.fromEntries(params.map((p) => [p.name, seed.gen.valid(p.schema, p.name).map(textOf)])),
+  );
+  const known = seed.pathValues(op);
+  const good =
+    known.length > 0 && mode === "first"
+      ? fc.constantFrom(...known)
+      : known.length > 0
+        ? fc.oneof(
+            { weight: 4, arbitrary: fc.constantFrom(...known) },
+            { weight: 1, arbitrary: generated },
+          )
+        : generated;
+  if (mode !== "broken") return good.map((values) => ({ values }));
+  return fc.tuple(good, fc.constantFrom(...params)).chain(([values, param]) => {
+    const off = textDefects(seed.gen.resolve(param.schema), false);
+    const defects: fc.Arbitrary<Parts>[] = [
+      oddString.map((odd) => ({
+        values: { ...values, [param.name]: odd },
+        broken: `path ${param.name}`,
+      })),
+    ];
+    if (off.length > 0) {
+      defects.push(
+        fc.constantFrom(...off).map((b) => ({
+          values: { ...values, [param.name]: b.value as string },
+          broken: `path ${param.name}: ${b.defect}`,
+          strict: true,
+        })),
+      );
+    }
+    return fc.oneof(...defects);
+  });
+}
+
+/** The query: declared parameters from their schemas, or one value off its schema. */
+function queryParts(op: Operation, seed: FuzzSeed, mode: Mode): fc.Arbitrary<Parts> | null {
+  const all = op.params.filter((p) => p.in === "query");
+  // A first call leaves out what it need not send.
+  const params = mode === "first" ? all.filter((p) => p.required) : all;
+  const known = seed.queryValues(op);
+  const value = (p: Param) => {
+    const generated = seed.gen.valid(p.schema, p.name).map(textOf);
+    const real = known[p.name] ?? [];
+    return real.length > 0
       ? fc.oneof(
-          { weight: 3, arbitrary: fc.constantFrom(...known) },
-          { weight: 2, arbitrary: oddString },
+          { weight: 4, arbitrary: fc.constantFrom(...real) },
+          { weight: 1, arbitrary: generated },
         )
-      : oddString;
+      : generated;
   };
-  const params = fc.tuple(...names.map(param));
-  const query = fc.oneof(
-    { weight: 4, arbitrary: fc.constant("") },
-    {
-      weight: 2,
-      arbitrary: fc
-        .dictionary(
-          fc.constantFrom("limit", "startingAfter", "cursor", "foo", "key", "token", "x"),
-          fc.oneof(oddString, fc.integer({ min: -5, max: 500 }).map(String)),
-          { maxKeys: 3 },
-        )
-        .map((entries) => `?${new URLSearchParams(entries)}`),
-    },
+  const record = fc.record(Object.fromEntries(params.map((p) => [p.name, value(p)])), {
+    requiredKeys: params.filter((p) => p.required).map((p) => p.name),
+  });
+  const search = (entries: Record<string, string>) => {
+    const text = new URLSearchParams(entries).toString();
+    return text ? `?${text}` : "";
+  };
+  if (mode !== "broken") return record.map((entries) => ({ query: search(entries) }));
+  const onV1 = op.path.startsWith("/v1/");
+  const defects: fc.Arbitrary<Parts>[] = [
+    fc.tuple(record, fc.constantFrom("fuzz", "page", "x")).map(([entries, name]) => ({
+      query: search({ ...entries, [name]: "1" }),
+      broken: `unknown query ${name}`,
+    })),
+    fc
+      .tuple(record, fc.constantFrom("key", "api_key", "token", "access_token"))
+      .map(([entries, name]) => ({
+        query: search({ ...entries, [name]: "secret-value" }),
+        broken: `credential in query ${name}`,
+        strict: onV1,
+      })),
+  ];
+  for (const param of params) {
+    const off = textDefects(seed.gen.resolve(param.schema), true);
+    if (off.length === 0) continue;
+    defects.push(
+      fc.tuple(record, fc.constantFrom(...off)).map(([entries, b]) => ({
+        query: search({ ...entries, [param.name]: String(b.value) }),
+        broken: `query ${param.name}: ${b.defect}`,
+        strict: true,
+      })),
+    );
+  }
+  return fc.oneof(...defects);
+}
+
+/** Header parameters (an Idempotency-Key): absent, valid, or off their schema. */
+function headerParts(op: Operation, seed: FuzzSeed, mode: Mode): fc.Arbitrary<Parts> | null {
+  const all = op.params.filter((p) => p.in === "header");
+  const params = mode === "first" ? all.filter((p) => p.required) : all;
+  if (params.length === 0) return mode === "broken" ? null : ok({ headers: {} });
+  const good = fc.record(
+    Object.fromEntries(params.map((p) => [p.name, seed.gen.valid(p.schema, p.name).map(textOf)])),
+    { requiredKeys: params.filter((p) => p.required).map((p) => p.name) },
   );
-  const contentType = fc.oneof(
-    { weight: 6, arbitrary: fc.constant("application/json") },
-    {
-      weight: 1,
-      arbitrary: fc.constantFrom(
-        undefined,
-        "text/plain",
-        "application/x-www-form-urlencoded",
-        "multipart/form-data; boundary=x",
-        "application/json; charset=latin1",
-      ),
-    },
+  if (mode !== "broken") return good.map((headers) => ({ headers }));
+  const param = params[0] as Param;
+  // Header values lose surrounding spaces on the way, so only defects that survive that.
+  const off = textDefects(seed.gen.resolve(param.schema), true).filter(
+    (b) => b.value === String(b.value).trim(),
   );
-  const extras = fc.oneof(
-    { weight: 8, arbitrary: fc.constant<Record<string, string>>({}) },
-    {
-      weight: 1,
-      arbitrary: fc.constantFrom<Record<string, string>>(
-        { "content-encoding": "gzip" },
-        { origin: "https://evil.example" },
-        { "x-api-key": "wk_live_nonsense" },
-        { "sec-fetch-site": "cross-site" },
-      ),
-    },
+  if (off.length === 0) return null;
+  return fc.constantFrom(...off).map((b) => ({
+    headers: { [param.name]: b.value as string },
+    broken: `header ${param.name}: ${b.defect}`,
+    strict: true,
+  }));
+}
+
+const KINDS = ["credential", "path", "query", "header", "body", "stray"] as const;
+
+/** Headers a browser or a confused client adds (not a defect of the operation's own contract). */
+const strayHeaders = fc.constantFrom<Record<string, string>>(
+  { origin: "https://evil.example" },
+  { "sec-fetch-site": "cross-site" },
+  { "x-api-key": "wk_live_nonsense" },
+);
+
+/** A request for `op` of the given mode. */
+export function requestFor(op: Operation, seed: FuzzSeed, mode: Mode): fc.Arbitrary<Draft> {
+  const parts = (kind: (typeof KINDS)[number], as: Mode) =>
+    kind === "credential"
+      ? as === "broken"
+        ? badCredential(op, seed)
+        : credential(op, seed)
+      : kind === "path"
+        ? pathParts(op, seed, as)
+        : kind === "query"
+          ? queryParts(op, seed, as)
+          : kind === "header"
+            ? headerParts(op, seed, as)
+            : kind === "body"
+              ? bodyParts(op, seed, as)
+              : as === "broken"
+                ? strayHeaders.map((headers) => ({ headers, broken: "stray headers" }))
+                : ok({});
+  // Built once: a sample only picks which part is broken.
+  const good = KINDS.map(
+    (kind) => parts(kind, mode === "first" ? "first" : "valid") as fc.Arbitrary<Parts>,
   );
-  const body =
-    op.hasBody || op.path.startsWith("/webhooks/")
-      ? bodyText(seed.bodies[`${op.method} ${op.path}`] ?? [])
-      : fc.constant(undefined);
-  return fc
-    .tuple(params, query, authorization(op, seed), contentType, extras, body)
-    .map(([values, search, auth, type, extra, text]) => {
-      let path = op.path;
-      for (const [index, name] of names.entries()) {
-        path = path.replace(`{${name}}`, encodeURIComponent(values[index] ?? ""));
-      }
-      const headers: Record<string, string> = { ...extra };
-      if (auth) headers.authorization = auth;
-      if (text !== undefined && type) headers["content-type"] = type;
-      const sendsBody = text !== undefined && op.method !== "GET" && op.method !== "HEAD";
-      return [
-        `${path}${search}`,
-        { method: op.method, headers, body: sendsBody ? text : undefined },
-      ];
-    });
+  const bad = KINDS.map((kind) => parts(kind, "broken"));
+  const breakable = KINDS.flatMap((_, i) => (bad[i] ? [i] : []));
+  const which = mode === "broken" ? fc.constantFrom(...breakable) : fc.constant(-1);
+  return which.chain((target) =>
+    fc
+      .tuple(...KINDS.map((_, i) => (i === target ? bad[i] : good[i]) as fc.Arbitrary<Parts>))
+      .map((all) => {
+        const merged: Parts = {};
+        const headers: Record<string, string> = {};
+        for (const part of all) {
+          Object.assign(headers, part.headers);
+          Object.assign(merged, part);
+        }
+        const defect = all.find((part) => part.broken);
+        let path = op.path;
+        for (const [name, value] of Object.entries(merged.values ?? {}))
+          path = path.replace(`{${name}}`, encodeURIComponent(value));
+        return {
+          op,
+          broken: defect?.broken,
+          strict: defect?.strict === true,
+          path: `${path}${merged.query ?? ""}`,
+          headers,
+          body: op.method === "GET" || op.method === "HEAD" ? undefined : merged.body,
+          live: defect ? undefined : seed.live(op),
+        };
+      }),
+  );
 }

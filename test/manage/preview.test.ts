@@ -300,6 +300,7 @@ describe("GET /app/preview/{linkId}", () => {
       "default-src 'none'",
       `script-src 'self' ${ORIGIN}`,
       "style-src 'self'",
+      `connect-src ${ORIGIN}`,
       "img-src 'self' data:",
       `frame-src 'self' ${ORIGIN}`,
       "frame-ancestors 'self'",

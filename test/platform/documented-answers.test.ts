@@ -6,22 +6,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../../src/platform/errors";
-import { call, expectJson, seedWorkspace } from "../helpers/api";
+import { call, expectJson, OPERATOR_TOKEN, seedWorkspace } from "../helpers/api";
+import { codesAt, type OpenApiDocument } from "../helpers/openapi";
 
-type Responses = Record<string, { description: string; content?: Record<string, unknown> }>;
-type Document = { paths: Record<string, Record<string, { responses: Responses }>> };
-
-async function documentOf(): Promise<Document> {
-  return expectJson<Document>(await call("GET", "/openapi.json"), 200);
-}
-
-/** The codes an operation documents at a status (from the response's `code` enum). */
-function codesAt(document: Document, path: string, method: string, status: number): string[] {
-  const response = document.paths[path]?.[method]?.responses[String(status)];
-  const schema = (response?.content?.["application/json"] as { schema?: unknown })?.schema as
-    | { allOf: [unknown, { properties: { error: { properties: { code: { enum: string[] } } } } }] }
-    | undefined;
-  return schema?.allOf[1].properties.error.properties.code.enum ?? [];
+async function documentOf(): Promise<OpenApiDocument> {
+  return expectJson<OpenApiDocument>(await call("GET", "/openapi.json"), 200);
 }
 
 describe("the OpenAPI document lists error codes per operation", () => {
@@ -44,6 +33,12 @@ describe("the OpenAPI document lists error codes per operation", () => {
     const webhook = ["/webhooks/{workspace}/{workflow}/{node}", "post"] as const;
     expect(codesAt(document, ...webhook, 504)).toEqual(["workflow_timeout"]);
     expect(codesAt(document, ...webhook, 415)).toEqual(["unsupported_media_type"]);
+    const deletion = ["/v1/operator/workspaces/{id}", "delete"] as const;
+    expect(codesAt(document, ...deletion, 404)).toEqual(["not_found"]);
+    expect(codesAt(document, ...deletion, 401)).toEqual(["invalid_key"]);
+    expect(codesAt(document, ...deletion, 400).sort()).toEqual(
+      ["credential_in_query", "invalid_request"].sort(),
+    );
   });
 
   it("documents, for every operation, only codes that exist, at statuses they are answered with", async () => {
@@ -77,6 +72,7 @@ describe("answers the document promises", () => {
       ["PATCH", "/v1/manage/agents", ws.ownerToken, "GET, HEAD, POST"],
       ["PUT", "/v1/widget/launches/lnk_x", ws.widgetKey, "DELETE, GET, HEAD"],
       ["DELETE", "/health", undefined, "GET, HEAD"],
+      ["GET", "/v1/operator/workspaces/ws_x", OPERATOR_TOKEN, "DELETE"],
     ] as const) {
       const response = await call(method, path, { token });
       const body = await expectJson<{ error: { code: string } }>(response, 405);
@@ -129,9 +125,29 @@ describe("answers the document promises", () => {
     }
   });
 
+  it("every change behind a member token documents 403 cross_site_request (the session cookie's), no read does", async () => {
+    const document = await documentOf();
+    const listed: string[] = [];
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const security = (operation as { security?: Record<string, unknown>[] }).security ?? [];
+        if (!security.some((entry) => "memberToken" in entry)) continue;
+        const documented = codesAt(document, path, method, 403).includes("cross_site_request");
+        listed.push(`${method} ${path}: ${documented}`);
+      }
+    }
+    expect(listed.filter((line) => line.startsWith("get ") !== line.endsWith("false"))).toEqual([]);
+    expect(listed.length).toBeGreaterThan(40);
+  });
+
   it("an id over 64 characters gets the documented 400 invalid_request", async () => {
     const ws = await seedWorkspace();
     const long = "a".repeat(65);
+    const deletion = await expectJson<{ error: { code: string } }>(
+      await call("DELETE", `/v1/operator/workspaces/${long}`, { token: OPERATOR_TOKEN }),
+      400,
+    );
+    expect(deletion.error.code).toBe("invalid_request");
     const body = await expectJson<{ error: { code: string } }>(
       await call("GET", `/v1/manage/agents/${long}`, { token: ws.ownerToken }),
       400,

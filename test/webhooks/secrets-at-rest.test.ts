@@ -4,16 +4,13 @@
  * in the object's storage so the alarm can continue it. Nothing the object stores may hold a resolved
  * secret in plaintext, neither while the run waits nor once it has ended.
  *
- * The test's subject is what is stored, so it reads the storage raw: every key and value through the
- * storage API (they live in the SQLite table `_cf_KV`, which the runtime refuses to let a script
- * query: SQLITE_AUTH), and every row of every other table of the object's SQLite database. The
- * database file itself (miniflare keeps it under the host's temporary directory,
- * `miniflare-<hex>/do/<namespace>/<id>.sqlite`) cannot be reached from inside workerd.
+ * The test's subject is what is stored, so it reads the storage raw (test/helpers/storage-scan.ts).
  */
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { expectJson, seedWorkspace, type Workspace } from "../helpers/api";
+import { storedState } from "../helpers/storage-scan";
 import { createWorkflow, execution, hook, putSecret } from "../helpers/workflows";
 
 let ws: Workspace;
@@ -24,49 +21,8 @@ beforeAll(async () => {
 const runner = (workflowId: string) =>
   env.WORKFLOW_RUNNER.get(env.WORKFLOW_RUNNER.idFromName(workflowId));
 
-/** A value's bytes as Latin-1 and as UTF-16 text: how V8 serialises one- and two-byte strings. */
-function blobTexts(value: ArrayBuffer): string {
-  const bytes = new Uint8Array(value);
-  let latin1 = "";
-  for (const byte of bytes) latin1 += String.fromCharCode(byte);
-  const utf16 = new TextDecoder("utf-16le").decode(bytes.subarray(0, bytes.length & ~1));
-  return `${latin1}\n${utf16}`;
-}
-
-/**
- * Everything the runner's storage holds, as text: each key with its value (storage API), then each
- * row of each SQLite table a script may read. `schema` names every table, `read` those read.
- */
-async function storedText(
-  workflowId: string,
-): Promise<{ text: string; schema: string[]; read: string[] }> {
-  return runInDurableObject(runner(workflowId), async (_instance, state) => {
-    let text = "";
-    for (const [key, value] of await state.storage.list()) {
-      text += `${key}=${JSON.stringify(value)}\n`;
-    }
-    const schema = state.storage.sql
-      .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
-      .toArray()
-      .map(({ name }) => name);
-    const read: string[] = [];
-    for (const name of schema) {
-      let rows: Record<string, SqlStorageValue>[];
-      try {
-        rows = state.storage.sql.exec(`SELECT * FROM "${name}"`).toArray();
-      } catch {
-        continue; // refused by the runtime (`_cf_KV`: read through the storage API above)
-      }
-      read.push(name);
-      for (const row of rows) {
-        for (const cell of Object.values(row)) {
-          text += `${cell instanceof ArrayBuffer ? blobTexts(cell) : String(cell)}\n`;
-        }
-      }
-    }
-    return { text, schema, read };
-  });
-}
+/** Everything the runner's storage holds, as text (keys and values, then every table's rows). */
+const storedText = (workflowId: string) => storedState(runner(workflowId));
 
 describe("a waiting execution's state at rest", () => {
   it("holds no resolved secret in plaintext while the run waits, nor after it ended", async () => {

@@ -77,6 +77,14 @@ export interface ConversationApi {
   end(reason: Exclude<EndReason, "revoked">, now?: number): Promise<void>;
   /** Every message, oldest first, for `conversation.ended` with a transcript (docs/events.md). */
   transcript(): Promise<StoredMessage[]>;
+  /**
+   * Erases the conversation, at its person's request (docs/security.md#erasure) or with its
+   * workspace (docs/api/manage.md#deleting-a-workspace): closes every socket (they get `revoked`)
+   * and deletes everything stored (messages, facts, tickets, outbox, the alarm); a reply being
+   * written is not kept. Its link is gone from D1 already, so nothing opens it again.
+   * @returns how many messages it held
+   */
+  erase(): Promise<number>;
   /** Accepts the chat socket for a valid one-time ticket (`?ticket=`), or refuses in the envelope. */
   fetch(request: Request): Promise<Response>;
 }

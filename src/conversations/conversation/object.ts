@@ -46,6 +46,12 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
   private readonly replies: ReplyDesk;
   /** The alarm as set (epoch ms, null for none); undefined until read after the object starts. */
   private alarmAt: number | null | undefined;
+  /**
+   * Set by `erase`: the storage is gone, so nothing (a reply still being written, an outbox
+   * delivery under way) may store or schedule anything again. In memory: an object started
+   * afresh has nothing to forget.
+   */
+  private erased = false;
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
     super(ctx, env);
@@ -98,6 +104,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     const refuse = (error: ApiError) =>
       errorResponse(error, request.headers.get("x-request-id") ?? "");
     const ticket = new URL(request.url).searchParams.get("ticket") ?? "";
+    if (this.erased) return refuse(new ApiError(410, "conversation_ended", "The link is gone."));
     if (!ticket || !this.store.takeTicket(await sha256Hex(ticket), Date.now())) {
       return refuse(
         new ApiError(403, "invalid_ticket", "Unknown or used ticket; open the session again."),
@@ -157,6 +164,17 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     await this.scheduleAlarm();
   }
 
+  /** Erased with its person or its workspace: every socket closed, everything stored deleted. */
+  async erase(): Promise<number> {
+    this.erased = true;
+    closeAll(this.ctx.getWebSockets(), { type: "revoked" }, CLOSE_CODES.revoked, "erased");
+    // Every row goes; the tables stay, so a call still under way finds them empty, not missing.
+    const messages = this.store.erase();
+    await this.ctx.storage.deleteAlarm();
+    this.alarmAt = null;
+    return messages;
+  }
+
   /** Every message, oldest first (docs/events.md#transcripts). */
   async transcript(): Promise<StoredMessage[]> {
     return this.store.messages();
@@ -210,12 +228,15 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
   }
 
   private post(message: StoredMessage): void {
+    // Erased meanwhile (a reply in flight), here or before the object restarted: nothing is kept.
+    if (this.erased || !this.store.facts()) return;
     // The idle timer counts from the newest message: no state to write (store.lastActivityAt).
     const stored = this.store.addMessage(message);
     broadcast(this.ctx.getWebSockets(), { type: "message", message: richWire(stored) });
   }
 
   private enqueue(item: OutboxItem): void {
+    if (this.erased) return;
     this.store.enqueue(item, item.at);
     // Delivered right away when possible; the alarm retries whatever fails.
     this.ctx.waitUntil(this.deliverOutbox(item.at));
@@ -227,6 +248,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
   }
 
   private async scheduleAlarm(): Promise<void> {
+    if (this.erased) return;
     const state = this.store.state();
     const times = [this.store.nextOutboxDue()];
     const expiresAt = this.store.facts()?.expiresAt;

@@ -229,6 +229,22 @@ export class ConversationStore {
   }
 
   /** The tail of newest messages, read from storage on first use after the object starts. */
+  /**
+   * Deletes everything the conversation holds (docs/security.md#erasure): facts, state, messages,
+   * tickets, opens, retries and the outbox; what is in memory goes too.
+   * @returns how many messages there were
+   */
+  erase(): number {
+    const messages = this.sql.exec("DELETE FROM messages").rowsWritten;
+    for (const table of ["meta", "tickets", "opens", "retries", "outbox"]) {
+      this.sql.exec(`DELETE FROM ${table}`);
+    }
+    this.meta.clear();
+    this.recent = null;
+    this.nextDue = undefined;
+    return messages;
+  }
+
   private tail(): RecentMessages {
     // One more than the tail holds tells whether it holds the whole history.
     return this.recent ?? this.remember(readMessages(this.sql, HISTORY_READ_LIMIT + 1));

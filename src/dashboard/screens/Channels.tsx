@@ -1,8 +1,8 @@
 /**
  * An agent's channels (docs/dashboard.md#screens): each widget channel with its embed snippet, a
- * copy button and a live preview of the widget (`WidgetPreview`, any member); Owners and Admins
- * add one. The snippet names the flow and channel; the page that embeds it adds the link's token
- * (docs/api/launch.md).
+ * copy button, a live preview of the widget (`WidgetPreview`, any member) and its allowed sites
+ * (`ChannelSites`); Owners and Admins add a channel and change its sites. The snippet names the
+ * flow and channel; the page that embeds it adds the link's token (docs/api/launch.md).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
@@ -10,9 +10,15 @@ import { api, type Schemas, unwrap } from "../api";
 import { CopyButton } from "../ui/CopyButton";
 import { Dialog } from "../ui/Dialog";
 import { ErrorNote, ListStatus } from "../ui/feedback";
+import { ChannelSites } from "./ChannelSites";
 import { WidgetPreview } from "./WidgetPreview";
 
-function Snippet({ agent, channel }: { agent: Schemas["Agent"]; channel: Schemas["Channel"] }) {
+function Snippet(props: {
+  agent: Schemas["Agent"];
+  channel: Schemas["Channel"];
+  canChange: boolean;
+}) {
+  const { agent, channel } = props;
   const [previewing, setPreviewing] = useState(false);
   const region = useId();
   return (
@@ -35,6 +41,7 @@ function Snippet({ agent, channel }: { agent: Schemas["Agent"]; channel: Schemas
       <section id={region} aria-label={`Preview of ${channel.name}`} hidden={!previewing}>
         {previewing ? <WidgetPreview agent={agent} channel={channel} /> : null}
       </section>
+      <ChannelSites agentId={agent.id} channel={channel} canChange={props.canChange} />
     </div>
   );
 }
@@ -83,7 +90,12 @@ export function Channels(props: {
         </ListStatus>
         {agent
           ? channels.data?.data.map((channel) => (
-              <Snippet key={channel.id} agent={agent} channel={channel} />
+              <Snippet
+                key={channel.id}
+                agent={agent}
+                channel={channel}
+                canChange={props.canChange}
+              />
             ))
           : null}
         {props.canChange ? (

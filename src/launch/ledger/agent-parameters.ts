@@ -10,7 +10,7 @@ import { findAgentParameters } from "../link-rules";
 /** Agents' parameter definitions by agent and channel, read through from D1. */
 export class AgentParameters {
   private readonly cache = new Map<string, ParameterDefinition[]>();
-  /** Bumped by every `forget`, so a read that started before it is not cached. */
+  /** Bumped by every `forget` and `clear`, so a read that started before it is not cached. */
   private epoch = 0;
 
   constructor(private readonly db: DrizzleD1Database) {}
@@ -28,6 +28,12 @@ export class AgentParameters {
     const definitions = await findAgentParameters(this.db, workspaceId, flowId, channelId);
     if (definitions && epoch === this.epoch) this.cache.set(cacheKey, definitions);
     return definitions;
+  }
+
+  /** Forgets every agent's definitions (the workspace was deleted). */
+  clear(): void {
+    this.epoch++;
+    this.cache.clear();
   }
 
   /** Forgets the agent's definitions after it changed or was deleted. */

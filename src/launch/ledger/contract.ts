@@ -40,6 +40,14 @@ export type IdempotentCreate = {
 export const answerAad = (workspaceId: string, keyId: string, idempotencyKey: string) =>
   `idempotency/${workspaceId}/${keyId}/${idempotencyKey}`;
 
+/** What erasing one link removed: its conversation's messages, its events and their deliveries. */
+export type ErasedLink = {
+  conversation: boolean;
+  messages: number;
+  events: number;
+  deliveries: number;
+};
+
 /** What a create did: a new link, or the sealed answer of the first call with its idempotency key. */
 export type CreateOutcome = { replayed: false } | { replayed: true; sealedAnswer: string };
 
@@ -115,6 +123,19 @@ export interface LinkLedgerApi {
    * (docs/security.md#rotating-keys). @returns how many were resealed
    */
   resealAnswers(workspaceId: string): Promise<number>;
+  /**
+   * Erases a link at its person's request (docs/security.md#erasure): revoked in effect (its
+   * conversation closed and erased, its pending slot freed), its row, events and deliveries
+   * deleted, and no event recorded. @returns what was erased, or null for no such link
+   */
+  eraseLink(workspaceId: string, linkId: string): Promise<ErasedLink | null>;
+  /**
+   * The workspace was deleted (docs/api/manage.md#deleting-a-workspace), its D1 rows first: drops
+   * what the ledger keeps (rate-limit logs, idempotency keys, the alarm and its cursor) and what it
+   * caches, so from now on it knows only what D1 holds, which is nothing of the workspace: its keys
+   * are refused, its links not found.
+   */
+  forgetWorkspace(): Promise<void>;
 }
 
 /** The ledger as its namespace binding knows it. */

@@ -10,6 +10,8 @@ import { widgetKeys } from "../../db/schema";
 /** Which widget keys are revoked, read from D1 once per key and kept right by every revocation. */
 export class KeyRevocations {
   private readonly revoked = new Map<string, boolean>();
+  /** Bumped by `clear`, so a read that started before it is not kept. */
+  private epoch = 0;
 
   constructor(private readonly db: DrizzleD1Database) {}
 
@@ -17,6 +19,7 @@ export class KeyRevocations {
   async isRevoked(keyId: string): Promise<boolean> {
     const known = this.revoked.get(keyId);
     if (known !== undefined) return known;
+    const epoch = this.epoch;
     const row = await this.db
       .select({ revokedAt: widgetKeys.revokedAt })
       .from(widgetKeys)
@@ -24,8 +27,14 @@ export class KeyRevocations {
       .get();
     // A revocation made while this read was in flight has set the map already; it wins.
     const revoked = this.revoked.get(keyId) ?? (!row || row.revokedAt !== null);
-    this.revoked.set(keyId, revoked);
+    if (epoch === this.epoch) this.revoked.set(keyId, revoked);
     return revoked;
+  }
+
+  /** Forgets what it knows (the workspace was deleted): each key is read from D1 again. */
+  clear(): void {
+    this.epoch++;
+    this.revoked.clear();
   }
 
   /**

@@ -28,6 +28,10 @@ export class LinkCache {
   delete(linkId: string): void {
     this.rows.delete(linkId);
   }
+
+  clear(): void {
+    this.rows.clear();
+  }
 }
 
 /** The row D1 holds after inserting `link` (absent columns are null). */

@@ -12,11 +12,11 @@
  *   the cap.
  * - Link writes (create, revoke, open, end) go to D1 from here, each with its lifecycle event in the
  *   same transaction (`EventWatch`, whose alarm also records expiries), grouped into shared round
- *   trips when calls overlap; a write-through cache of links and agents' parameters spares D1 reads.
+ *   trips when calls overlap; the object keeps a write-through cache of links and of agents' parameter definitions,
+ *   so most calls need no D1 read.
  */
 
 import { DurableObject } from "cloudflare:workers";
-import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { WidgetKeyPrincipal } from "../../auth/credentials";
 import { closeRevokedConversation } from "../../conversations/conversation/client";
 import { database } from "../../db/database";
@@ -24,7 +24,7 @@ import type { Link, NewLink } from "../../db/schema";
 import type { EventEndReason } from "../../events/types";
 import type { AppBindings } from "../../platform/env";
 import { RateLimitStore } from "../../platform/rate-limit-store";
-import { type LaunchLimits, launchLimits } from "../limits";
+import { launchLimits } from "../limits";
 import {
   findLinkRow,
   LINK_NOT_FOUND,
@@ -33,10 +33,12 @@ import {
   tooManyPending,
   validateNewLink,
 } from "../link-rules";
+import { Admissions } from "./admissions";
 import { AgentParameters } from "./agent-parameters";
 import type {
   Admission,
   CreateOutcome,
+  ErasedLink,
   Guarded,
   IdempotentCreate,
   LedgerResult,
@@ -54,51 +56,32 @@ import {
   revokeStatements,
 } from "./lifecycle-events";
 import { LinkCache, toRow } from "./link-cache";
+import { eraseLink } from "./link-erasure";
 import { PendingLinks } from "./pending-links";
 
 const LINK_CACHE_SIZE = 20_000;
 
 /** The workspace's link ledger (docs/architecture.md#link-ledger); see the file's docstring. */
 export class LinkLedger extends DurableObject<AppBindings> implements LinkLedgerContract {
-  private readonly db: DrizzleD1Database;
-  private readonly limits: LaunchLimits;
-  private readonly rateLimits: RateLimitStore;
-  private readonly keys: KeyRevocations;
-  private readonly idempotency: IdempotencyKeys;
-  private readonly pending: PendingLinks;
-  private readonly linkCache = new LinkCache(LINK_CACHE_SIZE);
-  private readonly agents: AgentParameters;
+  private readonly db = database(this.env);
+  private readonly limits = launchLimits(this.env); // vars are fixed for the object's lifetime
+  private readonly keys = new KeyRevocations(this.db);
+  private readonly agents = new AgentParameters(this.db);
+  private readonly idempotency = new IdempotencyKeys(this.ctx.storage.sql, this.env);
   /** Link writes with their events; concurrent ones share D1 round trips (group commit). */
-  private readonly events: EventWatch;
+  private readonly events = new EventWatch(this.ctx, this.env, this.db);
+  private readonly pending = new PendingLinks(this.ctx, this.db);
+  private readonly rateLimits = new RateLimitStore(this.ctx.storage, (promise) =>
+    this.ctx.waitUntil(promise),
+  );
+  private readonly admissions = new Admissions(this.keys, this.rateLimits, this.limits);
+  private readonly linkCache = new LinkCache(LINK_CACHE_SIZE);
   /** Bumped by every write, so a read-through that raced a write does not cache a stale row. */
   private epoch = 0;
 
-  constructor(ctx: DurableObjectState, env: AppBindings) {
-    super(ctx, env);
-    this.db = database(env);
-    // Vars are fixed for the object's lifetime.
-    this.limits = launchLimits(env);
-    this.keys = new KeyRevocations(this.db);
-    this.agents = new AgentParameters(this.db);
-    this.idempotency = new IdempotencyKeys(ctx.storage.sql, env);
-    this.events = new EventWatch(ctx, env, this.db);
-    this.pending = new PendingLinks(ctx, this.db);
-    this.rateLimits = new RateLimitStore(ctx.storage, (promise) => ctx.waitUntil(promise));
-  }
-
   /** Counts one call of the key (spec 8) unless the key is revoked or over its limit. */
   async admit(key: Pick<WidgetKeyPrincipal, "keyId">): Promise<Admission> {
-    if (await this.keys.isRevoked(key.keyId)) return { admitted: false, reason: "key_revoked" };
-    return this.count(key.keyId);
-  }
-
-  /** Counts one call of `subject` (a key's id, or a member's for its previews) in its window. */
-  private async count(subject: string): Promise<Admission> {
-    const { rateLimitPerWindow, rateLimitWindowMs } = this.limits;
-    const rateLimit = await this.rateLimits.attempt(subject, rateLimitPerWindow, rateLimitWindowMs);
-    return rateLimit.allowed
-      ? { admitted: true, rateLimit }
-      : { admitted: false, reason: "rate_limited", rateLimit };
+    return this.admissions.admit(key);
   }
 
   /**
@@ -127,7 +110,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
   /** A member's dashboard preview (docs/api/manage.md#widget-preview): see the contract. */
   async createMemberLink(member: LinkMember, link: NewLink): Promise<Guarded<CreateOutcome>> {
     const scope = { workspaceId: member.workspaceId, flowIds: null };
-    return this.guarded(this.count(member.memberId), () => this.create(scope, link));
+    return this.guarded(this.admissions.count(member.memberId), () => this.create(scope, link));
   }
 
   /** The checks and the write of a create; `beforeWrite` runs once every check has passed. */
@@ -179,7 +162,8 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     const found = await this.findInScope(scope, linkId);
     if (!found.ok) return found;
     if (found.value.status !== "revoked") {
-      // Loaded before the write, so an overlapping rebuild cannot add the link back after it.
+      // Loaded before the write: a rebuild overlapping it could read the link as still pending
+      // and add it back after this call removed it.
       await this.pending.load(scope.workspaceId);
       const revokedAt = Date.now();
       // Revocation also ends an open conversation (docs/api/conversations.md).
@@ -242,27 +226,43 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     this.linkCache.delete(linkId);
   }
 
-  /** Revokes a widget key in D1; refused from the next call on. @returns false for an unknown key. */
   async revokeWidgetKey(workspaceId: string, keyId: string): Promise<boolean> {
     return this.keys.revoke(workspaceId, keyId, Date.now());
   }
 
-  /** Drops cached parameter definitions of an agent after it changed or was deleted. */
   async forgetAgent(agentId: string): Promise<void> {
     this.agents.forget(agentId);
   }
 
-  /** Pending, unexpired links of the workspace right now, and the cap. */
   async usage(workspaceId: string): Promise<LedgerUsage> {
     await this.pending.load(workspaceId);
-    return {
-      pendingLinks: this.pending.size(Date.now()),
-      maxPendingLinks: this.limits.maxPendingLinks,
-    };
+    const pendingLinks = this.pending.size(Date.now());
+    return { pendingLinks, maxPendingLinks: this.limits.maxPendingLinks };
   }
 
   async resealAnswers(workspaceId: string): Promise<number> {
     return this.idempotency.reseal(workspaceId, Date.now());
+  }
+
+  async eraseLink(workspaceId: string, linkId: string): Promise<ErasedLink | null> {
+    await this.pending.load(workspaceId);
+    // Bumped on both sides of the delete, so no read-through around it caches the erased row.
+    this.epoch++;
+    const erased = await eraseLink(this.env, workspaceId, linkId);
+    this.epoch++;
+    this.pending.delete(linkId);
+    this.linkCache.delete(linkId);
+    return erased;
+  }
+
+  /** The workspace was deleted, D1 first (see the contract): forgets it, stored and cached. */
+  async forgetWorkspace(): Promise<void> {
+    this.epoch++;
+    for (const cache of [this.keys, this.linkCache, this.agents, this.pending]) cache.clear();
+    // Calls counted before now are written before the wipe, not after it.
+    await this.rateLimits.flush();
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
   }
 
   /** Makes sure the alarm relays deliveries queued outside the ledger (resend, recover, test). */

@@ -1,11 +1,13 @@
 /**
- * What a responseNode caller is answered with (docs/webhooks.md#respond-node): the reply of the
- * respond node that answered, read from the execution's node runs, live in the executor or from
- * the stored record after a restart or through a result handle.
+ * What a held caller is answered with: for a responseNode call (docs/webhooks.md#respond-node) the
+ * reply of the respond node that answered, read from the execution's node runs, live in the
+ * executor or from the stored record after a restart or through a result handle; once the
+ * execution finished, how it ended.
  */
+import { finalOutput } from "../../workflow/engine";
 import { redactSecrets } from "../../workflow/redact";
 import { answeredReply } from "../../workflow/respond";
-import type { NodeRun } from "../../workflow/types";
+import type { ExecutionState, NodeRun } from "../../workflow/types";
 import type { Settled } from "./contract";
 
 /**
@@ -22,4 +24,22 @@ export function respondedOutcome(
   const reply = answeredReply(runs);
   if (!reply) return undefined;
   return { kind: "responded", executionId, reply: redactSecrets(reply, redact) };
+}
+
+/**
+ * How a finished execution answers its held callers: a respond node's reply stays the answer even
+ * if a later node failed (the caller had it); else the final node's output, or the failed node.
+ * @param redact secret values prepared by `secretsForRedaction`
+ */
+export function finishedOutcome(
+  executionId: string,
+  state: ExecutionState,
+  redact: string[],
+): Settled {
+  return (
+    respondedOutcome(executionId, state.runs, redact) ??
+    (state.status === "succeeded"
+      ? { kind: "succeeded", executionId, output: finalOutput(state) }
+      : { kind: "failed", executionId, nodeKey: state.failedNodeKey })
+  );
 }

@@ -145,6 +145,13 @@ export interface WorkflowRunnerApi {
    * @param after where the last page ended (null: the first page)
    */
   resealRecords(after: string | null, limit: number): Promise<ResealPage>;
+  /**
+   * Erases the next page of what carried a person (docs/security.md#erasure): executions' node
+   * inputs and outputs become `[erased]` (a live one ends as failed); with the first page, request
+   * log entries, captured samples and delivery keys that carry them are deleted.
+   * @param after where the last page ended (null: the first page)
+   */
+  eraseRecords(externalId: string, after: string | null, limit: number): Promise<ErasurePage>;
   /** Receives one webhook call: refuses it, starts an execution, or sends the Worker elsewhere. */
   receive(call: WebhookCall): Promise<WebhookOutcome | ShardAnswer>;
   /** Starts an execution from a conversation event; false when none started. */
@@ -179,7 +186,7 @@ export interface WorkflowRunnerApi {
    */
   listRequests(
     limit: number,
-    filter: { outcome?: string; before?: string },
+    filter: { outcome?: string; before?: string; maxAgeMs?: number },
   ): Promise<{ data: LoggedRequest[]; hasMore: boolean }>;
   /**
    * The hourly counters of `[from, to)` (epoch ms, whole hours) added up per bucket of `stepMs`
@@ -187,8 +194,11 @@ export interface WorkflowRunnerApi {
    * buckets that counted nothing are left out.
    */
   metricBuckets(from: number, to: number, stepMs: number): Promise<MetricBucket[]>;
-  /** One logged call with its whole body, or null. */
-  getRequest(id: string): Promise<LoggedRequestDetail | null>;
+  /**
+   * One logged call with its whole body, or null.
+   * @param maxAgeMs the workspace's `requestLogDays` (docs/security.md#retention), when known
+   */
+  getRequest(id: string, maxAgeMs?: number): Promise<LoggedRequestDetail | null>;
   /** Arms capture on a webhook node's test URL; null when the workflow has no such node. */
   armCapture(
     workflowId: string,
@@ -214,6 +224,9 @@ export interface WorkflowRunnerApi {
    */
   repeatAnswer(workflowId: string, nodeKey: string, executionId: string): Promise<DirectOutcome>;
 }
+
+/** A page of `eraseRecords`: where to go on (null: done), what was erased. */
+export type ErasurePage = { next: string | null; executions: number; requests: number };
 
 /** A page of `resealRecords`: where to go on (null: done) and what was sealed again. */
 export type ResealPage = { next: string | null; executions: number; keptInputs: number };

@@ -2,7 +2,17 @@
  * An execution record as the runner stores it (one storage value per execution), and the views
  * of it: the record shown to members, and the live execution the runner continues.
  */
-import type { ExecutionState, NodeRun, NodeType, WorkflowDefinition } from "../../workflow/types";
+import type { JsonValue } from "../../platform/json";
+import { startExecution } from "../../workflow/engine";
+import type {
+  ConversationEventNode,
+  ExecutionState,
+  NodeRun,
+  NodeType,
+  WebhookNode,
+  WorkflowDefinition,
+} from "../../workflow/types";
+import type { RunnerConfig } from "./config";
 import type { ExecutionRecord } from "./contract";
 
 /**
@@ -34,6 +44,32 @@ export type LiveExecution = {
   /** When it was queued behind the workflow's concurrency limit (docs/webhooks.md#concurrency). */
   queuedAt: number | null;
 };
+
+/**
+ * A new execution of the workflow from `trigger` with its output, on its current definition or,
+ * for a replay, the one `options.runOn` names; `queued` when it waits for a concurrency slot.
+ */
+export function newExecution(
+  config: RunnerConfig,
+  trigger: WebhookNode | ConversationEventNode,
+  id: string,
+  output: JsonValue,
+  options: { replayOf?: string; runOn?: { definition: WorkflowDefinition; definitionAt: number } },
+  { now, queued }: { now: number; queued: boolean },
+): LiveExecution {
+  const definition = options.runOn?.definition ?? config.definition;
+  return {
+    id,
+    workflowId: config.workflowId,
+    triggerType: trigger.type,
+    definition,
+    state: startExecution(definition, trigger.key, output, now, id),
+    startedAt: now,
+    definitionAt: options.runOn?.definitionAt ?? config.updatedAt,
+    replayOf: options.replayOf ?? null,
+    queuedAt: queued ? now : null,
+  };
+}
 
 /** What a running execution waits for, and when the runner must look at it again (epoch ms). */
 export type Wake = { step: "fetch" | "wait"; at: number };

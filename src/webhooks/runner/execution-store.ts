@@ -39,6 +39,7 @@ import {
 } from "./execution-row";
 import { LiveIndex } from "./live-index";
 import type { ExecutionResult } from "./metrics-counts";
+import { deleteFinished } from "./record-housekeeping";
 import { StateBox, stateAad } from "./state-box";
 
 /** Finished executions kept per workflow; older ones are deleted (like n8n's execution pruning). */
@@ -58,6 +59,9 @@ export class ExecutionStore {
   private finishedSincePrune = 0;
   /** Definition versions: to be written with the next batch, or null once written. */
   private readonly definitions = new Map<number, WorkflowDefinition | null>();
+  /** Executions erased while live (`forgetErased`): never saved again. */
+  readonly erased = new Set<string>();
+
   private readonly box: StateBox;
 
   /** @param keys seal running states; `onFinished` hears of each execution once, as it ends */
@@ -106,6 +110,7 @@ export class ExecutionStore {
     wake: Wake | null,
     queued = false,
   ): Promise<void> {
+    if (this.erased.has(execution.id)) return Promise.resolve();
     const { state } = execution;
     const finished = state.status !== "running";
     const known = this.live.get(execution.id) ?? this.unsaved.get(execution.id);
@@ -278,20 +283,16 @@ export class ExecutionStore {
   /** Deletes the oldest finished records beyond MAX_FINISHED_EXECUTIONS. */
   private async prune(): Promise<void> {
     const cutoff = this.seq - MAX_FINISHED_EXECUTIONS - this.live.size;
-    if (cutoff <= 0) return;
-    const old = await this.storage.list<Row>({
-      prefix: "x/",
-      end: recordKey(cutoff + 1),
-      limit: 1024,
-    });
-    const keys: string[] = [];
-    for (const [key, row] of old) {
-      if (row.live !== null) continue;
-      keys.push(key, idKey(row.id));
-      if (row.hasInput) keys.push(inputKey(row.id));
-    }
-    for (let i = 0; i < keys.length; i += 128) {
-      await this.storage.delete(keys.slice(i, i + 128), { allowUnconfirmed: true });
-    }
+    if (cutoff > 0) await deleteFinished(this.storage, { end: recordKey(cutoff + 1) });
+  }
+
+  /**
+   * Forgets a running, waiting or queued execution whose record was erased
+   * (docs/security.md#erasure): it is no longer live, and a later save of it is dropped.
+   */
+  forgetErased(id: string): void {
+    this.erased.add(id);
+    this.live.delete(id);
+    this.unsaved.delete(id);
   }
 }

@@ -9,24 +9,17 @@
 import type { JsonValue } from "../../platform/json";
 import { log } from "../../platform/log";
 import type { OutboundPolicy } from "../../platform/outbound";
-import {
-  advance,
-  completeFetch,
-  completeWait,
-  failFetch,
-  finalOutput,
-  startExecution,
-} from "../../workflow/engine";
+import { advance, completeFetch, completeWait, failFetch } from "../../workflow/engine";
 import type {
   ConversationEventNode,
   WebhookNode,
   WorkflowConcurrency,
   WorkflowDefinition,
 } from "../../workflow/types";
-import { respondedOutcome } from "./answers";
+import { finishedOutcome, respondedOutcome } from "./answers";
 import type { RunnerConfig } from "./config";
 import type { Settled } from "./contract";
-import type { LiveExecution, Wake } from "./execution-row";
+import { type LiveExecution, newExecution, type Wake } from "./execution-row";
 import type { ExecutionStore } from "./execution-store";
 import { HeldCallers, type HeldOutcome } from "./held-callers";
 import { fetchFailure, performFetch } from "./outbound-fetch";
@@ -109,19 +102,11 @@ export class Executor {
     const now = Date.now();
     this.slots.setLimit(config.definition.concurrency);
     const admission = this.slots.admit(executionId);
-    const definition = options.runOn?.definition ?? config.definition;
     if (admission === "full") return Promise.resolve("queue_full");
-    const execution: LiveExecution = {
-      id: executionId,
-      workflowId: config.workflowId,
-      triggerType: trigger.type,
-      definition,
-      state: startExecution(definition, trigger.key, output, now, executionId),
-      startedAt: now,
-      definitionAt: options.runOn?.definitionAt ?? config.updatedAt,
-      replayOf: options.replayOf ?? null,
-      queuedAt: admission === "queue" ? now : null,
-    };
+    const execution = newExecution(config, trigger, executionId, output, options, {
+      now,
+      queued: admission === "queue",
+    });
     if (admission === "queue") {
       return this.store.save(execution, secrets.redact, null, true).then(
         () => "queued",
@@ -182,6 +167,21 @@ export class Executor {
     }
   }
 
+  /**
+   * An execution whose record was erased (docs/security.md#erasure) runs no further: one being
+   * driven stops before its next step; another lets go of its slot, its place in the queue and
+   * its held callers (answered as failed) now.
+   */
+  forgetErased(id: string): void {
+    if (!this.inFlight.has(id)) this.letGo(id);
+  }
+
+  private letGo(id: string): void {
+    this.held.settle(id, { kind: "failed", executionId: id, nodeKey: null });
+    this.slots.drop(id);
+    this.startQueued(this.slots.release(id));
+  }
+
   /** Continues every execution whose wait ended or whose fetch was interrupted. */
   async runDue(): Promise<void> {
     this.alarmAt = null;
@@ -219,6 +219,7 @@ export class Executor {
     let recorded = onRecorded;
     try {
       for (;;) {
+        if (this.store.erased.has(execution.id)) return this.letGo(execution.id);
         const step = advance(execution.definition, execution.state, secrets.values, Date.now());
         if (step.kind === "finished") {
           // A finished record is written unconfirmed: nothing is gained by holding the reply.
@@ -269,13 +270,7 @@ export class Executor {
   }
 
   private settle(execution: LiveExecution, secrets: Secrets): void {
-    const { state } = execution;
-    // A respond node's reply stays the answer even if a later node failed: the caller had it.
-    const outcome: Settled =
-      respondedOutcome(execution.id, state.runs, secrets.redact) ??
-      (state.status === "succeeded"
-        ? { kind: "succeeded", executionId: execution.id, output: finalOutput(state) }
-        : { kind: "failed", executionId: execution.id, nodeKey: state.failedNodeKey });
+    const outcome = finishedOutcome(execution.id, execution.state, secrets.redact);
     // Until its record is saved, a caller that comes later still learns how it ended.
     this.settledUnsaved.set(execution.id, outcome);
     if (this.held.has(execution.id)) this.held.settle(execution.id, outcome);

@@ -48,10 +48,12 @@ import { Deliveries } from "./deliveries";
 import { listExecutionsBefore } from "./execution-pages";
 import { ExecutionStore } from "./execution-store";
 import { Executor } from "./executor";
+import { Housekeeping } from "./housekeeping";
 import { LateAnswers, webhookNode } from "./late-answers";
 import type { MetricBucket } from "./metrics-counts";
 import { RunnerMetrics } from "./metrics-store";
 import { namesThisWorkflow, WebhookReceiver } from "./receiver";
+import { eraseFromRunner } from "./record-housekeeping";
 import { Replays } from "./replays";
 import { RequestLog } from "./request-log";
 import type { LoggedRequest, LoggedRequestDetail } from "./request-log-entry";
@@ -71,6 +73,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   private readonly captures: CaptureStore;
   private readonly replays: Replays;
   private readonly metrics: RunnerMetrics;
+  private readonly housekeeping: Housekeeping;
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
     super(ctx, env);
@@ -107,6 +110,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
       shard,
     });
     this.replays = new Replays(this.source, this.executor, ctx.storage.sql);
+    this.housekeeping = new Housekeeping(ctx.storage, this.source, this.requests, this.executor);
     void ctx.blockConcurrencyWhile(async () => {
       await this.executor.load();
       // Bulk replays a restart interrupted go on.
@@ -117,8 +121,10 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   async configure(workflowId: string): Promise<void> {
     const config = await this.source.reload(workflowId);
     // A raised or removed limit lets queued executions start now (docs/webhooks.md#concurrency).
-    if (config) this.executor.limitChanged(config.definition.concurrency);
-    else {
+    if (config) {
+      this.executor.limitChanged(config.definition.concurrency);
+      await this.housekeeping.arm();
+    } else {
       // Deleted: its executions, logs, queue and alarm go with it. Records waiting to be
       // written are forgotten first, so none is written after the deletion.
       this.executor.store.forget();
@@ -131,6 +137,11 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
 
   async secretsChanged(): Promise<void> {
     this.source.secretsChanged();
+  }
+
+  async eraseRecords(externalId: string, after: string | null, limit: number) {
+    const parts = { storage: this.ctx.storage, executor: this.executor, requests: this.requests };
+    return eraseFromRunner(parts, new StateBox(this.env), externalId, { after, limit });
   }
 
   async resealRecords(after: string | null, limit: number): Promise<ResealPage> {
@@ -222,8 +233,9 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
 
   async listRequests(
     limit: number,
-    filter: { outcome?: string; before?: string },
+    { maxAgeMs, ...filter }: { outcome?: string; before?: string; maxAgeMs?: number },
   ): Promise<{ data: LoggedRequest[]; hasMore: boolean }> {
+    if (maxAgeMs) this.requests.setMaxAge(maxAgeMs);
     return await this.requests.list(limit, filter);
   }
 
@@ -231,7 +243,8 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     return await this.metrics.buckets(from, to, stepMs);
   }
 
-  async getRequest(id: string): Promise<LoggedRequestDetail | null> {
+  async getRequest(id: string, maxAgeMs?: number): Promise<LoggedRequestDetail | null> {
+    if (maxAgeMs) this.requests.setMaxAge(maxAgeMs);
     return await this.requests.get(id);
   }
 
@@ -280,5 +293,6 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     await this.executor.runDue();
     await this.replays.watch();
     await this.metrics.alarm();
+    await this.housekeeping.run();
   }
 }

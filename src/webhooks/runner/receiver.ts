@@ -6,6 +6,7 @@
  * sends the Worker on when it is used or when the Worker's shard count is stale
  * (docs/scaling.md#runner-shards).
  */
+import { DAY_MS } from "../../db/retention";
 import { log } from "../../platform/log";
 import type { RateLimitStore } from "../../platform/rate-limit-store";
 import { redactPrepared } from "../../workflow/redact";
@@ -210,6 +211,7 @@ export class WebhookReceiver {
   ): Promise<void> {
     const secrets = await this.parts.source.secretValues(config.workspaceId);
     const answered = outcome.kind === "deduplicated" ? outcome.first : outcome;
+    this.parts.requests.setMaxAge(config.retention.requestLogDays * DAY_MS);
     const logged = queued ? "queued" : loggedOutcome(outcome);
     const latencyMs = Math.max(0, Date.now() - call.receivedAt);
     this.parts.metrics.call(logged, latencyMs);

@@ -1,0 +1,1 @@
+ALTER TABLE `channels` ADD `allowed_origins` text DEFAULT '[]' NOT NULL;

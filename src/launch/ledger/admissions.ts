@@ -1,0 +1,34 @@
+/**
+ * Admission of the ledger's calls (docs/api/launch.md#rate-limit): a revoked widget key is refused,
+ * and each key's calls (and each member's dashboard previews) are counted in the exact sliding
+ * window of the launch API's rate limit (spec 8), persisted by `RateLimitStore`.
+ */
+import type { WidgetKeyPrincipal } from "../../auth/credentials";
+import type { RateLimitStore } from "../../platform/rate-limit-store";
+import type { LaunchLimits } from "../limits";
+import type { Admission } from "./contract";
+import type { KeyRevocations } from "./key-revocations";
+
+/** Counts calls per key or member, refusing revoked keys. */
+export class Admissions {
+  constructor(
+    private readonly keys: KeyRevocations,
+    private readonly rateLimits: RateLimitStore,
+    private readonly limits: LaunchLimits,
+  ) {}
+
+  /** Counts one call of the key (spec 8) unless the key is revoked or over its limit. */
+  async admit(key: Pick<WidgetKeyPrincipal, "keyId">): Promise<Admission> {
+    if (await this.keys.isRevoked(key.keyId)) return { admitted: false, reason: "key_revoked" };
+    return this.count(key.keyId);
+  }
+
+  /** Counts one call of `subject` (a key's id, or a member's for its previews) in its window. */
+  async count(subject: string): Promise<Admission> {
+    const { rateLimitPerWindow, rateLimitWindowMs } = this.limits;
+    const rateLimit = await this.rateLimits.attempt(subject, rateLimitPerWindow, rateLimitWindowMs);
+    return rateLimit.allowed
+      ? { admitted: true, rateLimit }
+      : { admitted: false, reason: "rate_limited", rateLimit };
+  }
+}

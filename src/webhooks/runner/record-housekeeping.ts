@@ -1,0 +1,149 @@
+/**
+ * What a runner deletes or erases of its execution records (docs/security.md#erasure): finished
+ * records past the count the runner keeps, and the records of executions that carried a person
+ * whose data is erased.
+ */
+import { createdAt, idKey, inputKey, liveKey, type Row } from "./execution-row";
+import { type StateBox, stateAad } from "./state-box";
+
+/** What an erased record's node inputs and outputs become. */
+export const ERASED = "[erased]";
+
+/**
+ * Deletes the finished records (with their id index and kept input) among the first `limit` up to
+ * `end` (a record key, exclusive) and, with `before`, created before that time (epoch ms).
+ * @returns how many were deleted, and whether the scan may have stopped short of `end`
+ */
+export async function deleteFinished(
+  storage: DurableObjectStorage,
+  bounds: { end?: string; before?: number },
+  limit = 1024,
+): Promise<{ deleted: number; more: boolean }> {
+  const rows = await storage.list<Row>({ prefix: "x/", end: bounds.end, limit });
+  const keys: string[] = [];
+  let deleted = 0;
+  for (const [key, row] of rows) {
+    if (bounds.before !== undefined && createdAt(row) >= bounds.before) break;
+    if (row.live !== null) continue;
+    keys.push(key, idKey(row.id));
+    if (row.hasInput) keys.push(inputKey(row.id));
+    deleted += 1;
+  }
+  for (let i = 0; i < keys.length; i += 128) {
+    await storage.delete(keys.slice(i, i + 128), { allowUnconfirmed: true });
+  }
+  return { deleted, more: rows.size === limit };
+}
+
+/**
+ * A test of whether a text carries the person's id as a whole value, not inside a longer id
+ * (`cus_12` is not `cus_123`): what "an execution carried the externalId" means.
+ */
+export function carrying(externalId: string): (text: string) => boolean {
+  const escaped = externalId.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const pattern = new RegExp(`(?<![A-Za-z0-9_-])${escaped}(?![A-Za-z0-9_-])`);
+  return (text) => pattern.test(text);
+}
+
+/**
+ * Erases the next page of records that carried the person: every node's output (the trigger's is
+ * the execution's input) becomes `[erased]`, its kept input is deleted, and a running, waiting or
+ * queued one ends as failed, its state dropped, so it runs no further.
+ * @param after where the last page ended (null: the first page)
+ * @returns where to go on (null once done) and how many records were erased
+ */
+export async function eraseRecords(
+  storage: DurableObjectStorage,
+  store: { settle(): Promise<void>; forgetErased(id: string): void },
+  box: StateBox,
+  carries: (text: string) => boolean,
+  page: { after: string | null; limit: number },
+): Promise<{ next: string | null; erased: string[] }> {
+  await store.settle();
+  const rows = await storage.list<Row>({
+    prefix: "x/",
+    ...(page.after ? { startAfter: page.after } : {}),
+    limit: page.limit,
+  });
+  const erased: string[] = [];
+  let next: string | null = null;
+  for (const [key, row] of rows) {
+    next = key;
+    const aad = stateAad(row.workflowId, row.id);
+    const apart = row.hasInput ? await storage.get<string>(inputKey(row.id)) : undefined;
+    const sealed = [row.live, row.input, apart].filter((part): part is string => Boolean(part));
+    const opened = await Promise.all(sealed.map((part) => box.open(part, aad)));
+    if (!carries(row.nodes) && !opened.some(carries)) continue;
+    if (row.live !== null) store.forgetErased(row.id);
+    const nodes = (JSON.parse(row.nodes) as Record<string, unknown>[]).map((run) =>
+      "output" in run ? { ...run, output: ERASED } : run,
+    );
+    const now = Date.now();
+    const ended = row.live === null ? {} : { status: "failed", finishedAt: now, wake: null };
+    storage.put(key, {
+      ...row,
+      ...ended,
+      nodes: JSON.stringify(nodes),
+      live: null,
+      input: null,
+      hasInput: false,
+    });
+    if (apart !== undefined) storage.delete(inputKey(row.id));
+    if (row.live !== null) storage.delete(liveKey(row.id));
+    erased.push(row.id);
+  }
+  return { next: rows.size < page.limit ? null : next, erased };
+}
+
+/**
+ * Deletes the rows of one of the runner's own tables whose `column` carries the person (captured
+ * samples, delivery keys). @returns how many were deleted
+ */
+export function scrubRows(
+  sql: SqlStorage,
+  table: "capture_samples" | "dedupe",
+  column: "output" | "key",
+  carries: (text: string) => boolean,
+): number {
+  const rows = sql.exec<{ id: number; text: string }>(
+    `SELECT rowid AS id, ${column} AS text FROM ${table}`,
+  );
+  let deleted = 0;
+  for (const row of rows.toArray()) {
+    if (!carries(String(row.text))) continue;
+    sql.exec(`DELETE FROM ${table} WHERE rowid = ?`, row.id);
+    deleted += 1;
+  }
+  return deleted;
+}
+
+/**
+ * Erases the next page of what a runner holds of a person (docs/security.md#erasure): the records
+ * of executions that carried them (a live one runs no further), and with the first page the
+ * request log entries, captured samples and delivery keys that carry them.
+ * @returns where to go on (null once done) and how many executions and log entries were erased
+ */
+export async function eraseFromRunner(
+  parts: {
+    storage: DurableObjectStorage;
+    executor: { store: { settle(): Promise<void>; forgetErased(id: string): void } } & {
+      forgetErased(id: string): void;
+    };
+    requests: { erase(carries: (text: string) => boolean): Promise<number> };
+  },
+  box: StateBox,
+  externalId: string,
+  page: { after: string | null; limit: number },
+): Promise<{ next: string | null; executions: number; requests: number }> {
+  const carries = carrying(externalId);
+  const { storage, executor } = parts;
+  const done = await eraseRecords(storage, executor.store, box, carries, page);
+  for (const id of done.erased) executor.forgetErased(id);
+  let requests = 0;
+  if (page.after === null) {
+    requests = await parts.requests.erase(carries);
+    scrubRows(storage.sql, "capture_samples", "output", carries);
+    scrubRows(storage.sql, "dedupe", "key", carries);
+  }
+  return { next: done.next, executions: done.erased.length, requests };
+}
