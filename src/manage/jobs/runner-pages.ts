@@ -35,8 +35,12 @@ async function nextWorkflow(
     : null;
 }
 
+/** Runner pages one step does at most: a step is one alarm of the job's object. */
+const PAGES_PER_STEP = 25;
+
 /**
- * One step of the walk: a page of the runner the cursor names (the first one for null).
+ * One step of the walk: up to PAGES_PER_STEP pages, from the runner the cursor names (the first
+ * one for null) on.
  * @param page does the work on one runner after a record key; returns where it got to (null:
  *   that runner is done) and its counts
  * @returns the cursor to go on from (null: every runner is done) and the page's counts
@@ -50,15 +54,18 @@ export async function walkRunners(
     after: string | null,
   ) => Promise<{ next: string | null; counts: Record<string, number> }>,
 ): Promise<{ cursor: string | null; counts: Record<string, number> }> {
-  const at: RunnerCursor | null = cursor
+  let at: RunnerCursor | null = cursor
     ? JSON.parse(cursor)
     : await nextWorkflow(env, null, workspaceId);
-  if (!at) return { cursor: null, counts: {} };
-  const done = await page(workflowRunner(env, at.workflowId, at.shard), at.after);
-  const next: RunnerCursor | null = done.next
-    ? { ...at, after: done.next }
-    : at.shard + 1 < at.shards
-      ? { ...at, shard: at.shard + 1, after: null }
-      : await nextWorkflow(env, at.workflowId, workspaceId);
-  return { cursor: next ? JSON.stringify(next) : null, counts: done.counts };
+  const counts: Record<string, number> = {};
+  for (let pages = 0; at && pages < PAGES_PER_STEP; pages++) {
+    const done = await page(workflowRunner(env, at.workflowId, at.shard), at.after);
+    for (const [name, n] of Object.entries(done.counts)) counts[name] = (counts[name] ?? 0) + n;
+    at = done.next
+      ? { ...at, after: done.next }
+      : at.shard + 1 < at.shards
+        ? { ...at, shard: at.shard + 1, after: null }
+        : await nextWorkflow(env, at.workflowId, workspaceId);
+  }
+  return { cursor: at ? JSON.stringify(at) : null, counts };
 }
