@@ -22,6 +22,7 @@ import { memberErasuresRouter, widgetErasures } from "./manage/erasure-routes";
 import { executionsRouter } from "./manage/executions-routes";
 import { linksRouter } from "./manage/links-routes";
 import { membersRouter } from "./manage/members-routes";
+import { metricsRouter } from "./manage/metrics-routes";
 import { operatorRouter } from "./manage/operator-routes";
 import { previewRouter } from "./manage/preview-routes";
 import { requestsRouter } from "./manage/requests-routes";
@@ -30,6 +31,7 @@ import { secretsRouter } from "./manage/secrets-routes";
 import { usageRouter } from "./manage/usage-routes";
 import { widgetKeysRouter } from "./manage/widget-keys-routes";
 import { workflowsRouter } from "./manage/workflows-routes";
+import { workspaceRouter } from "./manage/workspace-routes";
 import { type AppEnv, createApp } from "./platform/app";
 import { once } from "./platform/once";
 import { webhooksRouter } from "./webhooks/routes";
@@ -79,6 +81,8 @@ export const fullApp = once(() =>
     passkeySignInRouter(),
     dashboardRouter(),
     usageRouter(),
+    metricsRouter(),
+    workspaceRouter(),
     linksRouter(),
     memberErasuresRouter(),
     eventEndpointsRouter(),

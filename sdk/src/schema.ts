@@ -5150,7 +5150,7 @@ export interface paths {
         };
         /**
          * List the calls to the workflow's webhook URLs, refusals included, newest first
-         * @description Kept 7 days or the newest 1,000 calls, whichever is less, per runner of a workflow spread over several (docs/webhooks.md#request-log).
+         * @description Kept the workspace's requestLogDays (7 by default) or the newest 1,000 calls, whichever is less, per runner of a workflow spread over several (docs/webhooks.md#request-log).
          */
         get: {
             parameters: {
@@ -6419,6 +6419,324 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/manage/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's metrics, a point per hour or day
+         * @description At most 744 points and 400 days (hours are kept 400 days); ratings are not counted yet. See docs/operations.md#metrics.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Rounded down to the step; default: `to` less 24 hours (hour) or 30 days (day) */
+                    from?: string;
+                    /** @description Rounded up to the step; default: now */
+                    to?: string;
+                    /** @description Default: hour */
+                    step?: "hour" | "day";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The series */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Metrics"];
+                    };
+                };
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query" | "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
+                        };
+                    };
+                };
+                /** @description `insufficient_scope`: The credential cannot do this. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "insufficient_scope";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/manage/workspace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace and its settings */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The workspace */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WorkspaceSettings"];
+                    };
+                };
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query" | "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
+                        };
+                    };
+                };
+                /** @description `insufficient_scope`: The credential cannot do this. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "insufficient_scope";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change the workspace's retention (Owners and Admins) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateWorkspace"];
+                };
+            };
+            responses: {
+                /** @description The changed workspace */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WorkspaceSettings"];
+                    };
+                };
+                /**
+                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+                 *
+                 *     `invalid_request`: The request is malformed; `details` lists every problem.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "credential_in_query" | "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_key";
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description `insufficient_scope`: The credential cannot do this.
+                 *
+                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "insufficient_scope" | "cross_site_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "invalid_request";
+                            };
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "unsupported_media_type";
+                            };
+                        };
+                    };
+                };
+                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"] & {
+                            error?: {
+                                /** @enum {unknown} */
+                                code?: "internal_error";
+                            };
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/v1/manage/links": {
@@ -8318,7 +8636,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    action?: "workspace.created" | "workspace.deleted" | "reseal.started" | "member.invited" | "member.role_changed" | "member.removed" | "member.sign_in_link_created" | "widget_key.created" | "widget_key.revoked" | "agent.created" | "agent.updated" | "agent.deleted" | "channel.created" | "channel.updated" | "channel.preview_link_created" | "secret.set" | "secret.deleted" | "workflow.created" | "workflow.updated" | "workflow.deleted" | "workflow.started" | "workflow.stopped" | "workflow.replayed" | "workflow.capture_armed" | "link.revoked" | "link.ended" | "event_endpoint.created" | "event_endpoint.updated" | "event_endpoint.deleted" | "event_endpoint.secret_rotated" | "event_endpoint.test_sent" | "event_endpoint.recovered" | "event_delivery.resent" | "erasure.requested" | "session.signed_in" | "session.signed_out" | "passkey.added" | "passkey.removed";
+                    action?: "workspace.created" | "workspace.deleted" | "workspace.updated" | "reseal.started" | "member.invited" | "member.role_changed" | "member.removed" | "member.sign_in_link_created" | "widget_key.created" | "widget_key.revoked" | "agent.created" | "agent.updated" | "agent.deleted" | "channel.created" | "channel.updated" | "channel.preview_link_created" | "secret.set" | "secret.deleted" | "workflow.created" | "workflow.updated" | "workflow.deleted" | "workflow.started" | "workflow.stopped" | "workflow.replayed" | "workflow.capture_armed" | "link.revoked" | "link.ended" | "event_endpoint.created" | "event_endpoint.updated" | "event_endpoint.deleted" | "event_endpoint.secret_rotated" | "event_endpoint.test_sent" | "event_endpoint.recovered" | "event_delivery.resent" | "erasure.requested" | "session.signed_in" | "session.signed_out" | "passkey.added" | "passkey.removed";
                     /** @description Only this actor's entries: a member's or widget key's id, or `operator` */
                     actorId?: string;
                     limit?: number;
@@ -8421,7 +8739,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    action?: "workspace.created" | "workspace.deleted" | "reseal.started" | "member.invited" | "member.role_changed" | "member.removed" | "member.sign_in_link_created" | "widget_key.created" | "widget_key.revoked" | "agent.created" | "agent.updated" | "agent.deleted" | "channel.created" | "channel.updated" | "channel.preview_link_created" | "secret.set" | "secret.deleted" | "workflow.created" | "workflow.updated" | "workflow.deleted" | "workflow.started" | "workflow.stopped" | "workflow.replayed" | "workflow.capture_armed" | "link.revoked" | "link.ended" | "event_endpoint.created" | "event_endpoint.updated" | "event_endpoint.deleted" | "event_endpoint.secret_rotated" | "event_endpoint.test_sent" | "event_endpoint.recovered" | "event_delivery.resent" | "erasure.requested" | "session.signed_in" | "session.signed_out" | "passkey.added" | "passkey.removed";
+                    action?: "workspace.created" | "workspace.deleted" | "workspace.updated" | "reseal.started" | "member.invited" | "member.role_changed" | "member.removed" | "member.sign_in_link_created" | "widget_key.created" | "widget_key.revoked" | "agent.created" | "agent.updated" | "agent.deleted" | "channel.created" | "channel.updated" | "channel.preview_link_created" | "secret.set" | "secret.deleted" | "workflow.created" | "workflow.updated" | "workflow.deleted" | "workflow.started" | "workflow.stopped" | "workflow.replayed" | "workflow.capture_armed" | "link.revoked" | "link.ended" | "event_endpoint.created" | "event_endpoint.updated" | "event_endpoint.deleted" | "event_endpoint.secret_rotated" | "event_endpoint.test_sent" | "event_endpoint.recovered" | "event_delivery.resent" | "erasure.requested" | "session.signed_in" | "session.signed_out" | "passkey.added" | "passkey.removed";
                     /** @description Only this actor's entries: a member's or widget key's id, or `operator` */
                     actorId?: string;
                     limit?: number;
@@ -10189,6 +10507,135 @@ export interface components {
             /** @description The cap; creates past it get 409 */
             maxPendingLinks: number;
         };
+        Metrics: {
+            from: string;
+            to: string;
+            /** @enum {string} */
+            step: "hour" | "day";
+            /** @description One per step of [from, to), oldest first */
+            points: {
+                links: {
+                    /** @description Links created */
+                    created: number;
+                    /** @description Links opened (each opening starts its conversation) */
+                    opened: number;
+                };
+                conversations: {
+                    /** @description Conversations started: the links opened */
+                    started: number;
+                    /** @description Conversations ended (by the person, the agent or idleness) */
+                    ended: number;
+                };
+                executions: {
+                    /** @description Executions that finished successfully */
+                    succeeded: number;
+                    /** @description Executions that failed */
+                    failed: number;
+                };
+                webhooks: components["schemas"]["CallStats"] & {
+                    /** @description By the request log's outcome; only outcomes that happened */
+                    outcomes: {
+                        accepted?: components["schemas"]["CallStats"];
+                        deduplicated?: components["schemas"]["CallStats"];
+                        queued?: components["schemas"]["CallStats"];
+                        invalid_signature?: components["schemas"]["CallStats"];
+                        rate_limited?: components["schemas"]["CallStats"];
+                        method_not_allowed?: components["schemas"]["CallStats"];
+                        payload_too_large?: components["schemas"]["CallStats"];
+                        invalid_body?: components["schemas"]["CallStats"];
+                        stopped?: components["schemas"]["CallStats"];
+                        queue_full?: components["schemas"]["CallStats"];
+                    };
+                };
+                deliveries: {
+                    /** @description Event delivery attempts answered 2xx */
+                    succeeded: number;
+                    /** @description Event delivery attempts that failed (any other status, timeout, network) */
+                    failed: number;
+                };
+                /** @description Start of the step */
+                at: string;
+            }[];
+            totals: components["schemas"]["MetricValues"];
+        };
+        CallStats: {
+            /** @description Calls answered */
+            calls: number;
+            /** @description Median answer time (ms, within 9 %); null without calls */
+            p50Ms: number | null;
+            /** @description 99th percentile answer time (ms, within 9 %); null without calls */
+            p99Ms: number | null;
+        };
+        MetricValues: {
+            links: {
+                /** @description Links created */
+                created: number;
+                /** @description Links opened (each opening starts its conversation) */
+                opened: number;
+            };
+            conversations: {
+                /** @description Conversations started: the links opened */
+                started: number;
+                /** @description Conversations ended (by the person, the agent or idleness) */
+                ended: number;
+            };
+            executions: {
+                /** @description Executions that finished successfully */
+                succeeded: number;
+                /** @description Executions that failed */
+                failed: number;
+            };
+            webhooks: components["schemas"]["CallStats"] & {
+                /** @description By the request log's outcome; only outcomes that happened */
+                outcomes: {
+                    accepted?: components["schemas"]["CallStats"];
+                    deduplicated?: components["schemas"]["CallStats"];
+                    queued?: components["schemas"]["CallStats"];
+                    invalid_signature?: components["schemas"]["CallStats"];
+                    rate_limited?: components["schemas"]["CallStats"];
+                    method_not_allowed?: components["schemas"]["CallStats"];
+                    payload_too_large?: components["schemas"]["CallStats"];
+                    invalid_body?: components["schemas"]["CallStats"];
+                    stopped?: components["schemas"]["CallStats"];
+                    queue_full?: components["schemas"]["CallStats"];
+                };
+            };
+            deliveries: {
+                /** @description Event delivery attempts answered 2xx */
+                succeeded: number;
+                /** @description Event delivery attempts that failed (any other status, timeout, network) */
+                failed: number;
+            };
+        };
+        WorkspaceSettings: {
+            id: string;
+            slug: string;
+            name: string;
+            createdAt: string;
+            retention: components["schemas"]["Retention"];
+        };
+        Retention: {
+            /** @description Days an ended conversation's transcript is kept; default 365 */
+            conversationDays: number;
+            /** @description Days a finished execution is kept; default 90 */
+            executionDays: number;
+            /** @description Days a webhook call's request log entry is kept; default 7 */
+            requestLogDays: number;
+            /** @description Days a lifecycle event with its deliveries is kept; default 30 */
+            eventDays: number;
+        };
+        UpdateWorkspace: {
+            retention: {
+                /** @description Days an ended conversation's transcript is kept; default 365 */
+                conversationDays?: number;
+                /** @description Days a finished execution is kept; default 90 */
+                executionDays?: number;
+                /** @description Days a webhook call's request log entry is kept; default 7 */
+                requestLogDays?: number;
+                /** @description Days a lifecycle event with its deliveries is kept; default 30 */
+                eventDays?: number;
+            };
+        };
         LinkDetail: {
             id: string;
             status: components["schemas"]["LinkStatus"];
@@ -10226,6 +10673,19 @@ export interface components {
             /** @description `whsec_` + base64 of 32 random bytes; shown only in this answer */
             secret: string;
         };
+        EndpointHealth: {
+            /**
+             * @description `failing` from the second failed attempt in a row; `healthy` after a success
+             * @enum {string}
+             */
+            status: "healthy" | "failing";
+            /** @description The first failure of the current run; null when healthy */
+            since: string | null;
+            /** @description The last failed attempt's status (`HTTP 500`) or reason (`timeout`, `network`, `destination_not_allowed: …`); null when healthy */
+            lastError: string | null;
+            /** @description Deliveries with a failed attempt since `since`; 0 when healthy */
+            failedDeliveries: number;
+        };
         EventEndpoint: {
             id: string;
             url: string;
@@ -10234,6 +10694,8 @@ export interface components {
             /** @enum {string} */
             status: "enabled" | "disabled";
             includeTranscript: boolean;
+            autoRecover: boolean;
+            health: components["schemas"]["EndpointHealth"];
             createdAt: string;
             updatedAt: string;
         };
@@ -10248,6 +10710,8 @@ export interface components {
             description?: string;
             /** @description Add the messages to conversation.ended (default false) */
             includeTranscript?: boolean;
+            /** @description Resend, once each, the deliveries that failed while the endpoint was failing, on its first success (default false; docs/operations.md#incidents) */
+            autoRecover?: boolean;
         };
         UpdateEventEndpoint: {
             /**
@@ -10260,6 +10724,8 @@ export interface components {
             /** @enum {string} */
             status?: "enabled" | "disabled";
             includeTranscript?: boolean;
+            /** @description Resend, once each, the deliveries that failed while the endpoint was failing, on its first success (default false; docs/operations.md#incidents) */
+            autoRecover?: boolean;
         };
         DeliveryList: {
             data: components["schemas"]["Delivery"][];
@@ -10317,7 +10783,7 @@ export interface components {
                 name?: string;
             };
             /** @enum {string} */
-            action: "workspace.created" | "workspace.deleted" | "reseal.started" | "member.invited" | "member.role_changed" | "member.removed" | "member.sign_in_link_created" | "widget_key.created" | "widget_key.revoked" | "agent.created" | "agent.updated" | "agent.deleted" | "channel.created" | "channel.updated" | "channel.preview_link_created" | "secret.set" | "secret.deleted" | "workflow.created" | "workflow.updated" | "workflow.deleted" | "workflow.started" | "workflow.stopped" | "workflow.replayed" | "workflow.capture_armed" | "link.revoked" | "link.ended" | "event_endpoint.created" | "event_endpoint.updated" | "event_endpoint.deleted" | "event_endpoint.secret_rotated" | "event_endpoint.test_sent" | "event_endpoint.recovered" | "event_delivery.resent" | "erasure.requested" | "session.signed_in" | "session.signed_out" | "passkey.added" | "passkey.removed";
+            action: "workspace.created" | "workspace.deleted" | "workspace.updated" | "reseal.started" | "member.invited" | "member.role_changed" | "member.removed" | "member.sign_in_link_created" | "widget_key.created" | "widget_key.revoked" | "agent.created" | "agent.updated" | "agent.deleted" | "channel.created" | "channel.updated" | "channel.preview_link_created" | "secret.set" | "secret.deleted" | "workflow.created" | "workflow.updated" | "workflow.deleted" | "workflow.started" | "workflow.stopped" | "workflow.replayed" | "workflow.capture_armed" | "link.revoked" | "link.ended" | "event_endpoint.created" | "event_endpoint.updated" | "event_endpoint.deleted" | "event_endpoint.secret_rotated" | "event_endpoint.test_sent" | "event_endpoint.recovered" | "event_delivery.resent" | "erasure.requested" | "session.signed_in" | "session.signed_out" | "passkey.added" | "passkey.removed";
             target: {
                 /** @enum {string} */
                 type: "workspace" | "member" | "widget_key" | "agent" | "channel" | "link" | "secret" | "workflow" | "event_endpoint" | "event_delivery" | "erasure" | "reseal" | "session" | "sign_in_link" | "passkey";

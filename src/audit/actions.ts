@@ -30,6 +30,7 @@ export type TargetType = (typeof TARGET_TYPES)[number];
 export const AUDIT_ACTIONS = [
   "workspace.created",
   "workspace.deleted",
+  "workspace.updated",
   "reseal.started",
   "member.invited",
   "member.role_changed",

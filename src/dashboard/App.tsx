@@ -13,6 +13,7 @@ import { EndpointPage } from "./screens/events/EndpointPage";
 import { Events } from "./screens/events/Events";
 import { Links } from "./screens/links/Links";
 import { Members } from "./screens/Members";
+import { Overview } from "./screens/overview/Overview";
 import { Passkeys } from "./screens/Passkeys";
 import { Secrets } from "./screens/Secrets";
 import { WidgetKeys } from "./screens/WidgetKeys";
@@ -37,6 +38,7 @@ type Screen = {
 };
 
 const SCREENS: Screen[] = [
+  { path: "/app/overview", label: "Overview", Component: Overview },
   { path: "/app/agents", label: "Agents", Component: Agents },
   { path: "/app/workflows", label: "Workflows", Component: Workflows },
   { path: "/app/workflows/:id", label: "Executions", Component: WorkflowExecutions },

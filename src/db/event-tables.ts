@@ -37,6 +37,17 @@ export const eventEndpoints = sqliteTable(
     previousSecretExpiresAt: integer("previous_secret_expires_at"),
     /** First failed attempt since the last success; 5 days of failures disable the endpoint. */
     failingSince: integer("failing_since"),
+    /** Failed attempts in a row since the last success; 2 make the endpoint `failing` (docs/operations.md#incidents). */
+    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+    /** The last failed attempt's status (`HTTP 500`) or reason (`timeout`, `network`, …). */
+    lastError: text("last_error"),
+    /** Resend what failed in a failing period on its first success (docs/operations.md#incidents). */
+    autoRecover: integer("auto_recover", { mode: "boolean" }).notNull().default(false),
+    /**
+     * When the failing period that a success ended last had started: written by that success
+     * only (the update that ends a period), so the one success that ends it knows it did.
+     */
+    lastIncidentSince: integer("last_incident_since"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
@@ -63,7 +74,11 @@ export const events = sqliteTable(
     body: text("body").notNull(),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [uniqueIndex("events_link_type").on(t.linkId, t.type)],
+  (t) => [
+    uniqueIndex("events_link_type").on(t.linkId, t.type),
+    // The retention sweep's order (docs/security.md#retention).
+    index("events_workspace_created").on(t.workspaceId, t.createdAt),
+  ],
 );
 export type StoredEvent = typeof events.$inferSelect;
 
@@ -110,12 +125,19 @@ export const deliveryAttempts = sqliteTable(
     deliveryId: text("delivery_id")
       .notNull()
       .references(() => eventDeliveries.id, { onDelete: "cascade" }),
+    /** The delivery's endpoint, so an endpoint's attempts in a time range read by index. */
+    endpointId: text("endpoint_id"),
     at: integer("at").notNull(),
     /** The receiver's status; null after a timeout or network error. */
     responseStatus: integer("response_status"),
     latencyMs: integer("latency_ms").notNull(),
     responseBody: text("response_body").notNull(),
   },
-  (t) => [index("delivery_attempts_delivery_at").on(t.deliveryId, t.at)],
+  (t) => [
+    index("delivery_attempts_delivery_at").on(t.deliveryId, t.at),
+    // An endpoint's attempts by time with their result: the failing period's failed deliveries
+    // and the workspace's metrics (docs/operations.md), read from the index alone.
+    index("delivery_attempts_endpoint_at").on(t.endpointId, t.at, t.responseStatus, t.deliveryId),
+  ],
 );
 export type DeliveryAttempt = typeof deliveryAttempts.$inferSelect;

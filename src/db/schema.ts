@@ -13,12 +13,15 @@ import {
 } from "drizzle-orm/sqlite-core";
 import type { JsonValue } from "../platform/json";
 import type { WorkflowDefinition } from "../workflow/types";
+import type { Retention } from "./retention";
 
 export const workspaces = sqliteTable("workspaces", {
   id: text("id").primaryKey(),
   slug: text("slug").notNull().unique(),
   name: text("name").notNull(),
   createdAt: integer("created_at").notNull(),
+  /** What it keeps how long, where it set it (docs/security.md#retention); null: the defaults. */
+  retention: text("retention", { mode: "json" }).$type<Partial<Retention>>(),
 });
 
 export const members = sqliteTable(
@@ -165,6 +168,12 @@ export const links = sqliteTable(
     ),
     index("links_workspace_flow_created").on(t.workspaceId, t.flowId, t.createdAt, t.id),
     index("links_workspace_status_created").on(t.workspaceId, t.status, t.createdAt, t.id),
+    // The workspace's metrics count links opened and conversations ended per hour
+    // (docs/operations.md#metrics); partial, so a create writes neither entry.
+    index("links_workspace_started")
+      .on(t.workspaceId, t.startedAt)
+      .where(sql`started_at IS NOT NULL`),
+    index("links_workspace_ended").on(t.workspaceId, t.endedAt).where(sql`ended_at IS NOT NULL`),
   ],
 );
 

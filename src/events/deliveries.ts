@@ -21,6 +21,7 @@ import { isoTime, newId } from "../platform/ids";
 import { outboundPolicy } from "../platform/outbound";
 import { liveSecrets, recordAttempt } from "./delivery";
 import { findEndpoint } from "./endpoints";
+import { recoverIncident, restartDeliveries } from "./incidents";
 import { enqueueDeliveries, eventBody } from "./outbox";
 import type { DeliveryView, ListDeliveriesQuery } from "./schemas";
 import { sendOnce } from "./signing";
@@ -115,15 +116,6 @@ function refuseDisabled(endpoint: EventEndpoint): void {
   }
 }
 
-/** Marks deliveries due now, with the retry schedule started afresh. */
-function restart(db: DrizzleD1Database, now: number, where: SQL | undefined) {
-  return db
-    .update(eventDeliveries)
-    .set({ status: "pending", step: 0, nextAttemptAt: now, updatedAt: now })
-    .where(where)
-    .returning();
-}
-
 /**
  * Sends a delivery again now (whatever its status), its retry schedule started afresh.
  * @throws ApiError 404 not_found, 409 endpoint_disabled
@@ -139,7 +131,7 @@ export async function resendDelivery(
   refuseDisabled(await findEndpoint(db, workspaceId, endpointId));
   // Before the write: should the queue never get the message, the ledger's alarm relays it.
   await linkLedger(env, workspaceId).watchDeliveries(workspaceId);
-  const [row] = await restart(
+  const [row] = await restartDeliveries(
     db,
     now,
     and(eq(eventDeliveries.id, deliveryId), eq(eventDeliveries.endpointId, endpointId)),
@@ -165,7 +157,7 @@ export async function recoverDeliveries(
   const db = database(env);
   refuseDisabled(await findEndpoint(db, workspaceId, endpointId));
   await linkLedger(env, workspaceId).watchDeliveries(workspaceId);
-  const rows = await restart(
+  const rows = await restartDeliveries(
     db,
     now,
     and(
@@ -226,7 +218,11 @@ export async function sendTestEvent(
     policy: outboundPolicy(env),
     fetchImpl,
   });
-  await recordAttempt(db, delivery, endpoint, attempt, now, false);
+  const recorded = await recordAttempt(db, delivery, endpoint, attempt, now, false);
+  // A test that succeeds ends an incident like any success (docs/operations.md#incidents).
+  if (recorded.endedIncident?.autoRecover && endpoint.status === "enabled") {
+    await recoverIncident(env, endpoint, recorded.endedIncident.since, now);
+  }
   const row = await db
     .select()
     .from(eventDeliveries)

@@ -3,7 +3,7 @@
  * and POSTs its event, records the attempt, and says when to try again on the retry schedule. An
  * endpoint whose attempts have all failed for 5 days is disabled.
  */
-import { and, eq, lte, sql } from "drizzle-orm";
+import { and, eq, isNotNull, lte, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { conversation } from "../conversations/conversation/client";
 import { database } from "../db/database";
@@ -22,6 +22,7 @@ import { log } from "../platform/log";
 import { outboundPolicy } from "../platform/outbound";
 import { keyring, openSecret } from "../platform/secret-box";
 import { endpointSecretAad } from "./endpoints";
+import { attemptError, FAILING_AFTER, recoverIncident } from "./incidents";
 import { type Attempt, retryDelaySeconds, sendOnce } from "./signing";
 import type { DeliveryMessage } from "./types";
 
@@ -85,7 +86,8 @@ async function bodyFor(env: AppBindings, event: StoredEvent, endpoint: EventEndp
 
 /**
  * Attempts a delivery if it is due and still pending (a stale or repeated message finds it
- * claimed or done and does nothing).
+ * claimed or done and does nothing). The success that ends an incident of an endpoint with
+ * `autoRecover` sends again what failed in it (docs/operations.md#incidents).
  * @returns seconds until the next attempt, or null when the message is done with
  * @throws when D1, the secrets key or the conversation cannot be reached (the message is retried)
  */
@@ -133,14 +135,31 @@ export async function attemptDelivery(
     policy: outboundPolicy(env),
     fetchImpl,
   });
-  return recordAttempt(db, claimed, endpoint[0], attempt, now);
+  const recorded = await recordAttempt(db, claimed, endpoint[0], attempt, now);
+  if (recorded.endedIncident?.autoRecover) {
+    await recoverIncident(env, endpoint[0], recorded.endedIncident.since, now);
+  }
+  return recorded.retryIn;
 }
 
+/** What recording an attempt led to. */
+export type Recorded = {
+  /** Seconds until the next attempt, or null when this message is done with. */
+  retryIn: number | null;
+  /**
+   * When this attempt was the success that ended the endpoint's incident: when the incident
+   * started (epoch ms) and whether the endpoint resends what failed in it; else null.
+   */
+  endedIncident: { since: number; autoRecover: boolean } | null;
+};
+
 /**
- * Records the attempt, moves the delivery on and keeps the endpoint's failure count. The delivery
+ * Records the attempt, moves the delivery on and keeps the endpoint's run of failures
+ * (docs/operations.md#incidents): a failure counts one more, keeps when the run started and the
+ * error; a success ends the run. Only the success that finds a run going ends it (its update is
+ * conditional), so of two successes at once one alone learns it ended an incident. The delivery
  * moves only if it is still as this attempt claimed it: a resend made meanwhile owns it then.
  * @param delivery the row as claimed (its `updatedAt` and `attempts` identify the claim)
- * @returns seconds until the next attempt, or null when this message is done with
  */
 export async function recordAttempt(
   db: DrizzleD1Database,
@@ -149,14 +168,10 @@ export async function recordAttempt(
   attempt: Attempt,
   now: number,
   retries = true,
-): Promise<number | null> {
+): Promise<Recorded> {
   const step = delivery.step + 1;
   const delay = attempt.ok || !retries ? null : retryDelaySeconds(step);
   const status = attempt.ok ? "succeeded" : delay === null ? "failed" : "pending";
-  // In SQL, so attempts finishing together cannot write back a stale start of the failures.
-  const failingSince = attempt.ok
-    ? sql`NULL`
-    : sql`COALESCE(${eventEndpoints.failingSince}, ${now})`;
   const [, moved, endpointNow] = await db.batch([
     // Only while the delivery exists: its endpoint may have been deleted during the attempt.
     db.insert(deliveryAttempts).select(
@@ -164,6 +179,7 @@ export async function recordAttempt(
         .select({
           id: sql<string>`${newId("att")}`.as("id"),
           deliveryId: eventDeliveries.id,
+          endpointId: eventDeliveries.endpointId,
           at: sql<number>`${now}`.as("at"),
           responseStatus: sql<number | null>`${attempt.status}`.as("response_status"),
           latencyMs: sql<number>`${attempt.latencyMs}`.as("latency_ms"),
@@ -189,19 +205,63 @@ export async function recordAttempt(
         ),
       )
       .returning({ id: eventDeliveries.id }),
-    db
-      .update(eventEndpoints)
-      .set({
-        failingSince,
-        status: sql`CASE WHEN ${failingSince} IS NOT NULL AND ${failingSince} <= ${now - DISABLE_AFTER_MS} THEN 'disabled' ELSE ${eventEndpoints.status} END`,
-      })
-      .where(eq(eventEndpoints.id, endpoint.id))
-      .returning({ status: eventEndpoints.status, failingSince: eventEndpoints.failingSince }),
+    attempt.ok ? endRun(db, endpoint.id) : countFailure(db, endpoint.id, attempt, now),
   ]);
-  const disabled = endpointNow[0]?.status === "disabled" && !attempt.ok;
-  if (disabled)
-    log("warn", "event_endpoint_disabled", { endpointId: endpoint.id, ...endpointNow[0] });
-  return moved.length === 1 ? delay : null;
+  const row = endpointNow[0];
+  if (!attempt.ok && row?.status === "disabled") {
+    log("warn", "event_endpoint_disabled", { endpointId: endpoint.id, ...row });
+  }
+  const since = attempt.ok ? row?.lastIncidentSince : null;
+  return {
+    retryIn: moved.length === 1 ? delay : null,
+    endedIncident:
+      since === null || since === undefined
+        ? null
+        : { since, autoRecover: row?.autoRecover ?? false },
+  };
+}
+
+const ENDPOINT_NOW = {
+  status: eventEndpoints.status,
+  failingSince: eventEndpoints.failingSince,
+  lastIncidentSince: eventEndpoints.lastIncidentSince,
+  autoRecover: eventEndpoints.autoRecover,
+};
+
+/**
+ * A failed attempt: the run goes on (or starts now, in SQL, so attempts finishing together cannot
+ * write back a stale start); 5 days of it disable the endpoint.
+ */
+function countFailure(db: DrizzleD1Database, endpointId: string, attempt: Attempt, now: number) {
+  const since = sql`COALESCE(${eventEndpoints.failingSince}, ${now})`;
+  return db
+    .update(eventEndpoints)
+    .set({
+      failingSince: since,
+      consecutiveFailures: sql`${eventEndpoints.consecutiveFailures} + 1`,
+      lastError: attemptError(attempt),
+      status: sql`CASE WHEN ${since} <= ${now - DISABLE_AFTER_MS} THEN 'disabled' ELSE ${eventEndpoints.status} END`,
+    })
+    .where(eq(eventEndpoints.id, endpointId))
+    .returning(ENDPOINT_NOW);
+}
+
+/**
+ * A success ends the run, if one is going: only then is the row written, and `lastIncidentSince`
+ * says when the run started if it had made the endpoint failing (SQLite's SET reads the row as it
+ * was), else null. A healthy endpoint's success writes nothing.
+ */
+function endRun(db: DrizzleD1Database, endpointId: string) {
+  return db
+    .update(eventEndpoints)
+    .set({
+      lastIncidentSince: sql`CASE WHEN ${eventEndpoints.consecutiveFailures} >= ${FAILING_AFTER} THEN ${eventEndpoints.failingSince} ELSE NULL END`,
+      failingSince: null,
+      consecutiveFailures: 0,
+      lastError: null,
+    })
+    .where(and(eq(eventEndpoints.id, endpointId), isNotNull(eventEndpoints.failingSince)))
+    .returning(ENDPOINT_NOW);
 }
 
 function setDelivery(

@@ -12,7 +12,15 @@ import { invalidRequest, notFound } from "../platform/errors";
 import { isoTime, newId } from "../platform/ids";
 import { type OutboundPolicy, refusedDestination } from "../platform/outbound";
 import { type Keyring, resealSecret, sealSecret } from "../platform/secret-box";
+import { type EndpointHealth, healthOf } from "./incidents";
 import type { CreateEventEndpoint, EventEndpointView, UpdateEventEndpoint } from "./schemas";
+
+const HEALTHY: EndpointHealth = {
+  status: "healthy",
+  since: null,
+  lastError: null,
+  failedDeliveries: 0,
+};
 
 /** How long a rotated-out secret keeps signing (ms). */
 export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60_000;
@@ -56,8 +64,8 @@ export function checkEndpointUrl(url: string, policy: OutboundPolicy, field = "u
   }
 }
 
-/** The endpoint as the API shows it (never its secret). */
-export function toEndpoint(row: EventEndpoint): EventEndpointView {
+/** The endpoint as the API shows it (never its secret), with its health (`healthOf`). */
+export function toEndpoint(row: EventEndpoint, health: EndpointHealth): EventEndpointView {
   return {
     id: row.id,
     url: row.url,
@@ -65,9 +73,22 @@ export function toEndpoint(row: EventEndpoint): EventEndpointView {
     description: row.description,
     status: row.status,
     includeTranscript: row.includeTranscript,
+    autoRecover: row.autoRecover,
+    health,
     createdAt: isoTime(row.createdAt),
     updatedAt: isoTime(row.updatedAt),
   };
+}
+
+/** The endpoints as the API shows them, each with its health (one D1 round trip at most). */
+async function views(db: DrizzleD1Database, rows: EventEndpoint[]): Promise<EventEndpointView[]> {
+  const health = await healthOf(db, rows);
+  return rows.map((row, index) => toEndpoint(row, health[index] as EndpointHealth));
+}
+
+/** One endpoint as the API shows it. */
+async function view(db: DrizzleD1Database, row: EventEndpoint): Promise<EventEndpointView> {
+  return (await views(db, [row]))[0] as EventEndpointView;
 }
 
 /** Registers an endpoint; the answer carries its secret, the only time it is shown. */
@@ -90,15 +111,19 @@ export async function createEndpoint(
     description: input.description ?? null,
     status: "enabled",
     includeTranscript: input.includeTranscript ?? false,
+    autoRecover: input.autoRecover ?? false,
     secretSealed: await sealSecret(key, secret, endpointSecretAad(workspaceId, id)),
     previousSecretSealed: null,
     previousSecretExpiresAt: null,
     failingSince: null,
+    consecutiveFailures: 0,
+    lastError: null,
+    lastIncidentSince: null,
     createdAt: now,
     updatedAt: now,
   };
   await db.insert(eventEndpoints).values(row);
-  return { ...toEndpoint(row), secret };
+  return { ...toEndpoint(row, HEALTHY), secret };
 }
 
 /** The workspace's endpoint. @throws ApiError 404 not_found */
@@ -122,12 +147,12 @@ export async function listEndpoints(
     .from(eventEndpoints)
     .where(eq(eventEndpoints.workspaceId, workspaceId))
     .orderBy(desc(eventEndpoints.createdAt));
-  return rows.map(toEndpoint);
+  return views(db, rows);
 }
 
 /** One endpoint. @throws ApiError 404 not_found */
 export async function getEndpoint(db: DrizzleD1Database, workspaceId: string, id: string) {
-  return toEndpoint(await findEndpoint(db, workspaceId, id));
+  return view(db, await findEndpoint(db, workspaceId, id));
 }
 
 /** Changes the given fields. @throws ApiError 404 not_found, 400 invalid_request for the URL */
@@ -145,15 +170,18 @@ export async function updateEndpoint(
     ...(input.url !== undefined ? { url: input.url } : {}),
     ...(input.events !== undefined ? { events: [...new Set(input.events)] } : {}),
     ...(input.description !== undefined ? { description: input.description } : {}),
-    // Enabling again starts the 5-day count of failures afresh.
-    ...(input.status !== undefined ? { status: input.status, failingSince: null } : {}),
+    // Enabling (or disabling) starts the 5-day count of failures afresh and closes the incident.
+    ...(input.status !== undefined
+      ? { status: input.status, failingSince: null, consecutiveFailures: 0, lastError: null }
+      : {}),
+    ...(input.autoRecover !== undefined ? { autoRecover: input.autoRecover } : {}),
     ...(input.includeTranscript !== undefined
       ? { includeTranscript: input.includeTranscript }
       : {}),
     updatedAt: now,
   };
   await db.update(eventEndpoints).set(changes).where(eq(eventEndpoints.id, row.id));
-  return toEndpoint({ ...row, ...changes });
+  return view(db, { ...row, ...changes });
 }
 
 /** Deletes an endpoint; nothing more is delivered to it. @throws ApiError 404 not_found */
@@ -182,7 +210,7 @@ export async function rotateSecret(
     updatedAt: now,
   };
   await db.update(eventEndpoints).set(changes).where(eq(eventEndpoints.id, row.id));
-  return { ...toEndpoint({ ...row, ...changes }), secret };
+  return { ...(await view(db, { ...row, ...changes })), secret };
 }
 
 /**

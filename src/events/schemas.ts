@@ -16,6 +16,11 @@ export const eventSchemas = once(() => {
     example: "https://example.com/agent-edge/events",
   });
 
+  const AutoRecover = z.boolean().openapi({
+    description:
+      "Resend, once each, the deliveries that failed while the endpoint was failing, on its first success (default false; docs/operations.md#incidents)",
+  });
+
   const CreateEventEndpointSchema = z
     .strictObject({
       url: Url,
@@ -29,6 +34,7 @@ export const eventSchemas = once(() => {
         .boolean()
         .optional()
         .openapi({ description: "Add the messages to conversation.ended (default false)" }),
+      autoRecover: AutoRecover.optional(),
     })
     .openapi("CreateEventEndpoint");
 
@@ -39,8 +45,29 @@ export const eventSchemas = once(() => {
       description: z.string().max(500).nullable().optional(),
       status: z.enum(["enabled", "disabled"]).optional(),
       includeTranscript: z.boolean().optional(),
+      autoRecover: AutoRecover.optional(),
     })
     .openapi("UpdateEventEndpoint");
+
+  const EndpointHealthSchema = z
+    .object({
+      status: z.enum(["healthy", "failing"]).openapi({
+        description: "`failing` from the second failed attempt in a row; `healthy` after a success",
+      }),
+      since: z
+        .string()
+        .nullable()
+        .openapi({ description: "The first failure of the current run; null when healthy" }),
+      lastError: z.string().nullable().openapi({
+        description:
+          "The last failed attempt's status (`HTTP 500`) or reason (`timeout`, `network`, `destination_not_allowed: …`); null when healthy",
+      }),
+      failedDeliveries: z
+        .number()
+        .int()
+        .openapi({ description: "Deliveries with a failed attempt since `since`; 0 when healthy" }),
+    })
+    .openapi("EndpointHealth");
 
   const EventEndpointSchema = z
     .object({
@@ -50,6 +77,8 @@ export const eventSchemas = once(() => {
       description: z.string().nullable(),
       status: z.enum(["enabled", "disabled"]),
       includeTranscript: z.boolean(),
+      autoRecover: z.boolean(),
+      health: EndpointHealthSchema,
       createdAt: z.string(),
       updatedAt: z.string(),
     })

@@ -9,12 +9,11 @@
  */
 import { and, asc, eq, gt } from "drizzle-orm";
 import { database } from "../db/database";
-import { links, workflows } from "../db/schema";
+import { links } from "../db/schema";
 import { linkLedger } from "../launch/ledger/client";
-import type { AppBindings } from "../platform/env";
-import { workflowRunner } from "../webhooks/runner/client";
 import type { JobParams } from "./jobs/contract";
 import type { JobPhase } from "./jobs/phase";
+import { walkRunners } from "./jobs/runner-pages";
 
 const LINKS_PAGE = 50;
 const RECORDS_PAGE = 200;
@@ -54,39 +53,13 @@ const linksPhase: JobPhase = async (env, cursor, params) => {
   return { cursor: rows.length < LINKS_PAGE ? null : (rows.at(-1)?.id ?? null), counts };
 };
 
-/** Where the runners phase is: a workflow's shard, after a record key (null: its first page). */
-type RunnerCursor = { workflowId: string; shard: number; shards: number; after: string | null };
-
-async function nextWorkflow(env: AppBindings, workspaceId: string, after: string | null) {
-  const [row] = await database(env)
-    .select({ id: workflows.id, shards: workflows.runnerShardsEver })
-    .from(workflows)
-    .where(and(eq(workflows.workspaceId, workspaceId), after ? gt(workflows.id, after) : undefined))
-    .orderBy(asc(workflows.id))
-    .limit(1);
-  return row
-    ? { workflowId: row.id, shard: 0, shards: Math.max(1, row.shards), after: null }
-    : null;
-}
-
-/** Each runner of each of the workspace's workflows; the cursor is a RunnerCursor. */
-const runnersPhase: JobPhase = async (env, cursor, params) => {
+/** Each runner of each of the workspace's workflows, a page of its records per step. */
+const runnersPhase: JobPhase = (env, cursor, params) => {
   const { workspaceId, externalId } = person(params);
-  const at: RunnerCursor | null = cursor
-    ? JSON.parse(cursor)
-    : await nextWorkflow(env, workspaceId, null);
-  if (!at) return { cursor: null, counts: { executions: 0, requests: 0 } };
-  const runner = workflowRunner(env, at.workflowId, at.shard);
-  const page = await runner.eraseRecords(externalId, at.after, RECORDS_PAGE);
-  const next: RunnerCursor | null = page.next
-    ? { ...at, after: page.next }
-    : at.shard + 1 < at.shards
-      ? { ...at, shard: at.shard + 1, after: null }
-      : await nextWorkflow(env, workspaceId, at.workflowId);
-  return {
-    cursor: next ? JSON.stringify(next) : null,
-    counts: { executions: page.executions, requests: page.requests },
-  };
+  return walkRunners(env, cursor, workspaceId, async (runner, after) => {
+    const page = await runner.eraseRecords(externalId, after, RECORDS_PAGE);
+    return { next: page.next, counts: { executions: page.executions, requests: page.requests } };
+  });
 };
 
 /** The erasure job's phases, in order. */

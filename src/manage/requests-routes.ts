@@ -15,6 +15,7 @@ import { appUrl } from "../platform/origins";
 import { REQUEST_ID, requestSchemas } from "./request-schemas";
 import { armCapture, getRequest, listRequests, listSamples } from "./requests";
 import { assertWorkflow } from "./workflows";
+import { requestLogAge } from "./workspace";
 
 const common = { tags: ["Workflows"], security: [{ memberToken: [] }] };
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
@@ -45,14 +46,16 @@ export function requestsRouter() {
       path: "/v1/manage/workflows/{id}/requests",
       summary: "List the calls to the workflow's webhook URLs, refusals included, newest first",
       description:
-        "Kept 7 days or the newest 1,000 calls, whichever is less, per runner of a workflow spread over several (docs/webhooks.md#request-log).",
+        "Kept the workspace's requestLogDays (7 by default) or the newest 1,000 calls, whichever is less, per runner of a workflow spread over several (docs/webhooks.md#request-log).",
       request: { params: IdParamSchema, query: RequestListQuerySchema },
       responses: { 200: json(RequestListSchema, "Logged calls"), ...errorResponses("not_found") },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
-      return c.json(await listRequests(c.env, id, shardsEver, c.req.valid("query")), 200);
+      const { workspaceId } = c.get("member");
+      const { shardsEver } = await assertWorkflow(database(c.env), workspaceId, id);
+      const maxAgeMs = await requestLogAge(c.env, workspaceId);
+      return c.json(await listRequests(c.env, id, shardsEver, c.req.valid("query"), maxAgeMs), 200);
     },
   );
 
@@ -78,8 +81,10 @@ export function requestsRouter() {
     }),
     async (c) => {
       const { id, requestId } = c.req.valid("param");
-      const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
-      return c.json(await getRequest(c.env, id, shardsEver, requestId), 200);
+      const { workspaceId } = c.get("member");
+      const { shardsEver } = await assertWorkflow(database(c.env), workspaceId, id);
+      const maxAgeMs = await requestLogAge(c.env, workspaceId);
+      return c.json(await getRequest(c.env, id, shardsEver, requestId, maxAgeMs), 200);
     },
   );
 

@@ -30,10 +30,12 @@ export async function listRequests(
   workflowId: string,
   shardsEver: number,
   query: { limit: number; outcome?: string; cursor?: string },
+  maxAgeMs?: number,
 ) {
   const page = await listRequestsMerged(env, workflowId, shardsEver, query.limit, {
     ...(query.outcome ? { outcome: query.outcome } : {}),
     ...(query.cursor ? { before: query.cursor } : {}),
+    ...(maxAgeMs ? { maxAgeMs } : {}),
   });
   const last = page.data.at(-1);
   return {
@@ -49,10 +51,13 @@ export async function getRequest(
   workflowId: string,
   shardsEver: number,
   requestId: string,
+  maxAgeMs?: number,
 ): Promise<z.infer<RequestSchemas["LoggedRequestDetailSchema"]>> {
   const runner = runnerIfEver(env, workflowId, shardsEver, shardOfId(requestId));
-  const entry = runner ? await runner.getRequest(requestId) : null;
-  if (!entry) throw notFound("No such request in this workflow's log (kept 7 days, 1,000 calls).");
+  const entry = runner ? await runner.getRequest(requestId, maxAgeMs) : null;
+  if (!entry) {
+    throw notFound("No such request in this workflow's log (kept as long as its workspace says).");
+  }
   return { ...entry, receivedAt: isoTime(entry.receivedAt) };
 }
 

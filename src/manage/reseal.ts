@@ -7,13 +7,12 @@
  */
 import { asc, gt } from "drizzle-orm";
 import { database } from "../db/database";
-import { workflows, workspaces } from "../db/schema";
+import { workspaces } from "../db/schema";
 import { resealEndpointSecrets } from "../events/endpoints";
 import { linkLedger } from "../launch/ledger/client";
-import type { AppBindings } from "../platform/env";
 import { keyring } from "../platform/secret-box";
-import { workflowRunner } from "../webhooks/runner/client";
 import type { JobPhase } from "./jobs/phase";
+import { walkRunners } from "./jobs/runner-pages";
 import { resealSecrets } from "./secrets";
 
 const PAGE = 100;
@@ -42,44 +41,23 @@ const ledgersPhase: JobPhase = async (env, cursor) => {
     .where(cursor ? gt(workspaces.id, cursor) : undefined)
     .orderBy(asc(workspaces.id))
     .limit(20);
-  let resealed = 0;
-  for (const row of rows) resealed += await linkLedger(env, row.id).resealAnswers(row.id);
+  const counts = await Promise.all(
+    rows.map((row) => linkLedger(env, row.id).resealAnswers(row.id)),
+  );
+  const resealed = counts.reduce((sum, n) => sum + n, 0);
   const next = rows.length < 20 ? null : (rows.at(-1)?.id ?? null);
   return { cursor: next, counts: { idempotentAnswers: resealed } };
 };
 
-/** Where the runners phase is: a workflow's shard, after a record key (null: its first page). */
-type RunnerCursor = { workflowId: string; shard: number; shards: number; after: string | null };
-
-/** The first shard of the first workflow after `workflowId` (null: from the first), or null. */
-async function nextWorkflow(env: AppBindings, workflowId: string | null) {
-  const [row] = await database(env)
-    .select({ id: workflows.id, shards: workflows.runnerShardsEver })
-    .from(workflows)
-    .where(workflowId ? gt(workflows.id, workflowId) : undefined)
-    .orderBy(asc(workflows.id))
-    .limit(1);
-  return row
-    ? { workflowId: row.id, shard: 0, shards: Math.max(1, row.shards), after: null }
-    : null;
-}
-
-/** Each runner of each workflow, a page of its records per step; the cursor is a RunnerCursor. */
-const runnersPhase: JobPhase = async (env, cursor) => {
-  const at: RunnerCursor | null = cursor ? JSON.parse(cursor) : await nextWorkflow(env, null);
-  if (!at) return { cursor: null, counts: { executions: 0, keptInputs: 0 } };
-  const runner = workflowRunner(env, at.workflowId, at.shard);
-  const page = await runner.resealRecords(at.after, RECORDS_PAGE);
-  const next: RunnerCursor | null = page.next
-    ? { ...at, after: page.next }
-    : at.shard + 1 < at.shards
-      ? { ...at, shard: at.shard + 1, after: null }
-      : await nextWorkflow(env, at.workflowId);
-  return {
-    cursor: next ? JSON.stringify(next) : null,
-    counts: { executions: page.executions, keptInputs: page.keptInputs },
-  };
-};
+/** Each runner of each workflow, a page of its records per step. */
+const runnersPhase: JobPhase = (env, cursor) =>
+  walkRunners(env, cursor, undefined, async (runner, after) => {
+    const page = await runner.resealRecords(after, RECORDS_PAGE);
+    return {
+      next: page.next,
+      counts: { executions: page.executions, keptInputs: page.keptInputs },
+    };
+  });
 
 /** The reseal job's phases, in order. */
 export const RESEAL_PHASES: JobPhase[] = [secretsPhase, endpointsPhase, ledgersPhase, runnersPhase];

@@ -74,7 +74,7 @@ async function seriousFindings(): Promise<string[]> {
 }
 
 describe("the dashboard", () => {
-  it("signs in with a one-time link and lands on the agents", async () => {
+  it("signs in with a one-time link, lands on the overview and opens the agents", async () => {
     const current = need(page, "page");
     const link = await api("POST", "/v1/manage/sign-in-links", {
       token: demo.memberToken,
@@ -93,6 +93,8 @@ describe("the dashboard", () => {
     await shot("1-continue");
     await proceed.click();
     await current.waitForURL(/\/app/);
+    await current.getByRole("heading", { name: "Overview" }).waitFor();
+    await current.getByRole("link", { name: "Agents" }).click();
     await current.getByRole("heading", { name: "Agents" }).waitFor();
     await current.getByRole("rowheader", { name: "Onboarding assistant" }).waitFor();
     await shot("2-agents");
@@ -236,7 +238,7 @@ describe("the dashboard", () => {
     });
     await current.goto(String(link.json.url).replace(/^http:\/\/[^/]+/, base));
     await current.getByRole("button", { name: "Continue" }).click();
-    await current.getByRole("heading", { name: "Agents" }).waitFor();
+    await current.getByRole("heading", { name: "Overview" }).waitFor();
     await current.getByRole("link", { name: "Your passkeys" }).click();
     await current.getByLabel("Name").fill("Test laptop");
     await current.getByRole("button", { name: "Add a passkey" }).click();
@@ -251,7 +253,7 @@ describe("the dashboard", () => {
     await current.goto(`${base}/app`);
     expect(new URL(current.url()).pathname).toBe("/sign-in");
     await current.getByRole("button", { name: "Sign in with a passkey" }).click();
-    await current.getByRole("heading", { name: "Agents" }).waitFor();
+    await current.getByRole("heading", { name: "Overview" }).waitFor();
     await current.screenshot({ path: path.join(SCREENSHOTS, "dashboard-8-passkey-sign-in.png") });
     const listed = await current.evaluate(async () => {
       const answer = await fetch("/v1/manage/passkeys", { credentials: "same-origin" });

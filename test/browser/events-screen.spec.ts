@@ -106,6 +106,7 @@ describe("the Events screens", () => {
     expect(await row.getByRole("cell").allTextContents()).toEqual([
       "link.created, conversation.ended",
       "Enabled",
+      "Healthy",
       expect.any(String),
       expect.stringContaining("Send test event"),
     ]);

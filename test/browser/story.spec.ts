@@ -69,7 +69,7 @@ describe("the dashboard's story", () => {
     const base = onLocalhost(need(server, "server").base);
     owner = await signIn(need(browser, "browser"), base, onLocalhost(link.json.url));
     const page = ownerPage();
-    await page.getByRole("heading", { name: "Agents", level: 1 }).waitFor();
+    await page.getByRole("heading", { name: "Overview", level: 1 }).waitFor();
     await look(page, "story-1-signed-in");
     // The link was for one use only: its page, given the token again, says so.
     const token = new URLSearchParams(new URL(link.json.url).hash.slice(1)).get("token") ?? "";
@@ -100,7 +100,7 @@ describe("the dashboard's story", () => {
     expect(new URL(page.url()).pathname).toBe("/sign-in");
     await look(page, "story-2-sign-in-page");
     await page.getByRole("button", { name: "Sign in with a passkey" }).click();
-    await page.getByRole("heading", { name: "Agents", level: 1 }).waitFor();
+    await page.getByRole("heading", { name: "Overview", level: 1 }).waitFor();
     const passkeys = await api("GET", "/v1/manage/passkeys", { token: ownerToken });
     expect(passkeys.json.data[0].lastUsedAt).not.toBeNull();
     expect(need(owner, "owner").problems).toEqual([]);
@@ -108,6 +108,7 @@ describe("the dashboard's story", () => {
 
   it("3. creates an agent with Initial Parameters and a widget channel", async () => {
     const page = ownerPage();
+    await page.getByRole("link", { name: "Agents" }).click();
     await page.getByRole("button", { name: "New agent" }).click();
     const dialog = page.getByRole("dialog", { name: "New agent" });
     await dialog.getByLabel("Name", { exact: true }).fill("Order helper");

@@ -9,35 +9,10 @@ import { describe, expect, it, vi } from "vitest";
 import { attemptDelivery, consumeDeliveries } from "../../src/events/delivery";
 import { RETRY_SCHEDULE_S } from "../../src/events/signing";
 import type { DeliveryMessage } from "../../src/events/types";
-import { call, eventually, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
-import { registerReceiver, storedDeliveries } from "../helpers/events";
+import { call, eventually, expectJson, seedWorkspace } from "../helpers/api";
+import { answering, pendingDelivery, registerReceiver, storedDeliveries } from "../helpers/events";
 
 const DAY = 24 * 60 * 60_000;
-
-/** An event with one pending delivery to the endpoint, written as the outbox would (no message). */
-async function pendingDelivery(ws: Workspace, endpointId: string, now: number): Promise<string> {
-  const eventId = `evt_${crypto.randomUUID().replaceAll("-", "")}`;
-  const deliveryId = `dlv_${crypto.randomUUID().replaceAll("-", "")}`;
-  const body = JSON.stringify({ id: eventId, type: "link.created", createdAt: "", data: {} });
-  await env.DB.batch([
-    env.DB.prepare(
-      "INSERT INTO events (id, workspace_id, link_id, type, body, created_at) VALUES (?, ?, NULL, 'link.created', ?, ?)",
-    ).bind(eventId, ws.workspaceId, body, now),
-    env.DB.prepare(
-      "INSERT INTO event_deliveries (id, workspace_id, endpoint_id, event_id, status, attempts, step, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, 'pending', 0, 0, ?, ?, ?)",
-    ).bind(deliveryId, ws.workspaceId, endpointId, eventId, now, now, now),
-  ]);
-  return deliveryId;
-}
-
-const answering = (status: number, body = "") => {
-  const calls: Request[] = [];
-  const fetchImpl = (async (input: RequestInfo, init?: RequestInit) => {
-    calls.push(new Request(input, init));
-    return new Response(body, { status });
-  }) as typeof fetch;
-  return { calls, fetchImpl };
-};
 
 type Page = {
   data: {

@@ -93,3 +93,36 @@ export async function storedDeliveries(workspaceId: string) {
     }>();
   return rows.results;
 }
+
+/**
+ * An event with one pending delivery to the endpoint, due at `now`, written as the outbox would
+ * (no queue message: the test attempts it with `attemptDelivery`).
+ */
+export async function pendingDelivery(
+  ws: Workspace,
+  endpointId: string,
+  now: number,
+): Promise<string> {
+  const eventId = `evt_${crypto.randomUUID().replaceAll("-", "")}`;
+  const deliveryId = `dlv_${crypto.randomUUID().replaceAll("-", "")}`;
+  const body = JSON.stringify({ id: eventId, type: "link.created", createdAt: "", data: {} });
+  await env.DB.batch([
+    env.DB.prepare(
+      "INSERT INTO events (id, workspace_id, link_id, type, body, created_at) VALUES (?, ?, NULL, 'link.created', ?, ?)",
+    ).bind(eventId, ws.workspaceId, body, now),
+    env.DB.prepare(
+      "INSERT INTO event_deliveries (id, workspace_id, endpoint_id, event_id, status, attempts, step, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, 'pending', 0, 0, ?, ?, ?)",
+    ).bind(deliveryId, ws.workspaceId, endpointId, eventId, now, now, now),
+  ]);
+  return deliveryId;
+}
+
+/** A fetch for `attemptDelivery` that answers every attempt with `status`, and the requests it got. */
+export const answering = (status: number, body = "") => {
+  const calls: Request[] = [];
+  const fetchImpl = (async (input: RequestInfo, init?: RequestInit) => {
+    calls.push(new Request(input, init));
+    return new Response(body, { status });
+  }) as typeof fetch;
+  return { calls, fetchImpl };
+};

@@ -86,6 +86,7 @@ describe("queries built once (docs/performance.md)", () => {
         slug,
         name: slug,
         createdAt: 1,
+        retention: null,
       });
     }
   });

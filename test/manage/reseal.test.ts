@@ -44,7 +44,10 @@ async function legacySeal(plaintext: string, aad: string): Promise<string> {
 
 const operator = { token: OPERATOR_TOKEN };
 
-/** Job `id` once it has ended. */
+/**
+ * Job `id` once it has ended. A reseal walks every workspace and workflow of the database, and
+ * the test runtime's holds those of every other file: it may take a while.
+ */
 const completed = (id: string) =>
   eventually(async () => {
     const job = await expectJson<Job>(
@@ -52,7 +55,7 @@ const completed = (id: string) =>
       200,
     );
     return job.status === "running" ? undefined : job;
-  });
+  }, 120_000);
 
 describe("the reseal job", () => {
   it("reseals stored values in the background and resumes after its object is evicted", async () => {
@@ -93,7 +96,7 @@ describe("the reseal job", () => {
       body: { value: "replaced" },
     });
     expect(values.status).toBe(204);
-  });
+  }, 300_000);
 
   it("is for the operator only; an unknown job is 404", async () => {
     const ws = await seedWorkspace();

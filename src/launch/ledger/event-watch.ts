@@ -2,13 +2,20 @@
  * The ledger's watch over its workspace's events (docs/events.md#delivery): after each write that
  * may have recorded events, the alarm is set to fire within RELAY_GRACE_MS; each firing records
  * `link.expired` for links that expired unopened since the last one, sends overdue deliveries
- * again, and sets the next firing (the next expiry, or the next overdue delivery).
+ * again, runs the daily retention sweep when due, and sets the next firing (the next expiry, the
+ * next overdue delivery, or the next sweep).
  */
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { DAY_MS } from "../../db/retention";
 import { createdDeliveries, enqueueDeliveries } from "../../events/outbox";
 import { D1WriteBatcher } from "../../platform/d1-write-batcher";
 import type { AppBindings } from "../../platform/env";
 import { type ExpiryPosition, relayCheckAt, watchEvents } from "./lifecycle-events";
+import { type SweptThrough, sweepRetention } from "./retention-sweep";
+
+/** The retention sweep's state: when it last ran, where it got to, and whether pages are left. */
+type Sweep = { sweptAt: number; through: SweptThrough | null; more: boolean };
+const newSweep = (now: number): Sweep => ({ sweptAt: now, through: null, more: false });
 
 /** The least time between two firings, so links expiring close together share one (ms). */
 const ALARM_SPACING_MS = 10_000;
@@ -61,6 +68,25 @@ export class EventWatch {
     }
   }
 
+  /**
+   * Runs the retention sweep (docs/security.md#retention) when a day has passed since the last
+   * one, or a page of it was left: a ledger's first firing starts the clock, sweeping a day later.
+   * @returns when the alarm must fire for the next page or sweep (epoch ms)
+   */
+  private async sweep(workspaceId: string, now: number): Promise<number> {
+    const known = await this.ctx.storage.get<Sweep>("retention");
+    const last = known ?? newSweep(now);
+    if (!last.more && now < last.sweptAt + DAY_MS) {
+      // The first firing starts the clock: the first sweep is a day later.
+      if (!known) await this.ctx.storage.put("retention", last);
+      return last.sweptAt + DAY_MS;
+    }
+    const page = await sweepRetention(this.env, this.db, workspaceId, last.through, now);
+    const sweptAt = page.more ? last.sweptAt : now;
+    await this.ctx.storage.put("retention", { sweptAt, through: page.through, more: page.more });
+    return page.more ? now : now + DAY_MS;
+  }
+
   /** Puts the deliveries a committed write created onto the queue, after the call has answered. */
   private relay(results: D1Result[]): void {
     const ids = createdDeliveries(results);
@@ -93,12 +119,14 @@ export class EventWatch {
     const watched = await watchEvents(this.env, this.db, write, workspaceId, from, now);
     await this.ctx.storage.put("expiredThrough", watched.through);
     this.relay(watched.results);
+    const sweepAt = await this.sweep(workspaceId, now);
     const none = Number.POSITIVE_INFINITY;
     const next = Math.max(
       Math.min(
         watched.done ? none : now,
         earliestExpiry(now) ?? none,
         watched.relayAgainAt ?? none,
+        sweepAt,
       ),
       now + ALARM_SPACING_MS,
     );

@@ -5,6 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { type Retention, retentionOf } from "../../db/retention";
 import { workflows, workspaces } from "../../db/schema";
 import type { WorkflowDefinition } from "../../workflow/types";
 
@@ -19,6 +20,8 @@ export type RunnerConfig = {
   updatedAt: number;
   /** How many runner objects take its webhook calls now (docs/scaling.md#runner-shards). */
   shards: number;
+  /** How long its workspace keeps executions and request log entries (docs/security.md#retention). */
+  retention: Retention;
 };
 
 /** The workflow's current configuration, or null when it does not exist (deleted). */
@@ -36,10 +39,11 @@ export async function readRunnerConfig(
       definition: workflows.definition,
       updatedAt: workflows.updatedAt,
       shards: workflows.runnerShards,
+      retention: workspaces.retention,
     })
     .from(workflows)
     .innerJoin(workspaces, eq(workspaces.id, workflows.workspaceId))
     .where(eq(workflows.id, workflowId))
     .get();
-  return row ?? null;
+  return row ? { ...row, retention: retentionOf(row.retention) } : null;
 }

@@ -9,6 +9,7 @@ import type { ConversationEvent, NodeRun, WebhookOutput } from "../../workflow/t
 import type { Reply } from "../reply";
 import type { Arming, Sample } from "./capture-store";
 import type { DeliveryKey } from "./dedupe-store";
+import type { MetricBucket } from "./metrics-counts";
 import type { LoggedRequest, LoggedRequestDetail } from "./request-log-entry";
 
 /** Why the Worker refused a webhook body: 413 too large, 415 encoded, 422 unparsable or broken off. */
@@ -185,10 +186,19 @@ export interface WorkflowRunnerApi {
    */
   listRequests(
     limit: number,
-    filter: { outcome?: string; before?: string },
+    filter: { outcome?: string; before?: string; maxAgeMs?: number },
   ): Promise<{ data: LoggedRequest[]; hasMore: boolean }>;
-  /** One logged call with its whole body, or null. */
-  getRequest(id: string): Promise<LoggedRequestDetail | null>;
+  /**
+   * The hourly counters of `[from, to)` (epoch ms, whole hours) added up per bucket of `stepMs`
+   * from `from`: executions finished and webhook calls answered (docs/operations.md#metrics);
+   * buckets that counted nothing are left out.
+   */
+  metricBuckets(from: number, to: number, stepMs: number): Promise<MetricBucket[]>;
+  /**
+   * One logged call with its whole body, or null.
+   * @param maxAgeMs the workspace's `requestLogDays` (docs/security.md#retention), when known
+   */
+  getRequest(id: string, maxAgeMs?: number): Promise<LoggedRequestDetail | null>;
   /** Arms capture on a webhook node's test URL; null when the workflow has no such node. */
   armCapture(
     workflowId: string,

@@ -1,10 +1,10 @@
 /**
- * The Workflow-runner's execution records, in the object's (SQLite-backed) storage (docs/api/webhooks.md). One
- * record per execution: what is shown (node runs with secret values and credential headers
- * redacted, `credential-headers.ts`) and, while the
- * execution runs, what is needed to continue it after a restart (definition snapshot and engine
- * state, sealed with the secrets key by `StateBox`). The state is dropped when the execution
- * finishes, so finished records hold only redacted data.
+ * The Workflow-runner's execution records, in the object's (SQLite-backed) storage
+ * (docs/api/webhooks.md). One record per execution: what is shown (node runs with secret values
+ * and credential headers redacted, `credential-headers.ts`) and, while the execution runs, what is
+ * needed to continue it after a restart (definition snapshot and engine state, sealed with the
+ * secrets key by `StateBox`). The state is dropped when the execution finishes, so finished
+ * records hold only redacted data; its ending is told to the runner's metrics (`onFinished`).
  *
  * Keys are those of `execution-row.ts`. Unfinished executions are also indexed in memory
  * (`LiveIndex`, rebuilt when the object starts) with their wake times, for the alarm.
@@ -38,6 +38,7 @@ import {
   type Wake,
 } from "./execution-row";
 import { LiveIndex } from "./live-index";
+import type { ExecutionResult } from "./metrics-counts";
 import { deleteFinished } from "./record-housekeeping";
 import { StateBox, stateAad } from "./state-box";
 
@@ -63,10 +64,11 @@ export class ExecutionStore {
 
   private readonly box: StateBox;
 
-  /** @param keys the Worker's sealing keys, which seal running states (`StateBox`) */
+  /** @param keys seal running states; `onFinished` hears of each execution once, as it ends */
   constructor(
     private readonly storage: DurableObjectStorage,
     keys: KeyConfig,
+    private readonly onFinished: (result: ExecutionResult) => void = () => {},
   ) {
     this.box = new StateBox(keys);
   }
@@ -114,8 +116,7 @@ export class ExecutionStore {
     const known = this.live.get(execution.id) ?? this.unsaved.get(execution.id);
     const seq = known?.seq ?? ++this.seq;
     const nodes = shownRunsJson(execution.definition, state.triggerKey, state.runs, secretValues);
-    // Only a record whose redaction changed something keeps the call as it was (sealed), for
-    // replays.
+    // Only a record that redaction changed keeps the call as it was (sealed), for replays.
     const input =
       finished && nodes.includes("[redacted]")
         ? JSON.stringify(state.outputs[state.triggerKey] ?? null)
@@ -140,6 +141,10 @@ export class ExecutionStore {
       this.definitions.set(execution.definitionAt, execution.definition);
     }
     const isNew = known === undefined || (this.unsaved.get(execution.id)?.isNew ?? false);
+    // Unfinished until now (new, or running): one saved again once finished is not told twice.
+    if (state.status !== "running" && (!known || this.live.get(execution.id))) {
+      this.onFinished(state.status);
+    }
     this.unsaved.set(execution.id, { seq, row, isNew });
     if (finished) this.live.delete(execution.id);
     else this.live.set(execution.id, { seq, wake: row.wake, queued });
@@ -268,15 +273,10 @@ export class ExecutionStore {
     const seq = this.live.get(id)?.seq;
     const row = await this.row(id);
     if (seq === undefined || !row) return;
-    const failed: Row = {
-      ...row,
-      status: "failed",
-      finishedAt: Date.now(),
-      live: null,
-      wake: null,
-    };
-    this.unsaved.set(id, { seq, row: failed, isNew: false });
+    const ended = { status: "failed", finishedAt: Date.now(), live: null, wake: null } as const;
+    this.unsaved.set(id, { seq, row: { ...row, ...ended }, isNew: false });
     this.live.delete(id);
+    this.onFinished("failed");
     await this.commit.request(FINISHED_BATCH_MS);
   }
 

@@ -63,7 +63,7 @@ export async function listRequestsMerged(
   workflowId: string,
   shards: number,
   limit: number,
-  filter: { outcome?: string; before?: string },
+  filter: { outcome?: string; before?: string; maxAgeMs?: number },
 ): Promise<{ data: LoggedRequest[]; hasMore: boolean }> {
   const pages = await onEveryShard(env, workflowId, shards, (runner) =>
     runner.listRequests(limit, filter),

@@ -6,7 +6,8 @@
  * - Receiving webhook calls (`WebhookReceiver`): the 404/405/429/401/413/422 decisions in that
  *   order against the workflow's current definition (`WorkflowSource`), the built-in rate limit
  *   per webhook node (exact sliding window, persisted like the launch API's), deduplication, and
- *   the request log of every call answered (`RequestLog`).
+ *   the request log of every call answered (`RequestLog`), and the hourly counters of calls and
+ *   executions for the workspace's metrics (`RunnerMetrics`).
  * - Capturing samples from the test URLs while armed (`CaptureStore`).
  * - Starting executions from webhook calls and conversation events, run by the `Executor`; the
  *   alarm continues the ones that wait or were interrupted.
@@ -47,9 +48,12 @@ import { Deliveries } from "./deliveries";
 import { listExecutionsBefore } from "./execution-pages";
 import { ExecutionStore } from "./execution-store";
 import { Executor } from "./executor";
+import { Housekeeping } from "./housekeeping";
 import { LateAnswers, webhookNode } from "./late-answers";
+import type { MetricBucket } from "./metrics-counts";
+import { RunnerMetrics } from "./metrics-store";
 import { namesThisWorkflow, WebhookReceiver } from "./receiver";
-import { carrying, eraseRecords, scrubRows } from "./record-housekeeping";
+import { eraseFromRunner } from "./record-housekeeping";
 import { Replays } from "./replays";
 import { RequestLog } from "./request-log";
 import type { LoggedRequest, LoggedRequestDetail } from "./request-log-entry";
@@ -68,11 +72,14 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   private readonly requests: RequestLog;
   private readonly captures: CaptureStore;
   private readonly replays: Replays;
+  private readonly metrics: RunnerMetrics;
+  private readonly housekeeping: Housekeeping;
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
     super(ctx, env);
     this.source = new WorkflowSource(database(env), env);
-    const store = new ExecutionStore(ctx.storage, env);
+    this.metrics = new RunnerMetrics(ctx.storage, (at) => this.executor.wakeAt(at));
+    const store = new ExecutionStore(ctx.storage, env, (result) => this.metrics.execution(result));
     this.executor = new Executor(
       ctx,
       store,
@@ -99,9 +106,11 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
       deliveries: this.deliveries,
       late: this.late,
       requests: this.requests,
+      metrics: this.metrics,
       shard,
     });
     this.replays = new Replays(this.source, this.executor, ctx.storage.sql);
+    this.housekeeping = new Housekeeping(ctx.storage, this.source, this.requests, this.executor);
     void ctx.blockConcurrencyWhile(async () => {
       await this.executor.load();
       // Bulk replays a restart interrupted go on.
@@ -112,12 +121,15 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   async configure(workflowId: string): Promise<void> {
     const config = await this.source.reload(workflowId);
     // A raised or removed limit lets queued executions start now (docs/webhooks.md#concurrency).
-    if (config) this.executor.limitChanged(config.definition.concurrency);
-    else {
+    if (config) {
+      this.executor.limitChanged(config.definition.concurrency);
+      await this.housekeeping.arm();
+    } else {
       // Deleted: its executions, logs, queue and alarm go with it. Records waiting to be
       // written are forgotten first, so none is written after the deletion.
       this.executor.store.forget();
       this.requests.forget();
+      this.metrics.forget();
       await this.ctx.storage.deleteAlarm();
       await this.ctx.storage.deleteAll();
     }
@@ -128,18 +140,8 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   }
 
   async eraseRecords(externalId: string, after: string | null, limit: number) {
-    const carries = carrying(externalId);
-    const { store } = this.executor;
-    const box = new StateBox(this.env);
-    const page = await eraseRecords(this.ctx.storage, store, box, carries, { after, limit });
-    for (const id of page.erased) this.executor.forgetErased(id);
-    let requests = 0;
-    if (after === null) {
-      requests = await this.requests.erase(carries);
-      scrubRows(this.ctx.storage.sql, "capture_samples", "output", carries);
-      scrubRows(this.ctx.storage.sql, "dedupe", "key", carries);
-    }
-    return { next: page.next, executions: page.erased.length, requests };
+    const parts = { storage: this.ctx.storage, executor: this.executor, requests: this.requests };
+    return eraseFromRunner(parts, new StateBox(this.env), externalId, { after, limit });
   }
 
   async resealRecords(after: string | null, limit: number): Promise<ResealPage> {
@@ -231,12 +233,18 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
 
   async listRequests(
     limit: number,
-    filter: { outcome?: string; before?: string },
+    { maxAgeMs, ...filter }: { outcome?: string; before?: string; maxAgeMs?: number },
   ): Promise<{ data: LoggedRequest[]; hasMore: boolean }> {
+    if (maxAgeMs) this.requests.setMaxAge(maxAgeMs);
     return await this.requests.list(limit, filter);
   }
 
-  async getRequest(id: string): Promise<LoggedRequestDetail | null> {
+  async metricBuckets(from: number, to: number, stepMs: number): Promise<MetricBucket[]> {
+    return await this.metrics.buckets(from, to, stepMs);
+  }
+
+  async getRequest(id: string, maxAgeMs?: number): Promise<LoggedRequestDetail | null> {
+    if (maxAgeMs) this.requests.setMaxAge(maxAgeMs);
     return await this.requests.get(id);
   }
 
@@ -277,9 +285,14 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     return captured ? { kind: "captured" } : { kind: "not_found", stale: false };
   }
 
-  /** Continues every execution whose wait ended or whose fetch was interrupted. */
+  /**
+   * Continues every execution whose wait ended or whose fetch was interrupted; writes the
+   * metrics' counts once they are due.
+   */
   override async alarm(): Promise<void> {
     await this.executor.runDue();
     await this.replays.watch();
+    await this.metrics.alarm();
+    await this.housekeeping.run();
   }
 }

@@ -2,10 +2,11 @@
  * The WorkflowRunner's webhook half (docs/architecture.md#workflow-runner, docs/webhooks.md):
  * decides each call in the order 404 (or stopped), 405, 429, signature, body, deduplication, then
  * starts its execution and answers as the node's responseMode says; records every call it answered
- * in the request log. A shard of a sharded workflow takes its share of each node's rate limit and
+ * in the request log and counts it in the runner's metrics. A shard of a sharded workflow takes its share of each node's rate limit and
  * sends the Worker on when it is used or when the Worker's shard count is stale
  * (docs/scaling.md#runner-shards).
  */
+import { DAY_MS } from "../../db/retention";
 import { log } from "../../platform/log";
 import type { RateLimitStore } from "../../platform/rate-limit-store";
 import { redactPrepared } from "../../workflow/redact";
@@ -24,6 +25,7 @@ import { redactHeaders } from "./credential-headers";
 import type { Deliveries } from "./deliveries";
 import type { Executor } from "./executor";
 import { type LateAnswers, webhookNode } from "./late-answers";
+import type { RunnerMetrics } from "./metrics-store";
 import { loggedOutcome, statusOf } from "./outcome-status";
 import type { RequestLog } from "./request-log";
 import { shardOfId, shareOf } from "./shards";
@@ -38,6 +40,8 @@ export type ReceiverParts = {
   deliveries: Deliveries;
   late: LateAnswers;
   requests: RequestLog;
+  /** The runner's hourly counters (docs/operations.md#metrics). */
+  metrics: RunnerMetrics;
   /** Another shard of a workflow's runners (for the first call of a repeated delivery). */
   shard: (workflowId: string, shard: number) => DurableObjectStub<WorkflowRunnerContract>;
 };
@@ -207,6 +211,10 @@ export class WebhookReceiver {
   ): Promise<void> {
     const secrets = await this.parts.source.secretValues(config.workspaceId);
     const answered = outcome.kind === "deduplicated" ? outcome.first : outcome;
+    this.parts.requests.setMaxAge(config.retention.requestLogDays * DAY_MS);
+    const logged = queued ? "queued" : loggedOutcome(outcome);
+    const latencyMs = Math.max(0, Date.now() - call.receivedAt);
+    this.parts.metrics.call(logged, latencyMs);
     this.parts.requests.record(
       {
         requestId: call.requestId,
@@ -214,9 +222,9 @@ export class WebhookReceiver {
         nodeKey: node.key,
         method: call.method,
         status: statusOf(answered),
-        outcome: queued ? "queued" : loggedOutcome(outcome),
+        outcome: logged,
         executionId: "executionId" in answered ? answered.executionId : null,
-        latencyMs: Math.max(0, Date.now() - call.receivedAt),
+        latencyMs,
         size: call.size,
         headers: redactPrepared(redactHeaders(call.headers, node.verify?.header), secrets.redact),
         reason,

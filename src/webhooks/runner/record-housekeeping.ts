@@ -105,6 +105,9 @@ export function scrubRows(
   column: "output" | "key",
   carries: (text: string) => boolean,
 ): number {
+  // A runner whose storage went with its workflow holds no table at all.
+  const exists = sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", table);
+  if (exists.toArray().length === 0) return 0;
   const rows = sql.exec<{ id: number; text: string }>(
     `SELECT rowid AS id, ${column} AS text FROM ${table}`,
   );
@@ -115,4 +118,35 @@ export function scrubRows(
     deleted += 1;
   }
   return deleted;
+}
+
+/**
+ * Erases the next page of what a runner holds of a person (docs/security.md#erasure): the records
+ * of executions that carried them (a live one runs no further), and with the first page the
+ * request log entries, captured samples and delivery keys that carry them.
+ * @returns where to go on (null once done) and how many executions and log entries were erased
+ */
+export async function eraseFromRunner(
+  parts: {
+    storage: DurableObjectStorage;
+    executor: { store: { settle(): Promise<void>; forgetErased(id: string): void } } & {
+      forgetErased(id: string): void;
+    };
+    requests: { erase(carries: (text: string) => boolean): Promise<number> };
+  },
+  box: StateBox,
+  externalId: string,
+  page: { after: string | null; limit: number },
+): Promise<{ next: string | null; executions: number; requests: number }> {
+  const carries = carrying(externalId);
+  const { storage, executor } = parts;
+  const done = await eraseRecords(storage, executor.store, box, carries, page);
+  for (const id of done.erased) executor.forgetErased(id);
+  let requests = 0;
+  if (page.after === null) {
+    requests = await parts.requests.erase(carries);
+    scrubRows(storage.sql, "capture_samples", "output", carries);
+    scrubRows(storage.sql, "dedupe", "key", carries);
+  }
+  return { next: done.next, executions: done.erased.length, requests };
 }

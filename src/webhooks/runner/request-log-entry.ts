@@ -57,3 +57,20 @@ export type LoggedRequestDetail = LoggedRequest & {
   body: string | null;
   bodyEncoding: "utf8" | "base64";
 };
+
+const fatalUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/** A body's bytes as text when they are UTF-8, else null (kept as bytes). */
+export function decodeStrict(bytes: Uint8Array): string | null {
+  try {
+    return fatalUtf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** The time-ordered suffix (18 digits) of an entry's id `whr_<suffix>…`, or null. */
+export function suffixFromId(id: string): string | null {
+  const suffix = id.slice(4, 22);
+  return id.startsWith("whr_") && /^\d{18}$/.test(suffix) ? suffix : null;
+}

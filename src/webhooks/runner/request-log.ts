@@ -14,7 +14,13 @@
 import { bytesToBase64, randomBase62 } from "../../platform/crypto";
 import { GroupCommit } from "../../platform/group-commit";
 import { redactPrepared } from "../../workflow/redact";
-import { type LoggedRequest, type LoggedRequestDetail, REQUEST_LOG } from "./request-log-entry";
+import {
+  decodeStrict,
+  type LoggedRequest,
+  type LoggedRequestDetail,
+  REQUEST_LOG,
+  suffixFromId,
+} from "./request-log-entry";
 import { eraseLogEntries } from "./request-log-erasure";
 import { idOnShard } from "./shards";
 
@@ -38,7 +44,6 @@ const BODY = "rb/";
 const PRUNE_EVERY = 128;
 /** Entries one stored value holds at most: about 100 KB with full previews, far below 2 MB. */
 export const GROUP_MAX = 32;
-const fatalUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 const encoder = new TextEncoder();
 
 /** The suffix a key and an id share: time order, then order within the millisecond. */
@@ -58,6 +63,8 @@ export class RequestLog {
   private groups: Group[] | null = null;
   private loading: Promise<Group[]> | null = null;
   private sincePrune = 0;
+  /** The age limit: the workspace's `requestLogDays` once known (docs/security.md#retention). */
+  private maxAgeMs: number = REQUEST_LOG.maxAgeMs;
 
   constructor(private readonly storage: DurableObjectStorage) {}
 
@@ -151,7 +158,7 @@ export class RequestLog {
    * none but the newest `maxEntries`.
    */
   private floor(groups: Group[], now: number): string {
-    const byAge = suffixOf(now - REQUEST_LOG.maxAgeMs, 0);
+    const byAge = suffixOf(now - this.maxAgeMs, 0);
     let newer = 0;
     for (let g = groups.length - 1; g >= 0; g--) {
       const suffixes = groups[g]?.suffixes ?? [];
@@ -194,6 +201,16 @@ export class RequestLog {
     this.groups = null;
     this.loading = null;
     return erased;
+  }
+
+  /** Sets the age limit (ms): the workspace's `requestLogDays` (docs/security.md#retention). */
+  setMaxAge(ms: number): void {
+    this.maxAgeMs = ms;
+  }
+
+  /** Deletes what is past the limits now (the daily sweep of an idle runner). */
+  async sweep(now: number): Promise<void> {
+    await this.settled(now);
   }
 
   /** Forgets what is pending, after the object's storage was deleted with its workflow. */
@@ -278,17 +295,4 @@ export class RequestLog {
       ? { ...shown, body, bodyEncoding: "utf8" }
       : { ...shown, body: bytesToBase64(body), bodyEncoding: "base64" };
   }
-}
-
-function decodeStrict(bytes: Uint8Array): string | null {
-  try {
-    return fatalUtf8.decode(bytes);
-  } catch {
-    return null;
-  }
-}
-
-function suffixFromId(id: string): string | null {
-  const suffix = id.slice(4, 4 + SUFFIX_LENGTH);
-  return id.startsWith("whr_") && /^\d{18}$/.test(suffix) ? suffix : null;
 }

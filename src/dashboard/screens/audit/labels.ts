@@ -10,6 +10,7 @@ import { AUDIT_ACTIONS, type AuditAction, type TargetType } from "../../../audit
 export const ACTION_LABELS: Record<AuditAction, string> = {
   "workspace.created": "Created the workspace",
   "workspace.deleted": "Deleted a workspace",
+  "workspace.updated": "Changed the workspace's retention",
   "reseal.started": "Started a reseal",
   "member.invited": "Invited a member",
   "member.role_changed": "Changed a member's role",

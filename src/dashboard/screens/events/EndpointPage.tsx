@@ -1,7 +1,7 @@
 /**
- * An event endpoint's page, /app/settings/events/{id} (docs/dashboard.md#screens): its settings,
- * and for Owners and Admins enable/disable, rotate the secret (shown once), send a test event and
- * delete; then its delivery log (Deliveries.tsx).
+ * An event endpoint's page, /app/settings/events/{id} (docs/dashboard.md#screens): its settings
+ * and health, and for Owners and Admins enable/disable, auto-recover on/off, rotate the secret
+ * (shown once), send a test event and delete; then its delivery log (Deliveries.tsx).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -12,6 +12,7 @@ import { ErrorNote, Loading, When } from "../../ui/feedback";
 import { Deliveries } from "./Deliveries";
 import { DeleteEndpoint, RotateSecret } from "./EndpointDialogs";
 import { describeEvents } from "./event-types";
+import { HealthNote } from "./Health";
 import { SendTest } from "./SendTest";
 import "./events.css";
 
@@ -24,13 +25,8 @@ export function EndpointPage({ canChange, params }: { canChange: boolean; params
     queryFn: () => unwrap(api.GET("/v1/manage/event-endpoints/{id}", { params: { path: { id } } })),
   });
   const toggle = useMutation({
-    mutationFn: (status: "enabled" | "disabled") =>
-      unwrap(
-        api.PATCH("/v1/manage/event-endpoints/{id}", {
-          params: { path: { id } },
-          body: { status },
-        }),
-      ),
+    mutationFn: (body: { status?: "enabled" | "disabled"; autoRecover?: boolean }) =>
+      unwrap(api.PATCH("/v1/manage/event-endpoints/{id}", { params: { path: { id } }, body })),
     onSuccess: (changed) => {
       queries.setQueryData(["event-endpoints", id], changed);
       void queries.invalidateQueries({ queryKey: ["event-endpoints"], exact: true });
@@ -69,6 +65,16 @@ export function EndpointPage({ canChange, params }: { canChange: boolean; params
                 {data.status === "enabled" ? "Enabled" : "Disabled"}
               </Badge>
             </dd>
+            <dt>Health</dt>
+            <dd>
+              <HealthNote health={data.health} />
+            </dd>
+            <dt>Auto-recover</dt>
+            <dd>
+              {data.autoRecover
+                ? "On: the first success after a failing period resends what failed in it"
+                : "Off"}
+            </dd>
             <dt>Transcript on conversation.ended</dt>
             <dd>{data.includeTranscript ? "Included" : "Not included"}</dd>
             <dt>Created</dt>
@@ -81,9 +87,18 @@ export function EndpointPage({ canChange, params }: { canChange: boolean; params
               <button
                 type="button"
                 disabled={toggle.isPending}
-                onClick={() => toggle.mutate(data.status === "enabled" ? "disabled" : "enabled")}
+                onClick={() =>
+                  toggle.mutate({ status: data.status === "enabled" ? "disabled" : "enabled" })
+                }
               >
                 {data.status === "enabled" ? "Disable" : "Enable"}
+              </button>
+              <button
+                type="button"
+                disabled={toggle.isPending}
+                onClick={() => toggle.mutate({ autoRecover: !data.autoRecover })}
+              >
+                {data.autoRecover ? "Turn off auto-recover" : "Turn on auto-recover"}
               </button>
               <button type="button" onClick={() => setRotating(true)}>
                 Rotate secret

@@ -1,6 +1,6 @@
 /**
  * Settings › Events (docs/dashboard.md#screens): the workspace's event endpoints with their URL,
- * event types, status and creation time. Owners and Admins add one (its signing secret shown
+ * event types, status, health (failing since when, the last error) and creation time. Owners and Admins add one (its signing secret shown
  * once), send it a test event and delete it after confirming; a URL opens the endpoint's page.
  */
 import { useQuery } from "@tanstack/react-query";
@@ -12,6 +12,7 @@ import { ListStatus, When } from "../../ui/feedback";
 import { TableScroll } from "../../ui/TableScroll";
 import { AddEndpoint, DeleteEndpoint } from "./EndpointDialogs";
 import { describeEvents } from "./event-types";
+import { HealthNote } from "./Health";
 import { SendTest } from "./SendTest";
 import "./events.css";
 
@@ -52,6 +53,7 @@ export function Events({ canChange }: { canChange: boolean }) {
                 <th scope="col">URL</th>
                 <th scope="col">Events</th>
                 <th scope="col">Status</th>
+                <th scope="col">Health</th>
                 <th scope="col">Created</th>
                 {canChange ? (
                   <th scope="col">
@@ -76,6 +78,9 @@ export function Events({ canChange }: { canChange: boolean }) {
                     <Badge tone={endpoint.status === "enabled" ? "ok" : "off"}>
                       {endpoint.status === "enabled" ? "Enabled" : "Disabled"}
                     </Badge>
+                  </td>
+                  <td>
+                    <HealthNote health={endpoint.health} />
                   </td>
                   <td>
                     <When iso={endpoint.createdAt} />

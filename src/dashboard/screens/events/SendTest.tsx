@@ -1,7 +1,7 @@
 /**
  * "Send test event" (docs/events.md#delivery-log): POST …/{id}/test sends an `event.test` with
  * one attempt and answers its delivery; the outcome is announced in a status next to the button,
- * and the endpoint's delivery log is read again so the new delivery shows.
+ * and the endpoint's delivery log and health are read again so the new delivery shows.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, type Schemas, unwrap } from "../../api";
@@ -28,7 +28,11 @@ export function SendTest(props: { id: string; url: string }) {
       unwrap(
         api.POST("/v1/manage/event-endpoints/{id}/test", { params: { path: { id: props.id } } }),
       ),
-    onSettled: () => queries.invalidateQueries({ queryKey: ["event-deliveries", props.id] }),
+    onSettled: async () => {
+      await queries.invalidateQueries({ queryKey: ["event-deliveries", props.id] });
+      // A success ends the endpoint's incident (docs/operations.md#incidents): its health changes.
+      await queries.invalidateQueries({ queryKey: ["event-endpoints"] });
+    },
   });
   return (
     <span className="test-event">

@@ -1,0 +1,141 @@
+/**
+ * Failing endpoints as incidents (docs/operations.md#incidents): an endpoint whose attempts failed
+ * twice in a row is `failing` since the first of them, with the last error and how many
+ * deliveries failed since; its first success ends the incident and, with `autoRecover`, sends
+ * again once each delivery that failed in it. The endpoint's run of failures is kept on its row
+ * by `recordAttempt` (delivery.ts); the failed deliveries are read from the attempts' index.
+ */
+import { and, eq, inArray, ne, type SQL, sql } from "drizzle-orm";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { database } from "../db/database";
+import { deliveryAttempts, type EventEndpoint, eventDeliveries } from "../db/event-tables";
+import { linkLedger } from "../launch/ledger/client";
+import type { AppBindings } from "../platform/env";
+import { isoTime } from "../platform/ids";
+import { log } from "../platform/log";
+import { enqueueDeliveries } from "./outbox";
+import type { Attempt } from "./signing";
+
+/** Failed attempts in a row that make an endpoint `failing`. */
+export const FAILING_AFTER = 2;
+
+/** An endpoint's health as the API shows it (docs/operations.md#incidents). */
+export type EndpointHealth = {
+  status: "healthy" | "failing";
+  /** The first failure of the current run (ISO), while failing. */
+  since: string | null;
+  /** The last failed attempt's status (`HTTP 500`) or reason (`timeout`, `network`, …). */
+  lastError: string | null;
+  /** Deliveries with a failed attempt since `since`. */
+  failedDeliveries: number;
+};
+
+/** What the delivery log says of a failed attempt: its status, or why there was none. */
+export function attemptError(attempt: Attempt): string {
+  return attempt.status === null ? attempt.response : `HTTP ${attempt.status}`;
+}
+
+type HealthRow = Pick<EventEndpoint, "id" | "failingSince" | "consecutiveFailures" | "lastError">;
+
+const isFailing = (row: HealthRow): row is HealthRow & { failingSince: number } =>
+  row.failingSince !== null && row.consecutiveFailures >= FAILING_AFTER;
+
+/** Not a 2xx answer (a timeout, a network error or a refusal has no status). */
+const failedAttempt = sql`(${deliveryAttempts.responseStatus} IS NULL OR ${deliveryAttempts.responseStatus} NOT BETWEEN 200 AND 299)`;
+
+/** The deliveries of an endpoint with a failed attempt in `[since, until)` (epoch ms). */
+function failedIn(db: DrizzleD1Database, endpointId: string, since: number, until?: number) {
+  const window: SQL[] = [
+    eq(deliveryAttempts.endpointId, endpointId),
+    sql`${deliveryAttempts.at} >= ${since}`,
+    failedAttempt,
+  ];
+  if (until !== undefined) window.push(sql`${deliveryAttempts.at} < ${until}`);
+  return db
+    .selectDistinct({ id: deliveryAttempts.deliveryId })
+    .from(deliveryAttempts)
+    .where(and(...window));
+}
+
+/**
+ * The health of each endpoint, in the order given: one D1 round trip for those failing (a count
+ * of their failed deliveries from the attempts' index), none when all are healthy.
+ */
+export async function healthOf(
+  db: DrizzleD1Database,
+  rows: readonly HealthRow[],
+): Promise<EndpointHealth[]> {
+  const failing = rows.filter(isFailing);
+  const counts = new Map<string, number>();
+  if (failing.length > 0) {
+    const queries = failing.map((row) =>
+      db
+        .select({ n: sql<number>`count(*)` })
+        .from(failedIn(db, row.id, row.failingSince).as("failed")),
+    );
+    const results = await db.batch(queries as [(typeof queries)[0], ...typeof queries]);
+    for (const [index, row] of failing.entries()) counts.set(row.id, results[index]?.[0]?.n ?? 0);
+  }
+  return rows.map((row) =>
+    isFailing(row)
+      ? {
+          status: "failing",
+          since: isoTime(row.failingSince),
+          lastError: row.lastError,
+          failedDeliveries: counts.get(row.id) ?? 0,
+        }
+      : { status: "healthy", since: null, lastError: null, failedDeliveries: 0 },
+  );
+}
+
+/** Marks deliveries due now, their retry schedule started afresh; returns the rows changed. */
+export function restartDeliveries(db: DrizzleD1Database, now: number, where: SQL | undefined) {
+  return db
+    .update(eventDeliveries)
+    .set({ status: "pending", step: 0, nextAttemptAt: now, updatedAt: now })
+    .where(where)
+    .returning();
+}
+
+/**
+ * Sends again, once each, the deliveries of the endpoint that failed in its incident
+ * `[since, until)` and have not succeeded since (docs/operations.md#incidents). Called by the one
+ * success that ended the incident (`recordAttempt` lets only one success end it), so two
+ * successes at once resend nothing twice. A failure is logged, not thrown: the attempt that
+ * ended the incident is recorded whatever happens here.
+ * @returns how many deliveries were sent again
+ */
+export async function recoverIncident(
+  env: AppBindings,
+  endpoint: Pick<EventEndpoint, "id" | "workspaceId">,
+  since: number,
+  until: number,
+): Promise<number> {
+  try {
+    const db = database(env);
+    // Before the write: should the queue never get the messages, the ledger's alarm relays them.
+    await linkLedger(env, endpoint.workspaceId).watchDeliveries(endpoint.workspaceId);
+    const rows = await restartDeliveries(
+      db,
+      until,
+      and(
+        eq(eventDeliveries.endpointId, endpoint.id),
+        ne(eventDeliveries.status, "succeeded"),
+        inArray(eventDeliveries.id, failedIn(db, endpoint.id, since, until)),
+      ),
+    );
+    await enqueueDeliveries(
+      env,
+      rows.map((row) => row.id),
+    );
+    log("info", "event_endpoint_recovered", {
+      endpointId: endpoint.id,
+      since: isoTime(since),
+      resent: rows.length,
+    });
+    return rows.length;
+  } catch (error) {
+    log("error", "event_endpoint_recovery_failed", { endpointId: endpoint.id, error });
+    return 0;
+  }
+}
