@@ -2,25 +2,15 @@
 import { z } from "@hono/zod-openapi";
 import { CreatedLaunchSchema, CreateLaunchSchema } from "../launch/schemas";
 import { once } from "../platform/once";
+import { channelSchemas } from "./channel-schemas";
 
 /**
  * The widget preview's schemas, built on first use: in the Worker only the management API needs
  * them, and it is built on its first request (src/routes.ts).
  */
 export const previewSchemas = once(() => {
-  /** The path of a preview: the agent and one of its widget channels. */
-  const PreviewParamsSchema = z.object({
-    id: z
-      .string()
-      .min(1)
-      .max(64)
-      .openapi({ param: { name: "id", in: "path" }, description: "Agent id" }),
-    channelId: z
-      .string()
-      .min(1)
-      .max(64)
-      .openapi({ param: { name: "channelId", in: "path" }, description: "Widget channel id" }),
-  });
+  /** The path of a preview: the agent and one of its widget channels (a channel's own path). */
+  const PreviewParamsSchema = channelSchemas().ChannelParamsSchema;
 
   const PreviewLinkRequestSchema = z
     .strictObject({

@@ -91,7 +91,7 @@ function Entries() {
       </p>
       <search aria-label="Filter the audit log">
         {/* Keyed on the search, so Back and Forward show the fields of the view they return to. */}
-        <form key={search} className="audit-filters" onSubmit={submit}>
+        <form key={search} className="filter-form audit-filters" onSubmit={submit}>
           <div className="field">
             <label htmlFor="audit-action">Action</label>
             <select id="audit-action" name="action" defaultValue={filters.action ?? ""}>

@@ -81,7 +81,7 @@ export function LinkList() {
       </p>
       <search aria-label="Search links">
         {/* Keyed on the search, so Back and Forward show the fields of the search they return to. */}
-        <form key={search} className="link-search" onSubmit={submit}>
+        <form key={search} className="filter-form" onSubmit={submit}>
           <div className="field">
             <label htmlFor="search-external-id">Person's external id</label>
             <input
