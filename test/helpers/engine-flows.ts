@@ -4,7 +4,7 @@
  * with the request it must produce.
  */
 import type { JsonValue } from "../../src/platform/json";
-import type { ExecutionState, WebhookOutput } from "../../src/workflow/types";
+import type { ExecutionState, WebhookOutput } from "../../src/workflows/nodes/types";
 import { define } from "./definitions";
 
 /** What a webhook trigger hands the engine for a POST with these headers and body. */

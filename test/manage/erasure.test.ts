@@ -8,7 +8,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { linkLedger } from "../../src/launch/ledger/client";
-import { maintenanceJob } from "../../src/manage/jobs/client";
+import { maintenanceJob } from "../../src/workspace/jobs/client";
 import { call, eventually, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
 import { connect, createLaunch, open } from "../helpers/chat";
 import { expectError } from "../helpers/errors";

@@ -9,8 +9,8 @@ import { evictDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { attemptDelivery } from "../../src/events/delivery";
-import { METRIC_QUERIES } from "../../src/manage/metrics";
-import { RUNNER_CAPACITY_PER_MINUTE } from "../../src/webhooks/runner/shards";
+import { RUNNER_CAPACITY_PER_MINUTE } from "../../src/workflows/runner/shards";
+import { METRIC_QUERIES } from "../../src/workspace/metrics";
 import {
   call,
   errorCode,

@@ -5,13 +5,13 @@
  */
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { nodeSchemas } from "../../src/manage/node-schemas";
-import { COMMON_FIELDS, NODE_SETTINGS } from "../../src/workflow/node-settings";
-import { NODE_TYPES, type NodeType, TRIGGER_TYPES } from "../../src/workflow/types";
-import { parseDefinition } from "../../src/workflow/validate";
-import { DEDUPE_FIELDS } from "../../src/workflow/validate-dedupe";
-import { RETRY_FIELDS } from "../../src/workflow/validate-retry";
-import { VERIFY_FIELDS } from "../../src/workflow/validate-verify";
+import { nodeSchemas } from "../../src/workflows/nodes/node-schemas";
+import { COMMON_FIELDS, NODE_SETTINGS } from "../../src/workflows/nodes/node-settings";
+import { NODE_TYPES, type NodeType, TRIGGER_TYPES } from "../../src/workflows/nodes/types";
+import { parseDefinition } from "../../src/workflows/nodes/validate";
+import { DEDUPE_FIELDS } from "../../src/workflows/nodes/validate-dedupe";
+import { RETRY_FIELDS } from "../../src/workflows/nodes/validate-retry";
+import { VERIFY_FIELDS } from "../../src/workflows/nodes/validate-verify";
 import { CORPUS, type Corpus, type RawNode } from "../helpers/node-corpus";
 import { webhook } from "../helpers/node-corpus-webhook";
 

@@ -6,9 +6,9 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
+import { openPreviewLink } from "../../src/agents/preview/preview";
 import { database } from "../../src/db/database";
 import { linkLedger } from "../../src/launch/ledger/client";
-import { openPreviewLink } from "../../src/manage/preview";
 import {
   call,
   errorCode,

@@ -8,8 +8,8 @@
 import { evictDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { maintenanceJob } from "../../src/manage/jobs/client";
 import { keyring } from "../../src/platform/secret-box";
+import { maintenanceJob } from "../../src/workspace/jobs/client";
 import {
   call,
   eventually,

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
-import { loadSecretValues } from "../../src/manage/secrets";
 import { keyring, openSecret, secretAad } from "../../src/platform/secret-box";
+import { loadSecretValues } from "../../src/workflows/secrets/secrets";
 import { call, errorCode, expectJson, seedWorkspace } from "../helpers/api";
 
 type Listed = { data: { name: string; createdAt: string; updatedAt: string }[] };

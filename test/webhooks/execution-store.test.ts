@@ -1,12 +1,12 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { advance, startExecution } from "../../src/workflows/engine/engine";
 import {
   INLINE_INPUT_MAX_CHARS,
   type LiveExecution,
-} from "../../src/webhooks/runner/execution-row";
-import { ExecutionStore, FINISHED_BATCH_MS } from "../../src/webhooks/runner/execution-store";
-import { advance, startExecution } from "../../src/workflow/engine";
+} from "../../src/workflows/runner/execution-row";
+import { ExecutionStore, FINISHED_BATCH_MS } from "../../src/workflows/runner/execution-store";
 import { define } from "../helpers/definitions";
 
 /** A fresh object to borrow the storage of; the store under test is built on it directly. */

@@ -5,7 +5,7 @@
  */
 import { evictDurableObject, runDurableObjectAlarm } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { RUNNER_METRICS } from "../../src/webhooks/runner/metrics-store";
+import { RUNNER_METRICS } from "../../src/workflows/runner/metrics-store";
 import { seedWorkspace } from "../helpers/api";
 import { shardStub } from "../helpers/shards";
 import { createWorkflow, hook } from "../helpers/workflows";

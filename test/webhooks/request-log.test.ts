@@ -6,8 +6,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { GROUP_MAX, RequestLog } from "../../src/webhooks/runner/request-log";
-import type { LoggedRequest } from "../../src/webhooks/runner/request-log-entry";
+import { GROUP_MAX, RequestLog } from "../../src/workflows/runner/request-log";
+import type { LoggedRequest } from "../../src/workflows/runner/request-log-entry";
 import { call, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
 import { createWorkflow, githubSignature, hook, putSecret } from "../helpers/workflows";
 

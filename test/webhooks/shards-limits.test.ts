@@ -7,7 +7,7 @@
  * shard of their execution; capture stays on shard 0; a concurrency limit keeps one runner.
  */
 import { describe, expect, it, vi } from "vitest";
-import { RUNNER_CAPACITY_PER_MINUTE, shardOfId } from "../../src/webhooks/runner/shards";
+import { RUNNER_CAPACITY_PER_MINUTE, shardOfId } from "../../src/workflows/runner/shards";
 import { call, eventually, expectJson, seedWorkspace } from "../helpers/api";
 import { idsOnShard, pagedExecutions, pagedRequests } from "../helpers/shards";
 import { createWorkflow, ECHO_URL, echoGates, hook } from "../helpers/workflows";

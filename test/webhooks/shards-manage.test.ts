@@ -4,7 +4,7 @@
  * shard 0, even on shards that had the workflow cached from earlier calls.
  */
 import { describe, expect, it } from "vitest";
-import { RUNNER_CAPACITY_PER_MINUTE, shardOfId } from "../../src/webhooks/runner/shards";
+import { RUNNER_CAPACITY_PER_MINUTE, shardOfId } from "../../src/workflows/runner/shards";
 import { call, expectJson, seedWorkspace } from "../helpers/api";
 import { idsOnShard } from "../helpers/shards";
 import { createWorkflow, hook, putSecret } from "../helpers/workflows";

@@ -10,7 +10,7 @@ import {
   RUNNER_CAPACITY_PER_MINUTE,
   shardCount,
   shardOfId,
-} from "../../src/webhooks/runner/shards";
+} from "../../src/workflows/runner/shards";
 import { call, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
 import { idsOnShard, pagedExecutions, pagedRequests, shardStub } from "../helpers/shards";
 import { createWorkflow, hook } from "../helpers/workflows";

@@ -8,8 +8,8 @@
 import { Webhook } from "standardwebhooks";
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
-import { checkSignature, type SignedRequest } from "../../src/webhooks/signatures";
-import type { WebhookVerify } from "../../src/workflow/types";
+import type { WebhookVerify } from "../../src/workflows/nodes/types";
+import { checkSignature, type SignedRequest } from "../../src/workflows/webhook/signatures";
 
 const encoder = new TextEncoder();
 const request = (

@@ -6,7 +6,7 @@
  */
 import { getExpectedTwilioSignature } from "twilio/lib/webhooks/webhooks";
 import { describe, expect, it } from "vitest";
-import { checkSignature } from "../../src/webhooks/signatures";
+import { checkSignature } from "../../src/workflows/webhook/signatures";
 import { expectJson, seedWorkspace } from "../helpers/api";
 import { createWorkflow, execution, hook, putSecret } from "../helpers/workflows";
 

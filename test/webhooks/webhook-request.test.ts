@@ -5,7 +5,7 @@ import {
   readBodyBytes,
   webhookHeaders,
   webhookQueryParams,
-} from "../../src/webhooks/request";
+} from "../../src/workflows/webhook/request";
 
 const URL_BASE = "https://app.test/webhooks/acme/orders/hook";
 const bytesOf = (text: string) => new TextEncoder().encode(text);

@@ -7,7 +7,7 @@
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { FINISHED_BATCH_MS } from "../../src/webhooks/runner/execution-store";
+import { FINISHED_BATCH_MS } from "../../src/workflows/runner/execution-store";
 import { call, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
 import { createWorkflow, ECHO_URL, execution, hook, type WorkflowView } from "../helpers/workflows";
 

@@ -9,7 +9,7 @@ import {
   completeWait,
   finalOutput,
   startExecution,
-} from "../../src/workflow/engine";
+} from "../../src/workflows/engine/engine";
 import { define } from "../helpers/definitions";
 import {
   apiSecrets,

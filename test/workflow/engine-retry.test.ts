@@ -11,8 +11,8 @@ import {
   completeWait,
   failFetch,
   startExecution,
-} from "../../src/workflow/engine";
-import { parseDefinition } from "../../src/workflow/validate";
+} from "../../src/workflows/engine/engine";
+import { parseDefinition } from "../../src/workflows/nodes/validate";
 import { define } from "../helpers/definitions";
 import { apiSecrets, roundTrip, T0, webhookCall } from "../helpers/engine-flows";
 

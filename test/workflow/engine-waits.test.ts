@@ -11,7 +11,7 @@ import {
   failFetch,
   finalOutput,
   startExecution,
-} from "../../src/workflow/engine";
+} from "../../src/workflows/engine/engine";
 import { define } from "../helpers/definitions";
 import {
   apiSecrets,

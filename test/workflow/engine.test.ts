@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { advance, finalOutput, startExecution } from "../../src/workflow/engine";
+import { advance, finalOutput, startExecution } from "../../src/workflows/engine/engine";
 import { define } from "../helpers/definitions";
 import { roundTrip, T0, webhookCall } from "../helpers/engine-flows";
 

@@ -5,7 +5,7 @@ import {
   secretReferences,
   type TemplateScope,
   templateReferences,
-} from "../../src/workflow/template";
+} from "../../src/workflows/engine/template";
 
 const scope: TemplateScope = {
   outputs: {

@@ -6,9 +6,9 @@
  */
 import { getOpenApiMetadata } from "@asteasolutions/zod-to-openapi";
 import type { z } from "zod";
-import { nodeSchemas } from "../../../../manage/node-schemas";
-import { TEMPLATED_SETTINGS } from "../../../../workflow/templated-settings";
-import type { NodeType } from "../../../../workflow/types";
+import { nodeSchemas } from "../../../../workflows/nodes/node-schemas";
+import { TEMPLATED_SETTINGS } from "../../../../workflows/nodes/templated-settings";
+import type { NodeType } from "../../../../workflows/nodes/types";
 import type { FieldProblem, NodeJson } from "./model";
 
 type Common = {
