@@ -55,7 +55,7 @@ const completed = (id: string) =>
       200,
     );
     return job.status === "running" ? undefined : job;
-  }, 120_000);
+  }, 240_000);
 
 describe("the reseal job", () => {
   it("reseals stored values in the background and resumes after its object is evicted", async () => {
@@ -96,7 +96,7 @@ describe("the reseal job", () => {
       body: { value: "replaced" },
     });
     expect(values.status).toBe(204);
-  }, 300_000);
+  }, 540_000);
 
   it("is for the operator only; an unknown job is 404", async () => {
     const ws = await seedWorkspace();
