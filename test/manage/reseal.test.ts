@@ -55,7 +55,7 @@ const completed = (id: string) =>
       200,
     );
     return job.status === "running" ? undefined : job;
-  }, 120_000);
+  }, 240_000);
 
 describe("the reseal job", () => {
   it("reseals stored values in the background and resumes after its object is evicted", async () => {
@@ -96,7 +96,7 @@ describe("the reseal job", () => {
       body: { value: "replaced" },
     });
     expect(values.status).toBe(204);
-  }, 300_000);
+  }, 540_000);
 
   it("is for the operator only; an unknown job is 404", async () => {
     const ws = await seedWorkspace();
@@ -118,7 +118,7 @@ describe("the reseal job", () => {
     const app = (await import("../../src/index")).default;
     const rotated = {
       ...env,
-      OPERATOR_TOKEN: "new-operator-token",
+      OPERATOR_TOKEN: "new-operator-token-of-32-characters",
       OPERATOR_TOKEN_PREVIOUS: OPERATOR_TOKEN,
     };
     const request = (token: string) =>
@@ -126,11 +126,11 @@ describe("the reseal job", () => {
         headers: { authorization: `Bearer ${token}` },
       });
     expect((await app.fetch(request(OPERATOR_TOKEN), rotated)).status).toBe(404);
-    expect((await app.fetch(request("new-operator-token"), rotated)).status).toBe(404);
+    expect((await app.fetch(request("new-operator-token-of-32-characters"), rotated)).status).toBe(404);
     expect((await app.fetch(request("another-token"), rotated)).status).toBe(401);
     const done = {
       ...env,
-      OPERATOR_TOKEN: "new-operator-token",
+      OPERATOR_TOKEN: "new-operator-token-of-32-characters",
       OPERATOR_TOKEN_PREVIOUS: undefined,
     };
     expect((await app.fetch(request(OPERATOR_TOKEN), done)).status).toBe(401);

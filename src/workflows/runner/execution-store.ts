@@ -51,6 +51,7 @@ export const FINISHED_BATCH_MS = 10;
 /** The runner's execution records and running set (docs/architecture.md#storage). */
 export class ExecutionStore {
   private seq = 0;
+  private closed = false; // set by `forget`: nothing is written again, not even a write under way
   /** Running executions: their seq and wake. */
   readonly live = new LiveIndex();
   private unsaved = new Map<string, { seq: number; row: Row; isNew: boolean }>();
@@ -141,7 +142,6 @@ export class ExecutionStore {
       this.definitions.set(execution.definitionAt, execution.definition);
     }
     const isNew = known === undefined || (this.unsaved.get(execution.id)?.isNew ?? false);
-    // Unfinished until now (new, or running): one saved again once finished is not told twice.
     if (state.status !== "running" && (!known || this.live.get(execution.id))) {
       this.onFinished(state.status);
     }
@@ -162,10 +162,10 @@ export class ExecutionStore {
     // Sealed before anything is taken out of `unsaved`, so reads meanwhile still see the rows.
     const sealed = await Promise.all(pending.map(([, entry]) => this.sealed(entry.row)));
     const batch = pending.map(([id, entry], index) => {
-      // A newer save of the same execution stays pending for the next write.
-      if (this.unsaved.get(id) === entry) this.unsaved.delete(id);
+      if (this.unsaved.get(id) === entry) this.unsaved.delete(id); // a newer save stays pending
       return { ...entry, row: sealed[index] ?? entry.row };
     });
+    if (this.closed) return; // deleted while sealing
     const { confirmed, unconfirmed, ended } = storageWrites(batch, this.definitions);
     const writes: Promise<unknown>[] = [];
     if (Object.keys(confirmed).length > 0) writes.push(this.storage.put(confirmed));
@@ -256,6 +256,7 @@ export class ExecutionStore {
 
   /** Forgets what is in memory, after the object's storage was deleted with its workflow. */
   forget(): void {
+    this.closed = true;
     this.seq = 0;
     this.live.clear();
     this.unsaved.clear();

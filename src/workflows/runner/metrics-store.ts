@@ -42,6 +42,8 @@ const hourOf = (at: number) => Math.floor(at / RUNNER_METRICS.hourMs) * RUNNER_M
 /** The runner's hourly counters, in memory and in the object's storage. */
 export class RunnerMetrics {
   private pending = new Map<number, MetricCounts>();
+  /** Set once the workflow is deleted: nothing is written again, not even a write under way. */
+  private closed = false;
   /** When the pending counts are due to be written (epoch ms), or null with none pending. */
   private dueAt: number | null = null;
   /** One write at a time (`GroupCommit`); requested by the alarm and by reads. */
@@ -94,13 +96,15 @@ export class RunnerMetrics {
 
   /** Adds the pending counts to their hours' stored values, in one write. */
   private async write(): Promise<void> {
-    if (this.pending.size === 0) return;
+    if (this.pending.size === 0 || this.closed) return;
     const pending = this.pending;
     this.pending = new Map();
     this.dueAt = null;
     const hours = [...pending.keys()].sort((a, b) => a - b);
     const unread = hours.filter((hour) => hour !== this.newest?.hour).map(hourKey);
     const stored = unread.length > 0 ? await this.storage.get<MetricCounts>(unread) : new Map();
+    // The read awaited: the workflow may have been deleted meanwhile.
+    if (this.closed) return;
     const batch: Record<string, MetricCounts> = {};
     for (const hour of hours) {
       const before = this.newest?.hour === hour ? this.newest.counts : stored.get(hourKey(hour));
@@ -145,6 +149,7 @@ export class RunnerMetrics {
 
   /** Forgets what is pending, after the object's storage was deleted with its workflow. */
   forget(): void {
+    this.closed = true;
     this.pending = new Map();
     this.dueAt = null;
     this.newest = null;

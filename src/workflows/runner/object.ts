@@ -74,6 +74,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   private readonly replays: Replays;
   private readonly metrics: RunnerMetrics;
   private readonly housekeeping: Housekeeping;
+  private deleted = false;
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
     super(ctx, env);
@@ -113,8 +114,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     this.housekeeping = new Housekeeping(ctx.storage, this.source, this.requests, this.executor);
     void ctx.blockConcurrencyWhile(async () => {
       await this.executor.load();
-      // Bulk replays a restart interrupted go on.
-      void this.replays.drain();
+      void this.replays.drain(); // bulk replays a restart interrupted go on
     });
   }
 
@@ -125,8 +125,9 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
       this.executor.limitChanged(config.definition.concurrency);
       await this.housekeeping.arm();
     } else {
-      // Deleted: its executions, logs, queue and alarm go with it. Records waiting to be
-      // written are forgotten first, so none is written after the deletion.
+      // Deleted: its executions, logs, queue and alarm go, and nothing is written again (a
+      // write under way, a late alarm), so none outlives the deletion.
+      this.deleted = true;
       this.executor.store.forget();
       this.requests.forget();
       this.metrics.forget();
@@ -194,8 +195,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     }
     const secrets = await this.source.secretValues(config.workspaceId);
     const known = await this.executor.store.get(call.executionId);
-    // No await from this check to `start`, which marks the execution in flight at once, so two
-    // concurrent deliveries of one event cannot both pass.
+    // No await from this check to `start` (which marks it in flight): two deliveries cannot both pass.
     if (known || this.executor.isRunning(call.executionId)) return false;
     const started = await this.executor.start(config, node, call.executionId, call.output, secrets);
     if (started !== "queue_full") return true;
@@ -290,6 +290,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
    * metrics' counts once they are due.
    */
   override async alarm(): Promise<void> {
+    if (this.deleted) return;
     await this.executor.runDue();
     await this.replays.watch();
     await this.metrics.alarm();

@@ -61,6 +61,7 @@ export class RequestLog {
   private inMs = 0;
   /** The stored values, oldest first; read from storage once (`stored`), then kept up to date. */
   private groups: Group[] | null = null;
+  private closed = false; // set by `forget`: nothing is written again
   private loading: Promise<Group[]> | null = null;
   private sincePrune = 0;
   /** The age limit: the workspace's `requestLogDays` once known (docs/security.md#retention). */
@@ -112,7 +113,7 @@ export class RequestLog {
   }
 
   private async write(): Promise<void> {
-    if (this.unsaved.length === 0) return;
+    if (this.unsaved.length === 0 || this.closed) return;
     const pending = this.unsaved;
     this.unsaved = [];
     const batch: Record<string, unknown> = {};
@@ -197,8 +198,7 @@ export class RequestLog {
     await this.settled(Date.now());
     const keys = { entry: ENTRY, body: BODY };
     const erased = await eraseLogEntries(this.storage, keys, entrySuffix, carries);
-    // Read again on next use: values may have gone.
-    this.groups = null;
+    this.groups = null; // read again on next use: values may have gone
     this.loading = null;
     return erased;
   }
@@ -215,6 +215,7 @@ export class RequestLog {
 
   /** Forgets what is pending, after the object's storage was deleted with its workflow. */
   forget(): void {
+    this.closed = true;
     this.unsaved = [];
     this.groups = null;
     this.loading = null;
