@@ -32,7 +32,7 @@ import {
 
 /**
  * What looking up, revoking and ending a link need of the ledger, for callers of scope `S`: a
- * widget key (`LaunchLedger`) or a member of the workspace (src/manage/links.ts), so both APIs run
+ * widget key (`LaunchLedger`) or a member of the workspace (src/launch/member-links.ts), so both APIs run
  * the same rules.
  */
 export type LinkAccess<S extends LinkScope> = {

@@ -1,5 +1,5 @@
 /**
- * Shared fixtures of the engine tests (test/workflow/engine*.test.ts): a webhook call, a fixed
+ * Shared fixtures of the engine tests (test/workflows/engine/engine*.test.ts): a webhook call, a fixed
  * clock, a JSON round trip as a restarted runner stores and reads state, and an http_request flow
  * with the request it must produce.
  */

@@ -2,7 +2,7 @@
  * `POST /v1/manage/agents/{id}/channels/{channelId}/preview-link` (docs/api/manage.md#widget-preview):
  * any member, with a token or the dashboard's session, gets a link of their own to try the
  * channel's widget. The stand-in page showing it is `GET /app/preview/{linkId}`
- * (src/manage/dashboard-routes.ts).
+ * (src/workspace/dashboard-routes.ts).
  */
 import { createRoute } from "@hono/zod-openapi";
 import { audited } from "../../audit/record";

@@ -1,5 +1,5 @@
 /**
- * One zod schema per node type, every setting as `parseDefinition` (src/workflow/validate-node.ts)
+ * One zod schema per node type, every setting as `parseDefinition` (src/workflows/nodes/validate-node.ts)
  * accepts it, combined into the `WorkflowNode` union on `type` (docs/api/webhooks.md#definition).
  * They make the OpenAPI document and the SDK's types show each type's settings; requests are still
  * checked by `parseDefinition`, which lists every problem with the workflow codes

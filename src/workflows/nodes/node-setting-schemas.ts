@@ -4,7 +4,7 @@
  * (docs/webhooks.md#signatures) and `dedupe` (docs/webhooks.md#deduplication), the reply headers
  * and bodies of an immediate webhook and a respond node (docs/webhooks.md#replies), and an
  * http_request's `retry` (docs/api/webhooks.md#http-request-node). Limits come from the validators (src/workflow), which
- * stay the authority; test/manage/node-schemas.test.ts keeps the two in step.
+ * stay the authority; test/workflows/node-schemas.test.ts keeps the two in step.
  */
 import { z } from "@hono/zod-openapi";
 import { once } from "../../platform/once";

@@ -1,7 +1,7 @@
 /**
  * What each node type accepts (docs/api/webhooks.md#definition): its settings, the limits and
  * defaults of the numeric ones, the names nodes get when they have none. The validator
- * (validate-node.ts) enforces these; the OpenAPI document (src/manage/node-schemas.ts) shows them.
+ * (validate-node.ts) enforces these; the OpenAPI document (src/workflows/nodes/node-schemas.ts) shows them.
  */
 import { MAX_RESPONSE_TIMEOUT_SECONDS, type NodeType, WEBHOOK_DEFAULTS } from "./types";
 import { REPLY_FIELDS } from "./validate-reply";

@@ -1,6 +1,6 @@
 /**
  * The side panel's fields, read from the node schemas the API publishes
- * (src/manage/node-schemas.ts; docs/dashboard.md#workflow-editor): each setting's kind, range,
+ * (src/workflows/nodes/node-schemas.ts; docs/dashboard.md#workflow-editor): each setting's kind, range,
  * options and description, and the schema's own verdict on a node, so the panel and the API
  * judge a node by the same rules.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseDefinition } from "../../src/workflows/nodes/validate";
+import { parseDefinition } from "../../../src/workflows/nodes/validate";
 
 const fieldsAndCodes = (result: ReturnType<typeof parseDefinition>) =>
   result.ok ? [] : result.problems.map(({ field, code }) => `${field} ${code}`).sort();

@@ -11,10 +11,10 @@ import {
   completeWait,
   failFetch,
   startExecution,
-} from "../../src/workflows/engine/engine";
-import { parseDefinition } from "../../src/workflows/nodes/validate";
-import { define } from "../helpers/definitions";
-import { apiSecrets, roundTrip, T0, webhookCall } from "../helpers/engine-flows";
+} from "../../../src/workflows/engine/engine";
+import { parseDefinition } from "../../../src/workflows/nodes/validate";
+import { define } from "../../helpers/definitions";
+import { apiSecrets, roundTrip, T0, webhookCall } from "../../helpers/engine-flows";
 
 const flow = (retry: Record<string, unknown>) =>
   define(

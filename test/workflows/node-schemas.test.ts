@@ -1,5 +1,5 @@
 /**
- * The node schemas of the OpenAPI document (src/manage/node-schemas.ts) against `parseDefinition`,
+ * The node schemas of the OpenAPI document (src/workflows/nodes/node-schemas.ts) against `parseDefinition`,
  * the authority: every node of the corpus (test/helpers/node-corpus*.ts) is accepted by both or
  * refused by both, and the corpus uses every setting of every type, valid and not.
  */

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { JsonValue } from "../../src/platform/json";
+import type { JsonValue } from "../../../src/platform/json";
 import {
   resolveValue,
   secretReferences,
   type TemplateScope,
   templateReferences,
-} from "../../src/workflows/engine/template";
+} from "../../../src/workflows/engine/template";
 
 const scope: TemplateScope = {
   outputs: {

@@ -4,10 +4,10 @@
  * execution marked as the answer, and the execution going on past it.
  */
 import { describe, expect, it } from "vitest";
-import { advance, completeWait, startExecution } from "../../src/workflows/engine/engine";
-import { answeredReply } from "../../src/workflows/engine/respond";
-import { define } from "../helpers/definitions";
-import { roundTrip, T0, webhookCall } from "../helpers/engine-flows";
+import { advance, completeWait, startExecution } from "../../../src/workflows/engine/engine";
+import { answeredReply } from "../../../src/workflows/engine/respond";
+import { define } from "../../helpers/definitions";
+import { roundTrip, T0, webhookCall } from "../../helpers/engine-flows";
 
 const secrets = { TOKEN: "tok_secret" };
 

@@ -126,7 +126,9 @@ describe("the reseal job", () => {
         headers: { authorization: `Bearer ${token}` },
       });
     expect((await app.fetch(request(OPERATOR_TOKEN), rotated)).status).toBe(404);
-    expect((await app.fetch(request("new-operator-token-of-32-characters"), rotated)).status).toBe(404);
+    expect((await app.fetch(request("new-operator-token-of-32-characters"), rotated)).status).toBe(
+      404,
+    );
     expect((await app.fetch(request("another-token"), rotated)).status).toBe(401);
     const done = {
       ...env,

@@ -9,8 +9,8 @@ import {
   completeWait,
   finalOutput,
   startExecution,
-} from "../../src/workflows/engine/engine";
-import { define } from "../helpers/definitions";
+} from "../../../src/workflows/engine/engine";
+import { define } from "../../helpers/definitions";
 import {
   apiSecrets,
   expectedRequest,
@@ -18,7 +18,7 @@ import {
   roundTrip,
   T0,
   webhookCall,
-} from "../helpers/engine-flows";
+} from "../../helpers/engine-flows";
 
 describe("resuming from stored state (JSON round trip)", () => {
   it("continues a pending fetch from a stored copy", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { evaluateCondition } from "../../src/workflows/engine/condition";
+import { evaluateCondition } from "../../../src/workflows/engine/condition";
 
 describe("evaluateCondition (docs/api/webhooks.md operators)", () => {
   it("equals compares same-type primitives strictly and mixed primitives as text", () => {

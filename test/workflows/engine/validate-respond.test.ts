@@ -3,7 +3,7 @@
  * every problem listed at once, and the rule that a respond node follows a responseNode webhook.
  */
 import { describe, expect, it } from "vitest";
-import { parseDefinition } from "../../src/workflows/nodes/validate";
+import { parseDefinition } from "../../../src/workflows/nodes/validate";
 
 const fieldsAndCodes = (result: ReturnType<typeof parseDefinition>) =>
   result.ok ? [] : result.problems.map(({ field, code }) => `${field} ${code}`).sort();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { advance, finalOutput, startExecution } from "../../src/workflows/engine/engine";
-import { define } from "../helpers/definitions";
-import { roundTrip, T0, webhookCall } from "../helpers/engine-flows";
+import { advance, finalOutput, startExecution } from "../../../src/workflows/engine/engine";
+import { define } from "../../helpers/definitions";
+import { roundTrip, T0, webhookCall } from "../../helpers/engine-flows";
 
 // Spec 5: the caller's shared secret is compared to a workspace secret.
 const sharedSecret = define(

@@ -11,8 +11,8 @@ import {
   failFetch,
   finalOutput,
   startExecution,
-} from "../../src/workflows/engine/engine";
-import { define } from "../helpers/definitions";
+} from "../../../src/workflows/engine/engine";
+import { define } from "../../helpers/definitions";
 import {
   apiSecrets,
   expectedRequest,
@@ -20,7 +20,7 @@ import {
   roundTrip,
   T0,
   webhookCall,
-} from "../helpers/engine-flows";
+} from "../../helpers/engine-flows";
 
 describe("advance: http_request", () => {
   it("asks for a fetch, re-issues it without a second run, then continues with the response", () => {

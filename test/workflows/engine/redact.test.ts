@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { redactedJson, redactSecrets } from "../../src/workflows/engine/redact";
+import { redactedJson, redactSecrets } from "../../../src/workflows/engine/redact";
 
 describe("redactSecrets", () => {
   it("replaces secrets in nested string values and leaves keys and other values", () => {
