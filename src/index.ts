@@ -3,8 +3,8 @@
  * deliveries, and the Durable Object classes.
  */
 
+import type { DeliveryMessage } from "./events/contract";
 import { consumeDeliveries } from "./events/delivery";
-import type { DeliveryMessage } from "./events/types";
 import type { AppBindings } from "./platform/env";
 import { appFor } from "./routes";
 

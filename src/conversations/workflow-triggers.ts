@@ -10,7 +10,7 @@ import { workflows } from "../db/schema";
 import { sha256Hex } from "../platform/crypto";
 import type { AppBindings } from "../platform/env";
 import { isoTime } from "../platform/ids";
-import type { ConversationEventNode, WorkflowNode } from "../workflows/nodes/types";
+import type { ConversationEventNode, WorkflowNode } from "../workflows/nodes";
 import { workflowRunner } from "../workflows/runner/client";
 import type { ConversationFacts } from "./conversation/contract";
 import type { OutboxItem } from "./conversation/store";

@@ -4,8 +4,8 @@
  * `POST …/recover` and `POST …/test`. Members read; owners and admins act.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { audited } from "../audit/record";
-import { type MemberEnv, requireWriter } from "../auth/middleware";
+import { audited } from "../audit";
+import { type MemberEnv, requireWriter } from "../auth";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";

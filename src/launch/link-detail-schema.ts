@@ -1,6 +1,6 @@
 /** A link as the workspace's members see it (docs/api/manage.md#links). */
 import { z } from "@hono/zod-openapi";
-import { MessageSchema } from "../conversations/schemas";
+import { MessageSchema } from "../conversations";
 import { LaunchSchema } from "./schemas";
 
 /**

@@ -5,7 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { WidgetKeyPrincipal } from "../auth/credentials";
+import type { WidgetKeyPrincipal } from "../auth";
 import { type Link, links, type NewLink } from "../db/schema";
 import { randomBase64Url, sha256Hex } from "../platform/crypto";
 import { ApiError, notFound } from "../platform/errors";

@@ -4,9 +4,9 @@
  * the launch API's, over the whole workspace; the look-up adds the conversation's messages.
  */
 import { createRoute } from "@hono/zod-openapi";
-import { audited } from "../audit/record";
-import type { MemberEnv } from "../auth/middleware";
-import { requireWriter } from "../auth/middleware";
+import { audited } from "../audit";
+import type { MemberEnv } from "../auth";
+import { requireWriter } from "../auth";
 import { conversation } from "../conversations/conversation/client";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";

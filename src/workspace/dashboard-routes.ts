@@ -8,11 +8,10 @@
 import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
 import { secureHeaders } from "hono/secure-headers";
-import { previewPageHtml, previewPagePolicy } from "../agents/preview/page";
-import { previewPageLink, previewPath } from "../agents/preview/preview";
-import { authenticateSession, SIGN_IN } from "../auth/sessions";
+import { previewPageHtml, previewPageLink, previewPagePolicy, previewPath } from "../agents";
+import { authenticateSession, SIGN_IN } from "../auth";
 import { database } from "../db/database";
-import { launchAddresses } from "../launch/links";
+import { launchAddresses } from "../launch";
 import { createRouter } from "../platform/app";
 import { baseUrl } from "../platform/origins";
 

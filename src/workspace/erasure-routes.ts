@@ -6,9 +6,9 @@
  * limit), being under `/v1/widget/`.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { audited } from "../audit/record";
-import { type MemberEnv, requireWriter } from "../auth/middleware";
-import type { LaunchEnv } from "../launch/rate-limit";
+import { audited } from "../audit";
+import { type MemberEnv, requireWriter } from "../auth";
+import type { LaunchEnv } from "../launch";
 import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";
 import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openapi";

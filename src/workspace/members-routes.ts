@@ -4,9 +4,9 @@
  */
 
 import { createRoute, z } from "@hono/zod-openapi";
-import { audited } from "../audit/record";
-import type { MemberEnv } from "../auth/middleware";
-import { requireWriter } from "../auth/middleware";
+import { audited } from "../audit";
+import type { MemberEnv } from "../auth";
+import { requireWriter } from "../auth";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";

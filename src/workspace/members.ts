@@ -6,8 +6,7 @@
 import type { z } from "@hono/zod-openapi";
 import { and, eq, isNull, ne } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import { MEMBER_TOKEN_PREFIX } from "../auth/credentials";
-import { createSignInLink } from "../auth/sessions";
+import { createSignInLink, MEMBER_TOKEN_PREFIX } from "../auth";
 import { isUniqueViolation } from "../db/errors";
 import { type Member, members, workspaces } from "../db/schema";
 import { sessions } from "../db/session-tables";

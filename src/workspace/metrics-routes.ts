@@ -4,10 +4,10 @@
  * (refused on every management route).
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import type { MemberEnv } from "../auth/middleware";
+import type { MemberEnv } from "../auth";
 import { createRouter } from "../platform/app";
 import { errorResponses } from "../platform/openapi";
-import { REQUEST_OUTCOMES } from "../workflows/runner/request-log-entry";
+import { REQUEST_OUTCOMES } from "../workflows";
 import { METRICS_LIMITS, metricsWindow, workspaceMetrics } from "./metrics";
 
 /** The metrics route: a router built by the full app on first use, never at start-up (src/routes.ts). */

@@ -12,14 +12,9 @@ import type { AppBindings } from "../platform/env";
 import { invalidRequest } from "../platform/errors";
 import { isoTime } from "../platform/ids";
 import { type Histogram, mergeHistogram, percentile } from "../platform/latency-histogram";
+import type { RequestOutcome } from "../workflows";
+import { addCounts, type CallCounts, emptyCounts, type MetricCounts } from "../workflows";
 import { onEveryShard } from "../workflows/runner/client";
-import {
-  addCounts,
-  type CallCounts,
-  emptyCounts,
-  type MetricCounts,
-} from "../workflows/runner/metrics-counts";
-import type { RequestOutcome } from "../workflows/runner/request-log-entry";
 
 const HOUR = 3_600_000;
 /** What one request may ask for (docs/operations.md#metrics). */

@@ -4,8 +4,8 @@
  */
 
 import { createRoute } from "@hono/zod-openapi";
-import { audited } from "../audit/record";
-import { requireOperator } from "../auth/middleware";
+import { audited } from "../audit";
+import { requireOperator } from "../auth";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";

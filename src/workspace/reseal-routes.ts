@@ -3,8 +3,8 @@
  * in the background, `GET /v1/operator/reseal/{id}` tells how far it got. Operator token only.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { audited } from "../audit/record";
-import { requireOperator } from "../auth/middleware";
+import { audited } from "../audit";
+import { requireOperator } from "../auth";
 import { createRouter } from "../platform/app";
 import { notFound } from "../platform/errors";
 import { isoTime, isoTimeOrNull, newId } from "../platform/ids";

@@ -8,10 +8,10 @@
 import { asc, gt } from "drizzle-orm";
 import { database } from "../db/database";
 import { workspaces } from "../db/schema";
-import { resealEndpointSecrets } from "../events/endpoints";
+import { resealEndpointSecrets } from "../events";
 import { linkLedger } from "../launch/ledger/client";
 import { keyring } from "../platform/secret-box";
-import { resealSecrets } from "../workflows/secrets/secrets";
+import { resealSecrets } from "../workflows";
 import type { JobPhase } from "./jobs/phase";
 import { walkRunners } from "./jobs/runner-pages";
 

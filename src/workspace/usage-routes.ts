@@ -3,7 +3,7 @@
  * its link ledger counts them: pending, unexpired links against the cap. Any member may read it.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import type { MemberEnv } from "../auth/middleware";
+import type { MemberEnv } from "../auth";
 import { linkLedger } from "../launch/ledger/client";
 import { createRouter } from "../platform/app";
 import { errorResponses, NoQuerySchema } from "../platform/openapi";

@@ -1,9 +1,9 @@
 /** Widget keys: `POST/GET /v1/manage/widget-keys`, `DELETE /v1/manage/widget-keys/{id}` (docs/api/manage.md). */
 
 import { createRoute, z } from "@hono/zod-openapi";
-import { audited } from "../audit/record";
-import type { MemberEnv } from "../auth/middleware";
-import { requireWriter } from "../auth/middleware";
+import { audited } from "../audit";
+import type { MemberEnv } from "../auth";
+import { requireWriter } from "../auth";
 import { database } from "../db/database";
 import { linkLedger } from "../launch/ledger/client";
 import { createRouter } from "../platform/app";

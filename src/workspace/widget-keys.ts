@@ -6,7 +6,7 @@
 import type { z } from "@hono/zod-openapi";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import { WIDGET_KEY_PREFIX } from "../auth/credentials";
+import { WIDGET_KEY_PREFIX } from "../auth";
 import { agents, type WidgetKey, widgetKeys } from "../db/schema";
 import type { LinkLedgerApi } from "../launch/ledger/contract";
 import { generateChecksummedSecret, sha256Hex } from "../platform/crypto";

@@ -4,8 +4,8 @@
  * docs/security.md#retention).
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { audited } from "../audit/record";
-import { type MemberEnv, requireWriter } from "../auth/middleware";
+import { audited } from "../audit";
+import { type MemberEnv, requireWriter } from "../auth";
 import { MAX_RETENTION_DAYS, RETENTION_DEFAULTS } from "../db/retention";
 import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";

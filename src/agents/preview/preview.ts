@@ -8,11 +8,10 @@
  */
 import { and, desc, eq, gt, inArray } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { MemberPrincipal } from "../../auth/credentials";
+import type { MemberPrincipal } from "../../auth";
 import { channels, type Link, links, members, type NewLink } from "../../db/schema";
+import { effectiveStatus, findLinkRow, launchAddresses, ledgerValue } from "../../launch";
 import type { LinkLedgerApi } from "../../launch/ledger/contract";
-import { findLinkRow } from "../../launch/link-rules";
-import { effectiveStatus, launchAddresses, ledgerValue } from "../../launch/links";
 import { bytesToBase64Url, constantTimeEqual, sha256Hex } from "../../platform/crypto";
 import { ApiError, notFound } from "../../platform/errors";
 import { isoTime, newId } from "../../platform/ids";

@@ -5,11 +5,11 @@
  * (src/workspace/dashboard-routes.ts).
  */
 import { createRoute } from "@hono/zod-openapi";
-import { audited } from "../../audit/record";
-import type { MemberEnv } from "../../auth/middleware";
+import { audited } from "../../audit";
+import type { MemberEnv } from "../../auth";
 import { database } from "../../db/database";
+import { MAX_LAUNCH_BODY_BYTES } from "../../launch";
 import { linkLedger } from "../../launch/ledger/client";
-import { MAX_LAUNCH_BODY_BYTES } from "../../launch/schemas";
 import { createRouter } from "../../platform/app";
 import { jsonObject } from "../../platform/json";
 import { jsonBody } from "../../platform/json-body";

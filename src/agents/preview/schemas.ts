@@ -1,6 +1,6 @@
 /** Schemas of the dashboard's widget preview (docs/api/manage.md#widget-preview). */
 import { z } from "@hono/zod-openapi";
-import { CreatedLaunchSchema, CreateLaunchSchema } from "../../launch/schemas";
+import { CreatedLaunchSchema, CreateLaunchSchema } from "../../launch";
 import { once } from "../../platform/once";
 import { channelSchemas } from "../channel-schemas";
 

@@ -6,9 +6,8 @@
  */
 import { getOpenApiMetadata } from "@asteasolutions/zod-to-openapi";
 import type { z } from "zod";
-import { nodeSchemas } from "../../../../workflows/nodes/node-schemas";
-import { TEMPLATED_SETTINGS } from "../../../../workflows/nodes/templated-settings";
-import type { NodeType } from "../../../../workflows/nodes/types";
+import type { NodeType } from "../../../../workflows/nodes";
+import { nodeSchemas, TEMPLATED_SETTINGS } from "../../../../workflows/nodes";
 import type { FieldProblem, NodeJson } from "./model";
 
 type Common = {

@@ -1,6 +1,6 @@
 /** Agent schemas (docs/api/manage.md#agents-and-channels): what creates, changes and shows an agent. */
 import { z } from "@hono/zod-openapi";
-import { PROTOTYPE_KEYS } from "../platform/json";
+import { PROTOTYPE_KEYS } from "../../platform/json";
 
 const ParameterValue = z.union([z.string(), z.number(), z.boolean()]);
 
