@@ -24,7 +24,7 @@ export default defineConfig(async () => {
       miniflare: {
         bindings: {
           TEST_MIGRATIONS: migrations,
-          OPERATOR_TOKEN: "test-operator-token",
+          OPERATOR_TOKEN: "test-operator-token-of-32-characters",
           SECRETS_KEY: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
           ECHO_URL: echo.url,
           FAKE_LLM_URL: llm.url,

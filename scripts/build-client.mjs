@@ -68,7 +68,7 @@ try {
     outdir: output,
     entryNames: `${HASHED}/[name]-[hash]`,
   });
-  // The dashboard's widget preview page (src/manage/preview-page.ts) names it as is.
+  // The dashboard's widget preview page (src/agents/preview/page.ts) names it as is.
   await build({
     ...common,
     entryPoints: { "widget-preview": join(source, "widget-preview.css") },

@@ -1,7 +1,7 @@
 /**
  * The dashboard's build (docs/dashboard.md): React into the Worker's static assets under
  * `/app/`, every script and stylesheet under a hashed name (served with a year's immutable cache);
- * the HTML shell is served by the Worker (`src/manage/dashboard-routes.ts`) behind the session.
+ * the HTML shell is served by the Worker (`src/workspace/dashboard-routes.ts`) behind the session.
  */
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";

@@ -17,7 +17,7 @@ import path from "node:path";
 const ROOT = path.join(import.meta.dirname, "..");
 const CONFIG = path.join(ROOT, "wrangler.toml");
 
-/** Secrets the Worker refuses to work without (src/platform/env.ts, .dev.vars.example). */
+/** Secrets the Worker refuses to work without (src/platform/config.ts, .dev.vars.example). */
 const REQUIRED_SECRETS = ["OPERATOR_TOKEN", "SECRETS_KEY"];
 /** Secrets that only switch something on when set (docs/api/conversations.md#replies). */
 const OPTIONAL_SECRETS = ["LLM_API_KEY"];

@@ -3,15 +3,15 @@
  * deliveries, and the Durable Object classes.
  */
 
+import type { DeliveryMessage } from "./events/contract";
 import { consumeDeliveries } from "./events/delivery";
-import type { DeliveryMessage } from "./events/types";
 import type { AppBindings } from "./platform/env";
 import { appFor } from "./routes";
 
 export { Conversation } from "./conversations/conversation/object";
 export { LinkLedger } from "./launch/ledger/object";
-export { MaintenanceJob } from "./manage/jobs/object";
-export { WorkflowRunner } from "./webhooks/runner/object";
+export { WorkflowRunner } from "./workflows/runner/object";
+export { MaintenanceJob } from "./workspace/jobs/object";
 
 /** HTTP through the app; the queue's messages are deliveries of lifecycle events (docs/events.md). */
 export default {

@@ -103,7 +103,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -112,7 +116,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -290,7 +294,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -299,7 +307,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -420,7 +428,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -429,7 +441,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -537,7 +549,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -546,7 +562,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -680,7 +696,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -689,7 +709,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -826,7 +846,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -835,7 +859,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -954,7 +978,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -963,7 +991,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -1084,7 +1112,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -1093,7 +1125,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -1181,7 +1213,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -1190,7 +1226,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -1262,7 +1298,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -1271,7 +1311,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -1358,7 +1398,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -1367,7 +1411,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -1456,7 +1500,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -1465,7 +1513,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -1588,7 +1636,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -1597,7 +1649,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -1682,7 +1734,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -1691,7 +1747,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -1813,7 +1869,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -1822,7 +1882,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -1962,7 +2022,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -1971,7 +2035,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -2054,7 +2118,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -2063,7 +2131,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -2172,7 +2240,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -2181,7 +2253,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -2287,7 +2359,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -2296,7 +2372,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -2382,7 +2458,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -2391,7 +2471,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -2500,7 +2580,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -2509,7 +2593,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -2610,7 +2694,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -2619,7 +2707,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -2711,7 +2799,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -2720,7 +2812,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -2846,7 +2938,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -2855,7 +2951,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -2954,7 +3050,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -2963,7 +3063,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -3088,7 +3188,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -3097,7 +3201,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -3243,7 +3347,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -3252,7 +3360,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -3429,7 +3537,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -3438,7 +3550,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -3560,7 +3672,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -3569,7 +3685,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -3660,7 +3776,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -3669,7 +3789,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -3755,7 +3875,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -3764,7 +3888,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -3853,7 +3977,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -3862,7 +3990,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -3985,7 +4113,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -3994,7 +4126,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -4095,7 +4227,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -4104,7 +4240,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -4242,7 +4378,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -4251,7 +4391,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -4342,7 +4482,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -4351,7 +4495,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -4457,7 +4601,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -4466,7 +4614,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -4573,7 +4721,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -4582,7 +4734,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -4687,7 +4839,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -4696,7 +4852,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -4800,7 +4956,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -4809,7 +4969,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -4968,7 +5128,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -4977,7 +5141,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -5119,7 +5283,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -5128,7 +5296,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -5237,7 +5405,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -5246,7 +5418,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -5350,7 +5522,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -5359,7 +5535,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -5504,7 +5680,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -5513,7 +5693,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -5615,7 +5795,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -5624,7 +5808,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -5768,7 +5952,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -5777,7 +5965,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -5867,7 +6055,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -5876,7 +6068,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -5962,7 +6154,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -5971,7 +6167,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -6089,7 +6285,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -6098,7 +6298,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -6189,7 +6389,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -6198,7 +6402,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -6304,7 +6508,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -6313,7 +6521,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -6397,7 +6605,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -6406,7 +6618,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -6503,7 +6715,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -6512,7 +6728,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -6599,7 +6815,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -6608,7 +6828,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -6721,7 +6941,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -6730,7 +6954,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -6822,7 +7046,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -6831,7 +7059,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -6934,7 +7162,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -6943,7 +7175,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -7035,7 +7267,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -7044,7 +7280,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -7162,7 +7398,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -7171,7 +7411,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -7294,7 +7534,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -7303,7 +7547,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -7404,7 +7648,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -7413,7 +7661,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -7502,7 +7750,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -7511,7 +7763,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -7620,7 +7872,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -7629,7 +7885,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -7730,7 +7986,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -7739,7 +7999,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -7831,7 +8091,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -7840,7 +8104,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -7966,7 +8230,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -7975,7 +8243,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -8078,7 +8346,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -8087,7 +8359,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -8192,7 +8464,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -8201,7 +8477,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -8325,7 +8601,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -8334,7 +8614,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -8487,7 +8767,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -8496,7 +8780,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -8603,7 +8887,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -8612,7 +8900,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -8704,7 +8992,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -8713,7 +9005,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -8793,7 +9085,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -8802,7 +9098,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -8962,6 +9258,8 @@ export interface paths {
                  * @description `workflow_failed`: The lastNode or responseNode execution failed; `executionId` says which.
                  *
                  *     `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
                  */
                 500: {
                     headers: {
@@ -8971,7 +9269,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "workflow_failed" | "internal_error";
+                                code?: "workflow_failed" | "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -9074,6 +9372,8 @@ export interface paths {
                  * @description `workflow_failed`: The lastNode or responseNode execution failed; `executionId` says which.
                  *
                  *     `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
                  */
                 500: {
                     headers: {
@@ -9083,7 +9383,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "workflow_failed" | "internal_error";
+                                code?: "workflow_failed" | "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -9210,7 +9510,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -9219,7 +9523,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -9352,7 +9656,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -9361,7 +9669,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -9491,7 +9799,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -9500,7 +9812,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -9578,7 +9890,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `internal_error`: A fault on our side; nothing internal is shown. */
+                /**
+                 * @description `internal_error`: A fault on our side; nothing internal is shown.
+                 *
+                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -9587,7 +9903,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"] & {
                             error?: {
                                 /** @enum {unknown} */
-                                code?: "internal_error";
+                                code?: "internal_error" | "misconfigured";
                             };
                         };
                     };
@@ -9984,7 +10300,7 @@ export interface components {
                  * @example invalid_request
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_parameters" | "passkey_refused" | "credential_in_query" | "invalid_key" | "invalid_signature" | "insufficient_scope" | "cross_site_request" | "forbidden_flow" | "browser_not_allowed" | "link_unavailable" | "invalid_ticket" | "not_found" | "widget_not_found" | "webhook_not_found" | "method_not_allowed" | "too_many_pending_links" | "slug_taken" | "link_not_open" | "idempotency_key_in_use" | "endpoint_disabled" | "replay_unavailable" | "member_exists" | "cannot_remove_owner" | "cannot_change_owner" | "conversation_ended" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_body" | "upgrade_required" | "rate_limited" | "queue_full" | "too_many_connections" | "internal_error" | "workflow_failed" | "workflow_timeout";
+                code: "invalid_request" | "invalid_parameters" | "passkey_refused" | "credential_in_query" | "invalid_key" | "invalid_signature" | "insufficient_scope" | "cross_site_request" | "forbidden_flow" | "browser_not_allowed" | "link_unavailable" | "invalid_ticket" | "not_found" | "widget_not_found" | "webhook_not_found" | "method_not_allowed" | "too_many_pending_links" | "slug_taken" | "link_not_open" | "idempotency_key_in_use" | "endpoint_disabled" | "replay_unavailable" | "member_exists" | "cannot_remove_owner" | "cannot_change_owner" | "conversation_ended" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_body" | "upgrade_required" | "rate_limited" | "queue_full" | "too_many_connections" | "internal_error" | "misconfigured" | "workflow_failed" | "workflow_timeout";
                 message: string;
                 details: {
                     [key: string]: unknown;

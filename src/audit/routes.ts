@@ -4,7 +4,7 @@
  * changes outside any workspace). Read only: no route changes or deletes an entry.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { type MemberEnv, requireOperator, requireWriter } from "../auth/middleware";
+import { type MemberEnv, requireOperator, requireWriter } from "../auth";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { errorResponses } from "../platform/openapi";

@@ -20,27 +20,6 @@ export type MemberPrincipal = {
   role: "owner" | "admin" | "member";
 };
 
-/**
- * Reads the credential from `Authorization: Bearer …` or, when `allowApiKeyHeader`, `x-api-key`.
- * @returns the credential, `null` when none is sent, or `"conflict"` when the two headers disagree
- *   or Authorization uses another scheme.
- */
-export function readCredential(
-  headers: Headers,
-  allowApiKeyHeader: boolean,
-): string | null | "conflict" {
-  const authorization = headers.get("authorization");
-  let bearer: string | null = null;
-  if (authorization !== null) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (!match?.[1]) return "conflict";
-    bearer = match[1];
-  }
-  const apiKey = allowApiKeyHeader ? headers.get("x-api-key")?.trim() || null : null;
-  if (bearer !== null && apiKey !== null && !constantTimeEqual(bearer, apiKey)) return "conflict";
-  return bearer ?? apiKey;
-}
-
 type WidgetKeyFacts = WidgetKeyPrincipal & { keyHash: string; expiresAt: number | null };
 
 const CACHED_KEYS = 10_000;

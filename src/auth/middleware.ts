@@ -7,6 +7,7 @@ import { getCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import { database } from "../db/database";
 import type { AppEnv } from "../platform/app";
+import { readCredential } from "../platform/bearer";
 import { ApiError, insufficientScope, invalidKey } from "../platform/errors";
 import { log } from "../platform/log";
 import {
@@ -17,7 +18,6 @@ import {
   MEMBER_TOKEN_PREFIX,
   type MemberPrincipal,
   noteWidgetKeyUse,
-  readCredential,
   type WidgetKeyPrincipal,
 } from "./credentials";
 import { authenticateSession, SIGN_IN } from "./sessions";

@@ -5,7 +5,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { audited, recordAudit } from "../audit/record";
+import { audited, recordAudit } from "../audit";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { ApiError } from "../platform/errors";

@@ -10,7 +10,7 @@ import { sessions, signInLinks } from "../db/session-tables";
 import { randomBase64Url, sha256Hex } from "../platform/crypto";
 import { insufficientScope, notFound } from "../platform/errors";
 import { newId } from "../platform/ids";
-import { SESSION_COOKIE } from "../platform/session-cookie";
+import { SESSION_COOKIE } from "../platform/session-cookie-name";
 import type { MemberPrincipal } from "./credentials";
 
 /** Sign-in's lifetimes (ms) and the session cookie's name (docs/dashboard.md#sign-in). */

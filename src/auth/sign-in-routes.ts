@@ -9,7 +9,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { deleteCookie, getCookie } from "hono/cookie";
 import { secureHeaders } from "hono/secure-headers";
-import { audited, recordAudit } from "../audit/record";
+import { audited, recordAudit } from "../audit";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { isoTime } from "../platform/ids";

@@ -7,8 +7,8 @@
 import { and, eq } from "drizzle-orm";
 import { database } from "../db/database";
 import { agents } from "../db/schema";
+import { openLinkByToken } from "../launch";
 import { linkLedger } from "../launch/ledger/client";
-import { openLinkByToken } from "../launch/links";
 import type { AppBindings } from "../platform/env";
 import { ApiError, notFound } from "../platform/errors";
 import { conversation } from "./conversation/client";

@@ -1,6 +1,6 @@
 /**
  * The secret name rule as the API validates it (`SecretNameParamSchema` in
- * src/manage/secrets-routes.ts, docs/api/manage.md#workspace-secrets), as an HTML `pattern`
+ * src/workflows/secrets/routes.ts, docs/api/manage.md#workspace-secrets), as an HTML `pattern`
  * (the browser anchors it). test/browser/settings.spec.ts checks it against the OpenAPI document.
  */
 export const SECRET_NAME_PATTERN = "[A-Z][A-Z0-9_]{0,63}";

@@ -12,7 +12,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
 import type { JsonValue } from "../platform/json";
-import type { WorkflowDefinition } from "../workflow/types";
+import type { WorkflowDefinition } from "../workflows/nodes";
 import type { Retention } from "./retention";
 
 export const workspaces = sqliteTable("workspaces", {

@@ -21,10 +21,10 @@ import { isoTime, newId } from "../platform/ids";
 import { log } from "../platform/log";
 import { outboundPolicy } from "../platform/outbound";
 import { keyring, openSecret } from "../platform/secret-box";
+import type { DeliveryMessage } from "./contract";
 import { endpointSecretAad } from "./endpoints";
 import { attemptError, FAILING_AFTER, recoverIncident } from "./incidents";
 import { type Attempt, retryDelaySeconds, sendOnce } from "./signing";
-import type { DeliveryMessage } from "./types";
 
 /** How long a claimed delivery is left to its consumer before another may take it (ms). */
 const CLAIM_MS = 60_000;

@@ -10,7 +10,7 @@ import { type AnyEventType, eventDeliveries } from "../db/event-tables";
 import type { AppBindings } from "../platform/env";
 import { isoTime, newId } from "../platform/ids";
 import { log } from "../platform/log";
-import type { DeliveryMessage, EventData } from "./types";
+import type { DeliveryMessage, EventData } from "./contract";
 
 /** An event about to be recorded. */
 export type NewEvent = {

@@ -4,8 +4,8 @@
  * delete. Never a widget key (it is refused on every management route).
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { audited } from "../audit/record";
-import { type MemberEnv, requireWriter } from "../auth/middleware";
+import { audited } from "../audit";
+import { type MemberEnv, requireWriter } from "../auth";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";

@@ -1,7 +1,7 @@
 /** Event endpoint schemas of the management API (docs/events.md#event-endpoints). */
 import { z } from "@hono/zod-openapi";
 import { EVENT_TYPES } from "../db/event-tables";
-import { LaunchSchema } from "../launch/schemas";
+import { LaunchSchema } from "../launch";
 import { once } from "../platform/once";
 
 /**

@@ -4,7 +4,7 @@
  */
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { WidgetKeyPrincipal } from "../auth/credentials";
+import type { WidgetKeyPrincipal } from "../auth";
 import { compiledRead } from "../db/compiled";
 import { agents, channels, type Link, links, type ParameterDefinition } from "../db/schema";
 import type { Refusal } from "./ledger/contract";

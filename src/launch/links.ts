@@ -5,7 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { WidgetKeyPrincipal } from "../auth/credentials";
+import type { WidgetKeyPrincipal } from "../auth";
 import { type Link, links, type NewLink } from "../db/schema";
 import { randomBase64Url, sha256Hex } from "../platform/crypto";
 import { ApiError, notFound } from "../platform/errors";
@@ -32,7 +32,7 @@ import {
 
 /**
  * What looking up, revoking and ending a link need of the ledger, for callers of scope `S`: a
- * widget key (`LaunchLedger`) or a member of the workspace (src/manage/links.ts), so both APIs run
+ * widget key (`LaunchLedger`) or a member of the workspace (src/launch/member-links.ts), so both APIs run
  * the same rules.
  */
 export type LinkAccess<S extends LinkScope> = {

@@ -11,7 +11,7 @@
  */
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { WidgetKeyEnv } from "../auth/middleware";
+import type { WidgetKeyEnv } from "../auth";
 import { ApiError, invalidKey } from "../platform/errors";
 import { linkLedger } from "./ledger/client";
 import type { Admission, Guarded, LedgerResult } from "./ledger/contract";

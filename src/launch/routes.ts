@@ -5,8 +5,7 @@
  * parameters and the pending cap.
  */
 import { createRoute } from "@hono/zod-openapi";
-import { refuseBrowsers } from "../auth/browser-refusal";
-import { requireWidgetKey } from "../auth/middleware";
+import { refuseBrowsers, requireWidgetKey } from "../auth";
 import { conversation } from "../conversations/conversation/client";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";

@@ -1,14 +1,15 @@
 /**
- * The app factory: request ids, the one error envelope, validation errors, not-found, and the
+ * The app factory: request ids, the settings check, the one error envelope, validation errors, not-found, and the
  * OpenAPI 3.1 document generated from the routes' zod schemas (docs/README.md#api-reference,
  * docs/errors.md).
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { HTTPException } from "hono/http-exception";
 import { type RequestIdVariables, requestId } from "hono/request-id";
+import { misconfiguration } from "./config";
 import { docsPage } from "./docs-page";
 import type { AppBindings } from "./env";
-import { ApiError, errorBody, invalidRequest } from "./errors";
+import { ApiError, errorBody, invalidRequest, misconfigured } from "./errors";
 import { log, redactUrl } from "./log";
 import { withCommonErrors } from "./openapi";
 import { issuesToDetails } from "./validation";
@@ -37,6 +38,13 @@ export function createRouter<E extends AppEnv = AppEnv>(): OpenAPIHono<E> {
 export function createApp(): OpenAPIHono<AppEnv> {
   const app = createRouter();
   app.use(requestId({ generator: () => `req_${crypto.randomUUID().replaceAll("-", "")}` }));
+  // Wrong settings are refused at the door, with their name, rather than failing later in a
+  // route (docs/operations.md#configuration).
+  app.use(async (c, next) => {
+    const problem = misconfiguration(c.env);
+    if (problem) throw misconfigured(problem);
+    await next();
+  });
 
   app.onError((error, c) => {
     const id = c.get("requestId") ?? "";

@@ -110,6 +110,11 @@ export const ERROR_CODES = {
     meaning: "The conversation has its maximum of live sockets.",
   },
   internal_error: { status: [500], meaning: "A fault on our side; nothing internal is shown." },
+  misconfigured: {
+    status: [500],
+    meaning:
+      "The deployment's settings are wrong (a secret or var); the message names the variable, never its value.",
+  },
   workflow_failed: {
     status: [500],
     meaning: "The lastNode or responseNode execution failed; `executionId` says which.",
@@ -225,6 +230,13 @@ export const invalidKey = () =>
 /** 403 insufficient_scope: the credential is valid but cannot do this. */
 export const insufficientScope = (message: string) =>
   new ApiError(403, "insufficient_scope", message);
+
+/**
+ * 500 misconfigured: the Worker's settings are wrong (docs/operations.md#configuration).
+ * @param problem what is wrong, naming each variable and never its value (`misconfiguration`)
+ */
+export const misconfigured = (problem: string) =>
+  new ApiError(500, "misconfigured", `The service is misconfigured. ${problem}`);
 
 /** 404 not_found: nothing by this id in the caller's workspace. */
 export const notFound = (message = "No such link in this workspace.") =>

@@ -1,10 +1,11 @@
 /**
  * A fixed-bucket latency histogram (docs/operations.md#metrics): answer times in whole
  * milliseconds fall into buckets four to a doubling (each 2^(1/4) ≈ 1.19 times as wide as the one
- * before), from 1 ms to 2^17 ms (about 2.2 minutes; longer answers share the last bucket), and a percentile is told as the geometric middle of the
- * bucket it falls in: within 9 % of the true value (and 0 for answers under 1 ms). Histograms of
- * any hours, shards and workflows add up bucket by bucket, so a percentile over all of them is as
- * precise as over one. Stored sparse: bucket index → count, only buckets that counted.
+ * before), from 1 ms to 2^17 ms (about 2.2 minutes; longer answers share the last bucket). A
+ * percentile is told as the geometric middle of the bucket it falls in: within 9.06 % of the true
+ * value plus half a millisecond of rounding (0 for answers under 1 ms). Histograms of any hours,
+ * shards and workflows add up bucket by bucket, so a percentile over all of them is as precise as
+ * over one. Stored sparse: bucket index → count, only buckets that counted.
  */
 
 /** Bucket index → how many answers fell in it. */

@@ -105,7 +105,10 @@ function commonCodes(
   operation: Operation,
   query: boolean,
 ): [ErrorCode, number][] {
-  const codes: [ErrorCode, number][] = [["internal_error", 500]];
+  const codes: [ErrorCode, number][] = [
+    ["internal_error", 500],
+    ["misconfigured", 500],
+  ];
   const schemes = new Set((operation.security ?? []).flatMap((entry) => Object.keys(entry)));
   const api = path.startsWith("/v1/");
   if (api) codes.push(["credential_in_query", 400]);

@@ -191,7 +191,7 @@ describe("every authenticated operation", () => {
 
   it("lets a member read but not write: 403 insufficient_scope on every write of the management API", async () => {
     // A member's own sign-in link, sign-out everywhere, passkeys and widget previews are its own
-    // business (test/auth/sign-in.test.ts, test/manage/preview.test.ts).
+    // business (test/auth/sign-in.test.ts, test/agents/preview.test.ts).
     const selfService = new Set([
       "POST /v1/manage/sign-in-links",
       "DELETE /v1/manage/sessions",

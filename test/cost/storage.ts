@@ -7,7 +7,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { conversation } from "../../src/conversations/conversation/client";
-import { workflowRunner } from "../../src/webhooks/runner/client";
+import { workflowRunner } from "../../src/workflows/runner/client";
 import { call, createWidgetKey, expectJson, launchBody, seedWorkspace } from "../helpers/api";
 import { connect, open } from "../helpers/chat";
 import { received, registerReceiver } from "../helpers/events";

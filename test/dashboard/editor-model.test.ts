@@ -25,8 +25,8 @@ import {
   textToValue,
   valueToText,
 } from "../../src/dashboard/screens/workflows/editor/values";
-import { NODE_SETTINGS } from "../../src/workflow/node-settings";
-import { NODE_TYPES } from "../../src/workflow/types";
+import { NODE_SETTINGS } from "../../src/workflows/nodes/node-settings";
+import { NODE_TYPES } from "../../src/workflows/nodes/types";
 
 const workflow: Schemas["Workflow"] = {
   id: "wf_1",

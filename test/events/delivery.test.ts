@@ -6,9 +6,9 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
+import type { DeliveryMessage } from "../../src/events/contract";
 import { attemptDelivery, consumeDeliveries } from "../../src/events/delivery";
 import { RETRY_SCHEDULE_S } from "../../src/events/signing";
-import type { DeliveryMessage } from "../../src/events/types";
 import { call, eventually, expectJson, seedWorkspace } from "../helpers/api";
 import { answering, pendingDelivery, registerReceiver, storedDeliveries } from "../helpers/events";
 

@@ -5,7 +5,7 @@
 import { exports } from "cloudflare:workers";
 
 export const ORIGIN = "https://edge.test";
-export const OPERATOR_TOKEN = "test-operator-token";
+export const OPERATOR_TOKEN = "test-operator-token-of-32-characters";
 
 type Json = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
-import type { WorkflowDefinition } from "../../src/workflow/types";
-import { parseDefinition } from "../../src/workflow/validate";
+import type { WorkflowDefinition } from "../../src/workflows/nodes/types";
+import { parseDefinition } from "../../src/workflows/nodes/validate";
 
 /** A validated workflow definition from plain nodes and connections; throws with the problems. */
 export function define(nodes: unknown[], connections: unknown[]): WorkflowDefinition {

@@ -1,10 +1,10 @@
 /**
- * Shared fixtures of the engine tests (test/workflow/engine*.test.ts): a webhook call, a fixed
+ * Shared fixtures of the engine tests (test/workflows/engine/engine*.test.ts): a webhook call, a fixed
  * clock, a JSON round trip as a restarted runner stores and reads state, and an http_request flow
  * with the request it must produce.
  */
 import type { JsonValue } from "../../src/platform/json";
-import type { ExecutionState, WebhookOutput } from "../../src/workflow/types";
+import type { ExecutionState, WebhookOutput } from "../../src/workflows/nodes/types";
 import { define } from "./definitions";
 
 /** What a webhook trigger hands the engine for a POST with these headers and body. */

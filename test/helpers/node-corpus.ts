@@ -1,6 +1,6 @@
 /**
- * Nodes that the OpenAPI schemas (src/manage/node-schemas.ts) and `parseDefinition` must judge
- * alike (test/manage/node-schemas.test.ts): valid ones using every setting, at its limits, and
+ * Nodes that the OpenAPI schemas (src/workflows/nodes/node-schemas.ts) and `parseDefinition` must judge
+ * alike (test/workflows/node-schemas.test.ts): valid ones using every setting, at its limits, and
  * invalid ones each just past one rule, with the problems parseDefinition reports (field relative
  * to the node, then code). Templates read `hook`, the webhook the test puts before non-triggers.
  */

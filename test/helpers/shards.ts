@@ -4,7 +4,7 @@
  * paged to the end.
  */
 import { env } from "cloudflare:workers";
-import { shardObjectName } from "../../src/webhooks/runner/shards";
+import { shardObjectName } from "../../src/workflows/runner/shards";
 import { call, expectJson, type Workspace } from "./api";
 
 /** Shard `shard` of the workflow's runners. */

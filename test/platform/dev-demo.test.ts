@@ -58,7 +58,7 @@ let workflow: DemoWorkflow;
 let banner: string;
 
 beforeAll(async () => {
-  workspace = await seedDemoWorkspace(api, "test-operator-token");
+  workspace = await seedDemoWorkspace(api, "test-operator-token-of-32-characters");
   workflow = await seedDemoWorkflow(api, workspace.memberToken, SECRET);
   banner = demoBanner("http://127.0.0.1:8787", { ...workspace, ...workflow }, false);
 });

@@ -46,7 +46,7 @@ describe("latency histogram", () => {
     expect(bucketOf(131_071)).toBeLessThan(bucketOf(131_072));
   });
 
-  it("any percentile of any times is within 9 % (1 ms for the smallest), merged or not", () => {
+  it("any percentile of any times is within 9.06 % and half a millisecond of rounding, merged or not", () => {
     fc.assert(
       fc.property(
         fc.array(fc.integer({ min: 1, max: 120_000 }), { minLength: 1, maxLength: 300 }),
@@ -57,7 +57,9 @@ describe("latency histogram", () => {
           const all = [...a, ...b].sort((x, y) => x - y);
           const told = percentile(merged, p) as number;
           const truth = exact(all, p);
-          expect(Math.abs(told - truth)).toBeLessThanOrEqual(Math.max(1, truth * 0.091));
+          // A bucket is 2^(1/4) wide and told by its geometric middle (2^(1/8) ≈ 1.0905 from either
+          // bound), then rounded to the millisecond.
+          expect(Math.abs(told - truth)).toBeLessThanOrEqual(truth * 0.0906 + 0.5);
           expect(merged).toEqual(histogramOf(all));
         },
       ),

@@ -3,7 +3,7 @@
  * instructions, the person's name, the parameters and the globalTask, then as much of the history,
  * newest first, as fits a token budget, estimated without a tokenizer.
  */
-import { resolveValue, valueAsText } from "../../workflow/template";
+import { resolveValue, valueAsText } from "../../workflows";
 import type { ConversationContext } from "../conversation/contract";
 import type { HistoryMessage } from "./types";
 

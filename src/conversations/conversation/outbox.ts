@@ -6,7 +6,7 @@
 import { linkLedger } from "../../launch/ledger/client";
 import type { AppBindings } from "../../platform/env";
 import { log } from "../../platform/log";
-import { deliverConversationEvent } from "../events";
+import { deliverConversationEvent } from "../workflow-triggers";
 import { type ConversationStore, linkEndReason } from "./store";
 
 /** Delays (ms) before the 1st, 2nd… retry of an item; the last repeats. */

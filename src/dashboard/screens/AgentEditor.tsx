@@ -6,7 +6,7 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { manageSchemas } from "../../manage/schemas";
+import { CreateAgentSchema } from "../../agents/schemas";
 import { api, type Schemas, unwrap } from "../api";
 import { Dialog } from "../ui/Dialog";
 import { ErrorNote } from "../ui/feedback";
@@ -57,7 +57,7 @@ export function AgentEditor(props: { open: boolean; agent: Agent | null; onClose
       instructions: String(form.get("instructions") ?? "").trim() || null,
       parameters: toParameters(rows),
     };
-    const checked = manageSchemas().CreateAgentSchema.safeParse(body);
+    const checked = CreateAgentSchema.safeParse(body);
     if (!checked.success) {
       setProblems(checked.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
       return;

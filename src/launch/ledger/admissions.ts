@@ -3,7 +3,7 @@
  * and each key's calls (and each member's dashboard previews) are counted in the exact sliding
  * window of the launch API's rate limit (spec 8), persisted by `RateLimitStore`.
  */
-import type { WidgetKeyPrincipal } from "../../auth/credentials";
+import type { WidgetKeyPrincipal } from "../../auth";
 import type { RateLimitStore } from "../../platform/rate-limit-store";
 import type { LaunchLimits } from "../limits";
 import type { Admission } from "./contract";

@@ -3,9 +3,9 @@
  * of a workspace's link ledger, and the shapes that cross the boundary (docs/architecture.md#link-ledger).
  * Callers and `Env` import this file, never the object's implementation.
  */
-import type { WidgetKeyPrincipal } from "../../auth/credentials";
+import type { WidgetKeyPrincipal } from "../../auth";
 import type { Link, NewLink } from "../../db/schema";
-import type { EventEndReason } from "../../events/types";
+import type { EventEndReason } from "../../events/contract";
 import type { ErrorDetail } from "../../platform/errors";
 import type { RateLimitDecision } from "../../platform/sliding-window";
 

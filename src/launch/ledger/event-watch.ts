@@ -7,7 +7,7 @@
  */
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { DAY_MS } from "../../db/retention";
-import { createdDeliveries, enqueueDeliveries } from "../../events/outbox";
+import { createdDeliveries, enqueueDeliveries } from "../../events";
 import { D1WriteBatcher } from "../../platform/d1-write-batcher";
 import type { AppBindings } from "../../platform/env";
 import { type ExpiryPosition, relayCheckAt, watchEvents } from "./lifecycle-events";

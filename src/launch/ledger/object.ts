@@ -17,11 +17,11 @@
  */
 
 import { DurableObject } from "cloudflare:workers";
-import type { WidgetKeyPrincipal } from "../../auth/credentials";
+import type { WidgetKeyPrincipal } from "../../auth";
 import { closeRevokedConversation } from "../../conversations/conversation/client";
 import { database } from "../../db/database";
 import type { Link, NewLink } from "../../db/schema";
-import type { EventEndReason } from "../../events/types";
+import type { EventEndReason } from "../../events/contract";
 import type { AppBindings } from "../../platform/env";
 import { RateLimitStore } from "../../platform/rate-limit-store";
 import { launchLimits } from "../limits";

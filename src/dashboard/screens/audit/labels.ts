@@ -1,7 +1,7 @@
 /**
  * How the Audit log screen words an entry (docs/dashboard.md#screens): each action as a phrase,
  * grouped by what it acts on for the filter, each target's kind, and the filters as they travel
- * in the address's query string. The actions are the Worker's own list (src/audit/actions.ts), so
+ * in the address's query string. The actions are the Worker's own list (src/audit/actions/index.ts), so
  * an action added there without a phrase here fails the type check.
  */
 import { AUDIT_ACTIONS, type AuditAction, type TargetType } from "../../../audit/actions";

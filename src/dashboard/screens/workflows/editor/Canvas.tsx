@@ -14,7 +14,7 @@ import {
   useStore,
 } from "@xyflow/react";
 import { type DragEvent, useState } from "react";
-import { NODE_TYPES, type NodeType } from "../../../../workflow/types";
+import { NODE_TYPES, type NodeType } from "../../../../workflows/nodes";
 import { WorkflowNodeView } from "./CanvasNode";
 import { DRAG_TYPE } from "./Palette";
 import type { EditorState } from "./use-editor";

@@ -5,8 +5,7 @@
  */
 import { Handle, type NodeProps, Position } from "@xyflow/react";
 import { memo, useMemo } from "react";
-import { DEFAULT_NAMES } from "../../../../workflow/node-settings";
-import { type NodeType, TRIGGER_TYPES } from "../../../../workflow/types";
+import { DEFAULT_NAMES, type NodeType, TRIGGER_TYPES } from "../../../../workflows/nodes";
 import { checkNode, mergeProblems } from "./fields";
 import type { CanvasNode } from "./model";
 

@@ -1,14 +1,13 @@
 /**
  * The side panel's fields, read from the node schemas the API publishes
- * (src/manage/node-schemas.ts; docs/dashboard.md#workflow-editor): each setting's kind, range,
+ * (src/workflows/nodes/node-schemas.ts; docs/dashboard.md#workflow-editor): each setting's kind, range,
  * options and description, and the schema's own verdict on a node, so the panel and the API
  * judge a node by the same rules.
  */
 import { getOpenApiMetadata } from "@asteasolutions/zod-to-openapi";
 import type { z } from "zod";
-import { nodeSchemas } from "../../../../manage/node-schemas";
-import { TEMPLATED_SETTINGS } from "../../../../workflow/templated-settings";
-import type { NodeType } from "../../../../workflow/types";
+import type { NodeType } from "../../../../workflows/nodes";
+import { nodeSchemas, TEMPLATED_SETTINGS } from "../../../../workflows/nodes";
 import type { FieldProblem, NodeJson } from "./model";
 
 type Common = {

@@ -4,7 +4,7 @@
  * without a position, and the API's problems (`nodes[i].field`) by the node they name.
  */
 import type { Edge, Node } from "@xyflow/react";
-import type { NodeType } from "../../../../workflow/types";
+import type { NodeType } from "../../../../workflows/nodes";
 import type { ErrorDetail, Schemas } from "../../../api";
 
 /** A node's JSON as the API takes it: key, type, name, position and its settings. */

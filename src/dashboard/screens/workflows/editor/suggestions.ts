@@ -4,7 +4,7 @@
  * captured sample of a webhook shows it, and the workspace's secrets.
  */
 import type { Edge } from "@xyflow/react";
-import type { NodeType } from "../../../../workflow/types";
+import type { NodeType } from "../../../../workflows/nodes";
 import type { CanvasNode, NodeJson } from "./model";
 
 /** One field to offer: the template to insert and where it comes from. */

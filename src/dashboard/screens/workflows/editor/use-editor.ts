@@ -12,7 +12,7 @@ import {
   useNodesState,
 } from "@xyflow/react";
 import { useCallback, useState } from "react";
-import type { NodeType } from "../../../../workflow/types";
+import type { NodeType } from "../../../../workflows/nodes";
 import type { ErrorDetail, Schemas } from "../../../api";
 import { isTrigger } from "./CanvasNode";
 import { stillStanding } from "./fields";

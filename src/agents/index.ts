@@ -1,0 +1,2 @@
+export { previewPageHtml, previewPagePolicy } from "./preview/page";
+export { previewPageLink, previewPath } from "./preview/preview";

@@ -1,0 +1,1 @@
+export { audited, recordAudit } from "./record";

@@ -1,0 +1,1 @@
+export { MessageSchema } from "./schemas";

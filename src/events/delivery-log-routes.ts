@@ -1,0 +1,152 @@
+/**
+ * The delivery log of an event endpoint (docs/events.md#delivery-log):
+ * `GET /v1/manage/event-endpoints/{id}/deliveries`, `POST …/deliveries/{deliveryId}/resend`,
+ * `POST …/recover` and `POST …/test`. Members read; owners and admins act.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { audited } from "../audit";
+import { type MemberEnv, requireWriter } from "../auth";
+import { database } from "../db/database";
+import { createRouter } from "../platform/app";
+import { jsonBody } from "../platform/json-body";
+import { errorResponses, IdParamSchema } from "../platform/openapi";
+import { listDeliveries, recoverDeliveries, resendDelivery, sendTestEvent } from "./delivery-log";
+import { eventSchemas } from "./schemas";
+
+const common = { tags: ["Event endpoints"], security: [{ memberToken: [] }] };
+const PATH = "/v1/manage/event-endpoints/{id}";
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+
+/**
+ * An event endpoint's deliveries: a router built by the full app on first use, never at start-up
+ * (src/routes.ts).
+ */
+export function deliveriesRouter() {
+  const {
+    DeliveryListSchema,
+    DeliverySchema,
+    ListDeliveriesQuerySchema,
+    RecoveredSchema,
+    RecoverSchema,
+  } = eventSchemas();
+  const DeliveryParamsSchema = IdParamSchema.extend({
+    deliveryId: z
+      .string()
+      .min(1)
+      .max(100)
+      .openapi({ param: { name: "deliveryId", in: "path" } }),
+  });
+
+  const router = createRouter<MemberEnv>();
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: `${PATH}/deliveries`,
+      summary: "The endpoint's deliveries, newest first, each with its attempts",
+      request: { params: IdParamSchema, query: ListDeliveriesQuerySchema },
+      responses: {
+        200: json(DeliveryListSchema, "A page of deliveries"),
+        ...errorResponses("not_found"),
+      },
+    }),
+    async (c) => {
+      const { workspaceId } = c.get("member");
+      const page = await listDeliveries(
+        database(c.env),
+        workspaceId,
+        c.req.valid("param").id,
+        c.req.valid("query"),
+      );
+      return c.json(page, 200);
+    },
+  );
+
+  router.openapi(
+    createRoute(
+      audited(
+        "event_delivery.resent",
+        { target: ["event_delivery", "param:deliveryId"] },
+        {
+          ...common,
+          method: "post",
+          path: `${PATH}/deliveries/{deliveryId}/resend`,
+          summary: "Send a delivery again now, its retry schedule started afresh",
+          middleware: [requireWriter],
+          request: { params: DeliveryParamsSchema },
+          responses: {
+            202: json(DeliverySchema, "Queued; the delivery as it is now"),
+            ...errorResponses("not_found", "endpoint_disabled"),
+          },
+        },
+      ),
+    ),
+    async (c) => {
+      const { id, deliveryId } = c.req.valid("param");
+      return c.json(await resendDelivery(c.env, c.get("member").workspaceId, id, deliveryId), 202);
+    },
+  );
+
+  router.openapi(
+    createRoute(
+      audited(
+        "event_endpoint.recovered",
+        { target: ["event_endpoint", "param:id"] },
+        {
+          ...common,
+          method: "post",
+          path: `${PATH}/recover`,
+          summary: "Send again every failed delivery created since a time",
+          middleware: [requireWriter, ...jsonBody(1_024)],
+          request: {
+            params: IdParamSchema,
+            body: { required: true, content: { "application/json": { schema: RecoverSchema } } },
+          },
+          responses: {
+            202: json(RecoveredSchema, "Queued"),
+            ...errorResponses("not_found", "endpoint_disabled"),
+          },
+        },
+      ),
+    ),
+    async (c) => {
+      const since = Date.parse(c.req.valid("json").since);
+      const recovered = await recoverDeliveries(
+        c.env,
+        c.get("member").workspaceId,
+        c.req.valid("param").id,
+        since,
+      );
+      return c.json({ recovered }, 202);
+    },
+  );
+
+  router.openapi(
+    createRoute(
+      audited(
+        "event_endpoint.test_sent",
+        { target: ["event_endpoint", "param:id"] },
+        {
+          ...common,
+          method: "post",
+          path: `${PATH}/test`,
+          summary: "Send an event.test event now; answers with its delivery after the attempt",
+          middleware: [requireWriter],
+          request: { params: IdParamSchema },
+          responses: {
+            200: json(DeliverySchema, "The delivery, with its one attempt"),
+            ...errorResponses("not_found"),
+          },
+        },
+      ),
+    ),
+    async (c) =>
+      c.json(await sendTestEvent(c.env, c.get("member").workspaceId, c.req.valid("param").id), 200),
+  );
+
+  return router;
+}

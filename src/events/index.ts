@@ -1,0 +1,8 @@
+export { resealEndpointSecrets } from "./endpoints";
+export {
+  createdDeliveries,
+  enqueueDeliveries,
+  eventStatements,
+  RELAY_GRACE_MS,
+  relayStaleDeliveries,
+} from "./outbox";

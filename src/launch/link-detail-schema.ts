@@ -1,0 +1,23 @@
+/** A link as the workspace's members see it (docs/api/manage.md#links). */
+import { z } from "@hono/zod-openapi";
+import { MessageSchema } from "../conversations";
+import { LaunchSchema } from "./schemas";
+
+/**
+ * A link as members see it (docs/api/manage.md#links): the launch look-up's fields (never the
+ * token, never the parameters), and the conversation's messages once it started.
+ */
+export const LinkDetailSchema = z
+  .object({
+    ...LaunchSchema.shape,
+    conversation: z
+      .object({
+        ...LaunchSchema.shape.conversation.unwrap().shape,
+        messages: z.array(MessageSchema).openapi({ description: "Every message, oldest first" }),
+      })
+      .nullable()
+      .openapi({ description: "null until the link is first opened" }),
+  })
+  .openapi("LinkDetail");
+
+export type LinkDetail = z.infer<typeof LinkDetailSchema>;

@@ -1,0 +1,148 @@
+/**
+ * Links for members (docs/api/manage.md#links): `GET /v1/manage/links[/{id}]`, and for Owners and
+ * Admins `DELETE /v1/manage/links/{id}` and `POST /v1/manage/links/{id}/end`. The same services as
+ * the launch API's, over the whole workspace; the look-up adds the conversation's messages.
+ */
+import { createRoute } from "@hono/zod-openapi";
+import { audited } from "../audit";
+import type { MemberEnv } from "../auth";
+import { requireWriter } from "../auth";
+import { conversation } from "../conversations/conversation/client";
+import { database } from "../db/database";
+import { createRouter } from "../platform/app";
+import { errorResponses, IdParamSchema } from "../platform/openapi";
+import { linkLedger } from "./ledger/client";
+import { LinkDetailSchema } from "./link-detail-schema";
+import {
+  endWorkspaceLink,
+  getWorkspaceLink,
+  listWorkspaceLinks,
+  revokeWorkspaceLink,
+} from "./member-links";
+import { LaunchListSchema, ListLaunchesQuerySchema } from "./schemas";
+
+const common = { tags: ["Links"], security: [{ memberToken: [] }] };
+
+/**
+ * Links for members: a router built by the full app on first use, never at start-up
+ * (src/routes.ts).
+ */
+export function linksRouter() {
+  const router = createRouter<MemberEnv>();
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/v1/manage/links",
+      summary: "List and search the workspace's links, newest first",
+      request: { query: ListLaunchesQuerySchema },
+      responses: {
+        200: {
+          description: "A page of links with their metadata, as the launch API lists them",
+          content: { "application/json": { schema: LaunchListSchema } },
+        },
+        ...errorResponses(),
+      },
+    }),
+    async (c) => {
+      const { workspaceId } = c.get("member");
+      return c.json(
+        await listWorkspaceLinks(database(c.env), workspaceId, c.req.valid("query")),
+        200,
+      );
+    },
+  );
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/v1/manage/links/{id}",
+      summary: "Look up a link with its conversation's messages",
+      request: { params: IdParamSchema },
+      responses: {
+        200: {
+          description: "The link, without its token or parameters, and the messages once opened",
+          content: { "application/json": { schema: LinkDetailSchema } },
+        },
+        ...errorResponses("not_found"),
+      },
+    }),
+    async (c) => {
+      const { workspaceId } = c.get("member");
+      const link = await getWorkspaceLink(
+        database(c.env),
+        linkLedger(c.env, workspaceId),
+        workspaceId,
+        c.req.valid("param").id,
+        (sessionId) => conversation(c.env, sessionId).transcript(),
+      );
+      return c.json(link, 200);
+    },
+  );
+
+  router.openapi(
+    createRoute(
+      audited(
+        "link.revoked",
+        { target: ["link", "param:id"] },
+        {
+          ...common,
+          method: "delete",
+          path: "/v1/manage/links/{id}",
+          summary: "Revoke a link (owners and admins; idempotent)",
+          middleware: [requireWriter],
+          request: { params: IdParamSchema },
+          responses: {
+            204: { description: "Revoked, now or before; an open chat is closed at once" },
+            ...errorResponses("not_found"),
+          },
+        },
+      ),
+    ),
+    async (c) => {
+      const { workspaceId } = c.get("member");
+      const ledger = linkLedger(c.env, workspaceId);
+      await revokeWorkspaceLink(database(c.env), ledger, workspaceId, c.req.valid("param").id);
+      return c.body(null, 204);
+    },
+  );
+
+  router.openapi(
+    createRoute(
+      audited(
+        "link.ended",
+        { target: ["link", "param:id"] },
+        {
+          ...common,
+          method: "post",
+          path: "/v1/manage/links/{id}/end",
+          summary: "End the link's conversation without revoking the link (owners and admins)",
+          middleware: [requireWriter],
+          request: { params: IdParamSchema },
+          responses: {
+            204: {
+              description:
+                "Ended, now or before (an ended or revoked link has nothing left to end)",
+            },
+            ...errorResponses("not_found", "link_not_open"),
+          },
+        },
+      ),
+    ),
+    async (c) => {
+      const { workspaceId } = c.get("member");
+      await endWorkspaceLink(
+        database(c.env),
+        linkLedger(c.env, workspaceId),
+        workspaceId,
+        c.req.valid("param").id,
+        (sessionId, now) => conversation(c.env, sessionId).end("server", now),
+      );
+      return c.body(null, 204);
+    },
+  );
+
+  return router;
+}

@@ -1,0 +1,240 @@
+/** Workflows: `/v1/manage/workflows[/{id}[/start|/stop]]` (docs/api/manage.md); executions are in `executions.ts`. */
+
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { audited } from "../../audit";
+import type { MemberEnv } from "../../auth";
+import { requireWriter } from "../../auth";
+import { database } from "../../db/database";
+import { createRouter } from "../../platform/app";
+import type { AppBindings } from "../../platform/env";
+import { jsonBody } from "../../platform/json-body";
+import { errorResponses, IdParamSchema, NoQuerySchema } from "../../platform/openapi";
+import { appUrl } from "../../platform/origins";
+import { nodeSchemas, WORKFLOW_NODE } from "../nodes/node-schemas";
+import { onEveryShard } from "../runner/client";
+import { type WorkflowInput, workflowSchemas } from "./schemas";
+import {
+  createWorkflow,
+  deleteWorkflow,
+  getWorkflow,
+  listWorkflows,
+  replaceWorkflow,
+  setWorkflowStatus,
+} from "./workflows";
+
+const common = { tags: ["Workflows"], security: [{ memberToken: [] }] };
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+
+const write = [requireWriter, ...jsonBody(262_144)];
+// Every shard that ever ran re-reads the workflow (docs/scaling.md#runner-shards).
+const notify = (env: AppBindings) => async (workflowId: string, shards: number) => {
+  await onEveryShard(env, workflowId, shards, (runner) => runner.configure(workflowId));
+};
+
+/**
+ * The create or replace body with its nodes and connections as sent. zod's records leave out an
+ * own `__proto__` key (JSON.parse makes one); `parseDefinition` must see it to refuse it as
+ * `unknown_field`, as it does any other key no node or connection takes.
+ */
+async function definitionAsSent(c: Context, input: WorkflowInput): Promise<WorkflowInput> {
+  const raw = await c.req.json<Pick<WorkflowInput, "nodes" | "connections">>();
+  return { ...input, nodes: raw.nodes, connections: raw.connections ?? [] };
+}
+
+/** Workflows: a router built by the full app on first use, never at start-up (src/routes.ts). */
+export function workflowsRouter() {
+  const { WorkflowNodeSchema } = nodeSchemas();
+  const { WorkflowInputSchema, WorkflowSchema } = workflowSchemas();
+  const body = {
+    body: { required: true, content: { "application/json": { schema: WorkflowInputSchema } } },
+  };
+
+  const router = createRouter<MemberEnv>();
+
+  // Workflow bodies and responses only point at the node union (workflow-schemas.ts): register it.
+  router.openAPIRegistry.register(WORKFLOW_NODE, WorkflowNodeSchema);
+
+  router.openapi(
+    createRoute(
+      audited(
+        "workflow.created",
+        { target: ["workflow", "response:id"] },
+        {
+          ...common,
+          method: "post",
+          path: "/v1/manage/workflows",
+          summary: "Create a workflow (stopped)",
+          middleware: write,
+          request: body,
+          responses: { 201: json(WorkflowSchema, "Created"), ...errorResponses("slug_taken") },
+        },
+      ),
+    ),
+    async (c) => {
+      const { workspaceId } = c.get("member");
+      const created = await createWorkflow(
+        database(c.env),
+        workspaceId,
+        await definitionAsSent(c, c.req.valid("json")),
+        appUrl(c.env, c.req.url),
+      );
+      return c.json(created, 201);
+    },
+  );
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/v1/manage/workflows",
+      summary: "List workflows",
+      request: { query: NoQuerySchema },
+      responses: {
+        200: json(z.object({ data: z.array(WorkflowSchema) }), "Workflows"),
+        ...errorResponses(),
+      },
+    }),
+    async (c) =>
+      c.json(
+        {
+          data: await listWorkflows(
+            database(c.env),
+            c.get("member").workspaceId,
+            appUrl(c.env, c.req.url),
+          ),
+        },
+        200,
+      ),
+  );
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/v1/manage/workflows/{id}",
+      summary: "Read a workflow",
+      request: { params: IdParamSchema },
+      responses: { 200: json(WorkflowSchema, "The workflow"), ...errorResponses("not_found") },
+    }),
+    async (c) => {
+      const { workspaceId } = c.get("member");
+      return c.json(
+        await getWorkflow(
+          database(c.env),
+          workspaceId,
+          c.req.valid("param").id,
+          appUrl(c.env, c.req.url),
+        ),
+        200,
+      );
+    },
+  );
+
+  router.openapi(
+    createRoute(
+      audited(
+        "workflow.updated",
+        { target: ["workflow", "param:id"] },
+        {
+          ...common,
+          method: "put",
+          path: "/v1/manage/workflows/{id}",
+          summary: "Replace a workflow's name, slug and definition",
+          middleware: write,
+          request: { params: IdParamSchema, ...body },
+          responses: {
+            200: json(WorkflowSchema, "The workflow"),
+            ...errorResponses("not_found", "slug_taken"),
+          },
+        },
+      ),
+    ),
+    async (c) => {
+      const { workspaceId } = c.get("member");
+      const replaced = await replaceWorkflow(
+        database(c.env),
+        notify(c.env),
+        workspaceId,
+        c.req.valid("param").id,
+        await definitionAsSent(c, c.req.valid("json")),
+        appUrl(c.env, c.req.url),
+      );
+      return c.json(replaced, 200);
+    },
+  );
+
+  router.openapi(
+    createRoute(
+      audited(
+        "workflow.deleted",
+        { target: ["workflow", "param:id"] },
+        {
+          ...common,
+          method: "delete",
+          path: "/v1/manage/workflows/{id}",
+          summary: "Delete a workflow and its executions",
+          middleware: [requireWriter],
+          request: { params: IdParamSchema },
+          responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
+        },
+      ),
+    ),
+    async (c) => {
+      await deleteWorkflow(
+        database(c.env),
+        notify(c.env),
+        c.get("member").workspaceId,
+        c.req.valid("param").id,
+      );
+      return c.body(null, 204);
+    },
+  );
+
+  for (const [action, status, recorded] of [
+    ["start", "running", "workflow.started"],
+    ["stop", "stopped", "workflow.stopped"],
+  ] as const) {
+    router.openapi(
+      createRoute(
+        audited(
+          recorded,
+          { target: ["workflow", "param:id"] },
+          {
+            ...common,
+            method: "post",
+            path: `/v1/manage/workflows/{id}/${action}`,
+            summary:
+              action === "start"
+                ? "Start: its webhooks accept requests"
+                : "Stop: its webhooks accept nothing",
+            middleware: [requireWriter],
+            request: { params: IdParamSchema },
+            responses: {
+              200: json(WorkflowSchema, "The workflow"),
+              ...errorResponses("not_found"),
+            },
+          },
+        ),
+      ),
+      async (c) => {
+        const { workspaceId } = c.get("member");
+        const id = c.req.valid("param").id;
+        const view = await setWorkflowStatus(
+          database(c.env),
+          notify(c.env),
+          workspaceId,
+          id,
+          status,
+          appUrl(c.env, c.req.url),
+        );
+        return c.json(view, 200);
+      },
+    );
+  }
+
+  return router;
+}

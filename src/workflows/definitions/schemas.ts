@@ -1,0 +1,182 @@
+/** Workflow and execution schemas (docs/api/manage.md, docs/api/webhooks.md). */
+import { z } from "@hono/zod-openapi";
+import { once } from "../../platform/once";
+import { WORKFLOW_NODE } from "../nodes/node-schemas";
+
+/**
+ * The workflow and execution schemas, built on first use: in the Worker only the management API
+ * needs them, and it is built on its first request (src/routes.ts).
+ */
+export const workflowSchemas = once(() => {
+  const Slug = z
+    .string()
+    .regex(
+      /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/,
+      "Lower-case letters, digits and inner hyphens, up to 63.",
+    );
+
+  /**
+   * A node, as request bodies take it and responses show it. Any object passes here, so that
+   * `parseDefinition` gets to list every problem with the workflow codes (docs/errors.md), and so
+   * that responses return the stored nodes as they are (the union's TypeScript type is not the
+   * engine's); the document shows the WorkflowNode union (node-schemas.ts) instead. Given a `type`, zod-to-openapi writes this metadata in place of the
+   * schema it would generate: an object that is a WorkflowNode. (`oneOf` of one rather than a bare
+   * `$ref`, which its metadata type does not allow; not `allOf`, which openapi-typescript mistypes
+   * beside a discriminator.)
+   */
+  const Node = z.record(z.string(), z.unknown()).openapi({
+    type: "object",
+    oneOf: [{ $ref: `#/components/schemas/${WORKFLOW_NODE}` }],
+  });
+  const ConnectionInput = z.record(z.string(), z.unknown()).openapi("WorkflowConnection", {
+    description:
+      '`{from, to, branch?: "true"|"false"}`; `branch` only on connections from a condition',
+    example: { from: "webhook_1", to: "check" },
+  });
+
+  const Concurrency = z
+    .strictObject({
+      limit: z.number().int().min(1).max(100),
+      queueLimit: z.number().int().min(1).max(10_000).default(1_000),
+    })
+    .openapi("WorkflowConcurrency", {
+      description:
+        "At most `limit` executions run at once; the others wait in a FIFO queue of at most `queueLimit` (default 1,000), and a call finding it full is answered 429 queue_full. Absent or null: no limit (docs/webhooks.md#concurrency).",
+    });
+
+  /**
+   * Body of create and replace. Only the envelope is checked here; the definition itself is checked
+   * by `parseDefinition`, which lists every problem at once.
+   */
+  const WorkflowInputSchema = z
+    .strictObject({
+      name: z.string().trim().min(1).max(200),
+      slug: Slug,
+      nodes: z.array(Node).max(100),
+      connections: z.array(ConnectionInput).max(500).default([]),
+      concurrency: Concurrency.nullable().optional(),
+    })
+    .openapi("WorkflowInput");
+
+  const WorkflowSchema = z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      slug: z.string(),
+      status: z.enum(["running", "stopped"]),
+      nodes: z.array(Node).openapi({
+        description: "The nodes with every default filled in and every key given",
+      }),
+      connections: z.array(z.record(z.string(), z.unknown())),
+      concurrency: Concurrency.nullable(),
+      webhookUrls: z.record(z.string(), z.string()).openapi({
+        description: "Each webhook node's full URL by node key (spec 4.4)",
+      }),
+      createdAt: z.string(),
+      updatedAt: z.string(),
+    })
+    .openapi("Workflow");
+
+  const NodeRunSchema = z
+    .object({
+      key: z.string(),
+      type: z.string(),
+      status: z.enum(["running", "waiting", "succeeded", "failed"]),
+      output: z.unknown().optional(),
+      error: z.string().optional(),
+      errorCode: z.enum(["destination_not_allowed"]).optional().openapi({
+        description:
+          "Why a failed node was refused by policy: `destination_not_allowed`, the outbound policy refused the URL or a redirect's target (docs/security.md#outbound-requests)",
+      }),
+      attempts: z
+        .array(
+          z.object({
+            at: z.string(),
+            status: z.number().int().nullable(),
+            error: z.string().optional(),
+          }),
+        )
+        .optional()
+        .openapi({
+          description:
+            "http_request with retry: each attempt that did not succeed (status null: no answer)",
+        }),
+      answered: z.literal(true).optional().openapi({
+        description:
+          "The respond node whose output answered the responseNode call: the first one reached (docs/webhooks.md#respond-node)",
+      }),
+      startedAt: z.string(),
+      finishedAt: z.string().nullable(),
+    })
+    .openapi("NodeRun");
+
+  const ExecutionSchema = z
+    .object({
+      id: z.string(),
+      workflowId: z.string(),
+      status: z.enum(["queued", "running", "succeeded", "failed"]),
+      trigger: z.object({ key: z.string(), type: z.string() }),
+      nodes: z.array(NodeRunSchema),
+      startedAt: z.string(),
+      finishedAt: z.string().nullable(),
+      replayOf: z
+        .string()
+        .nullable()
+        .openapi({ description: "The execution this one replays (docs/webhooks.md#replay)" }),
+      queuedAt: z.string().nullable().openapi({
+        description:
+          "When it was queued behind the workflow's concurrency limit; its wait is startedAt - queuedAt (docs/webhooks.md#concurrency)",
+      }),
+    })
+    .openapi("Execution", { description: "Secret values are redacted as `[redacted]`" });
+
+  const ExecutionListQuerySchema = z.strictObject({
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    startingAfter: z.string().max(64).optional().openapi({
+      description: "An execution id; lists the executions started before it (newest first)",
+    }),
+  });
+
+  const ReplayDefinition = z.enum(["original", "current"]).default("original").openapi({
+    description:
+      "`original`: the definition the execution ran on; `current`: the workflow's definition now",
+  });
+
+  const ReplayInputSchema = z.strictObject({ definition: ReplayDefinition }).openapi("ReplayInput");
+
+  const BulkReplayInputSchema = z
+    .strictObject({
+      status: z.literal("failed"),
+      since: z.iso.datetime({ offset: true }),
+      until: z.iso.datetime({ offset: true }).optional(),
+      definition: ReplayDefinition,
+    })
+    .openapi("BulkReplayInput");
+
+  const BulkReplaySchema = z
+    .object({ count: z.number().int().openapi({ description: "Replays queued (at most 1,000)" }) })
+    .openapi("BulkReplay");
+
+  const ExecutionListSchema = z
+    .object({ data: z.array(ExecutionSchema), hasMore: z.boolean() })
+    .openapi("ExecutionList");
+
+  return {
+    WorkflowInputSchema,
+    WorkflowSchema,
+    NodeRunSchema,
+    ExecutionSchema,
+    ExecutionListQuerySchema,
+    ReplayInputSchema,
+    BulkReplayInputSchema,
+    BulkReplaySchema,
+    ExecutionListSchema,
+  };
+});
+
+/** The types of the schemas `workflowSchemas` builds, by name. */
+export type WorkflowSchemas = ReturnType<typeof workflowSchemas>;
+
+export type WorkflowInput = z.infer<WorkflowSchemas["WorkflowInputSchema"]>;
+
+export type ExecutionView = z.infer<WorkflowSchemas["ExecutionSchema"]>;

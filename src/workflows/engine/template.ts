@@ -1,0 +1,130 @@
+/**
+ * Templates in node settings (docs/api/webhooks.md, spec 2.6): `{{<node_key>.<path>}}` and `{{secrets.NAME}}`.
+ * Resolution is a plain property walk over JSON data: no eval, own properties only (so a body's own
+ * `__proto__` or `constructor` key reads as the data it is, and nothing inherited is ever
+ * reached), and values that came from a template are never read as templates again (a caller
+ * cannot inject `{{secrets.X}}`).
+ */
+import type { JsonValue } from "../../platform/json";
+
+/** What templates can read: the outputs of finished nodes by key and the workspace secrets. */
+export type TemplateScope = { outputs: Record<string, JsonValue>; secrets: Record<string, string> };
+
+// The path may hold spaces inside (JSON keys can), but not braces; whitespace around it is trimmed.
+const PATH = "([^{}\\s](?:[^{}]*[^{}\\s])?)";
+const TEMPLATE = new RegExp(`\\{\\{\\s*${PATH}\\s*\\}\\}`, "g");
+const WHOLE_TEMPLATE = new RegExp(`^\\{\\{\\s*${PATH}\\s*\\}\\}$`);
+const ARRAY_INDEX = /^(?:0|[1-9]\d*)$/;
+
+/** True for `{}`-style objects (what JSON produces); arrays, null and class instances are not. */
+export function isPlainObject<T = unknown>(value: T | unknown): value is Record<string, T> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * How a value reads inside text: strings as is, null/undefined as empty, objects and arrays as JSON,
+ * numbers and booleans via String.
+ */
+export function valueAsText(value: unknown): string {
+  if (value === undefined || value === null) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+// An own `__proto__` (JSON.parse and fromEntries make one) shadows the inherited accessor, so
+// reading it after `hasOwn` gives the data; an inherited name fails `hasOwn` and reads as missing.
+function child(value: JsonValue | undefined, segment: string): JsonValue | undefined {
+  if (Array.isArray(value)) return ARRAY_INDEX.test(segment) ? value[Number(segment)] : undefined;
+  if (isPlainObject(value)) return Object.hasOwn(value, segment) ? value[segment] : undefined;
+  return undefined;
+}
+
+/** The value a template path points at, or undefined when any step is missing. */
+function lookup(path: string, scope: TemplateScope): JsonValue | undefined {
+  const [head = "", ...rest] = path.split(".");
+  if (head === "secrets") {
+    const [name] = rest;
+    return rest.length === 1 && name !== undefined ? child(scope.secrets, name) : undefined;
+  }
+  let current = child(scope.outputs, head);
+  for (const segment of rest) {
+    if (current === undefined) return undefined;
+    current = child(current, segment);
+  }
+  return current;
+}
+
+function resolveString(text: string, scope: TemplateScope): JsonValue {
+  if (!text.includes("{{")) return text;
+  const whole = WHOLE_TEMPLATE.exec(text);
+  if (whole?.[1] !== undefined) {
+    const value = lookup(whole[1], scope);
+    return value === undefined ? "" : value;
+  }
+  return text.replace(TEMPLATE, (_match, path: string) => valueAsText(lookup(path, scope)));
+}
+
+/**
+ * Whether every template in `text` resolves to a non-empty value: a text naming a part of the
+ * call that is missing (an absent header) is not that call's identity (docs/webhooks.md#deduplication).
+ */
+export function everyTemplateResolves(text: string, scope: TemplateScope): boolean {
+  for (const match of text.matchAll(TEMPLATE)) {
+    if (match[1] === undefined || valueAsText(lookup(match[1], scope) ?? "") === "") return false;
+  }
+  return true;
+}
+
+/**
+ * Resolves every template in `value` (a JSON value), walking arrays and plain objects; object keys
+ * are not templates. A string that is exactly one template takes the referenced value with its type
+ * (number, object, boolean, null); any other string gets each template interpolated as text (see
+ * `valueAsText`). Missing values resolve to "" in both cases. Returns new arrays/objects; never
+ * throws for JSON input.
+ */
+export function resolveValue(value: JsonValue, scope: TemplateScope): JsonValue {
+  if (typeof value === "string") return resolveString(value, scope);
+  if (Array.isArray(value)) return value.map((item) => resolveValue(item, scope));
+  if (isPlainObject(value)) {
+    // fromEntries defines own properties, so a `__proto__` key stays data and sets no prototype.
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, resolveValue(item, scope)]),
+    );
+  }
+  return value;
+}
+
+/** Calls `visit` with the path (split on ".") of every template inside every string of `value`. */
+function forEachTemplatePath(value: unknown, visit: (segments: string[]) => void): void {
+  if (typeof value === "string") {
+    if (!value.includes("{{")) return;
+    for (const match of value.matchAll(TEMPLATE)) {
+      if (match[1] !== undefined) visit(match[1].split("."));
+    }
+  } else if (Array.isArray(value)) {
+    for (const item of value) forEachTemplatePath(item, visit);
+  } else if (isPlainObject(value)) {
+    for (const item of Object.values(value)) forEachTemplatePath(item, visit);
+  }
+}
+
+/** Node keys referenced by templates anywhere in `value`, deduplicated, `secrets` excluded. */
+export function templateReferences(value: unknown): string[] {
+  const keys = new Set<string>();
+  forEachTemplatePath(value, ([head = ""]) => {
+    if (head !== "secrets") keys.add(head);
+  });
+  return [...keys];
+}
+
+/** Secret names referenced as `{{secrets.NAME}}` anywhere in `value`, deduplicated. */
+export function secretReferences(value: unknown): string[] {
+  const names = new Set<string>();
+  forEachTemplatePath(value, ([head, name, ...rest]) => {
+    if (head === "secrets" && name !== undefined && rest.length === 0) names.add(name);
+  });
+  return [...names];
+}

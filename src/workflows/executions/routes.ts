@@ -1,0 +1,151 @@
+/**
+ * Executions of a workflow: `/v1/manage/workflows/{id}/executions[/{executionId}]` and their
+ * replays (docs/api/manage.md, docs/api/webhooks.md, docs/webhooks.md#replay).
+ */
+
+import { createRoute, z } from "@hono/zod-openapi";
+import { audited } from "../../audit";
+import type { MemberEnv } from "../../auth";
+import { requireWriter } from "../../auth";
+import { database } from "../../db/database";
+import { createRouter } from "../../platform/app";
+import { jsonBody } from "../../platform/json-body";
+import { errorResponses, IdParamSchema } from "../../platform/openapi";
+import { workflowSchemas } from "../definitions/schemas";
+import { assertWorkflow } from "../definitions/workflows";
+import { getExecution, listExecutions, replayExecution, replayFailed } from "./executions";
+
+const common = { tags: ["Workflows"], security: [{ memberToken: [] }] };
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+const write = [requireWriter, ...jsonBody(4_096)];
+
+/**
+ * A workflow's executions and replays: a router built by the full app on first use, never at
+ * start-up (src/routes.ts).
+ */
+export function executionsRouter() {
+  const {
+    BulkReplayInputSchema,
+    BulkReplaySchema,
+    ExecutionListQuerySchema,
+    ExecutionListSchema,
+    ExecutionSchema,
+    ReplayInputSchema,
+  } = workflowSchemas();
+  const ExecutionParams = IdParamSchema.extend({
+    executionId: z
+      .string()
+      .min(1)
+      .max(64)
+      .openapi({ param: { name: "executionId", in: "path" } }),
+  });
+
+  const router = createRouter<MemberEnv>();
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/v1/manage/workflows/{id}/executions",
+      summary: "List executions, newest first",
+      request: { params: IdParamSchema, query: ExecutionListQuerySchema },
+      responses: {
+        200: json(ExecutionListSchema, "Executions"),
+        ...errorResponses("not_found"),
+      },
+    }),
+    async (c) => {
+      const id = c.req.valid("param").id;
+      const { limit, startingAfter } = c.req.valid("query");
+      const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
+      return c.json(await listExecutions(c.env, id, shardsEver, limit, startingAfter), 200);
+    },
+  );
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/v1/manage/workflows/{id}/executions/{executionId}",
+      summary: "Read an execution",
+      request: { params: ExecutionParams },
+      responses: { 200: json(ExecutionSchema, "The execution"), ...errorResponses("not_found") },
+    }),
+    async (c) => {
+      const { id, executionId } = c.req.valid("param");
+      const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
+      return c.json(await getExecution(c.env, id, shardsEver, executionId), 200);
+    },
+  );
+
+  router.openapi(
+    createRoute(
+      audited(
+        "workflow.replayed",
+        { target: ["workflow", "param:id"] },
+        {
+          ...common,
+          method: "post",
+          path: "/v1/manage/workflows/{id}/executions/{executionId}/replay",
+          summary: "Replay an execution: a new one with the same trigger input",
+          description:
+            "On the definition the execution ran on (`original`, the default) or the workflow's current one. Answers once the new execution is recorded, with its record (`replayOf` names the first). docs/webhooks.md#replay",
+          middleware: write,
+          request: {
+            params: ExecutionParams,
+            body: {
+              required: true,
+              content: { "application/json": { schema: ReplayInputSchema } },
+            },
+          },
+          responses: {
+            201: json(ExecutionSchema, "The new execution"),
+            ...errorResponses("not_found", "replay_unavailable"),
+          },
+        },
+      ),
+    ),
+    async (c) => {
+      const { id, executionId } = c.req.valid("param");
+      const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
+      const { definition } = c.req.valid("json");
+      return c.json(await replayExecution(c.env, id, shardsEver, executionId, definition), 201);
+    },
+  );
+
+  router.openapi(
+    createRoute(
+      audited(
+        "workflow.replayed",
+        { target: ["workflow", "param:id"] },
+        {
+          ...common,
+          method: "post",
+          path: "/v1/manage/workflows/{id}/executions/replay",
+          summary: "Replay the failed executions started in a time window, in the background",
+          description:
+            "Queues a replay of every failed execution started from `since` until `until` (default: now), oldest first, at most 1,000 (per runner of a workflow spread over several); they start one after another. docs/webhooks.md#replay",
+          middleware: write,
+          request: {
+            params: IdParamSchema,
+            body: {
+              required: true,
+              content: { "application/json": { schema: BulkReplayInputSchema } },
+            },
+          },
+          responses: { 202: json(BulkReplaySchema, "Queued"), ...errorResponses("not_found") },
+        },
+      ),
+    ),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
+      return c.json(await replayFailed(c.env, id, shardsEver, c.req.valid("json")), 202);
+    },
+  );
+
+  return router;
+}

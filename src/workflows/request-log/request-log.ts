@@ -1,0 +1,116 @@
+/**
+ * A workflow's request log and captured samples, read from its runner (docs/webhooks.md#request-log,
+ * docs/webhooks.md#capture): times as ISO strings. The caller has checked the workflow belongs to
+ * the workspace.
+ */
+import type { z } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import { database } from "../../db/database";
+import { DAY_MS, retentionOf } from "../../db/retention";
+import { workspaces } from "../../db/schema";
+import type { AppBindings } from "../../platform/env";
+import { notFound } from "../../platform/errors";
+import { isoTime } from "../../platform/ids";
+import { getWorkflow, webhookTestUrl } from "../definitions/workflows";
+import { runnerIfEver, workflowRunner } from "../runner/client";
+import { listRequestsMerged } from "../runner/merged-lists";
+import type { LoggedRequest } from "../runner/request-log-entry";
+import { shardOfId } from "../runner/shards";
+import type { RequestSchemas } from "./schemas";
+
+type Env = Pick<AppBindings, "WORKFLOW_RUNNER">;
+
+function toView(entry: LoggedRequest): z.infer<RequestSchemas["LoggedRequestSchema"]> {
+  return { ...entry, receivedAt: isoTime(entry.receivedAt) };
+}
+
+/**
+ * A page of the request log, newest first, merged over the `shardsEver` runner shards that may
+ * hold entries; `cursor` is the `nextCursor` of the page before.
+ */
+export async function listRequests(
+  env: Env,
+  workflowId: string,
+  shardsEver: number,
+  query: { limit: number; outcome?: string; cursor?: string },
+  maxAgeMs?: number,
+) {
+  const page = await listRequestsMerged(env, workflowId, shardsEver, query.limit, {
+    ...(query.outcome ? { outcome: query.outcome } : {}),
+    ...(query.cursor ? { before: query.cursor } : {}),
+    ...(maxAgeMs ? { maxAgeMs } : {}),
+  });
+  const last = page.data.at(-1);
+  return {
+    data: page.data.map(toView),
+    hasMore: page.hasMore,
+    nextCursor: page.hasMore && last ? last.id : null,
+  };
+}
+
+/** One logged call with its whole body, from the shard its id names. @throws 404 not_found */
+export async function getRequest(
+  env: Env,
+  workflowId: string,
+  shardsEver: number,
+  requestId: string,
+  maxAgeMs?: number,
+): Promise<z.infer<RequestSchemas["LoggedRequestDetailSchema"]>> {
+  const runner = runnerIfEver(env, workflowId, shardsEver, shardOfId(requestId));
+  const entry = runner ? await runner.getRequest(requestId, maxAgeMs) : null;
+  if (!entry) {
+    throw notFound("No such request in this workflow's log (kept as long as its workspace says).");
+  }
+  return { ...entry, receivedAt: isoTime(entry.receivedAt) };
+}
+
+const noSuchNode = () => notFound("The workflow has no webhook node with this key.");
+
+/**
+ * Arms capture on a webhook node's test URL for its next `count` calls within `ttlSeconds`.
+ * @throws 404 not_found for an unknown workflow or node
+ */
+export async function armCapture(
+  env: AppBindings,
+  workspaceId: string,
+  workflowId: string,
+  nodeKey: string,
+  settings: { count: number; ttlSeconds: number },
+  appUrl: string,
+): Promise<z.infer<RequestSchemas["CaptureSchema"]>> {
+  const workflow = await getWorkflow(database(env), workspaceId, workflowId, appUrl);
+  const url = workflow.webhookUrls[nodeKey];
+  if (!url) throw noSuchNode();
+  const runner = workflowRunner(env, workflowId);
+  const arming = await runner.armCapture(workflowId, nodeKey, settings.count, settings.ttlSeconds);
+  if (!arming) throw noSuchNode();
+  return {
+    nodeKey,
+    testUrl: webhookTestUrl(url, appUrl),
+    remaining: arming.remaining,
+    expiresAt: isoTime(arming.expiresAt),
+  };
+}
+
+/** A webhook node's captured samples, newest first. @throws 404 not_found */
+export async function listSamples(
+  env: Env,
+  workflowId: string,
+  nodeKey: string,
+): Promise<z.infer<RequestSchemas["SampleListSchema"]>> {
+  const samples = await workflowRunner(env, workflowId).samples(workflowId, nodeKey);
+  if (!samples) throw noSuchNode();
+  return {
+    data: samples.map((sample) => ({ ...sample, capturedAt: isoTime(sample.capturedAt) })),
+  };
+}
+
+/** How long the workspace's request log entries are shown (ms): its `requestLogDays`. */
+export async function requestLogAge(env: AppBindings, workspaceId: string): Promise<number> {
+  const row = await database(env)
+    .select({ retention: workspaces.retention })
+    .from(workspaces)
+    .where(eq(workspaces.id, workspaceId))
+    .get();
+  return retentionOf(row?.retention).requestLogDays * DAY_MS;
+}

@@ -1,0 +1,147 @@
+/**
+ * A workflow's request log and capture (docs/webhooks.md#request-log, docs/webhooks.md#capture):
+ * `/v1/manage/workflows/{id}/requests[/{requestId}]` and
+ * `/v1/manage/workflows/{id}/nodes/{key}/capture|samples`.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { audited } from "../../audit";
+import type { MemberEnv } from "../../auth";
+import { requireWriter } from "../../auth";
+import { database } from "../../db/database";
+import { createRouter } from "../../platform/app";
+import { jsonBody } from "../../platform/json-body";
+import { errorResponses, IdParamSchema, NoQuerySchema } from "../../platform/openapi";
+import { appUrl } from "../../platform/origins";
+import { assertWorkflow } from "../definitions/workflows";
+import { armCapture, getRequest, listRequests, listSamples, requestLogAge } from "./request-log";
+import { REQUEST_ID, requestSchemas } from "./schemas";
+
+const common = { tags: ["Workflows"], security: [{ memberToken: [] }] };
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+
+/**
+ * A workflow's request log, capture and samples: a router built by the full app on first use,
+ * never at start-up (src/routes.ts).
+ */
+export function requestsRouter() {
+  const {
+    CaptureInputSchema,
+    CaptureSchema,
+    LoggedRequestDetailSchema,
+    NodeKeyParamsSchema,
+    RequestListQuerySchema,
+    RequestListSchema,
+    SampleListSchema,
+  } = requestSchemas();
+  const router = createRouter<MemberEnv>();
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/v1/manage/workflows/{id}/requests",
+      summary: "List the calls to the workflow's webhook URLs, refusals included, newest first",
+      description:
+        "Kept the workspace's requestLogDays (7 by default) or the newest 1,000 calls, whichever is less, per runner of a workflow spread over several (docs/webhooks.md#request-log).",
+      request: { params: IdParamSchema, query: RequestListQuerySchema },
+      responses: { 200: json(RequestListSchema, "Logged calls"), ...errorResponses("not_found") },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const { workspaceId } = c.get("member");
+      const { shardsEver } = await assertWorkflow(database(c.env), workspaceId, id);
+      const maxAgeMs = await requestLogAge(c.env, workspaceId);
+      return c.json(await listRequests(c.env, id, shardsEver, c.req.valid("query"), maxAgeMs), 200);
+    },
+  );
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/v1/manage/workflows/{id}/requests/{requestId}",
+      summary: "Read one logged call with its whole body",
+      request: {
+        params: IdParamSchema.extend({
+          requestId: z
+            .string()
+            .regex(REQUEST_ID)
+            .openapi({ param: { name: "requestId", in: "path" } }),
+        }),
+        query: NoQuerySchema,
+      },
+      responses: {
+        200: json(LoggedRequestDetailSchema, "The call"),
+        ...errorResponses("not_found"),
+      },
+    }),
+    async (c) => {
+      const { id, requestId } = c.req.valid("param");
+      const { workspaceId } = c.get("member");
+      const { shardsEver } = await assertWorkflow(database(c.env), workspaceId, id);
+      const maxAgeMs = await requestLogAge(c.env, workspaceId);
+      return c.json(await getRequest(c.env, id, shardsEver, requestId, maxAgeMs), 200);
+    },
+  );
+
+  router.openapi(
+    createRoute(
+      audited(
+        "workflow.capture_armed",
+        { target: ["workflow", "param:id"] },
+        {
+          ...common,
+          method: "post",
+          path: "/v1/manage/workflows/{id}/nodes/{key}/capture",
+          summary: "Arm capture on a webhook node's test URL",
+          description:
+            "Calls to `{APP_URL}/webhook-test/<workspace>/<workflow>/<node>` are stored as samples and answered 200 `{captured: true}` without running anything, even while the workflow is stopped, for the next `count` calls within `ttlSeconds`; otherwise that URL answers 404. Arming again replaces the earlier arming (docs/webhooks.md#capture).",
+          middleware: [requireWriter, ...jsonBody(4_096)],
+          request: {
+            params: NodeKeyParamsSchema,
+            body: {
+              required: true,
+              content: { "application/json": { schema: CaptureInputSchema } },
+            },
+          },
+          responses: { 201: json(CaptureSchema, "Armed"), ...errorResponses("not_found") },
+        },
+      ),
+    ),
+    async (c) => {
+      const { id, key } = c.req.valid("param");
+      const { workspaceId } = c.get("member");
+      const settings = c.req.valid("json");
+      const armed = await armCapture(
+        c.env,
+        workspaceId,
+        id,
+        key,
+        settings,
+        appUrl(c.env, c.req.url),
+      );
+      return c.json(armed, 201);
+    },
+  );
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/v1/manage/workflows/{id}/nodes/{key}/samples",
+      summary: "List a webhook node's captured samples, newest first (at most 20, 7 days)",
+      request: { params: NodeKeyParamsSchema, query: NoQuerySchema },
+      responses: { 200: json(SampleListSchema, "Samples"), ...errorResponses("not_found") },
+    }),
+    async (c) => {
+      const { id, key } = c.req.valid("param");
+      await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
+      return c.json(await listSamples(c.env, id, key), 200);
+    },
+  );
+
+  return router;
+}

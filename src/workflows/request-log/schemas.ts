@@ -1,0 +1,125 @@
+/** The request log's and capture's schemas (docs/webhooks.md#request-log, docs/webhooks.md#capture). */
+import { z } from "@hono/zod-openapi";
+import { once } from "../../platform/once";
+import { IdParamSchema } from "../../platform/openapi";
+import { KEY_PATTERN } from "../nodes/validate-node";
+import { CAPTURE } from "../runner/capture-store";
+import { REQUEST_OUTCOMES } from "../runner/request-log-entry";
+
+/**
+ * An entry id, what `nextCursor` and `{requestId}` take: `whr_`, 18 digits and 6 base62
+ * characters, and `-<k>` when runner shard k > 0 keeps it (docs/scaling.md#runner-shards).
+ */
+export const REQUEST_ID = /^whr_\d{18}[A-Za-z0-9]{6}(?:-[1-9]\d?)?$/;
+
+/**
+ * The request log's and capture's schemas, built on first use: in the Worker only the management
+ * API needs them, and it is built on its first request (src/routes.ts).
+ */
+export const requestSchemas = once(() => {
+  const LoggedRequestSchema = z
+    .object({
+      id: z.string(),
+      requestId: z.string().openapi({ description: "The call's `x-request-id`" }),
+      receivedAt: z.string(),
+      nodeKey: z.string(),
+      method: z.string(),
+      status: z
+        .number()
+        .int()
+        .openapi({ description: "The HTTP status the call was answered with" }),
+      outcome: z.enum(REQUEST_OUTCOMES),
+      executionId: z.string().nullable(),
+      latencyMs: z.number().int(),
+      size: z.number().int().openapi({ description: "The body's size in bytes" }),
+      headers: z.record(z.string(), z.string()).openapi({
+        description: "Values of credential, cookie and signature headers are `[redacted]`",
+      }),
+      bodyPreview: z.string().openapi({ description: "The body's first 2 KiB as text" }),
+      reason: z.string().nullable().openapi({
+        description:
+          "Why a call was refused (for invalid_signature: no_secret, missing_header, bad_signature or stale_timestamp); never told to the caller",
+      }),
+    })
+    .openapi("LoggedRequest");
+
+  const LoggedRequestDetailSchema = LoggedRequestSchema.extend({
+    body: z.string().nullable().openapi({ description: "The whole body; null when never read" }),
+    bodyEncoding: z.enum(["utf8", "base64"]),
+  }).openapi("LoggedRequestDetail");
+
+  const RequestListQuerySchema = z.strictObject({
+    outcome: z.enum(REQUEST_OUTCOMES).optional(),
+    cursor: z
+      .string()
+      .regex(REQUEST_ID, "Use `nextCursor` of a page.")
+      .optional()
+      .openapi({ description: "`nextCursor` of the previous page" }),
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+  });
+
+  const RequestListSchema = z
+    .object({
+      data: z.array(LoggedRequestSchema),
+      hasMore: z.boolean(),
+      nextCursor: z.string().nullable(),
+    })
+    .openapi("LoggedRequestList");
+
+  const NodeKeyParamsSchema = IdParamSchema.extend({
+    key: z
+      .string()
+      .regex(KEY_PATTERN)
+      .openapi({ param: { name: "key", in: "path" } }),
+  });
+
+  const CaptureInputSchema = z
+    .strictObject({
+      count: z.number().int().min(1).max(CAPTURE.maxCount).default(CAPTURE.defaultCount),
+      ttlSeconds: z
+        .number()
+        .int()
+        .min(1)
+        .max(CAPTURE.maxTtlSeconds)
+        .default(CAPTURE.defaultTtlSeconds),
+    })
+    .openapi("CaptureInput");
+
+  const CaptureSchema = z
+    .object({
+      nodeKey: z.string(),
+      testUrl: z.string().openapi({ description: "Calls to it are captured while armed" }),
+      remaining: z.number().int(),
+      expiresAt: z.string(),
+    })
+    .openapi("Capture");
+
+  const SampleListSchema = z
+    .object({
+      data: z.array(
+        z.object({
+          id: z.string(),
+          capturedAt: z.string(),
+          output: z.unknown().openapi({
+            description:
+              "The node's output as a template sees it: body, headers, queryParams, method",
+          }),
+        }),
+      ),
+    })
+    .openapi("SampleList");
+
+  return {
+    LoggedRequestSchema,
+    LoggedRequestDetailSchema,
+    RequestListQuerySchema,
+    RequestListSchema,
+    NodeKeyParamsSchema,
+    CaptureInputSchema,
+    CaptureSchema,
+    SampleListSchema,
+  };
+});
+
+/** The types of the schemas `requestSchemas` builds, by name. */
+export type RequestSchemas = ReturnType<typeof requestSchemas>;

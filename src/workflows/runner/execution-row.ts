@@ -1,0 +1,185 @@
+/**
+ * An execution record as the runner stores it (one storage value per execution), and the views
+ * of it: the record shown to members, and the live execution the runner continues.
+ */
+import type { JsonValue } from "../../platform/json";
+import { startExecution } from "../engine/engine";
+import type {
+  ConversationEventNode,
+  ExecutionState,
+  NodeRun,
+  NodeType,
+  WebhookNode,
+  WorkflowDefinition,
+} from "../nodes/types";
+import type { RunnerConfig } from "./config";
+import type { ExecutionRecord } from "./contract";
+
+/**
+ * Storage keys: `x/<seq>` a record (seq grows with every new execution, so listing is newest
+ * first), `i/<id>` its seq, `l/<id>` its seq while unfinished, `r/<id>` a large kept replay input,
+ * `d/<version>` a definition version records name (written with the first), for replays.
+ */
+export const recordKey = (seq: number) => `x/${String(seq).padStart(12, "0")}`;
+export const idKey = (id: string) => `i/${id}`;
+export const liveKey = (id: string) => `l/${id}`;
+export const inputKey = (id: string) => `r/${id}`;
+export const definitionKey = (version: number) => `d/${String(version).padStart(15, "0")}`;
+
+/** A sealed kept input up to this length (characters) is stored inside its record. */
+export const INLINE_INPUT_MAX_CHARS = 16_384;
+
+/** An execution being run: the definition it started with and the engine's state. */
+export type LiveExecution = {
+  id: string;
+  workflowId: string;
+  triggerType: NodeType;
+  definition: WorkflowDefinition;
+  state: ExecutionState;
+  startedAt: number;
+  /** The version (`updatedAt`) of the definition it runs on. */
+  definitionAt: number;
+  /** The execution this one replays (docs/webhooks.md#replay). */
+  replayOf: string | null;
+  /** When it was queued behind the workflow's concurrency limit (docs/webhooks.md#concurrency). */
+  queuedAt: number | null;
+};
+
+/**
+ * A new execution of the workflow from `trigger` with its output, on its current definition or,
+ * for a replay, the one `options.runOn` names; `queued` when it waits for a concurrency slot.
+ */
+export function newExecution(
+  config: RunnerConfig,
+  trigger: WebhookNode | ConversationEventNode,
+  id: string,
+  output: JsonValue,
+  options: { replayOf?: string; runOn?: { definition: WorkflowDefinition; definitionAt: number } },
+  { now, queued }: { now: number; queued: boolean },
+): LiveExecution {
+  const definition = options.runOn?.definition ?? config.definition;
+  return {
+    id,
+    workflowId: config.workflowId,
+    triggerType: trigger.type,
+    definition,
+    state: startExecution(definition, trigger.key, output, now, id),
+    startedAt: now,
+    definitionAt: options.runOn?.definitionAt ?? config.updatedAt,
+    replayOf: options.replayOf ?? null,
+    queuedAt: queued ? now : null,
+  };
+}
+
+/** What a running execution waits for, and when the runner must look at it again (epoch ms). */
+export type Wake = { step: "fetch" | "wait"; at: number };
+
+/** The stored record. */
+export type Row = {
+  id: string;
+  workflowId: string;
+  status: ExecutionState["status"] | "queued";
+  triggerKey: string;
+  triggerType: NodeType;
+  startedAt: number;
+  finishedAt: number | null;
+  /** Redacted `NodeRun[]` as JSON. */
+  nodes: string;
+  /** `{definition, state}` as JSON while running; null once finished. */
+  live: string | null;
+  wake: Wake | null;
+  /** See LiveExecution; absent on records written before replays existed. */
+  definitionAt?: number;
+  replayOf?: string | null;
+  /**
+   * The trigger's raw output as JSON, sealed, kept only when redaction changed the record (a
+   * secret's value in the call): a replay then gets the call as it was. Null otherwise. As
+   * stored: present when it is at most INLINE_INPUT_MAX_CHARS, else in `r/<id>`.
+   */
+  input?: string | null;
+  /** As stored: whether `r/<id>` holds the kept input (written apart from the record). */
+  hasInput?: boolean;
+  queuedAt?: number | null;
+};
+
+/** When an execution was created (epoch ms): queued, or else started; the order of merged lists. */
+export function createdAt(record: { queuedAt?: number | null; startedAt: number }): number {
+  return record.queuedAt ?? record.startedAt;
+}
+
+/** When the last node of `runs` finished (epoch ms), or null. */
+export function lastFinishedAt(runs: NodeRun[]): number | null {
+  let at: number | null = null;
+  for (const run of runs) {
+    if (run.finishedAt !== null && (at === null || run.finishedAt > at)) at = run.finishedAt;
+  }
+  return at;
+}
+
+/** The record as members see it. */
+export function toRecord(row: Row): ExecutionRecord {
+  return {
+    id: row.id,
+    workflowId: row.workflowId,
+    status: row.status,
+    trigger: { key: row.triggerKey, type: row.triggerType },
+    nodes: JSON.parse(row.nodes) as NodeRun[],
+    startedAt: row.startedAt,
+    finishedAt: row.finishedAt,
+    replayOf: row.replayOf ?? null,
+    queuedAt: row.queuedAt ?? null,
+  };
+}
+
+/** A running execution from its row and its opened state JSON (`{definition, state}`). */
+export function toLive(row: Row, live: string): LiveExecution {
+  const { definition, state } = JSON.parse(live) as {
+    definition: WorkflowDefinition;
+    state: ExecutionState;
+  };
+  return {
+    id: row.id,
+    workflowId: row.workflowId,
+    triggerType: row.triggerType,
+    definition,
+    state,
+    startedAt: row.startedAt,
+    definitionAt: row.definitionAt ?? 0,
+    replayOf: row.replayOf ?? null,
+    queuedAt: row.queuedAt ?? null,
+  };
+}
+
+/**
+ * The storage writes of a batch of sealed rows: confirmed ones (a running record and its `l/` key
+ * must be on disk before anything follows), unconfirmed ones (finished records) and `l/` keys to
+ * delete. A definition version still to be written (non-null in `definitions`) goes with the
+ * first new record naming it, and is then marked written (null).
+ */
+export function storageWrites(
+  batch: { seq: number; row: Row; isNew: boolean }[],
+  definitions: Map<number, WorkflowDefinition | null>,
+): { confirmed: Record<string, unknown>; unconfirmed: Record<string, unknown>; ended: string[] } {
+  const confirmed: Record<string, unknown> = {};
+  const unconfirmed: Record<string, unknown> = {};
+  const ended: string[] = [];
+  for (const { seq, row: sealedRow, isNew } of batch) {
+    const into = sealedRow.live === null ? unconfirmed : confirmed;
+    // A small kept input rides in the record (a row fewer per call); a large one has its own
+    // value, as with the record it could pass the 2 MB value limit.
+    const { input, ...row } = sealedRow;
+    const apart = Boolean(input) && (input?.length ?? 0) > INLINE_INPUT_MAX_CHARS;
+    into[recordKey(seq)] = { ...row, ...(input && !apart ? { input } : {}), hasInput: apart };
+    if (input && apart) into[inputKey(row.id)] = input;
+    if (isNew) into[idKey(row.id)] = seq;
+    const version = row.definitionAt ?? 0;
+    const definition = definitions.get(version);
+    if (isNew && definition) {
+      into[definitionKey(version)] = definition;
+      definitions.set(version, null);
+    }
+    if (row.live !== null) confirmed[liveKey(row.id)] = seq;
+    else if (!isNew) ended.push(liveKey(row.id));
+  }
+  return { confirmed, unconfirmed, ended };
+}

@@ -1,0 +1,299 @@
+/**
+ * The Workflow-runner's execution records, in the object's (SQLite-backed) storage
+ * (docs/api/webhooks.md). One record per execution: what is shown (node runs with secret values
+ * and credential headers redacted, `credential-headers.ts`) and, while the execution runs, what is
+ * needed to continue it after a restart (definition snapshot and engine state, sealed with the
+ * secrets key by `StateBox`). The state is dropped when the execution finishes, so finished
+ * records hold only redacted data; its ending is told to the runner's metrics (`onFinished`).
+ *
+ * Keys are those of `execution-row.ts`. Unfinished executions are also indexed in memory
+ * (`LiveIndex`, rebuilt when the object starts) with their wake times, for the alarm.
+ *
+ * Durability: a running execution's record is written confirmed, so nothing that follows (a fetch,
+ * the reply to its caller) leaves the object before it is on disk: after any restart the execution
+ * continues from there. A finished record is written unconfirmed, like the rate-limit log, and
+ * nobody waits for it: finished records gather for up to FINISHED_BATCH_MS and go out in one write
+ * (a reply held for its record's write, and a `put` per few records, cost a busy webhook a fifth of
+ * its throughput). Reads in between see them; an eviction loses nothing (the write is pending work
+ * of the object); only a machine crash in those milliseconds could lose them. A running record's
+ * save is written as soon as the write in flight (if any) is done, with every other pending save
+ * (`GroupCommit`, the service's one group-commit writer).
+ */
+import { GroupCommit } from "../../platform/group-commit";
+import type { KeyConfig } from "../../platform/secret-box";
+import type { WorkflowDefinition } from "../nodes/types";
+import type { ExecutionPage, ExecutionRecord } from "./contract";
+import { shownRunsJson } from "./credential-headers";
+import {
+  definitionKey,
+  idKey,
+  inputKey,
+  type LiveExecution,
+  lastFinishedAt,
+  type Row,
+  recordKey,
+  storageWrites,
+  toLive,
+  toRecord,
+  type Wake,
+} from "./execution-row";
+import { LiveIndex } from "./live-index";
+import type { ExecutionResult } from "./metrics-counts";
+import { deleteFinished } from "./record-housekeeping";
+import { StateBox, stateAad } from "./state-box";
+
+/** Finished executions kept per workflow; older ones are deleted (like n8n's execution pruning). */
+export const MAX_FINISHED_EXECUTIONS = 10_000;
+const PRUNE_EVERY = 256;
+/** How long a finished record may wait to be written with others (ms). */
+export const FINISHED_BATCH_MS = 10;
+
+/** The runner's execution records and running set (docs/architecture.md#storage). */
+export class ExecutionStore {
+  private seq = 0;
+  private closed = false; // set by `forget`: nothing is written again, not even a write under way
+  /** Running executions: their seq and wake. */
+  readonly live = new LiveIndex();
+  private unsaved = new Map<string, { seq: number; row: Row; isNew: boolean }>();
+  /** Writes the pending saves, grouped (docs/architecture.md#storage). */
+  private readonly commit = new GroupCommit(() => this.flush());
+  private finishedSincePrune = 0;
+  /** Definition versions: to be written with the next batch, or null once written. */
+  private readonly definitions = new Map<number, WorkflowDefinition | null>();
+  /** Executions erased while live (`forgetErased`): never saved again. */
+  readonly erased = new Set<string>();
+
+  private readonly box: StateBox;
+
+  /** @param keys seal running states; `onFinished` hears of each execution once, as it ends */
+  constructor(
+    private readonly storage: DurableObjectStorage,
+    keys: KeyConfig,
+    private readonly onFinished: (result: ExecutionResult) => void = () => {},
+  ) {
+    this.box = new StateBox(keys);
+  }
+
+  /** The row as stored: its live state and kept input sealed. */
+  private async sealed(row: Row): Promise<Row> {
+    const aad = stateAad(row.workflowId, row.id);
+    const live = row.live === null ? null : await this.box.seal(row.live, aad);
+    const input = row.input ? await this.box.seal(row.input, aad) : null;
+    return { ...row, live, input };
+  }
+
+  /** Reads the newest seq and the running executions; call once, while the object starts. */
+  async load(): Promise<void> {
+    const newest = await this.storage.list<Row>({ prefix: "x/", reverse: true, limit: 1 });
+    for (const key of newest.keys()) this.seq = Number(key.slice(2));
+    const live = await this.storage.list<number>({ prefix: "l/" });
+    const rows = await this.storage.get<Row>([...live.values()].map(recordKey));
+    for (const [key, seq] of live) {
+      const row = rows.get(recordKey(seq));
+      if (row)
+        this.live.set(key.slice(2), { seq, wake: row.wake, queued: row.status === "queued" });
+    }
+  }
+
+  /**
+   * Records the execution as it is now. The row is built at once, so later changes to the state do
+   * not leak into it, and `get` sees it at once. It is written together with the other pending
+   * saves: at the next macrotask for a running execution, within FINISHED_BATCH_MS for a finished
+   * one (see the file's docstring).
+   * @param secretValues values replaced by `[redacted]` in what is shown (from `secretsForRedaction`)
+   * @param wake for a running execution, what it waits for; null once finished
+   * @param queued the execution waits for a free slot (docs/webhooks.md#concurrency)
+   * @returns settles once written (confirmed or not)
+   */
+  save(
+    execution: LiveExecution,
+    secretValues: string[],
+    wake: Wake | null,
+    queued = false,
+  ): Promise<void> {
+    if (this.erased.has(execution.id)) return Promise.resolve();
+    const { state } = execution;
+    const finished = state.status !== "running";
+    const known = this.live.get(execution.id) ?? this.unsaved.get(execution.id);
+    const seq = known?.seq ?? ++this.seq;
+    const nodes = shownRunsJson(execution.definition, state.triggerKey, state.runs, secretValues);
+    // Only a record that redaction changed keeps the call as it was (sealed), for replays.
+    const input =
+      finished && nodes.includes("[redacted]")
+        ? JSON.stringify(state.outputs[state.triggerKey] ?? null)
+        : null;
+    const row: Row = {
+      id: execution.id,
+      workflowId: execution.workflowId,
+      status: queued ? "queued" : state.status,
+      triggerKey: state.triggerKey,
+      triggerType: execution.triggerType,
+      startedAt: execution.startedAt,
+      finishedAt: finished ? lastFinishedAt(state.runs) : null,
+      nodes,
+      live: finished ? null : JSON.stringify({ definition: execution.definition, state }),
+      wake: finished ? null : wake,
+      definitionAt: execution.definitionAt,
+      replayOf: execution.replayOf,
+      input,
+      queuedAt: execution.queuedAt,
+    };
+    if (!this.definitions.has(execution.definitionAt)) {
+      this.definitions.set(execution.definitionAt, execution.definition);
+    }
+    const isNew = known === undefined || (this.unsaved.get(execution.id)?.isNew ?? false);
+    if (state.status !== "running" && (!known || this.live.get(execution.id))) {
+      this.onFinished(state.status);
+    }
+    this.unsaved.set(execution.id, { seq, row, isNew });
+    if (finished) this.live.delete(execution.id);
+    else this.live.set(execution.id, { seq, wake: row.wake, queued });
+    return this.commit.request(finished ? FINISHED_BATCH_MS : 0);
+  }
+
+  /** Writes the pending saves now, if any; settles once they are written (a list reads them after). */
+  async settle(): Promise<void> {
+    if (this.unsaved.size > 0) await this.commit.request(0);
+  }
+
+  private async flush(): Promise<void> {
+    if (this.unsaved.size === 0) return;
+    const pending = [...this.unsaved];
+    // Sealed before anything is taken out of `unsaved`, so reads meanwhile still see the rows.
+    const sealed = await Promise.all(pending.map(([, entry]) => this.sealed(entry.row)));
+    const batch = pending.map(([id, entry], index) => {
+      if (this.unsaved.get(id) === entry) this.unsaved.delete(id); // a newer save stays pending
+      return { ...entry, row: sealed[index] ?? entry.row };
+    });
+    if (this.closed) return; // deleted while sealing
+    const { confirmed, unconfirmed, ended } = storageWrites(batch, this.definitions);
+    const writes: Promise<unknown>[] = [];
+    if (Object.keys(confirmed).length > 0) writes.push(this.storage.put(confirmed));
+    if (Object.keys(unconfirmed).length > 0) {
+      writes.push(this.storage.put(unconfirmed, { allowUnconfirmed: true }));
+    }
+    if (ended.length > 0) writes.push(this.storage.delete(ended, { allowUnconfirmed: true }));
+    await Promise.all(writes);
+    this.finishedSincePrune += Object.keys(unconfirmed).length;
+    if (this.finishedSincePrune >= PRUNE_EVERY) {
+      this.finishedSincePrune = 0;
+      await this.prune();
+    }
+  }
+
+  /** The record of one execution, or null. */
+  async get(id: string): Promise<ExecutionRecord | null> {
+    const row = await this.row(id);
+    return row ? toRecord(row) : null;
+  }
+
+  /** The stored row of one execution (pending writes included), its sealed parts still sealed. */
+  private async row(id: string): Promise<Row | undefined> {
+    const pending = this.unsaved.get(id);
+    if (pending) return pending.row;
+    const seq = await this.storage.get<number>(idKey(id));
+    return seq === undefined ? undefined : await this.storage.get<Row>(recordKey(seq));
+  }
+
+  /**
+   * The row of one execution with its live state and kept input as plain JSON (a pending row is
+   * not sealed yet; a stored one is opened), or undefined.
+   */
+  async openedRow(id: string): Promise<Row | undefined> {
+    const pending = this.unsaved.get(id);
+    if (pending) return pending.row;
+    const row = await this.row(id);
+    if (!row) return undefined;
+    const aad = stateAad(row.workflowId, row.id);
+    const live = row.live ? await this.box.open(row.live, aad) : null;
+    const sealedInput =
+      row.input ?? (row.hasInput ? await this.storage.get<string>(inputKey(id)) : undefined);
+    const input = sealedInput ? await this.box.open(sealedInput, aad) : null;
+    return { ...row, live, input };
+  }
+
+  /** The definition of a version a record names, if it was kept. */
+  async definition(version: number): Promise<WorkflowDefinition | undefined> {
+    const unwritten = this.definitions.get(version);
+    if (unwritten) return unwritten;
+    return await this.storage.get<WorkflowDefinition>(definitionKey(version));
+  }
+
+  /** Newest first; `startingAfter` (an execution id) pages on to older ones. */
+  async list(limit: number, startingAfter?: string): Promise<ExecutionPage> {
+    await this.settle();
+    let end: string | undefined;
+    if (startingAfter) {
+      const seq = await this.storage.get<number>(idKey(startingAfter));
+      if (seq === undefined) return { data: [], hasMore: false };
+      end = recordKey(seq);
+    }
+    const rows = await this.storage.list<Row>({
+      prefix: "x/",
+      end,
+      reverse: true,
+      limit: limit + 1,
+    });
+    const data = [...rows.values()].slice(0, limit).map(toRecord);
+    return { data, hasMore: rows.size > limit };
+  }
+
+  /** Running executions whose wake time has come, oldest first (at most `limit`). */
+  async due(now: number, limit = 500): Promise<LiveExecution[]> {
+    const seqs = this.live.dueSeqs(now, limit).map(recordKey);
+    await this.settle();
+    const rows = await this.storage.get<Row>(seqs);
+    const live = seqs.flatMap((key) => {
+      const row = rows.get(key);
+      return row?.live ? [row] : [];
+    });
+    return Promise.all(
+      live.map(async (row) =>
+        toLive(row, await this.box.open(row.live ?? "null", stateAad(row.workflowId, row.id))),
+      ),
+    );
+  }
+
+  /** Forgets what is in memory, after the object's storage was deleted with its workflow. */
+  forget(): void {
+    this.closed = true;
+    this.seq = 0;
+    this.live.clear();
+    this.unsaved.clear();
+    this.definitions.clear();
+  }
+
+  /** An unfinished execution as stored, to run it (a queued one, when its turn comes), or null. */
+  async opened(id: string): Promise<LiveExecution | null> {
+    const row = await this.openedRow(id);
+    return row?.live ? toLive(row, row.live) : null;
+  }
+
+  /** Records a queued execution that could not be started as failed (its state is dropped). */
+  async failUnstarted(id: string): Promise<void> {
+    const seq = this.live.get(id)?.seq;
+    const row = await this.row(id);
+    if (seq === undefined || !row) return;
+    const ended = { status: "failed", finishedAt: Date.now(), live: null, wake: null } as const;
+    this.unsaved.set(id, { seq, row: { ...row, ...ended }, isNew: false });
+    this.live.delete(id);
+    this.onFinished("failed");
+    await this.commit.request(FINISHED_BATCH_MS);
+  }
+
+  /** Deletes the oldest finished records beyond MAX_FINISHED_EXECUTIONS. */
+  private async prune(): Promise<void> {
+    const cutoff = this.seq - MAX_FINISHED_EXECUTIONS - this.live.size;
+    if (cutoff > 0) await deleteFinished(this.storage, { end: recordKey(cutoff + 1) });
+  }
+
+  /**
+   * Forgets a running, waiting or queued execution whose record was erased
+   * (docs/security.md#erasure): it is no longer live, and a later save of it is dropped.
+   */
+  forgetErased(id: string): void {
+    this.erased.add(id);
+    this.live.delete(id);
+    this.unsaved.delete(id);
+  }
+}

@@ -1,0 +1,294 @@
+/**
+ * Runs a WorkflowRunner's executions with the pure engine (docs/api/webhooks.md#durability). After
+ * every stretch of synchronous nodes the state is saved (`ExecutionStore`, group commit); before a
+ * node that waits on the outside world (http_request, wait) that save is confirmed and carries a wake
+ * time, and an alarm is set, so after any restart the alarm continues the execution from its last
+ * completed node. lastNode and responseNode callers are held in memory (`HeldCallers`) until their
+ * execution settles or, for responseNode, a respond node has answered.
+ */
+import type { JsonValue } from "../../platform/json";
+import { log } from "../../platform/log";
+import type { OutboundPolicy } from "../../platform/outbound";
+import { advance, completeFetch, completeWait, failFetch } from "../engine/engine";
+import type {
+  ConversationEventNode,
+  WebhookNode,
+  WorkflowConcurrency,
+  WorkflowDefinition,
+} from "../nodes/types";
+import { finishedOutcome, respondedOutcome } from "./answers";
+import type { RunnerConfig } from "./config";
+import type { Settled } from "./contract";
+import { type LiveExecution, newExecution, type Wake } from "./execution-row";
+import type { ExecutionStore } from "./execution-store";
+import { HeldCallers, type HeldOutcome } from "./held-callers";
+import { fetchFailure, performFetch } from "./outbound-fetch";
+import { Slots } from "./slots";
+import type { Secrets } from "./workflow-source";
+
+/** How long past its timeout a fetch may be silent before the alarm takes it over (ms). */
+const FETCH_LEASE_MS = 30_000;
+
+/** Runs executions with the pure engine, saving after every stretch and holding their callers. */
+export class Executor {
+  /** Executions this instance is driving right now; the alarm leaves them alone. */
+  private readonly inFlight = new Set<string>();
+  private readonly settledUnsaved = new Map<string, Settled>();
+  private readonly held = new HeldCallers<Settled>();
+  private readonly slots = new Slots();
+  private alarmAt: number | null = null;
+
+  /**
+   * @param secretsFor the secrets of the workflow's workspace, for executions it continues
+   * @param limitFor the workflow's current concurrency, for a queue found when the object starts
+   * @param policy where http_request nodes may send (the Worker's vars; a deploy restarts objects)
+   */
+  constructor(
+    private readonly ctx: DurableObjectState,
+    readonly store: ExecutionStore,
+    private readonly secretsFor: (workflowId: string) => Promise<Secrets>,
+    private readonly limitFor: (workflowId: string) => Promise<WorkflowConcurrency | undefined>,
+    private readonly policy: OutboundPolicy,
+  ) {}
+
+  /**
+   * Reads the alarm, the running executions and the queue; call once, while the object starts.
+   * Queued executions that fit now start.
+   */
+  async load(): Promise<void> {
+    this.alarmAt = await this.ctx.storage.getAlarm();
+    await this.store.load();
+    const { live } = this.store;
+    if (live.interruptFetches(Date.now()) > 0) await this.schedule(Date.now());
+    const waiting = live.queued();
+    const head = waiting[0] === undefined ? null : await this.store.opened(waiting[0]);
+    const limit = head ? await this.limitFor(head.workflowId) : undefined;
+    this.slots.load(live.active(), waiting, limit);
+    this.startQueued(this.slots.release(null));
+  }
+
+  /** Whether this instance is driving the execution now. */
+  isRunning(executionId: string): boolean {
+    return this.inFlight.has(executionId);
+  }
+
+  /** Holds a lastNode or responseNode caller until it is answered or `timeoutMs` passes. */
+  waitFor(executionId: string, timeoutMs: number): Promise<HeldOutcome<Settled>> {
+    return this.held.wait(executionId, timeoutMs);
+  }
+
+  /**
+   * Starts an execution of the workflow's current definition from `trigger` with its output, and
+   * drives it. Settles once it is recorded: when it goes on past its first stretch of nodes, once
+   * that state is confirmed on disk; when it finished in that stretch, at once (its record is
+   * written unconfirmed, see ExecutionStore). Under the definition's `concurrency`
+   * (docs/webhooks.md#concurrency), an execution beyond the limit is recorded as queued (settles
+   * once confirmed on disk) and starts when its turn comes; with the queue full, nothing is
+   * recorded.
+   * @param options.replayOf the execution it replays (docs/webhooks.md#replay)
+   * @param options.runOn another definition to run (a replay's original), with its version
+   */
+  start(
+    config: RunnerConfig,
+    trigger: WebhookNode | ConversationEventNode,
+    executionId: string,
+    output: JsonValue,
+    secrets: Secrets,
+    options: {
+      replayOf?: string;
+      runOn?: { definition: WorkflowDefinition; definitionAt: number };
+    } = {},
+  ): Promise<"started" | "queued" | "queue_full"> {
+    const now = Date.now();
+    this.slots.setLimit(config.definition.concurrency);
+    const admission = this.slots.admit(executionId);
+    if (admission === "full") return Promise.resolve("queue_full");
+    const execution = newExecution(config, trigger, executionId, output, options, {
+      now,
+      queued: admission === "queue",
+    });
+    if (admission === "queue") {
+      return this.store.save(execution, secrets.redact, null, true).then(
+        () => "queued",
+        (error: unknown) => {
+          this.slots.drop(executionId);
+          throw error;
+        },
+      );
+    }
+    const recorded = Promise.withResolvers<"started">();
+    const onRecorded = (error?: unknown) =>
+      error === undefined ? recorded.resolve("started") : recorded.reject(error);
+    this.ctx.waitUntil(this.drive(execution, secrets, onRecorded).catch(logDriveError));
+    return recorded.promise;
+  }
+
+  /** Has the alarm fire by `at` (epoch ms), for work of the runner's own (bulk replays). */
+  wakeAt(at: number): Promise<void> {
+    return this.schedule(at);
+  }
+
+  /** Whether a new execution under `limit` would be refused now, its queue being full. */
+  queueFull(limit: WorkflowConcurrency | undefined): boolean {
+    this.slots.setLimit(limit);
+    return this.slots.decide() === "full";
+  }
+
+  /** The workflow's concurrency changed (or is first known): queued executions that fit start. */
+  limitChanged(limit: WorkflowConcurrency | undefined): void {
+    this.slots.setLimit(limit);
+    this.startQueued(this.slots.release(null));
+  }
+
+  /**
+   * Starts queued executions whose turn came (they hold their slots already). One that cannot be
+   * started (its state unreadable, its workspace's secrets unreachable) is recorded as failed, its
+   * caller told, and its slot goes to the next: a stuck head must not stall the queue.
+   */
+  private startQueued(ids: string[]): void {
+    for (const id of ids) {
+      const run = async () => {
+        const execution = await this.store.opened(id);
+        if (!execution) throw new Error("The queued execution's record is gone.");
+        execution.startedAt = Date.now();
+        const secrets = await this.secretsFor(execution.workflowId);
+        driving = true;
+        await this.drive(execution, secrets);
+      };
+      let driving = false;
+      const failed = async (error: unknown) => {
+        logDriveError(error);
+        if (driving) return; // `drive` frees the slot of an execution it could not go on with
+        await this.store.failUnstarted(id).catch(logDriveError);
+        this.held.settle(id, { kind: "failed", executionId: id, nodeKey: null });
+        this.startQueued(this.slots.release(id));
+      };
+      this.ctx.waitUntil(run().catch(failed));
+    }
+  }
+
+  /**
+   * An execution whose record was erased (docs/security.md#erasure) runs no further: one being
+   * driven stops before its next step; another lets go of its slot, its place in the queue and
+   * its held callers (answered as failed) now.
+   */
+  forgetErased(id: string): void {
+    if (!this.inFlight.has(id)) this.letGo(id);
+  }
+
+  private letGo(id: string): void {
+    this.held.settle(id, { kind: "failed", executionId: id, nodeKey: null });
+    this.slots.drop(id);
+    this.startQueued(this.slots.release(id));
+  }
+
+  /** Continues every execution whose wait ended or whose fetch was interrupted. */
+  async runDue(): Promise<void> {
+    this.alarmAt = null;
+    const now = Date.now();
+    const due = (await this.store.due(now)).filter((execution) => !this.inFlight.has(execution.id));
+    if (due.length > 0) {
+      const secrets = await this.secretsFor(due[0]?.workflowId ?? "");
+      for (const execution of due) {
+        // A wait that has not ended yet (a clock skew or an early alarm) stays parked.
+        if (
+          execution.state.waitUntil !== null &&
+          !completeWait(execution.definition, execution.state, now)
+        ) {
+          continue;
+        }
+        this.ctx.waitUntil(this.drive(execution, secrets).catch(logDriveError));
+      }
+    }
+    const next = this.store.live.nextWake();
+    if (next !== null) await this.schedule(Math.max(next, Date.now() + 1));
+  }
+
+  /**
+   * Runs the execution until it finishes or parks on a wait, awaiting fetches in between. The state
+   * is saved (group commit) after every synchronous stretch, before any effect: a fetch starts only
+   * once the state that leads to it is durable.
+   * @param onRecorded called once, after the first save, or with the error that prevented it
+   */
+  private async drive(
+    execution: LiveExecution,
+    secrets: Secrets,
+    onRecorded?: (error?: unknown) => void,
+  ): Promise<void> {
+    this.inFlight.add(execution.id);
+    let recorded = onRecorded;
+    try {
+      for (;;) {
+        if (this.store.erased.has(execution.id)) return this.letGo(execution.id);
+        const step = advance(execution.definition, execution.state, secrets.values, Date.now());
+        if (step.kind === "finished") {
+          // A finished record is written unconfirmed: nothing is gained by holding the reply.
+          const saved = this.store.save(execution, secrets.redact, null);
+          recorded?.();
+          this.settle(execution, secrets);
+          this.startQueued(this.slots.release(execution.id));
+          await saved;
+          return;
+        }
+        const wake: Wake =
+          step.kind === "wait"
+            ? { step: "wait", at: step.until }
+            : { step: "fetch", at: Date.now() + step.request.timeoutMs + FETCH_LEASE_MS };
+        await this.store.save(execution, secrets.redact, wake);
+        recorded?.();
+        recorded = undefined;
+        this.answer(execution, secrets);
+        await this.schedule(wake.at);
+        if (step.kind === "wait") return;
+        try {
+          const response = await performFetch(step.request, this.policy);
+          completeFetch(execution.definition, execution.state, response, Date.now());
+        } catch (error) {
+          const { message, code } = fetchFailure(error);
+          failFetch(execution.definition, execution.state, message, Date.now(), undefined, code);
+        }
+      }
+    } catch (error) {
+      recorded?.(error);
+      // Not driven any further: its slot goes to the next queued execution.
+      this.startQueued(this.slots.release(execution.id));
+      throw error;
+    } finally {
+      this.inFlight.delete(execution.id);
+      this.settledUnsaved.delete(execution.id);
+    }
+  }
+
+  /**
+   * Answers the held responseNode callers of a running execution whose respond node has run, once
+   * the stretch in which it ran is saved (docs/webhooks.md#respond-node); the run goes on.
+   */
+  private answer(execution: LiveExecution, secrets: Secrets): void {
+    if (!this.held.has(execution.id)) return;
+    const responded = respondedOutcome(execution.id, execution.state.runs, secrets.redact);
+    if (responded) this.held.settle(execution.id, responded);
+  }
+
+  private settle(execution: LiveExecution, secrets: Secrets): void {
+    const outcome = finishedOutcome(execution.id, execution.state, secrets.redact);
+    // Until its record is saved, a caller that comes later still learns how it ended.
+    this.settledUnsaved.set(execution.id, outcome);
+    if (this.held.has(execution.id)) this.held.settle(execution.id, outcome);
+  }
+
+  /** How an execution that finished ended, while its record is still being saved; else undefined. */
+  settledOutcome(executionId: string): Settled | undefined {
+    return this.settledUnsaved.get(executionId);
+  }
+
+  private async schedule(at: number): Promise<void> {
+    if (this.alarmAt !== null && this.alarmAt <= at) return;
+    this.alarmAt = at;
+    await this.ctx.storage.setAlarm(at);
+  }
+}
+
+/** A runner bug, not a node failure (those are recorded); logged once, without node data. */
+function logDriveError(error: unknown): void {
+  log("error", "execution_drive_failed", { error });
+}

@@ -1,0 +1,299 @@
+/**
+ * WorkflowRunner: one SQLite-backed Durable Object per workflow (named by workflow id), the only
+ * place its executions run (docs/architecture.md#workflow-runner).
+ *
+ * Responsibilities:
+ * - Receiving webhook calls (`WebhookReceiver`): the 404/405/429/401/413/422 decisions in that
+ *   order against the workflow's current definition (`WorkflowSource`), the built-in rate limit
+ *   per webhook node (exact sliding window, persisted like the launch API's), deduplication, and
+ *   the request log of every call answered (`RequestLog`), and the hourly counters of calls and
+ *   executions for the workspace's metrics (`RunnerMetrics`).
+ * - Capturing samples from the test URLs while armed (`CaptureStore`).
+ * - Starting executions from webhook calls and conversation events, run by the `Executor`; the
+ *   alarm continues the ones that wait or were interrupted.
+ * - Holding lastNode callers in memory, each until its deadline (responseTimeoutSeconds). If the
+ *   object restarts while a caller waits, the Worker re-attaches through `attach`, which answers
+ *   from the stored record.
+ * - As one shard of a hot workflow's runners (docs/scaling.md#runner-shards): its share of each
+ *   node's rate limit, its own executions and request log, and, on shard 0, every delivery key,
+ *   the capture arming and the samples.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { database } from "../../db/database";
+import type { AppBindings } from "../../platform/env";
+import { log } from "../../platform/log";
+import { outboundPolicy } from "../../platform/outbound";
+import { RateLimitStore } from "../../platform/rate-limit-store";
+import { redactPrepared } from "../engine/redact";
+import { type Arming, CaptureStore, type Sample } from "./capture-store";
+import { workflowRunner } from "./client";
+import type {
+  CaptureOutcome,
+  DirectOutcome,
+  EventCall,
+  ExecutionPage,
+  ExecutionRecord,
+  ReplayMode,
+  ReplayResult,
+  ResealPage,
+  ResultState,
+  ShardAnswer,
+  WebhookCall,
+  WebhookOutcome,
+  WorkflowRunnerContract,
+} from "./contract";
+import { redactHeaders } from "./credential-headers";
+import { Deliveries } from "./dedupe-claims";
+import { DedupeStore, type DeliveryKey } from "./dedupe-store";
+import { listExecutionsBefore } from "./execution-pages";
+import { ExecutionStore } from "./execution-store";
+import { Executor } from "./executor";
+import { Housekeeping } from "./housekeeping";
+import { LateAnswers, webhookNode } from "./late-answers";
+import type { MetricBucket } from "./metrics-counts";
+import { RunnerMetrics } from "./metrics-store";
+import { namesThisWorkflow, WebhookReceiver } from "./receiver";
+import { eraseFromRunner } from "./record-housekeeping";
+import { Replays } from "./replays";
+import { RequestLog } from "./request-log";
+import type { LoggedRequest, LoggedRequestDetail } from "./request-log-entry";
+import { resealRecords } from "./reseal-records";
+import { ResultTokens } from "./result-tokens";
+import { StateBox } from "./state-box";
+import { emptySecrets, WorkflowSource } from "./workflow-source";
+
+/** One workflow's runner (docs/architecture.md#workflow-runner): receives calls, runs and records executions. */
+export class WorkflowRunner extends DurableObject<AppBindings> implements WorkflowRunnerContract {
+  private readonly source: WorkflowSource;
+  private readonly executor: Executor;
+  private readonly receiver: WebhookReceiver;
+  private readonly late: LateAnswers;
+  private readonly deliveries: Deliveries;
+  private readonly requests: RequestLog;
+  private readonly captures: CaptureStore;
+  private readonly replays: Replays;
+  private readonly metrics: RunnerMetrics;
+  private readonly housekeeping: Housekeeping;
+  private deleted = false;
+
+  constructor(ctx: DurableObjectState, env: AppBindings) {
+    super(ctx, env);
+    this.source = new WorkflowSource(database(env), env);
+    this.metrics = new RunnerMetrics(ctx.storage, (at) => this.executor.wakeAt(at));
+    const store = new ExecutionStore(ctx.storage, env, (result) => this.metrics.execution(result));
+    this.executor = new Executor(
+      ctx,
+      store,
+      async (workflowId) => {
+        const config = await this.source.workflow(workflowId);
+        return config ? await this.source.secretValues(config.workspaceId) : emptySecrets();
+      },
+      async (workflowId) => (await this.source.workflow(workflowId))?.definition.concurrency,
+      outboundPolicy(env),
+    );
+    this.requests = new RequestLog(ctx.storage);
+    this.captures = new CaptureStore(ctx.storage.sql);
+    const shard = (workflowId: string, index: number) => workflowRunner(env, workflowId, index);
+    this.late = new LateAnswers({
+      source: this.source,
+      executor: this.executor,
+      results: new ResultTokens(ctx.storage.sql),
+    });
+    this.deliveries = new Deliveries(new DedupeStore(ctx.storage.sql), (id) => shard(id, 0));
+    this.receiver = new WebhookReceiver({
+      source: this.source,
+      executor: this.executor,
+      rateLimits: new RateLimitStore(ctx.storage, (promise) => ctx.waitUntil(promise)),
+      deliveries: this.deliveries,
+      late: this.late,
+      requests: this.requests,
+      metrics: this.metrics,
+      shard,
+    });
+    this.replays = new Replays(this.source, this.executor, ctx.storage.sql);
+    this.housekeeping = new Housekeeping(ctx.storage, this.source, this.requests, this.executor);
+    void ctx.blockConcurrencyWhile(async () => {
+      await this.executor.load();
+      void this.replays.drain(); // bulk replays a restart interrupted go on
+    });
+  }
+
+  async configure(workflowId: string): Promise<void> {
+    const config = await this.source.reload(workflowId);
+    // A raised or removed limit lets queued executions start now (docs/webhooks.md#concurrency).
+    if (config) {
+      this.executor.limitChanged(config.definition.concurrency);
+      await this.housekeeping.arm();
+    } else {
+      // Deleted: its executions, logs, queue and alarm go, and nothing is written again (a
+      // write under way, a late alarm), so none outlives the deletion.
+      this.deleted = true;
+      this.executor.store.forget();
+      this.requests.forget();
+      this.metrics.forget();
+      await this.ctx.storage.deleteAlarm();
+      await this.ctx.storage.deleteAll();
+    }
+  }
+
+  async secretsChanged(): Promise<void> {
+    this.source.secretsChanged();
+  }
+
+  async eraseRecords(externalId: string, after: string | null, limit: number) {
+    const parts = { storage: this.ctx.storage, executor: this.executor, requests: this.requests };
+    return eraseFromRunner(parts, new StateBox(this.env), externalId, { after, limit });
+  }
+
+  async resealRecords(after: string | null, limit: number): Promise<ResealPage> {
+    await this.executor.store.settle();
+    return resealRecords(this.ctx.storage, new StateBox(this.env), after, limit);
+  }
+
+  async receive(call: WebhookCall): Promise<WebhookOutcome | ShardAnswer> {
+    return await this.receiver.receive(call);
+  }
+
+  async result(token: string): Promise<ResultState | null> {
+    return await this.late.result(token);
+  }
+
+  async attach(workflowId: string, executionId: string): Promise<WebhookOutcome | null> {
+    return await this.late.attach(workflowId, executionId);
+  }
+
+  async claimDelivery(
+    keys: DeliveryKey[],
+    executionId: string,
+    windowMs: number,
+  ): Promise<string | null> {
+    return this.deliveries.local.claim(keys, executionId, Date.now(), windowMs);
+  }
+
+  async releaseDelivery(executionId: string): Promise<void> {
+    this.deliveries.local.release(executionId);
+  }
+
+  async repeatAnswer(
+    workflowId: string,
+    nodeKey: string,
+    executionId: string,
+  ): Promise<DirectOutcome> {
+    return await this.receiver.repeatAnswer(workflowId, nodeKey, executionId);
+  }
+
+  async startFromEvent(call: EventCall): Promise<boolean> {
+    const config = await this.source.workflow(call.workflowId);
+    if (config?.status !== "running" || config.workflowId !== call.workflowId) return false;
+    const node = config.definition.nodes.find((n) => n.key === call.nodeKey);
+    if (
+      node?.type !== "conversation_event" ||
+      node.agentId !== call.agentId ||
+      !node.events.includes(call.event)
+    ) {
+      return false;
+    }
+    const secrets = await this.source.secretValues(config.workspaceId);
+    const known = await this.executor.store.get(call.executionId);
+    // No await from this check to `start` (which marks it in flight): two deliveries cannot both pass.
+    if (known || this.executor.isRunning(call.executionId)) return false;
+    const started = await this.executor.start(config, node, call.executionId, call.output, secrets);
+    if (started !== "queue_full") return true;
+    log("warn", "event_refused_queue_full", { workflowId: call.workflowId, event: call.event });
+    return false;
+  }
+
+  async getExecution(executionId: string): Promise<ExecutionRecord | null> {
+    return await this.executor.store.get(executionId);
+  }
+
+  async listExecutions(limit: number, startingAfter?: string): Promise<ExecutionPage> {
+    return await this.executor.store.list(limit, startingAfter);
+  }
+
+  async listExecutionsBefore(
+    limit: number,
+    before: { createdAt: number; inclusive: boolean },
+  ): Promise<ExecutionPage> {
+    await this.executor.store.settle();
+    return await listExecutionsBefore(this.ctx.storage, limit, before);
+  }
+
+  async replay(workflowId: string, executionId: string, mode: ReplayMode): Promise<ReplayResult> {
+    return await this.replays.replay(workflowId, executionId, mode);
+  }
+
+  async replayFailed(
+    workflowId: string,
+    window: { since: number; until: number },
+    mode: ReplayMode,
+  ): Promise<number> {
+    return await this.replays.replayFailed(workflowId, window, mode);
+  }
+
+  async listRequests(
+    limit: number,
+    { maxAgeMs, ...filter }: { outcome?: string; before?: string; maxAgeMs?: number },
+  ): Promise<{ data: LoggedRequest[]; hasMore: boolean }> {
+    if (maxAgeMs) this.requests.setMaxAge(maxAgeMs);
+    return await this.requests.list(limit, filter);
+  }
+
+  async metricBuckets(from: number, to: number, stepMs: number): Promise<MetricBucket[]> {
+    return await this.metrics.buckets(from, to, stepMs);
+  }
+
+  async getRequest(id: string, maxAgeMs?: number): Promise<LoggedRequestDetail | null> {
+    if (maxAgeMs) this.requests.setMaxAge(maxAgeMs);
+    return await this.requests.get(id);
+  }
+
+  async armCapture(
+    workflowId: string,
+    nodeKey: string,
+    count: number,
+    ttlSeconds: number,
+  ): Promise<Arming | null> {
+    const config = await this.source.workflow(workflowId);
+    if (!config || !webhookNode(config, nodeKey)) return null;
+    return this.captures.arm(nodeKey, count, ttlSeconds * 1000, Date.now());
+  }
+
+  async samples(workflowId: string, nodeKey: string): Promise<Sample[] | null> {
+    const config = await this.source.workflow(workflowId);
+    if (!config || !webhookNode(config, nodeKey)) return null;
+    return this.captures.samples(nodeKey, Date.now());
+  }
+
+  /** A test-URL call: stored as a sample while armed, running or stopped; nothing runs. */
+  async capture(call: WebhookCall): Promise<CaptureOutcome> {
+    const config = await this.source.workflow(call.workflowId);
+    if (!config || !namesThisWorkflow(config, call)) return { kind: "not_found", stale: true };
+    const node = webhookNode(config, call.nodeKey);
+    const now = Date.now();
+    if (!node || !this.captures.arming(node.key, now)) return { kind: "not_found", stale: false };
+    if (call.method !== node.httpMethod)
+      return { kind: "method_not_allowed", allow: node.httpMethod };
+    if (!call.input.ok) {
+      return { kind: "bad_body", status: call.input.status, message: call.input.message };
+    }
+    const secrets = await this.source.secretValues(config.workspaceId);
+    const { output } = call.input;
+    const shown = { ...output, headers: redactHeaders(output.headers, node.verify?.header) };
+    // Checked again: the arming may have been used up while the secrets were read.
+    const captured = this.captures.capture(node.key, redactPrepared(shown, secrets.redact), now);
+    return captured ? { kind: "captured" } : { kind: "not_found", stale: false };
+  }
+
+  /**
+   * Continues every execution whose wait ended or whose fetch was interrupted; writes the
+   * metrics' counts once they are due.
+   */
+  override async alarm(): Promise<void> {
+    if (this.deleted) return;
+    await this.executor.runDue();
+    await this.replays.watch();
+    await this.metrics.alarm();
+    await this.housekeeping.run();
+  }
+}

@@ -1,0 +1,266 @@
+/**
+ * The WorkflowRunner's webhook half (docs/architecture.md#workflow-runner, docs/webhooks.md):
+ * decides each call in the order 404 (or stopped), 405, 429, signature, body, deduplication, then
+ * starts its execution and answers as the node's responseMode says; records every call it answered
+ * in the request log and counts it in the runner's metrics. A shard of a sharded workflow takes its share of each node's rate limit and
+ * sends the Worker on when it is used or when the Worker's shard count is stale
+ * (docs/scaling.md#runner-shards).
+ */
+import { DAY_MS } from "../../db/retention";
+import { log } from "../../platform/log";
+import type { RateLimitStore } from "../../platform/rate-limit-store";
+import { redactPrepared } from "../engine/redact";
+import type { WebhookNode } from "../nodes/types";
+import { renderReply } from "../webhook/http-answer";
+import { signatureOf, verifyCall } from "../webhook/signatures";
+import type { RunnerConfig } from "./config";
+import type {
+  DirectOutcome,
+  ShardAnswer,
+  WebhookCall,
+  WebhookOutcome,
+  WorkflowRunnerContract,
+} from "./contract";
+import { redactHeaders } from "./credential-headers";
+import type { Deliveries } from "./dedupe-claims";
+import type { Executor } from "./executor";
+import { type LateAnswers, webhookNode } from "./late-answers";
+import type { RunnerMetrics } from "./metrics-store";
+import { loggedOutcome, statusOf } from "./outcome-status";
+import type { RequestLog } from "./request-log";
+import { shardOfId, shareOf } from "./shards";
+import { QUEUE_FULL_RETRY_SECONDS } from "./slots";
+import type { WorkflowSource } from "./workflow-source";
+
+/** What answering a call needs from the runner. */
+export type ReceiverParts = {
+  source: WorkflowSource;
+  executor: Executor;
+  rateLimits: RateLimitStore;
+  deliveries: Deliveries;
+  late: LateAnswers;
+  requests: RequestLog;
+  /** The runner's hourly counters (docs/operations.md#metrics). */
+  metrics: RunnerMetrics;
+  /** Another shard of a workflow's runners (for the first call of a repeated delivery). */
+  shard: (workflowId: string, shard: number) => DurableObjectStub<WorkflowRunnerContract>;
+};
+
+/** An outcome and, for the request log only, why it was refused or that it was queued. */
+type Answer = {
+  outcome: WebhookOutcome | Extract<ShardAnswer, { kind: "shard_full" }>;
+  reason?: string;
+  queued?: boolean;
+};
+
+/** Outcomes a sender can repeat without limit: the log keeps their body's preview only. */
+const FLOODS = new Set(["rate_limited", "method_not_allowed", "not_found", "queue_full"]);
+
+/**
+ * A shard told a shard count other than its own reads the workflow again first when its copy is
+ * older than this (ms): the Worker may have read D1 after a save this shard was not yet told of.
+ */
+const RECHECK_AFTER_MS = 1_000;
+
+/** Receives a workflow's webhook calls and answers them. */
+export class WebhookReceiver {
+  constructor(private readonly parts: ReceiverParts) {}
+
+  /** Answers one call (docs/api/webhooks.md#responses) and records it in the request log. */
+  async receive(call: WebhookCall): Promise<WebhookOutcome | ShardAnswer> {
+    const { source } = this.parts;
+    // The shard the Worker sent the call to, as its execution id names it.
+    const here = shardOfId(call.executionId);
+    let config = await source.workflow(call.workflowId);
+    if (!config || !namesThisWorkflow(config, call)) return { kind: "not_found", stale: true };
+    if (!routedHere(config, call, here)) {
+      config = await source.recheck(call.workflowId, RECHECK_AFTER_MS);
+      if (!config || !namesThisWorkflow(config, call)) return { kind: "not_found", stale: true };
+      // Nothing is counted or logged here: the Worker sends the call again to a shard of these.
+      if (!routedHere(config, call, here)) return { kind: "reshard", shards: config.shards };
+    }
+    const node = webhookNode(config, call.nodeKey);
+    if (!node) return { kind: "not_found", stale: false };
+    const { outcome, reason, queued } = await this.answer(config, node, call, here);
+    // Another shard may have room: the Worker asks it, and only the last one asked logs the call.
+    if (outcome.kind === "shard_full") return outcome;
+    await this.record(config, node, call, here, { outcome, reason: reason ?? null, queued });
+    return outcome;
+  }
+
+  private async answer(
+    config: RunnerConfig,
+    node: WebhookNode,
+    call: WebhookCall,
+    here: number,
+  ): Promise<Answer> {
+    const { executor, rateLimits, source, deliveries, late } = this.parts;
+    // A stopped workflow's URLs answer 404 (spec 3); the log says why.
+    if (config.status !== "running") return { outcome: { kind: "not_found", stale: false } };
+    if (call.method !== node.httpMethod) {
+      return { outcome: { kind: "method_not_allowed", allow: node.httpMethod } };
+    }
+    // Each shard enforces its share; the shares add up to the node's limit (docs/scaling.md#rate-limits).
+    const limit = node.rateLimitPerMinute;
+    const share = shareOf(limit, config.shards, here);
+    const rate = await rateLimits.attempt(`webhook/${node.key}`, share, 60_000);
+    if (!rate.allowed) {
+      const { retryAfterSeconds } = rate;
+      if (call.spill) return { outcome: { kind: "shard_full", retryAfterSeconds } };
+      return { outcome: { kind: "rate_limited", retryAfterSeconds, limit } };
+    }
+    const secrets = await source.secretValues(config.workspaceId);
+    if (node.verify && call.body) {
+      const signed = { url: call.url, headers: call.headers, body: call.body };
+      const refusal = await verifyCall(node.verify, secrets, signed);
+      if (refusal) {
+        // Why is logged and recorded, never told: it would help whoever forged the call.
+        log("warn", "webhook_signature_refused", {
+          workflowId: config.workflowId,
+          node: node.key,
+          reason: refusal,
+        });
+        return { outcome: { kind: "invalid_signature" }, reason: refusal };
+      }
+    }
+    if (!call.input.ok) {
+      const { status, message } = call.input;
+      return { outcome: { kind: "bad_body", status, message }, reason: message };
+    }
+    const { output } = call.input;
+    const { concurrency } = config.definition;
+    const { executionId, workflowId } = call;
+    const signature = node.verify ? signatureOf(node.verify, call.headers) : null;
+    const first = await deliveries.claim(workflowId, node, executionId, output, signature);
+    if (first) {
+      const answer =
+        node.responseMode === "immediate"
+          ? accepted(first, renderReply(node, output, first))
+          : await this.firstAnswer(workflowId, node, first, here);
+      return { outcome: { kind: "deduplicated", first: answer } };
+    }
+    // From here to `start` nothing is awaited: the queue cannot fill up in between.
+    if (executor.queueFull(concurrency)) {
+      deliveries.started(executionId);
+      // Not started: the sender's retry must not be taken for a repeat.
+      await deliveries.release(workflowId, executionId);
+      return { outcome: { kind: "queue_full", retryAfterSeconds: QUEUE_FULL_RETRY_SECONDS } };
+    }
+    const settled =
+      node.responseMode !== "immediate"
+        ? executor.waitFor(executionId, node.responseTimeoutSeconds * 1000)
+        : undefined;
+    let started: Awaited<ReturnType<Executor["start"]>>;
+    try {
+      const starting = executor.start(config, node, executionId, output, secrets);
+      // Recorded (in memory) by now: a repeat that asks this shard about it finds it.
+      deliveries.started(executionId);
+      started = await starting;
+    } catch (error) {
+      deliveries.started(executionId);
+      // Nothing started: a retry of this delivery must not be taken for a repeat.
+      await deliveries.release(workflowId, executionId);
+      throw error;
+    }
+    const queued = started === "queued";
+    if (settled) return { outcome: await late.withHandle(workflowId, await settled), queued };
+    const reply = renderReply(node, output, executionId);
+    return { outcome: accepted(executionId, reply, queued), queued };
+  }
+
+  /**
+   * The first call's answer of a repeated delivery to a lastNode or responseNode node, from the
+   * shard that runs the first execution (its id names it).
+   */
+  private async firstAnswer(
+    workflowId: string,
+    node: WebhookNode,
+    first: string,
+    here: number,
+  ): Promise<DirectOutcome> {
+    const shard = shardOfId(first);
+    if (shard === here) return await this.parts.late.firstAnswer(workflowId, node, first);
+    return await this.parts.shard(workflowId, shard).repeatAnswer(workflowId, node.key, first);
+  }
+
+  /** Answers the first call of a repeated delivery as it was answered, for the shard that runs it. */
+  async repeatAnswer(
+    workflowId: string,
+    nodeKey: string,
+    executionId: string,
+  ): Promise<DirectOutcome> {
+    const { deliveries, late, source } = this.parts;
+    await deliveries.whenStarted(executionId);
+    const config = await source.workflow(workflowId);
+    const node = config ? webhookNode(config, nodeKey) : undefined;
+    if (!node) return { kind: "accepted", executionId };
+    return await late.firstAnswer(workflowId, node, executionId);
+  }
+
+  /** Adds the call to the request log (docs/webhooks.md#request-log). */
+  private async record(
+    config: RunnerConfig,
+    node: WebhookNode,
+    call: WebhookCall,
+    here: number,
+    {
+      outcome,
+      reason,
+      queued,
+    }: { outcome: WebhookOutcome; reason: string | null; queued?: boolean },
+  ): Promise<void> {
+    const secrets = await this.parts.source.secretValues(config.workspaceId);
+    const answered = outcome.kind === "deduplicated" ? outcome.first : outcome;
+    this.parts.requests.setMaxAge(config.retention.requestLogDays * DAY_MS);
+    const logged = queued ? "queued" : loggedOutcome(outcome);
+    const latencyMs = Math.max(0, Date.now() - call.receivedAt);
+    this.parts.metrics.call(logged, latencyMs);
+    this.parts.requests.record(
+      {
+        requestId: call.requestId,
+        receivedAt: call.receivedAt,
+        nodeKey: node.key,
+        method: call.method,
+        status: statusOf(answered),
+        outcome: logged,
+        executionId: "executionId" in answered ? answered.executionId : null,
+        latencyMs,
+        size: call.size,
+        headers: redactPrepared(redactHeaders(call.headers, node.verify?.header), secrets.redact),
+        reason,
+        body: call.body,
+        // Refusals that come in floods keep their preview only (docs/webhooks.md#request-log).
+        keepBody: !FLOODS.has(outcome.kind === "deduplicated" ? outcome.first.kind : outcome.kind),
+      },
+      secrets.redact,
+      here,
+    );
+  }
+}
+
+/** The `accepted` outcome of an immediate call, with the node's own reply if it has one. */
+function accepted(
+  executionId: string,
+  reply: ReturnType<typeof renderReply>,
+  queued = false,
+): Extract<DirectOutcome, { kind: "accepted" }> {
+  return {
+    kind: "accepted",
+    executionId,
+    ...(queued ? { queued } : {}),
+    ...(reply ? { reply } : {}),
+  };
+}
+
+/** Whether the Worker sent the call to a shard of as many as this shard knows the workflow has. */
+function routedHere(config: RunnerConfig, call: WebhookCall, here: number): boolean {
+  return call.shards === config.shards && here < config.shards;
+}
+
+export function namesThisWorkflow(config: RunnerConfig, call: WebhookCall): boolean {
+  return (
+    config.workflowId === call.workflowId &&
+    config.workspaceSlug === call.workspaceSlug &&
+    config.slug === call.workflowSlug
+  );
+}

@@ -1,0 +1,299 @@
+/**
+ * The request log of a workflow's webhook URLs (docs/webhooks.md#request-log): every call the
+ * runner answered, refusals included, with its outcome, the answer's status, the headers (secrets
+ * redacted) and the body. Kept 7 days or the newest 1,000 entries, whichever is less: reads apply
+ * both limits exactly, writes prune the rest now and then.
+ *
+ * Entries are written like the rate-limit log, grouped and unconfirmed (`GroupCommit`), so no
+ * answer waits for the disk, and the entries of one write share one stored value (up to
+ * GROUP_MAX): a busy webhook writes a row per batch of calls, not per call. Values are keyed
+ * `rq/<first entry's suffix>`, the suffix being `<received ms, 15 digits><n, 3 digits>` (time
+ * order), and hold their entries oldest first (a value written before entries were grouped holds
+ * one entry alone). A body longer than its preview is kept apart, `rb/<its entry's suffix>`.
+ */
+import { bytesToBase64, randomBase62 } from "../../platform/crypto";
+import { GroupCommit } from "../../platform/group-commit";
+import { redactPrepared } from "../engine/redact";
+import {
+  decodeStrict,
+  type LoggedRequest,
+  type LoggedRequestDetail,
+  REQUEST_LOG,
+  suffixFromId,
+} from "./request-log-entry";
+import { eraseLogEntries } from "./request-log-erasure";
+import { idOnShard } from "./shards";
+
+/** What the log keeps of one call. */
+type StoredEntry = LoggedRequest & { fullBody: boolean };
+/** A stored value: the entries of one write, oldest first; one entry alone as first written. */
+type StoredValue = StoredEntry[] | StoredEntry;
+/** A stored value's key and the suffixes of its entries, oldest first. */
+type Group = { key: string; suffixes: string[] };
+/**
+ * A call to record: the entry without its id and preview, the body's bytes (null: not read), and
+ * whether to keep the whole body beyond its preview.
+ */
+export type CallToLog = Omit<LoggedRequest, "id" | "bodyPreview"> & {
+  body: Uint8Array | null;
+  keepBody: boolean;
+};
+
+const ENTRY = "rq/";
+const BODY = "rb/";
+const PRUNE_EVERY = 128;
+/** Entries one stored value holds at most: about 100 KB with full previews, far below 2 MB. */
+export const GROUP_MAX = 32;
+const encoder = new TextEncoder();
+
+/** The suffix a key and an id share: time order, then order within the millisecond. */
+const suffixOf = (ms: number, n: number) =>
+  `${String(ms).padStart(15, "0")}${String(n).padStart(3, "0")}`;
+const SUFFIX_LENGTH = 18;
+const entriesOf = (value: StoredValue): StoredEntry[] => (Array.isArray(value) ? value : [value]);
+const entrySuffix = (entry: StoredEntry) => entry.id.slice(4, 4 + SUFFIX_LENGTH);
+
+/** The runner's request log. */
+export class RequestLog {
+  private unsaved: { suffix: string; entry: StoredEntry; body: string | Uint8Array | null }[] = [];
+  private readonly commit = new GroupCommit(() => this.write());
+  private lastMs = 0;
+  private inMs = 0;
+  /** The stored values, oldest first; read from storage once (`stored`), then kept up to date. */
+  private groups: Group[] | null = null;
+  private closed = false; // set by `forget`: nothing is written again
+  private loading: Promise<Group[]> | null = null;
+  private sincePrune = 0;
+  /** The age limit: the workspace's `requestLogDays` once known (docs/security.md#retention). */
+  private maxAgeMs: number = REQUEST_LOG.maxAgeMs;
+
+  constructor(private readonly storage: DurableObjectStorage) {}
+
+  /**
+   * Records one call. Header values are expected redacted already (`redactHeaders`); a UTF-8 body
+   * loses every secret value in `secrets` (prepared by `secretsForRedaction`) before its preview
+   * is cut, so no secret is half shown. The whole body is kept only when `keepBody`.
+   * @param shard the runner shard keeping it, which its id names (docs/scaling.md#runner-shards)
+   */
+  record(call: CallToLog, secrets: string[], shard = 0): void {
+    const ms = Math.max(call.receivedAt, this.lastMs);
+    this.inMs = ms === this.lastMs ? this.inMs + 1 : 0;
+    this.lastMs = ms;
+    // More than 1,000 calls in one millisecond would reuse a key; the next millisecond is taken.
+    if (this.inMs > 999) {
+      this.lastMs++;
+      this.inMs = 0;
+    }
+    const suffix = suffixOf(this.lastMs, this.inMs);
+    const { body, keepBody, ...rest } = call;
+    const decoded = body ? decodeStrict(body) : null;
+    const text = decoded === null ? null : redactPrepared(decoded, secrets);
+    const bytes =
+      text === null
+        ? body
+        : text.length * 3 <= REQUEST_LOG.previewBytes
+          ? null
+          : // A character is at least a byte: this prefix holds the preview, without encoding 1 MiB.
+            encoder.encode(text.slice(0, REQUEST_LOG.previewBytes));
+    // A streaming decode leaves out a character cut in half by the preview's end.
+    const preview =
+      bytes === null
+        ? (text ?? "")
+        : new TextDecoder().decode(bytes.subarray(0, REQUEST_LOG.previewBytes), { stream: true });
+    const fullBody =
+      keepBody && body !== null && (body.byteLength > REQUEST_LOG.previewBytes || text === null);
+    const entry: StoredEntry = {
+      ...rest,
+      id: idOnShard(`whr_${suffix}${randomBase62(6)}`, shard),
+      bodyPreview: preview,
+      fullBody,
+    };
+    this.unsaved.push({ suffix, entry, body: fullBody ? (text ?? body) : null });
+    void this.commit.request(REQUEST_LOG.writeBatchMs).catch(() => {});
+  }
+
+  private async write(): Promise<void> {
+    if (this.unsaved.length === 0 || this.closed) return;
+    const pending = this.unsaved;
+    this.unsaved = [];
+    const batch: Record<string, unknown> = {};
+    const written: Group[] = [];
+    for (let i = 0; i < pending.length; i += GROUP_MAX) {
+      const part = pending.slice(i, i + GROUP_MAX);
+      const key = `${ENTRY}${part[0]?.suffix}`;
+      batch[key] = part.map((item) => item.entry);
+      for (const item of part) if (item.body !== null) batch[`${BODY}${item.suffix}`] = item.body;
+      written.push({ key, suffixes: part.map((item) => item.suffix) });
+    }
+    this.groups?.push(...written);
+    await this.storage.put(batch, { allowUnconfirmed: true });
+    this.sincePrune += pending.length;
+    if (this.sincePrune >= PRUNE_EVERY) {
+      this.sincePrune = 0;
+      await this.prune(Date.now());
+    }
+  }
+
+  /** The stored values, oldest first, read from storage on first use. */
+  private stored(): Promise<Group[]> {
+    this.loading ??= (async () => {
+      // Values written while storage is listed join the list afterwards.
+      const meanwhile: Group[] = [];
+      this.groups = meanwhile;
+      const values = await this.storage.list<StoredValue>({ prefix: ENTRY });
+      const listed = [...values].map(([key, value]) => ({
+        key,
+        suffixes: entriesOf(value).map(entrySuffix),
+      }));
+      const seen = new Set(listed.map((group) => group.key));
+      const groups = [...listed, ...meanwhile.filter((group) => !seen.has(group.key))];
+      groups.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      this.groups = groups;
+      return groups;
+    })();
+    return this.loading.then(() => this.groups ?? []);
+  }
+
+  /**
+   * The suffix of the oldest entry the log shows at `now`: none older than the age limit, and
+   * none but the newest `maxEntries`.
+   */
+  private floor(groups: Group[], now: number): string {
+    const byAge = suffixOf(now - this.maxAgeMs, 0);
+    let newer = 0;
+    for (let g = groups.length - 1; g >= 0; g--) {
+      const suffixes = groups[g]?.suffixes ?? [];
+      if (newer + suffixes.length >= REQUEST_LOG.maxEntries) {
+        const byCount = suffixes[suffixes.length - (REQUEST_LOG.maxEntries - newer)] ?? "";
+        return byCount > byAge ? byCount : byAge;
+      }
+      newer += suffixes.length;
+    }
+    return byAge;
+  }
+
+  /**
+   * Deletes the values whose entries are all past the retention limits, with their bodies.
+   * @returns the oldest suffix still shown (`floor`), which the deletion does not move
+   */
+  private async prune(now: number): Promise<string> {
+    const groups = await this.stored();
+    const floor = this.floor(groups, now);
+    let drop = 0;
+    while (drop < groups.length && (groups[drop]?.suffixes.at(-1) ?? "") < floor) drop++;
+    const keys = groups
+      .splice(0, drop)
+      .flatMap((group) => [group.key, ...group.suffixes.map((suffix) => BODY + suffix)]);
+    for (let i = 0; i < keys.length; i += 128) {
+      await this.storage.delete(keys.slice(i, i + 128), { allowUnconfirmed: true });
+    }
+    return floor;
+  }
+
+  /**
+   * Deletes the entries that carry a person whose data is erased (docs/security.md#erasure).
+   * @returns how many were deleted
+   */
+  async erase(carries: (text: string) => boolean): Promise<number> {
+    await this.settled(Date.now());
+    const keys = { entry: ENTRY, body: BODY };
+    const erased = await eraseLogEntries(this.storage, keys, entrySuffix, carries);
+    this.groups = null; // read again on next use: values may have gone
+    this.loading = null;
+    return erased;
+  }
+
+  /** Sets the age limit (ms): the workspace's `requestLogDays` (docs/security.md#retention). */
+  setMaxAge(ms: number): void {
+    this.maxAgeMs = ms;
+  }
+
+  /** Deletes what is past the limits now (the daily sweep of an idle runner). */
+  async sweep(now: number): Promise<void> {
+    await this.settled(now);
+  }
+
+  /** Forgets what is pending, after the object's storage was deleted with its workflow. */
+  forget(): void {
+    this.closed = true;
+    this.unsaved = [];
+    this.groups = null;
+    this.loading = null;
+  }
+
+  /**
+   * Writes what is pending and prunes, so a read sees every call answered before it; returns the
+   * oldest suffix shown (`floor`).
+   */
+  private async settled(now: number): Promise<string> {
+    if (this.unsaved.length > 0) await this.commit.request(0);
+    return this.prune(now);
+  }
+
+  /**
+   * Entries newest first, within the retention limits.
+   * @param outcome only entries with this outcome
+   * @param before an entry id: only entries whose id sorts before it (the page cursor). Ids sort
+   * in time order; comparing whole ids, not just their time, lets a list merged over shards,
+   * whose entries may share a millisecond, go on exactly where it stopped.
+   */
+  async list(
+    limit: number,
+    options: { outcome?: string; before?: string; now?: number } = {},
+  ): Promise<{ data: LoggedRequest[]; hasMore: boolean }> {
+    const floor = await this.settled(options.now ?? Date.now());
+    const { before: cursor, outcome } = options;
+    const before = cursor ? suffixFromId(cursor) : null;
+    const data: LoggedRequest[] = [];
+    // The value holding the cursor's millisecond comes in too; its newer entries are left out
+    // by their ids below. Each value holds at least one entry, so `limit + 2` values fill a
+    // page unless the log ends first; a filtered list reads on until it does.
+    let end = before !== null ? `${ENTRY}${before}\u0000` : undefined;
+    const pageSize = outcome ? 256 : limit + 2;
+    for (;;) {
+      const values = await this.storage.list<StoredValue>({
+        prefix: ENTRY,
+        ...(end !== undefined ? { end } : {}),
+        reverse: true,
+        limit: pageSize,
+      });
+      for (const [key, value] of values) {
+        end = key;
+        const entries = entriesOf(value);
+        for (let i = entries.length - 1; i >= 0; i--) {
+          const entry = entries[i] as StoredEntry;
+          if (entrySuffix(entry) < floor) return { data, hasMore: false };
+          if (cursor && entry.id >= cursor) continue;
+          if (outcome && entry.outcome !== outcome) continue;
+          if (data.length === limit) return { data, hasMore: true };
+          const { fullBody: _, ...shown } = entry;
+          data.push(shown);
+        }
+      }
+      if (values.size < pageSize) return { data, hasMore: false };
+    }
+  }
+
+  /** One entry with its whole body (text, or base64 when not UTF-8), or null. */
+  async get(id: string, now = Date.now()): Promise<LoggedRequestDetail | null> {
+    const floor = await this.settled(now);
+    const suffix = suffixFromId(id);
+    if (suffix === null || suffix < floor) return null;
+    // The value holding it is the newest whose key is not after its suffix.
+    const values = await this.storage.list<StoredValue>({
+      prefix: ENTRY,
+      end: `${ENTRY}${suffix}\u0000`,
+      reverse: true,
+      limit: 1,
+    });
+    const entry = [...values.values()].flatMap(entriesOf).find((stored) => stored.id === id);
+    if (!entry) return null;
+    const { fullBody, ...shown } = entry;
+    if (!fullBody) return { ...shown, body: entry.bodyPreview, bodyEncoding: "utf8" };
+    const body = await this.storage.get<string | Uint8Array>(`${BODY}${suffix}`);
+    if (body === undefined) return { ...shown, body: null, bodyEncoding: "utf8" };
+    return typeof body === "string"
+      ? { ...shown, body, bodyEncoding: "utf8" }
+      : { ...shown, body: bytesToBase64(body), bodyEncoding: "base64" };
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * Webhook replies (docs/webhooks.md#replies, docs/webhooks.md#respond-node): an immediate node's
+ * own reply, templates resolved over the call (`{{<node key>.…}}`) and the execution
+ * (`{{$execution.id}}`), never over secrets; and how any reply, a respond node's too, becomes the
+ * HTTP answer's status, headers and body.
+ */
+import type { JsonValue } from "../../platform/json";
+import { replyHasNoBody, resolveReplyHeaders } from "../engine/respond";
+import { resolveValue, valueAsText } from "../engine/template";
+import type { ReplyContentType, WebhookReply } from "../nodes/reply";
+import type { WebhookNode, WebhookOutput } from "../nodes/types";
+import { EXECUTION_SCOPE, isRefusedCookie } from "../nodes/validate-reply";
+
+/** What the Worker answers a call with, when a node says (see WebhookReply). */
+export type Reply = WebhookReply;
+
+/** The Content-Type each content type is sent with, when no `content-type` header is set. */
+const MEDIA_TYPES: Record<ReplyContentType, string> = {
+  json: "application/json",
+  text: "text/plain; charset=utf-8",
+  html: "text/html; charset=utf-8",
+  xml: "application/xml",
+};
+
+/**
+ * The node's reply for this call, or undefined when it has none (the default `{success,
+ * executionId}` then). A string body is sent as text, anything else as JSON. Header values lose
+ * control characters, so a value taken from the call cannot split the answer's headers.
+ */
+export function renderReply(
+  node: WebhookNode,
+  output: WebhookOutput,
+  executionId: string,
+): Reply | undefined {
+  const { responseStatus, responseHeaders, responseBody } = node;
+  if (responseStatus === undefined && responseHeaders === undefined && responseBody === undefined) {
+    return undefined;
+  }
+  const scope = {
+    outputs: { [node.key]: output as unknown as JsonValue, [EXECUTION_SCOPE]: { id: executionId } },
+    secrets: {},
+  };
+  const body =
+    responseBody === undefined ? { success: true, executionId } : resolveValue(responseBody, scope);
+  return {
+    status: responseStatus ?? 200,
+    headers: resolveReplyHeaders(responseHeaders ?? {}, scope),
+    contentType: typeof body === "string" ? "text" : "json",
+    body,
+  };
+}
+
+/**
+ * The HTTP answer of a reply: its status and headers, plus `content-type` from its content type
+ * unless a header set one, and the body as text (JSON for `json`). No body for a reply without
+ * one, for 204, 205 and 304, and for a redirect (3xx with its `location` header). A refused
+ * cookie (`isRefusedCookie`) is dropped.
+ */
+export function encodeReply(reply: Reply): {
+  status: number;
+  headers: Record<string, string>;
+  body: string | null;
+} {
+  const headers = { ...reply.headers };
+  if (headers["set-cookie"] !== undefined && isRefusedCookie(headers["set-cookie"])) {
+    delete headers["set-cookie"];
+  }
+  if (reply.body === undefined || replyHasNoBody(reply.status)) {
+    return { status: reply.status, headers, body: null };
+  }
+  headers["content-type"] ??= MEDIA_TYPES[reply.contentType];
+  const body = reply.contentType === "json" ? JSON.stringify(reply.body) : valueAsText(reply.body);
+  return { status: reply.status, headers, body };
+}

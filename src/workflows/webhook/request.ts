@@ -1,0 +1,139 @@
+/**
+ * Reads an incoming webhook request into the trigger's outputs (docs/api/webhooks.md#request-outputs): the body with
+ * its size limit, parsed by content type, and the headers and query parameters as plain objects.
+ */
+
+import { type JsonValue, jsonTextTooDeep } from "../../platform/json";
+import { readRequestBody } from "../../platform/read-limited";
+
+/** Largest webhook body accepted, in bytes (1 MiB); above it the caller answers 413. */
+export const MAX_WEBHOOK_BODY_BYTES = 1_048_576;
+
+/** Deepest nesting of a JSON body's objects and arrays, the body itself being 1 (docs/limits.md#nesting). */
+export const MAX_WEBHOOK_JSON_DEPTH = 128;
+
+/** What a multipart file part becomes in `body`: its name, type and size in bytes, never its content. */
+export type FileSummary = { filename: string; contentType: string; size: number };
+
+type Field<V> = V | V[];
+
+// Not fatal: invalid bytes become U+FFFD instead of throwing; a leading BOM is dropped.
+const lenientUtf8 = new TextDecoder("utf-8");
+
+/**
+ * Plain object of the entries, in order; a repeated name becomes an array. Built through a Map and
+ * `Object.fromEntries`, which defines own properties, so a field named `__proto__` stays data.
+ */
+function collect<V>(entries: Iterable<[string, V]>): Record<string, Field<V>> {
+  const fields = new Map<string, Field<V>>();
+  for (const [name, value] of entries) {
+    const previous = fields.get(name);
+    if (previous === undefined) fields.set(name, value);
+    else if (Array.isArray(previous)) previous.push(value);
+    else fields.set(name, [previous, value]);
+  }
+  return Object.fromEntries(fields);
+}
+
+/**
+ * The body's bytes, refused as `too_large` beyond `maxBytes`: at once when Content-Length says so,
+ * otherwise as soon as the stream has delivered more (so chunked bodies are limited too), cancelling
+ * the rest. A body stream that fails before its end (the client broke off its upload, the
+ * connection was lost) is `broken`; the receiver answers 413 payload_too_large and 422 invalid_body
+ * (docs/api/webhooks.md#responses). No body gives empty bytes. Never throws.
+ */
+export async function readBodyBytes(
+  request: Request,
+  maxBytes: number,
+): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; reason: "too_large" | "broken" }> {
+  const read = await readRequestBody(request, maxBytes);
+  return read.ok ? read : { ok: false, reason: read.reason };
+}
+
+/** The media type without parameters, lower case: `Application/JSON; charset=x` → `application/json`. */
+function mediaType(contentType: string | null): string {
+  return (contentType ?? "").split(";", 1)[0]?.trim().toLowerCase() ?? "";
+}
+
+async function parseMultipart(
+  bytes: Uint8Array,
+  contentType: string,
+): Promise<{ ok: true; body: JsonValue } | { ok: false; message: string }> {
+  let form: FormData;
+  try {
+    form = await new Response(bytes, { headers: { "content-type": contentType } }).formData();
+  } catch {
+    return { ok: false, message: "The multipart body could not be parsed." };
+  }
+  const entries: [string, string | FileSummary][] = [];
+  for (const [name, value] of form) {
+    entries.push([
+      name,
+      typeof value === "string"
+        ? value
+        : {
+            filename: value.name,
+            contentType: value.type || "application/octet-stream",
+            size: value.size,
+          },
+    ]);
+  }
+  return { ok: true, body: collect(entries) };
+}
+
+/**
+ * Parses the body by its Content-Type (case-insensitive, parameters ignored):
+ * - `application/json`, `application/*+json`: JSON; an empty body is `{}`; nesting deeper than
+ *   {@link MAX_WEBHOOK_JSON_DEPTH} levels is refused before parsing.
+ * - `application/x-www-form-urlencoded`, `multipart/form-data`: fields as strings (repeated names
+ *   become arrays); multipart files become {@link FileSummary}.
+ * - anything else: `{}`, with the UTF-8 text (invalid bytes replaced) in `rawBody` when non-empty.
+ *
+ * Failures (malformed or too deeply nested JSON, malformed multipart) return `{ok:false, message}`;
+ * the caller answers 422 invalid_body (docs/api/webhooks.md#responses). Never throws.
+ */
+export async function parseWebhookBody(
+  bytes: Uint8Array,
+  contentType: string | null,
+): Promise<{ ok: true; body: JsonValue; rawBody?: string } | { ok: false; message: string }> {
+  if (bytes.byteLength === 0) return { ok: true, body: {} };
+  const type = mediaType(contentType);
+  if (type === "application/json" || /^application\/[^\s/]+\+json$/.test(type)) {
+    const text = lenientUtf8.decode(bytes);
+    // Counted on the text: parsing, cloning or storing a value thousands of levels deep overflows.
+    if (jsonTextTooDeep(text, MAX_WEBHOOK_JSON_DEPTH)) {
+      return {
+        ok: false,
+        message: `The JSON body nests deeper than ${MAX_WEBHOOK_JSON_DEPTH} levels.`,
+      };
+    }
+    try {
+      return { ok: true, body: JSON.parse(text) };
+    } catch (error) {
+      // Short: the engine's message quotes the body, which has no place in a long error message.
+      const reason = error instanceof Error ? error.message.slice(0, 120) : "unparsable";
+      return { ok: false, message: `The body is not valid JSON: ${reason}` };
+    }
+  }
+  if (type === "application/x-www-form-urlencoded") {
+    return { ok: true, body: collect(new URLSearchParams(lenientUtf8.decode(bytes))) };
+  }
+  if (type === "multipart/form-data" && contentType) return parseMultipart(bytes, contentType);
+  return { ok: true, body: {}, rawBody: lenientUtf8.decode(bytes) };
+}
+
+/** Headers as `{lower-case name: value}`; a repeated header's values joined by ", " as `get` does. */
+export function webhookHeaders(headers: Headers): Record<string, string> {
+  const out = new Map<string, string>();
+  // Iteration yields each set-cookie apart (every other name once, joined): join them as `get` does.
+  for (const [name, value] of headers) {
+    const previous = out.get(name);
+    out.set(name, previous === undefined ? value : `${previous}, ${value}`);
+  }
+  return Object.fromEntries(out);
+}
+
+/** Query parameters as strings, in order; a repeated name becomes an array. */
+export function webhookQueryParams(url: URL): Record<string, string | string[]> {
+  return collect(url.searchParams);
+}

@@ -1,0 +1,282 @@
+/**
+ * The webhook receiver: `{APP_URL}/webhooks/<workspace>/<workflow>/<node key>`, any method, no
+ * credentials (spec 4.4 and 5, docs/api/webhooks.md). Errors use the API's one envelope.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
+import { database } from "../../db/database";
+import { createRouter } from "../../platform/app";
+import { readCredential } from "../../platform/bearer";
+import { ApiError } from "../../platform/errors";
+import { errorResponses } from "../../platform/openapi";
+import { appUrl } from "../../platform/origins";
+import { workflowShards } from "../definitions/lookups";
+import { runnerIfEver } from "../runner/client";
+import type { BadBodyStatus, CaptureOutcome } from "../runner/contract";
+import { runnerOfToken } from "../runner/result-tokens";
+import { encodeReply, type Reply } from "./http-answer";
+import { captureWebhook, receiveWebhook, type WebhookTarget } from "./receive";
+
+export const webhooksRouter = createRouter();
+
+// Replies are the workflow's, served on the dashboard's origin: they may never run script there
+// (docs/security.md#webhook-replies).
+const sandboxed = createMiddleware(async (c, next) => {
+  await next();
+  c.res.headers.set("content-security-policy", "sandbox");
+});
+webhooksRouter.use("/webhooks/*", sandboxed);
+webhooksRouter.use("/webhook-test/*", sandboxed);
+
+/** The error of a refused body: 413 payload_too_large, 415 unsupported_media_type, 422 invalid_body. */
+function badBody(status: BadBodyStatus, message: string): ApiError {
+  switch (status) {
+    case 413:
+      return new ApiError(413, "payload_too_large", message);
+    case 415:
+      return new ApiError(415, "unsupported_media_type", message);
+    case 422:
+      return new ApiError(422, "invalid_body", message);
+  }
+}
+
+/** 500 workflow_failed of a lastNode or responseNode execution, naming it and its failed node. */
+function workflowFailed(executionId: string, nodeKey: string | null): ApiError {
+  return new ApiError(500, "workflow_failed", `The workflow failed at node "${nodeKey}".`, {
+    details: [{ executionId, node: nodeKey }],
+    executionId,
+  });
+}
+
+/** A node's own reply (an immediate webhook's, a respond node's), as `encodeReply` makes it. */
+function replyWith(c: Context, reply: Reply): Response {
+  const { status, headers, body } = encodeReply(reply);
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  return body === null
+    ? c.body(null, status as StatusCode)
+    : c.body(body, status as ContentfulStatusCode);
+}
+
+/** 401 invalid_key: no result token, or one that leads to no result (docs/webhooks.md#result-handles). */
+const noResultToken = () =>
+  new ApiError(
+    401,
+    "invalid_key",
+    "Send the result token as `Authorization: Bearer <resultToken>`; this one is missing, unknown, altered or expired.",
+    { headers: { "www-authenticate": 'Bearer realm="agent-edge"' } },
+  );
+
+// A result handle of a timed-out lastNode or responseNode call (docs/webhooks.md#result-handles):
+// the URL names the execution; its token, the only credential, comes in a header (request logs
+// keep URLs) and names its workflow and shard.
+webhooksRouter.get("/webhooks/results/:executionId", async (c) => {
+  const token = readCredential(c.req.raw.headers, false);
+  const runner = token === null || token === "conflict" ? null : runnerOfToken(token);
+  // Only a runner of a workflow that exists is reached: made-up ids create no objects.
+  const shards = runner ? await workflowShards(database(c.env), runner.workflowId) : null;
+  if (!runner || !shards || token === null) throw noResultToken();
+  const holder = runnerIfEver(c.env, runner.workflowId, shards.shardsEver, runner.shard);
+  const state = holder ? await holder.result(token) : null;
+  if (!state) throw noResultToken();
+  if (state.executionId !== c.req.param("executionId")) {
+    throw new ApiError(404, "not_found", "This result token is for another execution.");
+  }
+  c.header("x-execution-id", state.executionId);
+  switch (state.kind) {
+    case "running":
+      return c.json({ status: "running", executionId: state.executionId }, 202);
+    case "succeeded":
+      return c.json(state.output ?? null, 200);
+    case "responded":
+      return replyWith(c, state.reply);
+    case "failed":
+      throw workflowFailed(state.executionId, state.nodeKey);
+  }
+});
+
+/** A refusal's error: 404, 405 or the body's 413, 415 or 422. */
+function refused(outcome: Exclude<CaptureOutcome, { kind: "captured" }>): ApiError {
+  switch (outcome.kind) {
+    case "not_found":
+      return new ApiError(404, "webhook_not_found", "No running workflow listens at this URL.");
+    case "method_not_allowed":
+      return new ApiError(
+        405,
+        "method_not_allowed",
+        `This webhook accepts ${outcome.allow} only.`,
+        {
+          headers: { allow: outcome.allow },
+        },
+      );
+    case "bad_body":
+      return badBody(outcome.status, outcome.message);
+  }
+}
+
+const targetOf = (c: Context): WebhookTarget => ({
+  workspace: c.req.param("workspace") ?? "",
+  workflow: c.req.param("workflow") ?? "",
+  node: c.req.param("node") ?? "",
+  requestId: c.get("requestId") ?? "",
+});
+
+// A test URL stores the call as a sample while capture is armed (docs/webhooks.md#capture).
+webhooksRouter.all("/webhook-test/:workspace/:workflow/:node", async (c) => {
+  const outcome = await captureWebhook(c.env, c.req.raw, targetOf(c));
+  if (outcome.kind === "captured") return c.json({ captured: true }, 200);
+  if (outcome.kind === "not_found") {
+    throw new ApiError(404, "webhook_not_found", "No capture is armed for this test URL.");
+  }
+  throw refused(outcome);
+});
+
+webhooksRouter.all("/webhooks/:workspace/:workflow/:node", async (c) => {
+  const received = await receiveWebhook(c.env, c.req.raw, targetOf(c));
+  // A repeated delivery gets the first call's answer (docs/webhooks.md#deduplication).
+  if (received.kind === "deduplicated") c.header("x-deduplicated", "true");
+  const outcome = received.kind === "deduplicated" ? received.first : received;
+  if ("executionId" in outcome) c.header("x-execution-id", outcome.executionId);
+  switch (outcome.kind) {
+    case "invalid_signature":
+      // Why is logged by the runner, never told: it would help whoever forged the call.
+      throw new ApiError(401, "invalid_signature", "The request's signature did not verify.");
+    case "accepted":
+      if (outcome.queued) c.header("x-execution-status", "queued");
+      return outcome.reply
+        ? replyWith(c, outcome.reply)
+        : c.json({ success: true, executionId: outcome.executionId }, 200);
+    case "succeeded":
+      return c.json(outcome.output ?? null, 200);
+    case "responded":
+      return replyWith(c, outcome.reply);
+    case "failed":
+      throw workflowFailed(outcome.executionId, outcome.nodeKey);
+    case "timeout": {
+      const { executionId, resultToken } = outcome;
+      const resultUrl = `${appUrl(c.env, c.req.url)}/webhooks/results/${executionId}`;
+      throw new ApiError(
+        504,
+        "workflow_timeout",
+        "The workflow did not finish in time; it goes on and is recorded.",
+        {
+          details: [{ executionId }],
+          executionId,
+          ...(resultToken ? { resultUrl, resultToken, headers: { location: resultUrl } } : {}),
+        },
+      );
+    }
+    case "not_found":
+    case "method_not_allowed":
+    case "bad_body":
+      throw refused(outcome);
+    case "rate_limited":
+      throw new ApiError(
+        429,
+        "rate_limited",
+        `More than ${outcome.limit} requests per minute to this webhook.`,
+        {
+          headers: { "retry-after": String(outcome.retryAfterSeconds) },
+        },
+      );
+    case "queue_full":
+      throw new ApiError(429, "queue_full", "The workflow's execution queue is full.", {
+        headers: { "retry-after": String(outcome.retryAfterSeconds) },
+      });
+  }
+});
+
+// Documented once in the OpenAPI document; the route itself takes every method.
+webhooksRouter.openAPIRegistry.registerPath(
+  createRoute({
+    method: "post",
+    path: "/webhooks/{workspace}/{workflow}/{node}",
+    tags: ["Webhooks"],
+    security: [],
+    summary: "Webhook receiver (the node's httpMethod; no credentials)",
+    description:
+      "Starts an execution of a running workflow. `immediate`: 200 `{success, executionId}` at once, or the node's own reply. `lastNode`: 200 with the final node's output, 504 workflow_timeout (with `error.resultUrl`, `error.resultToken` and `Location`) or 500 workflow_failed (`error.executionId` names the execution; details carry it and the failing node). `responseNode`: the status, headers and body of the first respond node reached, as soon as it has run (the execution goes on; docs/webhooks.md#respond-node); without one, as lastNode. A Content-Encoding other than identity gets 415 unsupported_media_type. A node with `verify` refuses a call whose signature does not verify with 401 invalid_signature (docs/webhooks.md#signatures).",
+    request: {
+      params: z.object({ workspace: z.string(), workflow: z.string(), node: z.string() }),
+      body: { content: { "application/json": { schema: z.unknown() } } },
+    },
+    responses: {
+      200: {
+        description:
+          "`{success:true, executionId}`, the final node's output, or a reply of the node's or a respond node's own (any status, content type and headers)",
+        content: { "application/json": { schema: z.unknown() } },
+      },
+      ...errorResponses(
+        "webhook_not_found",
+        "method_not_allowed",
+        "invalid_signature",
+        "payload_too_large",
+        "unsupported_media_type",
+        "invalid_body",
+        "rate_limited",
+        "queue_full",
+        "workflow_failed",
+        "workflow_timeout",
+      ),
+    },
+  }),
+);
+
+webhooksRouter.openAPIRegistry.registerPath(
+  createRoute({
+    method: "get",
+    path: "/webhooks/results/{executionId}",
+    tags: ["Webhooks"],
+    security: [{ resultToken: [] }],
+    summary:
+      "The result of a lastNode or responseNode call that timed out (its 504's resultUrl, with its resultToken; valid 24 h)",
+    description:
+      "202 `{status: \"running\", executionId}` while the execution runs; then the answer the call would have got: 200 with the final node's output, the respond node's reply (as soon as it has run), or 500 workflow_failed. The 504's `error.resultToken`, sent as `Authorization: Bearer <resultToken>`, is the only credential; it is never part of the URL, which request logs keep. Without it, or with one that is unknown, altered or expired: 401 invalid_key; with another execution's: 404 not_found.",
+    request: { params: z.object({ executionId: z.string() }) },
+    responses: {
+      200: {
+        description: "The final node's output, or the respond node's reply (its own status)",
+        content: { "application/json": { schema: z.unknown() } },
+      },
+      202: {
+        description: "Still running",
+        content: {
+          "application/json": {
+            schema: z.object({ status: z.literal("running"), executionId: z.string() }),
+          },
+        },
+      },
+      ...errorResponses("not_found", "workflow_failed"),
+    },
+  }),
+);
+
+webhooksRouter.openAPIRegistry.registerPath(
+  createRoute({
+    method: "post",
+    path: "/webhook-test/{workspace}/{workflow}/{node}",
+    tags: ["Webhooks"],
+    security: [],
+    summary: "A webhook node's test URL: captures the call as a sample while armed",
+    description:
+      "Only while capture is armed (`POST /v1/manage/workflows/{id}/nodes/{key}/capture`), even for a stopped workflow: the call is stored as a sample and nothing runs. Otherwise 404 webhook_not_found (docs/webhooks.md#capture).",
+    request: {
+      params: z.object({ workspace: z.string(), workflow: z.string(), node: z.string() }),
+      body: { content: { "application/json": { schema: z.unknown() } } },
+    },
+    responses: {
+      200: {
+        description: "Captured",
+        content: { "application/json": { schema: z.object({ captured: z.literal(true) }) } },
+      },
+      ...errorResponses(
+        "webhook_not_found",
+        "method_not_allowed",
+        "payload_too_large",
+        "unsupported_media_type",
+        "invalid_body",
+      ),
+    },
+  }),
+);

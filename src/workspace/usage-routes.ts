@@ -1,0 +1,45 @@
+/**
+ * `GET /v1/manage/usage` (docs/api/manage.md#usage): how close the workspace is to its limits, as
+ * its link ledger counts them: pending, unexpired links against the cap. Any member may read it.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import type { MemberEnv } from "../auth";
+import { linkLedger } from "../launch/ledger/client";
+import { createRouter } from "../platform/app";
+import { errorResponses, NoQuerySchema } from "../platform/openapi";
+
+/** Usage: a router built by the full app on first use, never at start-up (src/routes.ts). */
+export function usageRouter() {
+  const UsageSchema = z
+    .object({
+      pendingLinks: z.number().int().openapi({ description: "Links pending and unexpired now" }),
+      maxPendingLinks: z
+        .number()
+        .int()
+        .openapi({ description: "The cap; creates past it get 409" }),
+    })
+    .openapi("Usage");
+
+  const router = createRouter<MemberEnv>();
+
+  router.openapi(
+    createRoute({
+      tags: ["Workspace"],
+      security: [{ memberToken: [] }],
+      method: "get",
+      path: "/v1/manage/usage",
+      summary: "The workspace's usage of its limits",
+      request: { query: NoQuerySchema },
+      responses: {
+        200: { description: "Usage", content: { "application/json": { schema: UsageSchema } } },
+        ...errorResponses(),
+      },
+    }),
+    async (c) => {
+      const { workspaceId } = c.get("member");
+      return c.json(await linkLedger(c.env, workspaceId).usage(workspaceId), 200);
+    },
+  );
+
+  return router;
+}

@@ -1,0 +1,103 @@
+/** Widget keys: `POST/GET /v1/manage/widget-keys`, `DELETE /v1/manage/widget-keys/{id}` (docs/api/manage.md). */
+
+import { createRoute, z } from "@hono/zod-openapi";
+import { audited } from "../audit";
+import type { MemberEnv } from "../auth";
+import { requireWriter } from "../auth";
+import { database } from "../db/database";
+import { linkLedger } from "../launch/ledger/client";
+import { createRouter } from "../platform/app";
+import { jsonBody } from "../platform/json-body";
+import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openapi";
+import { CreatedWidgetKeySchema, CreateWidgetKeySchema, WidgetKeySchema } from "./schemas";
+import { createWidgetKey, listWidgetKeys, revokeWidgetKey } from "./widget-keys";
+
+const common = { tags: ["Widget keys"], security: [{ memberToken: [] }] };
+
+/** Widget keys: a router built by the full app on first use, never at start-up (src/routes.ts). */
+export function widgetKeysRouter() {
+  const router = createRouter<MemberEnv>();
+
+  router.openapi(
+    createRoute(
+      audited(
+        "widget_key.created",
+        { target: ["widget_key", "response:id"] },
+        {
+          ...common,
+          method: "post",
+          path: "/v1/manage/widget-keys",
+          summary: "Create a widget key (owners and admins)",
+          middleware: [requireWriter, ...jsonBody(32_768)],
+          request: {
+            body: {
+              required: true,
+              content: { "application/json": { schema: CreateWidgetKeySchema } },
+            },
+          },
+          responses: {
+            201: {
+              description: "Created; `key` is shown only here",
+              content: { "application/json": { schema: CreatedWidgetKeySchema } },
+            },
+            ...errorResponses(),
+          },
+        },
+      ),
+    ),
+    async (c) => {
+      const member = c.get("member");
+      const created = await createWidgetKey(
+        database(c.env),
+        member.workspaceId,
+        member.memberId,
+        c.req.valid("json"),
+      );
+      return c.json(created, 201);
+    },
+  );
+
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/v1/manage/widget-keys",
+      summary: "List widget keys (never the secret)",
+      request: { query: NoQuerySchema },
+      responses: {
+        200: {
+          description: "Keys",
+          content: { "application/json": { schema: z.object({ data: z.array(WidgetKeySchema) }) } },
+        },
+        ...errorResponses(),
+      },
+    }),
+    async (c) =>
+      c.json({ data: await listWidgetKeys(database(c.env), c.get("member").workspaceId) }, 200),
+  );
+
+  router.openapi(
+    createRoute(
+      audited(
+        "widget_key.revoked",
+        { target: ["widget_key", "param:id"] },
+        {
+          ...common,
+          method: "delete",
+          path: "/v1/manage/widget-keys/{id}",
+          summary: "Revoke a widget key (idempotent)",
+          middleware: [requireWriter],
+          request: { params: IdParamSchema },
+          responses: { 204: { description: "Revoked" }, ...errorResponses("not_found") },
+        },
+      ),
+    ),
+    async (c) => {
+      const { workspaceId } = c.get("member");
+      await revokeWidgetKey(linkLedger(c.env, workspaceId), workspaceId, c.req.valid("param").id);
+      return c.body(null, 204);
+    },
+  );
+
+  return router;
+}

@@ -1,0 +1,94 @@
+/**
+ * `GET /v1/manage/workspace` (any member) and `PATCH /v1/manage/workspace` (Owners and Admins):
+ * the workspace's settings, today its retention (docs/api/manage.md#workspace,
+ * docs/security.md#retention).
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { audited } from "../audit";
+import { type MemberEnv, requireWriter } from "../auth";
+import { MAX_RETENTION_DAYS, RETENTION_DEFAULTS } from "../db/retention";
+import { createRouter } from "../platform/app";
+import { jsonBody } from "../platform/json-body";
+import { errorResponses, NoQuerySchema } from "../platform/openapi";
+import { getWorkspace, updateRetention } from "./workspace";
+
+const days = (what: string, fallback: number) =>
+  z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_RETENTION_DAYS)
+    .openapi({ description: `Days ${what} is kept; default ${fallback}` });
+
+/** The workspace's settings: a router built by the full app on first use (src/routes.ts). */
+export function workspaceRouter() {
+  const fields = {
+    conversationDays: days(
+      "an ended conversation's transcript",
+      RETENTION_DEFAULTS.conversationDays,
+    ),
+    executionDays: days("a finished execution", RETENTION_DEFAULTS.executionDays),
+    requestLogDays: days("a webhook call's request log entry", RETENTION_DEFAULTS.requestLogDays),
+    eventDays: days("a lifecycle event with its deliveries", RETENTION_DEFAULTS.eventDays),
+  };
+  const RetentionSchema = z.object(fields).openapi("Retention");
+  const WorkspaceSettingsSchema = z
+    .object({
+      id: z.string(),
+      slug: z.string(),
+      name: z.string(),
+      createdAt: z.string(),
+      retention: RetentionSchema,
+    })
+    .openapi("WorkspaceSettings");
+  const UpdateWorkspaceSchema = z
+    .strictObject({ retention: z.strictObject(fields).partial() })
+    .openapi("UpdateWorkspace");
+  const json = { "application/json": { schema: WorkspaceSettingsSchema } };
+  const common = {
+    tags: ["Workspace"],
+    security: [{ memberToken: [] }],
+    path: "/v1/manage/workspace",
+  };
+
+  const router = createRouter<MemberEnv>();
+  router.openapi(
+    createRoute({
+      ...common,
+      method: "get",
+      summary: "The workspace and its settings",
+      request: { query: NoQuerySchema },
+      responses: { 200: { description: "The workspace", content: json }, ...errorResponses() },
+    }),
+    async (c) => c.json(await getWorkspace(c.env, c.get("member").workspaceId), 200),
+  );
+  router.openapi(
+    createRoute(
+      audited(
+        "workspace.updated",
+        { target: ["workspace", "response:id"] },
+        {
+          ...common,
+          method: "patch",
+          summary: "Change the workspace's retention (Owners and Admins)",
+          middleware: [requireWriter, ...jsonBody(4_096)],
+          request: {
+            body: {
+              required: true,
+              content: { "application/json": { schema: UpdateWorkspaceSchema } },
+            },
+          },
+          responses: {
+            200: { description: "The changed workspace", content: json },
+            ...errorResponses(),
+          },
+        },
+      ),
+    ),
+    async (c) => {
+      const { retention } = c.req.valid("json");
+      return c.json(await updateRetention(c.env, c.get("member").workspaceId, retention), 200);
+    },
+  );
+  return router;
+}
