@@ -1,9 +1,4 @@
-/**
- * The chat page's bundles by their hashed names (docs/chat.md#assets-and-caching):
- * scripts/build-client.mjs writes them to `/assets/` with a year's immutable cache and names them
- * in a manifest, which the Worker reads from its static assets once per isolate (a deployment
- * changes the Worker and its assets together).
- */
+/** The chat page's hashed bundles, by the build's manifest (docs/chat.md#assets-and-caching). */
 
 /** Where the build writes the manifest, relative to the assets root. */
 export const CHAT_ASSETS_MANIFEST = "/chat-assets.json";
@@ -17,8 +12,7 @@ let manifest: Promise<ChatAssets> | undefined;
 /**
  * The hashed names of the chat page's script and styles and of the widget's bundle.
  * @param assets the ASSETS binding; `origin` any origin (the binding serves by path)
- * @throws {Error} when ASSETS is not bound or the manifest is missing or malformed: the build
- *   (`npm run build:client`, wrangler's build command) did not run, a deployment bug
+ * @throws {Error} when ASSETS or a valid manifest is missing: the build did not run
  */
 export function loadChatAssets(assets: Fetcher | undefined, origin: string): Promise<ChatAssets> {
   manifest ??= readManifest(assets, origin).catch((error: unknown) => {

@@ -4,10 +4,7 @@ import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { channels } from "../db/schema";
 import { CHANNEL_ID } from "./embedding";
 
-/**
- * The allowed origins of a widget channel.
- * @returns null when no channel has this id
- */
+/** The allowed origins of a widget channel; null when no channel has this id. */
 export async function channelOrigins(
   db: DrizzleD1Database,
   channelId: string,

@@ -1,9 +1,7 @@
 /**
- * Agent messages as a safe subset of Markdown (docs/chat.md#formatting): `marked`'s lexer reads
- * the text in the Worker, and what it finds is reduced to paragraphs and lists of text spans marked
- * bold, italic, code or link. Nothing here is HTML: the page builds DOM nodes from these blocks
- * with text content only, so raw HTML in a reply stays visible text. Links keep only http(s) and
- * mailto targets; any other (javascript:, data:, relative) leaves its text unlinked.
+ * Agent messages as a safe subset of Markdown (docs/chat.md#formatting): `marked`'s tokens reduced
+ * to paragraphs and lists of spans (bold, italic, code, http(s)/mailto links), never HTML; the page
+ * builds DOM nodes with text content only.
  */
 import type { Lexer as MarkedLexer, Token, Tokens } from "marked";
 import type { StoredMessage } from "./conversation/contract";
@@ -18,11 +16,7 @@ type Marks = Omit<Span, "text">;
 /** marked's lexer once `loadMarkdown` has loaded it. */
 let Lexer: typeof MarkedLexer | undefined;
 
-/**
- * Loads `marked` for `markdownBlocks`. It is kept out of the Worker's start-up, where building its
- * grammar's regular expressions took about 5 ms (docs/performance.md#start-up); a conversation
- * loads it when its object starts, the chat API only to read a message stored without blocks.
- */
+/** Loads `marked` for `markdownBlocks`, kept out of start-up (docs/performance.md#start-up). */
 export async function loadMarkdown(): Promise<void> {
   Lexer ??= (await import("marked")).Lexer;
 }
@@ -37,11 +31,7 @@ export function markdownBlocks(text: string): Block[] {
   return blocks(new Lexer({ gfm: true, breaks: true }).lex(text));
 }
 
-/**
- * A stored message as the page gets it: an agent's with its Markdown `blocks`, those stored with
- * it (read once, when it was stored) or, for one stored before they were kept, read now (needs
- * `loadMarkdown`; `richWires` loads it when a message needs it).
- */
+/** A stored message as the page gets it, an agent's with `blocks` (parsed now if not stored). */
 export function richWire(message: StoredMessage): WireMessage {
   const wire = toWire(message);
   if (message.role !== "agent") return wire;

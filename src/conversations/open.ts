@@ -1,8 +1,4 @@
-/**
- * Opening a link in the browser (docs/api/conversations.md): the token opens or resumes the link's conversation
- * and the answer carries the history and a socket address with a one-time ticket. Never sees a
- * Hono context.
- */
+/** Opening a link in the browser: history and a socket ticket (docs/api/conversations.md). */
 
 import { and, eq } from "drizzle-orm";
 import { database } from "../db/database";
@@ -20,11 +16,9 @@ import type { ChatSession } from "./schemas";
 /**
  * Opens (pending → active, the conversation starts) or resumes the link of `token`.
  * @param baseUrl origin of the chat host, e.g. `https://launch.example.com`
- * @param channelId set by the embedded chat of a widget channel: only that channel's links open
- *   there (docs/security.md#chat-embedding)
- * @throws ApiError 404 not_found (unknown token, a link of another channel, or agent gone), 403
- *   link_unavailable (`details: [{reason: "expired" | "revoked"}]`), 429 rate_limited past the
- *   opens per minute of one link (docs/limits.md#chat), with Retry-After
+ * @param channelId the embedding channel: only its links open there (docs/security.md#chat-embedding)
+ * @throws ApiError 404 not_found (unknown token, other channel, agent gone), 403 link_unavailable
+ *   (`details: [{reason}]`), 429 rate_limited (docs/limits.md#chat)
  */
 export async function openChatSession(
   env: AppBindings,

@@ -2,14 +2,11 @@ import { escapeAttribute } from "../platform/html";
 import type { ChatAssets } from "./assets";
 
 /**
- * The HTML document of `GET /chat` and `GET /chat/embed/{channelId}` (docs/chat.md). Static on
- * purpose: the route's CSP allows no inline script or style, and the launch token lives only in
- * the URL fragment, so the script reads it and fills in this skeleton (agent name, history,
- * notice) in the browser.
+ * The static document of `GET /chat` and `GET /chat/embed/{channelId}` (docs/chat.md): no inline
+ * code, the token only in the fragment, so the script fills in the skeleton.
  * @param assets the hashed paths of the page's script and styles (docs/chat.md#assets-and-caching)
- * @param channelId the widget channel of an embedded chat: named in the document itself, so the
- *   page opens its session for the very channel whose policy it was served under, however its
- *   address was spelt (docs/security.md#chat-embedding)
+ * @param channelId named in the document, so the page opens its session for the channel whose
+ *   policy it was served under (docs/security.md#chat-embedding)
  */
 export function chatPageHtml(assets: ChatAssets, channelId?: string): string {
   const channel =

@@ -1,8 +1,4 @@
-/**
- * The audit log's D1 table (docs/security.md#audit-log): one row per management change, who made it,
- * on what, when and from where. Nothing secret: no token, no secret value, no request body. Times
- * are epoch ms.
- */
+/** The audit log's D1 table (docs/security.md#audit-log): nothing secret stored; epoch ms. */
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { workspaces } from "./schema";
 

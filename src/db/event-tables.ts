@@ -15,11 +15,7 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/**
- * Event endpoints: a customer's URL that receives signed lifecycle events (docs/events.md). The
- * signing secret must be recoverable to sign, so it is stored sealed with SECRETS_KEY, never in
- * plaintext; after a rotation the previous one keeps signing alongside for 24 hours.
- */
+/** Event endpoints (docs/events.md): signing secrets sealed, since signing needs them back. */
 export const eventEndpoints = sqliteTable(
   "event_endpoints",
   {
@@ -37,16 +33,13 @@ export const eventEndpoints = sqliteTable(
     previousSecretExpiresAt: integer("previous_secret_expires_at"),
     /** First failed attempt since the last success; 5 days of failures disable the endpoint. */
     failingSince: integer("failing_since"),
-    /** Failed attempts in a row since the last success; 2 make the endpoint `failing` (docs/operations.md#incidents). */
+    /** Failed attempts in a row; 2 make the endpoint `failing` (docs/operations.md#incidents). */
     consecutiveFailures: integer("consecutive_failures").notNull().default(0),
     /** The last failed attempt's status (`HTTP 500`) or reason (`timeout`, `network`, …). */
     lastError: text("last_error"),
     /** Resend what failed in a failing period on its first success (docs/operations.md#incidents). */
     autoRecover: integer("auto_recover", { mode: "boolean" }).notNull().default(false),
-    /**
-     * When the failing period that a success ended last had started: written by that success
-     * only (the update that ends a period), so the one success that ends it knows it did.
-     */
+    /** When the last period a success ended had started; written by that success alone. */
     lastIncidentSince: integer("last_incident_since"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
@@ -59,9 +52,8 @@ export type EventEndpoint = typeof eventEndpoints.$inferSelect;
 export type AnyEventType = EventType | "event.test";
 
 /**
- * Events (docs/events.md#bodies), written in the same D1 transaction as the state change that
- * causes them, and only while an enabled endpoint of the workspace listens to their type. A link
- * has at most one event of each type (the unique index), so a repeated write invents nothing.
+ * Events (docs/events.md#bodies), written with their state change only while an enabled endpoint
+ * listens; one per link and type (the unique index), so a repeated write invents nothing.
  */
 export const events = sqliteTable(
   "events",
@@ -85,9 +77,8 @@ export type StoredEvent = typeof events.$inferSelect;
 export type DeliveryStatus = "pending" | "succeeded" | "failed";
 
 /**
- * One event on its way to one endpoint (docs/events.md#delivery): created with the event, then
- * attempted by the queue consumer on the retry schedule. `step` counts the attempts since the
- * delivery was created or last resent; `nextAttemptAt` is when the queue should bring it next.
+ * One event on its way to one endpoint (docs/events.md#delivery); `step`: attempts since created or
+ * resent; `nextAttemptAt`: when the queue should bring it next.
  */
 export const eventDeliveries = sqliteTable(
   "event_deliveries",
@@ -135,8 +126,7 @@ export const deliveryAttempts = sqliteTable(
   },
   (t) => [
     index("delivery_attempts_delivery_at").on(t.deliveryId, t.at),
-    // An endpoint's attempts by time with their result: the failing period's failed deliveries
-    // and the workspace's metrics (docs/operations.md), read from the index alone.
+    // Incidents and metrics read an endpoint's attempts from the index alone (docs/operations.md).
     index("delivery_attempts_endpoint_at").on(t.endpointId, t.at, t.responseStatus, t.deliveryId),
   ],
 );

@@ -1,9 +1,4 @@
-/**
- * How long a workspace keeps what it accumulates (docs/security.md#retention): ended
- * conversations' transcripts, finished executions, webhook request log entries, and lifecycle
- * events with their deliveries. Each 1 to 3,650 days; a workspace that sets none gets the
- * defaults. The objects that hold the data enforce it on their daily alarm.
- */
+/** How long a workspace keeps what it accumulates (docs/security.md#retention), enforced daily. */
 
 /** Days each kind of data is kept (1 to 3,650). */
 export type Retention = {

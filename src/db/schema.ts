@@ -1,7 +1,4 @@
-/**
- * D1 tables (Drizzle). What is stored, and nothing secret in clear: keys, member tokens and link tokens
- * are kept as SHA-256 hex digests only (docs/security.md). Times are epoch milliseconds.
- */
+/** D1 tables (Drizzle): keys and tokens as SHA-256 hex only (docs/security.md); times epoch ms. */
 import { sql } from "drizzle-orm";
 import {
   index,
@@ -88,7 +85,7 @@ export const agents = sqliteTable(
     mode: text("mode", { enum: ["initiator", "responder"] }).notNull(),
     greeting: text("greeting"),
     instructions: text("instructions"),
-    /** Workers AI model of the agent's brain; null means the default model (docs/api/conversations.md). */
+    /** Workers AI model of the agent's brain; null: the default (docs/api/conversations.md). */
     model: text("model"),
     parameters: text("parameters", { mode: "json" }).$type<ParameterDefinition[]>().notNull(),
     createdAt: integer("created_at").notNull(),
@@ -109,10 +106,7 @@ export const channels = sqliteTable(
       .references(() => agents.id, { onDelete: "cascade" }),
     type: text("type", { enum: ["widget"] }).notNull(),
     name: text("name").notNull(),
-    /**
-     * Origins whose pages may embed the channel's chat, canonical (`https://shop.example.com`,
-     * `https://*.example.com`); empty for any (docs/widget.md#allowed-sites).
-     */
+    /** Canonical origins that may embed the chat; empty for any (docs/widget.md#allowed-sites). */
     allowedOrigins: text("allowed_origins", { mode: "json" })
       .$type<string[]>()
       .notNull()
@@ -168,8 +162,7 @@ export const links = sqliteTable(
     ),
     index("links_workspace_flow_created").on(t.workspaceId, t.flowId, t.createdAt, t.id),
     index("links_workspace_status_created").on(t.workspaceId, t.status, t.createdAt, t.id),
-    // The workspace's metrics count links opened and conversations ended per hour
-    // (docs/operations.md#metrics); partial, so a create writes neither entry.
+    // Metrics by opening and ending time (docs/operations.md#metrics); partial: a create writes none.
     index("links_workspace_started")
       .on(t.workspaceId, t.startedAt)
       .where(sql`started_at IS NOT NULL`),
@@ -177,10 +170,7 @@ export const links = sqliteTable(
   ],
 );
 
-/**
- * Workspace secrets (`{{secrets.NAME}}`, docs/security.md): the value only as AES-GCM ciphertext under the
- * SECRETS_KEY Worker secret, `base64(iv || ciphertext)`, bound to workspace and name.
- */
+/** Workspace secrets (`{{secrets.NAME}}`, docs/security.md): sealed, bound to workspace and name. */
 export const secrets = sqliteTable(
   "secrets",
   {
@@ -195,7 +185,7 @@ export const secrets = sqliteTable(
   (t) => [primaryKey({ columns: [t.workspaceId, t.name] })],
 );
 
-/** Workflows (docs/api/manage.md, docs/api/webhooks.md). The definition is stored validated, with defaults filled in. */
+/** Workflows (docs/api/manage.md, docs/api/webhooks.md); definitions validated, defaults filled. */
 export const workflows = sqliteTable(
   "workflows",
   {
@@ -207,10 +197,7 @@ export const workflows = sqliteTable(
     slug: text("slug").notNull(),
     status: text("status", { enum: ["running", "stopped"] }).notNull(),
     definition: text("definition", { mode: "json" }).$type<WorkflowDefinition>().notNull(),
-    /**
-     * How many runner objects take its webhook calls now (docs/scaling.md#runner-shards), written
-     * with the definition, so the Worker routes with the id it caches.
-     */
+    /** Runner objects taking its calls now, cached with its id (docs/scaling.md#runner-shards). */
     runnerShards: integer("runner_shards").notNull().default(1),
     /** The most it ever had: its executions and request log may be on any of those. */
     runnerShardsEver: integer("runner_shards_ever").notNull().default(1),

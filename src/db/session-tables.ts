@@ -1,7 +1,4 @@
-/**
- * D1 tables of dashboard sign-in (docs/dashboard.md#sign-in): one-time sign-in links and the
- * sessions they open. Only SHA-256 digests of their tokens are stored; times are epoch ms.
- */
+/** D1 tables of dashboard sign-in (docs/dashboard.md#sign-in): tokens as SHA-256 only; epoch ms. */
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { members, workspaces } from "./schema";
 

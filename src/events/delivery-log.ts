@@ -1,8 +1,4 @@
-/**
- * The delivery log of an event endpoint and what an Owner or Admin can do with it
- * (docs/events.md#delivery-log): list deliveries with their attempts, resend one, recover every
- * failed one since a time, and send a test event now.
- */
+/** An endpoint's delivery log: list, resend, recover, send a test (docs/events.md#delivery-log). */
 import { and, desc, eq, gte, inArray, lt, or, type SQL } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { database } from "../db/database";
@@ -143,8 +139,7 @@ export async function resendDelivery(
 }
 
 /**
- * Sends again every failed delivery of the endpoint created at or after `since` (epoch ms).
- * @returns how many were sent again
+ * Resends every failed delivery created at or after `since` (epoch ms); how many.
  * @throws ApiError 404 not_found, 409 endpoint_disabled
  */
 export async function recoverDeliveries(
@@ -174,8 +169,7 @@ export async function recoverDeliveries(
 }
 
 /**
- * Sends an `event.test` event to the endpoint now (enabled or not) and answers with its delivery
- * after the one attempt; a test is not retried (resend it to try again).
+ * Sends an `event.test` now (enabled or not) and answers with its delivery after one attempt.
  * @throws ApiError 404 not_found
  */
 export async function sendTestEvent(

@@ -1,7 +1,6 @@
 /**
  * Attempting deliveries (docs/events.md#delivery): the queue consumer claims a due delivery, signs
- * and POSTs its event, records the attempt, and says when to try again on the retry schedule. An
- * endpoint whose attempts have all failed for 5 days is disabled.
+ * and POSTs it, records the attempt and retries on the schedule; 5 days of failures disable.
  */
 import { and, eq, isNotNull, lte, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
@@ -32,10 +31,7 @@ const CLAIM_MS = 60_000;
 const EARLY_MS = 2_000;
 /** Failing this long without a single success disables an endpoint (ms). */
 export const DISABLE_AFTER_MS = 5 * 24 * 60 * 60_000;
-/**
- * A consumer that failed (D1 or the conversation unreachable) tries the message again after (s):
- * past the claim it may have taken, so the delivery is due again when the message comes back.
- */
+/** A failed consumer retries the message after (s): past its claim, so the delivery is due again. */
 const CONSUMER_RETRY_S = Math.ceil((CLAIM_MS + EARLY_MS) / 1000) + 5;
 
 /** The queue consumer: each message is one delivery's attempt; retries go back with their delay. */
@@ -68,10 +64,7 @@ export async function liveSecrets(env: AppBindings, endpoint: EventEndpoint, now
   return secrets;
 }
 
-/**
- * The body sent to this endpoint: the stored event, with the conversation's messages added to
- * `conversation.ended` for an endpoint that asked for transcripts (docs/events.md#transcripts).
- */
+/** The body sent: the event, plus the messages on `conversation.ended` (docs/events.md#transcripts). */
 async function bodyFor(env: AppBindings, event: StoredEvent, endpoint: EventEndpoint) {
   if (event.type !== "conversation.ended" || !endpoint.includeTranscript) return event.body;
   const parsed = JSON.parse(event.body) as {
@@ -85,9 +78,8 @@ async function bodyFor(env: AppBindings, event: StoredEvent, endpoint: EventEndp
 }
 
 /**
- * Attempts a delivery if it is due and still pending (a stale or repeated message finds it
- * claimed or done and does nothing). The success that ends an incident of an endpoint with
- * `autoRecover` sends again what failed in it (docs/operations.md#incidents).
+ * Attempts a delivery if due and still pending (a stale message does nothing); the success ending
+ * an `autoRecover` endpoint's incident resends what failed in it (docs/operations.md#incidents).
  * @returns seconds until the next attempt, or null when the message is done with
  * @throws when D1, the secrets key or the conversation cannot be reached (the message is retried)
  */
@@ -146,19 +138,14 @@ export async function attemptDelivery(
 export type Recorded = {
   /** Seconds until the next attempt, or null when this message is done with. */
   retryIn: number | null;
-  /**
-   * When this attempt was the success that ended the endpoint's incident: when the incident
-   * started (epoch ms) and whether the endpoint resends what failed in it; else null.
-   */
+  /** When this success ended an incident: its start (epoch ms) and `autoRecover`; else null. */
   endedIncident: { since: number; autoRecover: boolean } | null;
 };
 
 /**
- * Records the attempt, moves the delivery on and keeps the endpoint's run of failures
- * (docs/operations.md#incidents): a failure counts one more, keeps when the run started and the
- * error; a success ends the run. Only the success that finds a run going ends it (its update is
- * conditional), so of two successes at once one alone learns it ended an incident. The delivery
- * moves only if it is still as this attempt claimed it: a resend made meanwhile owns it then.
+ * Records the attempt, moves the delivery on (only if still as claimed: a resend meanwhile owns
+ * it) and keeps the endpoint's run of failures (docs/operations.md#incidents); a conditional update
+ * lets only one of two concurrent successes learn it ended an incident.
  * @param delivery the row as claimed (its `updatedAt` and `attempts` identify the claim)
  */
 export async function recordAttempt(
@@ -247,9 +234,8 @@ function countFailure(db: DrizzleD1Database, endpointId: string, attempt: Attemp
 }
 
 /**
- * A success ends the run, if one is going: only then is the row written, and `lastIncidentSince`
- * says when the run started if it had made the endpoint failing (SQLite's SET reads the row as it
- * was), else null. A healthy endpoint's success writes nothing.
+ * A success ends a run going (a healthy endpoint's writes nothing); `lastIncidentSince` gets its
+ * start if it had made the endpoint failing (SET reads the old row), else null.
  */
 function endRun(db: DrizzleD1Database, endpointId: string) {
   return db

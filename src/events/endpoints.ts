@@ -1,8 +1,6 @@
 /**
- * Event endpoints of a workspace (docs/events.md#event-endpoints): where its lifecycle events are
- * delivered, signed with the endpoint's secret (Standard Webhooks, `whsec_` secrets). The secret is
- * shown once, when created or rotated, and stored sealed with SECRETS_KEY; a rotated-out secret
- * keeps signing alongside the new one for 24 hours.
+ * Event endpoints of a workspace (docs/events.md#event-endpoints): where lifecycle events go, signed
+ * with a `whsec_` secret shown once and stored sealed; a rotated-out one signs on for 24 hours.
  */
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
@@ -36,11 +34,9 @@ function newSecret(): string {
 }
 
 /**
- * Refuses a URL events must not go to: not a URL, credentials in it (they would be logged and
- * sent as-is), not https, or a destination the outbound policy refuses (a host of this machine or
- * a private network, docs/security.md#outbound-requests). Where the policy allows private
- * destinations (local development), http is accepted too. Deliveries check the policy again when
- * they are sent.
+ * Refuses a URL events must not go to: not a URL, with credentials (they would be logged), not
+ * https (http allowed with private destinations), or refused by the outbound policy
+ * (docs/security.md#outbound-requests), which deliveries check again.
  * @throws ApiError 400 invalid_request naming `field`
  */
 export function checkEndpointUrl(url: string, policy: OutboundPolicy, field = "url"): void {
@@ -190,10 +186,7 @@ export async function deleteEndpoint(db: DrizzleD1Database, workspaceId: string,
   await db.delete(eventEndpoints).where(eq(eventEndpoints.id, row.id));
 }
 
-/**
- * Gives the endpoint a new secret, shown in this answer only; the old one keeps signing alongside
- * for 24 hours, so a receiver can switch without losing events. @throws ApiError 404 not_found
- */
+/** Gives the endpoint a new secret, shown once; the old signs on for 24 h. @throws ApiError 404 */
 export async function rotateSecret(
   db: DrizzleD1Database,
   key: Keyring,
@@ -214,8 +207,7 @@ export async function rotateSecret(
 }
 
 /**
- * Seals the signing secrets (and rotated-out ones) of the next page of endpoints again under the
- * current key, each only if it is not yet and has not changed meanwhile
+ * Reseals the next page of endpoints' signing secrets, unless changed meanwhile
  * (docs/security.md#rotating-keys).
  * @param after the last endpoint id of the previous page (null: from the first)
  * @returns where to go on (null once done) and how many secrets were resealed

@@ -1,9 +1,6 @@
 /**
- * Failing endpoints as incidents (docs/operations.md#incidents): an endpoint whose attempts failed
- * twice in a row is `failing` since the first of them, with the last error and how many
- * deliveries failed since; its first success ends the incident and, with `autoRecover`, sends
- * again once each delivery that failed in it. The endpoint's run of failures is kept on its row
- * by `recordAttempt` (delivery.ts); the failed deliveries are read from the attempts' index.
+ * Failing endpoints as incidents (docs/operations.md#incidents): the run of failures is kept on the
+ * endpoint's row by `recordAttempt`; failed deliveries are read from the attempts' index.
  */
 import { and, eq, inArray, ne, type SQL, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
@@ -57,10 +54,7 @@ function failedIn(db: DrizzleD1Database, endpointId: string, since: number, unti
     .where(and(...window));
 }
 
-/**
- * The health of each endpoint, in the order given: one D1 round trip for those failing (a count
- * of their failed deliveries from the attempts' index), none when all are healthy.
- */
+/** The health of each endpoint, in order: one D1 round trip if any is failing, else none. */
 export async function healthOf(
   db: DrizzleD1Database,
   rows: readonly HealthRow[],
@@ -98,11 +92,9 @@ export function restartDeliveries(db: DrizzleD1Database, now: number, where: SQL
 }
 
 /**
- * Sends again, once each, the deliveries of the endpoint that failed in its incident
- * `[since, until)` and have not succeeded since (docs/operations.md#incidents). Called by the one
- * success that ended the incident (`recordAttempt` lets only one success end it), so two
- * successes at once resend nothing twice. A failure is logged, not thrown: the attempt that
- * ended the incident is recorded whatever happens here.
+ * Resends, once each, the deliveries that failed in the incident `[since, until)` and have not
+ * succeeded since (docs/operations.md#incidents); called by the one success that ended it. Logs
+ * a failure, never throws.
  * @returns how many deliveries were sent again
  */
 export async function recoverIncident(

@@ -1,8 +1,6 @@
 /**
- * The events outbox (docs/events.md#delivery): an event and its deliveries are written by the same
- * D1 batch (one transaction) as the state change that causes them, so a crash between the two
- * loses nothing and invents nothing. After the commit the deliveries go onto the queue; deliveries
- * that never reached it are sent again by the workspace's link ledger (`relayStaleDeliveries`).
+ * The events outbox (docs/events.md#delivery): events and deliveries commit in one D1 batch with
+ * their state change, then go onto the queue; the ledger relays those that never reached it.
  */
 import { and, eq, lte, min } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
@@ -44,10 +42,8 @@ const LISTENING = `e.workspace_id = ?1 AND e.status = 'enabled'
   AND EXISTS (SELECT 1 FROM json_each(e.events) j WHERE j.value = ?2)`;
 
 /**
- * The two statements that record an event and one pending delivery per enabled endpoint listening
- * to it, to run in the same batch as (and after) the state change. The event is skipped when no
- * endpoint listens, when `when` does not hold, or when the link already has an event of this type.
- * The second statement returns the new deliveries' ids (`{ id }` rows).
+ * Two statements, run after the state change in its batch: the event (unless no endpoint listens,
+ * `when` fails or the link has one of its type) and a delivery per listener, returning `{ id }`s.
  */
 export function eventStatements(
   d1: D1Database,
@@ -91,10 +87,7 @@ export function createdDeliveries(results: readonly D1Result[]): string[] {
   );
 }
 
-/**
- * Puts deliveries onto the queue, 100 per send. A failure is logged, not thrown: the state change
- * has committed and the ledger's relay sends the deliveries once they are overdue.
- */
+/** Puts deliveries onto the queue, 100 per send; a failure is logged: the ledger relays them later. */
 export async function enqueueDeliveries(
   env: AppBindings,
   deliveryIds: readonly string[],
@@ -113,8 +106,7 @@ export async function enqueueDeliveries(
 }
 
 /**
- * Sends again the workspace's pending deliveries that are overdue by more than RELAY_GRACE_MS
- * (their message never reached the queue, or was lost), marking them due now.
+ * Resends the workspace's deliveries overdue by more than RELAY_GRACE_MS (lost on the way).
  * @returns when to look again (epoch ms), or null while nothing is pending
  */
 export async function relayStaleDeliveries(

@@ -1,8 +1,6 @@
 /**
- * Signing and sending one delivery (docs/events.md): the Standard Webhooks scheme exactly, with
- * its reference library (`standardwebhooks`): `webhook-id` is the event id (stable across retries),
- * `webhook-timestamp` the attempt's time in seconds, `webhook-signature` one `v1,<base64 HMAC-SHA256
- * of "id.timestamp.body">` per live secret (two during a rotation's 24 hours).
+ * Signing and sending one delivery (docs/events.md): Standard Webhooks with its reference library;
+ * `webhook-id` the event id, one `v1,` signature per live secret (two during a rotation).
  */
 import { Webhook } from "standardwebhooks";
 import { DestinationNotAllowed, type OutboundPolicy, outboundFetch } from "../platform/outbound";
@@ -48,11 +46,8 @@ export type Attempt = {
 export type SendOptions = { policy: OutboundPolicy; fetchImpl?: typeof fetch; timeoutMs?: number };
 
 /**
- * POSTs the signed event once; a 2xx is a success, anything else (or no answer in 15 s) is not.
- * The outbound policy is checked as the attempt is sent (docs/security.md#outbound-requests): a
- * refused destination is a failed attempt that sent nothing, logged as `destination_not_allowed`
- * with the reason. Redirects are not followed: a 3xx is a failed attempt, as Standard Webhooks
- * senders do.
+ * POSTs the signed event once: 2xx succeeds; a 3xx (not followed), a timeout or a destination the
+ * policy refuses (docs/security.md#outbound-requests; nothing sent) fails.
  */
 export async function sendOnce(
   url: string,
@@ -90,10 +85,7 @@ export async function sendOnce(
   }
 }
 
-/**
- * The first `max` bytes of the answer as text; the rest is never read (a receiver may answer with
- * any amount), and a body that breaks off keeps what arrived.
- */
+/** The first `max` bytes of the answer as text, the rest unread; a broken body keeps what came. */
 async function firstBytes(response: Response, max: number): Promise<string> {
   if (!response.body) return "";
   const reader = response.body.getReader();

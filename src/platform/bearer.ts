@@ -3,8 +3,7 @@ import { constantTimeEqual } from "./crypto";
 
 /**
  * Reads the credential from `Authorization: Bearer …` or, when `allowApiKeyHeader`, `x-api-key`.
- * @returns the credential, `null` when none is sent, or `"conflict"` when the two headers disagree
- *   or Authorization uses another scheme.
+ * @returns it, `null` for none, `"conflict"` when they disagree or another scheme is used
  */
 export function readCredential(
   headers: Headers,

@@ -1,12 +1,8 @@
-/**
- * Request bodies are taken as sent: we decode no Content-Encoding (docs/limits.md). Only an absent
- * header or `identity` is accepted; anything else is answered 415 unsupported_media_type.
- */
+/** Request bodies are taken as sent: we decode no Content-Encoding (docs/limits.md). */
 
 /**
- * The request's Content-Encoding when it is one we refuse, or null when the body is plain (header
- * absent or empty, or every listed coding `identity`, case-insensitive). Callers answer 415
- * `unsupported_media_type` (docs/errors.md, docs/api/webhooks.md#responses).
+ * The Content-Encoding to refuse (anything but absent or `identity`), else null; callers answer 415
+ * (docs/errors.md, docs/api/webhooks.md#responses).
  */
 export function refusedContentEncoding(headers: Headers): string | null {
   const value = headers.get("content-encoding");

@@ -1,7 +1,4 @@
-/**
- * Secrets and hashing on Web Crypto: random secrets, SHA-256 digests, constant-time comparison and the
- * GitHub-style checksummed key format of docs/security.md.
- */
+/** Random secrets, SHA-256, constant-time comparison and checksummed keys (docs/security.md). */
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const encoder = new TextEncoder();
@@ -60,10 +57,7 @@ export async function sha256Hex(text: string): Promise<string> {
   return bytesToHex(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text))));
 }
 
-/**
- * Compares two strings in time that depends only on their lengths, so a secret cannot be guessed one
- * character at a time. Different lengths return false after a same-length comparison.
- */
+/** Compares two strings in time depending only on their lengths (no guessing char by char). */
 export function constantTimeEqual(a: string, b: string): boolean {
   const left = encoder.encode(a);
   const right = encoder.encode(b);
@@ -106,10 +100,7 @@ function base62Fixed(value: number, width: number): string {
 const SECRET_BODY_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
 
-/**
- * Creates a checksummed secret: `prefix` + 32 base62 chars + 6-char base62 CRC-32 of those 32 chars
- * (docs/security.md), e.g. `wk_live_…` for widget keys, `mt_…` for member tokens.
- */
+/** A checksummed secret: `prefix` + 32 base62 + their 6-char base62 CRC-32 (docs/security.md). */
 export function generateChecksummedSecret(prefix: string): string {
   const body = randomBase62(SECRET_BODY_LENGTH);
   return `${prefix}${body}${base62Fixed(crc32(body), CHECKSUM_LENGTH)}`;

@@ -1,7 +1,4 @@
-/**
- * Opaque page cursors (docs/api/launch.md#listing-links): the last item shown of a list ordered
- * by time then id, as `base64url("<time ms>.<id>")`.
- */
+/** Opaque page cursors, `base64url("<time ms>.<id>")` (docs/api/launch.md#listing-links). */
 import { invalidRequest } from "./errors";
 
 /** The cursor after the item created at `createdAt` (epoch ms) with `id`. */

@@ -1,11 +1,7 @@
 /**
- * Group commit for D1 (docs/architecture.md#storage): while one write is in flight, later writes
- * queue up and go out together as one `batch` (a single round trip and transaction), scheduled by
- * the shared `GroupCommit`. A single writer, such as a Durable Object, thus pays one D1 round trip
- * per burst instead of one per write. If a batch fails, its writes are retried one by one, so only
- * the write that fails on its own is rejected. A write is a Drizzle query or a D1 prepared
- * statement (for SQL Drizzle cannot batch, such as `INSERT … SELECT … RETURNING`); either way it
- * resolves with D1's own result.
+ * Group commit for D1 (docs/architecture.md#storage): writes queued while one is in flight go as one
+ * `batch`; a failed batch is retried write by write, so only the failing write rejects. A write is
+ * Drizzle or a prepared statement (SQL Drizzle cannot batch).
  */
 import type { BatchItem } from "drizzle-orm/batch";
 import { GroupCommit } from "./group-commit";
@@ -42,10 +38,7 @@ export class D1WriteBatcher {
     return result as T;
   }
 
-  /**
-   * Runs several statements as one write in the next group: in one transaction with each other
-   * (and with the group), so they all commit or none does. Resolves with each statement's result.
-   */
+  /** Runs statements as one write in the next group, all or none; resolves with each result. */
   runAll(queries: [Write, ...Write[]]): Promise<D1Result[]> {
     return new Promise<D1Result[]>((resolve, reject) => {
       this.queue.push({ queries, resolve, reject });

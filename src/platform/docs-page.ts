@@ -1,11 +1,7 @@
 /**
- * `GET /docs`, the API reference (docs/README.md#api-reference): our own small HTML page that loads
- * Scalar's browser bundle from the Worker's static assets, at the version package-lock.json pins
- * (copied by scripts/docs-assets.mjs), so it renders with no internet and under a strict CSP.
- *
- * Configuration without inline script: Scalar's standalone bundle reads
- * `<script id="api-reference" data-url data-configuration>`. Ours is a `type="application/json"`
- * data block with an empty body, which browsers never execute, so `script-src 'self'` holds.
+ * `GET /docs`, the API reference (docs/README.md#api-reference): a small page loading Scalar's
+ * pinned bundle from the static assets, configured by a JSON data block browsers never execute
+ * (docs/architecture.md#the-api-reference-page).
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
@@ -14,17 +10,10 @@ import { escapeAttribute } from "./html";
 /** Where scripts/docs-assets.mjs writes the manifest, relative to the assets root. */
 export const DOCS_ASSETS_MANIFEST = "/docs-assets/manifest.json";
 
-/**
- * The manifest: `{version, script, integrity}`; `script` is e.g. `/docs-assets/scalar-1.72.1.js`,
- * `integrity` its `sha384-…` Subresource Integrity value.
- */
+/** The manifest: `script` e.g. `/docs-assets/scalar-1.72.1.js`, `integrity` its `sha384-…` SRI. */
 export type DocsAssets = { version: string; script: string; integrity: string };
 
-/**
- * Scalar options that keep every request on our origin: no fonts from fonts.scalar.com, no
- * telemetry, no Scalar Agent or MCP panel (on for localhost by default; they call api.scalar.com),
- * no developer toolbar, and no button that hands the document's URL to client.scalar.com.
- */
+/** Scalar options that keep every request on our origin (the Agent and MCP panels call api.scalar.com). */
 const SCALAR_CONFIGURATION = {
   withDefaultFonts: false,
   telemetry: false,
@@ -35,19 +24,10 @@ const SCALAR_CONFIGURATION = {
 };
 
 /**
- * The page's Content-Security-Policy (docs/README.md#api-reference), as `secureHeaders` directives.
- * - script-src 'self': the pinned bundle only; no inline code and no `'unsafe-eval'` (zod's
- *   `Function("")` probe in the bundle is refused, and zod then runs without generated code).
- * - style-src 'self' 'unsafe-inline': Scalar puts its CSS in at run time as several `<style>`
- *   elements (its stylesheet, the theme Vue renders, component styles) and as `style`
- *   attributes. A nonce would reach only its own stylesheet (via `<meta property="csp-nonce">`),
- *   hashes never reach attributes, and either one makes browsers ignore `'unsafe-inline'`. The
- *   page shows nothing a visitor wrote, so inline CSS opens no way in; scripts stay locked.
- * - img-src 'self' data: the SVG icons in Scalar's CSS are `data:` URLs; so is our empty favicon.
- * - connect-src 'self': `/openapi.json` and the reference's "Test Request" calls to this API.
- * - font-src: unset, so `'none'` from default-src: system fonts only, and the fonts.scalar.com
- *   files (off in SCALAR_CONFIGURATION) would be refused even if asked for.
- * - base-uri, form-action, frame-ancestors 'none': nothing to rebase, submit or frame us.
+ * The page's Content-Security-Policy (docs/README.md#api-reference), as `secureHeaders` directives:
+ * scripts only the pinned bundle (no eval; zod runs without generated code), inline styles (why:
+ * docs/architecture.md#the-api-reference-page), images `self` and `data:` (Scalar's icons, our
+ * favicon), connections to this origin (the document, "Test Request"); no fonts, base, forms, frames.
  */
 export const DOCS_CSP = {
   defaultSrc: ["'none'"],
@@ -95,8 +75,7 @@ export function docsPageHtml(
 let manifest: Promise<DocsAssets> | undefined;
 
 /**
- * Reads the manifest of the reference's bundle (docs/README.md#api-reference) from the static
- * assets, once per isolate.
+ * Reads the bundle's manifest (docs/README.md#api-reference) from the static assets, once per isolate.
  * @param assets the ASSETS binding
  * @param origin any origin; the binding serves by path
  * @returns the manifest's `{version, script, integrity}`
@@ -136,9 +115,8 @@ async function readManifest(assets: Fetcher | undefined, origin: string): Promis
 type DocsEnv = { Bindings: { ASSETS?: Fetcher } };
 
 /**
- * The handlers of `GET /docs` (docs/README.md#api-reference): `secureHeaders` with {@link DOCS_CSP}
- * (also `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer`, no framing), then the
- * page. Use as `app.get("/docs", ...docsPage({ specUrl: "/openapi.json", title }))`.
+ * The handlers of `GET /docs` (docs/README.md#api-reference): `secureHeaders` with {@link DOCS_CSP},
+ * then the page; `app.get("/docs", ...docsPage({ specUrl: "/openapi.json", title }))`.
  * @param options `specUrl` the OpenAPI document's path, `title` the tab's title
  * @returns `[middleware, handler]`; the handler throws (a 500) if the bundle was not built
  */

@@ -1,8 +1,6 @@
 /**
- * The Worker's environment (docs/operations.md#configuration): the bindings and vars wrangler.toml
- * declares, typed by `wrangler types` into worker-configuration.d.ts (`npm run cf-typegen`;
- * `npm test` fails when it is stale), and the secrets and optional vars it cannot declare, typed
- * from the schema that checks them at start (`config.ts`).
+ * The Worker's environment (docs/operations.md#configuration): wrangler.toml's bindings and vars
+ * (`npm run cf-typegen`), plus secrets and optional vars typed by `config.ts`'s schema.
  */
 import type { Settings } from "./config";
 

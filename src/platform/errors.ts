@@ -1,8 +1,6 @@
 /**
- * The one error vocabulary and envelope of the service (docs/errors.md):
- * `{"error":{"code","message","details":[],"requestId"}}` on every route, socket routes included.
- * Every code a client can meet is in ERROR_CODES with the statuses it is answered with; the OpenAPI
- * document lists them per operation (`errorResponses`).
+ * The service's error vocabulary and envelope (docs/errors.md):
+ * `{"error":{"code","message","details":[],"requestId"}}` on every route; every code in ERROR_CODES.
  */
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
@@ -149,10 +147,7 @@ export type ErrorBody = {
   };
 };
 
-/**
- * An error a client can cause, answered with its status and code. Anything thrown that is not an
- * ApiError is a bug: it is logged once and answered as 500 `internal_error` without internals.
- */
+/** An error a client can cause; anything else thrown is a bug, logged and answered 500 internal_error. */
 export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
   readonly status: ErrorStatus<C>;
   readonly code: C;
@@ -212,7 +207,7 @@ export function errorBody(
   };
 }
 
-/** The response of an error (the envelope, its status and headers), for routes outside Hono's onError. */
+/** The response of an error, for routes outside Hono's onError. */
 export function errorResponse(error: ApiError, requestId: string): Response {
   const body = errorBody(error.code, error.message, error.details, requestId, error);
   return new Response(JSON.stringify(body), {

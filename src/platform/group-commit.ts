@@ -1,12 +1,6 @@
 /**
- * Group commit, the one "answer first, write within the window" writer of the service
- * (docs/architecture.md#storage). Its owner keeps what is pending and calls `request(ms)`; the
- * writer runs the owner's `write` so that everything pending at the time of the request is written
- * within `ms`, one write at a time: requests made while a write is in flight wait for the next one,
- * which then carries all of them. A burst of N changes thus costs about two writes, not N.
- *
- * Used for the link ledger's D1 writes (`D1WriteBatcher`), the rate-limit logs
- * (`RateLimitStore`) and the runner's execution records (`ExecutionStore`).
+ * Group commit, the service's one "answer first, write within the window" writer
+ * (docs/architecture.md#storage): the owner keeps what is pending and calls `request(ms)`.
  */
 type Batch = {
   done: Promise<void>;
@@ -24,11 +18,7 @@ export class GroupCommit {
   /** @param write writes everything pending when it is called; may throw (the waiters reject) */
   constructor(private readonly write: () => Promise<void>) {}
 
-  /**
-   * Has what is pending now written within `ms` (0: as soon as the write in flight, if any, is
-   * done; changes made in the same turn join). Resolves once that write is done; rejects with its
-   * error.
-   */
+  /** Has what is pending written within `ms` (0: after the write in flight); settles with that write. */
   request(ms = 0): Promise<void> {
     const at = Date.now() + ms;
     let batch = this.next;

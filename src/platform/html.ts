@@ -12,18 +12,14 @@ export const LAUNCH_TOKEN_PLACEHOLDER = "{{LAUNCH_TOKEN}}";
 
 /**
  * A widget channel's `snippet` (docs/api/manage.md#agents-and-channels, docs/widget.md#embedding):
- * a template, the embed tag with {@link LAUNCH_TOKEN_PLACEHOLDER} in `data-launch` under a comment
- * that says where the token comes from. Pasted as is, the widget says in the browser console what is missing.
+ * the embed tag with {@link LAUNCH_TOKEN_PLACEHOLDER} under a comment on where the token comes from.
  */
 export function widgetSnippetTemplate(baseUrl: string, flowId: string, channelId: string): string {
   return `<!-- Replace ${LAUNCH_TOKEN_PLACEHOLDER} with the token your server gets for the signed-in person from POST /v1/widget/launches (its embedHtml is this tag with the token in place). -->
 ${widgetScriptTag(baseUrl, flowId, channelId, LAUNCH_TOKEN_PLACEHOLDER)}`;
 }
 
-/**
- * The widget script tag (docs/api/manage.md, docs/api/launch.md): `{baseUrl}/widget.js` with the flow and channel ids,
- * and the launch token when the tag opens one link's conversation.
- */
+/** The widget script tag: flow, channel, maybe a launch token (docs/api/manage.md, docs/api/launch.md). */
 export function widgetScriptTag(
   baseUrl: string,
   flowId: string,

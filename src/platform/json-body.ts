@@ -1,7 +1,4 @@
-/**
- * The JSON body of the launch, chat and management routes: read once under its size limit, checked
- * (encoding, media type, nesting) on the text, parsed once (docs/api/launch.md, docs/limits.md#nesting).
- */
+/** The JSON body of the API routes: read, checked and parsed once (docs/api/launch.md). */
 import type { Context, MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
 import { refusedContentEncoding } from "./body-encoding";
@@ -67,20 +64,10 @@ function checkHeaders(c: Context): void {
 }
 
 /**
- * The JSON body middleware of the launch, chat and management routes (docs/api/launch.md, docs/errors.md,
- * docs/limits.md#nesting). In order:
- * - a body over `maxBytes` bytes (declared, or counted as it streams, chunked too): 413
- *   invalid_request `out_of_range`;
- * - a body stream that breaks before its end (upload broken off): 400 invalid_request
- *   `invalid_json`, never a 500;
- * - a Content-Encoding other than identity: 415 unsupported_media_type (we decode none);
- * - a Content-Type that is not JSON: 400 invalid_request `unsupported_media_type`;
- * - nesting deeper than {@link MAX_JSON_DEPTH} levels, counted on the text before parsing: 400
- *   invalid_request `[{field:"body", code:"too_deep", message}]`;
- * - text that does not parse: 400 invalid_request `invalid_json`.
- *
- * The text is read once and parsed once: `c.req.json()` and the route's `valid("json")` get the
- * parsed value (Hono's own `json()` would parse the text again on every call).
+ * The JSON body middleware (docs/errors.md, docs/limits.md#nesting), refusing in order: over
+ * `maxBytes` 413 `out_of_range`; broken off 400 `invalid_json`; any Content-Encoding 415; not JSON
+ * 400 `unsupported_media_type`; deeper than {@link MAX_JSON_DEPTH} 400 `too_deep`; unparsable 400
+ * `invalid_json`. `c.req.json()` and `valid("json")` then get the value parsed here.
  * @returns one middleware in an array, spread into a route's `middleware`
  */
 export function jsonBody(maxBytes: number): MiddlewareHandler[] {

@@ -1,7 +1,4 @@
-/**
- * JSON values as they cross the Durable Object boundary and reach storage, and the checks every
- * client-sent body passes before anything else walks it (docs/limits.md#nesting).
- */
+/** JSON values across RPC and storage, and the checks client bodies pass first (docs/limits.md#nesting). */
 import { invalidRequest } from "./errors";
 
 /** A value JSON can carry. Typed this way (not `unknown`) so RPC stubs keep the shapes. */
@@ -20,10 +17,7 @@ export const PROTOTYPE_KEYS: ReadonlySet<string> = new Set([
   "prototype",
 ]);
 
-/**
- * Whether JSON text nests deeper than `limit`, read from the text itself (brackets outside
- * strings), so it is checked before `JSON.parse` builds, or overflows on, the value.
- */
+/** Whether JSON text nests deeper than `limit`, read on the text before `JSON.parse` could overflow. */
 export function jsonTextTooDeep(text: string, limit: number): boolean {
   let depth = 0;
   let inString = false;
@@ -40,10 +34,7 @@ export function jsonTextTooDeep(text: string, limit: number): boolean {
   return false;
 }
 
-/**
- * Types a value that was produced by `JSON.parse` (a request body, a stored row) as the JSON it is.
- * The one place such a value is declared JSON; anything else must be built as JsonValue.
- */
+/** Types a `JSON.parse` result as JSON: the one place such a value is declared so. */
 export function fromParsedJson(value: unknown): JsonValue {
   return value as JsonValue;
 }
@@ -55,9 +46,8 @@ export function jsonObject(value: unknown): Record<string, JsonValue> {
 }
 
 /**
- * JSON text of a parsed value with every object's keys sorted, so two bodies that differ only in
- * key order or spacing give the same text (idempotency keys compare bodies by its SHA-256). Bodies
- * reach it after the nesting limit (docs/limits.md#nesting), so its recursion is bounded.
+ * JSON text with keys sorted, so bodies differing in key order or spacing match (idempotency);
+ * recursion bounded by the nesting limit (docs/limits.md#nesting).
  */
 export function canonicalJson(value: JsonValue): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
@@ -67,8 +57,8 @@ export function canonicalJson(value: JsonValue): string {
 }
 
 /**
- * Refuses an object whose own keys include `__proto__`, `constructor` or `prototype` (which zod's
- * output would drop silently): 400 invalid_request naming each (docs/errors.md#invalid-request).
+ * Refuses own `__proto__`, `constructor` or `prototype` keys (zod would drop them silently): 400
+ * invalid_request naming each (docs/errors.md#invalid-request).
  * @param field the body field the object was sent in, e.g. `metadata`
  */
 export function refusePrototypeKeys(field: string, value: unknown): void {

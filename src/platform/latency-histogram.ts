@@ -1,11 +1,7 @@
 /**
- * A fixed-bucket latency histogram (docs/operations.md#metrics): answer times in whole
- * milliseconds fall into buckets four to a doubling (each 2^(1/4) ≈ 1.19 times as wide as the one
- * before), from 1 ms to 2^17 ms (about 2.2 minutes; longer answers share the last bucket). A
- * percentile is told as the geometric middle of the bucket it falls in: within 9.06 % of the true
- * value plus half a millisecond of rounding (0 for answers under 1 ms). Histograms of any hours,
- * shards and workflows add up bucket by bucket, so a percentile over all of them is as precise as
- * over one. Stored sparse: bucket index → count, only buckets that counted.
+ * A fixed-bucket latency histogram (docs/operations.md#metrics): four buckets per doubling from
+ * 1 ms to 2^17 ms; a percentile is its bucket's geometric middle, within 9.06 % (+0.5 ms rounding).
+ * Histograms add bucket by bucket, losing no precision. Stored sparse.
  */
 
 /** Bucket index → how many answers fell in it. */
@@ -43,10 +39,7 @@ export function mergeHistogram(into: Histogram, from: Histogram): Histogram {
   return into;
 }
 
-/**
- * The `p` quantile (0 < p ≤ 1; 0.5 is the median) of the answers counted: the value of the bucket
- * holding the answer of rank ⌈p × n⌉. Null when nothing was counted.
- */
+/** The `p` quantile (0 < p ≤ 1): the bucket value of rank ⌈p × n⌉; null when empty. */
 export function percentile(histogram: Histogram, p: number): number | null {
   const buckets = Object.entries(histogram)
     .map(([key, count]) => [Number(key), count] as const)

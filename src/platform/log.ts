@@ -1,9 +1,4 @@
-/**
- * The one way the service writes a log line (docs/security.md#logs): a JSON object per line, with
- * every credential taken out first. Nothing secret reaches a log: values of `authorization`,
- * `x-api-key`, `cookie` and similar headers, query values named like a credential, and any text
- * that looks like one of our keys or tokens (widget keys, member tokens, bearer values, tickets).
- */
+/** The one log writer (docs/security.md#logs): a JSON object per line, credentials taken out first. */
 
 /** Header names whose values are always credentials. */
 const SECRET_HEADERS: ReadonlySet<string> = new Set([
@@ -54,8 +49,7 @@ export function redactUrl(url: string): string {
     const secret = CREDENTIAL_QUERY_NAMES.has(name.toLowerCase()) || looksLikeCredential(value);
     return `${encodeURIComponent(name)}=${secret ? "[redacted]" : encodeURIComponent(value)}`;
   });
-  // No path we issue holds a credential (docs/security.md#capability-urls): sign-in links carry
-  // theirs in the fragment, result handles in a header; webhook URLs are capabilities by the spec.
+  // No path we issue holds a credential (docs/security.md#capability-urls).
   const path = parsed.pathname;
   return redactText(parts.length ? `${path}?${parts.join("&")}` : path);
 }
@@ -73,8 +67,7 @@ export function redactHeaders(headers: Headers): Record<string, string> {
 type LogFields = Record<string, unknown>;
 
 /**
- * Writes one JSON log line. String fields pass through `redactText`; an `error` field may be any
- * thrown value and is written as its redacted text.
+ * Writes one JSON log line, strings through `redactText`, `error` as its redacted text.
  * @param level "error" and "warn" go to `console.error`, "info" to `console.log`
  */
 export function log(level: "info" | "warn" | "error", event: string, fields: LogFields = {}): void {

@@ -1,14 +1,6 @@
-/**
- * Values built on first use: what the Worker's hot paths (the launch API, the webhook trigger, the
- * chat) never need is kept out of its start-up, which every new isolate pays before its first
- * request (docs/performance.md#start-up).
- */
+/** Values built on first use, kept out of the Worker's start-up (docs/performance.md#start-up). */
 
-/**
- * `build`'s result, built on the first call of the returned function and kept for the isolate.
- * @param build called once, on the first call; what it throws is thrown to that call, and the
- *   next call builds again
- */
+/** `build`'s result, built on first call and kept for the isolate; a throw is retried next call. */
 export function once<T>(build: () => T): () => T {
   let built: { value: T } | undefined;
   return () => {

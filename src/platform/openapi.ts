@@ -1,9 +1,6 @@
 /**
- * OpenAPI helpers: every operation lists, per status, the error codes it can answer with
- * (docs/errors.md#codes). Routes name their own codes (`errorResponses("not_found")`); the codes
- * every operation of a kind can meet (a credential refused, a malformed request, a credential in the
- * query, a fault of ours) are added to the generated document by `withCommonErrors`, from the
- * operation's path, parameters, body, query schema and security, so no route can forget them.
+ * OpenAPI helpers: every operation lists its error codes per status (docs/errors.md#codes). Routes
+ * name their own (`errorResponses("not_found")`); `withCommonErrors` adds those common to their kind.
  */
 import { z } from "@hono/zod-openapi";
 import { ERROR_CODES, type ErrorCode } from "./errors";
@@ -50,10 +47,7 @@ function describe(codes: readonly ErrorCode[]): string {
   return codes.map((code) => `\`${code}\`: ${ERROR_CODES[code].meaning}`).join("\n\n");
 }
 
-/**
- * OpenAPI `responses` entries for the given error codes, grouped by status (a code alone stands
- * for every status it has in ERROR_CODES).
- */
+/** OpenAPI `responses` for the codes, by status (a code alone: every status it has in ERROR_CODES). */
 export function errorResponses(...codes: CodeAt[]): Record<number, ErrorResponse> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const entry of codes) {
@@ -85,11 +79,7 @@ type RouteDefinition = {
   route?: { method: string; path: string; request?: { query?: unknown } };
 };
 
-/**
- * The operations (`"get /v1/manage/agents"`) whose route validates its query string: each refuses
- * a parameter it does not take with 400 `invalid_request`, even one that takes none
- * (`NoQuerySchema`, which leaves no trace in the document's `parameters`).
- */
+/** The operations (`"get /v1/manage/agents"`) whose route validates its query string. */
 function queryValidated(definitions: readonly RouteDefinition[]): Set<string> {
   const out = new Set<string>();
   for (const { type, route } of definitions) {
@@ -112,8 +102,7 @@ function commonCodes(
   const schemes = new Set((operation.security ?? []).flatMap((entry) => Object.keys(entry)));
   const api = path.startsWith("/v1/");
   if (api) codes.push(["credential_in_query", 400]);
-  // A route that validates its query refuses a parameter it does not take, even one that takes
-  // none (NoQuerySchema, which leaves no trace in the document's parameters); every /v1/ route does.
+  // Even a route taking no query refuses one (NoQuerySchema leaves no trace in `parameters`).
   if (api || query) codes.push(["invalid_request", 400]);
   if (api && operation.requestBody) {
     codes.push(["invalid_request", 413], ["unsupported_media_type", 415]);
@@ -132,11 +121,10 @@ function commonCodes(
 }
 
 /**
- * Adds to every operation of a generated OpenAPI document the error codes common to its kind,
- * and rewrites each error response's description and `code` enum to the full list.
- * @param document the object `getOpenAPI31Document` returned; changed in place and returned
- * @param definitions the registry's definitions the document was generated from
- *   (`app.openAPIRegistry.definitions`), which tell the routes that validate their query
+ * Adds to every operation the error codes common to its kind, and rewrites each error response's
+ * description and `code` enum to the full list.
+ * @param document from `getOpenAPI31Document`; changed in place and returned
+ * @param definitions `app.openAPIRegistry.definitions`, which tell the routes validating queries
  */
 export function withCommonErrors<T extends { paths?: Record<string, unknown> }>(
   document: T,

@@ -1,7 +1,4 @@
-/**
- * Public origins (docs/api/launch.md#addresses): `BASE_URL` serves the launch API, the chat page and
- * the widget script; `APP_URL` serves webhooks. Each falls back to the request's own origin.
- */
+/** Public origins (docs/api/launch.md#addresses), each falling back to the request's own. */
 import type { AppBindings } from "./env";
 
 /** Origin of the chat page and widget script, e.g. `https://launch.example.com`. */

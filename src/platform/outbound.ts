@@ -1,10 +1,7 @@
 /**
- * The outbound policy (docs/security.md#outbound-requests): every request the service sends on a
- * user's behalf (an http_request node, an event delivery) goes to a public destination only. A URL
- * is refused when it is not http(s) or its host is this machine or a private network, in every
- * spelling the URL parser or an address may take; redirects are followed by hand so each hop is
- * checked the same way. `ALLOW_PRIVATE_OUTBOUND=true` (local development, set by `npm run dev`)
- * lifts the host rule; it is read when a request is sent, not when a URL is saved.
+ * The outbound policy (docs/security.md#outbound-requests): requests sent on a user's behalf go to
+ * public http(s) destinations only, every hop of a redirect checked. `ALLOW_PRIVATE_OUTBOUND=true`
+ * (`npm run dev`) lifts the host rule; it is read at send time, not when a URL is saved.
  */
 import ipaddr from "ipaddr.js";
 
@@ -33,8 +30,7 @@ const GLOBAL_V6 = ipaddr.parseCIDR("2000::/3");
 
 /**
  * Why the policy refuses to send a request to `url`, or null when it may be sent.
- * @param url a parsed URL: the WHATWG parser has already turned decimal, hex, octal and short IPv4
- *   forms into dotted quads and IPv6 into its compressed form; ipaddr.js reads them either way
+ * @param url parsed: the WHATWG parser has normalized every IPv4 and IPv6 spelling
  * @returns a sentence for the node's error or the delivery log, free of the URL's secrets
  */
 export function refusedDestination(url: URL, policy: OutboundPolicy): string | null {
@@ -107,10 +103,8 @@ const CREDENTIAL_HEADERS = ["authorization", "cookie", "proxy-authorization"];
 const BODY_HEADERS = ["content-type", "content-length", "content-encoding", "content-language"];
 
 /**
- * Sends the request under the policy, following up to `maxRedirects` redirects by hand: each hop
- * is checked before it is sent; 301/302 after a POST and 303 become a GET without the body, as
- * browsers do; credentials are dropped when a hop leaves the origin. With `maxRedirects` 0 a
- * redirect is returned as it came.
+ * Sends the request under the policy, following up to `maxRedirects` redirects by hand as browsers
+ * do (303, and 301/302 after a POST, become a GET; credentials dropped off-origin).
  * @returns the final response (a 3xx only when it has no Location or redirects are not followed)
  * @throws DestinationNotAllowed when the URL or a redirect's target is refused (nothing is sent to it)
  * @throws RedirectFailed past `maxRedirects` or for a Location that is not a URL

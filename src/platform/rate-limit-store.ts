@@ -1,23 +1,15 @@
 /**
  * An exact sliding-window log per key (a widget key, or a webhook node), kept in memory and
  * persisted in the object's storage so a restart or an eviction forgets nothing (spec 8,
- * docs/api/launch.md). Used by the LinkLedger and the WorkflowRunner.
- *
- * Writes are grouped (`GroupCommit`) and unconfirmed: calls accepted within WRITE_BATCH_MS of the
- * first unwritten one go out together in one `put`, and no reply waits for the disk. Only a crash
- * can forget the calls of its last few milliseconds. One write stores
- * one entry per key, `rl/<key>/<newest ms>/<n>`, whose value lists the times (ms) of its calls:
- * a row per call made SQLite the largest cost of a busy webhook.
+ * docs/api/launch.md). Written grouped and unconfirmed, one entry per key per write,
+ * `rl/<key>/<newest ms>/<n>` listing its calls' times (why: docs/architecture.md#storage).
  */
 import { GroupCommit } from "./group-commit";
 import { type RateLimitDecision, SlidingWindowLog } from "./sliding-window";
 
 const PREFIX = "rl/";
 const PRUNE_EVERY = 1024;
-/**
- * Accepted calls gather this long (ms) before their write: a write per call was the largest cost of
- * a busy webhook or launch key on SQLite-backed storage (docs/performance.md).
- */
+/** Accepted calls gather this long (ms) before their write (docs/performance.md). */
 const WRITE_BATCH_MS = 10;
 const pad = (ms: number) => String(ms).padStart(15, "0");
 

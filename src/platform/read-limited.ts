@@ -1,24 +1,14 @@
-/**
- * Reading a byte stream (a request or response body) under a size limit, without ever holding more
- * than the limit, and without throwing when the stream breaks (docs/limits.md).
- */
+/** Reading a body under a size limit, never holding more, never throwing on a break (docs/limits.md). */
 
-/**
- * How reading a body ended: its bytes; `too_large` when it delivered more than the limit (the rest
- * is cancelled); `broken` when the stream failed before its end (a client that broke off its
- * upload, a connection lost), with the stream's error for the caller to judge.
- */
+/** How reading ended: the bytes, `too_large` (rest cancelled), or `broken` with the stream's error. */
 export type LimitedRead =
   | { ok: true; bytes: Uint8Array }
   | { ok: false; reason: "too_large" }
   | { ok: false; reason: "broken"; error: unknown };
 
 /**
- * Reads `stream` to its end unless it delivers more than `maxBytes` bytes, in which case it is
- * cancelled at once (so a chunked body cannot make us hold more than the limit). Never throws: a
- * stream that errors mid-way is `{ok:false, reason:"broken"}`. Callers answer 413 for `too_large`
- * and their own 4xx for `broken` (400 invalid_request on the API, 422 invalid_body on webhooks;
- * docs/errors.md).
+ * Reads `stream` to its end, cancelled at once past `maxBytes`. Never throws. Callers answer 413
+ * for `too_large` and their own 4xx for `broken` (docs/errors.md).
  */
 export async function readBodyLimited(
   stream: ReadableStream<Uint8Array>,
@@ -52,10 +42,8 @@ export async function readBodyLimited(
 }
 
 /**
- * A request's body under `maxBytes` (docs/limits.md): refused at once when Content-Length declares
- * more; read in one step when it declares its length (HTTP's framing ends the body there, and the
- * size is checked again), else streamed under the limit by {@link readBodyLimited} (chunked
- * uploads). No body gives empty bytes. Never throws: a body that breaks off is `broken`.
+ * A request's body under `maxBytes` (docs/limits.md): refused by Content-Length, read in one step
+ * when it is declared, else streamed by {@link readBodyLimited}. Never throws.
  */
 export async function readRequestBody(request: Request, maxBytes: number): Promise<LimitedRead> {
   const declared = Number(request.headers.get("content-length") ?? Number.NaN);
@@ -73,8 +61,7 @@ export async function readRequestBody(request: Request, maxBytes: number): Promi
 }
 
 /**
- * Reads a byte stream to the end unless it delivers more than `maxBytes`, in which case it is
- * cancelled at once (see {@link readBodyLimited}).
+ * Reads a byte stream to the end, cancelled at once past `maxBytes`.
  * @returns the bytes, or null when the limit was passed
  * @throws the stream's own error when it breaks before its end
  */

@@ -1,10 +1,7 @@
 /**
- * Encryption at rest of workspace secrets and everything else sealed (docs/security.md): AES-256-GCM
- * on Web Crypto under the `SECRETS_KEY` Worker secret. A sealed value is
- * `k1.<key id>.base64(12-byte random iv || ciphertext || 16-byte tag)`, bound by additional
- * authenticated data to what it belongs to (e.g. {@link secretAad}); keys listed in
- * `SECRETS_KEY_PREVIOUS` still open what they sealed, so keys rotate without downtime
- * (docs/security.md#rotating-keys).
+ * Encryption at rest (docs/security.md): AES-256-GCM under `SECRETS_KEY`, bound by AAD to what a
+ * value belongs to (e.g. {@link secretAad}); `SECRETS_KEY_PREVIOUS` keys still open what they
+ * sealed, so keys rotate without downtime (docs/security.md#rotating-keys).
  */
 import { base64ToBytes, bytesToBase64 } from "./crypto";
 
@@ -36,10 +33,7 @@ export type KeyConfig = { SECRETS_KEY?: string; SECRETS_KEY_PREVIOUS?: string };
 /** A sealing key and its id: hex of the first 8 bytes of the key's SHA-256. */
 type SealingKey = { id: string; key: CryptoKey };
 
-/**
- * The keys that seal and open: `current` (`SECRETS_KEY`) seals; it and `previous`
- * (`SECRETS_KEY_PREVIOUS`, comma-separated, during a rotation) open what they sealed.
- */
+/** `current` (`SECRETS_KEY`) seals; it and `previous` (`SECRETS_KEY_PREVIOUS`, comma-separated) open. */
 export type Keyring = { current: SealingKey; previous: SealingKey[] };
 
 async function sealingKey(base64: string | undefined, name: string): Promise<SealingKey> {
@@ -55,8 +49,7 @@ let cached: { config: string; ring: Promise<Keyring> } | undefined;
 
 /**
  * The keyring of the Worker's secrets, cached per isolate.
- * @throws Error when `SECRETS_KEY` or an entry of `SECRETS_KEY_PREVIOUS` is missing, not base64
- *   or not 32 bytes: an operator misconfiguration, answered as 500
+ * @throws Error when a key is missing, not base64 or not 32 bytes (misconfiguration: a 500)
  */
 export function keyring(config: KeyConfig): Promise<Keyring> {
   const text = `${config.SECRETS_KEY ?? ""}|${config.SECRETS_KEY_PREVIOUS ?? ""}`;
@@ -80,10 +73,9 @@ export function keyring(config: KeyConfig): Promise<Keyring> {
 const derived = new Map<string, { base64: string; key: Promise<CryptoKey> }>();
 
 /**
- * An HMAC-SHA-256 key derived from `SECRETS_KEY` by HKDF-SHA-256 for one `purpose` (its info), so
- * what is computed with it reveals nothing of the AES key or of another purpose's values. It lets
- * the service give a token again without storing it (docs/security.md#secrets-at-rest). Cached
- * per isolate. @throws Error as {@link importSecretsKey}
+ * An HMAC-SHA-256 key derived from `SECRETS_KEY` by HKDF for one `purpose`, revealing nothing of
+ * the AES key or other purposes; gives a token again without storing it
+ * (docs/security.md#secrets-at-rest). Cached per isolate. @throws Error as {@link keyring}
  */
 export async function derivedHmacKey(
   base64: string | undefined,
@@ -112,13 +104,10 @@ export function secretAad(workspaceId: string, name: string): string {
   return `${workspaceId}/${name}`;
 }
 
-/** Marks a value sealed under a named key: `k1.<key id>.<base64(iv || ciphertext || tag)>`. */
+/** A sealed value: `k1.<key id>.<base64(12-byte iv || ciphertext || 16-byte tag)>`. */
 const SEALED = /^k1\.([0-9a-f]{16})\.(.*)$/s;
 
-/**
- * Encrypts `plaintext` under the current key with a fresh random iv; returns
- * `k1.<key id>.<base64(iv || ciphertext || tag)>`, so opening it needs no guessing.
- */
+/** Encrypts `plaintext` under the current key with a fresh random iv, as {@link SEALED}. */
 export async function sealSecret(ring: Keyring, plaintext: string, aad: string): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
   const ciphertext = await crypto.subtle.encrypt(
@@ -133,10 +122,9 @@ export async function sealSecret(ring: Keyring, plaintext: string, aad: string):
 }
 
 /**
- * Decrypts a value of {@link sealSecret} with the key its id names. A value sealed before key ids
- * (plain base64) is tried with the current key, then each previous one.
- * @throws Error when it is malformed, was tampered with, was sealed under a key the ring does not
- *   hold, or under another `aad` (moved to another workspace or name)
+ * Decrypts a value of {@link sealSecret} with the key its id names (one older than key ids: with
+ * each key in turn).
+ * @throws Error when malformed, tampered with, under a key not held, or under another `aad`
  */
 export async function openSecret(ring: Keyring, sealed: string, aad: string): Promise<string> {
   const named = SEALED.exec(sealed);
@@ -164,10 +152,7 @@ export function sealedWithCurrent(ring: Keyring, sealed: string): boolean {
   return SEALED.exec(sealed)?.[1] === ring.current.id;
 }
 
-/**
- * The value sealed again under the current key, or null when it already is.
- * @throws Error as {@link openSecret}
- */
+/** The value sealed again under the current key, or null when it already is. @throws as openSecret */
 export async function resealSecret(
   ring: Keyring,
   sealed: string,

@@ -1,7 +1,6 @@
 /**
- * The dashboard's session cookie's name (docs/dashboard.md#sign-in), here so that the webhook
- * code, which must never set or pass it on (docs/security.md#webhook-replies), and the sign-in
- * code name it the same way.
+ * The dashboard's session cookie's name (docs/dashboard.md#sign-in), shared by sign-in and the
+ * webhook code, which never sets or passes it on (docs/security.md#webhook-replies).
  */
 
 /** The cookie's name: `__Host-` (Secure, Path=/, no Domain) and the stem below. */

@@ -1,7 +1,4 @@
-/**
- * Exact sliding-window log: at most `limit` accepted events in any window of `windowMs`.
- * Pure and in memory; the workspace Durable Object persists each accepted event.
- */
+/** Exact sliding-window log: at most `limit` events in any `windowMs`; pure (see RateLimitStore). */
 
 /** The outcome of one attempt, in whole seconds as the RateLimit and Retry-After headers want them. */
 export type RateLimitDecision = {

@@ -1,7 +1,4 @@
-/**
- * Turns zod issues into the `{field, code, message}` details of `invalid_request`
- * (docs/api/launch.md), listing every problem.
- */
+/** Zod issues as `invalid_request`'s `{field, code, message}` details (docs/api/launch.md). */
 import type { z } from "@hono/zod-openapi";
 import type { ErrorDetail } from "./errors";
 

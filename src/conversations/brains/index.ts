@@ -1,9 +1,4 @@
-/**
- * The agent brain: where an agent's replies come from (docs/api/conversations.md#replies). One
- * streaming interface, three brains: an OpenAI-compatible endpoint when LLM_BASE_URL, LLM_API_KEY
- * and LLM_MODEL are set; otherwise Workers AI when the `AI` binding is configured; otherwise a
- * deterministic scripted brain, so local development and tests need no network and no account.
- */
+/** Where an agent's replies come from (docs/api/conversations.md#replies). */
 import type { AppBindings } from "../../platform/env";
 import { OpenAiCompatibleBrain, WorkersAiBrain } from "./models";
 import { ScriptedBrain } from "./scripted";
@@ -15,8 +10,8 @@ export { ScriptedBrain } from "./scripted";
 export type { AgentBrain, BrainReply, DeltaSink, HistoryMessage } from "./types";
 
 /**
- * The brain the configuration names: the OpenAI-compatible endpoint when all three LLM_* are set
- * (a deliberate choice of model, so it wins over a bound `AI`), Workers AI when bound, or scripted.
+ * The OpenAI-compatible brain when all three LLM_* are set (a deliberate choice, winning over
+ * `AI`), Workers AI when bound, else the scripted one (no network, no account).
  */
 export function chooseBrain(
   env: Pick<AppBindings, "AI" | "LLM_BASE_URL" | "LLM_API_KEY" | "LLM_MODEL">,

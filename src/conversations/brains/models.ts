@@ -1,9 +1,6 @@
 /**
- * The brains backed by a model (docs/api/conversations.md#replies), both streaming: Workers AI
- * through its binding (`stream: true` answers server-sent events), and any OpenAI-compatible
- * chat-completions endpoint. The server-sent events of both are decoded by the `openai` package's
- * `Stream`, with its `APIError`s; the one POST is ours, typed by the package's chat-completions
- * types, because its full client costs about 86 KB gzip of Worker bundle and this part 5 KB.
+ * Streaming model brains (docs/api/conversations.md#replies): Workers AI and any OpenAI-compatible
+ * endpoint, decoded by `openai`'s `Stream`; the POST is ours (why: docs/architecture.md#conversation).
  */
 import { APIError } from "openai/core/error";
 import { Stream } from "openai/core/streaming";

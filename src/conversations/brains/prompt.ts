@@ -1,8 +1,4 @@
-/**
- * What a model is told (docs/api/conversations.md#the-prompt): a system prompt with the agent's
- * instructions, the person's name, the parameters and the globalTask, then as much of the history,
- * newest first, as fits a token budget, estimated without a tokenizer.
- */
+/** What a model is told: system prompt, history in a budget (docs/api/conversations.md#the-prompt). */
 import { resolveValue, valueAsText } from "../../workflows";
 import type { ConversationContext } from "../conversation/contract";
 import type { HistoryMessage } from "./types";
@@ -10,10 +6,7 @@ import type { HistoryMessage } from "./types";
 /** The token a model's reply ends with when the agent ends the conversation. */
 export const END_MARKER = "[END]";
 
-/**
- * Estimated tokens of history a model gets with each reply; older messages are left out. Small
- * enough for an 8k-token context with the system prompt and the reply (Workers AI's Llama 3.1 8B).
- */
+/** Estimated history tokens per reply: fits Llama 3.1 8B's 8k context with prompt and reply. */
 export const HISTORY_TOKEN_BUDGET = 3_000;
 
 /** Estimated tokens a message costs beyond its text (role and separators in the chat template). */
@@ -25,18 +18,14 @@ export const HISTORY_READ_LIMIT = Math.floor(HISTORY_TOKEN_BUDGET / (MESSAGE_OVE
 const encoder = new TextEncoder();
 
 /**
- * Tokens of `text`, estimated as one per 3 bytes of UTF-8, rounded up. Tokenizers of Llama and
- * GPT models give about one token per 4 bytes of English and per 2-3 bytes of other scripts, so
- * this errs towards more tokens: the budget is kept, never overrun, by a real tokenizer.
+ * Tokens of `text`, estimated as one per 3 bytes of UTF-8: real tokenizers give one per 2-4 bytes,
+ * so the budget errs towards more and is never overrun.
  */
 export function estimateTokens(text: string): number {
   return Math.ceil(encoder.encode(text).length / 3);
 }
 
-/**
- * The newest messages of `history` (oldest first) whose estimated tokens, each with
- * MESSAGE_OVERHEAD_TOKENS, fit `budget`; the newest message is always kept, whatever its size.
- */
+/** The newest messages of `history` (oldest first) that fit `budget`; the newest always kept. */
 export function historyWithinBudget(
   history: HistoryMessage[],
   budget = HISTORY_TOKEN_BUDGET,
@@ -52,10 +41,7 @@ export function historyWithinBudget(
   return history.slice(first);
 }
 
-/**
- * Renders an agent text (greeting, instructions) over `{{participant.name}}`,
- * `{{parameters.<name>}}` and `{{globalTask}}`; unknown references become empty.
- */
+/** Renders `{{participant.name}}`, `{{parameters.<name>}}`, `{{globalTask}}`; unknown: empty. */
 export function renderAgentText(template: string, context: ConversationContext): string {
   const scope = {
     outputs: {

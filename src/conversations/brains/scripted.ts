@@ -1,8 +1,4 @@
-/**
- * The deterministic brain used without a model (docs/api/conversations.md#replies): no network,
- * the same reply for the same input, streamed a word at a time like a model's, so the streaming
- * path is exercised locally and in tests.
- */
+/** The deterministic brain, streaming word by word (docs/api/conversations.md#replies). */
 import type { ConversationContext } from "../conversation/contract";
 import { renderAgentText } from "./prompt";
 import type { AgentBrain, BrainReply, DeltaSink, HistoryMessage } from "./types";
@@ -13,9 +9,8 @@ const FAREWELL = /\b(bye|goodbye|good bye|that's all|that is all)\b/i;
 export const SCRIPTED_WORD_DELAY_MS = 25;
 
 /**
- * Answers from the agent's instructions (lines `keyword: answer` act as a small FAQ, matched
- * case-insensitively in the message) and otherwise acknowledges the message, quoting it. A
- * farewell ends the conversation. Each word goes to `onDelta` SCRIPTED_WORD_DELAY_MS apart.
+ * Answers from `keyword: answer` lines of the instructions (case-insensitive), else quotes the
+ * message back; a farewell ends the conversation.
  */
 export class ScriptedBrain implements AgentBrain {
   readonly kind = "scripted";

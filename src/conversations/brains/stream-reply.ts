@@ -1,8 +1,6 @@
 /**
- * A model's streamed text turned into a reply (docs/api/conversations.md#replies): pieces go on
- * as they come, except a trailing END_MARKER (the model ending the conversation), which the
- * person never sees: text that could still become the marker waits until the next piece shows
- * it does not, or the stream ends.
+ * A model's streamed text as a reply (docs/api/conversations.md#replies): pieces go on as they
+ * come, but text that could become a trailing END_MARKER waits, so the person never sees it.
  */
 import { END_MARKER } from "./prompt";
 import type { BrainReply, DeltaSink } from "./types";
@@ -36,10 +34,7 @@ export async function streamReply(
   return { text: reply || EMPTY_REPLY, end };
 }
 
-/**
- * Where the text that may not be sent yet starts: the last `[` after `sent` when what follows it
- * is still a beginning of END_MARKER, or the marker itself followed by spaces only.
- */
+/** Where held-back text starts: a last `[` that may begin END_MARKER, or the marker and spaces. */
 function heldFrom(text: string, sent: number): number {
   const bracket = text.lastIndexOf("[");
   if (bracket < sent) return text.length;

@@ -1,7 +1,4 @@
-/**
- * What every agent brain is (docs/api/conversations.md#replies): it streams the reply to the
- * newest person message piece by piece, then hands over the whole reply.
- */
+/** What every agent brain is (docs/api/conversations.md#replies). */
 import type { ConversationContext } from "../conversation/contract";
 
 /** One message of the history, oldest first. */
@@ -17,9 +14,8 @@ export type DeltaSink = (text: string) => void;
 export interface AgentBrain {
   readonly kind: "workers-ai" | "openai" | "scripted";
   /**
-   * Streams the reply: each piece of text to `onDelta` as it comes, then resolves with the whole
-   * reply (its text may differ from the pieces by trimming, never by more). Rejects when the
-   * model or its stream fails; `signal` aborts the stream (the reply's deadline).
+   * Streams pieces to `onDelta`, then resolves with the whole reply (differing by trimming only);
+   * rejects when the model fails; `signal` aborts (the deadline).
    */
   reply(
     context: ConversationContext,

@@ -1,7 +1,6 @@
 /**
- * What the Conversation accepts from a page (docs/limits.md#chat): openings of the session (at most
- * `sessionOpensPerMinute` in any 60 s), a person's message (trimmed, 1 to `maxMessageChars`
- * characters, at most `messagesPerMinute`) and retries (at most RETRIES_PER_MINUTE). The windows count stored times, so they hold across hibernation.
+ * What the Conversation accepts from a page (docs/limits.md#chat): session openings, messages and
+ * retries, each rate limited on stored times, so the windows hold across hibernation.
  */
 import { SlidingWindowLog } from "../../platform/sliding-window";
 import { CHAT_LIMITS, type SocketErrorCode } from "../protocol";
@@ -39,10 +38,7 @@ export function admitMessage(
   return refused ?? { text };
 }
 
-/**
- * Null when one more opening of the session fits (`sessionOpensPerMinute`), else the seconds to
- * wait. @param recent epoch ms of the session's openings in the last minute
- */
+/** Null when one more opening fits, else seconds to wait; `recent`: last minute's openings (ms). */
 export function admitOpen(recent: number[], now: number): number | null {
   const rate = new SlidingWindowLog(recent).attempt(
     now,
@@ -52,10 +48,7 @@ export function admitOpen(recent: number[], now: number): number | null {
   return rate.allowed ? null : rate.retryAfterSeconds;
 }
 
-/**
- * Null when one more retry fits, else the refusal.
- * @param recent epoch ms of the conversation's retries in the last minute
- */
+/** Null when one more retry fits, else the refusal; `recent`: last minute's retries (epoch ms). */
 export function admitRetry(recent: number[], now: number): Refusal | null {
   return overLimit(recent, now, RETRIES_PER_MINUTE, "retries");
 }

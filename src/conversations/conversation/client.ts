@@ -12,10 +12,7 @@ export function conversation(
   return env.CONVERSATION.get(env.CONVERSATION.idFromName(sessionId));
 }
 
-/**
- * Closes the chat of a revoked link at once (its sockets get `revoked`). A failure is logged and
- * not thrown: the revocation stands, and the conversation refuses the link when next opened.
- */
+/** Closes a revoked link's chat at once; a failure is logged: the revocation stands anyway. */
 export async function closeRevokedConversation(
   env: Pick<AppBindings, "CONVERSATION">,
   sessionId: string,

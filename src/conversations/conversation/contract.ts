@@ -1,7 +1,4 @@
-/**
- * The Conversation object's RPC interface and the shapes that cross it
- * (docs/architecture.md#conversation). Callers and `Env` import this file, never the implementation.
- */
+/** The Conversation object's RPC interface and its shapes (docs/architecture.md#conversation). */
 import type { JsonValue } from "../../platform/json";
 import type { Block } from "../protocol";
 
@@ -14,10 +11,8 @@ export type ConversationContext = {
 };
 
 /**
- * A chat message as the browser API shows it (docs/api/conversations.md); `at` is epoch ms here.
- * `interrupted`: an agent reply whose stream was cut off midway, stored whole as far as it came.
- * `blocks`: an agent message's Markdown (docs/chat.md#formatting), read once when it was stored;
- * absent on person messages and on agent messages stored before blocks were kept.
+ * A chat message (docs/api/conversations.md), `at` in epoch ms; `interrupted`: a reply cut off
+ * midway; `blocks`: an agent message's parsed Markdown (docs/chat.md#formatting), if stored.
  */
 export type StoredMessage = {
   id: string;
@@ -28,11 +23,7 @@ export type StoredMessage = {
   blocks?: Block[];
 };
 
-/** Why a conversation ended. */
-/**
- * Why a conversation ended; `server`: the customer's server ended it (`POST …/{id}/end`);
- * `expired`: the link expired while the conversation was open.
- */
+/** Why a conversation ended; `server`: `POST …/{id}/end`; `expired`: the link expired mid-chat. */
 export type EndReason = "person" | "agent" | "idle" | "revoked" | "server" | "expired";
 
 /** What the object knows about its conversation; set once by the first `open`. */
@@ -66,10 +57,7 @@ export type OpenResult =
 
 /** What the Conversation offers over RPC. Times are epoch milliseconds. */
 export interface ConversationApi {
-  /**
-   * Starts the conversation (first call) or resumes it, handing out a one-time socket ticket; at
-   * most `CHAT_LIMITS.sessionOpensPerMinute` opens in any 60 s (docs/limits.md#chat).
-   */
+  /** Starts or resumes the conversation, with a one-time socket ticket (docs/limits.md#chat). */
   open(facts: ConversationFacts, now?: number): Promise<OpenResult>;
   /** The link was revoked: ends the conversation and closes every socket at once. */
   revoke(now?: number): Promise<void>;
@@ -78,10 +66,8 @@ export interface ConversationApi {
   /** Every message, oldest first, for `conversation.ended` with a transcript (docs/events.md). */
   transcript(): Promise<StoredMessage[]>;
   /**
-   * Erases the conversation, at its person's request (docs/security.md#erasure) or with its
-   * workspace (docs/api/manage.md#deleting-a-workspace): closes every socket (they get `revoked`)
-   * and deletes everything stored (messages, facts, tickets, outbox, the alarm); a reply being
-   * written is not kept. Its link is gone from D1 already, so nothing opens it again.
+   * Erases the conversation (docs/security.md#erasure, docs/api/manage.md#deleting-a-workspace):
+   * sockets get `revoked`, everything stored and any reply being written go.
    * @returns how many messages it held
    */
   erase(): Promise<number>;

@@ -1,7 +1,4 @@
-/**
- * The Conversation's `messages` table (docs/architecture.md#storage): its shape, the columns added
- * since objects first existed, and its statements. `ConversationStore` is the only caller.
- */
+/** The Conversation's `messages` table and statements (docs/architecture.md#storage). */
 import type { Block } from "../protocol";
 import type { StoredMessage } from "./contract";
 
@@ -17,10 +14,8 @@ type MessageRow = Omit<StoredMessage, "interrupted" | "blocks"> & {
 };
 
 /**
- * Creates the table, or adds to an earlier object's table the columns it lacks: a reply cut off
- * midway (streamed replies), an agent message's Markdown blocks (JSON, read once when stored).
- * `seq` is a plain rowid: messages are never deleted, so it only grows, and an insert writes no
- * `AUTOINCREMENT` counter (objects created before keep theirs, a row more per message).
+ * Creates the table or adds the columns an older one lacks. `seq` is a plain rowid (messages are
+ * never deleted), so an insert writes no `AUTOINCREMENT` counter (docs/performance.md#counts-per-call).
  */
 export function createMessagesTable(sql: SqlStorage): void {
   sql.exec(`CREATE TABLE IF NOT EXISTS messages (seq INTEGER PRIMARY KEY, id TEXT NOT NULL,

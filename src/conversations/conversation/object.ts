@@ -1,17 +1,7 @@
 /**
- * Conversation: one SQLite-backed Durable Object per conversation (named by its session id), the
- * only holder of its messages (docs/api/conversations.md).
- *
- * - `open` starts the conversation on the link's first opening (the initiator's greeting is the
- *   first message) and resumes it afterwards; each call hands out a one-time socket ticket.
- * - Messages travel over WebSockets accepted with the hibernation API, so an idle chat costs no
- *   memory; everything lives in storage and survives eviction.
- * - The conversation ends when the person or the agent ends it, after 30 minutes without a
- *   message (alarm), when the link expires (alarm; the sockets get `expired`), or when the link is
- *   revoked (`revoke`, which also closes the sockets at once).
- * - Replies come from the agent brain through ./replies.ts (typing, a deadline, retries).
- * - What must reach others (workflow events, the link's move to `ended`) goes through an outbox in
- *   the same storage and is retried by the alarm until delivered: at least once.
+ * Conversation: one SQLite-backed Durable Object per link session, the only holder of its messages
+ * (docs/api/conversations.md, docs/architecture.md#conversation). Sockets use the hibernation API;
+ * notifications to others go through an outbox the alarm retries (at least once).
  */
 import { DurableObject } from "cloudflare:workers";
 import { randomBase64Url, sha256Hex } from "../../platform/crypto";
@@ -46,11 +36,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
   private readonly replies: ReplyDesk;
   /** The alarm as set (epoch ms, null for none); undefined until read after the object starts. */
   private alarmAt: number | null | undefined;
-  /**
-   * Set by `erase`: the storage is gone, so nothing (a reply still being written, an outbox
-   * delivery under way) may store or schedule anything again. In memory: an object started
-   * afresh has nothing to forget.
-   */
+  /** Set by `erase`: nothing still under way (a reply, a delivery) may store or schedule again. */
   private erased = false;
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
@@ -96,9 +82,8 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
   }
 
   /**
-   * Accepts a WebSocket for a valid one-time ticket (`?ticket=`); the Worker checked the path and
-   * the upgrade. Refusals are the error envelope: 403 invalid_ticket, 410 conversation_ended, 429
-   * too_many_connections past MAX_SOCKETS live sockets.
+   * Accepts a WebSocket for a one-time `?ticket=`. Refuses with the error envelope: 403
+   * invalid_ticket, 410 conversation_ended, 429 too_many_connections past MAX_SOCKETS.
    */
   override async fetch(request: Request): Promise<Response> {
     const refuse = (error: ApiError) =>
@@ -188,10 +173,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     await this.scheduleAlarm();
   }
 
-  /**
-   * Delivers due notifications; ends the conversation when its link expires or once it has been
-   * idle too long, whichever comes first.
-   */
+  /** Delivers due notifications; ends the conversation at link expiry or idle timeout, whichever first. */
   override async alarm(): Promise<void> {
     // The alarm that runs is spent, whenever it was due: the next one must be set anew.
     this.alarmAt = null;
@@ -208,10 +190,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     await this.scheduleAlarm();
   }
 
-  /**
-   * The link expired while the chat was open (docs/api/conversations.md#lifecycle): the
-   * conversation ends (`expired`) and every socket gets `expired`, then close code 4411.
-   */
+  /** The link expired mid-chat (docs/api/conversations.md#lifecycle): sockets get `expired`, 4411. */
   private async expire(now: number): Promise<void> {
     if (!this.finish("expired", now)) return;
     this.enqueue({ kind: "link-ended", id: outboxId(), at: now, reason: "expired" });
@@ -230,7 +209,6 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
   private post(message: StoredMessage): void {
     // Erased meanwhile (a reply in flight), here or before the object restarted: nothing is kept.
     if (this.erased || !this.store.facts()) return;
-    // The idle timer counts from the newest message: no state to write (store.lastActivityAt).
     const stored = this.store.addMessage(message);
     broadcast(this.ctx.getWebSockets(), { type: "message", message: richWire(stored) });
   }
@@ -260,9 +238,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     const next = Math.min(...times.filter((t): t is number => t !== null));
     const at = Number.isFinite(next) ? Math.max(next, Date.now() + 1) : null;
     if (this.alarmAt === undefined) this.alarmAt = await this.ctx.storage.getAlarm();
-    // An alarm still to come and no later than needed stays: each message moves the idle time,
-    // and rather than a write per message, the alarm wakes the object early, finds nothing due
-    // and sets the next one.
+    // An earlier pending alarm stays: waking early costs less than a write per message.
     const set = this.alarmAt;
     if (set === at || (at !== null && set !== null && set > Date.now() && set <= at)) return;
     if (at === null) await this.ctx.storage.deleteAlarm();

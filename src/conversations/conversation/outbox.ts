@@ -1,8 +1,4 @@
-/**
- * Delivery of the Conversation's outbox (docs/architecture.md#conversation): workflow events and
- * the link's move to `ended`, each tried until it succeeds (at least once), with growing delays.
- * The items live in the object's storage; only which ones are being sent right now is in memory.
- */
+/** The Conversation's outbox, delivered at least once (docs/architecture.md#conversation). */
 import { linkLedger } from "../../launch/ledger/client";
 import type { AppBindings } from "../../platform/env";
 import { log } from "../../platform/log";
@@ -22,10 +18,7 @@ export class OutboxDelivery {
     private readonly store: ConversationStore,
   ) {}
 
-  /**
-   * Delivers every item due at `now` (epoch ms); a failed one is logged and moved to its next
-   * retry time. The caller sets its alarm for the next due item afterwards.
-   */
+  /** Delivers every item due at `now` (epoch ms); a failure is logged and retried later. */
   async deliver(now: number): Promise<void> {
     const facts = this.store.facts();
     if (!facts) return;

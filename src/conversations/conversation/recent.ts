@@ -1,14 +1,7 @@
-/**
- * The newest messages of a conversation, held in memory by its object while it is awake, so a
- * message and its reply read no history rows (docs/performance.md#counts-per-call). Storage stays
- * the record: the tail is loaded from it after every wake, and a read it cannot answer goes there.
- */
+/** A conversation's newest messages in memory while awake (docs/performance.md#counts-per-call). */
 import type { StoredMessage } from "./contract";
 
-/**
- * Characters of text the tail holds at most, whatever the count: with Markdown blocks parsed, a
- * few hundred KiB of one object's isolate memory, which other objects share.
- */
+/** Characters the tail holds at most: with blocks, a few hundred KiB of a shared isolate. */
 export const RECENT_MAX_CHARS = 128 * 1024;
 
 /** A conversation's newest messages, oldest first, bounded in count and in characters. */
@@ -43,20 +36,14 @@ export class RecentMessages {
     }
   }
 
-  /**
-   * The newest `limit` messages oldest first (all of them for -1), or null when the tail does not
-   * hold them all and storage must answer.
-   */
+  /** The newest `limit` messages oldest first (-1: all), or null when storage must answer. */
   newest(limit: number): StoredMessage[] | null {
     if (limit < 0) return this.complete ? this.items.slice() : null;
     if (limit > this.items.length && !this.complete) return null;
     return limit === 0 ? [] : this.items.slice(-limit);
   }
 
-  /**
-   * Times (epoch ms, oldest first) of the person's messages after `since`, or null when the tail
-   * may not reach back that far. Messages are stored in time order (`at` never decreases).
-   */
+  /** Times (epoch ms, oldest first) of the person's messages after `since`, or null if not held. */
   personTimesSince(since: number): number[] | null {
     const oldest = this.items[0];
     if (!this.complete && (oldest === undefined || oldest.at > since)) return null;

@@ -1,9 +1,7 @@
 /**
- * The agent's replies in a conversation (docs/api/conversations.md#replies): each bounded in time,
- * announced with `typing`, streamed to every socket as `delta` frames and then stored and sent
- * whole as one `message`. A failure (the brain threw, or passed REPLY_TIMEOUT_MS) is told to every
- * socket as `reply_failed` so the page can ask again with a `retry` frame; a stream cut off after
- * some text becomes a whole message marked `interrupted`, never a half-written row.
+ * The agent's replies (docs/api/conversations.md#replies): `typing`, `delta` frames, then one stored
+ * `message`; a failure or REPLY_TIMEOUT_MS is `reply_failed` (the page may `retry`), a stream cut off
+ * after some text a whole message marked `interrupted`.
  */
 import { log } from "../../platform/log";
 import type { AgentBrain, BrainReply, HistoryMessage } from "../brains";
@@ -15,19 +13,14 @@ import type { ConversationContext, ConversationFacts } from "./contract";
 import { broadcast, sendError, sendRefusal, trySend } from "./sockets";
 import { type ConversationStore, messageId } from "./store";
 
-/**
- * How asking for a reply ended; `timeout`: no whole answer within the deadline (a late one is
- * dropped); `partial`: the text streamed before a failure or the deadline.
- */
+/** How asking for a reply ended; `partial`: the text streamed before a failure or the deadline. */
 export type ReplyOutcome =
   | { ok: true; reply: BrainReply }
   | { ok: false; reason: "failed" | "timeout"; partial: string };
 
 /**
- * Asks `brain` for the reply to `history` (oldest first, the person's message last), handing each
- * streamed piece to `onDelta`, and waits at most `timeoutMs` milliseconds; then the stream is
- * aborted and pieces that still come are ignored. Never throws: a brain error is logged and
- * becomes `failed`.
+ * Asks `brain` for the reply to `history` (oldest first), streaming pieces to `onDelta`, for at most
+ * `timeoutMs`; then aborts. Never throws: a brain error is logged and becomes `failed`.
  */
 export async function replyWithin(
   brain: AgentBrain,
@@ -75,10 +68,7 @@ export type ReplyHandlers = {
 
 /** Writes one conversation's replies. */
 export class ReplyDesk {
-  /**
-   * Replies being written right now. In memory only: an object evicted meanwhile loses the reply,
-   * and its history then ends with the person's message, which the page offers to retry.
-   */
+  /** Replies being written; an eviction loses them, and the page offers a retry. */
   private writing = 0;
   /** Text streamed so far of each reply being written, by the id its message will have. */
   private readonly drafts = new Map<string, string>();
@@ -95,10 +85,7 @@ export class ReplyDesk {
     return this.writing > 0;
   }
 
-  /**
-   * What a socket learns as it opens: whether a reply is on its way (or owed), and the text of
-   * each reply streamed so far, so a page that (re)connects mid-reply shows it whole.
-   */
+  /** Tells an opening socket whether a reply is coming, and the text streamed so far. */
   greet(ws: WebSocket): void {
     trySend(ws, frameText({ type: "typing", active: this.busy }));
     for (const [id, text] of this.drafts) {
@@ -106,18 +93,14 @@ export class ReplyDesk {
     }
   }
 
-  /**
-   * The agent's reply to the newest message: `typing` to every socket, the reply's pieces as
-   * `delta` frames, then the whole reply as `message` or `reply_failed`.
-   */
+  /** The agent's reply to the newest message, to every socket. */
   async answer(facts: ConversationFacts): Promise<void> {
     this.writing += 1;
     broadcast(this.sockets(), { type: "typing", active: true });
     const id = messageId();
     this.drafts.set(id, "");
     try {
-      // As stored, blocks and all: the brain reads role and text, and copying up to 600 messages
-      // to leave the blocks out would cost every reply.
+      // Blocks included: copying up to 600 messages to drop them would cost every reply.
       const history = this.store.messages(HISTORY_READ_LIMIT, true);
       const outcome = await replyWithin(this.brain, facts, history, REPLY_TIMEOUT_MS, (text) => {
         this.drafts.set(id, (this.drafts.get(id) ?? "") + text);
@@ -151,10 +134,7 @@ export class ReplyDesk {
     }
   }
 
-  /**
-   * A `retry` frame from `ws`: the reply to the newest message is sent again when it exists, asked
-   * for again when it does not and none is being written (at most RETRIES_PER_MINUTE a minute).
-   */
+  /** A `retry` frame: resends the newest reply, or asks again (at most RETRIES_PER_MINUTE a minute). */
   async retry(ws: WebSocket, facts: ConversationFacts, now: number): Promise<void> {
     const newest = this.store.messages(1, true)[0];
     if (newest?.role === "agent") {

@@ -1,8 +1,4 @@
-/**
- * The Conversation object's storage, in its SQLite database (synchronous `ctx.storage.sql`): the
- * conversation's facts, its messages, one-time socket tickets and an outbox of notifications that
- * must reach someone else (workflow events, the link's move to `ended`) at least once.
- */
+/** The Conversation object's SQLite storage (docs/architecture.md#conversation). */
 import { randomBase64Url } from "../../platform/crypto";
 import { HISTORY_READ_LIMIT } from "../brains/prompt";
 import { markdownBlocks } from "../markdown";
@@ -19,11 +15,7 @@ export function messageId(): string {
 export type ConversationState = {
   endedAt: number | null;
   endReason: EndReason | null;
-  /**
-   * Epoch ms the conversation opened (objects of earlier versions also moved it with each
-   * message). The idle timer counts from the later of this and the newest message
-   * (`ConversationStore.lastActivityAt`), so a message writes no state.
-   */
+  /** Epoch ms it opened (older objects moved it per message); see `lastActivityAt`. */
   lastActivityAt: number;
 };
 
@@ -44,24 +36,18 @@ export type OutboxItem =
       reason?: Exclude<EndReason, "revoked">;
     };
 
-/**
- * The reason to record on the link for an end queued before outbox items carried it: the one the
- * conversation stored (revocations never queue a link end).
- */
+/** The link's end reason for an item queued before items carried one (revocations queue none). */
 export function linkEndReason(reason: EndReason | null | undefined): Exclude<EndReason, "revoked"> {
   return reason == null || reason === "revoked" ? "person" : reason;
 }
 
 /**
- * The conversation's SQLite tables (meta, messages, tickets, opens, retries, outbox), read and
- * written synchronously. What every message reads (the facts, the state, the newest messages, the
- * outbox's next due time) is kept in memory once read and changed with each write: this store is
- * its object's only writer, and the object starts afresh (and reads again) after any failed write.
- * What it returns is shared with that memory: callers build new values (`{ ...state }`), never
- * change the ones they are given.
+ * The conversation's tables (meta, messages, tickets, opens, retries, outbox), synchronous. What
+ * every message reads is kept in memory, safe as the only writer (a failed write restarts the
+ * object). Returned values are shared with that memory: callers copy, never change them.
  */
 export class ConversationStore {
-  /** `meta` values as stored (parsed), by name; null for a name with no row. */
+  /** `meta` values, parsed; null for a name with no row. */
   private readonly meta = new Map<string, unknown>();
   /** The newest messages (up to what a reply reads), once any read needed them. */
   private recent: RecentMessages | null = null;
@@ -86,10 +72,7 @@ export class ConversationStore {
     return this.read<ConversationState>("state");
   }
 
-  /**
-   * When the idle timer starts (epoch ms): the newest message's time, or the opening's when that
-   * is later (no message yet). Null before the conversation started.
-   */
+  /** When the idle timer starts (epoch ms): the later of the opening and the newest message. */
   lastActivityAt(): number | null {
     const opened = this.state()?.lastActivityAt;
     if (opened === undefined) return null;
@@ -107,8 +90,8 @@ export class ConversationStore {
   }
 
   /**
-   * Stores a whole message in one statement (a streamed reply is written once, when it is over),
-   * an agent's with its Markdown blocks, read here once rather than on every read of the history.
+   * Stores a whole message (a streamed reply once, when over); an agent's with its Markdown blocks,
+   * parsed once here rather than on every read.
    * @returns the message as stored, blocks included
    */
   addMessage(message: StoredMessage): StoredMessage {
@@ -119,11 +102,7 @@ export class ConversationStore {
     return stored;
   }
 
-  /**
-   * The history oldest first: all of it, or its newest `limit` messages; with `blocks`, agent
-   * messages carry the Markdown blocks stored with them (for the page; the brain and the
-   * transcript read text only).
-   */
+  /** The history oldest first, all or the newest `limit`; `blocks` keeps agents' Markdown blocks. */
   messages(limit = -1, blocks = false): StoredMessage[] {
     let list: StoredMessage[];
     if (limit < 0 && !this.recent) {
@@ -228,10 +207,8 @@ export class ConversationStore {
     return this.nextDue;
   }
 
-  /** The tail of newest messages, read from storage on first use after the object starts. */
   /**
-   * Deletes everything the conversation holds (docs/security.md#erasure): facts, state, messages,
-   * tickets, opens, retries and the outbox; what is in memory goes too.
+   * Deletes every table and what memory holds (docs/security.md#erasure).
    * @returns how many messages there were
    */
   erase(): number {
@@ -245,6 +222,7 @@ export class ConversationStore {
     return messages;
   }
 
+  /** The newest messages, read from storage on first use after the object starts. */
   private tail(): RecentMessages {
     // One more than the tail holds tells whether it holds the whole history.
     return this.recent ?? this.remember(readMessages(this.sql, HISTORY_READ_LIMIT + 1));

@@ -1,8 +1,7 @@
 /**
- * Where the chat may be shown (docs/security.md#chat-embedding): the hosted page in no frame at
- * all, the embedded chat of a widget channel only in pages of the channel's allowed origins (any
- * when the list is empty), and its socket only to the service's own origin. Plain rules, shared
- * with the dashboard's channel form; the channel's list is read by ./channel-origins.ts.
+ * Where the chat may be shown (docs/security.md#chat-embedding): the hosted page in no frame, the
+ * embedded chat in the channel's allowed origins (any when none), its socket only to our origin.
+ * Shared with the dashboard's channel form.
  */
 
 /** Most allowed origins one channel holds (docs/widget.md#allowed-sites). */
@@ -19,12 +18,9 @@ const LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";
 const HOST_NAME = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`);
 
 /**
- * The canonical form of an origin as an allowed origin writes it: scheme (http or https), host
- * and port, the host lower-case (and punycode), the scheme's default port left out, one trailing
- * `/` dropped; `wildcard` allows a leading `*.` (subdomains, as CSP reads it), which needs a host
- * of two labels at least. e.g. `HTTPS://Shop.Example.com:443/` → `https://shop.example.com`.
- * @returns null for anything else: a path, query, fragment or user, another scheme, an IP v6
- *   address, `*` alone
+ * An allowed origin's canonical form, e.g. `HTTPS://Shop.Example.com:443/` →
+ * `https://shop.example.com`; `wildcard` allows a leading `*.` before two labels at least.
+ * @returns null for a path, query, fragment, user, other scheme, IPv6 address or `*` alone
  */
 export function canonicalOrigin(value: string, wildcard = true): string | null {
   const match = /^(https?):\/\/(\*\.)?([^/?#\\]+)\/?$/i.exec(value.trim());
@@ -44,10 +40,9 @@ export function canonicalOrigin(value: string, wildcard = true): string | null {
 }
 
 /**
- * Whether a page of `origin` may show the channel's chat, as the browser will read the embedded
- * chat's `frame-ancestors` ({@link embedAncestors}): any page when `allowed` is empty; the
- * dashboard's origin always (its widget preview); else an entry with the same host (or, for
- * `*.`, a subdomain of it), the same port, and the same scheme or http's upgrade to https.
+ * Whether a page of `origin` may show the chat, as browsers read {@link embedAncestors}: any when
+ * `allowed` is empty, the dashboard always, else a matching host (or subdomain for `*.`), port and
+ * scheme (or http's upgrade to https).
  * @param allowed canonical origins (the channel's `allowedOrigins`)
  * @param origin the page's origin, e.g. `https://shop.example.com`; anything else is refused
  * @param dashboardOrigin the origin of `APP_URL`
@@ -85,8 +80,7 @@ export function embedAncestors(allowed: readonly string[], dashboardOrigin: stri
 /**
  * The chat page's Content-Security-Policy: its own script, styles and API, the conversation's
  * socket on `socketOrigin` only, and the frames it may be shown in.
- * @param socketOrigin the socket URLs' origin, e.g. `wss://launch.example.com` (BASE_URL's,
- *   which need not be the page's own)
+ * @param socketOrigin the socket URLs' origin (BASE_URL's, maybe not the page's), `wss://…`
  * @param frameAncestors `'none'` for the hosted page, {@link embedAncestors} for the embedded one
  */
 export function chatPagePolicy(socketOrigin: string, frameAncestors: string | null): string {

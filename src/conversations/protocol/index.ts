@@ -1,7 +1,7 @@
 /**
- * The chat protocol between the chat page (src/client) and the Conversation object, defined once
- * and imported by both (docs/api/conversations.md#socket-protocol). `zod/mini` keeps the browser
- * bundle small. Frames are JSON text; times on the wire are ISO 8601 strings.
+ * The chat socket protocol, shared by the page and the Conversation object
+ * (docs/api/conversations.md#socket-protocol): JSON text frames, ISO 8601 times; `zod/mini` for
+ * a small bundle.
  */
 import * as z from "zod/mini";
 
@@ -15,10 +15,7 @@ export const CHAT_LIMITS = {
   sessionOpensPerMinute: 30,
 } as const;
 
-/**
- * How long the agent may take over one reply (docs/api/conversations.md#replies): then the server
- * gives up with `reply_failed` (`reason: "timeout"`), and the page, if it heard nothing, says so.
- */
+/** How long one reply may take before `reply_failed` (`timeout`) (docs/api/conversations.md#replies). */
 export const REPLY_TIMEOUT_MS = 30_000;
 
 /** A conversation with no message for this long ends (docs/api/conversations.md#lifecycle). */
@@ -65,7 +62,7 @@ export const WireMessageSchema = z.object({
   at: z.string(),
   /** An agent message's text read as Markdown; absent for the person's, which stay plain text. */
   blocks: z.optional(z.array(BlockSchema)),
-  /** The agent's reply was cut off midway: `text` is what had arrived, kept whole (docs/chat.md#replies). */
+  /** The reply was cut off midway: `text` is what had arrived (docs/chat.md#replies). */
   interrupted: z.optional(z.boolean()),
 });
 /** A message as the page sees it. */
@@ -75,7 +72,6 @@ export type WireMessage = z.infer<typeof WireMessageSchema>;
 export const ClientFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("message"), text: z.string() }),
   z.object({ type: z.literal("end") }),
-  // The reply to the newest message again: sent again if it exists, asked for again if not.
   z.object({ type: z.literal("retry") }),
 ]);
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
@@ -93,10 +89,8 @@ export type SocketErrorCode = z.infer<typeof SocketErrorCodeSchema>;
 /** What the server sends. */
 export const ServerFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("message"), message: WireMessageSchema }),
-  // A piece of the agent's reply while it is written: `text` continues the draft of message `id`,
-  // whose final `message` frame (same id) then replaces it (docs/api/conversations.md#replies).
+  // Continues the draft of message `id`, replaced by its `message` (docs/api/conversations.md#replies).
   z.object({ type: z.literal("delta"), id: z.string(), text: z.string() }),
-  // Whether the agent is writing a reply: sent when it starts, and to every socket as it opens.
   z.object({ type: z.literal("typing"), active: z.boolean() }),
   z.object({ type: z.literal("ended") }),
   z.object({ type: z.literal("revoked") }),
@@ -112,10 +106,7 @@ export const ServerFrameSchema = z.discriminatedUnion("type", [
 ]);
 export type ServerFrame = z.infer<typeof ServerFrameSchema>;
 
-/**
- * Reads a frame the page sent.
- * @returns the frame, or the message of an `invalid_message` error
- */
+/** Reads a frame the page sent: the frame, or the message of an `invalid_message` error. */
 export function parseClientFrame(data: string | ArrayBuffer): ClientFrame | string {
   if (typeof data !== "string") return "Frames are JSON text.";
   if (data.length > MAX_FRAME_CHARS) return `A frame has at most ${MAX_FRAME_CHARS} characters.`;

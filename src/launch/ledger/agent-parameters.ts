@@ -1,7 +1,6 @@
 /**
- * The ledger's cache of agents' Initial Parameters, by agent and widget channel, so most creates
- * need no D1 read (docs/architecture.md#link-ledger). The management API tells the ledger when an
- * agent changes (`forgetAgent`); a read that raced such a change is not cached.
+ * The ledger's read-through cache of agents' Initial Parameters by agent and channel
+ * (docs/architecture.md#link-ledger), dropped by `forgetAgent`.
  */
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { ParameterDefinition } from "../../db/schema";

@@ -1,8 +1,4 @@
-/**
- * The LinkLedger's RPC interface: what the Worker, the conversation and the management API may ask
- * of a workspace's link ledger, and the shapes that cross the boundary (docs/architecture.md#link-ledger).
- * Callers and `Env` import this file, never the object's implementation.
- */
+/** The LinkLedger's RPC interface and its shapes (docs/architecture.md#link-ledger). */
 import type { WidgetKeyPrincipal } from "../../auth";
 import type { Link, NewLink } from "../../db/schema";
 import type { EventEndReason } from "../../events/contract";
@@ -36,7 +32,7 @@ export type IdempotentCreate = {
   sealedAnswer: string;
 };
 
-/** The additional data a stored answer is sealed with: it opens for this widget key and idempotency key only. */
+/** The AAD a stored answer is sealed with: it opens for this widget key and idempotency key only. */
 export const answerAad = (workspaceId: string, keyId: string, idempotencyKey: string) =>
   `idempotency/${workspaceId}/${keyId}/${idempotencyKey}`;
 
@@ -82,19 +78,15 @@ export interface LinkLedgerApi {
     idempotency?: IdempotentCreate,
   ): Promise<Guarded<CreateOutcome>>;
   /**
-   * Creates a member's own link, a dashboard preview (docs/api/manage.md#widget-preview): the
-   * checks of `createLink` over every agent (widget channel, parameters, pending cap), the call
-   * counted against the member's own rate limit, as a key's would be.
+   * Creates a member's dashboard preview link (docs/api/manage.md#widget-preview): `createLink`'s
+   * checks over every agent, counted against the member's own rate limit.
    */
   createMemberLink(member: LinkMember, link: NewLink): Promise<Guarded<CreateOutcome>>;
   /** Admits the call, then reads the link. */
   lookupLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<Link>>;
   /** Admits the call, then revokes the link from any state (idempotent). */
   revokeLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<null>>;
-  /**
-   * Revokes a link of the workspace for one of its Owners or Admins (docs/api/manage.md#links):
-   * as `revokeLink`, counted against no widget key.
-   */
+  /** Revokes a link for an Owner or Admin (docs/api/manage.md#links), counted against no key. */
   revokeWorkspaceLink(workspaceId: string, linkId: string): Promise<LedgerResult<null>>;
   /** Moves a pending, unexpired link to active; true when this call opened it. */
   activateLink(
@@ -118,22 +110,16 @@ export interface LinkLedgerApi {
   forgetAgent(agentId: string): Promise<void>;
   /** Pending links now and the cap (`GET /v1/manage/usage`, docs/api/manage.md#usage). */
   usage(workspaceId: string): Promise<LedgerUsage>;
-  /**
-   * Seals every stored idempotent answer not yet under the current `SECRETS_KEY` again
-   * (docs/security.md#rotating-keys). @returns how many were resealed
-   */
+  /** Reseals stored idempotent answers under the current key (docs/security.md#rotating-keys); how many. */
   resealAnswers(workspaceId: string): Promise<number>;
   /**
-   * Erases a link at its person's request (docs/security.md#erasure): revoked in effect (its
-   * conversation closed and erased, its pending slot freed), its row, events and deliveries
-   * deleted, and no event recorded. @returns what was erased, or null for no such link
+   * Erases a link (docs/security.md#erasure): revoked in effect, its conversation erased, its row,
+   * events and deliveries deleted, no event recorded. @returns what was erased, null for no link
    */
   eraseLink(workspaceId: string, linkId: string): Promise<ErasedLink | null>;
   /**
-   * The workspace was deleted (docs/api/manage.md#deleting-a-workspace), its D1 rows first: drops
-   * what the ledger keeps (rate-limit logs, idempotency keys, the alarm and its cursor) and what it
-   * caches, so from now on it knows only what D1 holds, which is nothing of the workspace: its keys
-   * are refused, its links not found.
+   * The workspace was deleted, D1 rows first (docs/api/manage.md#deleting-a-workspace): drops all
+   * the ledger keeps and caches, so its keys are refused and its links not found from now on.
    */
   forgetWorkspace(): Promise<void>;
 }

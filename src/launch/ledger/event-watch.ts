@@ -1,9 +1,7 @@
 /**
- * The ledger's watch over its workspace's events (docs/events.md#delivery): after each write that
- * may have recorded events, the alarm is set to fire within RELAY_GRACE_MS; each firing records
- * `link.expired` for links that expired unopened since the last one, sends overdue deliveries
- * again, runs the daily retention sweep when due, and sets the next firing (the next expiry, the
- * next overdue delivery, or the next sweep).
+ * The ledger's alarm over its workspace's events (docs/events.md#delivery): set within
+ * RELAY_GRACE_MS of a write that may have recorded events; records `link.expired`, resends overdue
+ * deliveries and runs the daily retention sweep.
  */
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { DAY_MS } from "../../db/retention";
@@ -20,7 +18,7 @@ const newSweep = (now: number): Sweep => ({ sweptAt: now, through: null, more: f
 /** The least time between two firings, so links expiring close together share one (ms). */
 const ALARM_SPACING_MS = 10_000;
 
-/** Alarm scheduling and relay for one ledger; see the file's docstring. */
+/** Alarm scheduling and relay for one ledger. */
 export class EventWatch {
   /** Whether the alarm's workspace id and expiry cursor are stored. */
   private watching = false;
@@ -31,14 +29,10 @@ export class EventWatch {
     private readonly ctx: DurableObjectState,
     private readonly env: AppBindings,
     private readonly db: DrizzleD1Database,
-    /** Writes of concurrent calls share D1 round trips (group commit). */
     private readonly writes = new D1WriteBatcher(env.DB),
   ) {}
 
-  /**
-   * Writes a state change with its events as one D1 write, then queues the deliveries it created.
-   * @returns each statement's result
-   */
+  /** Writes a state change with its events in one D1 write, then queues its deliveries; results. */
   async write(
     workspaceId: string,
     statements: Parameters<D1WriteBatcher["runAll"]>[0],
@@ -49,10 +43,7 @@ export class EventWatch {
     return results;
   }
 
-  /**
-   * Remembers the workspace for the alarm (and, the first time, that expiries are recorded from
-   * now on) and makes sure the alarm fires soon enough to relay what the coming write records.
-   */
+  /** Remembers the workspace for the alarm and has it fire soon enough to relay the coming write. */
   async watch(workspaceId: string): Promise<void> {
     if (!this.watching) {
       const known = await this.ctx.storage.get<ExpiryPosition>("expiredThrough");
@@ -69,8 +60,7 @@ export class EventWatch {
   }
 
   /**
-   * Runs the retention sweep (docs/security.md#retention) when a day has passed since the last
-   * one, or a page of it was left: a ledger's first firing starts the clock, sweeping a day later.
+   * Runs the retention sweep (docs/security.md#retention) daily, or its next page.
    * @returns when the alarm must fire for the next page or sweep (epoch ms)
    */
   private async sweep(workspaceId: string, now: number): Promise<number> {
@@ -94,8 +84,7 @@ export class EventWatch {
   }
 
   /**
-   * One firing of the alarm. A fallback firing is set first, so a firing that fails past the
-   * runtime's own retries still comes back; a relay check that a write asks for meanwhile is kept.
+   * One firing; a fallback firing is set first, so one failing past the runtime's retries returns.
    * @param load rebuilds the ledger's pending set when needed
    * @param earliestExpiry the next expiry among pending links (epoch ms), or null
    */

@@ -1,7 +1,6 @@
 /**
- * A set of ids, each with an expiry (epoch ms), that counts only unexpired members.
- * Map for membership plus a min-heap on expiry, so pruning costs O(log n) per expired member.
- * Removal is lazy in the heap: a heap entry whose id is gone, or re-added, is skipped.
+ * A set of ids with expiries (epoch ms) counting unexpired members: a map plus a min-heap with lazy
+ * removal, O(log n) per expired member.
  */
 export class ExpiringSet {
   private readonly members = new Map<string, number>();

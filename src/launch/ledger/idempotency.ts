@@ -1,13 +1,8 @@
 /**
- * Idempotency keys of link creates (docs/api/launch.md#idempotent-requests), kept by the workspace's
- * link ledger in its SQLite storage for 24 hours, per widget key.
- *
- * A key's record is written before the link's D1 write and marked done after it, so a restart
- * between the two is told apart on the next call with the key: the link is in D1 (the record is
- * finished and replayed) or it is not (the record goes and the call runs afresh). While a call with
- * the key runs, others get `in_use`; the mark is in memory, since a restart ends the call anyway.
- * The stored answer is sealed by the Worker (it holds the link's token): only the answer's
- * ciphertext and the body's SHA-256 are stored.
+ * Idempotency keys of link creates (docs/api/launch.md#idempotent-requests), per widget key, 24 h,
+ * in the ledger's SQLite. A record is written before the link's D1 write and marked done after, so
+ * the next call tells a restart between them apart by looking in D1. Only the Worker-sealed answer
+ * (it holds the link's token) and the body's SHA-256 are stored; `in_use` marks live in memory.
  */
 import { type KeyConfig, keyring, resealSecret } from "../../platform/secret-box";
 import {
@@ -32,7 +27,7 @@ export type Claim =
 
 type Row = { body_hash: string; link_id: string; answer: string; state: string };
 
-/** The idempotency keys of one workspace's creates: a SQLite table, and the calls under way in memory. */
+/** The idempotency keys of one workspace's creates. */
 export class IdempotencyKeys {
   /** Calls under way, as `keyId\nidempotency key`. */
   private readonly inFlight = new Set<string>();
@@ -48,10 +43,7 @@ export class IdempotencyKeys {
       CREATE INDEX IF NOT EXISTS idempotency_expiry ON idempotency (expires_at);`);
   }
 
-  /**
-   * Reads the key's record at `now` (epoch ms), dropping expired ones first, and marks the call
-   * under way unless it is refused or replayed. Synchronous, so two calls cannot both be fresh.
-   */
+  /** Reads the key's record at `now` (epoch ms), marking the call under way; sync, so one is fresh. */
   claim(keyId: string, request: IdempotentCreate, now: number): Claim {
     this.sql.exec("DELETE FROM idempotency WHERE expires_at <= ?", now);
     const id = `${keyId}\n${request.key}`;
@@ -94,11 +86,7 @@ export class IdempotencyKeys {
     this.inFlight.delete(`${keyId}\n${idempotencyKey}`);
   }
 
-  /**
-   * Seals each remembered answer not under the current key again (docs/security.md#rotating-keys).
-   * A row changed meanwhile (finished, abandoned, replaced) is left as it now is.
-   * @returns how many answers were resealed
-   */
+  /** Reseals remembered answers (docs/security.md#rotating-keys), not rows changed meanwhile; how many. */
   async reseal(workspaceId: string, now: number): Promise<number> {
     const ring = await keyring(this.keys);
     const rows = this.sql
@@ -145,11 +133,7 @@ export type IdempotentWork = {
   linkId: string;
 };
 
-/**
- * A create under an idempotency key: replays the first call's answer, refuses a reused or busy
- * key, or runs the create with the key recorded before its write and finished after it. A refusal
- * or a failure forgets the key, so a retry runs afresh.
- */
+/** A create under an idempotency key: replays, refuses a reused or busy key, or runs the create. */
 export async function createIdempotently(
   keys: IdempotencyKeys,
   keyId: string,

@@ -1,13 +1,12 @@
 /**
- * The ledger's knowledge of which widget keys are revoked (docs/architecture.md#link-ledger). Every
- * revocation of a workspace's key runs through its ledger, so once a key was read from D1, the map
- * stays right for the object's life and admission needs no D1 read.
+ * Which widget keys are revoked (docs/architecture.md#link-ledger): read from D1 once per key, kept
+ * right since every revocation runs through the ledger.
  */
 import { and, eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { widgetKeys } from "../../db/schema";
 
-/** Which widget keys are revoked, read from D1 once per key and kept right by every revocation. */
+/** Which widget keys are revoked. */
 export class KeyRevocations {
   private readonly revoked = new Map<string, boolean>();
   /** Bumped by `clear`, so a read that started before it is not kept. */
@@ -37,10 +36,7 @@ export class KeyRevocations {
     this.revoked.clear();
   }
 
-  /**
-   * Revokes a key of `workspaceId` in D1 (once; a repeat changes nothing), refused from the next
-   * call on. @returns false for a key the workspace does not have
-   */
+  /** Revokes a key in D1, refused from the next call; false for a key the workspace lacks. */
   async revoke(workspaceId: string, keyId: string, revokedAt: number): Promise<boolean> {
     const row = await this.db
       .select({ revokedAt: widgetKeys.revokedAt })

@@ -1,7 +1,6 @@
 /**
- * The link writes of the ledger with their lifecycle events (docs/events.md#event-types): each
- * state change and its event go to D1 as one write, so both commit or neither does; and the watch
- * that, on the ledger's alarm, records `link.expired` and sends overdue deliveries again.
+ * The ledger's link writes, each one D1 write with its lifecycle event (docs/events.md#event-types),
+ * and the alarm's `link.expired` records and relays.
  */
 import { and, asc, eq, getTableColumns, gt, isNull, lte, ne, or, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
@@ -136,9 +135,8 @@ export type ExpiryPosition = { expiresAt: number; id: string };
 const LAST_ID = "~";
 
 /**
- * Records `link.expired` for the workspace's links that expired unopened after `after` and by `to`.
- * @returns the position up to which every expiry is recorded (at most EXPIRED_PER_ALARM links
- *   further on), and the results of the writes (holding the new deliveries' ids)
+ * Records `link.expired` for links that expired unopened after `after` and by `to`.
+ * @returns the position recorded up to (at most EXPIRED_PER_ALARM on) and the writes' results
  */
 export async function recordExpiredLinks(
   env: Pick<AppBindings, "DB">,

@@ -1,7 +1,4 @@
-/**
- * The LinkLedger's write-through cache of link rows: in memory only, least recently written first
- * out, so most look-ups and revocations need no D1 read (docs/architecture.md#link-ledger).
- */
+/** The LinkLedger's write-through cache of link rows (docs/architecture.md#link-ledger). */
 import type { Link, NewLink } from "../../db/schema";
 
 /** A bounded write-through cache of link rows by id (oldest dropped first). */

@@ -1,9 +1,4 @@
-/**
- * Erasing one link of a person (docs/security.md#erasure): its D1 row (participant, parameters,
- * metadata, global task), its stored lifecycle events and their deliveries and attempts, in one
- * batch; no event is recorded for it. The ledger then forgets the link, and the conversation
- * erases itself.
- */
+/** Erasing one link (docs/security.md#erasure): its row, events, deliveries and attempts in one batch. */
 
 import { conversation } from "../../conversations/conversation/client";
 import type { AppBindings } from "../../platform/env";
@@ -13,7 +8,7 @@ import type { ErasedLink } from "./contract";
 type ErasedRows = { sessionId: string | null; events: number; deliveries: number };
 
 /**
- * Erases the link's rows, then its conversation (messages, facts, tickets, pending notifications).
+ * Erases the link's rows, then its conversation; records no event.
  * @returns what was erased, or null when the workspace has no such link (anymore)
  */
 export async function eraseLink(

@@ -1,19 +1,10 @@
 /**
- * LinkLedger: one SQLite-backed Durable Object per workspace (named by workspace id), the single
- * writer of the workspace's links. Every launch API call makes one call here.
- *
- * Responsibilities:
+ * LinkLedger: one SQLite-backed Durable Object per workspace, the single writer of its links
+ * (docs/architecture.md#link-ledger). Every launch API call makes one call here.
  * - Admission: refuses revoked widget keys (revocation runs through here, so it takes effect at once)
  *   and enforces the exact sliding-window rate limit per key (spec 8, docs/api/launch.md; `RateLimitStore`),
  *   and per member for their dashboard previews (docs/api/manage.md#widget-preview).
- * - Pending-link cap: the set of pending, unexpired links (`PendingLinks`), kept in memory and
- *   rebuilt from D1 each time the object starts, so after any restart the count equals what D1
- *   holds. A slot is taken synchronously before the D1 write, so concurrent creates can never pass
- *   the cap.
- * - Link writes (create, revoke, open, end) go to D1 from here, each with its lifecycle event in the
- *   same transaction (`EventWatch`, whose alarm also records expiries), grouped into shared round
- *   trips when calls overlap; the object keeps a write-through cache of links and of agents' parameter definitions,
- *   so most calls need no D1 read.
+ * - The pending cap (`PendingLinks`), link writes with their events (`EventWatch`) and the caches.
  */
 
 import { DurableObject } from "cloudflare:workers";
@@ -61,7 +52,7 @@ import { PendingLinks } from "./pending-links";
 
 const LINK_CACHE_SIZE = 20_000;
 
-/** The workspace's link ledger (docs/architecture.md#link-ledger); see the file's docstring. */
+/** The workspace's link ledger (docs/architecture.md#link-ledger). */
 export class LinkLedger extends DurableObject<AppBindings> implements LinkLedgerContract {
   private readonly db = database(this.env);
   private readonly limits = launchLimits(this.env); // vars are fixed for the object's lifetime
@@ -180,10 +171,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     return { ok: true, value: null };
   }
 
-  /**
-   * Moves a pending, unexpired link to active with its conversation session, freeing its slot.
-   * @returns true when this call opened the link; false when it was not pending or has expired.
-   */
+  /** Moves a pending, unexpired link to active, freeing its slot; true when this call opened it. */
   async activateLink(
     workspaceId: string,
     linkId: string,
@@ -206,10 +194,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     return opened;
   }
 
-  /**
-   * Records that the link's conversation ended (docs/api/conversations.md): an active link becomes `ended`; a
-   * revoked one only gets its end time. Repeating it changes nothing.
-   */
+  /** The conversation ended (docs/api/conversations.md): active → `ended`, revoked gets its end time. */
   async endLink(
     workspaceId: string,
     linkId: string,

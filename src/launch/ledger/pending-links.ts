@@ -1,8 +1,4 @@
-/**
- * The LinkLedger's pending-link cap set (docs/api/launch.md#pending-links): the workspace's
- * pending, unexpired links, in memory only, rebuilt from D1 the first time the object needs it
- * after it starts, so after any restart the count equals what D1 holds.
- */
+/** The pending-link cap's set, rebuilt from D1 after each start (docs/api/launch.md#pending-links). */
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { loadPendingLinks } from "../link-rules";
 import { ExpiringSet } from "./expiring-set";

@@ -1,9 +1,6 @@
 /**
- * The workspace's retention of conversations and events (docs/security.md#retention), enforced by
- * its ledger's alarm once a day: the transcripts of conversations that ended longer ago than
- * `conversationDays` are erased (their links keep their status and times), and lifecycle events
- * older than `eventDays` are deleted with their deliveries and attempts. A page at a time; what
- * is left is done by the next firing.
+ * Daily retention of transcripts (`conversationDays`; links keep status and times) and events
+ * (`eventDays`) by the ledger's alarm, a page per firing (docs/security.md#retention).
  */
 import { eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";

@@ -2,7 +2,7 @@
 import { fromParsedJson, type JsonValue } from "../../platform/json";
 import { isPlainObject } from "./template";
 
-/** A deep copy of a JSON value, so the definition shares nothing with the caller's input. */
+/** A deep copy of a JSON value. */
 export function cloneJson(value: unknown): JsonValue {
   if (Array.isArray(value)) return value.map(cloneJson);
   if (isPlainObject(value)) return cloneJsonObject(value);

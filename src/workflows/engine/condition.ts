@@ -63,14 +63,9 @@ function compare(left: unknown, right: unknown, test: (l: number, r: number) => 
 }
 
 /**
- * Evaluates `left <operator> right`:
- * - equals / notEquals: same-type primitives compare strictly (strings in constant time), mixed
- *   primitives by their text (5 equals "5", true equals "true"), objects/arrays structurally;
- * - contains: substring of a string `left` (right as text), or an element of an array `left` that
- *   equals `right`; false for anything else;
- * - exists: `left` is not undefined, null or "" (`right` ignored);
- * - gt/gte/lt/lte: numeric, only when both sides are finite numbers or numeric strings.
- * Never throws.
+ * Evaluates `left <operator> right`; never throws. equals: same-type strictly, mixed primitives as
+ * text (5 equals "5"), objects structurally; contains: substring or array element; exists: not
+ * undefined, null or ""; gt/gte/lt/lte: only for finite numbers or numeric strings.
  */
 export function evaluateCondition(
   operator: ConditionOperator,

@@ -1,8 +1,6 @@
 /**
- * The execution step machine (docs/api/webhooks.md). Pure: the runner owns time, storage, fetch and alarms and
- * calls in with `now` (epoch ms). Every function leaves `state` as plain JSON, so the runner can store
- * it after each call and, after a restart, resume from the stored copy (`advance` re-issues a pending
- * fetch or wait without recording a second run).
+ * The execution step machine (docs/api/webhooks.md). Pure: the runner owns time, storage, fetch and
+ * alarms and passes `now` (epoch ms); `state` stays plain JSON, stored after each call and resumed.
  */
 import type { JsonValue } from "../../platform/json";
 import type {
@@ -29,10 +27,8 @@ function nodeByKey(definition: WorkflowDefinition, key: string): WorkflowNode {
 }
 
 /**
- * Starts an execution of `definition` by trigger `triggerKey` whose output (e.g. a WebhookOutput) is
- * `triggerOutput`. The trigger is recorded as succeeded at `now`; call `advance` next.
- * `executionId` is what respond nodes read as `{{$execution.id}}` (empty without it).
- * Throws when `triggerKey` is not a trigger node of the definition.
+ * Starts an execution by trigger `triggerKey` with its output, recorded as succeeded; call `advance`
+ * next. `executionId` is `{{$execution.id}}` for respond nodes. @throws Error for a non-trigger key
  */
 export function startExecution(
   definition: WorkflowDefinition,
@@ -169,10 +165,8 @@ function runNode(
 }
 
 /**
- * Runs nodes from `state.position` until one needs the outside world (fetch, wait) or the execution
- * ends; mutates `state`. Inactive nodes (on a branch not taken) are skipped without a run. Called
- * while a fetch or wait is pending, it returns that step again (request rebuilt from the settings)
- * without a second run; called on a finished execution, it returns the finished step unchanged.
+ * Runs nodes from `state.position` until one needs a fetch or a wait, or the execution ends; skips
+ * nodes on branches not taken. A pending step is returned again without a second run.
  */
 export function advance(
   definition: WorkflowDefinition,
@@ -206,10 +200,8 @@ export function advance(
 }
 
 /**
- * Hands the pending http_request node its response: output `{status, headers, body}`; a non-2xx
- * status fails the node (`HTTP <status> from the server.`) unless neverError is set, or, with
- * `retry`, parks it until its next attempt. No-op when no fetch is pending, so a duplicate
- * delivery is harmless. Call `advance` next.
+ * Hands the pending http_request its response (`{status, headers, body}`); non-2xx fails it unless
+ * `neverError`, or parks it for a `retry`. No-op with no fetch pending. Call `advance` next.
  */
 export function completeFetch(
   definition: WorkflowDefinition,
@@ -234,9 +226,8 @@ export function completeFetch(
 }
 
 /**
- * Fails the pending http_request node with `message` (network error, timeout), or with `retry`
- * parks it until its next attempt; else a no-op. With `code` (the outbound policy refused the
- * destination, docs/security.md#outbound-requests) the node fails at once: a retry would be refused.
+ * Fails the pending http_request with `message`, or parks it for a `retry`; with `code` (refused
+ * destination, docs/security.md#outbound-requests) it fails at once: a retry would be refused too.
  */
 export function failFetch(
   definition: WorkflowDefinition,
@@ -265,11 +256,7 @@ export function failFetch(
   state.failedNodeKey = run.key;
 }
 
-/**
- * Ends the pending wait when `now >= waitUntil`: output `{waitedSeconds}`, then returns true (call
- * `advance` next). Returns false and changes nothing otherwise, so an early or repeated alarm is
- * harmless.
- */
+/** Ends the pending wait when `now >= waitUntil` (`{waitedSeconds}`), true; else false, unchanged. */
 export function completeWait(
   definition: WorkflowDefinition,
   state: ExecutionState,

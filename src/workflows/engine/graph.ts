@@ -1,7 +1,4 @@
-/**
- * The connection graph of a definition (docs/api/webhooks.md#definition): which nodes lead to which,
- * the nodes before a node, and the order in which an execution considers its nodes.
- */
+/** The connection graph of a definition (docs/api/webhooks.md#definition). */
 import type { Connection, WorkflowDefinition } from "../nodes/types";
 
 /** Each node's direct successors (`forward`) or predecessors (`backward`), without repeats. */

@@ -1,14 +1,9 @@
-/**
- * Building the fetch of an `http_request` node (docs/api/webhooks.md#http-request-node): the URL must
- * resolve to http(s); header values become text; an object body is sent as JSON.
- */
-
 import type { FetchRequest, HttpRequestNode } from "../nodes/types";
 import { resolveValue, type TemplateScope, valueAsText } from "./template";
 
 /**
- * The request of an http_request node, with its templates resolved against `scope`, or an error
- * message free of resolved (secret) values (docs/api/webhooks.md#http-request-node).
+ * An http_request node's fetch, templates resolved (http(s) only, headers as text, object bodies
+ * as JSON), or an error free of secrets (docs/api/webhooks.md#http-request-node).
  */
 export function buildRequest(node: HttpRequestNode, scope: TemplateScope): FetchRequest | string {
   const url = resolveValue(node.url, scope);

@@ -1,15 +1,11 @@
-/**
- * Secret redaction for execution records (docs/api/webhooks.md: "secret values are redacted"). Node outputs
- * keep raw values for later templates; anything shown or returned goes through here first.
- */
+/** Secret redaction of what is shown; node outputs stay raw for templates (docs/api/webhooks.md). */
 import { isPlainObject } from "./template";
 
 const REDACTED = "[redacted]";
 
 /**
- * Hides every occurrence of every secret in `text`. Occurrences are marked character by character
- * before anything is replaced, so overlapping or nested secrets are covered completely and the
- * marker text itself is never matched; each run of hidden characters becomes one `[redacted]`.
+ * Hides every occurrence of every secret in `text`, marked per character first so overlapping
+ * secrets are covered whole; each run of hidden characters becomes one `[redacted]`.
  */
 function redactText(text: string, secrets: string[]): string {
   let hidden: Uint8Array | undefined;
@@ -43,28 +39,17 @@ function redact(value: unknown, secrets: string[]): unknown {
   return value;
 }
 
-/**
- * Returns a deep copy of `value` (JSON data: arrays and plain objects are copied) in which every
- * occurrence of a non-empty secret value inside any string value is replaced by `[redacted]`.
- * Object keys and non-string values are kept. The input is not mutated.
- */
+/** A deep copy of JSON `value` with every secret in its string values `[redacted]` (keys kept). */
 export function redactSecrets<T>(value: T, secretValues: string[]): T {
   return redact(value, secretsForRedaction(secretValues)) as T;
 }
 
-/**
- * `redactSecrets` with secrets prepared once by {@link secretsForRedaction}, for a hot path: with
- * no secrets the value itself is returned, not a copy.
- */
+/** `redactSecrets` with {@link secretsForRedaction}'s output; with none, the value itself. */
 export function redactPrepared<T>(value: T, prepared: string[]): T {
   return (prepared.length === 0 ? value : redact(value, prepared)) as T;
 }
 
-/**
- * `JSON.stringify(redactSecrets(value, secrets))` without the intermediate copy: what the runner
- * stores for every execution, so it is on the hot path.
- * @param secrets prepared once by {@link secretsForRedaction}
- */
+/** `JSON.stringify(redactSecrets(value, secrets))` without the copy (hot path); secrets prepared. */
 export function redactedJson(value: unknown, secrets: string[]): string {
   if (secrets.length === 0) return JSON.stringify(value);
   return JSON.stringify(value, (_key, item: unknown) =>
@@ -74,7 +59,6 @@ export function redactedJson(value: unknown, secrets: string[]): string {
 
 /** The non-empty, distinct secret values, longest first: what `redactedJson` expects. */
 export function secretsForRedaction(secretValues: string[]): string[] {
-  // Marking makes the order irrelevant to the result; longest first still reads as the rule.
   return [...new Set(secretValues.filter((secret) => secret.length > 0))].sort(
     (a, b) => b.length - a.length,
   );

@@ -1,8 +1,4 @@
-/**
- * The respond node at run time (docs/webhooks.md#respond-node): its reply rendered over the earlier
- * nodes' outputs and `{{$execution.id}}`, never over secrets, and which respond node answers the
- * call: the first one reached in an execution started by a `responseNode` webhook.
- */
+/** The respond node at run time (docs/webhooks.md#respond-node): its reply, and which one answers. */
 import type { JsonObject, JsonValue } from "../../platform/json";
 import { REPLY_CONTENT_TYPES, type WebhookReply } from "../nodes/reply";
 import type { ExecutionState, NodeRun, RespondNode, WorkflowDefinition } from "../nodes/types";
@@ -19,10 +15,7 @@ export function replyHasNoBody(status: number): boolean {
   return NO_BODY_STATUSES.has(status) || (status >= 300 && status <= 399);
 }
 
-/**
- * Resolves reply header values (templates) as text. Control characters become spaces, so a value
- * taken from the call cannot split the answer's headers, and values are cut at MAX_HEADER_VALUE.
- */
+/** Reply header templates as text: control characters as spaces (no splitting), cut at MAX_HEADER_VALUE. */
 export function resolveReplyHeaders(
   headers: Record<string, string>,
   scope: TemplateScope,
@@ -37,10 +30,8 @@ export function resolveReplyHeaders(
 }
 
 /**
- * The respond node's reply, which is also its output: `{status, headers, contentType, body?}` with
- * every template resolved over the outputs so far and `{{$execution.id}}` (secrets read as empty).
- * A json body keeps its resolved value; a text, html or xml body becomes the text it reads as
- * (`valueAsText`); no body setting, or a status without a body, gives no `body`.
+ * The respond node's reply and output, `{status, headers, contentType, body?}`, resolved over the
+ * outputs so far and `{{$execution.id}}` (secrets read as empty); a non-json body as text.
  */
 export function renderRespond(node: RespondNode, state: ExecutionState): JsonObject {
   const scope: TemplateScope = {
@@ -59,20 +50,14 @@ export function renderRespond(node: RespondNode, state: ExecutionState): JsonObj
   return reply;
 }
 
-/**
- * Whether a respond node run now answers the call: the execution was started by a webhook whose
- * responseMode is `responseNode` and no respond node has answered yet (later ones only record).
- */
+/** Whether a respond node run now answers: a `responseNode` webhook's first respond node. */
 export function answersCall(definition: WorkflowDefinition, state: ExecutionState): boolean {
   const trigger = definition.nodes.find((node) => node.key === state.triggerKey);
   if (trigger?.type !== "webhook" || trigger.responseMode !== "responseNode") return false;
   return !state.runs.some((run) => run.answered);
 }
 
-/**
- * The reply that answered the call, read from the execution's node runs (live or as recorded):
- * the output of the succeeded run marked `answered`, or undefined when none is.
- */
+/** The reply that answered the call: the output of the run marked `answered`, or undefined. */
 export function answeredReply(runs: NodeRun[]): WebhookReply | undefined {
   const run = runs.find((candidate) => candidate.answered && candidate.status === "succeeded");
   return run ? asReply(run.output) : undefined;

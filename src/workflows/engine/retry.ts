@@ -1,8 +1,4 @@
-/**
- * Retries of http_request nodes (docs/api/webhooks.md#http-request-node): which failures are
- * retried and how long to wait. Pure: the engine records each attempt on the node's run and
- * parks the execution on a wait, which the runner's alarm ends, so a restart loses nothing.
- */
+/** Retries of http_request nodes (docs/api/webhooks.md#http-request-node): which failures, how long. */
 import type { ExecutionState, HttpRequestNode, HttpRetry, NodeRun } from "../nodes/types";
 
 /** Whether this failure may be tried again: no answer always; a status when listed (default 429, 5xx). */
@@ -30,10 +26,7 @@ export function nextAttempt(
   return Math.round(base * (0.8 + random() * 0.4));
 }
 
-/**
- * With `retry` and an attempt left for this failure, records the attempt, parks the run until the
- * next one (`state.waitUntil`) and returns true; else changes nothing but the attempt's record.
- */
+/** With an attempt left, records it, parks the run until `state.waitUntil` and returns true. */
 export function retryLater(
   state: ExecutionState,
   node: HttpRequestNode,

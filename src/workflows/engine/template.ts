@@ -1,9 +1,7 @@
 /**
  * Templates in node settings (docs/api/webhooks.md, spec 2.6): `{{<node_key>.<path>}}` and `{{secrets.NAME}}`.
- * Resolution is a plain property walk over JSON data: no eval, own properties only (so a body's own
- * `__proto__` or `constructor` key reads as the data it is, and nothing inherited is ever
- * reached), and values that came from a template are never read as templates again (a caller
- * cannot inject `{{secrets.X}}`).
+ * A plain walk over own properties (no eval, nothing inherited); resolved values are never read as
+ * templates again, so a caller cannot inject `{{secrets.X}}`.
  */
 import type { JsonValue } from "../../platform/json";
 
@@ -23,10 +21,7 @@ export function isPlainObject<T = unknown>(value: T | unknown): value is Record<
   return proto === Object.prototype || proto === null;
 }
 
-/**
- * How a value reads inside text: strings as is, null/undefined as empty, objects and arrays as JSON,
- * numbers and booleans via String.
- */
+/** A value inside text: strings as is, null/undefined empty, objects and arrays as JSON, else String. */
 export function valueAsText(value: unknown): string {
   if (value === undefined || value === null) return "";
   if (typeof value === "string") return value;
@@ -67,10 +62,7 @@ function resolveString(text: string, scope: TemplateScope): JsonValue {
   return text.replace(TEMPLATE, (_match, path: string) => valueAsText(lookup(path, scope)));
 }
 
-/**
- * Whether every template in `text` resolves to a non-empty value: a text naming a part of the
- * call that is missing (an absent header) is not that call's identity (docs/webhooks.md#deduplication).
- */
+/** Whether every template in `text` resolves non-empty (docs/webhooks.md#deduplication). */
 export function everyTemplateResolves(text: string, scope: TemplateScope): boolean {
   for (const match of text.matchAll(TEMPLATE)) {
     if (match[1] === undefined || valueAsText(lookup(match[1], scope) ?? "") === "") return false;
@@ -79,11 +71,8 @@ export function everyTemplateResolves(text: string, scope: TemplateScope): boole
 }
 
 /**
- * Resolves every template in `value` (a JSON value), walking arrays and plain objects; object keys
- * are not templates. A string that is exactly one template takes the referenced value with its type
- * (number, object, boolean, null); any other string gets each template interpolated as text (see
- * `valueAsText`). Missing values resolve to "" in both cases. Returns new arrays/objects; never
- * throws for JSON input.
+ * Resolves every template in string values of `value` (keys are not templates): a string that is
+ * one template takes the value with its type, others interpolate text; missing is "". Never throws.
  */
 export function resolveValue(value: JsonValue, scope: TemplateScope): JsonValue {
   if (typeof value === "string") return resolveString(value, scope);

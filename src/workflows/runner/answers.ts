@@ -1,9 +1,4 @@
-/**
- * What a held caller is answered with: for a responseNode call (docs/webhooks.md#respond-node) the
- * reply of the respond node that answered, read from the execution's node runs, live in the
- * executor or from the stored record after a restart or through a result handle; once the
- * execution finished, how it ended.
- */
+/** A held caller's answer: the respond node's reply (docs/webhooks.md#respond-node), or the end. */
 import { finalOutput } from "../engine/engine";
 import { redactSecrets } from "../engine/redact";
 import { answeredReply } from "../engine/respond";
@@ -11,9 +6,8 @@ import type { ExecutionState, NodeRun } from "../nodes/types";
 import type { Settled } from "./contract";
 
 /**
- * The `responded` outcome of an execution whose respond node answered, or undefined when none did
- * (yet). Secret values in the reply are redacted as in the record, so the live answer and the
- * one read back later are the same.
+ * The `responded` outcome once a respond node answered, else undefined; redacted as the record is,
+ * so the live answer equals the one read back later.
  * @param redact secret values prepared by `secretsForRedaction`; [] for runs already redacted
  */
 export function respondedOutcome(
@@ -27,8 +21,8 @@ export function respondedOutcome(
 }
 
 /**
- * How a finished execution answers its held callers: a respond node's reply stays the answer even
- * if a later node failed (the caller had it); else the final node's output, or the failed node.
+ * How a finished execution answers: a respond node's reply (even if a later node failed), else
+ * the final output or the failed node.
  * @param redact secret values prepared by `secretsForRedaction`
  */
 export function finishedOutcome(

@@ -1,8 +1,4 @@
-/**
- * Captured samples of a webhook node's test URL (docs/webhooks.md#capture), in the runner's
- * SQLite: while capture is armed for a node, calls to its test URL are stored as the outputs a
- * template would see, and nothing runs. Arming again replaces the earlier arming.
- */
+/** Samples of a webhook node's test URL, in the runner's SQLite (docs/webhooks.md#capture). */
 
 import type { JsonValue } from "../../platform/json";
 
@@ -59,8 +55,7 @@ export class CaptureStore {
   }
 
   /**
-   * Stores a call's output as a sample if the node is armed, counting it against the arming.
-   * Synchronous from the check to the write, so concurrent calls never take more than `count`.
+   * Stores a call's output as a sample if armed; synchronous, so calls never take more than `count`.
    * @returns false when the node is not armed (the call is then answered 404)
    */
   capture(node: string, output: JsonValue, now: number): boolean {

@@ -1,8 +1,4 @@
-/**
- * The Workflow-runner Durable Object's client: a workflow's runners are named by the workflow id
- * (shard 0) and, for a workflow spread over several, `<id>#<k>` (docs/scaling.md#runner-shards), so
- * routes and services never touch the binding directly.
- */
+/** Stubs of a workflow's runner shards (docs/scaling.md#runner-shards). */
 
 import { eq } from "drizzle-orm";
 import { database } from "../../db/database";
@@ -23,10 +19,7 @@ export function workflowRunner(
   return env.WORKFLOW_RUNNER.get(env.WORKFLOW_RUNNER.idFromName(name));
 }
 
-/**
- * Shard `shard` of the workflow's runners when the workflow ever had it (`shardsEver`), else null:
- * an id or handle naming a shard that never existed reaches no object (docs/scaling.md#runner-shards).
- */
+/** Shard `shard` if the workflow ever had it (`shardsEver`), else null: no object is created. */
 export function runnerIfEver(
   env: Env,
   workflowId: string,
@@ -36,10 +29,7 @@ export function runnerIfEver(
   return shard < shardsEver ? workflowRunner(env, workflowId, shard) : null;
 }
 
-/**
- * Calls `each` on shards 0 to `shards - 1` of the workflow's runners at once; the results in shard
- * order. @throws the first failure, after every call settled
- */
+/** Calls `each` on shards 0 to `shards - 1` at once; results in order. @throws the first failure */
 export async function onEveryShard<T>(
   env: Env,
   workflowId: string,
@@ -56,9 +46,8 @@ export async function onEveryShard<T>(
 }
 
 /**
- * Tells every workflow runner of the workspace, every shard of each, that its secrets changed, so
- * the next execution reads them again (docs/security.md#workspace-secrets). Runners also re-read
- * them at least once a minute, so a runner that could not be told here still catches up.
+ * Tells every runner shard of the workspace its secrets changed (docs/security.md#workspace-secrets);
+ * one not reached re-reads them within a minute anyway.
  */
 export async function notifySecretsChanged(env: AppBindings, workspaceId: string): Promise<void> {
   const rows = await database(env)

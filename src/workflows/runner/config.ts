@@ -1,8 +1,4 @@
-/**
- * What a Workflow-runner needs to know about its workflow, read from D1: the slugs its webhook URLs
- * are made of, whether it is running, the validated definition (docs/api/webhooks.md) and how many
- * runners share its calls (docs/scaling.md#runner-shards).
- */
+/** What a runner reads of its workflow from D1 (docs/api/webhooks.md, docs/scaling.md#runner-shards). */
 import { eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { type Retention, retentionOf } from "../../db/retention";

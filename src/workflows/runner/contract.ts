@@ -1,8 +1,4 @@
-/**
- * The WorkflowRunner's RPC interface and the shapes that cross it (docs/architecture.md#workflow-runner).
- * The Worker's receiver, the conversation events and the management API import this file, never the
- * object's implementation.
- */
+/** The WorkflowRunner's RPC interface and its shapes (docs/architecture.md#workflow-runner). */
 
 import type { JsonValue } from "../../platform/json";
 import type { ConversationEvent, NodeRun, WebhookOutput } from "../nodes/types";
@@ -22,17 +18,11 @@ export type WebhookCall = {
   workflowSlug: string;
   nodeKey: string;
   method: string;
-  /**
-   * Chosen by the Worker, so it can re-attach to the execution if the object restarts; it names
-   * the shard it is sent to (docs/scaling.md#runner-shards).
-   */
+  /** Chosen by the Worker, to re-attach after a restart (docs/scaling.md#runner-shards). */
   executionId: string;
   /** How many runner shards the Worker knows the workflow to have; a runner that knows better says so. */
   shards: number;
-  /**
-   * Whether other shards are left to ask when this one's share of the node's rate limit is used:
-   * then it answers `shard_full` and logs nothing; the last shard asked refuses the call.
-   */
+  /** Other shards are left to ask: a used share answers `shard_full`, logging nothing. */
   spill: boolean;
   input:
     | { ok: true; output: WebhookOutput }
@@ -90,7 +80,7 @@ export type DirectOutcome =
   | { kind: "method_not_allowed"; allow: string }
   | { kind: "rate_limited"; retryAfterSeconds: number; limit: number }
   | { kind: "bad_body"; status: BadBodyStatus; message: string }
-  /** `reply`: the node's own answer (docs/webhooks.md#replies); absent, the default one. */
+  /** `reply`: the node's own (docs/webhooks.md#replies); absent, the default one. */
   /** `queued`: it waits for a slot of the workflow's concurrency (docs/webhooks.md#concurrency). */
   | { kind: "accepted"; executionId: string; queued?: boolean; reply?: Reply }
   | { kind: "queue_full"; retryAfterSeconds: number }
@@ -141,7 +131,7 @@ export interface WorkflowRunnerApi {
   /** The workspace's secrets changed; the next execution reads them again. */
   secretsChanged(): Promise<void>;
   /**
-   * Seals the next page of stored records again under the current key (docs/security.md#rotating-keys).
+   * Reseals the next page of records under the current key (docs/security.md#rotating-keys).
    * @param after where the last page ended (null: the first page)
    */
   resealRecords(after: string | null, limit: number): Promise<ResealPage>;
@@ -164,10 +154,7 @@ export interface WorkflowRunnerApi {
   getExecution(executionId: string): Promise<ExecutionRecord | null>;
   /** Records newest first; `startingAfter` (an execution id) pages on. */
   listExecutions(limit: number, startingAfter?: string): Promise<ExecutionPage>;
-  /**
-   * Records created before `createdAt` (epoch ms; at it too when `inclusive`), newest first: a
-   * page of a list merged over shards (docs/scaling.md#what-each-shard-holds).
-   */
+  /** Records created before `createdAt` (epoch ms), newest first (docs/scaling.md#what-each-shard-holds). */
   listExecutionsBefore(
     limit: number,
     before: { createdAt: number; inclusive: boolean },
@@ -180,18 +167,14 @@ export interface WorkflowRunnerApi {
     window: { since: number; until: number },
     mode: ReplayMode,
   ): Promise<number>;
-  /**
-   * The request log, newest first; `before` (an entry id) pages on: entries whose id sorts before
-   * it, so pages merged over shards go on where they stopped (docs/webhooks.md#request-log).
-   */
+  /** The request log, newest first; `before` (entry id) pages on (docs/webhooks.md#request-log). */
   listRequests(
     limit: number,
     filter: { outcome?: string; before?: string; maxAgeMs?: number },
   ): Promise<{ data: LoggedRequest[]; hasMore: boolean }>;
   /**
-   * The hourly counters of `[from, to)` (epoch ms, whole hours) added up per bucket of `stepMs`
-   * from `from`: executions finished and webhook calls answered (docs/operations.md#metrics);
-   * buckets that counted nothing are left out.
+   * Hourly counters of `[from, to)` (epoch ms, whole hours) summed per `stepMs` bucket; empty
+   * buckets left out (docs/operations.md#metrics).
    */
   metricBuckets(from: number, to: number, stepMs: number): Promise<MetricBucket[]>;
   /**
@@ -211,17 +194,13 @@ export interface WorkflowRunnerApi {
   /** A webhook node's captured samples, newest first; null when the workflow has no such node. */
   samples(workflowId: string, nodeKey: string): Promise<Sample[] | null>;
   /**
-   * Shard 0 judges every delivery key of a sharded workflow (docs/webhooks.md#deduplication):
-   * claims a call's keys for the execution unless an earlier call holds any of them.
+   * Shard 0 claims a call's delivery keys for the execution (docs/webhooks.md#deduplication).
    * @returns the first execution's id for a repeated key, or null once this call holds them
    */
   claimDelivery(keys: DeliveryKey[], executionId: string, windowMs: number): Promise<string | null>;
   /** Shard 0 forgets the key an execution claimed, which could not be started after all. */
   releaseDelivery(executionId: string): Promise<void>;
-  /**
-   * What the first call of a repeated delivery got, or gets once it settles, asked of the shard
-   * that runs it by the shard that received the repeat (a lastNode or responseNode node's).
-   */
+  /** What a repeated delivery's first call got, once settled; asked of the shard running it. */
   repeatAnswer(workflowId: string, nodeKey: string, executionId: string): Promise<DirectOutcome>;
 }
 

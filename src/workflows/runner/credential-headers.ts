@@ -1,9 +1,6 @@
 /**
- * Credentials in the headers a workflow sees (docs/security.md#what-executions-show): the caller's
- * `Authorization`, cookies, API keys and signatures, and an http_request answer's `Set-Cookie`.
- * Templates read them raw while an execution runs; everything stored to be shown (execution
- * records, the request log, captured samples) has their values replaced by `[redacted]`, and a
- * record whose view changed keeps the raw call sealed, for replays only.
+ * Credential headers a workflow sees (docs/security.md#what-executions-show): raw for templates,
+ * `[redacted]` in everything stored to be shown.
  */
 import { redactedJson } from "../engine/redact";
 import { isPlainObject } from "../engine/template";
@@ -13,16 +10,10 @@ const REDACTED = "[redacted]";
 /** Header names whose values are credentials, cookies or signatures. */
 const SENSITIVE_NAME =
   /auth|cookie|secret|token|passw|signature|hmac|api[-_]?key|session|credential/i;
-/**
- * A credential copied elsewhere (a set node, a request's body) is redacted by its value when at
- * least this long: shorter values would hide unrelated text ("1", "yes") all over the record.
- */
+/** A copied credential is redacted by value from this length: shorter ones would hide "yes" everywhere. */
 const MIN_VALUE_CHARS = 8;
 
-/**
- * The headers with the value of every credential, signature or cookie header, and of `extra` (a
- * node's own signature header), replaced by `[redacted]`.
- */
+/** The headers with credential, signature and cookie values, and `extra`'s, `[redacted]`. */
 export function redactHeaders(
   headers: Record<string, string>,
   extra?: string,
@@ -35,10 +26,8 @@ export function redactHeaders(
 }
 
 /**
- * The node runs of an execution as its record shows them, as JSON: secret values redacted
- * everywhere; the credential headers of the call that started it and of each http_request answer
- * redacted by name; and those credentials' values (of MIN_VALUE_CHARS or more) redacted wherever a
- * later node copied them.
+ * An execution's node runs as shown, JSON: secrets redacted, credential headers by name, and their
+ * values (MIN_VALUE_CHARS or more) wherever copied.
  * @param definition the definition the execution runs (its trigger's own signature header)
  * @param secrets prepared by `secretsForRedaction`
  */

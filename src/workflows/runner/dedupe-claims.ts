@@ -1,8 +1,6 @@
 /**
- * Where a webhook delivery's deduplication key is judged (docs/webhooks.md#deduplication,
- * docs/scaling.md#deduplication): always in shard 0's SQLite, the object that held every key
- * before workflows had shards. Shard 0 claims synchronously; another shard asks shard 0 in one
- * call, so two deliveries with one key start one execution whichever shards they reach.
+ * Delivery keys are judged in shard 0's SQLite, synchronously; other shards ask it in one call
+ * (docs/webhooks.md#deduplication, docs/scaling.md#deduplication).
  */
 import { sha256Hex } from "../../platform/crypto";
 import type { JsonValue } from "../../platform/json";
@@ -27,9 +25,8 @@ export class Deliveries {
   ) {}
 
   /**
-   * Claims the call's delivery keys for its execution (the execution id names the shard it runs
-   * on). Until `started` is called for it, `whenStarted` waits, so a repeat asking this shard about
-   * it never finds it missing.
+   * Claims the call's delivery keys for its execution; `whenStarted` waits until `started`, so a
+   * repeat asking this shard never finds it missing.
    * @param signature the call's verified signature (`signatureOf`), or null
    * @returns the first execution's id for a repeated delivery, or null (no key, or this call holds it)
    */
@@ -77,11 +74,7 @@ export class Deliveries {
   }
 }
 
-/**
- * The keys naming a call to a deduplicating node: each of the plan's templates that the call
- * resolves, and the digest of its signature where the plan counts it (kept apart from the
- * templates' keys, and not kept as sent: the request log redacts signatures too).
- */
+/** A call's delivery keys: each resolved template, and its signature's digest where counted. */
 async function deliveryKeys(
   node: WebhookNode,
   plan: NonNullable<ReturnType<typeof dedupePlan>>,

@@ -1,7 +1,6 @@
 /**
- * Delivery keys a workflow's webhook nodes have seen (docs/webhooks.md#deduplication), in the
- * runner's SQLite: a key claimed within its window names the execution it started. Reads and
- * writes are synchronous, so two calls with one key can never both claim it.
+ * Delivery keys seen (docs/webhooks.md#deduplication), in the runner's SQLite, each naming the
+ * execution it started; synchronous, so two calls never both claim one.
  */
 
 /** A delivery's key, under the node (a node's own column for its signatures) it was sent to. */
@@ -21,8 +20,7 @@ export class DedupeStore {
   }
 
   /**
-   * Claims every key of a call for the execution, unless an earlier call holds any of them (a
-   * replay may keep its signature and change its delivery id, or the reverse).
+   * Claims every key of a call unless any is held (a replay may change one and keep the other).
    * @param now epoch ms; @param windowMs how long the claim holds
    * @returns the first execution's id for a repeated key, or null once this call holds them
    */

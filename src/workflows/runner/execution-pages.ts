@@ -1,17 +1,12 @@
 /**
- * A page of one runner shard's execution records bounded by creation time, for the list the
- * management API merges over a sharded workflow's runners (docs/scaling.md#what-each-shard-holds).
- * Records are stored by a sequence number that grows with every new execution; their creation
- * time (`queuedAt`, else `startedAt`) is taken in the same synchronous step that assigns it, so it
- * grows with the sequence, and the boundary is found by bisection instead of a scan.
+ * A shard's execution records before a creation time, for merged lists
+ * (docs/scaling.md#what-each-shard-holds); creation time grows with the sequence number, so the
+ * boundary is found by bisection.
  */
 import type { ExecutionPage } from "./contract";
 import { createdAt, type Row, recordKey, toRecord } from "./execution-row";
 
-/**
- * How far the clock may step back between two executions (a restart on another machine): the
- * bisection looks this much past the boundary and the records it passes are filtered one by one.
- */
+/** How far the clock may step back between executions (a restart elsewhere); filtered one by one. */
 const CLOCK_SLACK_MS = 1_000;
 const SCAN_PAGE = 128;
 const PREFIX = "x/";
@@ -31,10 +26,7 @@ async function atOrBefore(
   return null;
 }
 
-/**
- * The records created before `before.createdAt` (epoch ms; at it too when `inclusive`), newest
- * first, at most `limit`, from the shard's storage (pending saves written first by the caller).
- */
+/** Records created before `before.createdAt` (epoch ms; at it if `inclusive`), newest first. */
 export async function listExecutionsBefore(
   storage: DurableObjectStorage,
   limit: number,

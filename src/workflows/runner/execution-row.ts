@@ -1,7 +1,4 @@
-/**
- * An execution record as the runner stores it (one storage value per execution), and the views
- * of it: the record shown to members, and the live execution the runner continues.
- */
+/** An execution record as stored, and its views: the record shown, the live execution run. */
 import type { JsonValue } from "../../platform/json";
 import { startExecution } from "../engine/engine";
 import type {
@@ -92,9 +89,8 @@ export type Row = {
   definitionAt?: number;
   replayOf?: string | null;
   /**
-   * The trigger's raw output as JSON, sealed, kept only when redaction changed the record (a
-   * secret's value in the call): a replay then gets the call as it was. Null otherwise. As
-   * stored: present when it is at most INLINE_INPUT_MAX_CHARS, else in `r/<id>`.
+   * The trigger's raw output, sealed, kept only when redaction changed the record (for replays);
+   * stored inline up to INLINE_INPUT_MAX_CHARS, else in `r/<id>`.
    */
   input?: string | null;
   /** As stored: whether `r/<id>` holds the kept input (written apart from the record). */
@@ -151,10 +147,8 @@ export function toLive(row: Row, live: string): LiveExecution {
 }
 
 /**
- * The storage writes of a batch of sealed rows: confirmed ones (a running record and its `l/` key
- * must be on disk before anything follows), unconfirmed ones (finished records) and `l/` keys to
- * delete. A definition version still to be written (non-null in `definitions`) goes with the
- * first new record naming it, and is then marked written (null).
+ * The storage writes of a batch of sealed rows: confirmed (running), unconfirmed (finished) and
+ * `l/` keys to delete; an unwritten definition version goes with its first record, then set null.
  */
 export function storageWrites(
   batch: { seq: number; row: Row; isNew: boolean }[],
@@ -165,8 +159,7 @@ export function storageWrites(
   const ended: string[] = [];
   for (const { seq, row: sealedRow, isNew } of batch) {
     const into = sealedRow.live === null ? unconfirmed : confirmed;
-    // A small kept input rides in the record (a row fewer per call); a large one has its own
-    // value, as with the record it could pass the 2 MB value limit.
+    // Inline saves a row per call; a large input apart keeps the record under 2 MB.
     const { input, ...row } = sealedRow;
     const apart = Boolean(input) && (input?.length ?? 0) > INLINE_INPUT_MAX_CHARS;
     into[recordKey(seq)] = { ...row, ...(input && !apart ? { input } : {}), hasInput: apart };

@@ -1,23 +1,10 @@
 /**
- * The Workflow-runner's execution records, in the object's (SQLite-backed) storage
- * (docs/api/webhooks.md). One record per execution: what is shown (node runs with secret values
- * and credential headers redacted, `credential-headers.ts`) and, while the execution runs, what is
- * needed to continue it after a restart (definition snapshot and engine state, sealed with the
- * secrets key by `StateBox`). The state is dropped when the execution finishes, so finished
- * records hold only redacted data; its ending is told to the runner's metrics (`onFinished`).
- *
- * Keys are those of `execution-row.ts`. Unfinished executions are also indexed in memory
- * (`LiveIndex`, rebuilt when the object starts) with their wake times, for the alarm.
- *
- * Durability: a running execution's record is written confirmed, so nothing that follows (a fetch,
- * the reply to its caller) leaves the object before it is on disk: after any restart the execution
- * continues from there. A finished record is written unconfirmed, like the rate-limit log, and
- * nobody waits for it: finished records gather for up to FINISHED_BATCH_MS and go out in one write
- * (a reply held for its record's write, and a `put` per few records, cost a busy webhook a fifth of
- * its throughput). Reads in between see them; an eviction loses nothing (the write is pending work
- * of the object); only a machine crash in those milliseconds could lose them. A running record's
- * save is written as soon as the write in flight (if any) is done, with every other pending save
- * (`GroupCommit`, the service's one group-commit writer).
+ * A WorkflowRunner's execution records (docs/api/webhooks.md): what is shown (node runs, secrets and
+ * credential headers redacted) and, while running, the definition and engine state sealed by
+ * `StateBox`, dropped once finished. Keys: `execution-row.ts`; unfinished ones are indexed in
+ * memory (`LiveIndex`) with their wake times. A running record is written confirmed before anything
+ * follows it; a finished one unconfirmed, gathered with others for FINISHED_BATCH_MS (why:
+ * docs/architecture.md#workflow-runner).
  */
 import { GroupCommit } from "../../platform/group-commit";
 import type { KeyConfig } from "../../platform/secret-box";
@@ -52,7 +39,6 @@ export const FINISHED_BATCH_MS = 10;
 export class ExecutionStore {
   private seq = 0;
   private closed = false; // set by `forget`: nothing is written again, not even a write under way
-  /** Running executions: their seq and wake. */
   readonly live = new LiveIndex();
   private unsaved = new Map<string, { seq: number; row: Row; isNew: boolean }>();
   /** Writes the pending saves, grouped (docs/architecture.md#storage). */
@@ -96,10 +82,8 @@ export class ExecutionStore {
   }
 
   /**
-   * Records the execution as it is now. The row is built at once, so later changes to the state do
-   * not leak into it, and `get` sees it at once. It is written together with the other pending
-   * saves: at the next macrotask for a running execution, within FINISHED_BATCH_MS for a finished
-   * one (see the file's docstring).
+   * Records the execution as it is now (the row is built at once, so `get` sees it and later state
+   * changes do not leak in); written with the other pending saves.
    * @param secretValues values replaced by `[redacted]` in what is shown (from `secretsForRedaction`)
    * @param wake for a running execution, what it waits for; null once finished
    * @param queued the execution waits for a free slot (docs/webhooks.md#concurrency)
@@ -195,10 +179,7 @@ export class ExecutionStore {
     return seq === undefined ? undefined : await this.storage.get<Row>(recordKey(seq));
   }
 
-  /**
-   * The row of one execution with its live state and kept input as plain JSON (a pending row is
-   * not sealed yet; a stored one is opened), or undefined.
-   */
+  /** The row of one execution with its live state and kept input opened, or undefined. */
   async openedRow(id: string): Promise<Row | undefined> {
     const pending = this.unsaved.get(id);
     if (pending) return pending.row;
@@ -287,10 +268,7 @@ export class ExecutionStore {
     if (cutoff > 0) await deleteFinished(this.storage, { end: recordKey(cutoff + 1) });
   }
 
-  /**
-   * Forgets a running, waiting or queued execution whose record was erased
-   * (docs/security.md#erasure): it is no longer live, and a later save of it is dropped.
-   */
+  /** Forgets an unfinished execution that was erased (docs/security.md#erasure); later saves drop. */
   forgetErased(id: string): void {
     this.erased.add(id);
     this.live.delete(id);

@@ -1,10 +1,7 @@
 /**
- * Runs a WorkflowRunner's executions with the pure engine (docs/api/webhooks.md#durability). After
- * every stretch of synchronous nodes the state is saved (`ExecutionStore`, group commit); before a
- * node that waits on the outside world (http_request, wait) that save is confirmed and carries a wake
- * time, and an alarm is set, so after any restart the alarm continues the execution from its last
- * completed node. lastNode and responseNode callers are held in memory (`HeldCallers`) until their
- * execution settles or, for responseNode, a respond node has answered.
+ * Runs a WorkflowRunner's executions with the pure engine (docs/api/webhooks.md#durability): state
+ * saved after every synchronous stretch, confirmed with a wake time and an alarm before a fetch or a
+ * wait, so the alarm resumes it after a restart. Held callers wait in `HeldCallers`.
  */
 import type { JsonValue } from "../../platform/json";
 import { log } from "../../platform/log";
@@ -51,10 +48,7 @@ export class Executor {
     private readonly policy: OutboundPolicy,
   ) {}
 
-  /**
-   * Reads the alarm, the running executions and the queue; call once, while the object starts.
-   * Queued executions that fit now start.
-   */
+  /** Reads the alarm, running executions and queue once, at start; queued ones that fit start. */
   async load(): Promise<void> {
     this.alarmAt = await this.ctx.storage.getAlarm();
     await this.store.load();
@@ -78,13 +72,9 @@ export class Executor {
   }
 
   /**
-   * Starts an execution of the workflow's current definition from `trigger` with its output, and
-   * drives it. Settles once it is recorded: when it goes on past its first stretch of nodes, once
-   * that state is confirmed on disk; when it finished in that stretch, at once (its record is
-   * written unconfirmed, see ExecutionStore). Under the definition's `concurrency`
-   * (docs/webhooks.md#concurrency), an execution beyond the limit is recorded as queued (settles
-   * once confirmed on disk) and starts when its turn comes; with the queue full, nothing is
-   * recorded.
+   * Starts and drives an execution from `trigger`; settles once recorded (confirmed on disk, unless
+   * it finished in its first stretch). Beyond the `concurrency` limit it is recorded as queued
+   * (docs/webhooks.md#concurrency); with the queue full, nothing is recorded.
    * @param options.replayOf the execution it replays (docs/webhooks.md#replay)
    * @param options.runOn another definition to run (a replay's original), with its version
    */
@@ -141,9 +131,8 @@ export class Executor {
   }
 
   /**
-   * Starts queued executions whose turn came (they hold their slots already). One that cannot be
-   * started (its state unreadable, its workspace's secrets unreachable) is recorded as failed, its
-   * caller told, and its slot goes to the next: a stuck head must not stall the queue.
+   * Starts queued executions whose turn came (slots already held). One that cannot start is
+   * recorded as failed and its slot passed on: a stuck head must not stall the queue.
    */
   private startQueued(ids: string[]): void {
     for (const id of ids) {
@@ -168,9 +157,8 @@ export class Executor {
   }
 
   /**
-   * An execution whose record was erased (docs/security.md#erasure) runs no further: one being
-   * driven stops before its next step; another lets go of its slot, its place in the queue and
-   * its held callers (answered as failed) now.
+   * An erased execution (docs/security.md#erasure) runs no further: a driven one stops before its
+   * next step; another lets go of its slot, queue place and held callers (failed) now.
    */
   forgetErased(id: string): void {
     if (!this.inFlight.has(id)) this.letGo(id);
@@ -205,9 +193,8 @@ export class Executor {
   }
 
   /**
-   * Runs the execution until it finishes or parks on a wait, awaiting fetches in between. The state
-   * is saved (group commit) after every synchronous stretch, before any effect: a fetch starts only
-   * once the state that leads to it is durable.
+   * Runs the execution until it finishes or parks on a wait; a fetch starts only once the state
+   * leading to it is durable.
    * @param onRecorded called once, after the first save, or with the error that prevented it
    */
   private async drive(
@@ -250,7 +237,6 @@ export class Executor {
       }
     } catch (error) {
       recorded?.(error);
-      // Not driven any further: its slot goes to the next queued execution.
       this.startQueued(this.slots.release(execution.id));
       throw error;
     } finally {
@@ -259,10 +245,7 @@ export class Executor {
     }
   }
 
-  /**
-   * Answers the held responseNode callers of a running execution whose respond node has run, once
-   * the stretch in which it ran is saved (docs/webhooks.md#respond-node); the run goes on.
-   */
+  /** Answers held responseNode callers once their respond node is saved (docs/webhooks.md#respond-node). */
   private answer(execution: LiveExecution, secrets: Secrets): void {
     if (!this.held.has(execution.id)) return;
     const responded = respondedOutcome(execution.id, execution.state.runs, secrets.redact);

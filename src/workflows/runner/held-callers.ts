@@ -1,8 +1,6 @@
 /**
- * lastNode and responseNode callers held by the Workflow-runner until they are answered
- * (docs/api/webhooks.md). In memory only: each caller has a deadline (the node's
- * responseTimeoutSeconds) and, should the object restart, the Worker re-attaches and is answered
- * from the stored record.
+ * Held lastNode and responseNode callers, in memory until answered or their deadline; after a
+ * restart the Worker re-attaches (docs/api/webhooks.md).
  */
 
 /** What a held caller is finally told. */

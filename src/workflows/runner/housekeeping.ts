@@ -1,8 +1,6 @@
 /**
- * A runner's daily sweep of what its workspace no longer keeps (docs/security.md#retention):
- * finished executions older than `executionDays` and request log entries older than
- * `requestLogDays`. It runs on the runner's alarm a day after the last one, so a runner nobody
- * calls still forgets on time; armed when the workflow is saved, started or stopped.
+ * A runner's daily retention sweep of executions and request log (docs/security.md#retention), on
+ * its alarm, so an idle runner forgets on time too.
  */
 import { DAY_MS } from "../../db/retention";
 import type { Row } from "./execution-row";

@@ -1,8 +1,6 @@
 /**
- * Answers a WorkflowRunner gives about an execution after the call that started it was received
- * (docs/webhooks.md#result-handles, docs/webhooks.md#deduplication): a result handle for a
- * timed-out caller and what it shows, a caller re-attached after a restart, and the first call's
- * answer for a repeated delivery. Each is asked of the shard that runs the execution
+ * Answers about an execution after its call: result handles (docs/webhooks.md#result-handles),
+ * re-attached callers, repeats (docs/webhooks.md#deduplication); from its shard
  * (docs/scaling.md#runner-shards).
  */
 import type { WebhookNode } from "../nodes/types";
@@ -68,11 +66,7 @@ export class LateAnswers {
     return this.withHandle(workflowId, held ?? { kind: "timeout", executionId });
   }
 
-  /**
-   * What the first call of a repeated delivery to a lastNode or responseNode node got, or gets once
-   * it settles, for an execution this shard runs (docs/webhooks.md#deduplication); a timeout comes
-   * with its result handle.
-   */
+  /** What a repeated delivery's first call got, once settled; a timeout with its result handle. */
   async firstAnswer(
     workflowId: string,
     node: WebhookNode,

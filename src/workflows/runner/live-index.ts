@@ -1,7 +1,6 @@
 /**
- * The runner's in-memory index of its unfinished executions (docs/architecture.md#storage): for
- * each, its record's seq, what it waits for, and whether it is queued behind the workflow's
- * `concurrency` limit (docs/webhooks.md#concurrency). Rebuilt from storage when the object starts.
+ * The in-memory index of unfinished executions (docs/architecture.md#storage): seq, wake, queued
+ * (docs/webhooks.md#concurrency); rebuilt from storage at start.
  */
 import type { Wake } from "./execution-row";
 

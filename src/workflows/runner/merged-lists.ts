@@ -1,8 +1,4 @@
-/**
- * Lists of a workflow spread over several runner shards, read from each and merged in one order
- * with a cursor that goes on where the page stopped (docs/scaling.md#what-each-shard-holds). With
- * one shard, the shard's own list is passed through unchanged.
- */
+/** Lists merged over runner shards, with exact cursors (docs/scaling.md#what-each-shard-holds). */
 import type { AppBindings } from "../../platform/env";
 import { onEveryShard, runnerIfEver, workflowRunner } from "./client";
 import type { ExecutionPage } from "./contract";
@@ -13,10 +9,8 @@ import { shardOfId } from "./shards";
 type Env = Pick<AppBindings, "WORKFLOW_RUNNER">;
 
 /**
- * Executions newest first over shards 0 to `shards - 1`: by creation time, then (for the same
- * millisecond) the higher shard first, then each shard's own order. `startingAfter`, the last id
- * of the page before, names its shard and, through its record, its creation time: every other
- * shard goes on from that time, its own shard from the record.
+ * Executions newest first over shards: by creation time, higher shard first, then each shard's
+ * order; `startingAfter` names its shard and, by its record, the time others go on from.
  */
 export async function listExecutionsMerged(
   env: Env,
@@ -54,10 +48,7 @@ export async function listExecutionsMerged(
   };
 }
 
-/**
- * The request log newest first over shards 0 to `shards - 1`. Entry ids sort in time order and
- * each shard lists the entries whose id sorts before the cursor, so merging by id is exact.
- */
+/** The request log newest first over shards, merged by id (ids sort in time order). */
 export async function listRequestsMerged(
   env: Env,
   workflowId: string,

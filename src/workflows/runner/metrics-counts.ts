@@ -1,7 +1,6 @@
 /**
- * What a runner counts per hour for the workspace's metrics (docs/operations.md#metrics):
- * executions by how they ended and webhook calls by the request log's outcome, each outcome with
- * a histogram of its answer times. Counts of any hours, shards and workflows add up (`addCounts`).
+ * What a runner counts per hour (docs/operations.md#metrics): executions by ending, calls by outcome
+ * with latency histograms; counts add up across hours, shards and workflows.
  */
 import { addLatency, type Histogram, mergeHistogram } from "../../platform/latency-histogram";
 import type { RequestOutcome } from "./request-log-entry";

@@ -1,17 +1,8 @@
 /**
- * A runner's hourly counters for the workspace's metrics (docs/operations.md#metrics): finished
- * executions by how they ended and answered webhook calls by outcome with their answer times
- * (`metrics-counts.ts`). The request log and the execution records are pruned (1,000 calls or 7
- * days; 10,000 executions); these counters are kept 400 days, one stored value per hour,
- * `mh/<hour start, ms, 15 digits>`.
- *
- * Counted in memory and written like the rate-limit times, grouped and unconfirmed, but a minute
- * after the first count of a group: the object's alarm (set then, unless set sooner already)
- * writes them, and so does a read. A busy runner writes a row a minute, never a row per call, so
- * the cost of a call does not change (docs/performance.md). The newest hour's value is kept in
- * memory once written, so the next write adds to it without reading it. An alarm, unlike a timer,
- * does not hold the object in memory; what a crash, a restart (a deploy) or an eviction before the
- * alarm may lose is the counts not yet written: at most a minute's.
+ * A runner's hourly counters for the workspace's metrics (docs/operations.md#metrics), kept 400
+ * days, one value per hour, `mh/<hour start, ms, 15 digits>`. Counted in memory and written
+ * unconfirmed by the alarm a minute after a group's first count, or by a read (cost and what a
+ * crash loses: docs/performance.md; why an alarm: docs/architecture.md#workflow-runner).
  */
 import { GroupCommit } from "../../platform/group-commit";
 import { log } from "../../platform/log";
@@ -42,13 +33,13 @@ const hourOf = (at: number) => Math.floor(at / RUNNER_METRICS.hourMs) * RUNNER_M
 /** The runner's hourly counters, in memory and in the object's storage. */
 export class RunnerMetrics {
   private pending = new Map<number, MetricCounts>();
-  /** Set once the workflow is deleted: nothing is written again, not even a write under way. */
+  /** Set once the workflow is deleted: nothing is written again. */
   private closed = false;
   /** When the pending counts are due to be written (epoch ms), or null with none pending. */
   private dueAt: number | null = null;
   /** One write at a time (`GroupCommit`); requested by the alarm and by reads. */
   private readonly commit = new GroupCommit(() => this.write());
-  /** The newest hour written, as stored. */
+  /** The newest hour written, as stored, so the next write adds to it without a read. */
   private newest: { hour: number; counts: MetricCounts } | null = null;
 
   /** @param wakeAt has the object's alarm fire by the time given (epoch ms) */
@@ -84,10 +75,7 @@ export class RunnerMetrics {
     return counts;
   }
 
-  /**
-   * The alarm fired: writes the pending counts if they are due, else has the alarm fire again
-   * when they are (the executions' alarm may come first).
-   */
+  /** The alarm fired: writes the pending counts if due, else sets the alarm for when they are. */
   async alarm(now = Date.now()): Promise<void> {
     if (this.dueAt === null) return;
     if (this.dueAt <= now) await this.commit.request(0);
@@ -126,11 +114,7 @@ export class RunnerMetrics {
     if (old.size > 0) await this.storage.delete([...old.keys()], { allowUnconfirmed: true });
   }
 
-  /**
-   * The counts of the hours in `[from, to)` (epoch ms), what is pending written first, added up
-   * per bucket of `stepMs` from `from` (a bucket holds the hours that start in it); only buckets
-   * that counted something, oldest first.
-   */
+  /** Counts of the hours in `[from, to)` (epoch ms) per `stepMs` bucket, non-empty ones, oldest first. */
   async buckets(from: number, to: number, stepMs: number): Promise<MetricBucket[]> {
     if (this.pending.size > 0) await this.commit.request(0);
     const stored = await this.storage.list<MetricCounts>({

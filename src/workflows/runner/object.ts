@@ -1,22 +1,8 @@
 /**
- * WorkflowRunner: one SQLite-backed Durable Object per workflow (named by workflow id), the only
- * place its executions run (docs/architecture.md#workflow-runner).
- *
- * Responsibilities:
- * - Receiving webhook calls (`WebhookReceiver`): the 404/405/429/401/413/422 decisions in that
- *   order against the workflow's current definition (`WorkflowSource`), the built-in rate limit
- *   per webhook node (exact sliding window, persisted like the launch API's), deduplication, and
- *   the request log of every call answered (`RequestLog`), and the hourly counters of calls and
- *   executions for the workspace's metrics (`RunnerMetrics`).
- * - Capturing samples from the test URLs while armed (`CaptureStore`).
- * - Starting executions from webhook calls and conversation events, run by the `Executor`; the
- *   alarm continues the ones that wait or were interrupted.
- * - Holding lastNode callers in memory, each until its deadline (responseTimeoutSeconds). If the
- *   object restarts while a caller waits, the Worker re-attaches through `attach`, which answers
- *   from the stored record.
- * - As one shard of a hot workflow's runners (docs/scaling.md#runner-shards): its share of each
- *   node's rate limit, its own executions and request log, and, on shard 0, every delivery key,
- *   the capture arming and the samples.
+ * WorkflowRunner: one SQLite-backed Durable Object per workflow or shard
+ * (docs/architecture.md#workflow-runner, docs/scaling.md#runner-shards). Composes the receiver,
+ * `Executor`, `RequestLog`, `CaptureStore` and `RunnerMetrics`; after a restart a held caller
+ * re-attaches through `attach`.
  */
 import { DurableObject } from "cloudflare:workers";
 import { database } from "../../db/database";
@@ -62,7 +48,7 @@ import { ResultTokens } from "./result-tokens";
 import { StateBox } from "./state-box";
 import { emptySecrets, WorkflowSource } from "./workflow-source";
 
-/** One workflow's runner (docs/architecture.md#workflow-runner): receives calls, runs and records executions. */
+/** One workflow's runner: receives calls, runs and records executions. */
 export class WorkflowRunner extends DurableObject<AppBindings> implements WorkflowRunnerContract {
   private readonly source: WorkflowSource;
   private readonly executor: Executor;
@@ -125,8 +111,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
       this.executor.limitChanged(config.definition.concurrency);
       await this.housekeeping.arm();
     } else {
-      // Deleted: its executions, logs, queue and alarm go, and nothing is written again (a
-      // write under way, a late alarm), so none outlives the deletion.
+      // Deleted: nothing is written again (a write under way, a late alarm) after this.
       this.deleted = true;
       this.executor.store.forget();
       this.requests.forget();
@@ -285,10 +270,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     return captured ? { kind: "captured" } : { kind: "not_found", stale: false };
   }
 
-  /**
-   * Continues every execution whose wait ended or whose fetch was interrupted; writes the
-   * metrics' counts once they are due.
-   */
+  /** Continues executions whose wait ended or fetch was interrupted; writes due metrics. */
   override async alarm(): Promise<void> {
     if (this.deleted) return;
     await this.executor.runDue();

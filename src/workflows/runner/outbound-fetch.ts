@@ -1,7 +1,6 @@
 /**
- * Sends an http_request node's request for real (docs/api/webhooks.md) under the outbound policy
- * (docs/security.md#outbound-requests) and reads the response the way later nodes want it:
- * lower-case headers and a body parsed as JSON when it says it is JSON, else text.
+ * Sends an http_request node's request (docs/api/webhooks.md) under the outbound policy
+ * (docs/security.md#outbound-requests); lower-case headers, a JSON body parsed, else text.
  */
 import type { JsonValue } from "../../platform/json";
 import {
@@ -18,11 +17,9 @@ import type { FetchRequest, FetchResponse, NodeRun } from "../nodes/types";
 export const MAX_RESPONSE_BYTES = 1_048_576;
 
 /**
- * Performs the request with its timeout (which covers every redirect), following up to
- * MAX_REDIRECTS redirects, each hop checked by the policy.
+ * Performs the request, its timeout covering up to MAX_REDIRECTS redirects.
  * @throws DestinationNotAllowed when the policy refuses the URL or a redirect's target
- * @throws Error with a message fit for the execution record (timeout, network failure, too large,
- *   too many redirects)
+ * @throws Error with a message fit for the record (timeout, network, too large, redirects)
  */
 export async function performFetch(
   request: FetchRequest,

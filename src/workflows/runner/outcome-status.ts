@@ -1,7 +1,4 @@
-/**
- * How the request log names a webhook call's outcome and the status it was answered with
- * (docs/webhooks.md#request-log).
- */
+/** A webhook call's outcome name and answer status, for the request log (docs/webhooks.md#request-log). */
 import type { DirectOutcome, WebhookOutcome } from "./contract";
 import type { RequestOutcome } from "./request-log-entry";
 

@@ -1,10 +1,7 @@
 /**
- * The WorkflowRunner's webhook half (docs/architecture.md#workflow-runner, docs/webhooks.md):
- * decides each call in the order 404 (or stopped), 405, 429, signature, body, deduplication, then
- * starts its execution and answers as the node's responseMode says; records every call it answered
- * in the request log and counts it in the runner's metrics. A shard of a sharded workflow takes its share of each node's rate limit and
- * sends the Worker on when it is used or when the Worker's shard count is stale
- * (docs/scaling.md#runner-shards).
+ * The WorkflowRunner's webhook half (docs/architecture.md#workflow-runner, docs/webhooks.md): checks
+ * 404 (or stopped), 405, 429 (this shard's share, docs/scaling.md#runner-shards), signature, body,
+ * deduplication; starts the execution, answers per responseMode, logs and counts the call.
  */
 import { DAY_MS } from "../../db/retention";
 import { log } from "../../platform/log";
@@ -56,10 +53,7 @@ type Answer = {
 /** Outcomes a sender can repeat without limit: the log keeps their body's preview only. */
 const FLOODS = new Set(["rate_limited", "method_not_allowed", "not_found", "queue_full"]);
 
-/**
- * A shard told a shard count other than its own reads the workflow again first when its copy is
- * older than this (ms): the Worker may have read D1 after a save this shard was not yet told of.
- */
+/** A shard told another shard count re-reads a copy older than this (ms): D1 may hold a newer save. */
 const RECHECK_AFTER_MS = 1_000;
 
 /** Receives a workflow's webhook calls and answers them. */
@@ -69,7 +63,6 @@ export class WebhookReceiver {
   /** Answers one call (docs/api/webhooks.md#responses) and records it in the request log. */
   async receive(call: WebhookCall): Promise<WebhookOutcome | ShardAnswer> {
     const { source } = this.parts;
-    // The shard the Worker sent the call to, as its execution id names it.
     const here = shardOfId(call.executionId);
     let config = await source.workflow(call.workflowId);
     if (!config || !namesThisWorkflow(config, call)) return { kind: "not_found", stale: true };
@@ -168,10 +161,7 @@ export class WebhookReceiver {
     return { outcome: accepted(executionId, reply, queued), queued };
   }
 
-  /**
-   * The first call's answer of a repeated delivery to a lastNode or responseNode node, from the
-   * shard that runs the first execution (its id names it).
-   */
+  /** A repeated delivery's first answer, from the shard its execution id names. */
   private async firstAnswer(
     workflowId: string,
     node: WebhookNode,

@@ -1,8 +1,4 @@
-/**
- * What a runner deletes or erases of its execution records (docs/security.md#erasure): finished
- * records past the count the runner keeps, and the records of executions that carried a person
- * whose data is erased.
- */
+/** Deleting finished records past the count kept, and erasing a person (docs/security.md#erasure). */
 import { createdAt, idKey, inputKey, liveKey, type Row } from "./execution-row";
 import { type StateBox, stateAad } from "./state-box";
 
@@ -10,8 +6,8 @@ import { type StateBox, stateAad } from "./state-box";
 export const ERASED = "[erased]";
 
 /**
- * Deletes the finished records (with their id index and kept input) among the first `limit` up to
- * `end` (a record key, exclusive) and, with `before`, created before that time (epoch ms).
+ * Deletes finished records among the first `limit` before `end` (a record key) and, with `before`,
+ * created before it (epoch ms).
  * @returns how many were deleted, and whether the scan may have stopped short of `end`
  */
 export async function deleteFinished(
@@ -35,10 +31,7 @@ export async function deleteFinished(
   return { deleted, more: rows.size === limit };
 }
 
-/**
- * A test of whether a text carries the person's id as a whole value, not inside a longer id
- * (`cus_12` is not `cus_123`): what "an execution carried the externalId" means.
- */
+/** Whether a text carries the person's id as a whole value (`cus_12` is not in `cus_123`). */
 export function carrying(externalId: string): (text: string) => boolean {
   const escaped = externalId.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const pattern = new RegExp(`(?<![A-Za-z0-9_-])${escaped}(?![A-Za-z0-9_-])`);
@@ -46,9 +39,8 @@ export function carrying(externalId: string): (text: string) => boolean {
 }
 
 /**
- * Erases the next page of records that carried the person: every node's output (the trigger's is
- * the execution's input) becomes `[erased]`, its kept input is deleted, and a running, waiting or
- * queued one ends as failed, its state dropped, so it runs no further.
+ * Erases the next page of records that carried the person: node outputs become `[erased]`, kept
+ * inputs go, and an unfinished one ends as failed.
  * @param after where the last page ended (null: the first page)
  * @returns where to go on (null once done) and how many records were erased
  */
@@ -95,10 +87,7 @@ export async function eraseRecords(
   return { next: rows.size < page.limit ? null : next, erased };
 }
 
-/**
- * Deletes the rows of one of the runner's own tables whose `column` carries the person (captured
- * samples, delivery keys). @returns how many were deleted
- */
+/** Deletes a runner table's rows whose `column` carries the person. @returns how many */
 export function scrubRows(
   sql: SqlStorage,
   table: "capture_samples" | "dedupe",
@@ -121,9 +110,8 @@ export function scrubRows(
 }
 
 /**
- * Erases the next page of what a runner holds of a person (docs/security.md#erasure): the records
- * of executions that carried them (a live one runs no further), and with the first page the
- * request log entries, captured samples and delivery keys that carry them.
+ * Erases the next page of what a runner holds of a person (docs/security.md#erasure): records and,
+ * with the first page, log entries, samples and delivery keys.
  * @returns where to go on (null once done) and how many executions and log entries were erased
  */
 export async function eraseFromRunner(

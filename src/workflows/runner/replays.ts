@@ -1,8 +1,6 @@
 /**
- * Replays of a workflow's executions (docs/webhooks.md#replay): a new execution with the same
- * trigger input, on the definition the first ran on (`original`) or the current one (`current`),
- * n8n's two retry modes. Bulk replays of failed executions are queued in the runner's SQLite and
- * started one after another in the background; a restart goes on with what is left.
+ * Replays (docs/webhooks.md#replay) on the `original` or `current` definition; bulk replays queue
+ * in the runner's SQLite and start one after another, surviving restarts.
  */
 
 import { newId } from "../../platform/ids";
@@ -73,11 +71,7 @@ export class Replays {
     return { ok: true, record: (await store.get(id)) as ExecutionRecord };
   }
 
-  /**
-   * Queues a replay of every failed execution started in `[since, until)` (epoch ms), oldest
-   * first, at most MAX_BULK_REPLAYS, and starts them in the background.
-   * @returns how many were queued
-   */
+  /** Queues replays of failed executions started in `[since, until)` (epoch ms), oldest first; how many. */
   async replayFailed(
     workflowId: string,
     window: { since: number; until: number },
@@ -111,10 +105,7 @@ export class Replays {
     return queued.length;
   }
 
-  /**
-   * Called by the alarm: drains what a restart or an eviction left, and keeps the alarm coming
-   * while replays are queued.
-   */
+  /** Called by the alarm: drains what a restart left, keeping the alarm while replays are queued. */
   async watch(): Promise<void> {
     const [left] = this.sql.exec("SELECT 1 FROM replay_queue LIMIT 1").toArray();
     if (!left) return;

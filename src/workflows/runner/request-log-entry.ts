@@ -1,8 +1,4 @@
-/**
- * The request log's entries as the runner returns them and the management API shows them
- * (docs/webhooks.md#request-log) and its limits; the headers it keeps are redacted by
- * `credential-headers.ts`.
- */
+/** The request log's entries as shown, and its limits (docs/webhooks.md#request-log). */
 
 /** How a call to a webhook URL ended, as the request log records it. */
 export const REQUEST_OUTCOMES = [

@@ -1,8 +1,4 @@
-/**
- * Erasing a person from a runner's request log (docs/security.md#erasure): every entry whose
- * headers, preview or kept body carry them is deleted with its body, and the values that held them
- * are written again without them (or deleted when nothing is left).
- */
+/** Erasing a person from a runner's request log (docs/security.md#erasure). */
 
 type Entry = { id: string; fullBody: boolean };
 

@@ -1,15 +1,9 @@
 /**
- * The request log of a workflow's webhook URLs (docs/webhooks.md#request-log): every call the
- * runner answered, refusals included, with its outcome, the answer's status, the headers (secrets
- * redacted) and the body. Kept 7 days or the newest 1,000 entries, whichever is less: reads apply
- * both limits exactly, writes prune the rest now and then.
- *
- * Entries are written like the rate-limit log, grouped and unconfirmed (`GroupCommit`), so no
- * answer waits for the disk, and the entries of one write share one stored value (up to
- * GROUP_MAX): a busy webhook writes a row per batch of calls, not per call. Values are keyed
- * `rq/<first entry's suffix>`, the suffix being `<received ms, 15 digits><n, 3 digits>` (time
- * order), and hold their entries oldest first (a value written before entries were grouped holds
- * one entry alone). A body longer than its preview is kept apart, `rb/<its entry's suffix>`.
+ * The request log of a workflow's webhook URLs (docs/webhooks.md#request-log): every call answered,
+ * refusals included. Kept 7 days or the newest 1,000, whichever is less: reads apply both limits
+ * exactly, writes prune now and then. Written grouped and unconfirmed (docs/architecture.md#storage):
+ * `rq/<suffix>` holds one write's entries (up to GROUP_MAX, oldest first; an old value, one entry),
+ * `rb/<suffix>` a body longer than its preview; suffix `<received ms, 15 digits><n, 3 digits>`.
  */
 import { bytesToBase64, randomBase62 } from "../../platform/crypto";
 import { GroupCommit } from "../../platform/group-commit";
@@ -30,10 +24,7 @@ type StoredEntry = LoggedRequest & { fullBody: boolean };
 type StoredValue = StoredEntry[] | StoredEntry;
 /** A stored value's key and the suffixes of its entries, oldest first. */
 type Group = { key: string; suffixes: string[] };
-/**
- * A call to record: the entry without its id and preview, the body's bytes (null: not read), and
- * whether to keep the whole body beyond its preview.
- */
+/** A call to record: the entry without id and preview, the body (null: not read), `keepBody`. */
 export type CallToLog = Omit<LoggedRequest, "id" | "bodyPreview"> & {
   body: Uint8Array | null;
   keepBody: boolean;
@@ -70,9 +61,8 @@ export class RequestLog {
   constructor(private readonly storage: DurableObjectStorage) {}
 
   /**
-   * Records one call. Header values are expected redacted already (`redactHeaders`); a UTF-8 body
-   * loses every secret value in `secrets` (prepared by `secretsForRedaction`) before its preview
-   * is cut, so no secret is half shown. The whole body is kept only when `keepBody`.
+   * Records one call; headers come redacted, a UTF-8 body loses `secrets` before its preview is cut
+   * (so no secret is half shown).
    * @param shard the runner shard keeping it, which its id names (docs/scaling.md#runner-shards)
    */
   record(call: CallToLog, secrets: string[], shard = 0): void {
@@ -154,10 +144,7 @@ export class RequestLog {
     return this.loading.then(() => this.groups ?? []);
   }
 
-  /**
-   * The suffix of the oldest entry the log shows at `now`: none older than the age limit, and
-   * none but the newest `maxEntries`.
-   */
+  /** The suffix of the oldest entry shown at `now`, by age and by count. */
   private floor(groups: Group[], now: number): string {
     const byAge = suffixOf(now - this.maxAgeMs, 0);
     let newer = 0;
@@ -221,10 +208,7 @@ export class RequestLog {
     this.loading = null;
   }
 
-  /**
-   * Writes what is pending and prunes, so a read sees every call answered before it; returns the
-   * oldest suffix shown (`floor`).
-   */
+  /** Writes what is pending and prunes, so a read sees every call before it; returns `floor`. */
   private async settled(now: number): Promise<string> {
     if (this.unsaved.length > 0) await this.commit.request(0);
     return this.prune(now);
@@ -233,9 +217,8 @@ export class RequestLog {
   /**
    * Entries newest first, within the retention limits.
    * @param outcome only entries with this outcome
-   * @param before an entry id: only entries whose id sorts before it (the page cursor). Ids sort
-   * in time order; comparing whole ids, not just their time, lets a list merged over shards,
-   * whose entries may share a millisecond, go on exactly where it stopped.
+   * @param before an entry id, the cursor; whole ids are compared so a list merged over shards
+   * goes on exactly where it stopped when entries share a millisecond
    */
   async list(
     limit: number,
@@ -245,9 +228,8 @@ export class RequestLog {
     const { before: cursor, outcome } = options;
     const before = cursor ? suffixFromId(cursor) : null;
     const data: LoggedRequest[] = [];
-    // The value holding the cursor's millisecond comes in too; its newer entries are left out
-    // by their ids below. Each value holds at least one entry, so `limit + 2` values fill a
-    // page unless the log ends first; a filtered list reads on until it does.
+    // The cursor's value comes in too (its newer entries are skipped by id); a value holds at
+    // least one entry, so `limit + 2` values fill a page; a filtered list reads on.
     let end = before !== null ? `${ENTRY}${before}\u0000` : undefined;
     const pageSize = outcome ? 256 : limit + 2;
     for (;;) {

@@ -1,10 +1,6 @@
 /**
- * Resealing a runner's stored execution records under the current `SECRETS_KEY`
- * (docs/security.md#rotating-keys): the live state of each waiting or running execution, and the
- * call a finished one keeps for replays (inline or under `r/<id>`). A page at a time, so a runner
- * with 10,000 records is resealed over several calls. Records saved meanwhile are sealed under the
- * current key by their save; a record that changed between the read and the write is left as it
- * now is (compared before writing, with no await in between).
+ * Resealing a runner's live states and kept inputs under the current key, a page at a time
+ * (docs/security.md#rotating-keys); a record changed since its read is left as it is.
  */
 import type { ResealPage } from "./contract";
 import { inputKey, type Row } from "./execution-row";

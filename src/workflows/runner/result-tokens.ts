@@ -1,10 +1,7 @@
 /**
- * Result handles of lastNode and responseNode calls that timed out (docs/webhooks.md#result-handles): a token,
- * unguessable and valid 24 hours, that is the only credential for the execution's result; the
- * caller sends it as `Authorization: Bearer`, never in the URL (docs/security.md#capability-urls).
- * The token names its workflow and the runner shard that runs the execution (`<workflow id>.<secret>`
- * on shard 0, `<workflow id>-<k>.<secret>` on shard k, docs/scaling.md#runner-shards) so the Worker
- * finds the runner; the runner keeps only its SHA-256.
+ * Result handles of timed-out calls (docs/webhooks.md#result-handles): 24 h bearer tokens, never in
+ * a URL (docs/security.md#capability-urls), `<workflow id>[-<k>].<secret>` naming the runner shard
+ * (docs/scaling.md#runner-shards); the runner keeps only their SHA-256.
  */
 import { randomBase64Url, sha256Hex } from "../../platform/crypto";
 import { idOnShard, shardOfId } from "./shards";
@@ -27,10 +24,7 @@ export class ResultTokens {
       execution_id TEXT NOT NULL, expires_at INTEGER NOT NULL);`);
   }
 
-  /**
-   * A new token for the execution, naming the shard its id names (this one); expired ones are
-   * swept on the way.
-   */
+  /** A new token for the execution, naming this shard; expired ones are swept on the way. */
   async issue(workflowId: string, executionId: string, now = Date.now()): Promise<string> {
     const token = `${idOnShard(workflowId, shardOfId(executionId))}.${randomBase64Url(32)}`;
     this.sql.exec("DELETE FROM result_tokens WHERE expires_at <= ?", now);

@@ -1,25 +1,18 @@
 /**
- * How a hot workflow is spread over several WorkflowRunner objects (docs/scaling.md#runner-shards):
- * how many it gets, how each is named, how an execution id, a request-log id and a result handle
- * name the one that holds them, and each one's share of a webhook node's rate limit. Pure: the
- * Worker, the management API and the runner all use it.
+ * How a hot workflow is spread over WorkflowRunner objects (docs/scaling.md#runner-shards): their
+ * count, names, the shard ids name, and rate-limit shares. Pure; used by Worker, API and runner.
  */
 import type { WorkflowDefinition } from "../nodes/types";
 
-/**
- * Webhook calls a minute one runner object is sized for (docs/scaling.md#runner-shards). A workflow
- * whose webhook nodes allow more gets more runners; tuned from the benchmark.
- */
+/** Webhook calls a minute one runner is sized for, from the benchmark (docs/scaling.md#runner-shards). */
 export const RUNNER_CAPACITY_PER_MINUTE = 30_000;
 
 /** The most runner objects one workflow is spread over. */
 export const MAX_RUNNER_SHARDS = 8;
 
 /**
- * How many runner objects the definition asks for: the highest `rateLimitPerMinute` of its webhook
- * nodes over RUNNER_CAPACITY_PER_MINUTE, rounded up, at most MAX_RUNNER_SHARDS. A workflow with a
- * `concurrency` limit keeps one (its slots and first-in-first-out queue live in one place), and
- * so does one without webhook nodes.
+ * How many runners the definition asks for: its highest `rateLimitPerMinute` over
+ * RUNNER_CAPACITY_PER_MINUTE, rounded up, at most MAX_RUNNER_SHARDS; one with `concurrency`.
  */
 export function shardCount(definition: WorkflowDefinition): number {
   if (definition.concurrency) return 1;
@@ -31,20 +24,14 @@ export function shardCount(definition: WorkflowDefinition): number {
   return Math.min(MAX_RUNNER_SHARDS, Math.max(1, wanted));
 }
 
-/**
- * The object name of shard `shard` of the workflow: shard 0 is the workflow id itself, the name
- * every workflow's runner had before shards existed, so nothing stored moves.
- */
+/** The object name of a shard: the workflow id for shard 0 (as before shards), `<id>#<k>` else. */
 export function shardObjectName(workflowId: string, shard: number): string {
   return shard === 0 ? workflowId : `${workflowId}#${shard}`;
 }
 
 const MARK = /-([1-9]\d?)$/;
 
-/**
- * The shard an id names: an execution id (`exe_…`) or a request-log id (`whr_…`) made on shard
- * k > 0 ends in `-k`; one without the mark (made on shard 0, or before shards existed) is shard 0.
- */
+/** The shard an `exe_…` or `whr_…` id names: `-k` at its end, shard 0 unmarked. */
 export function shardOfId(id: string): number {
   const mark = MARK.exec(id);
   return mark ? Number(mark[1]) : 0;
@@ -56,10 +43,7 @@ export function idOnShard(id: string, shard: number): string {
   return shard === 0 ? bare : `${bare}-${shard}`;
 }
 
-/**
- * Shard `shard`'s share of a limit spread over `shards`: the limit divided evenly, the first
- * `limit mod shards` shards taking one more, so the shares add up to the limit exactly.
- */
+/** A shard's share of a limit: even, the first `limit mod shards` one more, summing exactly. */
 export function shareOf(limit: number, shards: number, shard: number): number {
   return Math.floor(limit / shards) + (shard < limit % shards ? 1 : 0);
 }

@@ -1,7 +1,6 @@
 /**
- * A workflow's concurrency slots (docs/webhooks.md#concurrency): which executions run and which
- * wait, first in first out. Decisions are synchronous, so two calls arriving together can never
- * both take the last slot, and a new call never overtakes one already waiting.
+ * A workflow's concurrency slots (docs/webhooks.md#concurrency), first in first out; synchronous,
+ * so no two calls take the last slot and none overtakes a waiting one.
  */
 import type { WorkflowConcurrency } from "../nodes/types";
 
@@ -52,10 +51,7 @@ export class Slots {
     if (at >= 0) this.waiting.splice(at, 1);
   }
 
-  /**
-   * Frees the slot of a finished execution (none for `null`) and takes the waiting executions that
-   * fit now, oldest first; they count as running from here.
-   */
+  /** Frees a finished execution's slot (`null`: none); returns waiting ones that fit now, as running. */
   release(id: string | null): string[] {
     if (id !== null) this.running.delete(id);
     const next: string[] = [];

@@ -1,8 +1,6 @@
 /**
- * Sealing of a running execution's state at rest (docs/security.md#secrets-at-rest). The state a
- * waiting execution keeps so it can be continued holds resolved `{{secrets.NAME}}` values, so it is
- * stored encrypted with the `SECRETS_KEY` (AES-256-GCM, `platform/secret-box.ts`), bound by its
- * additional data to one workflow and execution: a sealed state copied to another row does not open.
+ * Sealing a running execution's state, which holds resolved secrets (docs/security.md#secrets-at-rest),
+ * bound to its workflow and execution: copied to another row, it does not open.
  */
 import {
   type KeyConfig,
@@ -30,10 +28,7 @@ export class StateBox {
     return `${SEALED}${await sealSecret(key, json, aad)}`;
   }
 
-  /**
-   * The JSON text of a stored state. States written before sealing hold plain JSON and are read
-   * as they are (sealed on their next save). @throws Error when a sealed state does not open
-   */
+  /** The JSON text of a stored state (plain JSON from before sealing as is). @throws when it does not open */
   async open(stored: string, aad: string): Promise<string> {
     if (!stored.startsWith(SEALED)) return stored;
     const key = await keyring(this.keys);
@@ -41,8 +36,7 @@ export class StateBox {
   }
 
   /**
-   * The stored state sealed again under the current key (docs/security.md#rotating-keys), or null
-   * when it already is. A plain one from before sealing is sealed now.
+   * The state sealed again under the current key (docs/security.md#rotating-keys), or null.
    * @throws Error when it does not open with the configured keys
    */
   async reseal(stored: string, aad: string): Promise<string | null> {

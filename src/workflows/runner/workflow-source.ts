@@ -1,8 +1,6 @@
 /**
- * What a WorkflowRunner knows of its workflow, cached in memory: the current definition and status
- * (re-read from D1 when the management API says it changed) and the workspace's secret values
- * (re-read when told, and at least every SECRETS_MAX_AGE_MS). A failed read is never remembered.
- * docs/architecture.md#workflow-runner
+ * A runner's cached workflow and secret values (docs/architecture.md#workflow-runner); a failed
+ * read is never remembered.
  */
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { type KeyConfig, keyring } from "../../platform/secret-box";
@@ -47,10 +45,7 @@ export class WorkflowSource {
     return this.config;
   }
 
-  /**
-   * The configuration, read again first when the copy in memory is older than `maxAgeMs`: for a
-   * caller that found it disagreeing with what the Worker knows (docs/scaling.md#runner-shards).
-   */
+  /** The configuration, re-read if older than `maxAgeMs` (docs/scaling.md#runner-shards). */
   recheck(workflowId: string, maxAgeMs: number): Promise<RunnerConfig | null> {
     if (Date.now() - this.configLoadedAt > maxAgeMs) this.config = undefined;
     return this.workflow(workflowId);

@@ -1,8 +1,6 @@
 /**
  * Webhook replies (docs/webhooks.md#replies, docs/webhooks.md#respond-node): an immediate node's
- * own reply, templates resolved over the call (`{{<node key>.…}}`) and the execution
- * (`{{$execution.id}}`), never over secrets; and how any reply, a respond node's too, becomes the
- * HTTP answer's status, headers and body.
+ * own, and how any reply becomes the HTTP answer.
  */
 import type { JsonValue } from "../../platform/json";
 import { replyHasNoBody, resolveReplyHeaders } from "../engine/respond";
@@ -23,9 +21,8 @@ const MEDIA_TYPES: Record<ReplyContentType, string> = {
 };
 
 /**
- * The node's reply for this call, or undefined when it has none (the default `{success,
- * executionId}` then). A string body is sent as text, anything else as JSON. Header values lose
- * control characters, so a value taken from the call cannot split the answer's headers.
+ * The node's reply for this call over the call and `{{$execution.id}}`, never secrets; undefined
+ * for the default `{success, executionId}`. Header values lose control characters.
  */
 export function renderReply(
   node: WebhookNode,
@@ -51,10 +48,8 @@ export function renderReply(
 }
 
 /**
- * The HTTP answer of a reply: its status and headers, plus `content-type` from its content type
- * unless a header set one, and the body as text (JSON for `json`). No body for a reply without
- * one, for 204, 205 and 304, and for a redirect (3xx with its `location` header). A refused
- * cookie (`isRefusedCookie`) is dropped.
+ * The HTTP answer of a reply: status, headers (`content-type` by default; refused cookies dropped)
+ * and body as text; none for 204, 205, 304 and redirects.
  */
 export function encodeReply(reply: Reply): {
   status: number;

@@ -1,9 +1,7 @@
 /**
  * The webhook receiver's Worker half (spec 4.4, docs/api/webhooks.md): finds the workflow behind the URL,
- * reads and parses the request into the webhook node's outputs, and hands it to the workflow's
- * runner in one call (to one of its runners, picked at random, when it has several:
- * docs/scaling.md#runner-shards). The runner decides, in order: 404, 405, 429, then the body's 413, 415 or
- * 422, then runs.
+ * reads the request into the webhook node's outputs and hands it to one of the workflow's runners
+ * (docs/scaling.md#runner-shards), which answers 404, 405, 429, then 413, 415 or 422, then runs.
  */
 import { database } from "../../db/database";
 import { refusedContentEncoding } from "../../platform/body-encoding";
@@ -42,11 +40,7 @@ export type WebhookTarget = {
 const SLUGS_CACHE_SIZE = 10_000;
 /** A workflow's id and how many runner objects take its calls (docs/scaling.md#runner-shards). */
 type Route = { id: string; shards: number };
-/**
- * Routes by `<workspace slug>/<workflow slug>`, per isolate. Only ever a hint: the runner checks
- * the slugs against the stored workflow and its shard count against its own; a stale hint is
- * looked up again in D1, a stale shard count is corrected by the runner's answer.
- */
+/** Routes by `<workspace slug>/<workflow slug>`, per isolate: a hint the runner checks and corrects. */
 const routesBySlugs = new Map<string, Route>();
 
 function remember(key: string, route: Route): void {
@@ -64,10 +58,8 @@ async function lookUp(env: AppBindings, path: WebhookTarget): Promise<Route | nu
 }
 
 /**
- * Reads the request into the webhook node's outputs, or the refusal it deserves, in this order:
- * 413 over 1 MiB, 422 for an upload broken off before its end, 415 for a Content-Encoding other
- * than identity (we decode none), 422 for a body that does not parse. The runner answers them
- * after its 404, 405 and 429 (docs/api/webhooks.md#responses).
+ * Reads the request into the webhook node's outputs, or its refusal: 413 over 1 MiB, 422 broken
+ * off, 415 any Content-Encoding but identity, 422 unparsable (docs/api/webhooks.md#responses).
  */
 async function readInput(
   request: Request,
@@ -120,8 +112,7 @@ async function sendToShard(
   try {
     return await workflowRunner(env, call.workflowId, shard).receive(call);
   } catch (error) {
-    // The runner restarted while holding the caller; the execution may be recorded and going on.
-    // A stub whose object broke stays broken; a new stub reaches the restarted object.
+    // The runner restarted while holding the caller; a new stub reaches the restarted object.
     const outcome = await workflowRunner(env, call.workflowId, shard).attach(
       call.workflowId,
       call.executionId,
@@ -132,9 +123,8 @@ async function sendToShard(
 }
 
 /**
- * Runs the call on a shard picked at random; when that shard's share of the node's rate limit is
- * used, on the next one, and so on: the call is refused only when every shard's share is used
- * (docs/scaling.md#rate-limits), with the soonest of their Retry-Afters.
+ * Runs the call on a random shard, moving on while shards' rate-limit shares are used; refused
+ * only by the last (docs/scaling.md#rate-limits), with the soonest Retry-After.
  */
 async function deliver(env: AppBindings, call: WebhookCall): Promise<WebhookOutcome | Reshard> {
   const { shards } = call;
@@ -186,10 +176,7 @@ async function sendRouted<T extends { kind: string }>(
   throw new Error("The workflow's runners kept answering reshard.");
 }
 
-/**
- * Reads the request into a call for the workflow behind the URL and sends it; a stale slug hint
- * is looked up again once.
- */
+/** Reads the request into a call for the workflow behind the URL and sends it. */
 async function handle<T extends { kind: string; stale?: boolean }>(
   env: AppBindings,
   request: Request,
@@ -216,8 +203,7 @@ async function handle<T extends { kind: string; stale?: boolean }>(
     ...(await readInput(request)),
   };
   const outcome = await sendRouted(env, call, send, key);
-  // Only a stale hint (workflow deleted, or the slug moved to another one) is looked up again; a
-  // stopped workflow or an unknown node key costs no D1 read.
+  // Only a stale hint is looked up again: a stopped workflow or unknown node costs no D1 read.
   if (outcome.kind !== "not_found" || !outcome.stale || hinted === undefined) return outcome;
   const current = await lookUp(env, target);
   return current === null || current.id === route.id
@@ -234,10 +220,7 @@ export function receiveWebhook(
   return handle(env, request, target, deliver);
 }
 
-/**
- * Receives one call to a test URL: captured as a sample when its node is armed, and nothing runs
- * (docs/webhooks.md#capture).
- */
+/** Receives a test URL call: a sample when its node is armed; nothing runs (docs/webhooks.md#capture). */
 export function captureWebhook(
   env: AppBindings,
   request: Request,

@@ -1,7 +1,4 @@
-/**
- * Reads an incoming webhook request into the trigger's outputs (docs/api/webhooks.md#request-outputs): the body with
- * its size limit, parsed by content type, and the headers and query parameters as plain objects.
- */
+/** Reads a webhook request into the trigger's outputs (docs/api/webhooks.md#request-outputs). */
 
 import { type JsonValue, jsonTextTooDeep } from "../../platform/json";
 import { readRequestBody } from "../../platform/read-limited";
@@ -9,10 +6,10 @@ import { readRequestBody } from "../../platform/read-limited";
 /** Largest webhook body accepted, in bytes (1 MiB); above it the caller answers 413. */
 export const MAX_WEBHOOK_BODY_BYTES = 1_048_576;
 
-/** Deepest nesting of a JSON body's objects and arrays, the body itself being 1 (docs/limits.md#nesting). */
+/** Deepest nesting of a JSON body, the body itself being 1 (docs/limits.md#nesting). */
 export const MAX_WEBHOOK_JSON_DEPTH = 128;
 
-/** What a multipart file part becomes in `body`: its name, type and size in bytes, never its content. */
+/** A multipart file part in `body`: name, type and size in bytes, never its content. */
 export type FileSummary = { filename: string; contentType: string; size: number };
 
 type Field<V> = V | V[];
@@ -20,10 +17,7 @@ type Field<V> = V | V[];
 // Not fatal: invalid bytes become U+FFFD instead of throwing; a leading BOM is dropped.
 const lenientUtf8 = new TextDecoder("utf-8");
 
-/**
- * Plain object of the entries, in order; a repeated name becomes an array. Built through a Map and
- * `Object.fromEntries`, which defines own properties, so a field named `__proto__` stays data.
- */
+/** The entries as a plain object, repeated names as arrays; `Object.fromEntries` keeps `__proto__` data. */
 function collect<V>(entries: Iterable<[string, V]>): Record<string, Field<V>> {
   const fields = new Map<string, Field<V>>();
   for (const [name, value] of entries) {
@@ -36,11 +30,8 @@ function collect<V>(entries: Iterable<[string, V]>): Record<string, Field<V>> {
 }
 
 /**
- * The body's bytes, refused as `too_large` beyond `maxBytes`: at once when Content-Length says so,
- * otherwise as soon as the stream has delivered more (so chunked bodies are limited too), cancelling
- * the rest. A body stream that fails before its end (the client broke off its upload, the
- * connection was lost) is `broken`; the receiver answers 413 payload_too_large and 422 invalid_body
- * (docs/api/webhooks.md#responses). No body gives empty bytes. Never throws.
+ * The body's bytes; `too_large` beyond `maxBytes` (by Content-Length or as the stream passes it),
+ * `broken` when the stream fails early (413 and 422, docs/api/webhooks.md#responses). Never throws.
  */
 export async function readBodyBytes(
   request: Request,
@@ -82,15 +73,9 @@ async function parseMultipart(
 }
 
 /**
- * Parses the body by its Content-Type (case-insensitive, parameters ignored):
- * - `application/json`, `application/*+json`: JSON; an empty body is `{}`; nesting deeper than
- *   {@link MAX_WEBHOOK_JSON_DEPTH} levels is refused before parsing.
- * - `application/x-www-form-urlencoded`, `multipart/form-data`: fields as strings (repeated names
- *   become arrays); multipart files become {@link FileSummary}.
- * - anything else: `{}`, with the UTF-8 text (invalid bytes replaced) in `rawBody` when non-empty.
- *
- * Failures (malformed or too deeply nested JSON, malformed multipart) return `{ok:false, message}`;
- * the caller answers 422 invalid_body (docs/api/webhooks.md#responses). Never throws.
+ * Parses the body by Content-Type: JSON and `*+json` (empty `{}`, depth-limited), form fields
+ * (files as {@link FileSummary}), anything else `{}` with the text in `rawBody`. Failures are
+ * `{ok:false, message}`, answered 422 invalid_body (docs/api/webhooks.md#responses). Never throws.
  */
 export async function parseWebhookBody(
   bytes: Uint8Array,

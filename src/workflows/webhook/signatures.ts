@@ -1,7 +1,6 @@
 /**
- * Senders' signatures on webhook calls (docs/webhooks.md#signatures): each preset checked over the
- * raw body bytes exactly as sent, with Web Crypto's HMAC and a constant-time comparison; schemes
- * that sign a timestamp refuse one further than `toleranceSeconds` from now.
+ * Senders' signatures on webhook calls (docs/webhooks.md#signatures): HMAC over the raw body bytes,
+ * compared in constant time; a signed timestamp further than `toleranceSeconds` from now refuses.
  */
 import { base64ToBytes, bytesToBase64, bytesToHex, constantTimeEqual } from "../../platform/crypto";
 import type { WebhookVerify } from "../nodes/types";
@@ -72,11 +71,7 @@ function fresh(timestamp: string | undefined, toleranceSeconds: number, nowMs: n
   return Number.isInteger(seconds) && Math.abs(nowMs / 1000 - seconds) <= toleranceSeconds;
 }
 
-/**
- * A Twilio form's fields as Twilio's libraries sign them: by name, then value, each name and value
- * once (a field repeated with one value is signed once, as `new Set` does in `twilio`'s own
- * getExpectedTwilioSignature).
- */
+/** A Twilio form's fields as `twilio`'s getExpectedTwilioSignature signs them: sorted, deduplicated. */
 function twilioFields(params: URLSearchParams): string {
   const fields = [...params];
   fields.sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
@@ -91,10 +86,8 @@ function twilioFields(params: URLSearchParams): string {
 const STANDARD_PORTS: Record<string, string> = { "http:": "80", "https:": "443" };
 
 /**
- * The URLs Twilio may have signed for a call received at `url`: as received; with the runtime's
- * rewriting of `'` to `%27` in the query undone (Twilio signs the URL as configured, which may
- * hold a raw `'`); and each with the standard port written out, which the runtime drops (Twilio's
- * own validateRequest also accepts both).
+ * The URLs Twilio may have signed for a call to `url`: as received, with the runtime's `'` → `%27`
+ * undone, and each with the standard port the runtime drops (as Twilio's validateRequest accepts).
  */
 function twilioUrls(url: string): string[] {
   const query = url.indexOf("?");
@@ -217,9 +210,8 @@ export async function checkSignature(
 }
 
 /**
- * A verified call's signature as the check compared it (hex in lower case, the prefix left off),
- * so every spelling that verifies names one delivery: the replay key of the presets that sign no
- * timestamp (docs/webhooks.md#deduplication). Null for the others, whose timestamp refuses replays.
+ * A verified call's signature, normalized: the delivery key of presets that sign no timestamp
+ * (docs/webhooks.md#deduplication); null for the others.
  */
 export function signatureOf(
   settings: WebhookVerify,
@@ -243,10 +235,7 @@ export function signatureOf(
   }
 }
 
-/**
- * Checks a call against a node's `verify`, with the signing secret read from the workspace's
- * secret values by the name its `{{secrets.NAME}}` template gives.
- */
+/** Checks a call against a node's `verify`, its secret named by the `{{secrets.NAME}}` template. */
 export function verifyCall(
   verify: WebhookVerify,
   secretValues: { values: Record<string, string> },
