@@ -3,9 +3,8 @@
  * navigation, and the current screen. Controls a member cannot use are not shown; the API refuses
  * them anyway.
  */
-import { useQuery } from "@tanstack/react-query";
 import { type ComponentType, useEffect, useMemo } from "react";
-import { api, unwrap } from "./api";
+import { useMe } from "./queries";
 import { followLink, matchPath, type PathParams, usePath } from "./router";
 import { Agents } from "./screens/Agents";
 import { AuditLog } from "./screens/audit/AuditLog";
@@ -59,7 +58,7 @@ const SCREENS: Screen[] = [
 const ROLES = { owner: "Owner", admin: "Admin", member: "Member" } as const;
 
 export function App() {
-  const me = useQuery({ queryKey: ["me"], queryFn: () => unwrap(api.GET("/v1/manage/me")) });
+  const me = useMe();
   const path = usePath();
   // A new object on every navigation, even between two paths of one screen.
   const current = useMemo(() => findScreen(path), [path]);

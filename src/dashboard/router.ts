@@ -26,6 +26,17 @@ export function useSearch(): string {
   return useSyncExternalStore(subscribe, () => window.location.search);
 }
 
+/**
+ * The query string of `filters` (empty ones left out), `?`-prefixed, or "" for none: a search
+ * form's filters as they travel in the address.
+ */
+export function queryString(filters: Record<string, string | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value);
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
 /** Goes to `path` (with its query, if any) inside the dashboard without reloading. */
 export function navigate(path: string): void {
   window.history.pushState(null, "", path);

@@ -5,11 +5,12 @@
  * checks again.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { CreateAgentSchema } from "../../agents/schemas";
 import { api, type Schemas, unwrap } from "../api";
-import { Dialog } from "../ui/Dialog";
-import { ErrorNote } from "../ui/feedback";
+import { FormDialog } from "../ui/Dialog";
+import { Field } from "../ui/Field";
+import { Problems } from "../ui/feedback";
 import { type ParameterRow, ParametersEditor, toParameters } from "./ParametersEditor";
 
 type Agent = Schemas["Agent"];
@@ -47,9 +48,7 @@ export function AgentEditor(props: { open: boolean; agent: Agent | null; onClose
       props.onClose();
     },
   });
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
+  const submit = (form: FormData) => {
     const body = {
       name: String(form.get("name") ?? ""),
       mode: String(form.get("mode") ?? "initiator"),
@@ -66,73 +65,64 @@ export function AgentEditor(props: { open: boolean; agent: Agent | null; onClose
     save.mutate(checked.data as Schemas["CreateAgent"]);
   };
   return (
-    <Dialog
+    <FormDialog
       open={props.open}
       title={agent ? `Edit ${agent.name}` : "New agent"}
       onClose={props.onClose}
+      confirm={agent ? "Save agent" : "Create agent"}
+      mutation={save}
+      onSubmit={submit}
+      noValidate
     >
-      <form className="stack" onSubmit={submit} noValidate>
-        <label htmlFor="agent-name">Name</label>
-        <input id="agent-name" name="name" defaultValue={agent?.name ?? ""} required />
-        <fieldset>
-          <legend>Mode</legend>
-          <label className="check">
-            <input
-              type="radio"
-              name="mode"
-              value="initiator"
-              defaultChecked={(agent?.mode ?? "initiator") === "initiator"}
-            />
-            Initiator: the agent speaks first
-          </label>
-          <label className="check">
-            <input
-              type="radio"
-              name="mode"
-              value="responder"
-              defaultChecked={agent?.mode === "responder"}
-            />
-            Responder: the person speaks first
-          </label>
-        </fieldset>
-        <label htmlFor="agent-greeting">Greeting</label>
-        <textarea
-          id="agent-greeting"
-          rows={2}
-          value={greeting}
-          onChange={(event) => setGreeting(event.target.value)}
-          aria-describedby="greeting-preview"
-        />
-        <p id="greeting-preview" className="muted">
-          Preview for {PREVIEW_NAME}: {greeting.trim() ? preview(greeting) : "(no greeting)"}
-        </p>
-        <label htmlFor="agent-instructions">Instructions</label>
-        <textarea
-          id="agent-instructions"
-          name="instructions"
-          rows={3}
-          defaultValue={agent?.instructions ?? ""}
-        />
-        <ParametersEditor rows={rows} onChange={setRows} />
-        {problems.length > 0 ? (
-          <div className="error" role="alert">
-            <ul>
-              {problems.map((problem) => (
-                <li key={problem}>{problem}</li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
-        {save.isError ? <ErrorNote error={save.error} /> : null}
-        <div className="actions">
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {agent ? "Save agent" : "Create agent"}
-          </button>
-          <button type="button" onClick={props.onClose}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </Dialog>
+      <Field label="Name">
+        {(control) => <input {...control} name="name" defaultValue={agent?.name ?? ""} required />}
+      </Field>
+      <fieldset>
+        <legend>Mode</legend>
+        <label className="check">
+          <input
+            type="radio"
+            name="mode"
+            value="initiator"
+            defaultChecked={(agent?.mode ?? "initiator") === "initiator"}
+          />
+          Initiator: the agent speaks first
+        </label>
+        <label className="check">
+          <input
+            type="radio"
+            name="mode"
+            value="responder"
+            defaultChecked={agent?.mode === "responder"}
+          />
+          Responder: the person speaks first
+        </label>
+      </fieldset>
+      <Field
+        label="Greeting"
+        hint={`Preview for ${PREVIEW_NAME}: ${greeting.trim() ? preview(greeting) : "(no greeting)"}`}
+      >
+        {(control) => (
+          <textarea
+            {...control}
+            rows={2}
+            value={greeting}
+            onChange={(event) => setGreeting(event.target.value)}
+          />
+        )}
+      </Field>
+      <Field label="Instructions">
+        {(control) => (
+          <textarea
+            {...control}
+            name="instructions"
+            rows={3}
+            defaultValue={agent?.instructions ?? ""}
+          />
+        )}
+      </Field>
+      <ParametersEditor rows={rows} onChange={setRows} />
+      <Problems problems={problems} />
+    </FormDialog>
   );
 }

@@ -6,14 +6,15 @@
  * again and answers them in their canonical form.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import {
   ALLOWED_ORIGIN_RULE,
   canonicalOrigin,
   MAX_ALLOWED_ORIGINS,
 } from "../../conversations/embedding";
 import { api, type Schemas, unwrap } from "../api";
-import { ErrorNote } from "../ui/feedback";
+import { DialogActions } from "../ui/DialogActions";
+import { Field } from "../ui/Field";
 
 /** The problems of `lines` as the API would find them, each naming the line it is about. */
 function problemsOf(lines: string[]): string[] {
@@ -26,6 +27,7 @@ function problemsOf(lines: string[]): string[] {
   return [...new Set(problems)];
 }
 
+/** The sites of `channel` of agent `agentId`; `canChange` offers changing them. */
 export function ChannelSites(props: {
   agentId: string;
   channel: Schemas["Channel"];
@@ -36,7 +38,6 @@ export function ChannelSites(props: {
   const [editing, setEditing] = useState(false);
   const [problems, setProblems] = useState<string[]>([]);
   const queries = useQueryClient();
-  const id = useId();
   const input = useRef<HTMLTextAreaElement>(null);
   const change = useRef<HTMLButtonElement>(null);
   const wasEditing = useRef(false);
@@ -103,39 +104,24 @@ export function ChannelSites(props: {
       ) : null}
       {editing ? (
         <form className="stack" onSubmit={submit} noValidate>
-          <label htmlFor={`${id}-origins`}>Allowed sites of {channel.name}</label>
-          <textarea
-            ref={input}
-            id={`${id}-origins`}
-            name="origins"
-            rows={3}
-            defaultValue={sites.join("\n")}
-            aria-describedby={`${id}-hint`}
-            spellCheck={false}
-            autoCapitalize="off"
-          />
-          <p id={`${id}-hint`} className="muted">
-            One origin a line, such as https://shop.example.com; https://*.example.com allows its
-            subdomains. At most 20. Empty: any site.
-          </p>
-          {problems.length > 0 ? (
-            <div className="error" role="alert">
-              <ul>
-                {problems.map((problem) => (
-                  <li key={problem}>{problem}</li>
-                ))}
-              </ul>
-            </div>
-          ) : null}
-          {save.isError ? <ErrorNote error={save.error} /> : null}
-          <div className="actions">
-            <button type="submit" className="primary" disabled={save.isPending}>
-              Save allowed sites
-            </button>
-            <button type="button" onClick={close}>
-              Cancel
-            </button>
-          </div>
+          <Field
+            label={`Allowed sites of ${channel.name}`}
+            hint="One origin a line, such as https://shop.example.com; https://*.example.com allows its subdomains. At most 20. Empty: any site."
+            error={problems}
+          >
+            {(control) => (
+              <textarea
+                {...control}
+                ref={input}
+                name="origins"
+                rows={3}
+                defaultValue={sites.join("\n")}
+                spellCheck={false}
+                autoCapitalize="off"
+              />
+            )}
+          </Field>
+          <DialogActions confirm="Save allowed sites" mutation={save} onClose={close} />
         </form>
       ) : null}
     </div>

@@ -9,10 +9,13 @@ import { type FormEvent, useId, useState } from "react";
 import { api, type Schemas, unwrap } from "../api";
 import { CopyButton } from "../ui/CopyButton";
 import { Dialog } from "../ui/Dialog";
-import { ErrorNote, ListStatus } from "../ui/feedback";
+import { DialogActions } from "../ui/DialogActions";
+import { Field } from "../ui/Field";
+import { ListStatus } from "../ui/feedback";
 import { ChannelSites } from "./ChannelSites";
 import { WidgetPreview } from "./WidgetPreview";
 
+/** One channel: its snippet with a copy button, the preview's toggle and its allowed sites. */
 function Snippet(props: {
   agent: Schemas["Agent"];
   channel: Schemas["Channel"];
@@ -46,6 +49,7 @@ function Snippet(props: {
   );
 }
 
+/** The channels of `agent` in a dialog (closed while null); `canChange` adds and changes them. */
 export function Channels(props: {
   agent: Schemas["Agent"] | null;
   canChange: boolean;
@@ -100,19 +104,15 @@ export function Channels(props: {
           : null}
         {props.canChange ? (
           <form className="inline-form" onSubmit={submit}>
-            <label htmlFor="channel-name">New widget channel</label>
-            <input id="channel-name" name="name" required maxLength={200} />
+            <Field label="New widget channel">
+              {(control) => <input {...control} name="name" required maxLength={200} />}
+            </Field>
             <button type="submit" disabled={add.isPending}>
               Add channel
             </button>
           </form>
         ) : null}
-        {add.isError ? <ErrorNote error={add.error} /> : null}
-        <div className="actions">
-          <button type="button" onClick={props.onClose}>
-            Close
-          </button>
-        </div>
+        <DialogActions mutation={add} onClose={props.onClose} closeLabel="Close" />
       </div>
     </Dialog>
   );

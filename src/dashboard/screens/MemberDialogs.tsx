@@ -4,13 +4,12 @@
  * yourself is allowed and says what it means; the shell then hides the controls at once.
  */
 import { useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useId } from "react";
 import { api, type Schemas, unwrap } from "../api";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
-import { Dialog } from "../ui/Dialog";
+import { FormDialog } from "../ui/Dialog";
 import { useDialogMutation } from "../ui/dialog-mutation";
-import { ErrorNote } from "../ui/feedback";
-import { ROLES_HINT } from "./MemberInvite";
+import { Field } from "../ui/Field";
+import { ROLES_HINT, RoleSelect } from "./MemberInvite";
 
 type Member = Schemas["Member"];
 type Role = Schemas["ChangeMemberRole"]["role"];
@@ -29,7 +28,6 @@ export function ChangeRole(props: {
   onChanged: (member: Member) => void;
 }) {
   const queries = useQueryClient();
-  const ids = { role: useId(), roles: useId() };
   const { mutation: change, close } = useDialogMutation(
     {
       mutationFn: (input: { id: string; role: Role }) =>
@@ -50,52 +48,34 @@ export function ChangeRole(props: {
     props.onClose,
   );
   const member = props.member;
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (!member) return;
-    const role: Role =
-      new FormData(event.currentTarget).get("role") === "admin" ? "admin" : "member";
-    change.mutate({ id: member.id, role });
+  const submit = (form: FormData) => {
+    const role: Role = form.get("role") === "admin" ? "admin" : "member";
+    if (member) change.mutate({ id: member.id, role });
   };
   return (
-    <Dialog
+    <FormDialog
       open={member !== null}
       title={props.self ? "Change your role" : `Change the role of ${member?.name ?? ""}`}
       onClose={close}
+      confirm="Save role"
+      mutation={change}
+      onSubmit={submit}
     >
-      {member ? (
-        <form className="stack" onSubmit={submit}>
-          <label htmlFor={ids.role}>Role</label>
-          <select
-            id={ids.role}
-            name="role"
-            defaultValue={member.role === "admin" ? "admin" : "member"}
-            aria-describedby={ids.roles}
-          >
-            <option value="member">Member</option>
-            <option value="admin">Admin</option>
-          </select>
-          <p id={ids.roles} className="muted hint">
-            {ROLES_HINT} The new role applies from {props.self ? "your" : "their"} next request.
-          </p>
-          {props.self ? (
-            <p className="warning">
-              As a Member you can no longer change anything, your role included: only the owner or
-              an Admin can make you an Admin again.
-            </p>
-          ) : null}
-          {change.isError ? <ErrorNote error={change.error} /> : null}
-          <div className="actions">
-            <button type="submit" className="primary" disabled={change.isPending}>
-              Save role
-            </button>
-            <button type="button" onClick={close}>
-              Cancel
-            </button>
-          </div>
-        </form>
+      <Field
+        label="Role"
+        hint={`${ROLES_HINT} The new role applies from ${props.self ? "your" : "their"} next request.`}
+      >
+        {(control) => (
+          <RoleSelect {...control} defaultValue={member?.role === "admin" ? "admin" : "member"} />
+        )}
+      </Field>
+      {props.self ? (
+        <p className="warning">
+          As a Member you can no longer change anything, your role included: only the owner or an
+          Admin can make you an Admin again.
+        </p>
       ) : null}
-    </Dialog>
+    </FormDialog>
   );
 }
 
@@ -121,12 +101,10 @@ export function RemoveMember(props: {
   const member = props.member;
   return (
     <ConfirmDialog
-      open={member !== null}
+      subject={member}
       title="Remove this member?"
       confirmLabel={`Remove ${member?.name ?? ""}`}
-      pending={remove.isPending}
-      error={remove.isError ? remove.error : null}
-      onConfirm={() => member && remove.mutate(member)}
+      mutation={remove}
       onClose={close}
     >
       <p>

@@ -9,12 +9,13 @@
  * with the link (once, within 15 minutes); the inviter should not hold their credential.
  */
 import { useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useId } from "react";
 import { api, type Schemas, unwrap } from "../api";
-import { CopyField } from "../ui/CopyField";
-import { Dialog } from "../ui/Dialog";
+import { ShownOnce } from "../ui/CopyField";
+import { Dialog, FormDialog } from "../ui/Dialog";
+import { DialogActions } from "../ui/DialogActions";
 import { useDialogMutation } from "../ui/dialog-mutation";
-import { ErrorNote, When } from "../ui/feedback";
+import { Field, type FieldControl } from "../ui/Field";
+import { When } from "../ui/feedback";
 
 type Member = Schemas["Member"];
 
@@ -27,31 +28,40 @@ type HandOverLink = { member: Member; url: string; expiresAt?: string };
 function HandOver(props: { link: HandOverLink; onDone: () => void }) {
   const { member, url, expiresAt } = props.link;
   return (
-    <div className="stack">
-      <p className="warning" role="alert">
-        This is the only time the link is shown. It signs {member.name} in once, within 15 minutes
-        {expiresAt ? (
-          <>
-            {" "}
-            (until <When iso={expiresAt} />)
-          </>
-        ) : null}
-        . Send it to {member.email} yourself; if it expires, make a new one from their row.
-      </p>
-      <CopyField label={`Sign-in link for ${member.name}`} what="link" value={url} />
-      <div className="actions">
-        <button type="button" onClick={props.onDone}>
-          Done
-        </button>
-      </div>
-    </div>
+    <ShownOnce
+      warning={
+        <>
+          This is the only time the link is shown. It signs {member.name} in once, within 15 minutes
+          {expiresAt ? (
+            <>
+              {" "}
+              (until <When iso={expiresAt} />)
+            </>
+          ) : null}
+          . Send it to {member.email} yourself; if it expires, make a new one from their row.
+        </>
+      }
+      label={`Sign-in link for ${member.name}`}
+      what="link"
+      value={url}
+      onDone={props.onDone}
+    />
+  );
+}
+
+/** The role choice, Member or Admin, with the attributes of its `Field` and its default. */
+export function RoleSelect(props: FieldControl & { defaultValue: "member" | "admin" }) {
+  return (
+    <select name="role" {...props}>
+      <option value="member">Member</option>
+      <option value="admin">Admin</option>
+    </select>
   );
 }
 
 /** "Invite a member" (`open`): email, name and role; then the sign-in link to hand over. */
 export function InviteMember(props: { open: boolean; onClose: () => void }) {
   const queries = useQueryClient();
-  const ids = { email: useId(), name: useId(), role: useId(), roles: useId() };
   const {
     mutation: invite,
     answer: link,
@@ -69,9 +79,7 @@ export function InviteMember(props: { open: boolean; onClose: () => void }) {
     },
     props.onClose,
   );
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
+  const submit = (form: FormData) => {
     invite.mutate({
       email: String(form.get("email") ?? "").trim(),
       name: String(form.get("name") ?? "").trim(),
@@ -79,39 +87,27 @@ export function InviteMember(props: { open: boolean; onClose: () => void }) {
     });
   };
   return (
-    <Dialog
+    <FormDialog
       open={props.open}
       title={link ? "Hand over the sign-in link" : "Invite a member"}
       onClose={close}
+      confirm="Invite"
+      mutation={invite}
+      onSubmit={submit}
+      done={link ? <HandOver link={link} onDone={close} /> : null}
     >
-      {link ? (
-        <HandOver link={link} onDone={close} />
-      ) : (
-        <form className="stack" onSubmit={submit}>
-          <label htmlFor={ids.email}>Email</label>
-          <input id={ids.email} name="email" type="email" required maxLength={254} />
-          <label htmlFor={ids.name}>Name</label>
-          <input id={ids.name} name="name" required maxLength={200} autoComplete="off" />
-          <label htmlFor={ids.role}>Role</label>
-          <select id={ids.role} name="role" defaultValue="member" aria-describedby={ids.roles}>
-            <option value="member">Member</option>
-            <option value="admin">Admin</option>
-          </select>
-          <p id={ids.roles} className="muted hint">
-            {ROLES_HINT}
-          </p>
-          {invite.isError ? <ErrorNote error={invite.error} /> : null}
-          <div className="actions">
-            <button type="submit" className="primary" disabled={invite.isPending}>
-              Invite
-            </button>
-            <button type="button" onClick={close}>
-              Cancel
-            </button>
-          </div>
-        </form>
-      )}
-    </Dialog>
+      <Field label="Email">
+        {(control) => <input {...control} name="email" type="email" required maxLength={254} />}
+      </Field>
+      <Field label="Name">
+        {(control) => (
+          <input {...control} name="name" required maxLength={200} autoComplete="off" />
+        )}
+      </Field>
+      <Field label="Role" hint={ROLES_HINT}>
+        {(control) => <RoleSelect {...control} defaultValue="member" />}
+      </Field>
+    </FormDialog>
   );
 }
 
@@ -147,20 +143,12 @@ export function NewSignInLink(props: { member: Member | null; onClose: () => voi
             A new link signs <strong>{member.name}</strong> in to this workspace as them, once,
             within 15 minutes. Hand it to {member.email} only.
           </p>
-          {create.isError ? <ErrorNote error={create.error} /> : null}
-          <div className="actions">
-            <button
-              type="button"
-              className="primary"
-              disabled={create.isPending}
-              onClick={() => create.mutate(member)}
-            >
-              Make link
-            </button>
-            <button type="button" onClick={close}>
-              Cancel
-            </button>
-          </div>
+          <DialogActions
+            confirm="Make link"
+            onConfirm={() => create.mutate(member)}
+            mutation={create}
+            onClose={close}
+          />
         </div>
       ) : null}
     </Dialog>

@@ -5,11 +5,12 @@
  * member after confirming; nobody changes or removes the owner, and your own row offers only
  * stepping down (removing yourself would end this session mid-way). Members see the list only.
  */
-import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, type Schemas, unwrap } from "../api";
-import { ErrorNote, Loading, When } from "../ui/feedback";
-import { TableScroll } from "../ui/TableScroll";
+import type { Schemas } from "../api";
+import { useMe, useMembers } from "../queries";
+import { DataTable, RowAction } from "../ui/DataTable";
+import { When } from "../ui/feedback";
+import { Screen } from "../ui/Screen";
 import { ChangeRole, RemoveMember, ROLE_LABELS } from "./MemberDialogs";
 import { InviteMember, NewSignInLink } from "./MemberInvite";
 
@@ -17,12 +18,9 @@ type Member = Schemas["Member"];
 
 /** The members screen; `canChange` shows the controls of Owners and Admins. */
 export function Members({ canChange }: { canChange: boolean }) {
-  const members = useQuery({
-    queryKey: ["members"],
-    queryFn: () => unwrap(api.GET("/v1/manage/members")),
-  });
+  const members = useMembers();
   // The same query as the shell's, so it is answered from the cache.
-  const me = useQuery({ queryKey: ["me"], queryFn: () => unwrap(api.GET("/v1/manage/me")) });
+  const me = useMe();
   const myId = me.data?.member.id;
   const [inviting, setInviting] = useState(false);
   const [linking, setLinking] = useState<Member | null>(null);
@@ -31,87 +29,59 @@ export function Members({ canChange }: { canChange: boolean }) {
   const [done, setDone] = useState("");
 
   return (
-    <section aria-labelledby="members-title">
-      <p className="breadcrumb">Settings</p>
-      <h1 id="members-title" tabIndex={-1}>
-        Members
-      </h1>
-      <p className="muted">
-        Owners and Admins change things; members read. Everyone signs in with a one-time link.
-      </p>
-      {canChange ? (
-        <button type="button" className="primary" onClick={() => setInviting(true)}>
-          Invite a member
-        </button>
-      ) : null}
+    <Screen
+      title="Members"
+      breadcrumb="Settings"
+      intro="Owners and Admins change things; members read. Everyone signs in with a one-time link."
+      action={canChange && { label: "Invite a member", onClick: () => setInviting(true) }}
+    >
       <p role="status" className="muted">
         {done}
       </p>
-      {members.isPending ? <Loading what="members" /> : null}
-      {members.isError ? <ErrorNote error={members.error} /> : null}
-      {members.data ? (
-        <TableScroll label="Members">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Member since</th>
-                {canChange ? (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {members.data.data.map((member) => {
-                const self = member.id === myId;
-                const owner = member.role === "owner";
-                return (
-                  <tr key={member.id} className={self ? "self" : undefined}>
-                    <th scope="row">
-                      {member.name}
-                      {self ? <span className="tag"> (you)</span> : null}
-                    </th>
-                    <td>{member.email}</td>
-                    <td>{ROLE_LABELS[member.role]}</td>
-                    <td>
-                      <When iso={member.createdAt} />
-                    </td>
-                    {canChange ? (
-                      <td className="row-actions">
-                        {owner ? <span className="muted">The owner cannot be changed</span> : null}
-                        {!owner ? (
-                          <button type="button" onClick={() => setChanging(member)}>
-                            Change role<span className="visually-hidden"> of {member.name}</span>
-                          </button>
-                        ) : null}
-                        {!owner && !self ? (
-                          <>
-                            <button type="button" onClick={() => setLinking(member)}>
-                              Sign-in link
-                              <span className="visually-hidden"> for {member.name}</span>
-                            </button>
-                            <button
-                              type="button"
-                              className="danger"
-                              onClick={() => setRemoving(member)}
-                            >
-                              Remove<span className="visually-hidden"> {member.name}</span>
-                            </button>
-                          </>
-                        ) : null}
-                      </td>
-                    ) : null}
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </TableScroll>
-      ) : null}
+      <DataTable
+        status={{ query: members, what: "members" }}
+        label="Members"
+        rows={members.data?.data}
+        rowProps={(member) => (member.id === myId ? { className: "self" } : {})}
+        columns={[
+          {
+            label: "Name",
+            cell: (member) => (
+              <>
+                {member.name}
+                {member.id === myId ? <span className="tag"> (you)</span> : null}
+              </>
+            ),
+          },
+          { label: "Email", cell: (member) => member.email },
+          { label: "Role", cell: (member) => ROLE_LABELS[member.role] },
+          { label: "Member since", cell: (member) => <When iso={member.createdAt} /> },
+        ]}
+        actionsClass="row-actions"
+        actions={
+          canChange &&
+          ((member) =>
+            member.role === "owner" ? (
+              <span className="muted">The owner cannot be changed</span>
+            ) : (
+              <>
+                <RowAction target={`of ${member.name}`} onClick={() => setChanging(member)}>
+                  Change role
+                </RowAction>
+                {member.id === myId ? null : (
+                  <>
+                    <RowAction target={`for ${member.name}`} onClick={() => setLinking(member)}>
+                      Sign-in link
+                    </RowAction>
+                    <RowAction target={member.name} danger onClick={() => setRemoving(member)}>
+                      Remove
+                    </RowAction>
+                  </>
+                )}
+              </>
+            ))
+        }
+      />
       <InviteMember open={inviting} onClose={() => setInviting(false)} />
       <NewSignInLink member={linking} onClose={() => setLinking(null)} />
       <ChangeRole
@@ -127,6 +97,6 @@ export function Members({ canChange }: { canChange: boolean }) {
         onClose={() => setRemoving(null)}
         onRemoved={(member) => setDone(`${member.name} was removed.`)}
       />
-    </section>
+    </Screen>
   );
 }

@@ -4,6 +4,7 @@
  * agent editor owns the rows and validates them with the API's own schema.
  */
 import { useId } from "react";
+import { Field } from "../ui/Field";
 
 /** One parameter as edited: options as the text typed, comma-separated. */
 export type ParameterRow = {
@@ -38,6 +39,7 @@ export function toParameters(rows: ParameterRow[]) {
   });
 }
 
+/** The rows, each editable and removable, and a button adding one; `onChange` gets them all. */
 export function ParametersEditor(props: {
   rows: ParameterRow[];
   onChange: (rows: ParameterRow[]) => void;
@@ -54,25 +56,27 @@ export function ParametersEditor(props: {
         return (
           <fieldset className="parameter" key={at}>
             <legend>Parameter {index + 1}</legend>
-            <label htmlFor={`${at}-name`}>Name</label>
-            <input
-              id={`${at}-name`}
+            <TextField
+              label="Name"
               value={row.name}
-              onChange={(event) => update(index, { name: event.target.value })}
+              onChange={(name) => update(index, { name })}
               required
             />
-            <label htmlFor={`${at}-type`}>Type</label>
-            <select
-              id={`${at}-type`}
-              value={row.type}
-              onChange={(event) =>
-                update(index, { type: event.target.value as ParameterRow["type"] })
-              }
-            >
-              {TYPES.map((type) => (
-                <option key={type}>{type}</option>
-              ))}
-            </select>
+            <Field label="Type">
+              {(control) => (
+                <select
+                  {...control}
+                  value={row.type}
+                  onChange={(event) =>
+                    update(index, { type: event.target.value as ParameterRow["type"] })
+                  }
+                >
+                  {TYPES.map((type) => (
+                    <option key={type}>{type}</option>
+                  ))}
+                </select>
+              )}
+            </Field>
             <label className="check">
               <input
                 type="checkbox"
@@ -81,11 +85,10 @@ export function ParametersEditor(props: {
               />
               Required
             </label>
-            <label htmlFor={`${at}-options`}>Options (comma-separated, optional)</label>
-            <input
-              id={`${at}-options`}
+            <TextField
+              label="Options (comma-separated, optional)"
               value={row.options}
-              onChange={(event) => update(index, { options: event.target.value })}
+              onChange={(options) => update(index, { options })}
             />
             <button
               type="button"
@@ -110,5 +113,26 @@ export function ParametersEditor(props: {
         Add a parameter
       </button>
     </fieldset>
+  );
+}
+
+/** A parameter's text field, `required` or not: `onChange` gets what is typed. */
+function TextField(props: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  required?: boolean;
+}) {
+  return (
+    <Field label={props.label}>
+      {(control) => (
+        <input
+          {...control}
+          value={props.value}
+          onChange={(event) => props.onChange(event.target.value)}
+          required={props.required}
+        />
+      )}
+    </Field>
   );
 }

@@ -8,9 +8,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api, type Schemas, unwrap } from "../api";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
-import { ErrorNote, ListStatus, When } from "../ui/feedback";
-import { TableScroll } from "../ui/TableScroll";
+import { DataTable, RowAction } from "../ui/DataTable";
+import { Field } from "../ui/Field";
+import { ErrorNote, When } from "../ui/feedback";
+import { Screen } from "../ui/Screen";
 
+/** The passkeys screen, the same for every role: each member's own passkeys and sessions. */
 export function Passkeys() {
   const queries = useQueryClient();
   const list = useQuery({
@@ -35,7 +38,7 @@ export function Passkeys() {
     onSuccess: () => void queries.invalidateQueries({ queryKey: ["passkeys"] }),
   });
   const remove = useMutation({
-    mutationFn: (id: string) =>
+    mutationFn: ({ id }: Schemas["Passkey"]) =>
       unwrap(api.DELETE("/v1/manage/passkeys/{id}", { params: { path: { id } } })),
     onSuccess: () => {
       setDeleting(null);
@@ -52,17 +55,17 @@ export function Passkeys() {
     add.mutate(name || "Passkey");
   };
   return (
-    <section aria-labelledby="passkeys-title">
-      <p className="breadcrumb">Settings</p>
-      <h1 id="passkeys-title" tabIndex={-1}>
-        Your passkeys
-      </h1>
-      <p className="muted">
-        A passkey signs you in on this device (or your phone) without a link or a password.
-      </p>
+    <Screen
+      title="Your passkeys"
+      breadcrumb="Settings"
+      intro="A passkey signs you in on this device (or your phone) without a link or a password."
+    >
       <form className="inline-form" onSubmit={submit}>
-        <label htmlFor="passkey-name">Name</label>
-        <input id="passkey-name" name="name" maxLength={100} placeholder="This laptop" />
+        <Field label="Name">
+          {(control) => (
+            <input {...control} name="name" maxLength={100} placeholder="This laptop" />
+          )}
+        </Field>
         <button type="submit" className="primary" disabled={add.isPending}>
           Add a passkey
         </button>
@@ -77,50 +80,28 @@ export function Passkeys() {
           <ErrorNote error={add.error} />
         )
       ) : null}
-      <ListStatus query={list} what="passkeys" count={list.data?.data.length}>
-        No passkeys yet.
-      </ListStatus>
-      {list.data && list.data.data.length > 0 ? (
-        <TableScroll label="Passkeys">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Added</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.data.map((passkey) => (
-                <tr key={passkey.id}>
-                  <th scope="row">{passkey.name}</th>
-                  <td>
-                    <When iso={passkey.createdAt} />
-                  </td>
-                  <td>
-                    <When iso={passkey.lastUsedAt} />
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      className="danger"
-                      onClick={() => {
-                        remove.reset();
-                        setDeleting(passkey);
-                      }}
-                    >
-                      Delete<span className="visually-hidden"> {passkey.name}</span>
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      ) : null}
+      <DataTable
+        status={{ query: list, what: "passkeys", empty: "No passkeys yet." }}
+        label="Passkeys"
+        rows={list.data?.data}
+        columns={[
+          { label: "Name", cell: (passkey) => passkey.name },
+          { label: "Added", cell: (passkey) => <When iso={passkey.createdAt} /> },
+          { label: "Last used", cell: (passkey) => <When iso={passkey.lastUsedAt} /> },
+        ]}
+        actions={(passkey) => (
+          <RowAction
+            target={passkey.name}
+            danger
+            onClick={() => {
+              remove.reset();
+              setDeleting(passkey);
+            }}
+          >
+            Delete
+          </RowAction>
+        )}
+      />
       <h2>Sessions</h2>
       <p className="muted">Signed in somewhere you no longer use? End every session of yours.</p>
       <button type="button" onClick={() => everywhere.mutate()} disabled={everywhere.isPending}>
@@ -128,12 +109,10 @@ export function Passkeys() {
       </button>
       {everywhere.isError ? <ErrorNote error={everywhere.error} /> : null}
       <ConfirmDialog
-        open={deleting !== null}
+        subject={deleting}
         title="Delete this passkey?"
         confirmLabel="Delete passkey"
-        pending={remove.isPending}
-        error={remove.isError ? remove.error : null}
-        onConfirm={() => deleting && remove.mutate(deleting.id)}
+        mutation={remove}
         onClose={() => setDeleting(null)}
       >
         <p>
@@ -141,6 +120,6 @@ export function Passkeys() {
           passkey list too.
         </p>
       </ConfirmDialog>
-    </section>
+    </Screen>
   );
 }

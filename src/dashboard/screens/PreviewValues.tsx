@@ -3,8 +3,9 @@
  * one field per parameter, typed as the API checks it (text, a number, a choice of its options,
  * yes or no), so the preview link is what the customer's server would create.
  */
-import { type FormEvent, useId } from "react";
+import type { FormEvent } from "react";
 import type { Schemas } from "../api";
+import { Field } from "../ui/Field";
 
 type Parameter = Schemas["Agent"]["parameters"][number];
 /** Parameter values as sent: strings, numbers and booleans, absent when left empty. */
@@ -18,16 +19,9 @@ function read(parameter: Parameter, raw: string): string | number | boolean | un
   return raw;
 }
 
-function Field({ parameter, value }: { parameter: Parameter; value: unknown }) {
-  const id = useId();
-  const hint = parameter.description ? `${id}-hint` : undefined;
+/** The field of `parameter`: a choice for a boolean or one with options, else a text or number. */
+function ParameterField({ parameter, value }: { parameter: Parameter; value: unknown }) {
   const initial = value === undefined ? "" : String(value);
-  const label = (
-    <label htmlFor={id}>
-      {parameter.name}
-      {parameter.required ? " (required)" : ""}
-    </label>
-  );
   const choices =
     parameter.type === "boolean"
       ? [
@@ -35,44 +29,39 @@ function Field({ parameter, value }: { parameter: Parameter; value: unknown }) {
           ["false", "No"],
         ]
       : (parameter.options ?? []).map((option) => [String(option), String(option)]);
+  const common = { name: parameter.name, required: parameter.required, defaultValue: initial };
   return (
-    <div className="stack preview-field">
-      {label}
-      {choices.length > 0 ? (
-        <select
-          id={id}
-          name={parameter.name}
-          required={parameter.required}
-          defaultValue={initial}
-          aria-describedby={hint}
-        >
-          <option value="">{parameter.required ? "Choose…" : "Not sent"}</option>
-          {choices.map(([choice, text]) => (
-            <option key={choice} value={choice}>
-              {text}
-            </option>
-          ))}
-        </select>
-      ) : (
-        <input
-          id={id}
-          name={parameter.name}
-          required={parameter.required}
-          defaultValue={initial}
-          aria-describedby={hint}
-          type={parameter.type === "string" ? "text" : "number"}
-          step={parameter.type === "integer" ? 1 : parameter.type === "number" ? "any" : undefined}
-        />
-      )}
-      {hint ? (
-        <p id={hint} className="muted preview-note">
-          {parameter.description}
-        </p>
-      ) : null}
-    </div>
+    <Field
+      className="stack preview-field"
+      label={`${parameter.name}${parameter.required ? " (required)" : ""}`}
+      hint={parameter.description}
+    >
+      {(control) =>
+        choices.length > 0 ? (
+          <select {...control} {...common}>
+            <option value="">{parameter.required ? "Choose…" : "Not sent"}</option>
+            {choices.map(([choice, text]) => (
+              <option key={choice} value={choice}>
+                {text}
+              </option>
+            ))}
+          </select>
+        ) : (
+          <input
+            {...control}
+            {...common}
+            type={parameter.type === "string" ? "text" : "number"}
+            step={
+              parameter.type === "integer" ? 1 : parameter.type === "number" ? "any" : undefined
+            }
+          />
+        )
+      }
+    </Field>
   );
 }
 
+/** The values of `parameters`, filled with `values`; `onSubmit` gets them as the API takes them. */
 export function PreviewValues(props: {
   parameters: Parameter[];
   values: PreviewValueMap | null;
@@ -93,7 +82,7 @@ export function PreviewValues(props: {
       <p className="muted">Values of the Initial Parameters, as your server would send them:</p>
       <div className="preview-fields">
         {props.parameters.map((parameter) => (
-          <Field
+          <ParameterField
             key={parameter.name}
             parameter={parameter}
             value={props.values?.[parameter.name]}

@@ -4,13 +4,13 @@
  * dropped with the dialog: nothing keeps it for showing again.
  */
 import { useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
+import { useId, useState } from "react";
 import { api, type Schemas, unwrap } from "../api";
 import { SECRET_NAME_PATTERN, SECRET_NAME_RULE } from "../secret-name";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
-import { Dialog } from "../ui/Dialog";
+import { FormDialog } from "../ui/Dialog";
 import { useDialogMutation } from "../ui/dialog-mutation";
-import { ErrorNote } from "../ui/feedback";
+import { Field } from "../ui/Field";
 
 /**
  * "Set a secret" (`name` is `""`) or "Replace the value of NAME" (the name fixed), closed when
@@ -24,7 +24,7 @@ export function SetSecret(props: {
   onSaved: (name: string) => void;
 }) {
   const queries = useQueryClient();
-  const ids = { name: useId(), rule: useId(), value: useId(), replaces: useId() };
+  const replacesId = useId();
   const [typed, setTyped] = useState("");
   const { mutation: save, close } = useDialogMutation(
     {
@@ -51,65 +51,53 @@ export function SetSecret(props: {
   const fixed = props.name !== null && props.name !== "";
   const name = fixed ? (props.name as string) : typed;
   const replaces = !fixed && props.existing.includes(typed);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const value = String(new FormData(event.currentTarget).get("value") ?? "");
-    save.mutate({ name, value });
-  };
   return (
-    <Dialog
+    <FormDialog
       open={props.name !== null}
       title={fixed ? `Replace the value of ${name}` : "Set a secret"}
       onClose={close}
+      confirm={fixed || replaces ? "Replace value" : "Save secret"}
+      mutation={save}
+      onSubmit={(form) => save.mutate({ name, value: String(form.get("value") ?? "") })}
     >
-      <form className="stack" onSubmit={submit}>
-        <label htmlFor={ids.name}>Name</label>
-        <input
-          id={ids.name}
-          name="name"
-          required
-          readOnly={fixed}
-          value={name}
-          onChange={(event) => setTyped(event.currentTarget.value)}
-          pattern={SECRET_NAME_PATTERN}
-          maxLength={64}
-          autoComplete="off"
-          spellCheck={false}
-          className="secret"
-          aria-describedby={replaces ? `${ids.rule} ${ids.replaces}` : ids.rule}
-        />
-        <p id={ids.rule} className="muted hint">
-          {SECRET_NAME_RULE}
+      <Field label="Name" hint={SECRET_NAME_RULE} describedBy={replaces ? replacesId : undefined}>
+        {(control) => (
+          <input
+            {...control}
+            name="name"
+            required
+            readOnly={fixed}
+            value={name}
+            onChange={(event) => setTyped(event.currentTarget.value)}
+            pattern={SECRET_NAME_PATTERN}
+            maxLength={64}
+            autoComplete="off"
+            spellCheck={false}
+            className="secret"
+          />
+        )}
+      </Field>
+      {replaces ? (
+        <p id={replacesId} className="warning">
+          A secret named {typed} exists: saving replaces its value.
         </p>
-        {replaces ? (
-          <p id={ids.replaces} className="warning">
-            A secret named {typed} exists: saving replaces its value.
-          </p>
-        ) : null}
-        <label htmlFor={ids.value}>Value</label>
-        <input
-          id={ids.value}
-          name="value"
-          type="password"
-          required
-          maxLength={16_384}
-          autoComplete="off"
-        />
-        <p className="muted hint">
-          It is stored encrypted and never shown again. Workflows use the new value from their next
-          run.
-        </p>
-        {save.isError ? <ErrorNote error={save.error} /> : null}
-        <div className="actions">
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {fixed || replaces ? "Replace value" : "Save secret"}
-          </button>
-          <button type="button" onClick={close}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </Dialog>
+      ) : null}
+      <Field
+        label="Value"
+        hint="It is stored encrypted and never shown again. Workflows use the new value from their next run."
+      >
+        {(control) => (
+          <input
+            {...control}
+            name="value"
+            type="password"
+            required
+            maxLength={16_384}
+            autoComplete="off"
+          />
+        )}
+      </Field>
+    </FormDialog>
   );
 }
 
@@ -122,9 +110,9 @@ export function DeleteSecret(props: {
   const queries = useQueryClient();
   const { mutation: remove, close } = useDialogMutation(
     {
-      mutationFn: (name: string) =>
+      mutationFn: ({ name }: Schemas["Secret"]) =>
         unwrap(api.DELETE("/v1/manage/secrets/{name}", { params: { path: { name } } })),
-      onSuccess: (_, name) => {
+      onSuccess: (_, { name }) => {
         void queries.invalidateQueries({ queryKey: ["secrets"] });
         props.onDeleted(name);
         close();
@@ -135,12 +123,10 @@ export function DeleteSecret(props: {
   const secret = props.secret;
   return (
     <ConfirmDialog
-      open={secret !== null}
+      subject={secret}
       title="Delete this secret?"
       confirmLabel={`Delete ${secret?.name ?? ""}`}
-      pending={remove.isPending}
-      error={remove.isError ? remove.error : null}
-      onConfirm={() => secret && remove.mutate(secret.name)}
+      mutation={remove}
       onClose={close}
     >
       <p>

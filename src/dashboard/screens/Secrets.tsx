@@ -7,8 +7,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, type Schemas, unwrap } from "../api";
-import { ListStatus, When } from "../ui/feedback";
-import { TableScroll } from "../ui/TableScroll";
+import { DataTable, RowAction } from "../ui/DataTable";
+import { When } from "../ui/feedback";
+import { Screen } from "../ui/Screen";
 import { DeleteSecret, SetSecret } from "./SecretDialogs";
 
 type Secret = Schemas["Secret"];
@@ -26,69 +27,45 @@ export function Secrets({ canChange }: { canChange: boolean }) {
   const names = secrets.data?.data.map((secret) => secret.name) ?? [];
 
   return (
-    <section aria-labelledby="secrets-title">
-      <p className="breadcrumb">Settings</p>
-      <h1 id="secrets-title" tabIndex={-1}>
-        Secrets
-      </h1>
-      <p className="muted">
-        Workflows read a secret as <code>{"{{secrets.NAME}}"}</code>. Values are stored encrypted
-        and never shown again, here or in the API.
-      </p>
-      {canChange ? (
-        <button type="button" className="primary" onClick={() => setSetting("")}>
-          Set a secret
-        </button>
-      ) : null}
+    <Screen
+      title="Secrets"
+      breadcrumb="Settings"
+      intro={
+        <>
+          Workflows read a secret as <code>{"{{secrets.NAME}}"}</code>. Values are stored encrypted
+          and never shown again, here or in the API.
+        </>
+      }
+      action={canChange && { label: "Set a secret", onClick: () => setSetting("") }}
+    >
       <p role="status" className="muted">
         {done}
       </p>
-      <ListStatus query={secrets} what="secrets" count={secrets.data?.data.length}>
-        No secrets yet.
-      </ListStatus>
-      {secrets.data && secrets.data.data.length > 0 ? (
-        <TableScroll label="Secrets">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Value last set</th>
-                <th scope="col">Created</th>
-                {canChange ? (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {secrets.data.data.map((secret) => (
-                <tr key={secret.name}>
-                  <th scope="row">
-                    <code>{secret.name}</code>
-                  </th>
-                  <td>
-                    <When iso={secret.updatedAt} />
-                  </td>
-                  <td>
-                    <When iso={secret.createdAt} />
-                  </td>
-                  {canChange ? (
-                    <td className="row-actions">
-                      <button type="button" onClick={() => setSetting(secret.name)}>
-                        Replace value<span className="visually-hidden"> of {secret.name}</span>
-                      </button>
-                      <button type="button" className="danger" onClick={() => setDeleting(secret)}>
-                        Delete<span className="visually-hidden"> {secret.name}</span>
-                      </button>
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      ) : null}
+      <DataTable
+        status={{ query: secrets, what: "secrets", empty: "No secrets yet." }}
+        label="Secrets"
+        rows={secrets.data?.data}
+        rowKey={(secret) => secret.name}
+        columns={[
+          { label: "Name", cell: (secret) => <code>{secret.name}</code> },
+          { label: "Value last set", cell: (secret) => <When iso={secret.updatedAt} /> },
+          { label: "Created", cell: (secret) => <When iso={secret.createdAt} /> },
+        ]}
+        actionsClass="row-actions"
+        actions={
+          canChange &&
+          ((secret) => (
+            <>
+              <RowAction target={`of ${secret.name}`} onClick={() => setSetting(secret.name)}>
+                Replace value
+              </RowAction>
+              <RowAction target={secret.name} danger onClick={() => setDeleting(secret)}>
+                Delete
+              </RowAction>
+            </>
+          ))
+        }
+      />
       <SetSecret
         name={setting}
         existing={names}
@@ -100,6 +77,6 @@ export function Secrets({ canChange }: { canChange: boolean }) {
         onClose={() => setDeleting(null)}
         onDeleted={(name) => setDone(`Secret ${name} deleted.`)}
       />
-    </section>
+    </Screen>
   );
 }

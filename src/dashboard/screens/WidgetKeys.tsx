@@ -3,30 +3,26 @@
  * prefix, agents, expiry and creator; Owners and Admins create one (shown once, with a copy
  * button and a warning) and revoke one after confirming.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { api, type Schemas, unwrap } from "../api";
+import { useAgents, useMembers, useWidgetKeys } from "../queries";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
-import { CopyField } from "../ui/CopyField";
-import { Dialog } from "../ui/Dialog";
-import { ErrorNote, ListStatus, When } from "../ui/feedback";
-import { TableScroll } from "../ui/TableScroll";
+import { ShownOnce } from "../ui/CopyField";
+import { DataTable, RowAction } from "../ui/DataTable";
+import { FormDialog } from "../ui/Dialog";
+import { useDialogMutation } from "../ui/dialog-mutation";
+import { Field } from "../ui/Field";
+import { When } from "../ui/feedback";
+import { Screen } from "../ui/Screen";
 
 type Key = Schemas["WidgetKey"];
 
+/** The widget keys screen; `canChange` shows the controls of Owners and Admins. */
 export function WidgetKeys({ canChange }: { canChange: boolean }) {
-  const keys = useQuery({
-    queryKey: ["widget-keys"],
-    queryFn: () => unwrap(api.GET("/v1/manage/widget-keys")),
-  });
-  const agents = useQuery({
-    queryKey: ["agents"],
-    queryFn: () => unwrap(api.GET("/v1/manage/agents")),
-  });
-  const members = useQuery({
-    queryKey: ["members"],
-    queryFn: () => unwrap(api.GET("/v1/manage/members")),
-  });
+  const keys = useWidgetKeys();
+  const agents = useAgents();
+  const members = useMembers();
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<Key | null>(null);
   const agentName = (id: string) => agents.data?.data.find((agent) => agent.id === id)?.name ?? id;
@@ -36,98 +32,69 @@ export function WidgetKeys({ canChange }: { canChange: boolean }) {
       : "…";
 
   return (
-    <section aria-labelledby="keys-title">
-      <p className="breadcrumb">Settings › API access</p>
-      <h1 id="keys-title" tabIndex={-1}>
-        Widget keys
-      </h1>
-      <p className="muted">
-        Your server uses a widget key to create personal conversation links. Keep keys on servers
-        only.
-      </p>
-      {canChange ? (
-        <button type="button" className="primary" onClick={() => setCreating(true)}>
-          Create widget key
-        </button>
-      ) : null}
-      <ListStatus query={keys} what="widget keys" count={keys.data?.data.length}>
-        No keys yet.
-      </ListStatus>
-      {keys.data && keys.data.data.length > 0 ? (
-        <TableScroll label="Widget keys">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Agents</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Created by</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                {canChange ? (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.data.map((key) => (
-                <tr key={key.id}>
-                  <th scope="row">{key.name}</th>
-                  <td>
-                    <code>{key.keyPrefix}…</code>
-                  </td>
-                  <td>{key.flowIds ? key.flowIds.map(agentName).join(", ") : "All agents"}</td>
-                  <td>{key.expiresAt ? <When iso={key.expiresAt} /> : "Never"}</td>
-                  <td>{memberName(key.createdBy)}</td>
-                  <td>
-                    <When iso={key.createdAt} />
-                  </td>
-                  <td>{key.lastUsedAt ? <When iso={key.lastUsedAt} /> : "Never"}</td>
-                  {canChange ? (
-                    <td>
-                      <button type="button" className="danger" onClick={() => setRevoking(key)}>
-                        Revoke<span className="visually-hidden"> {key.name}</span>
-                      </button>
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      ) : null}
+    <Screen
+      title="Widget keys"
+      breadcrumb="Settings › API access"
+      intro="Your server uses a widget key to create personal conversation links. Keep keys on servers only."
+      action={canChange && { label: "Create widget key", onClick: () => setCreating(true) }}
+    >
+      <DataTable
+        status={{ query: keys, what: "widget keys", empty: "No keys yet." }}
+        label="Widget keys"
+        rows={keys.data?.data}
+        columns={[
+          { label: "Name", cell: (key) => key.name },
+          { label: "Key", cell: (key) => <code>{key.keyPrefix}…</code> },
+          {
+            label: "Agents",
+            cell: (key) => (key.flowIds ? key.flowIds.map(agentName).join(", ") : "All agents"),
+          },
+          {
+            label: "Expires",
+            cell: (key) => (key.expiresAt ? <When iso={key.expiresAt} /> : "Never"),
+          },
+          { label: "Created by", cell: (key) => memberName(key.createdBy) },
+          { label: "Created", cell: (key) => <When iso={key.createdAt} /> },
+          {
+            label: "Last used",
+            cell: (key) => (key.lastUsedAt ? <When iso={key.lastUsedAt} /> : "Never"),
+          },
+        ]}
+        actions={
+          canChange &&
+          ((key) => (
+            <RowAction target={key.name} danger onClick={() => setRevoking(key)}>
+              Revoke
+            </RowAction>
+          ))
+        }
+      />
       <CreateKey
         open={creating}
         onClose={() => setCreating(false)}
         agents={agents.data?.data ?? []}
       />
       <RevokeKey widgetKey={revoking} onClose={() => setRevoking(null)} />
-    </section>
+    </Screen>
   );
 }
 
+/** "Create widget key": a name, the agents it may serve and an expiry; then the key, once. */
 function CreateKey(props: { open: boolean; onClose: () => void; agents: Schemas["Agent"][] }) {
   const queries = useQueryClient();
-  const [created, setCreated] = useState<Schemas["CreatedWidgetKey"] | null>(null);
-  const create = useMutation({
-    mutationFn: (body: Schemas["CreateWidgetKey"]) =>
-      unwrap(api.POST("/v1/manage/widget-keys", { body })),
-    onSuccess: (key) => {
-      setCreated(key);
-      void queries.invalidateQueries({ queryKey: ["widget-keys"] });
+  const {
+    mutation: create,
+    answer: created,
+    close,
+  } = useDialogMutation(
+    {
+      mutationFn: (body: Schemas["CreateWidgetKey"]) =>
+        unwrap(api.POST("/v1/manage/widget-keys", { body })),
+      onSuccess: () => void queries.invalidateQueries({ queryKey: ["widget-keys"] }),
     },
-  });
-  const close = () => {
-    setCreated(null);
-    create.reset();
-    props.onClose();
-  };
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
+    props.onClose,
+  );
+  const submit = (form: FormData) => {
     const flowIds = form.getAll("flowIds").map(String);
     const expires = String(form.get("expiresAt") ?? "");
     create.mutate({
@@ -137,76 +104,66 @@ function CreateKey(props: { open: boolean; onClose: () => void; agents: Schemas[
     });
   };
   return (
-    <Dialog
+    <FormDialog
       open={props.open}
       title={created ? "Copy your widget key now" : "Create a widget key"}
       onClose={close}
+      confirm="Create key"
+      mutation={create}
+      onSubmit={submit}
+      done={
+        created ? (
+          <ShownOnce
+            warning="This is the only time the key is shown. Store it on your server now; if it is lost, revoke it and create another."
+            label={`Widget key “${created.name}”`}
+            what="key"
+            value={created.key}
+            onDone={close}
+          />
+        ) : null
+      }
     >
-      {created ? (
-        <div className="stack">
-          <p className="warning" role="alert">
-            This is the only time the key is shown. Store it on your server now; if it is lost,
-            revoke it and create another.
-          </p>
-          <CopyField label={`Widget key “${created.name}”`} what="key" value={created.key} />
-          <div className="actions">
-            <button type="button" onClick={close}>
-              Done
-            </button>
-          </div>
-        </div>
-      ) : (
-        <form className="stack" onSubmit={submit}>
-          <label htmlFor="key-name">Name</label>
-          <input id="key-name" name="name" required maxLength={200} autoComplete="off" />
-          <fieldset>
-            <legend>Agents it may create links for (none checked: every agent)</legend>
-            {props.agents.map((agent) => (
-              <label key={agent.id} className="check">
-                <input type="checkbox" name="flowIds" value={agent.id} /> {agent.name}
-              </label>
-            ))}
-          </fieldset>
-          <label htmlFor="key-expiry">Expires (optional)</label>
-          <input id="key-expiry" name="expiresAt" type="date" />
-          {create.isError ? <ErrorNote error={create.error} /> : null}
-          <div className="actions">
-            <button type="submit" className="primary" disabled={create.isPending}>
-              Create key
-            </button>
-            <button type="button" onClick={close}>
-              Cancel
-            </button>
-          </div>
-        </form>
-      )}
-    </Dialog>
+      <Field label="Name">
+        {(control) => (
+          <input {...control} name="name" required maxLength={200} autoComplete="off" />
+        )}
+      </Field>
+      <fieldset>
+        <legend>Agents it may create links for (none checked: every agent)</legend>
+        {props.agents.map((agent) => (
+          <label key={agent.id} className="check">
+            <input type="checkbox" name="flowIds" value={agent.id} /> {agent.name}
+          </label>
+        ))}
+      </fieldset>
+      <Field label="Expires (optional)">
+        {(control) => <input {...control} name="expiresAt" type="date" />}
+      </Field>
+    </FormDialog>
   );
 }
 
+/** "Revoke": asks, then DELETE /v1/manage/widget-keys/{id}. */
 function RevokeKey(props: { widgetKey: Key | null; onClose: () => void }) {
   const queries = useQueryClient();
-  const revoke = useMutation({
-    mutationFn: (id: string) =>
-      unwrap(api.DELETE("/v1/manage/widget-keys/{id}", { params: { path: { id } } })),
-    onSuccess: () => {
-      void queries.invalidateQueries({ queryKey: ["widget-keys"] });
-      close();
+  const { mutation: revoke, close } = useDialogMutation(
+    {
+      mutationFn: ({ id }: Key) =>
+        unwrap(api.DELETE("/v1/manage/widget-keys/{id}", { params: { path: { id } } })),
+      onSuccess: () => {
+        void queries.invalidateQueries({ queryKey: ["widget-keys"] });
+        close();
+      },
     },
-  });
-  const close = () => {
-    revoke.reset();
-    props.onClose();
-  };
+    props.onClose,
+  );
   const key = props.widgetKey;
   return (
     <ConfirmDialog
-      open={key !== null}
+      subject={key}
       title="Revoke this widget key?"
       confirmLabel="Revoke key"
-      pending={revoke.isPending}
-      error={revoke.isError ? revoke.error : null}
-      onConfirm={() => key && revoke.mutate(key.id)}
+      mutation={revoke}
       onClose={close}
     >
       <p>

@@ -8,7 +8,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, type Schemas, unwrap } from "../api";
-import { ErrorNote, Loading } from "../ui/feedback";
+import { ErrorNote, QueryStatus } from "../ui/feedback";
 import { type PreviewValueMap, PreviewValues } from "./PreviewValues";
 import "./widget-preview.css";
 
@@ -56,8 +56,7 @@ export function WidgetPreview(props: { agent: Schemas["Agent"]; channel: Schemas
   }
   return (
     <div className="stack">
-      {preview.isPending ? <Loading what="the preview" /> : null}
-      {preview.isError ? <ErrorNote error={preview.error} /> : null}
+      <QueryStatus query={preview} what="the preview" />
       {link && page ? (
         <>
           <iframe

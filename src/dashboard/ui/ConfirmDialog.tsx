@@ -1,42 +1,37 @@
 /**
- * Asking before an action that cannot be undone (revoke, remove, delete): the question, what
- * follows from it, the action's button, Cancel, and the action's error if it failed.
+ * Asking before an action that cannot be undone (docs/dashboard.md#screens: revoke, remove,
+ * delete): the question, what follows from it, the action's error if it failed, the action's
+ * button and Cancel.
  */
 import type { ReactNode } from "react";
 import { Dialog } from "./Dialog";
-import { ErrorNote } from "./feedback";
+import { DialogActions } from "./DialogActions";
 
-export function ConfirmDialog(props: {
-  open: boolean;
+/**
+ * The dialog, open while `subject` (what is asked about: a key, a member, an action) is not null;
+ * the action's button runs `mutation` on it. `children` say what happens, in a sentence or two.
+ */
+export function ConfirmDialog<T>(props: {
+  subject: T | null;
   title: string;
   /** The action button's text, e.g. `Revoke key`. */
   confirmLabel: string;
-  pending: boolean;
-  /** The action's error, shown under the message; null while none. */
-  error: unknown;
-  onConfirm: () => void;
+  /** The action, a TanStack mutation of the subject: the button waits while it is pending. */
+  mutation: { isPending: boolean; error: unknown; mutate: (subject: T) => void };
   onClose: () => void;
-  /** What happens, in a sentence or two. */
   children: ReactNode;
 }) {
   return (
-    <Dialog open={props.open} title={props.title} onClose={props.onClose}>
+    <Dialog open={props.subject !== null} title={props.title} onClose={props.onClose}>
       <div className="stack">
         {props.children}
-        {props.error ? <ErrorNote error={props.error} /> : null}
-        <div className="actions">
-          <button
-            type="button"
-            className="danger"
-            disabled={props.pending}
-            onClick={props.onConfirm}
-          >
-            {props.confirmLabel}
-          </button>
-          <button type="button" onClick={props.onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogActions
+          confirm={props.confirmLabel}
+          onConfirm={() => props.subject !== null && props.mutation.mutate(props.subject)}
+          tone="danger"
+          mutation={props.mutation}
+          onClose={props.onClose}
+        />
       </div>
     </Dialog>
   );

@@ -2,11 +2,12 @@
  * A value shown once with a copy button (docs/dashboard.md#screens): a labelled read-only field,
  * so it can also be selected by hand, and a status that says when it is on the clipboard.
  */
-import { useId, useState } from "react";
+import { type ReactNode, useState } from "react";
+import { DialogActions } from "./DialogActions";
+import { Field } from "./Field";
 
 /** `label` names the field and the button says `Copy {what}`. */
 export function CopyField(props: { label: string; what: string; value: string }) {
-  const id = useId();
   const [copied, setCopied] = useState<"" | "yes" | "no">("");
   const copy = async () => {
     try {
@@ -19,14 +20,17 @@ export function CopyField(props: { label: string; what: string; value: string })
   };
   return (
     <div className="stack">
-      <label htmlFor={id}>{props.label}</label>
-      <input
-        id={id}
-        readOnly
-        value={props.value}
-        className="secret"
-        onFocus={(event) => event.currentTarget.select()}
-      />
+      <Field label={props.label}>
+        {(control) => (
+          <input
+            {...control}
+            readOnly
+            value={props.value}
+            className="secret"
+            onFocus={(event) => event.currentTarget.select()}
+          />
+        )}
+      </Field>
       <div className="actions">
         <button type="button" className="primary" onClick={copy}>
           Copy {props.what}
@@ -36,6 +40,28 @@ export function CopyField(props: { label: string; what: string; value: string })
           {copied === "no" ? "Could not copy; select the text and copy it yourself." : ""}
         </span>
       </div>
+    </div>
+  );
+}
+
+/**
+ * A credential shown once in a dialog (docs/dashboard.md#screens: a widget key, a signing secret,
+ * a sign-in link): `warning` says so, announced; then the value in a `CopyField` and Done.
+ */
+export function ShownOnce(props: {
+  warning: ReactNode;
+  label: string;
+  what: string;
+  value: string;
+  onDone: () => void;
+}) {
+  return (
+    <div className="stack">
+      <p className="warning" role="alert">
+        {props.warning}
+      </p>
+      <CopyField label={props.label} what={props.what} value={props.value} />
+      <DialogActions onClose={props.onDone} closeLabel="Done" />
     </div>
   );
 }

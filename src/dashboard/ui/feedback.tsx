@@ -1,7 +1,11 @@
-/** Loading and error states shared by the screens: announced to screen readers. */
+/**
+ * Loading and error states shared by the screens (docs/dashboard.md#screens): announced to screen
+ * readers.
+ */
 import type { ReactNode } from "react";
 import { ApiFailure } from "../api";
 
+/** "Loading `what`…", as a status. */
 export function Loading({ what }: { what: string }) {
   return (
     <p className="muted" role="status">
@@ -10,6 +14,7 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
+/** An API error as its message and code, anything else as "Something went wrong". */
 export function ErrorNote({ error }: { error: unknown }) {
   const message =
     error instanceof ApiFailure
@@ -22,19 +27,42 @@ export function ErrorNote({ error }: { error: unknown }) {
   );
 }
 
-/**
- * A list's states before its rows: loading (`what` is read out), its error, or `children` (what
- * an empty list says) once `count` is 0. `count` is undefined until the list has loaded.
- */
-export function ListStatus(props: {
-  query: { isPending: boolean; isError: boolean; error: unknown };
-  what: string;
-  count: number | undefined;
-  children: ReactNode;
-}) {
+/** What is wrong with a form before it is sent, a line each, announced; nothing while none. */
+export function Problems(props: { problems: readonly string[]; id?: string }) {
+  if (props.problems.length === 0) return null;
+  return (
+    <div id={props.id} className="error" role="alert">
+      <ul>
+        {props.problems.map((problem) => (
+          <li key={problem}>{problem}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** What the states below read of a TanStack query. */
+export type QueryState = { isPending: boolean; isError: boolean; error: unknown };
+
+/** A query's state before its data: loading (`what` is read out) or its error; else nothing. */
+export function QueryStatus(props: { query: QueryState; what: string }) {
   if (props.query.isPending) return <Loading what={props.what} />;
   if (props.query.isError) return <ErrorNote error={props.query.error} />;
-  return props.count === 0 ? <p className="muted">{props.children}</p> : null;
+  return null;
+}
+
+/**
+ * A list's states before its rows: loading (`what` is read out), its error, or `children` (what
+ * an empty list says, if anything) once `count` is 0. `count` is undefined until it has loaded.
+ */
+export function ListStatus(props: {
+  query: QueryState;
+  what: string;
+  count: number | undefined;
+  children?: ReactNode;
+}) {
+  if (props.query.isPending || props.query.isError) return <QueryStatus {...props} />;
+  return props.count === 0 && props.children ? <p className="muted">{props.children}</p> : null;
 }
 
 /** An ISO time as the reader's local date and time, or a dash. */

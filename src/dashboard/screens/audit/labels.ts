@@ -101,11 +101,3 @@ export function readAuditFilters(search: string): AuditFilters {
   if (actorId) filters.actorId = actorId.slice(0, 64);
   return filters;
 }
-
-/** The query string of `filters` (empty ones left out), `?`-prefixed, or "" for none. */
-export function writeAuditFilters(filters: AuditFilters): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value);
-  const text = params.toString();
-  return text ? `?${text}` : "";
-}

@@ -3,12 +3,13 @@
  * first, each delivery's event type, status, attempts and last response; Owners and Admins resend
  * one. Read again every 2 s while a delivery is pending, so a resend's outcome shows by itself.
  */
-import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, type Schemas, unwrap } from "../../api";
+import { DataTable, RowAction } from "../../ui/DataTable";
 import { Badge, type Tone } from "../../ui/data";
-import { ErrorNote, ListStatus, When } from "../../ui/feedback";
+import { ErrorNote, When } from "../../ui/feedback";
 import { LoadMore } from "../../ui/LoadMore";
-import { TableScroll } from "../../ui/TableScroll";
+import { usePages } from "../../ui/paged";
 
 type Delivery = Schemas["Delivery"];
 
@@ -28,70 +29,41 @@ function lastResponse(delivery: Delivery): string {
 
 /** The log of endpoint `id`, 20 at a time with Load more. */
 export function Deliveries(props: { id: string; canChange: boolean }) {
-  const log = useInfiniteQuery({
+  const { pages: log, rows } = usePages({
     queryKey: ["event-deliveries", props.id],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) =>
+    page: (cursor) =>
       unwrap(
         api.GET("/v1/manage/event-endpoints/{id}/deliveries", {
-          params: { path: { id: props.id }, query: pageParam ? { cursor: pageParam } : {} },
+          params: { path: { id: props.id }, query: cursor ? { cursor } : {} },
         }),
       ),
-    getNextPageParam: (page) => (page.hasMore ? (page.nextCursor ?? undefined) : undefined),
-    refetchInterval: (query) =>
-      query.state.data?.pages.some((page) => page.data.some((d) => d.status === "pending"))
-        ? 2000
-        : false,
+    next: (page) => (page.hasMore ? page.nextCursor : undefined),
+    refetchInterval: (rows) => (rows.some((d) => d.status === "pending") ? 2000 : false),
   });
-  const rows = log.data?.pages.flatMap((page) => page.data) ?? [];
   return (
     <section aria-labelledby="deliveries-title">
       <h2 id="deliveries-title">Delivery log</h2>
-      <ListStatus query={log} what="the delivery log" count={log.data ? rows.length : undefined}>
-        Nothing delivered yet.
-      </ListStatus>
-      {rows.length > 0 ? (
-        <TableScroll label="Delivery log">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last response</th>
-                <th scope="col">Created</th>
-                {props.canChange ? (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody className="delivery-rows">
-              {rows.map((delivery) => (
-                <tr key={delivery.id}>
-                  <th scope="row">
-                    <code>{delivery.eventType}</code>
-                  </th>
-                  <td>
-                    <Badge tone={TONES[delivery.status]}>{LABELS[delivery.status]}</Badge>
-                  </td>
-                  <td>{delivery.attempts.length}</td>
-                  <td>{lastResponse(delivery)}</td>
-                  <td>
-                    <When iso={delivery.createdAt} />
-                  </td>
-                  {props.canChange ? (
-                    <td>
-                      <Resend endpointId={props.id} delivery={delivery} />
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      ) : null}
+      <DataTable
+        status={{ query: log, what: "the delivery log", empty: "Nothing delivered yet." }}
+        label="Delivery log"
+        rows={rows}
+        bodyClassName="delivery-rows"
+        columns={[
+          { label: "Event", cell: (delivery) => <code>{delivery.eventType}</code> },
+          {
+            label: "Status",
+            cell: (delivery) => (
+              <Badge tone={TONES[delivery.status]}>{LABELS[delivery.status]}</Badge>
+            ),
+          },
+          { label: "Attempts", cell: (delivery) => delivery.attempts.length },
+          { label: "Last response", cell: lastResponse },
+          { label: "Created", cell: (delivery) => <When iso={delivery.createdAt} /> },
+        ]}
+        actions={
+          props.canChange && ((delivery) => <Resend endpointId={props.id} delivery={delivery} />)
+        }
+      />
       <LoadMore pages={log} label="Load more" />
     </section>
   );
@@ -112,9 +84,13 @@ function Resend(props: { endpointId: string; delivery: Delivery }) {
   });
   return (
     <span className="test-event">
-      <button type="button" disabled={resend.isPending} onClick={() => resend.mutate()}>
-        Resend<span className="visually-hidden"> {props.delivery.eventType}</span>
-      </button>
+      <RowAction
+        target={props.delivery.eventType}
+        disabled={resend.isPending}
+        onClick={() => resend.mutate()}
+      >
+        Resend
+      </RowAction>
       <span role="status">{resend.isSuccess ? "Sent again." : ""}</span>
       {resend.isError ? <ErrorNote error={resend.error} /> : null}
     </span>

@@ -4,37 +4,27 @@
  * delete an endpoint after confirming.
  */
 import { useQueryClient } from "@tanstack/react-query";
-import type { FormEvent } from "react";
 import { api, type Schemas, unwrap } from "../../api";
 import { ConfirmDialog } from "../../ui/ConfirmDialog";
-import { CopyField } from "../../ui/CopyField";
-import { Dialog } from "../../ui/Dialog";
+import { ShownOnce } from "../../ui/CopyField";
+import { Dialog, FormDialog } from "../../ui/Dialog";
 import { useDialogMutation } from "../../ui/dialog-mutation";
-import { ErrorNote } from "../../ui/feedback";
+import { Field } from "../../ui/Field";
 import { EVENT_TYPES } from "./event-types";
 
 type Endpoint = Schemas["EventEndpoint"];
 type WithSecret = Schemas["EventEndpointWithSecret"];
 
 /** The secret of `endpoint`, shown once: a warning, the field and its copy button, and Done. */
-function ShownOnce(props: { endpoint: WithSecret; onDone: () => void }) {
+function SecretOnce(props: { endpoint: WithSecret; onDone: () => void }) {
   return (
-    <div className="stack">
-      <p className="warning" role="alert">
-        This is the only time the signing secret is shown. Store it with your server now; if it is
-        lost, rotate it.
-      </p>
-      <CopyField
-        label={`Signing secret for ${props.endpoint.url}`}
-        what="secret"
-        value={props.endpoint.secret}
-      />
-      <div className="actions">
-        <button type="button" onClick={props.onDone}>
-          Done
-        </button>
-      </div>
-    </div>
+    <ShownOnce
+      warning="This is the only time the signing secret is shown. Store it with your server now; if it is lost, rotate it."
+      label={`Signing secret for ${props.endpoint.url}`}
+      what="secret"
+      value={props.endpoint.secret}
+      onDone={props.onDone}
+    />
   );
 }
 
@@ -58,9 +48,7 @@ export function AddEndpoint(props: { open: boolean; onClose: () => void }) {
     },
     props.onClose,
   );
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
+  const submit = (form: FormData) => {
     const chosen = new Set(form.getAll("events").map(String));
     const events = EVENT_TYPES.map(({ type }) => type).filter((type) => chosen.has(type));
     const description = String(form.get("description") ?? "").trim();
@@ -71,50 +59,32 @@ export function AddEndpoint(props: { open: boolean; onClose: () => void }) {
     });
   };
   return (
-    <Dialog
+    <FormDialog
       open={props.open}
       title={created ? "Copy the signing secret now" : "Add an event endpoint"}
       onClose={close}
+      confirm="Add endpoint"
+      mutation={create}
+      onSubmit={submit}
+      done={created ? <SecretOnce endpoint={created} onDone={close} /> : null}
     >
-      {created ? (
-        <ShownOnce endpoint={created} onDone={close} />
-      ) : (
-        <form className="stack" onSubmit={submit}>
-          <label htmlFor="endpoint-url">URL</label>
-          <input
-            id="endpoint-url"
-            name="url"
-            type="url"
-            required
-            maxLength={2048}
-            autoComplete="off"
-            aria-describedby="endpoint-url-hint"
-          />
-          <p id="endpoint-url-hint" className="hint">
-            An https address of your server. Events are POSTed to it, signed.
-          </p>
-          <label htmlFor="endpoint-description">Description (optional)</label>
-          <input id="endpoint-description" name="description" maxLength={500} />
-          <fieldset>
-            <legend>Events to send (none checked: every event)</legend>
-            {EVENT_TYPES.map(({ type, label }) => (
-              <label key={type} className="check">
-                <input type="checkbox" name="events" value={type} /> <code>{type}</code>: {label}
-              </label>
-            ))}
-          </fieldset>
-          {create.isError ? <ErrorNote error={create.error} /> : null}
-          <div className="actions">
-            <button type="submit" className="primary" disabled={create.isPending}>
-              Add endpoint
-            </button>
-            <button type="button" onClick={close}>
-              Cancel
-            </button>
-          </div>
-        </form>
-      )}
-    </Dialog>
+      <Field label="URL" hint="An https address of your server. Events are POSTed to it, signed.">
+        {(control) => (
+          <input {...control} name="url" type="url" required maxLength={2048} autoComplete="off" />
+        )}
+      </Field>
+      <Field label="Description (optional)">
+        {(control) => <input {...control} name="description" maxLength={500} />}
+      </Field>
+      <fieldset>
+        <legend>Events to send (none checked: every event)</legend>
+        {EVENT_TYPES.map(({ type, label }) => (
+          <label key={type} className="check">
+            <input type="checkbox" name="events" value={type} /> <code>{type}</code>: {label}
+          </label>
+        ))}
+      </fieldset>
+    </FormDialog>
   );
 }
 
@@ -129,7 +99,7 @@ export function RotateSecret(props: { endpoint: Endpoint | null; onClose: () => 
     close,
   } = useDialogMutation(
     {
-      mutationFn: (id: string) =>
+      mutationFn: ({ id }: Endpoint) =>
         unwrap(
           api.POST("/v1/manage/event-endpoints/{id}/rotate-secret", { params: { path: { id } } }),
         ),
@@ -140,18 +110,16 @@ export function RotateSecret(props: { endpoint: Endpoint | null; onClose: () => 
   if (rotated) {
     return (
       <Dialog open={endpoint !== null} title="Copy the new signing secret now" onClose={close}>
-        <ShownOnce endpoint={rotated} onDone={close} />
+        <SecretOnce endpoint={rotated} onDone={close} />
       </Dialog>
     );
   }
   return (
     <ConfirmDialog
-      open={endpoint !== null}
+      subject={endpoint}
       title="Rotate the signing secret?"
       confirmLabel="Rotate secret"
-      pending={rotate.isPending}
-      error={rotate.isError ? rotate.error : null}
-      onConfirm={() => endpoint && rotate.mutate(endpoint.id)}
+      mutation={rotate}
       onClose={close}
     >
       <p>
@@ -171,9 +139,9 @@ export function DeleteEndpoint(props: {
   const queries = useQueryClient();
   const { mutation: remove, close } = useDialogMutation(
     {
-      mutationFn: (id: string) =>
+      mutationFn: ({ id }: Endpoint) =>
         unwrap(api.DELETE("/v1/manage/event-endpoints/{id}", { params: { path: { id } } })),
-      onSuccess: (_, id) => {
+      onSuccess: (_, { id }) => {
         close();
         props.onDeleted?.();
         // The deleted endpoint's own queries would answer 404 if read again: drop them.
@@ -187,12 +155,10 @@ export function DeleteEndpoint(props: {
   const endpoint = props.endpoint;
   return (
     <ConfirmDialog
-      open={endpoint !== null}
+      subject={endpoint}
       title="Delete this event endpoint?"
       confirmLabel="Delete endpoint"
-      pending={remove.isPending}
-      error={remove.isError ? remove.error : null}
-      onConfirm={() => endpoint && remove.mutate(endpoint.id)}
+      mutation={remove}
       onClose={close}
     >
       <p>

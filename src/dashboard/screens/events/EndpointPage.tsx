@@ -7,12 +7,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, unwrap } from "../../api";
 import { followLink, navigate, type PathParams } from "../../router";
-import { Badge } from "../../ui/data";
-import { ErrorNote, Loading, When } from "../../ui/feedback";
+import { ErrorNote, QueryStatus, When } from "../../ui/feedback";
+import { Screen } from "../../ui/Screen";
 import { Deliveries } from "./Deliveries";
 import { DeleteEndpoint, RotateSecret } from "./EndpointDialogs";
 import { describeEvents } from "./event-types";
-import { HealthNote } from "./Health";
+import { HealthNote, StatusBadge } from "./Health";
 import { SendTest } from "./SendTest";
 import "./events.css";
 
@@ -36,18 +36,18 @@ export function EndpointPage({ canChange, params }: { canChange: boolean; params
   const [deleting, setDeleting] = useState(false);
   const data = endpoint.data;
   return (
-    <section aria-labelledby="endpoint-title">
-      <p className="breadcrumb">
-        Settings ›{" "}
-        <a href="/app/settings/events" onClick={followLink}>
-          Events
-        </a>
-      </p>
-      <h1 id="endpoint-title" tabIndex={-1}>
-        Event endpoint
-      </h1>
-      {endpoint.isPending ? <Loading what="the endpoint" /> : null}
-      {endpoint.isError ? <ErrorNote error={endpoint.error} /> : null}
+    <Screen
+      title="Event endpoint"
+      breadcrumb={
+        <>
+          Settings ›{" "}
+          <a href="/app/settings/events" onClick={followLink}>
+            Events
+          </a>
+        </>
+      }
+    >
+      <QueryStatus query={endpoint} what="the endpoint" />
       {data ? (
         <>
           <dl className="facts">
@@ -61,9 +61,7 @@ export function EndpointPage({ canChange, params }: { canChange: boolean; params
             <dd>{describeEvents(data.events)}</dd>
             <dt>Status</dt>
             <dd>
-              <Badge tone={data.status === "enabled" ? "ok" : "off"}>
-                {data.status === "enabled" ? "Enabled" : "Disabled"}
-              </Badge>
+              <StatusBadge status={data.status} />
             </dd>
             <dt>Health</dt>
             <dd>
@@ -119,6 +117,6 @@ export function EndpointPage({ canChange, params }: { canChange: boolean; params
           />
         </>
       ) : null}
-    </section>
+    </Screen>
   );
 }

@@ -1,12 +1,21 @@
 /**
- * An event endpoint's health (docs/operations.md#incidents): a badge, and while it is failing,
- * since when, the last error and how many deliveries failed since.
+ * An event endpoint's status and health (docs/operations.md#incidents): a badge each, and while it
+ * is failing, since when, the last error and how many deliveries failed since.
  */
 import type { Schemas } from "../../api";
 import { Badge } from "../../ui/data";
 import { When } from "../../ui/feedback";
 
 type Health = Schemas["EventEndpoint"]["health"];
+
+/** Enabled or Disabled. */
+export function StatusBadge({ status }: { status: Schemas["EventEndpoint"]["status"] }) {
+  return (
+    <Badge tone={status === "enabled" ? "ok" : "off"}>
+      {status === "enabled" ? "Enabled" : "Disabled"}
+    </Badge>
+  );
+}
 
 /** Healthy or Failing. */
 export function HealthBadge({ health }: { health: Health }) {

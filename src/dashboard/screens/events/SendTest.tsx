@@ -5,6 +5,7 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, type Schemas, unwrap } from "../../api";
+import { RowAction } from "../../ui/DataTable";
 import { ErrorNote } from "../../ui/feedback";
 
 /** A delivery's outcome after `Test event`, e.g. "delivered (answered 204)". */
@@ -36,9 +37,9 @@ export function SendTest(props: { id: string; url: string }) {
   });
   return (
     <span className="test-event">
-      <button type="button" disabled={send.isPending} onClick={() => send.mutate()}>
-        Send test event<span className="visually-hidden"> to {props.url}</span>
-      </button>
+      <RowAction target={`to ${props.url}`} disabled={send.isPending} onClick={() => send.mutate()}>
+        Send test event
+      </RowAction>
       <span role="status">
         {send.isPending ? "Sending…" : null}
         {send.data ? `Test event ${outcome(send.data)}.` : null}

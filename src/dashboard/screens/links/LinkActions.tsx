@@ -6,9 +6,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, type Schemas, unwrap } from "../../api";
-import { Dialog } from "../../ui/Dialog";
+import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import { useDialogMutation } from "../../ui/dialog-mutation";
-import { ErrorNote } from "../../ui/feedback";
 
 type Action = "end" | "revoke";
 
@@ -78,25 +77,15 @@ export function LinkActions(props: {
           Revoke link
         </button>
       ) : null}
-      <Dialog open={asking} title={copy.title} onClose={close}>
-        <div className="stack">
-          <p>{copy.body}</p>
-          {act.isError ? <ErrorNote error={act.error} /> : null}
-          <div className="actions">
-            <button
-              type="button"
-              className="danger"
-              disabled={act.isPending}
-              onClick={() => act.mutate(action)}
-            >
-              {copy.confirm}
-            </button>
-            <button type="button" onClick={close}>
-              Cancel
-            </button>
-          </div>
-        </div>
-      </Dialog>
+      <ConfirmDialog
+        subject={asking ? action : null}
+        title={copy.title}
+        confirmLabel={copy.confirm}
+        mutation={act}
+        onClose={close}
+      >
+        <p>{copy.body}</p>
+      </ConfirmDialog>
     </div>
   );
 }

@@ -6,8 +6,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useState } from "react";
 import { api, unwrap } from "../../api";
-import { followLink } from "../../router";
-import { ErrorNote, Loading, When } from "../../ui/feedback";
+import { useAgents } from "../../queries";
+import { QueryStatus, When } from "../../ui/feedback";
+import { Screen, Trail } from "../../ui/Screen";
 import { personName, StatusBadge } from "./format";
 import { LinkActions } from "./LinkActions";
 import { linksHome } from "./LinkList";
@@ -27,10 +28,7 @@ export function LinkDetail({ id, canChange }: { id: string; canChange: boolean }
     refetchInterval: (query) =>
       query.state.data?.conversation?.status === "in-progress" ? LIVE_REFRESH_MS : false,
   });
-  const agents = useQuery({
-    queryKey: ["agents"],
-    queryFn: () => unwrap(api.GET("/v1/manage/agents")),
-  });
+  const agents = useAgents();
   const [note, setNote] = useState("");
   const title = link.data ? `Link for ${personName(link.data.participant)}` : "Link";
   useEffect(() => {
@@ -42,19 +40,12 @@ export function LinkDetail({ id, canChange }: { id: string; canChange: boolean }
     if (link.isSuccess) document.querySelector<HTMLElement>("main h1")?.focus();
   }, [link.isSuccess]);
 
-  const back = (
-    <p className="breadcrumb">
-      <a href={linksHome()} onClick={followLink}>
-        Links
-      </a>{" "}
-      ›
-    </p>
-  );
+  const back = <Trail links={[{ href: linksHome(), label: "Links" }]} />;
   if (link.isPending || link.isError) {
     return (
       <>
-        {back}
-        {link.isError ? <ErrorNote error={link.error} /> : <Loading what="the link" />}
+        <p className="breadcrumb">{back}</p>
+        <QueryStatus query={link} what="the link" />
       </>
     );
   }
@@ -68,11 +59,7 @@ export function LinkDetail({ id, canChange }: { id: string; canChange: boolean }
   };
 
   return (
-    <section aria-labelledby="link-title">
-      {back}
-      <h1 id="link-title" tabIndex={-1}>
-        {title}
-      </h1>
+    <Screen title={title} breadcrumb={back}>
       <p className="link-status">
         <StatusBadge status={data.status} />
       </p>
@@ -129,7 +116,7 @@ export function LinkDetail({ id, canChange }: { id: string; canChange: boolean }
           personName={personName(data.participant)}
         />
       </section>
-    </section>
+    </Screen>
   );
 }
 

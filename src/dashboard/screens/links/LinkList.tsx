@@ -3,12 +3,18 @@
  * newest first, a page at a time with "Load more". The filters live in the address's query
  * string, so Back from a link returns to the same search and a search can be shared.
  */
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useState } from "react";
+import { useEffect } from "react";
 import { api, unwrap } from "../../api";
-import { followLink, navigate, useSearch } from "../../router";
-import { ErrorNote, Loading, When } from "../../ui/feedback";
-import { personName, readFilters, STATUSES, StatusBadge, writeFilters } from "./format";
+import { useAgents } from "../../queries";
+import { followLink, navigate, queryString, useSearch } from "../../router";
+import { DataTable } from "../../ui/DataTable";
+import { Field } from "../../ui/Field";
+import { FilterForm, FilterSelect, Options } from "../../ui/FilterForm";
+import { QueryStatus, When } from "../../ui/feedback";
+import { LoadMore, Showing } from "../../ui/LoadMore";
+import { usePages } from "../../ui/paged";
+import { Screen } from "../../ui/Screen";
+import { personName, readFilters, STATUSES, StatusBadge } from "./format";
 
 /** Links per page: the API's default. */
 const PAGE_SIZE = 20;
@@ -27,166 +33,96 @@ export function LinkList() {
   const search = useSearch();
   const filters = readFilters(search);
   useEffect(() => {
-    lastSearch = writeFilters(readFilters(search));
+    lastSearch = queryString(readFilters(search));
   }, [search]);
-  const agents = useQuery({
-    queryKey: ["agents"],
-    queryFn: () => unwrap(api.GET("/v1/manage/agents")),
-  });
-  const links = useInfiniteQuery({
+  const agents = useAgents();
+  const { pages: links, rows } = usePages({
     queryKey: ["links", filters],
-    queryFn: ({ pageParam }) =>
+    page: (cursor) =>
       unwrap(
         api.GET("/v1/manage/links", {
-          params: {
-            query: { ...filters, limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) },
-          },
+          params: { query: { ...filters, limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) } },
         }),
       ),
-    initialPageParam: "",
-    getNextPageParam: (page) => page.nextCursor ?? undefined,
+    next: (page) => page.nextCursor,
   });
   const agentName = (id: string) => agents.data?.data.find((agent) => agent.id === id)?.name ?? id;
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const params = new URLSearchParams();
-    for (const name of ["externalId", "status", "flowId"]) {
-      params.set(name, String(form.get(name) ?? ""));
-    }
-    navigate(`/app/links${writeFilters(readFilters(params.toString()))}`);
-  };
-  const rows = links.data?.pages.flatMap((page) => page.data) ?? [];
   const filtered = Object.keys(filters).length > 0;
-  // After "Load more", focus goes on to the first new link (the button is gone after the last page).
-  const [focusRow, setFocusRow] = useState<number | null>(null);
-  useEffect(() => {
-    if (focusRow === null || rows.length <= focusRow) return;
-    document.querySelectorAll<HTMLElement>(".link-rows tr a")[focusRow]?.focus();
-    setFocusRow(null);
-  }, [focusRow, rows.length]);
-  const loadMore = () => {
-    setFocusRow(rows.length);
-    void links.fetchNextPage();
-  };
 
   return (
-    <section aria-labelledby="links-title">
-      <h1 id="links-title" tabIndex={-1}>
-        Links
-      </h1>
-      <p className="muted">
-        The personal conversation links your servers created, newest first. Open one to read its
-        conversation.
-      </p>
-      <search aria-label="Search links">
-        {/* Keyed on the search, so Back and Forward show the fields of the search they return to. */}
-        <form key={search} className="filter-form" onSubmit={submit}>
-          <div className="field">
-            <label htmlFor="search-external-id">Person's external id</label>
+    <Screen
+      title="Links"
+      intro="The personal conversation links your servers created, newest first. Open one to read its conversation."
+    >
+      <FilterForm
+        label="Search links"
+        submitLabel="Search"
+        search={search}
+        names={["externalId", "status", "flowId"]}
+        onSearch={(chosen) => navigate(`/app/links${queryString(readFilters(chosen.toString()))}`)}
+        clear={filtered ? { href: "/app/links", label: "Clear search" } : null}
+      >
+        <Field className="field" label="Person's external id">
+          {(control) => (
             <input
-              id="search-external-id"
+              {...control}
               name="externalId"
               defaultValue={filters.externalId ?? ""}
               maxLength={255}
               autoComplete="off"
             />
-          </div>
-          <div className="field">
-            <label htmlFor="search-status">Status</label>
-            <select id="search-status" name="status" defaultValue={filters.status ?? ""}>
-              <option value="">Any status</option>
-              {STATUSES.map((status) => (
-                <option key={status.value} value={status.value}>
-                  {status.label}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="search-agent">Agent</label>
-            <select id="search-agent" name="flowId" defaultValue={filters.flowId ?? ""}>
-              <option value="">Any agent</option>
-              {agents.data?.data.map((agent) => (
-                <option key={agent.id} value={agent.id}>
-                  {agent.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="actions">
-            <button type="submit" className="primary">
-              Search
-            </button>
-            {filtered ? (
-              <a href="/app/links" onClick={followLink}>
-                Clear search
-              </a>
-            ) : null}
-          </div>
-        </form>
-      </search>
-      {links.isPending ? <Loading what="links" /> : null}
-      {links.isError ? <ErrorNote error={links.error} /> : null}
-      <p role="status" className="muted">
-        {links.isSuccess ? summary(rows.length, links.hasNextPage, filtered) : ""}
-      </p>
-      {rows.length > 0 ? (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Participant</th>
-                <th scope="col">Agent</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-              </tr>
-            </thead>
-            <tbody className="link-rows">
-              {rows.map((link) => (
-                <tr key={link.id}>
-                  <th scope="row">
-                    <a href={`/app/links/${encodeURIComponent(link.id)}`} onClick={followLink}>
-                      {personName(link.participant)}
-                    </a>
-                    {link.participant.externalId ? (
-                      <span className="external-id">{link.participant.externalId}</span>
-                    ) : null}
-                  </th>
-                  <td>{agentName(link.flowId)}</td>
-                  <td>
-                    <StatusBadge status={link.status} />
-                  </td>
-                  <td>
-                    <When iso={link.createdAt} />
-                  </td>
-                  <td>
-                    <When iso={link.expiresAt} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-      {links.hasNextPage ? (
-        <button
-          type="button"
-          className="load-more"
-          disabled={links.isFetchingNextPage}
-          onClick={loadMore}
-        >
-          {links.isFetchingNextPage ? "Loading more links…" : "Load more"}
-        </button>
-      ) : null}
-    </section>
+          )}
+        </Field>
+        <FilterSelect label="Status" name="status" value={filters.status} any="Any status">
+          <Options items={STATUSES} />
+        </FilterSelect>
+        <FilterSelect label="Agent" name="flowId" value={filters.flowId} any="Any agent">
+          <Options
+            items={(agents.data?.data ?? []).map((agent) => ({
+              value: agent.id,
+              label: agent.name,
+            }))}
+          />
+        </FilterSelect>
+      </FilterForm>
+      <QueryStatus query={links} what="links" />
+      <Showing
+        pages={links}
+        count={rows.length}
+        one="link"
+        many="links"
+        none={filtered ? "No links match this search." : "No links yet."}
+      />
+      <DataTable
+        rows={rows}
+        bodyClassName="link-rows"
+        columns={[
+          {
+            label: "Participant",
+            cell: (link) => (
+              <>
+                <a href={`/app/links/${encodeURIComponent(link.id)}`} onClick={followLink}>
+                  {personName(link.participant)}
+                </a>
+                {link.participant.externalId ? (
+                  <span className="external-id">{link.participant.externalId}</span>
+                ) : null}
+              </>
+            ),
+          },
+          { label: "Agent", cell: (link) => agentName(link.flowId) },
+          { label: "Status", cell: (link) => <StatusBadge status={link.status} /> },
+          { label: "Created", cell: (link) => <When iso={link.createdAt} /> },
+          { label: "Expires", cell: (link) => <When iso={link.expiresAt} /> },
+        ]}
+      />
+      <LoadMore
+        pages={links}
+        label="Load more"
+        busyLabel="Loading more links…"
+        focusNext=".link-rows tr a"
+        className="load-more"
+      />
+    </Screen>
   );
-}
-
-/** What the results are, announced when they change. */
-function summary(count: number, more: boolean, filtered: boolean): string {
-  if (count === 0) return filtered ? "No links match this search." : "No links yet.";
-  const shown = `${count} link${count === 1 ? "" : "s"}`;
-  return more ? `Showing the newest ${shown}; more can be loaded.` : `Showing ${shown}.`;
 }

@@ -41,11 +41,3 @@ export function readFilters(search: string): LinkFilters {
   if (flowId) filters.flowId = flowId.slice(0, 64);
   return filters;
 }
-
-/** The query string of `filters` (empty ones left out), `?`-prefixed, or "" for none. */
-export function writeFilters(filters: LinkFilters): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value);
-  const text = params.toString();
-  return text ? `?${text}` : "";
-}

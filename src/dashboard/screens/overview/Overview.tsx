@@ -7,7 +7,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useId, useState } from "react";
 import { api, type Schemas, unwrap } from "../../api";
-import { ErrorNote, Loading } from "../../ui/feedback";
+import { Loading, QueryStatus } from "../../ui/feedback";
+import { Screen } from "../../ui/Screen";
 import "./overview.css";
 
 const Charts = lazy(() => import("./Charts"));
@@ -32,10 +33,7 @@ export function Overview() {
   const name = useId();
   const data = metrics.data;
   return (
-    <section aria-labelledby="overview-title" className="overview">
-      <h1 id="overview-title" tabIndex={-1}>
-        Overview
-      </h1>
+    <Screen title="Overview" className="overview">
       <fieldset className="range">
         <legend>Range</legend>
         {(Object.keys(RANGES) as Range[]).map((key) => (
@@ -51,8 +49,7 @@ export function Overview() {
           </label>
         ))}
       </fieldset>
-      {metrics.isPending ? <Loading what="the metrics" /> : null}
-      {metrics.isError ? <ErrorNote error={metrics.error} /> : null}
+      <QueryStatus query={metrics} what="the metrics" />
       {data ? (
         <>
           <TotalsList totals={data.totals} range={RANGES[range].label} />
@@ -65,7 +62,7 @@ export function Overview() {
           </p>
         </>
       ) : null}
-    </section>
+    </Screen>
   );
 }
 

@@ -30,15 +30,14 @@ const OUTCOMES: Record<string, string> = {
   queue_full: "Queue full",
 };
 
-const line = (label: string, index: number, values: (number | null)[]): Line => ({
-  label,
-  color: PALETTE[index % PALETTE.length] as string,
-  values,
-});
-
 /** The Overview's charts over the points (oldest first). */
 export function chartsOf(points: Point[]): Chart[] {
-  const of = (pick: (point: Point) => number | null) => points.map(pick);
+  /** A line of `label` in palette colour `index`, its values picked from each point. */
+  const line = (label: string, index: number, pick: (point: Point) => number | null): Line => ({
+    label,
+    color: PALETTE[index % PALETTE.length] as string,
+    values: points.map(pick),
+  });
   const outcomes = [
     ...new Set(points.flatMap((point) => Object.keys(point.webhooks.outcomes))),
   ].sort((a, b) => (a === "accepted" ? -1 : b === "accepted" ? 1 : a.localeCompare(b)));
@@ -48,21 +47,9 @@ export function chartsOf(points: Point[]): Chart[] {
       title: "Links and conversations",
       unit: "count",
       lines: [
-        line(
-          "Links created",
-          0,
-          of((p) => p.links.created),
-        ),
-        line(
-          "Links opened",
-          1,
-          of((p) => p.links.opened),
-        ),
-        line(
-          "Conversations ended",
-          2,
-          of((p) => p.conversations.ended),
-        ),
+        line("Links created", 0, (p) => p.links.created),
+        line("Links opened", 1, (p) => p.links.opened),
+        line("Conversations ended", 2, (p) => p.conversations.ended),
       ],
     },
     {
@@ -70,16 +57,8 @@ export function chartsOf(points: Point[]): Chart[] {
       title: "Executions",
       unit: "count",
       lines: [
-        line(
-          "Succeeded",
-          1,
-          of((p) => p.executions.succeeded),
-        ),
-        line(
-          "Failed",
-          3,
-          of((p) => p.executions.failed),
-        ),
+        line("Succeeded", 1, (p) => p.executions.succeeded),
+        line("Failed", 3, (p) => p.executions.failed),
       ],
     },
     {
@@ -92,52 +71,25 @@ export function chartsOf(points: Point[]): Chart[] {
               line(
                 OUTCOMES[outcome] ?? outcome,
                 index === 0 ? 0 : index + 1,
-                of(
-                  (p) =>
-                    p.webhooks.outcomes[outcome as keyof Point["webhooks"]["outcomes"]]?.calls ?? 0,
-                ),
+                (p) =>
+                  p.webhooks.outcomes[outcome as keyof Point["webhooks"]["outcomes"]]?.calls ?? 0,
               ),
             )
-          : [
-              line(
-                "Calls",
-                0,
-                of((p) => p.webhooks.calls),
-              ),
-            ],
+          : [line("Calls", 0, (p) => p.webhooks.calls)],
     },
     {
       id: "latency",
       title: "Webhook answer time",
       unit: "ms",
-      lines: [
-        line(
-          "p50",
-          0,
-          of((p) => p.webhooks.p50Ms),
-        ),
-        line(
-          "p99",
-          4,
-          of((p) => p.webhooks.p99Ms),
-        ),
-      ],
+      lines: [line("p50", 0, (p) => p.webhooks.p50Ms), line("p99", 4, (p) => p.webhooks.p99Ms)],
     },
     {
       id: "deliveries",
       title: "Event delivery attempts",
       unit: "count",
       lines: [
-        line(
-          "Succeeded",
-          1,
-          of((p) => p.deliveries.succeeded),
-        ),
-        line(
-          "Failed",
-          3,
-          of((p) => p.deliveries.failed),
-        ),
+        line("Succeeded", 1, (p) => p.deliveries.succeeded),
+        line("Failed", 3, (p) => p.deliveries.failed),
       ],
     },
   ];

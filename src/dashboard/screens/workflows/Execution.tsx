@@ -6,11 +6,12 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "../../api";
-import { followLink, type PathParams } from "../../router";
+import type { PathParams } from "../../router";
 import { Badge } from "../../ui/data";
-import { ErrorNote, Loading, When } from "../../ui/feedback";
+import { QueryStatus, When } from "../../ui/feedback";
 import { duration } from "../../ui/format";
-import { took } from "./ExecutionList";
+import { Screen, Trail } from "../../ui/Screen";
+import { ExecutionLink, took } from "./ExecutionList";
 import { inputsOf, NodeRunView } from "./NodeRunView";
 import { useWorkflow } from "./queries";
 import { Replay } from "./Replay";
@@ -36,22 +37,22 @@ export function Execution({ canChange, params }: { canChange: boolean; params: P
   const record = execution.data;
   const inputs = record ? inputsOf(record.nodes, record.trigger.key) : [];
   return (
-    <section aria-labelledby="execution-title">
-      <p className="breadcrumb">
-        <a href="/app/workflows" onClick={followLink}>
-          Workflows
-        </a>{" "}
-        ›{" "}
-        <a href={paths.executions} onClick={followLink}>
-          {workflow.data?.name ?? "Workflow"}
-        </a>{" "}
-        ›
-      </p>
-      <h1 id="execution-title" tabIndex={-1}>
-        Execution <code className="anywhere">{executionId}</code>
-      </h1>
-      {execution.isPending ? <Loading what="the execution" /> : null}
-      {execution.isError ? <ErrorNote error={execution.error} /> : null}
+    <Screen
+      title={
+        <>
+          Execution <code className="anywhere">{executionId}</code>
+        </>
+      }
+      breadcrumb={
+        <Trail
+          links={[
+            { href: "/app/workflows", label: "Workflows" },
+            { href: paths.executions, label: workflow.data?.name ?? "Workflow" },
+          ]}
+        />
+      }
+    >
+      <QueryStatus query={execution} what="the execution" />
       {record ? (
         <>
           <dl className="facts">
@@ -81,13 +82,11 @@ export function Execution({ canChange, params }: { canChange: boolean; params: P
             ) : null}
             <dt>Replay of</dt>
             <dd>
-              {record.replayOf ? (
-                <a href={paths.execution(record.replayOf)} onClick={followLink}>
-                  <code>{record.replayOf}</code>
-                </a>
-              ) : (
-                "None (the original)"
-              )}
+              <ExecutionLink
+                workflowId={workflowId}
+                id={record.replayOf}
+                none="None (the original)"
+              />
             </dd>
           </dl>
           {canChange ? <Replay execution={record} /> : null}
@@ -105,6 +104,6 @@ export function Execution({ canChange, params }: { canChange: boolean; params: P
           ))}
         </>
       ) : null}
-    </section>
+    </Screen>
   );
 }

@@ -1,102 +1,78 @@
 /**
  * A workflow's executions, newest first (docs/api/webhooks.md#executions): status (queued
  * included), trigger, start, duration and the execution a replay repeats, 20 at a time with
- * "Load more" (`startingAfter` the last one shown).
+ * "Load more" (`startingAfter` the last one shown). Also the workflow tabs' shared pieces: a
+ * list's heading with Refresh (`Toolbar`) and a link to an execution (`ExecutionLink`).
  */
-import { useInfiniteQuery } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { api, type Schemas, unwrap } from "../../api";
 import { followLink } from "../../router";
+import { DataTable } from "../../ui/DataTable";
 import { Badge } from "../../ui/data";
-import { ListStatus, When } from "../../ui/feedback";
+import { When } from "../../ui/feedback";
 import { duration } from "../../ui/format";
 import { LoadMore } from "../../ui/LoadMore";
+import { usePages } from "../../ui/paged";
 import { runTone, workflowPaths } from "./status";
 
 const PAGE = 20;
 
 /** The Executions tab of workflow `workflowId` (docs/dashboard.md#screens). */
 export function ExecutionList({ workflowId }: { workflowId: string }) {
-  const pages = useInfiniteQuery({
+  const { pages, rows: executions } = usePages({
     queryKey: ["executions", workflowId],
-    queryFn: ({ pageParam }) =>
+    page: (cursor) =>
       unwrap(
         api.GET("/v1/manage/workflows/{id}/executions", {
           params: {
             path: { id: workflowId },
-            query: { limit: PAGE, ...(pageParam ? { startingAfter: pageParam } : {}) },
+            query: { limit: PAGE, ...(cursor ? { startingAfter: cursor } : {}) },
           },
         }),
       ),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => (last.hasMore ? last.data.at(-1)?.id : undefined),
+    next: (last) => (last.hasMore ? last.data.at(-1)?.id : undefined),
   });
-  const executions = pages.data?.pages.flatMap((page) => page.data) ?? [];
-  const paths = workflowPaths(workflowId);
   return (
     <section aria-labelledby="executions-title">
-      <div className="toolbar">
-        <h2 id="executions-title">Executions</h2>
-        <button type="button" className="small" onClick={() => void pages.refetch()}>
-          Refresh
-        </button>
-        <span role="status" className="muted">
-          {pages.isFetching && !pages.isPending ? "Refreshing…" : ""}
-        </span>
-      </div>
-      <ListStatus
-        query={pages}
-        what="executions"
-        count={pages.data ? executions.length : undefined}
-      >
-        No executions yet: call one of the workflow's webhook URLs.
-      </ListStatus>
-      {executions.length > 0 ? (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Execution</th>
-                <th scope="col">Status</th>
-                <th scope="col">Trigger</th>
-                <th scope="col">Started</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Replay of</th>
-              </tr>
-            </thead>
-            <tbody>
-              {executions.map((execution) => (
-                <tr key={execution.id}>
-                  <th scope="row">
-                    <a href={paths.execution(execution.id)} onClick={followLink}>
-                      <code>{execution.id}</code>
-                    </a>
-                  </th>
-                  <td>
-                    <Badge tone={runTone(execution.status)}>{execution.status}</Badge>
-                  </td>
-                  <td>
-                    {execution.trigger.key}{" "}
-                    <span className="muted">({execution.trigger.type})</span>
-                  </td>
-                  <td>
-                    <When iso={execution.startedAt} />
-                  </td>
-                  <td className="nowrap">{took(execution)}</td>
-                  <td>
-                    {execution.replayOf ? (
-                      <a href={paths.execution(execution.replayOf)} onClick={followLink}>
-                        <code>{execution.replayOf}</code>
-                      </a>
-                    ) : (
-                      <span className="muted">—</span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <Toolbar titleId="executions-title" title="Executions" pages={pages} />
+      <DataTable
+        status={{
+          query: pages,
+          what: "executions",
+          empty: "No executions yet: call one of the workflow's webhook URLs.",
+        }}
+        rows={executions}
+        columns={[
+          {
+            label: "Execution",
+            cell: (execution) => <ExecutionLink workflowId={workflowId} id={execution.id} />,
+          },
+          {
+            label: "Status",
+            cell: (execution) => <Badge tone={runTone(execution.status)}>{execution.status}</Badge>,
+          },
+          {
+            label: "Trigger",
+            cell: (execution) => (
+              <>
+                {execution.trigger.key} <span className="muted">({execution.trigger.type})</span>
+              </>
+            ),
+          },
+          { label: "Started", cell: (execution) => <When iso={execution.startedAt} /> },
+          { label: "Duration", className: "nowrap", cell: took },
+          {
+            label: "Replay of",
+            cell: (execution) => (
+              <ExecutionLink
+                workflowId={workflowId}
+                id={execution.replayOf}
+                none={<span className="muted">—</span>}
+              />
+            ),
+          },
+        ]}
+      />
       <LoadMore pages={pages} label="Load more executions" />
     </section>
   );
@@ -106,4 +82,43 @@ export function ExecutionList({ workflowId }: { workflowId: string }) {
 export function took(execution: Schemas["Execution"]): string {
   if (execution.status === "queued") return "Waiting for a slot";
   return duration(execution.startedAt, execution.finishedAt) ?? "Running";
+}
+
+/**
+ * A list's heading with what filters it (`children`) and Refresh, which reads the list again and
+ * says so while it does; `titleId` is the heading's id, naming the list's section.
+ */
+export function Toolbar(props: {
+  titleId: string;
+  title: string;
+  pages: { refetch: () => unknown; isFetching: boolean; isPending: boolean };
+  children?: ReactNode;
+}) {
+  const { pages } = props;
+  return (
+    <div className="toolbar">
+      <h2 id={props.titleId}>{props.title}</h2>
+      {props.children}
+      <button type="button" className="small" onClick={() => void pages.refetch()}>
+        Refresh
+      </button>
+      <span role="status" className="muted">
+        {pages.isFetching && !pages.isPending ? "Refreshing…" : ""}
+      </span>
+    </div>
+  );
+}
+
+/** A link to execution `id` of workflow `workflowId`, or `none` when there is none. */
+export function ExecutionLink(props: {
+  workflowId: string;
+  id: string | null | undefined;
+  none?: ReactNode;
+}) {
+  if (!props.id) return <>{props.none}</>;
+  return (
+    <a href={workflowPaths(props.workflowId).execution(props.id)} onClick={followLink}>
+      <code>{props.id}</code>
+    </a>
+  );
 }

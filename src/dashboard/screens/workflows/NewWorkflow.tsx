@@ -3,12 +3,12 @@
  * (suggested from the name), created with one webhook trigger, then opened in the editor.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { slugify } from "../../../platform/slug";
 import { api, type Schemas, unwrap } from "../../api";
 import { navigate } from "../../router";
-import { Dialog } from "../../ui/Dialog";
-import { ErrorNote } from "../../ui/feedback";
+import { FormDialog } from "../../ui/Dialog";
+import { Field } from "../../ui/Field";
 import { workflowPaths } from "./status";
 
 /** What the slug field suggests until it is typed in. */
@@ -37,48 +37,45 @@ export function NewWorkflow() {
       navigate(workflowPaths(created.id).editor);
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate({ name: name.trim(), slug: slug ?? slugOf(name) });
-  };
   return (
     <>
       <button type="button" className="primary" onClick={() => setOpen(true)}>
         New workflow
       </button>
-      <Dialog open={open} title="New workflow" onClose={() => setOpen(false)}>
-        <form className="stack" onSubmit={submit}>
-          <label htmlFor="workflow-name">Name</label>
-          <input
-            id="workflow-name"
-            required
-            maxLength={200}
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-          />
-          <label htmlFor="workflow-slug">Slug</label>
-          <input
-            id="workflow-slug"
-            required
-            maxLength={63}
-            aria-describedby="workflow-slug-about"
-            value={slug ?? slugOf(name)}
-            onChange={(event) => setSlug(event.target.value)}
-          />
-          <small id="workflow-slug-about" className="muted">
-            In the webhook URLs: lower-case letters, digits and inner hyphens.
-          </small>
-          {create.isError ? <ErrorNote error={create.error} /> : null}
-          <div className="actions">
-            <button type="submit" className="primary" disabled={create.isPending}>
-              Create and open the editor
-            </button>
-            <button type="button" onClick={() => setOpen(false)}>
-              Cancel
-            </button>
-          </div>
-        </form>
-      </Dialog>
+      <FormDialog
+        open={open}
+        title="New workflow"
+        onClose={() => setOpen(false)}
+        confirm="Create and open the editor"
+        mutation={create}
+        onSubmit={() => create.mutate({ name: name.trim(), slug: slug ?? slugOf(name) })}
+      >
+        <Field label="Name">
+          {(control) => (
+            <input
+              {...control}
+              required
+              maxLength={200}
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+            />
+          )}
+        </Field>
+        <Field
+          label="Slug"
+          hint="In the webhook URLs: lower-case letters, digits and inner hyphens."
+        >
+          {(control) => (
+            <input
+              {...control}
+              required
+              maxLength={63}
+              value={slug ?? slugOf(name)}
+              onChange={(event) => setSlug(event.target.value)}
+            />
+          )}
+        </Field>
+      </FormDialog>
     </>
   );
 }

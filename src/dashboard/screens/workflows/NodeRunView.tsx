@@ -5,6 +5,7 @@
  */
 import { useId } from "react";
 import type { Schemas } from "../../api";
+import { DataTable } from "../../ui/DataTable";
 import { Badge, Json } from "../../ui/data";
 import { When } from "../../ui/feedback";
 import { duration } from "../../ui/format";
@@ -76,32 +77,20 @@ export function NodeRunView({
   );
 }
 
+/** An http_request's attempts that failed: when, the answer's status and the error. */
 function Attempts({ attempts }: { attempts: NonNullable<NodeRun["attempts"]> }) {
   return (
     <>
       <h4>Attempts that failed</h4>
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">At</th>
-              <th scope="col">Status</th>
-              <th scope="col">Error</th>
-            </tr>
-          </thead>
-          <tbody>
-            {attempts.map((attempt) => (
-              <tr key={attempt.at}>
-                <th scope="row">
-                  <When iso={attempt.at} />
-                </th>
-                <td>{attempt.status ?? "No answer"}</td>
-                <td>{attempt.error ?? "—"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={attempts}
+        rowKey={(attempt) => attempt.at}
+        columns={[
+          { label: "At", cell: (attempt) => <When iso={attempt.at} /> },
+          { label: "Status", cell: (attempt) => attempt.status ?? "No answer" },
+          { label: "Error", cell: (attempt) => attempt.error ?? "—" },
+        ]}
+      />
     </>
   );
 }

@@ -4,12 +4,11 @@
  * the API has recorded it, the browser goes to the new execution.
  */
 import { useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { api, type Schemas, unwrap } from "../../api";
 import { navigate } from "../../router";
-import { Dialog } from "../../ui/Dialog";
+import { FormDialog } from "../../ui/Dialog";
 import { useDialogMutation } from "../../ui/dialog-mutation";
-import { ErrorNote } from "../../ui/feedback";
 import { workflowPaths } from "./status";
 
 type Definition = Schemas["ReplayInput"]["definition"];
@@ -36,43 +35,36 @@ export function Replay({ execution }: { execution: Schemas["Execution"] }) {
     },
     () => setOpen(false),
   );
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const chosen = new FormData(event.currentTarget).get("definition");
-    replay.mutate(chosen === "current" ? "current" : "original");
-  };
+  const submit = (form: FormData) =>
+    replay.mutate(form.get("definition") === "current" ? "current" : "original");
   return (
     <>
       <button type="button" className="primary" onClick={() => setOpen(true)}>
         Replay
       </button>
-      <Dialog open={open} title="Replay this execution?" onClose={close}>
-        <form className="stack" onSubmit={submit}>
-          <p>
-            A new execution starts with the same trigger input. No caller waits for it, so its
-            answer goes nowhere.
-          </p>
-          <fieldset>
-            <legend>Run it on</legend>
-            <label className="check">
-              <input type="radio" name="definition" value="original" defaultChecked /> The
-              definition this execution ran on
-            </label>
-            <label className="check">
-              <input type="radio" name="definition" value="current" /> The workflow as saved now
-            </label>
-          </fieldset>
-          {replay.isError ? <ErrorNote error={replay.error} /> : null}
-          <div className="actions">
-            <button type="submit" className="primary" disabled={replay.isPending}>
-              Replay execution
-            </button>
-            <button type="button" onClick={close}>
-              Cancel
-            </button>
-          </div>
-        </form>
-      </Dialog>
+      <FormDialog
+        open={open}
+        title="Replay this execution?"
+        onClose={close}
+        confirm="Replay execution"
+        mutation={replay}
+        onSubmit={submit}
+      >
+        <p>
+          A new execution starts with the same trigger input. No caller waits for it, so its answer
+          goes nowhere.
+        </p>
+        <fieldset>
+          <legend>Run it on</legend>
+          <label className="check">
+            <input type="radio" name="definition" value="original" defaultChecked /> The definition
+            this execution ran on
+          </label>
+          <label className="check">
+            <input type="radio" name="definition" value="current" /> The workflow as saved now
+          </label>
+        </fieldset>
+      </FormDialog>
     </>
   );
 }

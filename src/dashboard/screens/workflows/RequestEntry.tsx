@@ -5,12 +5,14 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { api, type Schemas, unwrap } from "../../api";
-import { followLink } from "../../router";
+import { DataTable } from "../../ui/DataTable";
 import { Dialog } from "../../ui/Dialog";
+import { DialogActions } from "../../ui/DialogActions";
 import { Badge } from "../../ui/data";
-import { ErrorNote, Loading, When } from "../../ui/feedback";
+import { QueryStatus, When } from "../../ui/feedback";
 import { bytes, prettyBody } from "../../ui/format";
-import { OUTCOMES, outcomeTone, workflowPaths } from "./status";
+import { ExecutionLink } from "./ExecutionList";
+import { OUTCOMES, outcomeTone } from "./status";
 
 type Entry = Schemas["LoggedRequest"];
 
@@ -24,11 +26,7 @@ export function RequestEntry(props: {
   return (
     <Dialog open={entry !== null} title="Logged call" onClose={props.onClose} className="wide">
       {entry ? <EntryDetail workflowId={props.workflowId} entry={entry} /> : null}
-      <div className="actions">
-        <button type="button" onClick={props.onClose}>
-          Close
-        </button>
-      </div>
+      <DialogActions onClose={props.onClose} closeLabel="Close" />
     </Dialog>
   );
 }
@@ -73,41 +71,20 @@ function EntryDetail({ workflowId, entry }: { workflowId: string; entry: Entry }
         ) : null}
         <dt>Execution</dt>
         <dd>
-          {entry.executionId ? (
-            <a href={workflowPaths(workflowId).execution(entry.executionId)} onClick={followLink}>
-              <code>{entry.executionId}</code>
-            </a>
-          ) : (
-            "None"
-          )}
+          <ExecutionLink workflowId={workflowId} id={entry.executionId} none="None" />
         </dd>
       </dl>
       <h3>Headers</h3>
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Value</th>
-            </tr>
-          </thead>
-          <tbody>
-            {Object.entries(entry.headers).map(([name, value]) => (
-              <tr key={name}>
-                <th scope="row">
-                  <code>{name}</code>
-                </th>
-                <td>
-                  <code>{value}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={Object.entries(entry.headers)}
+        rowKey={([name]) => name}
+        columns={[
+          { label: "Name", cell: ([name]) => <code>{name}</code> },
+          { label: "Value", cell: ([, value]) => <code>{value}</code> },
+        ]}
+      />
       <h3>Body</h3>
-      {detail.isPending ? <Loading what="the body" /> : null}
-      {detail.isError ? <ErrorNote error={detail.error} /> : null}
+      <QueryStatus query={detail} what="the body" />
       {detail.data ? <Body detail={detail.data} /> : null}
     </div>
   );

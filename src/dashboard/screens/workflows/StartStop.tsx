@@ -1,9 +1,11 @@
 /**
- * Start or stop a workflow (docs/api/manage.md#workflows), for Owners and Admins: a stopped
- * workflow's webhook URLs answer 404 to every caller. The outcome is announced next to the button.
+ * A workflow's status, running or stopped, and starting or stopping it
+ * (docs/api/manage.md#workflows), for Owners and Admins: a stopped workflow's webhook URLs answer
+ * 404 to every caller. The outcome is announced next to the button.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, type Schemas, unwrap } from "../../api";
+import { Badge } from "../../ui/data";
 import { ErrorNote } from "../../ui/feedback";
 
 type Workflow = Schemas["Workflow"];
@@ -46,4 +48,9 @@ export function StartStop({ workflow }: { workflow: Workflow }) {
       {change.isError ? <ErrorNote error={change.error} /> : null}
     </span>
   );
+}
+
+/** The status of `workflow` as a badge: running or stopped. */
+export function WorkflowStatus({ workflow }: { workflow: Workflow }) {
+  return <Badge tone={workflow.status === "running" ? "ok" : "off"}>{workflow.status}</Badge>;
 }

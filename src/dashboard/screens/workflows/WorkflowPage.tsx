@@ -5,83 +5,77 @@
  * browser's back button goes between them.
  */
 import { lazy, type ReactNode, Suspense } from "react";
+import type { Schemas } from "../../api";
 import { followLink, type PathParams } from "../../router";
-import { Badge } from "../../ui/data";
 import { ErrorNote, Loading } from "../../ui/feedback";
+import { Screen, Trail } from "../../ui/Screen";
 import { ExecutionList } from "./ExecutionList";
 import { useWorkflow } from "./queries";
 import { RequestLog } from "./RequestLog";
-import { StartStop } from "./StartStop";
+import { StartStop, WorkflowStatus } from "./StartStop";
 import { workflowPaths } from "./status";
 
 type Props = { canChange: boolean; params: PathParams };
+type Workflow = Schemas["Workflow"];
 
 // React Flow loads with the editor, not with the dashboard (docs/dashboard.md#workflow-editor).
 const Editor = lazy(() => import("./editor/Editor"));
 
 /** `/app/workflows/{id}/editor`: the workflow on a canvas. */
-export function WorkflowEditor({ canChange, params }: Props) {
-  const id = params.id ?? "";
-  const workflow = useWorkflow(id);
+export function WorkflowEditor(props: Props) {
   return (
-    <WorkflowPage id={id} tab="editor" canChange={canChange}>
-      <Suspense fallback={<Loading what="the editor" />}>
-        {workflow.data ? <Editor workflow={workflow.data} canChange={canChange} /> : null}
-      </Suspense>
+    <WorkflowPage {...props} tab="editor">
+      {(_, workflow) => (
+        <Suspense fallback={<Loading what="the editor" />}>
+          {workflow ? <Editor workflow={workflow} canChange={props.canChange} /> : null}
+        </Suspense>
+      )}
     </WorkflowPage>
   );
 }
 
 /** `/app/workflows/{id}`: the workflow's executions, newest first. */
-export function WorkflowExecutions({ canChange, params }: Props) {
-  const id = params.id ?? "";
+export function WorkflowExecutions(props: Props) {
   return (
-    <WorkflowPage id={id} tab="executions" canChange={canChange}>
-      <ExecutionList workflowId={id} />
+    <WorkflowPage {...props} tab="executions">
+      {(id) => <ExecutionList workflowId={id} />}
     </WorkflowPage>
   );
 }
 
 /** `/app/workflows/{id}/requests`: the calls to the workflow's webhook URLs, refusals included. */
-export function WorkflowRequests({ canChange, params }: Props) {
-  const id = params.id ?? "";
+export function WorkflowRequests(props: Props) {
   return (
-    <WorkflowPage id={id} tab="requests" canChange={canChange}>
-      <RequestLog workflowId={id} />
+    <WorkflowPage {...props} tab="requests">
+      {(id) => <RequestLog workflowId={id} />}
     </WorkflowPage>
   );
 }
 
-function WorkflowPage(props: {
-  id: string;
-  tab: "editor" | "executions" | "requests";
-  canChange: boolean;
-  children: ReactNode;
-}) {
-  const workflow = useWorkflow(props.id);
-  const paths = workflowPaths(props.id);
+/** Workflow `params.id`'s page with tab `tab` open: `children` gets the id and the workflow. */
+function WorkflowPage(
+  props: Props & {
+    tab: "editor" | "executions" | "requests";
+    children: (id: string, workflow: Workflow | undefined) => ReactNode;
+  },
+) {
+  const id = props.params.id ?? "";
+  const workflow = useWorkflow(id);
+  const paths = workflowPaths(id);
   const tabs = [
     { key: "editor", label: "Editor", href: paths.editor },
     { key: "executions", label: "Executions", href: paths.executions },
     { key: "requests", label: "Request log", href: paths.requests },
   ] as const;
   return (
-    <section aria-labelledby="workflow-title">
-      <p className="breadcrumb">
-        <a href="/app/workflows" onClick={followLink}>
-          Workflows
-        </a>{" "}
-        ›
-      </p>
-      <h1 id="workflow-title" tabIndex={-1}>
-        {workflow.data?.name ?? "Workflow"}
-      </h1>
+    <Screen
+      title={workflow.data?.name ?? "Workflow"}
+      breadcrumb={<Trail links={[{ href: "/app/workflows", label: "Workflows" }]} />}
+    >
       {workflow.isError ? <ErrorNote error={workflow.error} /> : null}
       {workflow.data ? (
         <div className="actions">
-          <Badge tone={workflow.data.status === "running" ? "ok" : "off"}>
-            {workflow.data.status}
-          </Badge>
+          <WorkflowStatus workflow={workflow.data} />
           <code>{workflow.data.slug}</code>
           {props.canChange ? <StartStop workflow={workflow.data} /> : null}
         </div>
@@ -101,7 +95,7 @@ function WorkflowPage(props: {
           ))}
         </ul>
       </nav>
-      {props.children}
-    </section>
+      {props.children(id, workflow.data)}
+    </Screen>
   );
 }

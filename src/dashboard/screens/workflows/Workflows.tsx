@@ -7,10 +7,10 @@ import { useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "../../api";
 import { followLink } from "../../router";
 import { CopyButton } from "../../ui/CopyButton";
-import { Badge } from "../../ui/data";
-import { ListStatus } from "../../ui/feedback";
+import { DataTable } from "../../ui/DataTable";
+import { Screen } from "../../ui/Screen";
 import { NewWorkflow } from "./NewWorkflow";
-import { StartStop } from "./StartStop";
+import { StartStop, WorkflowStatus } from "./StartStop";
 import { workflowPaths } from "./status";
 
 /** `/app/workflows` (docs/dashboard.md#screens): the table; `canChange` shows Start and Stop. */
@@ -20,68 +20,37 @@ export function Workflows({ canChange }: { canChange: boolean }) {
     queryFn: () => unwrap(api.GET("/v1/manage/workflows")),
   });
   return (
-    <section aria-labelledby="workflows-title">
-      <h1 id="workflows-title" tabIndex={-1}>
-        Workflows
-      </h1>
-      <p className="muted">
-        A running workflow's webhook URLs start executions; a stopped one's answer 404.
-      </p>
+    <Screen
+      title="Workflows"
+      intro="A running workflow's webhook URLs start executions; a stopped one's answer 404."
+    >
       {canChange ? (
         <div className="actions">
           <NewWorkflow />
         </div>
       ) : null}
-      <ListStatus query={workflows} what="workflows" count={workflows.data?.data.length}>
-        No workflows yet.
-      </ListStatus>
-      {workflows.data && workflows.data.data.length > 0 ? (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Slug</th>
-                <th scope="col">Status</th>
-                <th scope="col">Webhook URLs</th>
-                {canChange ? (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {workflows.data.data.map((workflow) => (
-                <tr key={workflow.id}>
-                  <th scope="row">
-                    <a href={workflowPaths(workflow.id).editor} onClick={followLink}>
-                      {workflow.name}
-                    </a>
-                  </th>
-                  <td className="nowrap">
-                    <code>{workflow.slug}</code>
-                  </td>
-                  <td>
-                    <Badge tone={workflow.status === "running" ? "ok" : "off"}>
-                      {workflow.status}
-                    </Badge>
-                  </td>
-                  <td>
-                    <WebhookUrls urls={workflow.webhookUrls} />
-                  </td>
-                  {canChange ? (
-                    <td>
-                      <StartStop workflow={workflow} />
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-    </section>
+      <DataTable
+        status={{ query: workflows, what: "workflows", empty: "No workflows yet." }}
+        rows={workflows.data?.data}
+        columns={[
+          {
+            label: "Name",
+            cell: (workflow) => (
+              <a href={workflowPaths(workflow.id).editor} onClick={followLink}>
+                {workflow.name}
+              </a>
+            ),
+          },
+          { label: "Slug", className: "nowrap", cell: (workflow) => <code>{workflow.slug}</code> },
+          { label: "Status", cell: (workflow) => <WorkflowStatus workflow={workflow} /> },
+          {
+            label: "Webhook URLs",
+            cell: (workflow) => <WebhookUrls urls={workflow.webhookUrls} />,
+          },
+        ]}
+        actions={canChange && ((workflow) => <StartStop workflow={workflow} />)}
+      />
+    </Screen>
   );
 }
 
