@@ -1,6 +1,6 @@
 /**
  * Agents (conversation flows) and their widget channels (docs/api/manage.md). The agent's parameter
- * definitions are what link parameters are validated against (spec 2.2).
+ * definitions are what link parameters are validated against (docs/api/launch.md#parameters).
  */
 
 import type { z } from "@hono/zod-openapi";

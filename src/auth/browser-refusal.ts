@@ -3,7 +3,7 @@ import { ApiError } from "../platform/errors";
 
 /**
  * Refuses browser calls to the launch API with `403 browser_not_allowed` and no CORS headers
- * (spec 5.2, docs/api/launch.md): any OPTIONS preflight, and any request carrying Origin or Fetch Metadata.
+ * (docs/api/launch.md#order-of-checks): any OPTIONS preflight, and any request carrying Origin or Fetch Metadata.
  *
  * One exception, on purpose: a lone `Sec-Fetch-Mode: cors` with no other Fetch Metadata is what
  * Node's built-in fetch (undici) sends from servers; browsers always send Sec-Fetch-Site and

@@ -1,5 +1,5 @@
 /**
- * Credential checks (spec 5, docs/security.md, docs/api/manage.md). Only SHA-256 digests are stored; the presented secret
+ * Credential checks (docs/security.md#credentials, docs/api/manage.md). Only SHA-256 digests are stored; the presented secret
  * is checked for its checksum first, so malformed secrets cost no D1 read.
  */
 import { and, eq, isNull, lt, or } from "drizzle-orm";

@@ -1,6 +1,6 @@
 /**
  * Authentication middleware: widget keys with their rate limit on the launch API, member tokens on
- * the management API (spec 5, docs/api/manage.md, docs/api/launch.md).
+ * the management API (docs/security.md#credentials, docs/api/manage.md, docs/api/launch.md).
  */
 
 import { getCookie } from "hono/cookie";

@@ -1,5 +1,5 @@
 /**
- * Workflow events of conversations (spec 6, docs/api/conversations.md): `conversation.started` and
+ * Workflow events of conversations (docs/events.md#conversation-events-to-workflows): `conversation.started` and
  * `conversation.ended` start every running workflow of the workspace that has a
  * `conversation_event` trigger for the conversation's agent listening to that event.
  */

@@ -57,7 +57,7 @@ export const widgetKeys = sqliteTable(
     flowIds: text("flow_ids", { mode: "json" }).$type<string[] | null>(),
     expiresAt: integer("expires_at"),
     createdAt: integer("created_at").notNull(),
-    /** Member id of the creator; kept after the member is removed (spec 5.4). */
+    /** Member id of the creator; kept after the member is removed (docs/api/manage.md#widget-keys). */
     createdBy: text("created_by").notNull(),
     revokedAt: integer("revoked_at"),
     /** When the key last authenticated a call, to the minute (docs/api/manage.md#widget-keys). */

@@ -1,6 +1,6 @@
 /**
  * The rules of a link, shared by the Worker and the link ledger: key scope, agent and widget
- * channel, parameters (spec 2.2, 5.3; docs/api/launch.md), and the D1 reads behind them.
+ * channel, parameters (docs/api/launch.md#order-of-checks), and the D1 reads behind them.
  */
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";

@@ -1,6 +1,6 @@
 /**
- * Strict validation of a link's parameters against the agent's Initial Parameters (spec 2.2,
- * docs/api/launch.md). No conversion: "5" is not a number, 1.5 is not an integer.
+ * Strict validation of a link's parameters against the agent's Initial Parameters
+ * (docs/api/launch.md#parameters). No conversion: "5" is not a number, 1.5 is not an integer.
  */
 import type { ParameterDefinition } from "../db/schema";
 import type { ErrorDetail } from "../platform/errors";

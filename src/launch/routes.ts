@@ -1,5 +1,5 @@
 /**
- * Widget Launch API: `/v1/widget/launches[/{id}[/end]]` (spec 4.1 to 4.3, docs/api/launch.md).
+ * Widget Launch API: `/v1/widget/launches[/{id}[/end]]` (docs/api/launch.md#operations).
  * Middleware order is the order of checks (docs/api/launch.md#order-of-checks): browser refusal,
  * key, rate limit, body size, JSON and shape; the service does scope, agent and channel,
  * parameters and the pending cap.

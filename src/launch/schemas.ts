@@ -1,10 +1,10 @@
-/** Launch API schemas (spec 2.2 to 2.4, docs/api/launch.md): they validate requests and generate OpenAPI. */
+/** Launch API schemas (docs/api/launch.md#operations): they validate requests and generate OpenAPI. */
 import { z } from "@hono/zod-openapi";
 
 export const MIN_EXPIRES_IN_SECONDS = 300;
 export const MAX_EXPIRES_IN_SECONDS = 7_776_000;
 export const DEFAULT_EXPIRES_IN_SECONDS = 604_800;
-/** Largest accepted request body, in bytes (spec 8: 32 KB). */
+/** Largest accepted request body, in bytes (docs/limits.md: 32 KB). */
 export const MAX_LAUNCH_BODY_BYTES = 32_768;
 
 /** Metadata limits (docs/api/launch.md#metadata): Stripe's shape, smaller. */

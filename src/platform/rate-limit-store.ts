@@ -1,7 +1,7 @@
 /**
  * An exact sliding-window log per key (a widget key, or a webhook node), kept in memory and
- * persisted in the object's storage so a restart or an eviction forgets nothing (spec 8,
- * docs/api/launch.md). Written grouped and unconfirmed, one entry per key per write,
+ * persisted in the object's storage so a restart or an eviction forgets nothing
+ * (docs/api/launch.md#rate-limit). Written grouped and unconfirmed, one entry per key per write,
  * `rl/<key>/<newest ms>/<n>` listing its calls' times (why: docs/architecture.md#storage).
  */
 import { GroupCommit } from "./group-commit";

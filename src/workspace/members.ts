@@ -141,7 +141,7 @@ export async function listMembers(
 
 /**
  * Removes a member: their token stops working at once; widget keys they created keep working
- * (spec 5.4). Idempotent. @throws 404 not_found, 409 cannot_remove_owner.
+ * (docs/api/manage.md#members). Idempotent. @throws 404 not_found, 409 cannot_remove_owner.
  */
 export async function removeMember(
   db: DrizzleD1Database,

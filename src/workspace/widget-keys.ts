@@ -1,5 +1,5 @@
 /**
- * Widget keys (spec 2.1 and 5, docs/security.md, docs/api/manage.md): created by owners and admins, shown once, stored as
+ * Widget keys (docs/security.md#widget-keys, docs/api/manage.md#widget-keys): created by owners and admins, shown once, stored as
  * SHA-256, optionally limited to agents and given an expiry; revoked at once.
  */
 

@@ -2,7 +2,7 @@
 import type { JsonValue } from "../../platform/json";
 import type { Block } from "../protocol";
 
-/** What the agent knows about its conversation (spec 2.2): the person, the parameters, the task. */
+/** What the agent knows about its conversation (docs/api/conversations.md#the-prompt): the person, the parameters, the task. */
 export type ConversationContext = {
   agent: { name: string; instructions: string | null; model: string | null };
   participant: { name: string | null };

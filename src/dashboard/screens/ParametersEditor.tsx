@@ -1,5 +1,5 @@
 /**
- * The Initial Parameters editor of an agent (spec 2, docs/dashboard.md#screens): one row per
+ * The Initial Parameters editor of an agent (docs/api/launch.md#parameters, docs/dashboard.md#screens): one row per
  * parameter with its name, type, whether it is required, and its allowed options. Controlled: the
  * agent editor owns the rows and validates them with the API's own schema.
  */

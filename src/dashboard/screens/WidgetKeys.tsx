@@ -1,5 +1,5 @@
 /**
- * Settings > API access > Widget keys (spec 5, docs/dashboard.md#screens): the keys with their
+ * Settings > API access > Widget keys (docs/security.md#widget-keys, docs/dashboard.md#screens): the keys with their
  * prefix, agents, expiry and creator; Owners and Admins create one (shown once, with a copy
  * button and a warning) and revoke one after confirming.
  */

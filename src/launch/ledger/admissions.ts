@@ -1,7 +1,7 @@
 /**
  * Admission of the ledger's calls (docs/api/launch.md#rate-limit): a revoked widget key is refused,
  * and each key's calls (and each member's dashboard previews) are counted in the exact sliding
- * window of the launch API's rate limit (spec 8), persisted by `RateLimitStore`.
+ * window of the launch API's rate limit (docs/api/launch.md#rate-limit), persisted by `RateLimitStore`.
  */
 import type { WidgetKeyPrincipal } from "../../auth";
 import type { RateLimitStore } from "../../platform/rate-limit-store";
@@ -17,7 +17,7 @@ export class Admissions {
     private readonly limits: LaunchLimits,
   ) {}
 
-  /** Counts one call of the key (spec 8) unless the key is revoked or over its limit. */
+  /** Counts one call of the key (docs/api/launch.md#rate-limit) unless the key is revoked or over its limit. */
   async admit(key: Pick<WidgetKeyPrincipal, "keyId">): Promise<Admission> {
     if (await this.keys.isRevoked(key.keyId)) return { admitted: false, reason: "key_revoked" };
     return this.count(key.keyId);

@@ -2,7 +2,7 @@
  * LinkLedger: one SQLite-backed Durable Object per workspace, the single writer of its links
  * (docs/architecture.md#link-ledger). Every launch API call makes one call here.
  * - Admission: refuses revoked widget keys (revocation runs through here, so it takes effect at once)
- *   and enforces the exact sliding-window rate limit per key (spec 8, docs/api/launch.md; `RateLimitStore`),
+ *   and enforces the exact sliding-window rate limit per key (docs/api/launch.md#rate-limit; `RateLimitStore`),
  *   and per member for their dashboard previews (docs/api/manage.md#widget-preview).
  * - The pending cap (`PendingLinks`), link writes with their events (`EventWatch`) and the caches.
  */
@@ -70,7 +70,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
   /** Bumped by every write, so a read-through that raced a write does not cache a stale row. */
   private epoch = 0;
 
-  /** Counts one call of the key (spec 8) unless the key is revoked or over its limit. */
+  /** Counts one call of the key (docs/api/launch.md#rate-limit) unless the key is revoked or over its limit. */
   async admit(key: Pick<WidgetKeyPrincipal, "keyId">): Promise<Admission> {
     return this.admissions.admit(key);
   }

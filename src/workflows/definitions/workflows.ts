@@ -34,7 +34,7 @@ export type WorkflowView = {
   updatedAt: string;
 };
 
-/** `{APP_URL}/webhooks/<workspace slug>/<workflow slug>/<node key>` (spec 4.4, docs/api/webhooks.md). */
+/** `{APP_URL}/webhooks/<workspace slug>/<workflow slug>/<node key>` (docs/api/webhooks.md#urls). */
 export function webhookUrl(appUrl: string, workspaceSlug: string, slug: string, key: string) {
   return `${appUrl}/webhooks/${workspaceSlug}/${slug}/${key}`;
 }
@@ -238,7 +238,7 @@ export async function replaceWorkflow(
   return toView(row, await slugOf(db, workspaceId), appUrl);
 }
 
-/** Starts or stops the workflow; a stopped workflow accepts nothing (spec 3). @throws 404 not_found */
+/** Starts or stops the workflow; a stopped workflow accepts nothing (docs/api/manage.md#workflows). @throws 404 not_found */
 export async function setWorkflowStatus(
   db: DrizzleD1Database,
   notify: NotifyRunner,

@@ -1,6 +1,6 @@
 /**
  * The condition node's operators (docs/api/webhooks.md). Operands are already-resolved template values; the
- * typical use compares a caller's header to a workspace secret (spec 5), so string equality runs in
+ * typical use compares a caller's header to a workspace secret (docs/security.md#workspace-secrets), so string equality runs in
  * time that depends only on the lengths.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Templates in node settings (docs/api/webhooks.md, spec 2.6): `{{<node_key>.<path>}}` and `{{secrets.NAME}}`.
+ * Templates in node settings (docs/api/webhooks.md#request-outputs): `{{<node_key>.<path>}}` and `{{secrets.NAME}}`.
  * A plain walk over own properties (no eval, nothing inherited); resolved values are never read as
  * templates again, so a caller cannot inject `{{secrets.X}}`.
  */

@@ -88,7 +88,7 @@ export class WebhookReceiver {
     here: number,
   ): Promise<Answer> {
     const { executor, rateLimits, source, deliveries, late } = this.parts;
-    // A stopped workflow's URLs answer 404 (spec 3); the log says why.
+    // A stopped workflow's URLs answer 404 (docs/api/webhooks.md#responses); the log says why.
     if (config.status !== "running") return { outcome: { kind: "not_found", stale: false } };
     if (call.method !== node.httpMethod) {
       return { outcome: { kind: "method_not_allowed", allow: node.httpMethod } };

@@ -1,5 +1,5 @@
 /**
- * The webhook receiver's Worker half (spec 4.4, docs/api/webhooks.md): finds the workflow behind the URL,
+ * The webhook receiver's Worker half (docs/api/webhooks.md#urls): finds the workflow behind the URL,
  * reads the request into the webhook node's outputs and hands it to one of the workflow's runners
  * (docs/scaling.md#runner-shards), which answers 404, 405, 429, then 413, 415 or 422, then runs.
  */

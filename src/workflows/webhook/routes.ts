@@ -1,6 +1,6 @@
 /**
  * The webhook receiver: `{APP_URL}/webhooks/<workspace>/<workflow>/<node key>`, any method, no
- * credentials (spec 4.4 and 5, docs/api/webhooks.md). Errors use the API's one envelope.
+ * credentials (docs/api/webhooks.md#urls). Errors use the API's one envelope.
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
