@@ -5,6 +5,7 @@
  * fetch or wait without recording a second run).
  */
 import type { JsonValue } from "../../platform/json";
+import { isTriggerNode } from "../nodes/models";
 import type {
   ExecutionState,
   FetchResponse,
@@ -13,7 +14,6 @@ import type {
   WorkflowDefinition,
   WorkflowNode,
 } from "../nodes/types";
-import { isTriggerNode } from "../nodes/validate";
 import { evaluateCondition } from "./condition";
 import { executionOrder } from "./graph";
 import { buildRequest } from "./http-request";

@@ -4,7 +4,7 @@
  * Dragging between handles on the canvas does the same; this is the way by keyboard.
  */
 import { type FormEvent, useId, useState } from "react";
-import { DEFAULT_NAMES } from "../../../../workflows/nodes/node-settings";
+import { DEFAULT_NAMES } from "../../../../workflows/nodes/models";
 import { isTrigger } from "./CanvasNode";
 import type { CanvasNode } from "./model";
 import type { EditorState } from "./use-editor";

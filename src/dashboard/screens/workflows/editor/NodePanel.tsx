@@ -4,7 +4,7 @@
  * saved, its connections (the keyboard's way to connect nodes), and removing it.
  */
 import { useId } from "react";
-import { DEFAULT_NAMES } from "../../../../workflows/nodes/node-settings";
+import { DEFAULT_NAMES } from "../../../../workflows/nodes/models";
 import type { Schemas } from "../../../api";
 import { CopyField } from "../../../ui/CopyField";
 import { Capture } from "./Capture";

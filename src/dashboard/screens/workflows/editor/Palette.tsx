@@ -3,8 +3,7 @@
  * click or keyboard, and each can be dragged onto the canvas to drop it where it should go.
  */
 import type { DragEvent } from "react";
-import { DEFAULT_NAMES } from "../../../../workflows/nodes/node-settings";
-import { NODE_TYPES, type NodeType } from "../../../../workflows/nodes/types";
+import { DEFAULT_NAMES, NODE_TYPES, type NodeType } from "../../../../workflows/nodes/models";
 
 /** The drag payload's type: the node type being dragged. */
 export const DRAG_TYPE = "application/x-agent-edge-node";
