@@ -130,7 +130,7 @@ const fieldOf = (path: Segment[]) =>
 function messageOf(code: string, path: Segment[], variant: string | undefined, zod: string) {
   const name = String(path.at(-1));
   if (code === "required") return `${name} is required.`;
-  if (code === "unknown_field") return `${name} is not a setting here.`;
+  if (code === "unknown_field") return `${name} is not a field here.`;
   return code === "not_allowed" && variant ? `${name} is not allowed with this ${variant}.` : zod;
 }
 
