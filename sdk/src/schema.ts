@@ -10639,7 +10639,7 @@ export interface components {
                 [key: string]: unknown;
             }[];
             concurrency: components["schemas"]["WorkflowConcurrency"];
-            /** @description Each webhook node's full URL by node key (spec 4.4) */
+            /** @description Each webhook node's full URL, by node key */
             webhookUrls: {
                 [key: string]: string;
             };

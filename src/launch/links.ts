@@ -1,5 +1,5 @@
 /**
- * Links of the Widget Launch API: create, look up, revoke (spec 2.2 to 4.3, docs/api/launch.md), and opening
+ * Links of the Widget Launch API: create, look up, revoke (docs/api/launch.md#operations), and opening
  * (pending → active) for the conversation to build on. Each launch call is one call to the
  * workspace's link ledger, which counts it and does the work. Never sees a Hono context.
  */
@@ -154,7 +154,7 @@ export async function createLink(
 }
 
 /**
- * The look-up view of a link (spec 2.4, docs/api/launch.md): never the token, never the parameters;
+ * The look-up view of a link (docs/api/launch.md#operations): never the token, never the parameters;
  * with its metadata, which the person and the agent never see.
  */
 export function toLaunch(link: Link, now: number): Launch {
@@ -189,7 +189,7 @@ export async function getLink<S extends LinkScope>(
   return toLaunch(ledgerValue(await ledger.lookupLink(scope, id)), now);
 }
 
-/** Revokes a link from any state (spec 3); repeating it changes nothing; a pending slot is freed. */
+/** Revokes a link from any state (docs/api/launch.md#operations); repeating it changes nothing; a pending slot is freed. */
 export async function revokeLink<S extends LinkScope>(
   ledger: LinkAccess<S>,
   scope: S,
@@ -228,7 +228,7 @@ export async function openLinkByToken(
     throw notFound("No link of this widget channel has this token.");
   }
   if (link.status === "revoked") throw refuse("revoked");
-  // The link stops opening, and resuming, at its expiry (spec 1.4, docs/api/conversations.md).
+  // The link stops opening, and resuming, at its expiry (docs/api/conversations.md#lifecycle).
   if (link.expiresAt <= now) throw refuse("expired");
   if (link.status !== "pending") return { link, opened: false };
   const opened = await ledgerFor(link.workspaceId).activateLink(

@@ -1,5 +1,5 @@
 /**
- * The launch API's per-key rate limit (spec 8; docs/api/launch.md#rate-limit): at most
+ * The launch API's per-key rate limit (docs/api/launch.md#rate-limit): at most
  * `RATE_LIMIT_PER_MINUTE` (120) accepted calls of one widget key in any 60 s, counted exactly by
  * the workspace's LinkLedger. Every call with a valid key counts once, whatever it answers; every
  * answer carries the IETF `RateLimit-Policy` and `RateLimit` headers; a call over the limit gets 429

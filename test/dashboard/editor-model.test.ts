@@ -14,6 +14,7 @@ import {
 import {
   fromWorkflow,
   layout,
+  type NodeJson,
   nextKey,
   sortProblems,
   toDefinition,
@@ -25,8 +26,9 @@ import {
   textToValue,
   valueToText,
 } from "../../src/dashboard/screens/workflows/editor/values";
-import { NODE_SETTINGS } from "../../src/workflows/nodes/node-settings";
-import { NODE_TYPES } from "../../src/workflows/nodes/types";
+import { NODE_MODELS, NODE_TYPES, type NodeType } from "../../src/workflows/nodes/models";
+import { CORPUS, type Corpus } from "../helpers/node-corpus";
+import { webhook } from "../helpers/node-corpus-webhook";
 
 const workflow: Schemas["Workflow"] = {
   id: "wf_1",
@@ -92,8 +94,11 @@ describe("the canvas model", () => {
 });
 
 describe("the panel's fields", () => {
-  it.each(NODE_TYPES)("shows every setting of a %s node, from its schema", (type) => {
-    expect(fieldsOf(type).map((field) => field.path)).toEqual(NODE_SETTINGS[type]);
+  it.each(NODE_TYPES)("shows every setting of a %s node, from its model", (type) => {
+    const settings = Object.keys(NODE_MODELS[type].schema.shape).filter(
+      (name) => !["key", "type", "name", "position"].includes(name),
+    );
+    expect(fieldsOf(type).map((field) => field.path)).toEqual(settings);
   });
 
   it("carries the schema's kinds, ranges, options, groups and template settings", () => {
@@ -150,7 +155,18 @@ describe("the panel's fields", () => {
     ]);
   });
 
-  it("checks a node with the API's schema, each problem by its setting", () => {
+  it.each(NODE_TYPES)("judges the corpus's %s nodes as the API does, field by field", (type) => {
+    const { valid, invalid } = ({ webhook, ...CORPUS } as Record<NodeType, Corpus>)[type];
+    for (const node of valid) expect(checkNode({ key: "hook", ...node } as NodeJson)).toEqual([]);
+    for (const { node, problems } of invalid) {
+      const fields = checkNode(node as NodeJson).map((problem) => problem.field);
+      expect(new Set(fields)).toEqual(
+        new Set(problems.map((problem) => problem.slice(0, problem.lastIndexOf(" ")))),
+      );
+    }
+  });
+
+  it("checks a node with the API's model, each problem by its setting", () => {
     expect(checkNode({ key: "w", type: "wait", seconds: 5 })).toEqual([]);
     const problems = checkNode({ key: "w", type: "wait", seconds: 86_401 });
     expect(problems.map((problem) => problem.field)).toEqual(["seconds"]);

@@ -1,8 +1,10 @@
 /**
- * Nodes that the OpenAPI schemas (src/workflows/nodes/node-schemas.ts) and `parseDefinition` must judge
- * alike (test/workflows/node-schemas.test.ts): valid ones using every setting, at its limits, and
- * invalid ones each just past one rule, with the problems parseDefinition reports (field relative
- * to the node, then code). Templates read `hook`, the webhook the test puts before non-triggers.
+ * The API's verdicts on nodes (test/workflows/node-models.test.ts, and the editor's in
+ * test/dashboard/editor-model.test.ts): valid ones using every setting of every type, at its
+ * limits, and invalid ones each just past one rule, with exactly the problems a save answers
+ * (field relative to the node, then the detail code of docs/errors.md#invalid-request and
+ * docs/api/webhooks.md#definition). Templates read `hook`, the webhook the test puts before
+ * non-triggers.
  */
 
 export type RawNode = Record<string, unknown>;

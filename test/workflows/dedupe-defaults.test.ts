@@ -6,8 +6,8 @@
  */
 import { getExpectedTwilioSignature } from "twilio/lib/webhooks/webhooks";
 import { describe, expect, it } from "vitest";
-import { SIGNATURE_PRESETS, type WebhookVerify } from "../../src/workflows/nodes/types";
-import { dedupePlan } from "../../src/workflows/nodes/validate-dedupe";
+import type { WebhookVerify } from "../../src/workflows/nodes/types";
+import { dedupePlan, SIGNATURE_PRESETS } from "../../src/workflows/nodes/webhook-checks";
 import { call, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
 import {
   createWorkflow,

@@ -11,7 +11,7 @@ import type { AppBindings } from "../../platform/env";
 import { jsonBody } from "../../platform/json-body";
 import { errorResponses, IdParamSchema, NoQuerySchema } from "../../platform/openapi";
 import { appUrl } from "../../platform/origins";
-import { nodeSchemas, WORKFLOW_NODE } from "../nodes/node-schemas";
+import { WORKFLOW_NODE, WorkflowNodeSchema } from "../nodes/models";
 import { onEveryShard } from "../runner/client";
 import { type WorkflowInput, workflowSchemas } from "./schemas";
 import {
@@ -47,7 +47,6 @@ async function definitionAsSent(c: Context, input: WorkflowInput): Promise<Workf
 
 /** Workflows: a router built by the full app on first use, never at start-up (src/routes.ts). */
 export function workflowsRouter() {
-  const { WorkflowNodeSchema } = nodeSchemas();
   const { WorkflowInputSchema, WorkflowSchema } = workflowSchemas();
   const body = {
     body: { required: true, content: { "application/json": { schema: WorkflowInputSchema } } },

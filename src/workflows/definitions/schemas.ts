@@ -1,7 +1,7 @@
 /** Workflow and execution schemas (docs/api/manage.md, docs/api/webhooks.md). */
 import { z } from "@hono/zod-openapi";
 import { once } from "../../platform/once";
-import { WORKFLOW_NODE } from "../nodes/node-schemas";
+import { WORKFLOW_NODE } from "../nodes/models";
 
 /**
  * The workflow and execution schemas, built on first use: in the Worker only the management API
@@ -19,7 +19,7 @@ export const workflowSchemas = once(() => {
    * A node, as request bodies take it and responses show it. Any object passes here, so that
    * `parseDefinition` gets to list every problem with the workflow codes (docs/errors.md), and so
    * that responses return the stored nodes as they are (the union's TypeScript type is not the
-   * engine's); the document shows the WorkflowNode union (node-schemas.ts) instead. Given a `type`, zod-to-openapi writes this metadata in place of the
+   * engine's); the document shows the WorkflowNode union (nodes/models.ts) instead. Given a `type`, zod-to-openapi writes this metadata in place of the
    * schema it would generate: an object that is a WorkflowNode. (`oneOf` of one rather than a bare
    * `$ref`, which its metadata type does not allow; not `allOf`, which openapi-typescript mistypes
    * beside a discriminator.)
@@ -70,7 +70,7 @@ export const workflowSchemas = once(() => {
       connections: z.array(z.record(z.string(), z.unknown())),
       concurrency: Concurrency.nullable(),
       webhookUrls: z.record(z.string(), z.string()).openapi({
-        description: "Each webhook node's full URL by node key (spec 4.4)",
+        description: "Each webhook node's full URL, by node key",
       }),
       createdAt: z.string(),
       updatedAt: z.string(),

@@ -3,6 +3,7 @@
  * alarms and passes `now` (epoch ms); `state` stays plain JSON, stored after each call and resumed.
  */
 import type { JsonValue } from "../../platform/json";
+import { isTriggerNode } from "../nodes/models";
 import type {
   ExecutionState,
   FetchResponse,
@@ -11,7 +12,6 @@ import type {
   WorkflowDefinition,
   WorkflowNode,
 } from "../nodes/types";
-import { isTriggerNode } from "../nodes/validate";
 import { evaluateCondition } from "./condition";
 import { executionOrder } from "./graph";
 import { buildRequest } from "./http-request";

@@ -1,20 +1,17 @@
 /** The respond node at run time (docs/webhooks.md#respond-node): its reply, and which one answers. */
 import type { JsonObject, JsonValue } from "../../platform/json";
-import { REPLY_CONTENT_TYPES, type WebhookReply } from "../nodes/reply";
+import {
+  EXECUTION_SCOPE,
+  MAX_HEADER_VALUE,
+  REPLY_CONTENT_TYPES,
+  replyHasNoBody,
+  type WebhookReply,
+} from "../nodes/reply";
 import type { ExecutionState, NodeRun, RespondNode, WorkflowDefinition } from "../nodes/types";
-import { EXECUTION_SCOPE, MAX_HEADER_VALUE } from "../nodes/validate-reply";
 import { isPlainObject, resolveValue, type TemplateScope, valueAsText } from "./template";
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
-/** Statuses whose answers carry no body (RFC 9110 15.3.5, 15.3.6, 15.4.5), beside redirects. */
-const NO_BODY_STATUSES = new Set([204, 205, 304]);
-
-/** Whether an answer with `status` is sent without a body: 204, 205 and every 3xx. */
-export function replyHasNoBody(status: number): boolean {
-  return NO_BODY_STATUSES.has(status) || (status >= 300 && status <= 399);
-}
-
 /** Reply header templates as text: control characters as spaces (no splitting), cut at MAX_HEADER_VALUE. */
 export function resolveReplyHeaders(
   headers: Record<string, string>,

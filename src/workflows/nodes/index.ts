@@ -1,5 +1,13 @@
-export { nodeSchemas } from "./node-schemas";
-export { DEFAULT_NAMES } from "./node-settings";
-export { TEMPLATED_SETTINGS } from "./templated-settings";
-export type { ConversationEventNode, NodeType, WorkflowDefinition, WorkflowNode } from "./types";
-export { NODE_TYPES, TRIGGER_TYPES } from "./types";
+/** The node model (docs/webhooks.md): shared by the server and the dashboard's editor. */
+
+export type { NodeType } from "./models";
+export {
+  DEFAULT_NAMES,
+  isNodeType,
+  isTriggerNode,
+  NODE_MODELS,
+  NODE_TYPES,
+  nextKey,
+} from "./models";
+export { judge, layersOf } from "./problems";
+export type { ConversationEventNode, WorkflowDefinition, WorkflowNode } from "./types";

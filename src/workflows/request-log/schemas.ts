@@ -2,7 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { once } from "../../platform/once";
 import { IdParamSchema } from "../../platform/openapi";
-import { KEY_PATTERN } from "../nodes/validate-node";
+import { KEY_PATTERN } from "../nodes/common";
 import { CAPTURE } from "../runner/capture-store";
 import { REQUEST_OUTCOMES } from "../runner/request-log-entry";
 

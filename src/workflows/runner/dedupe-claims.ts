@@ -6,7 +6,7 @@ import { sha256Hex } from "../../platform/crypto";
 import type { JsonValue } from "../../platform/json";
 import { everyTemplateResolves, resolveValue, valueAsText } from "../engine/template";
 import type { WebhookNode, WebhookOutput } from "../nodes/types";
-import { dedupePlan } from "../nodes/validate-dedupe";
+import { dedupePlan } from "../nodes/webhook-checks";
 import type { WorkflowRunnerContract } from "./contract";
 import type { DedupeStore, DeliveryKey } from "./dedupe-store";
 import { shardOfId } from "./shards";

@@ -3,11 +3,11 @@
  * own, and how any reply becomes the HTTP answer.
  */
 import type { JsonValue } from "../../platform/json";
-import { replyHasNoBody, resolveReplyHeaders } from "../engine/respond";
+import { resolveReplyHeaders } from "../engine/respond";
 import { resolveValue, valueAsText } from "../engine/template";
 import type { ReplyContentType, WebhookReply } from "../nodes/reply";
+import { EXECUTION_SCOPE, isRefusedCookie, replyHasNoBody } from "../nodes/reply";
 import type { WebhookNode, WebhookOutput } from "../nodes/types";
-import { EXECUTION_SCOPE, isRefusedCookie } from "../nodes/validate-reply";
 
 /** What the Worker answers a call with, when a node says (see WebhookReply). */
 export type Reply = WebhookReply;

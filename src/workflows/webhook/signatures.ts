@@ -4,7 +4,7 @@
  */
 import { base64ToBytes, bytesToBase64, bytesToHex, constantTimeEqual } from "../../platform/crypto";
 import type { WebhookVerify } from "../nodes/types";
-import { SECRET_TEMPLATE } from "../nodes/validate-verify";
+import { SECRET_TEMPLATE } from "../nodes/webhook-checks";
 
 /** Why a call's signature was refused; logged, never answered (docs/webhooks.md#signatures). */
 export type SignatureRefusal = "no_secret" | "missing_header" | "bad_signature" | "stale_timestamp";

@@ -14,16 +14,13 @@ import {
   useStore,
 } from "@xyflow/react";
 import { type DragEvent, useState } from "react";
-import { NODE_TYPES, type NodeType } from "../../../../workflows/nodes";
+import { isNodeType } from "../../../../workflows/nodes";
 import { WorkflowNodeView } from "./CanvasNode";
 import { DRAG_TYPE } from "./Palette";
 import type { EditorState } from "./use-editor";
 
 // Module-level: React Flow re-mounts every node when this object changes identity.
 const NODE_VIEWS: NodeTypes = { workflow: WorkflowNodeView };
-
-const isNodeType = (value: string): value is NodeType =>
-  (NODE_TYPES as readonly string[]).includes(value);
 
 // About half a node's size: a node placed "at" a point is centred on it.
 const HALF_NODE = { x: 90, y: 35 };

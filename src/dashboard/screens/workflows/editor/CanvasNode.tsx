@@ -5,12 +5,12 @@
  */
 import { Handle, type NodeProps, Position } from "@xyflow/react";
 import { memo, useMemo } from "react";
-import { DEFAULT_NAMES, type NodeType, TRIGGER_TYPES } from "../../../../workflows/nodes";
+import { DEFAULT_NAMES, isTriggerNode, type NodeType } from "../../../../workflows/nodes";
 import { checkNode, mergeProblems } from "./fields";
 import type { CanvasNode } from "./model";
 
 /** Whether nodes of `type` start executions (and so take no input). */
-export const isTrigger = (type: NodeType) => (TRIGGER_TYPES as readonly string[]).includes(type);
+export const isTrigger = (type: NodeType) => isTriggerNode({ type });
 
 /** The canvas's one node type, registered as `workflow` (model.ts). */
 export const WorkflowNodeView = memo(function WorkflowNodeView({ data }: NodeProps<CanvasNode>) {

@@ -1,13 +1,12 @@
 /**
- * The side panel's fields, read from the node schemas the API publishes
- * (src/workflows/nodes/node-schemas.ts; docs/dashboard.md#workflow-editor): each setting's kind, range,
- * options and description, and the schema's own verdict on a node, so the panel and the API
- * judge a node by the same rules.
+ * The side panel's fields, read from the node models the API validates with and publishes
+ * (src/workflows/nodes/models.ts; docs/dashboard.md#workflow-editor): each setting's kind, range,
+ * options and description, and the model's own verdict on a node, so the panel and the API
+ * judge a node by the same rules and name its problems alike.
  */
 import { getOpenApiMetadata } from "@asteasolutions/zod-to-openapi";
 import type { z } from "zod";
-import type { NodeType } from "../../../../workflows/nodes";
-import { nodeSchemas, TEMPLATED_SETTINGS } from "../../../../workflows/nodes";
+import { judge, layersOf, NODE_MODELS, type NodeType } from "../../../../workflows/nodes";
 import type { FieldProblem, NodeJson } from "./model";
 
 type Common = {
@@ -40,7 +39,6 @@ export type Field = Common &
 const PANEL_OWN = new Set(["key", "type", "name", "position"]);
 
 type Schema = z.ZodType & {
-  unwrap?: () => Schema;
   options?: string[];
   element?: Schema;
   shape?: Record<string, Schema>;
@@ -50,8 +48,8 @@ type Schema = z.ZodType & {
   isInt?: boolean;
 };
 
-const describe = (outer: Schema, inner: Schema): string =>
-  getOpenApiMetadata(outer).description ?? getOpenApiMetadata(inner).description ?? "";
+/** What the value is checked against, under its optional, default and transform wrappers. */
+const innermost = (schema: Schema) => layersOf(schema).at(-1) as Schema;
 
 const ACRONYMS: Record<string, string> = { http: "HTTP", url: "URL", id: "ID" };
 
@@ -66,17 +64,19 @@ function label(name: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-function field(path: string, outer: Schema, type: NodeType): Field {
-  const optional = outer.def.type === "optional";
-  const inner = optional && outer.unwrap ? outer.unwrap() : outer;
-  const name = path.split(".").pop() ?? path;
+function field(path: string, outer: Schema, templated: readonly string[]): Field {
+  const inner = innermost(outer);
+  const described = layersOf(outer).find((layer) => getOpenApiMetadata(layer).description);
   const common: Common = {
     path,
-    label: label(name),
-    description: describe(outer, inner),
-    required: !optional,
-    templated: TEMPLATED_SETTINGS[type].includes(path),
+    label: label(path.split(".").pop() ?? path),
+    description: (described && getOpenApiMetadata(described).description) ?? "",
+    // As the OpenAPI document has it: a setting is required when it may not be left out.
+    required: !outer.safeParse(undefined).success,
+    templated: templated.includes(path),
   };
+  const element = inner.element && innermost(inner.element);
+  const [off, object] = inner.def.options ?? [];
   switch (inner.def.type) {
     case "enum":
       return { ...common, kind: "choice", options: inner.options ?? [] };
@@ -93,25 +93,23 @@ function field(path: string, outer: Schema, type: NodeType): Field {
     case "boolean":
       return { ...common, kind: "boolean" };
     case "array":
-      if (inner.element?.def.type === "enum") {
-        return { ...common, kind: "choices", options: inner.element.options ?? [] };
-      }
-      return { ...common, kind: "json" };
+      return element?.def.type === "enum"
+        ? { ...common, kind: "choices", options: element.options ?? [] }
+        : { ...common, kind: "json" };
     case "object":
       return {
         ...common,
         kind: "group",
         fields: Object.entries(inner.shape ?? {}).map(([key, child]) =>
-          field(`${path}.${key}`, child, type),
+          field(`${path}.${key}`, child, templated),
         ),
       };
     case "unknown":
       return { ...common, kind: "value" };
     case "union": {
       // An object or `false`: the object's group, which can be turned off.
-      const [off, object] = inner.def.options ?? [];
       if (off?.def.type === "literal" && off.def.values?.[0] === false && object) {
-        const group = field(path, object, type);
+        const group = field(path, object, templated);
         if (group.kind === "group") return { ...group, ...common, offable: true };
       }
       return { ...common, kind: "json" };
@@ -123,30 +121,26 @@ function field(path: string, outer: Schema, type: NodeType): Field {
 
 const cache = new Map<NodeType, Field[]>();
 
-/** The settings of a `type` node as panel fields, in the schema's order (cached). */
+/** The settings of a `type` node as panel fields, in the model's order (cached). */
 export function fieldsOf(type: NodeType): Field[] {
   let fields = cache.get(type);
   if (!fields) {
-    const shape = (nodeSchemas().NODE_SCHEMAS[type] as unknown as Schema).shape ?? {};
-    fields = Object.entries(shape)
+    const { schema, templated } = NODE_MODELS[type];
+    fields = Object.entries(schema.shape as Record<string, Schema>)
       .filter(([name]) => !PANEL_OWN.has(name))
-      .map(([name, schema]) => field(name, schema, type));
+      .map(([name, setting]) => field(name, setting, templated));
     cache.set(type, fields);
   }
   return fields;
 }
 
 /**
- * What the node's schema says of `node`: a problem per refused setting, `field` its dotted path
- * (`dedupe.key`, `events.0`), "" for the node as a whole.
+ * What the node's model says of `node`, as the API would: a problem per refused setting, `field`
+ * its path (`dedupe.key`, `events[0]`), "" for the node as a whole.
  */
 export function checkNode(node: NodeJson): FieldProblem[] {
-  const result = nodeSchemas().NODE_SCHEMAS[node.type].safeParse(node);
-  if (result.success) return [];
-  return result.error.issues.map((issue) => ({
-    field: issue.path.map(String).join("."),
-    message: issue.message,
-  }));
+  const verdict = judge<unknown>(NODE_MODELS[node.type], node);
+  return verdict.ok ? [] : verdict.problems.map(({ field, message }) => ({ field, message }));
 }
 
 /**

@@ -23,13 +23,8 @@ export type Connection = { from: string; to: string; branch?: "true" | "false" }
 const COLUMN = 240;
 const ROW = 150;
 
-/** `<type>_<n>` with the smallest n no node in `taken` has, as the API would give it. */
-export function nextKey(type: NodeType, taken: Iterable<string>): string {
-  const keys = new Set(taken);
-  let n = 1;
-  while (keys.has(`${type}_${n}`)) n++;
-  return `${type}_${n}`;
-}
+/** A new node's key, as the API would give it. */
+export { nextKey } from "../../../../workflows/nodes";
 
 /**
  * Places nodes without a position (every node when `all`): a column per step from the triggers

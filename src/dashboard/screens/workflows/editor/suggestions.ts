@@ -1,11 +1,11 @@
 /**
  * The fields a template can read at a node (docs/dashboard.md#workflow-editor,
- * docs/api/webhooks.md#definition): every earlier node's output, as its type shapes it or as a
+ * docs/api/webhooks.md#definition): every earlier node's output, as its model shapes it or as a
  * captured sample of a webhook shows it, and the workspace's secrets.
  */
 import type { Edge } from "@xyflow/react";
-import type { NodeType } from "../../../../workflows/nodes";
-import type { CanvasNode, NodeJson } from "./model";
+import { NODE_MODELS } from "../../../../workflows/nodes";
+import type { CanvasNode } from "./model";
 
 /** One field to offer: the template to insert and where it comes from. */
 export type Suggestion = { template: string; from: string };
@@ -30,26 +30,6 @@ export function pathsOf(value: unknown, prefix = "", depth = 0, into: string[] =
   }
   return into;
 }
-
-/** What a node of each type outputs, when no sample says more (docs/api/webhooks.md). */
-const OUTPUTS: Record<NodeType, (node: NodeJson) => unknown> = {
-  webhook: () => ({ body: {}, headers: {}, queryParams: {}, method: "" }),
-  conversation_event: () => ({
-    event: "",
-    at: "",
-    launchId: "",
-    sessionId: "",
-    flowId: "",
-    channelId: "",
-    participant: { name: "", externalId: "" },
-    reason: "",
-  }),
-  condition: () => ({ result: true }),
-  set: (node) => node.fields ?? {},
-  http_request: () => ({ status: 200, headers: {}, body: {} }),
-  wait: () => ({ waitedSeconds: 0 }),
-  respond: () => ({ status: 200, headers: {}, body: {} }),
-};
 
 /** The ids of the nodes with a path of connections to `id`, nearest first. */
 export function earlierNodes(id: string, edges: Edge[]): string[] {
@@ -87,7 +67,7 @@ export function suggestionsFor(options: {
   for (const sourceId of sources) {
     const node = byId.get(sourceId);
     if (!node) continue;
-    const output = options.samples[node.key] ?? OUTPUTS[node.type](node);
+    const output = options.samples[node.key] ?? NODE_MODELS[node.type].output(node);
     const from = node.name ?? node.key;
     for (const path of pathsOf(output)) {
       suggestions.push({ template: `{{${node.key}.${path}}}`, from });

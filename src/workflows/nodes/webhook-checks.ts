@@ -1,0 +1,193 @@
+/**
+ * A webhook node's checks of the calls it gets: `verify`, the sender's signature
+ * (docs/webhooks.md#signatures), and `dedupe`, repeated deliveries (docs/webhooks.md#deduplication),
+ * with what a node dedupes on when it runs, the presets' defaults included.
+ */
+import { z } from "@hono/zod-openapi";
+import { setting, withDefault, withoutNulls } from "./common";
+import { HEADER_NAME } from "./reply";
+
+/** Signature schemes a webhook node can check (docs/webhooks.md#presets). */
+export const SIGNATURE_PRESETS = [
+  "github",
+  "stripe",
+  "slack",
+  "shopify",
+  "twilio",
+  "standard-webhooks",
+  "hmac-sha256",
+] as const;
+export type SignaturePreset = (typeof SIGNATURE_PRESETS)[number];
+/** `{{secrets.NAME}}` and nothing else: the one secret the signature is checked with. */
+export const SECRET_TEMPLATE = /^\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]{0,63})\s*\}\}$/;
+/** The delivery id each preset's sender puts on its calls, as a path into the node's output. */
+const PRESET_DEDUPE_KEYS: Partial<Record<SignaturePreset, string>> = {
+  github: "headers.x-github-delivery",
+  stripe: "body.id",
+  slack: "body.event_id",
+  shopify: "headers.x-shopify-webhook-id",
+  twilio: "headers.i-twilio-idempotency-token",
+  "standard-webhooks": "headers.webhook-id",
+};
+/**
+ * The presets that sign no timestamp: a replayed call is as good as new to the check, and only
+ * deduplication refuses it, on its signature (their delivery ids are not signed).
+ */
+const UNSTAMPED: readonly SignaturePreset[] = ["github", "shopify", "twilio", "hmac-sha256"];
+/** How long a delivery's key is remembered (s), by default: a day, a week where nothing is stamped. */
+const DAY = 86_400;
+const WEEK = 604_800;
+
+const preset = <T extends z.ZodType>(schema: T, about: string) =>
+  setting(schema, {
+    about,
+    code: "invalid_option",
+    message: `Use ${SIGNATURE_PRESETS.join(", ")}.`,
+  });
+
+const verifyCommon = {
+  secret: setting(z.string().regex(SECRET_TEMPLATE), {
+    about: '`"{{secrets.NAME}}"`: the workspace secret that holds the signing secret',
+    example: "{{secrets.GH_WEBHOOK_SECRET}}",
+    code: "invalid_secret",
+    message: 'Name a workspace secret: "{{secrets.NAME}}".',
+  }),
+  toleranceSeconds: withDefault(z.number().int().min(1).max(DAY), 300, {
+    about:
+      "Where the scheme signs a timestamp (stripe, slack, standard-webhooks): how far from now it may be (s).",
+    code: "out_of_range",
+    message: `An integer from 1 to ${DAY}.`,
+  }),
+};
+
+const HmacVerify = z.strictObject({
+  preset: preset(
+    z.literal("hmac-sha256"),
+    "Any sender that signs the body with HMAC-SHA256 into a header of its own",
+  ),
+  ...verifyCommon,
+  header: setting(
+    z.string().refine((name) => HEADER_NAME.test(name.toLowerCase())),
+    {
+      about: "The header that holds the signature",
+      code: "required",
+      message: "hmac-sha256 needs the header that holds the signature.",
+    },
+  ),
+  encoding: withDefault(z.enum(["hex", "base64"]), "hex", {
+    about: "How the signature is written (hex compares case-insensitively).",
+    code: "invalid_option",
+    message: "Use hex or base64.",
+  }),
+  prefix: withDefault(z.string().max(64), "", {
+    about: "Text before the signature in the header, such as `sha256=`.",
+    code: "invalid_type",
+    message: "A string of at most 64 characters.",
+  }),
+});
+
+const PresetVerify = z.strictObject({
+  preset: preset(
+    z.enum(SIGNATURE_PRESETS).exclude(["hmac-sha256"]),
+    "A sender's own scheme (docs/webhooks.md#presets)",
+  ),
+  ...verifyCommon,
+});
+
+/** A webhook node's signature check, with its defaults; the hmac-sha256 fields for it alone. */
+export type WebhookVerify = Omit<z.output<typeof PresetVerify>, "preset"> & {
+  preset: SignaturePreset;
+} & Partial<Pick<z.output<typeof HmacVerify>, "header" | "encoding" | "prefix">>;
+
+/**
+ * A webhook node's `verify`: `header`, `encoding` and `prefix` for the hmac-sha256 preset only
+ * (`not_allowed` with another). A preset that is none of them is judged as the first, so every
+ * other problem is listed too.
+ */
+export const VerifySetting = withoutNulls(
+  // Another preset's `encoding: null` is still a setting it does not take.
+  ({ preset }) => ["toleranceSeconds", ...(preset === "hmac-sha256" ? ["encoding", "prefix"] : [])],
+  z
+    .discriminatedUnion("preset", [PresetVerify, HmacVerify], { unionFallback: true })
+    .transform((verify): WebhookVerify => {
+      if (verify.preset !== "hmac-sha256") return verify;
+      const { prefix, header, ...rest } = verify;
+      return { ...rest, header: header.toLowerCase(), ...(prefix ? { prefix } : {}) };
+    })
+    .openapi("WebhookVerify", {
+      description:
+        "The sender's signature, checked over the raw body before anything runs; a call that does not verify is answered 401 invalid_signature (docs/webhooks.md#signatures).",
+    }),
+);
+
+const ids = Object.entries(PRESET_DEDUPE_KEYS).map(([name, path]) => `${name} \`${path}\``);
+const unstamped = UNSTAMPED.join(", ");
+
+/** A webhook node's `dedupe` object; `key` is required unless the node has a verify preset. */
+const Dedupe = z
+  .strictObject({
+    key: setting(z.string().max(500).includes("{{").optional(), {
+      about: `A template (it must hold \`{{\`) over this node's own output naming the delivery, such as \`{{webhook_1.headers.x-github-delivery}}\`. Required unless the node has a verify preset, whose delivery id is then the key (${ids.join(", ")}; hmac-sha256 has none). With a preset that signs no timestamp (${unstamped}) the call's signature names the delivery too, whatever the key.`,
+      code: "invalid_type",
+      message: "A template over the call ({{…}}), at most 500 characters.",
+    }),
+    windowSeconds: setting(z.number().int().min(1).max(WEEK).optional(), {
+      about: `How long a key is remembered (s). Default: ${WEEK} with a verify preset that signs no timestamp (${unstamped}), else ${DAY}.`,
+      code: "out_of_range",
+      message: `An integer from 1 to ${WEEK}.`,
+    }),
+  })
+  .openapi("WebhookDedupe", {
+    description:
+      "A delivery whose key was seen within the window starts nothing and is answered as the first one, with `x-deduplicated: true` (docs/webhooks.md#deduplication).",
+  });
+
+/** A webhook node's `dedupe`: an object, or false for none; absent, the verify preset's default. */
+export const DedupeSetting = z
+  .union([
+    z.literal(false).openapi({ description: "No deduplication, not even the preset's default" }),
+    withoutNulls(() => ["windowSeconds"], Dedupe),
+  ])
+  .optional()
+  .openapi({
+    description: `Repeated deliveries (docs/webhooks.md#deduplication). Left out, a node with \`verify\` dedupes on the preset's delivery id, and where the preset signs no timestamp (${unstamped}) on the signature too, for ${WEEK} s or else ${DAY} s; false turns that off.`,
+  });
+
+/** A webhook node's deduplication of repeated deliveries; stored with its window filled in. */
+export type WebhookDedupe = z.output<typeof Dedupe>;
+
+/** The window a node's dedupe gets when it names none (s): a week where nothing is stamped. */
+export const defaultWindowSeconds = (preset: SignaturePreset | undefined) =>
+  preset && UNSTAMPED.includes(preset) ? WEEK : DAY;
+
+/** What a node dedupes a call on, when it does (docs/webhooks.md#deduplication). */
+export type DedupePlan = {
+  /** Templates over the node's output; each that resolves names the delivery. */
+  keys: string[];
+  /** The call's verified signature names it too (a preset that signs no timestamp). */
+  signature: boolean;
+  windowSeconds: number;
+};
+
+/**
+ * What the node dedupes on, decided when a call arrives, so a definition saved before a default
+ * existed gets it too: with `dedupe: false` or neither `dedupe` nor `verify`, nothing; with an
+ * object, its key (or the preset's delivery id) and window; with `verify` alone, the preset's
+ * delivery id for the default window. A preset that signs no timestamp dedupes on the signature
+ * instead of its delivery id: the id is not signed, so a replayer could change it, while every
+ * retry and replay of a delivery repeats the signature (one key claimed, not two). A key set in
+ * `dedupe` is kept, and the signature is added to it.
+ */
+export function dedupePlan(node: {
+  key: string;
+  dedupe?: WebhookDedupe | false;
+  verify?: WebhookVerify;
+}): DedupePlan | null {
+  const { dedupe, verify } = node;
+  if (dedupe === false || (!dedupe && !verify)) return null;
+  const signature = verify !== undefined && UNSTAMPED.includes(verify.preset);
+  const path = verify && !signature ? PRESET_DEDUPE_KEYS[verify.preset] : undefined;
+  const key = dedupe?.key ?? (path ? `{{${node.key}.${path}}}` : undefined);
+  const windowSeconds = dedupe?.windowSeconds ?? defaultWindowSeconds(verify?.preset);
+  return { keys: key ? [key] : [], signature, windowSeconds };
+}
