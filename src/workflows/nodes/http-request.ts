@@ -2,8 +2,9 @@
  * The http_request node (docs/api/webhooks.md#http-request-node): a request to a templated URL,
  * and its retries.
  */
-import { isPlainObject } from "../engine/template";
+
 import { z } from "@hono/zod-openapi";
+import { isPlainObject } from "../engine/template";
 import { defineNode, jsonValue, setting, withDefault } from "./common";
 import { httpMethod } from "./webhook";
 
@@ -54,17 +55,20 @@ export const httpRequest = defineNode({
     }),
     headers: withDefault(
       // zod's records drop a `__proto__` key (it would name the prototype): refused, never lost.
-      z.preprocess((input, ctx) => {
-        if (isPlainObject(input) && Object.hasOwn(input, "__proto__")) {
-          ctx.addIssue({
-            code: "custom",
-            path: ["__proto__"],
-            message: "`__proto__` cannot name a header here.",
-            params: { code: "invalid_header" },
-          });
-        }
-        return input;
-      }, z.record(z.string(), z.string())),
+      z.preprocess(
+        (input, ctx) => {
+          if (isPlainObject(input) && Object.hasOwn(input, "__proto__")) {
+            ctx.addIssue({
+              code: "custom",
+              path: ["__proto__"],
+              message: "`__proto__` cannot name a header here.",
+              params: { code: "invalid_header" },
+            });
+          }
+          return input;
+        },
+        z.record(z.string(), z.string()),
+      ),
       {},
       { about: "Headers sent; values are templates." },
     ),
