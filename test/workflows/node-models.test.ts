@@ -12,7 +12,7 @@ import {
   NODE_MODELS,
   NODE_TYPES,
   type NodeType,
-  WorkflowNodeSchema,
+  workflowNodeSchema,
 } from "../../src/workflows/nodes/models";
 import { layersOf } from "../../src/workflows/nodes/problems";
 import { parseDefinition } from "../../src/workflows/nodes/validate";
@@ -72,16 +72,16 @@ describe.each(NODE_TYPES)("the %s node model", (type) => {
   it.each(valid.map((node) => [label(node), node] as const))("accepts %s", (_, node) => {
     const { problems, parsed } = problemsOf(node);
     expect(problems).toEqual([]);
-    expect(WorkflowNodeSchema.safeParse(node).error?.issues).toBeUndefined();
+    expect(workflowNodeSchema().safeParse(node).error?.issues).toBeUndefined();
     // The stored node, every default filled in, is what responses show.
-    expect(WorkflowNodeSchema.safeParse(parsed).error?.issues).toBeUndefined();
+    expect(workflowNodeSchema().safeParse(parsed).error?.issues).toBeUndefined();
   });
 
   it.each(invalid.map(({ node, problems }) => [label(node), node, problems] as const))(
     "refuses %s",
     (_, node, expected) => {
       expect(problemsOf(node).problems.sort()).toEqual([...expected].sort());
-      expect(WorkflowNodeSchema.safeParse(node).success).toBe(false);
+      expect(workflowNodeSchema().safeParse(node).success).toBe(false);
     },
   );
 
@@ -133,7 +133,7 @@ describe("a node without a known type", () => {
     expect(result.ok ? [] : result.problems).toContainEqual(
       expect.objectContaining({ field: "nodes[1].type", code }),
     );
-    expect(WorkflowNodeSchema.safeParse(node).success).toBe(false);
+    expect(workflowNodeSchema().safeParse(node).success).toBe(false);
   });
 });
 

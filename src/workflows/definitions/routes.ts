@@ -11,7 +11,7 @@ import type { AppBindings } from "../../platform/env";
 import { jsonBody } from "../../platform/json-body";
 import { errorResponses, IdParamSchema, NoQuerySchema } from "../../platform/openapi";
 import { appUrl } from "../../platform/origins";
-import { WORKFLOW_NODE, WorkflowNodeSchema } from "../nodes/models";
+import { WORKFLOW_NODE, workflowNodeSchema } from "../nodes/models";
 import { onEveryShard } from "../runner/client";
 import { type WorkflowInput, workflowSchemas } from "./schemas";
 import {
@@ -55,7 +55,7 @@ export function workflowsRouter() {
   const router = createRouter<MemberEnv>();
 
   // Workflow bodies and responses only point at the node union (workflow-schemas.ts): register it.
-  router.openAPIRegistry.register(WORKFLOW_NODE, WorkflowNodeSchema);
+  router.openAPIRegistry.register(WORKFLOW_NODE, workflowNodeSchema());
 
   router.openapi(
     createRoute(

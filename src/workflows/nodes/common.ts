@@ -6,6 +6,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import type { JsonValue } from "../../platform/json";
+import { once } from "../../platform/once";
 import { isPlainObject } from "../engine/template";
 import { type Given, type Reported, type RuleContext, reported, whenObject } from "./problems";
 
@@ -56,11 +57,10 @@ export function withoutNulls<T extends z.ZodType>(keys: (input: Given) => string
 /** Any JSON value (request bodies are parsed JSON), its strings templates where the setting says. */
 export const jsonValue = () => z.unknown() as unknown as z.ZodType<JsonValue>;
 
-const Coordinate = z.number().min(-MAX_POSITION).max(MAX_POSITION);
-
 /** `key`, `type`, `name` and `position`, which every node may have; `label` is the default name. */
 function common<T extends string>(type: T, label: string) {
   const reserved = { message: "A reserved word.", params: { code: "invalid_key" } };
+  const Coordinate = z.number().min(-MAX_POSITION).max(MAX_POSITION);
   const key = z
     .string()
     .regex(KEY_PATTERN)
@@ -80,9 +80,11 @@ function common<T extends string>(type: T, label: string) {
   };
 }
 
-const { key, name } = common("", "Node");
 /** What is checked of a node of no known type: its key and name, as every node's. */
-export const untypedNode = z.object({ key, name });
+export const untypedNode = once(() => {
+  const { key, name } = common("", "Node");
+  return z.object({ key, name });
+});
 
 type Output<T extends string, S extends z.ZodRawShape> = z.output<
   z.ZodObject<ReturnType<typeof common<T>> & S, z.core.$strict>
@@ -97,7 +99,8 @@ type Spec<T extends string, S extends z.ZodRawShape> = {
   trigger?: boolean;
   /** The settings whose strings are templates, as dotted paths (`dedupe.key`). */
   templated?: readonly string[];
-  settings: S;
+  /** Its settings, built on first use (with the model's schema: docs/performance.md#start-up). */
+  settings: () => S;
   /** The OpenAPI component and its description. */
   component: string;
   description?: string;
@@ -116,10 +119,25 @@ type Spec<T extends string, S extends z.ZodRawShape> = {
  */
 export function defineNode<T extends string, S extends z.ZodRawShape>(spec: Spec<T, S>) {
   const { type, label, trigger = false, templated = [], rules, normalize, output } = spec;
-  const schema = z
-    .strictObject({ ...common(type, label), ...spec.settings })
-    .superRefine((node, ctx) => rules?.(node as Given, ctx as RuleContext), whenObject)
-    .overwrite((node) => (normalize ? normalize(node as Output<T, S>) : node) as typeof node)
-    .openapi(spec.component, spec.description ? { description: spec.description } : {});
-  return { type, label, trigger, templated, schema, rules, output };
+  // Built on first use: zod builds a schema as it is declared, and seven models at start-up were
+  // a sixth of the Worker's (docs/performance.md#start-up).
+  const schema = once(() =>
+    z
+      .strictObject({ ...common(type, label), ...spec.settings() })
+      .superRefine((node, ctx) => rules?.(node as Given, ctx as RuleContext), whenObject)
+      .overwrite((node) => (normalize ? normalize(node as Output<T, S>) : node) as typeof node)
+      .openapi(spec.component, spec.description ? { description: spec.description } : {}),
+  );
+  return {
+    type,
+    label,
+    trigger,
+    templated,
+    rules,
+    output,
+    /** The node's schema (built on first use). */
+    get schema() {
+      return schema();
+    },
+  };
 }

@@ -9,35 +9,37 @@ import { defineNode, jsonValue, setting, withDefault } from "./common";
 import { httpMethod } from "./webhook";
 
 /** An http_request node's retries: attempts in all, the first wait (s), the statuses retried. */
-const Retry = z
-  .strictObject({
-    maxAttempts: setting(z.number().int().min(1).max(10), {
-      about: "Attempts in all, the first included",
-      code: "out_of_range",
-      message: "maxAttempts must be an integer from 1 to 10.",
-    }),
-    backoffSeconds: withDefault(z.number().min(0.1).max(3_600), 1, {
-      about: "The wait before the second attempt (s), doubled before each next one, ±20 % jitter.",
-      code: "out_of_range",
-      message: "backoffSeconds must be from 0.1 to 3600.",
-    }),
-    on: setting(
-      z
-        .array(z.number().int().min(300).max(599))
-        .min(1)
-        .transform((statuses) => [...new Set(statuses)])
-        .optional(),
-      {
-        about: "The statuses retried. Default: 429 and every 5xx.",
-        code: "invalid_type",
-        message: "on must list status codes from 300 to 599.",
-      },
-    ),
-  })
-  .openapi("HttpRetry", {
-    description:
-      "Attempts again after a network error, a timeout or a status in `on`; then the node fails as it would have (docs/api/webhooks.md#http-request-node).",
-  });
+const Retry = () =>
+  z
+    .strictObject({
+      maxAttempts: setting(z.number().int().min(1).max(10), {
+        about: "Attempts in all, the first included",
+        code: "out_of_range",
+        message: "maxAttempts must be an integer from 1 to 10.",
+      }),
+      backoffSeconds: withDefault(z.number().min(0.1).max(3_600), 1, {
+        about:
+          "The wait before the second attempt (s), doubled before each next one, ±20 % jitter.",
+        code: "out_of_range",
+        message: "backoffSeconds must be from 0.1 to 3600.",
+      }),
+      on: setting(
+        z
+          .array(z.number().int().min(300).max(599))
+          .min(1)
+          .transform((statuses) => [...new Set(statuses)])
+          .optional(),
+        {
+          about: "The statuses retried. Default: 429 and every 5xx.",
+          code: "invalid_type",
+          message: "on must list status codes from 300 to 599.",
+        },
+      ),
+    })
+    .openapi("HttpRetry", {
+      description:
+        "Attempts again after a network error, a timeout or a status in `on`; then the node fails as it would have (docs/api/webhooks.md#http-request-node).",
+    });
 
 /** Sends a request; a non-2xx response fails it unless `neverError`. */
 export const httpRequest = defineNode({
@@ -47,7 +49,7 @@ export const httpRequest = defineNode({
   component: "HttpRequestNode",
   description:
     "Sends a request; its output is `{status, headers, body}` (docs/api/webhooks.md#http-request-node).",
-  settings: {
+  settings: () => ({
     method: httpMethod("GET", "The method sent."),
     url: setting(z.string().min(1), {
       about: "A template that must resolve to an http(s) URL.",
@@ -82,7 +84,7 @@ export const httpRequest = defineNode({
     timeoutSeconds: withDefault(z.number().int().min(1).max(60), 30, {
       about: "How long an attempt may take (s).",
     }),
-    retry: Retry.optional(),
-  },
+    retry: Retry().optional(),
+  }),
   output: () => ({ status: 200, headers: {}, body: {} }),
 });

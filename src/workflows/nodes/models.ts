@@ -4,6 +4,7 @@
  * document (`WorkflowNode`) and the dashboard's editor read. A new type is a model listed here.
  */
 import { z } from "@hono/zod-openapi";
+import { once } from "../../platform/once";
 import { isPlainObject } from "../engine/template";
 import { httpRequest } from "./http-request";
 import { respond } from "./respond";
@@ -64,13 +65,15 @@ export const WORKFLOW_NODE = "WorkflowNode";
  * A node of a workflow definition: one of the types' schemas, told apart by `type`; the OpenAPI
  * component `WorkflowNode`, which workflow bodies and responses point at (definitions/schemas.ts).
  */
-export const WorkflowNodeSchema = z
-  .discriminatedUnion(
-    "type",
-    MODELS.map(({ schema }) => schema) as unknown as [Model["schema"], ...Model["schema"][]],
-  )
-  .openapi(WORKFLOW_NODE, {
-    description:
-      "A node: `{key?, type, name?, ...settings}`, the settings those of its type (docs/api/webhooks.md#definition).",
-    example: { key: "webhook_1", type: "webhook", httpMethod: "POST", responseMode: "lastNode" },
-  });
+export const workflowNodeSchema = once(() =>
+  z
+    .discriminatedUnion(
+      "type",
+      MODELS.map(({ schema }) => schema) as unknown as [Model["schema"], ...Model["schema"][]],
+    )
+    .openapi(WORKFLOW_NODE, {
+      description:
+        "A node: `{key?, type, name?, ...settings}`, the settings those of its type (docs/api/webhooks.md#definition).",
+      example: { key: "webhook_1", type: "webhook", httpMethod: "POST", responseMode: "lastNode" },
+    }),
+);

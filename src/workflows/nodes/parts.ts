@@ -72,7 +72,7 @@ export function parseNode(
         ? "unknown_node_type"
         : "invalid_type";
     problems.push({ field: `${path}.type`, code, message: `Use one of ${NODE_TYPES.join(", ")}.` });
-    const verdict = judge({ schema: untypedNode }, raw);
+    const verdict = judge({ schema: untypedNode() }, raw);
     if (!verdict.ok) report(problems, path, verdict.problems);
     return { knownKey: explicitKey };
   }

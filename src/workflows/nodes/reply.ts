@@ -58,24 +58,8 @@ export function isRefusedCookie(setCookie: string): boolean {
 
 const refused = (message: string) =>
   ({ code: "custom", message, params: { code: "refused_header" } }) as const;
-// A name is judged first: zod then leaves its value alone.
-const HeaderName = z.string().superRefine((name, ctx) => {
-  const lower = name.toLowerCase();
-  if (!HEADER_NAME.test(lower)) {
-    ctx.addIssue({
-      code: "custom",
-      message: "Not a header name.",
-      params: { code: "invalid_header" },
-    });
-  } else if (REFUSED_HEADERS.has(lower)) {
-    ctx.addIssue(refused(`${lower} is set by the service, never by a workflow.`));
-  }
-});
-const HeaderValue = setting(z.string().max(MAX_HEADER_VALUE), {
-  code: "invalid_type",
-  message: `Header values are strings of at most ${MAX_HEADER_VALUE} characters.`,
-});
-const fitsHeader = (value: unknown): value is string => HeaderValue.safeParse(value).success;
+const fitsHeader = (value: unknown): value is string =>
+  typeof value === "string" && value.length <= MAX_HEADER_VALUE;
 
 /** Whether `headers` has a `location` a reply may send, whatever the case of its name. */
 export const hasLocation = (headers: unknown) =>
@@ -91,6 +75,23 @@ const isObject = (value: unknown): value is object => typeof value === "object" 
  * no refused name nor a set-cookie `isRefusedCookie` refuses (`refused_header`).
  */
 export function replyHeaders(description: string) {
+  // A name is judged first: zod then leaves its value alone.
+  const HeaderName = z.string().superRefine((name, ctx) => {
+    const lower = name.toLowerCase();
+    if (!HEADER_NAME.test(lower)) {
+      ctx.addIssue({
+        code: "custom",
+        message: "Not a header name.",
+        params: { code: "invalid_header" },
+      });
+    } else if (REFUSED_HEADERS.has(lower)) {
+      ctx.addIssue(refused(`${lower} is set by the service, never by a workflow.`));
+    }
+  });
+  const HeaderValue = setting(z.string().max(MAX_HEADER_VALUE), {
+    code: "invalid_type",
+    message: `Header values are strings of at most ${MAX_HEADER_VALUE} characters.`,
+  });
   return z
     .record(HeaderName, HeaderValue)
     .superRefine((headers, ctx) => {

@@ -4,13 +4,16 @@
  * refuses one.
  */
 import { z } from "@hono/zod-openapi";
+import { once } from "../../platform/once";
 import { defineNode, withDefault } from "./common";
 import { hasLocation, REPLY_CONTENT_TYPES, replyBody, replyHasNoBody, replyHeaders } from "./reply";
 
-const Status = withDefault(z.number().int().min(200).max(599), 200, {
-  about:
-    "The answer's status; a 3xx needs a `location` header; 204, 205, 304 and every 3xx carry no body.",
-});
+const Status = once(() =>
+  withDefault(z.number().int().min(200).max(599), 200, {
+    about:
+      "The answer's status; a 3xx needs a `location` header; 204, 205, 304 and every 3xx carry no body.",
+  }),
+);
 
 /** Answers a responseNode webhook's call with its status, headers and body. */
 export const respond = defineNode({
@@ -20,8 +23,8 @@ export const respond = defineNode({
   component: "RespondNode",
   description:
     "Answers the call of a responseNode webhook it follows, and the run goes on (docs/webhooks.md#respond-node).",
-  settings: {
-    status: Status,
+  settings: () => ({
+    status: Status(),
     headers: withDefault(
       replyHeaders(
         "The answer's headers, templates over earlier nodes and {{$execution.id}}; a `content-type` replaces the one of `contentType`. Default: none.",
@@ -35,11 +38,11 @@ export const respond = defineNode({
       about:
         "How the body is encoded, and its Content-Type unless a `content-type` header says otherwise.",
     }),
-  },
+  }),
   output: () => ({ status: 200, headers: {}, body: {} }),
   rules: (node, ctx) => {
     // A wrong status is reported as such; the rules go on as with the default.
-    const status = Status.safeParse(node.status).data ?? 200;
+    const status = Status().safeParse(node.status).data ?? 200;
     if (status >= 300 && status <= 399 && !hasLocation(node.headers)) {
       const message = `A ${status} answer is a redirect: set headers.location.`;
       ctx.addIssue({

@@ -17,7 +17,7 @@ export const conversationEvent = defineNode({
   trigger: true,
   component: "ConversationEventNode",
   description: "Starts an execution for the agent's conversation events (docs/events.md).",
-  settings: {
+  settings: () => ({
     agentId: setting(z.string().min(1), {
       about: "An agent of the workspace",
       codes: { too_small: "required" },
@@ -31,7 +31,7 @@ export const conversationEvent = defineNode({
       [...EVENTS],
       { about: "The events that start the workflow.", codes: { too_small: "required" } },
     ),
-  },
+  }),
   output: () => ({
     ...{ event: "", at: "", launchId: "", sessionId: "", flowId: "", channelId: "" },
     ...{ participant: { name: "", externalId: "" }, reason: "" },
@@ -45,7 +45,7 @@ export const condition = defineNode({
   templated: ["left", "right"],
   component: "ConditionNode",
   description: 'Connections leaving it carry `branch: "true"` or `"false"`.',
-  settings: {
+  settings: () => ({
     // Present, though it may be any JSON: `z.unknown()` alone would let the key be left out.
     left: setting(
       jsonValue().refine((value) => value !== undefined),
@@ -55,7 +55,7 @@ export const condition = defineNode({
     right: withDefault(jsonValue(), null, {
       about: "Any JSON; strings are templates; ignored by `exists`.",
     }),
-  },
+  }),
   output: () => ({ result: true }),
 });
 
@@ -65,7 +65,7 @@ export const set = defineNode({
   label: "Set",
   templated: ["fields"],
   component: "SetNode",
-  settings: {
+  settings: () => ({
     // Any object rather than a zod record, which would drop an own `__proto__` key: such keys
     // are plain data here, as in a call's body (docs/api/webhooks.md#definition).
     fields: z.custom<Record<string, JsonValue>>(isPlainObject).openapi({
@@ -73,7 +73,7 @@ export const set = defineNode({
       additionalProperties: {},
       description: "The node's output; every string in it, at any depth, is a template.",
     }),
-  },
+  }),
   output: (node) => node.fields ?? {},
 });
 
@@ -82,10 +82,10 @@ export const wait = defineNode({
   type: "wait",
   label: "Wait",
   component: "WaitNode",
-  settings: {
+  settings: () => ({
     seconds: setting(z.number().min(0).max(86_400), {
       about: "How long the execution waits; it outlives restarts.",
     }),
-  },
+  }),
   output: () => ({ waitedSeconds: 0 }),
 });

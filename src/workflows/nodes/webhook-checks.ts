@@ -4,6 +4,7 @@
  * with what a node dedupes on when it runs, the presets' defaults included.
  */
 import { z } from "@hono/zod-openapi";
+import { once } from "../../platform/once";
 import { setting, withDefault, withoutNulls } from "./common";
 import { HEADER_NAME } from "./reply";
 
@@ -45,116 +46,134 @@ const preset = <T extends z.ZodType>(schema: T, about: string) =>
     message: `Use ${SIGNATURE_PRESETS.join(", ")}.`,
   });
 
-const verifyCommon = {
-  secret: setting(z.string().regex(SECRET_TEMPLATE), {
-    about: '`"{{secrets.NAME}}"`: the workspace secret that holds the signing secret',
-    example: "{{secrets.GH_WEBHOOK_SECRET}}",
-    code: "invalid_secret",
-    message: 'Name a workspace secret: "{{secrets.NAME}}".',
-  }),
-  toleranceSeconds: withDefault(z.number().int().min(1).max(DAY), 300, {
-    about:
-      "Where the scheme signs a timestamp (stripe, slack, standard-webhooks): how far from now it may be (s).",
-    code: "out_of_range",
-    message: `An integer from 1 to ${DAY}.`,
-  }),
-};
+/**
+ * The schemas of a webhook node's `verify` and `dedupe`, built on first use (with the node's
+ * model: docs/performance.md#start-up).
+ */
+const checks = once(() => {
+  const verifyCommon = {
+    secret: setting(z.string().regex(SECRET_TEMPLATE), {
+      about: '`"{{secrets.NAME}}"`: the workspace secret that holds the signing secret',
+      example: "{{secrets.GH_WEBHOOK_SECRET}}",
+      code: "invalid_secret",
+      message: 'Name a workspace secret: "{{secrets.NAME}}".',
+    }),
+    toleranceSeconds: withDefault(z.number().int().min(1).max(DAY), 300, {
+      about:
+        "Where the scheme signs a timestamp (stripe, slack, standard-webhooks): how far from now it may be (s).",
+      code: "out_of_range",
+      message: `An integer from 1 to ${DAY}.`,
+    }),
+  };
 
-const HmacVerify = z.strictObject({
-  preset: preset(
-    z.literal("hmac-sha256"),
-    "Any sender that signs the body with HMAC-SHA256 into a header of its own",
-  ),
-  ...verifyCommon,
-  header: setting(
-    z.string().refine((name) => HEADER_NAME.test(name.toLowerCase())),
-    {
-      about: "The header that holds the signature",
-      code: "required",
-      message: "hmac-sha256 needs the header that holds the signature.",
-    },
-  ),
-  encoding: withDefault(z.enum(["hex", "base64"]), "hex", {
-    about: "How the signature is written (hex compares case-insensitively).",
-    code: "invalid_option",
-    message: "Use hex or base64.",
-  }),
-  prefix: withDefault(z.string().max(64), "", {
-    about: "Text before the signature in the header, such as `sha256=`.",
-    code: "invalid_type",
-    message: "A string of at most 64 characters.",
-  }),
-});
+  const HmacVerify = z.strictObject({
+    preset: preset(
+      z.literal("hmac-sha256"),
+      "Any sender that signs the body with HMAC-SHA256 into a header of its own",
+    ),
+    ...verifyCommon,
+    header: setting(
+      z.string().refine((name) => HEADER_NAME.test(name.toLowerCase())),
+      {
+        about: "The header that holds the signature",
+        code: "required",
+        message: "hmac-sha256 needs the header that holds the signature.",
+      },
+    ),
+    encoding: withDefault(z.enum(["hex", "base64"]), "hex", {
+      about: "How the signature is written (hex compares case-insensitively).",
+      code: "invalid_option",
+      message: "Use hex or base64.",
+    }),
+    prefix: withDefault(z.string().max(64), "", {
+      about: "Text before the signature in the header, such as `sha256=`.",
+      code: "invalid_type",
+      message: "A string of at most 64 characters.",
+    }),
+  });
 
-const PresetVerify = z.strictObject({
-  preset: preset(
-    z.enum(SIGNATURE_PRESETS).exclude(["hmac-sha256"]),
-    "A sender's own scheme (docs/webhooks.md#presets)",
-  ),
-  ...verifyCommon,
+  const PresetVerify = z.strictObject({
+    preset: preset(
+      z.enum(SIGNATURE_PRESETS).exclude(["hmac-sha256"]),
+      "A sender's own scheme (docs/webhooks.md#presets)",
+    ),
+    ...verifyCommon,
+  });
+
+  /**
+   * A webhook node's `verify`: `header`, `encoding` and `prefix` for the hmac-sha256 preset only
+   * (`not_allowed` with another). A preset that is none of them is judged as the first, so every
+   * other problem is listed too.
+   */
+  const VerifySetting = withoutNulls(
+    // Another preset's `encoding: null` is still a setting it does not take.
+    ({ preset }) => [
+      "toleranceSeconds",
+      ...(preset === "hmac-sha256" ? ["encoding", "prefix"] : []),
+    ],
+    z
+      .discriminatedUnion("preset", [PresetVerify, HmacVerify], { unionFallback: true })
+      .transform((verify): Verify<typeof PresetVerify, typeof HmacVerify> => {
+        if (verify.preset !== "hmac-sha256") return verify;
+        const { prefix, header, ...rest } = verify;
+        return { ...rest, header: header.toLowerCase(), ...(prefix ? { prefix } : {}) };
+      })
+      .openapi("WebhookVerify", {
+        description:
+          "The sender's signature, checked over the raw body before anything runs; a call that does not verify is answered 401 invalid_signature (docs/webhooks.md#signatures).",
+      }),
+  );
+
+  const ids = Object.entries(PRESET_DEDUPE_KEYS).map(([name, path]) => `${name} \`${path}\``);
+  const unstamped = UNSTAMPED.join(", ");
+
+  /** A webhook node's `dedupe` object; `key` is required unless the node has a verify preset. */
+  const Dedupe = z
+    .strictObject({
+      key: setting(z.string().max(500).includes("{{").optional(), {
+        about: `A template (it must hold \`{{\`) over this node's own output naming the delivery, such as \`{{webhook_1.headers.x-github-delivery}}\`. Required unless the node has a verify preset, whose delivery id is then the key (${ids.join(", ")}; hmac-sha256 has none). With a preset that signs no timestamp (${unstamped}) the call's signature names the delivery too, whatever the key.`,
+        code: "invalid_type",
+        message: "A template over the call ({{…}}), at most 500 characters.",
+      }),
+      windowSeconds: setting(z.number().int().min(1).max(WEEK).optional(), {
+        about: `How long a key is remembered (s). Default: ${WEEK} with a verify preset that signs no timestamp (${unstamped}), else ${DAY}.`,
+        code: "out_of_range",
+        message: `An integer from 1 to ${WEEK}.`,
+      }),
+    })
+    .openapi("WebhookDedupe", {
+      description:
+        "A delivery whose key was seen within the window starts nothing and is answered as the first one, with `x-deduplicated: true` (docs/webhooks.md#deduplication).",
+    });
+
+  /** A webhook node's `dedupe`: an object, or false for none; absent, the verify preset's default. */
+  const DedupeSetting = z
+    .union([
+      z.literal(false).openapi({ description: "No deduplication, not even the preset's default" }),
+      withoutNulls(() => ["windowSeconds"], Dedupe),
+    ])
+    .optional()
+    .openapi({
+      description: `Repeated deliveries (docs/webhooks.md#deduplication). Left out, a node with \`verify\` dedupes on the preset's delivery id, and where the preset signs no timestamp (${unstamped}) on the signature too, for ${WEEK} s or else ${DAY} s; false turns that off.`,
+    });
+  return { VerifySetting, DedupeSetting, PresetVerify, HmacVerify, Dedupe };
 });
+type Checks = ReturnType<typeof checks>;
+
+/** A webhook node's `verify` setting (docs/webhooks.md#signatures). */
+export const verifySetting = () => checks().VerifySetting;
+/** A webhook node's `dedupe` setting (docs/webhooks.md#deduplication). */
+export const dedupeSetting = () => checks().DedupeSetting;
+
+type Verify<P extends z.ZodType, H extends z.ZodType> = Omit<z.output<P>, "preset"> & {
+  preset: SignaturePreset;
+} & Partial<Pick<z.output<H>, Extract<"header" | "encoding" | "prefix", keyof z.output<H>>>>;
 
 /** A webhook node's signature check, with its defaults; the hmac-sha256 fields for it alone. */
-export type WebhookVerify = Omit<z.output<typeof PresetVerify>, "preset"> & {
-  preset: SignaturePreset;
-} & Partial<Pick<z.output<typeof HmacVerify>, "header" | "encoding" | "prefix">>;
-
-/**
- * A webhook node's `verify`: `header`, `encoding` and `prefix` for the hmac-sha256 preset only
- * (`not_allowed` with another). A preset that is none of them is judged as the first, so every
- * other problem is listed too.
- */
-export const VerifySetting = withoutNulls(
-  // Another preset's `encoding: null` is still a setting it does not take.
-  ({ preset }) => ["toleranceSeconds", ...(preset === "hmac-sha256" ? ["encoding", "prefix"] : [])],
-  z
-    .discriminatedUnion("preset", [PresetVerify, HmacVerify], { unionFallback: true })
-    .transform((verify): WebhookVerify => {
-      if (verify.preset !== "hmac-sha256") return verify;
-      const { prefix, header, ...rest } = verify;
-      return { ...rest, header: header.toLowerCase(), ...(prefix ? { prefix } : {}) };
-    })
-    .openapi("WebhookVerify", {
-      description:
-        "The sender's signature, checked over the raw body before anything runs; a call that does not verify is answered 401 invalid_signature (docs/webhooks.md#signatures).",
-    }),
-);
-
-const ids = Object.entries(PRESET_DEDUPE_KEYS).map(([name, path]) => `${name} \`${path}\``);
-const unstamped = UNSTAMPED.join(", ");
-
-/** A webhook node's `dedupe` object; `key` is required unless the node has a verify preset. */
-const Dedupe = z
-  .strictObject({
-    key: setting(z.string().max(500).includes("{{").optional(), {
-      about: `A template (it must hold \`{{\`) over this node's own output naming the delivery, such as \`{{webhook_1.headers.x-github-delivery}}\`. Required unless the node has a verify preset, whose delivery id is then the key (${ids.join(", ")}; hmac-sha256 has none). With a preset that signs no timestamp (${unstamped}) the call's signature names the delivery too, whatever the key.`,
-      code: "invalid_type",
-      message: "A template over the call ({{…}}), at most 500 characters.",
-    }),
-    windowSeconds: setting(z.number().int().min(1).max(WEEK).optional(), {
-      about: `How long a key is remembered (s). Default: ${WEEK} with a verify preset that signs no timestamp (${unstamped}), else ${DAY}.`,
-      code: "out_of_range",
-      message: `An integer from 1 to ${WEEK}.`,
-    }),
-  })
-  .openapi("WebhookDedupe", {
-    description:
-      "A delivery whose key was seen within the window starts nothing and is answered as the first one, with `x-deduplicated: true` (docs/webhooks.md#deduplication).",
-  });
-
-/** A webhook node's `dedupe`: an object, or false for none; absent, the verify preset's default. */
-export const DedupeSetting = z
-  .union([
-    z.literal(false).openapi({ description: "No deduplication, not even the preset's default" }),
-    withoutNulls(() => ["windowSeconds"], Dedupe),
-  ])
-  .optional()
-  .openapi({
-    description: `Repeated deliveries (docs/webhooks.md#deduplication). Left out, a node with \`verify\` dedupes on the preset's delivery id, and where the preset signs no timestamp (${unstamped}) on the signature too, for ${WEEK} s or else ${DAY} s; false turns that off.`,
-  });
+export type WebhookVerify = Verify<Checks["PresetVerify"], Checks["HmacVerify"]>;
 
 /** A webhook node's deduplication of repeated deliveries; stored with its window filled in. */
-export type WebhookDedupe = z.output<typeof Dedupe>;
+export type WebhookDedupe = z.output<Checks["Dedupe"]>;
 
 /** The window a node's dedupe gets when it names none (s): a week where nothing is stamped. */
 export const defaultWindowSeconds = (preset: SignaturePreset | undefined) =>

@@ -7,10 +7,10 @@ import { isPlainObject } from "../engine/template";
 import { defineNode, setting, withDefault } from "./common";
 import { replyBody, replyHeaders } from "./reply";
 import {
-  DedupeSetting,
+  dedupeSetting,
   defaultWindowSeconds,
   SIGNATURE_PRESETS,
-  VerifySetting,
+  verifySetting,
 } from "./webhook-checks";
 
 const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"] as const;
@@ -39,7 +39,7 @@ export const webhook = defineNode({
   component: "WebhookNode",
   description:
     "Starts an execution for each call to its URL (docs/api/webhooks.md#urls); `responseStatus`, `responseHeaders` and `responseBody` only with responseMode immediate (docs/webhooks.md#replies).",
-  settings: {
+  settings: () => ({
     httpMethod: httpMethod("POST", "The method the node's URL accepts; others get 405."),
     responseMode: withDefault(z.enum(["immediate", "lastNode", "responseNode"]), "immediate", {
       about:
@@ -52,8 +52,8 @@ export const webhook = defineNode({
     rateLimitPerMinute: withDefault(z.number().int().min(1).max(100_000), 1200, {
       about: "Calls accepted per minute on the node's URL; more get 429.",
     }),
-    verify: VerifySetting.optional(),
-    dedupe: DedupeSetting,
+    verify: verifySetting().optional(),
+    dedupe: dedupeSetting(),
     responseStatus: setting(z.number().int().min(200).max(299).optional(), {
       about: "immediate only: the reply's status. Default: 200.",
       code: "out_of_range",
@@ -65,7 +65,7 @@ export const webhook = defineNode({
     responseBody: replyBody(
       'immediate only: the reply\'s body, its strings templates over the call and {{$execution.id}}. Default: `{"success": true, "executionId": …}`.',
     ),
-  },
+  }),
   output: () => ({ body: {}, headers: {}, queryParams: {}, method: "" }),
   rules: (node, ctx) => {
     const mode = typeof node.responseMode === "string" ? node.responseMode : "immediate";
