@@ -14,6 +14,7 @@ import { isoTime, isoTimeOrNull, newId } from "../platform/ids";
 import type { JsonValue } from "../platform/json";
 import { canonicalJson } from "../platform/json";
 import { type KeyConfig, keyring, openSecret, sealSecret } from "../platform/secret-box";
+import type { CountedLedger } from "./counted-ledger";
 import {
   answerAad,
   type CreateOutcome,
@@ -32,7 +33,7 @@ import {
 
 /**
  * What looking up, revoking and ending a link need of the ledger, for callers of scope `S`: a
- * widget key (`LaunchLedger`) or a member of the workspace (src/launch/member-links.ts), so both APIs run
+ * widget key (`CountedLedger`, counted-ledger.ts) or a member of the workspace (src/launch/member-links.ts), so both APIs run
  * the same rules.
  */
 export type LinkAccess<S extends LinkScope> = {
@@ -40,21 +41,6 @@ export type LinkAccess<S extends LinkScope> = {
   endLink(workspaceId: string, linkId: string, endedAt: number, reason: "server"): Promise<void>;
   lookupLink(scope: S, linkId: string): Promise<LedgerResult<Link>>;
   revokeLink(scope: S, linkId: string): Promise<LedgerResult<null>>;
-};
-
-/**
- * The ledger calls of the launch API as services see them: the call is already counted (the per-key
- * rate limit is applied by `perKeyRateLimit`, docs/api/launch.md#rate-limit), so only the work's
- * result comes back.
- */
-export type LaunchLedger = LinkAccess<WidgetKeyPrincipal> & {
-  /** Counts a call that does its work outside the ledger (a list); refused calls throw. */
-  admit(key: WidgetKeyPrincipal): Promise<void>;
-  createLink(
-    key: WidgetKeyPrincipal,
-    link: NewLink,
-    idempotency?: IdempotentCreate,
-  ): Promise<LedgerResult<CreateOutcome>>;
 };
 
 /** The link's status as the API shows it: a pending link past its expiry is `expired`. */
@@ -104,7 +90,7 @@ export type IdempotencyRequest = {
  *   idempotent create, sealed in the ledger's record of the key (its SHA-256 is stored in D1).
  */
 export async function createLink(
-  ledger: LaunchLedger,
+  ledger: CountedLedger,
   key: WidgetKeyPrincipal,
   input: Omit<CreateLaunch, "parameters"> & { parameters?: Record<string, JsonValue> },
   baseUrl: string,

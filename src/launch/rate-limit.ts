@@ -5,22 +5,22 @@
  * answer carries the IETF `RateLimit-Policy` and `RateLimit` headers; a call over the limit gets 429
  * `rate_limited` with `Retry-After`, and a key revoked since it was cached gets 401 `invalid_key`.
  *
- * Counting rides on the call's one ledger RPC: the middleware hands the route a `LaunchLedger` whose
- * calls are admitted inside the ledger, and counts on its own only a call that never reached it
- * (refused earlier for its body).
+ * Counting rides on the call's one ledger RPC: the middleware hands the route a `CountedLedger`
+ * (counted-ledger.ts) whose calls are admitted inside the ledger, and counts on its own only a call
+ * that never reached it (refused earlier for its body).
  */
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { WidgetKeyEnv } from "../auth";
 import { ApiError, invalidKey } from "../platform/errors";
+import { type CountedLedger, countedLedger } from "./counted-ledger";
 import { linkLedger } from "./ledger/client";
-import type { Admission, Guarded, LedgerResult } from "./ledger/contract";
-import type { LaunchLedger } from "./links";
+import type { Admission } from "./ledger/contract";
 
 const POLICY = "widget-key";
 
 /** The Hono env of launch routes: the widget key and its counted ledger. */
-export type LaunchEnv = WidgetKeyEnv & { Variables: { ledger: LaunchLedger } };
+export type LaunchEnv = WidgetKeyEnv & { Variables: { ledger: CountedLedger } };
 
 /** Sets the RateLimit headers of an admission; throws 401 for a revoked key, 429 over the limit. */
 function applyAdmission(c: Context, admission: Admission): void {
@@ -48,26 +48,13 @@ export const perKeyRateLimit = createMiddleware<LaunchEnv>(async (c, next) => {
   const key = c.var.widgetKey;
   const stub = linkLedger(c.env, key.workspaceId);
   let counted = false;
-  const admitted = async <T>(call: Promise<Guarded<T>>): Promise<LedgerResult<T>> => {
-    const guarded = await call;
-    counted = true;
-    applyAdmission(c, guarded.admission);
-    if (!("result" in guarded)) throw new Error("a refused admission has thrown");
-    return guarded.result;
-  };
-  c.set("ledger", {
-    endLink: (workspaceId, linkId, endedAt, reason) =>
-      stub.endLink(workspaceId, linkId, endedAt, reason),
-    admit: async (principal) => {
-      const admission = await stub.admit(principal);
+  c.set(
+    "ledger",
+    countedLedger(stub, (admission) => {
       counted = true;
       applyAdmission(c, admission);
-    },
-    createLink: (principal, link, idempotency) =>
-      admitted(stub.createLink(principal, link, idempotency)),
-    lookupLink: (principal, linkId) => admitted(stub.lookupLink(principal, linkId)),
-    revokeLink: (principal, linkId) => admitted(stub.revokeLink(principal, linkId)),
-  });
+    }),
+  );
   await next();
   if (!counted) applyAdmission(c, await stub.admit(key));
 });
