@@ -15,13 +15,7 @@ import type { JsonValue } from "../platform/json";
 import { canonicalJson } from "../platform/json";
 import { type KeyConfig, keyring, openSecret, sealSecret } from "../platform/secret-box";
 import type { CountedLedger } from "./counted-ledger";
-import {
-  answerAad,
-  type CreateOutcome,
-  type IdempotentCreate,
-  type LedgerResult,
-  type LinkLedgerApi,
-} from "./ledger/contract";
+import { answerAad, type LedgerResult, type LinkLedgerApi } from "./ledger/contract";
 import type { LinkScope } from "./link-rules";
 import {
   type CreatedLaunch,
