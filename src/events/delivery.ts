@@ -23,10 +23,8 @@ import { keyring, openSecret } from "../platform/secret-box";
 import type { DeliveryMessage } from "./contract";
 import { endpointSecretAad } from "./endpoints";
 import { attemptError, FAILING_AFTER, recoverIncident } from "./incidents";
-import { type Attempt, retryDelaySeconds, sendOnce } from "./signing";
+import { type Attempt, CLAIM_MS, retryDelaySeconds, sendOnce } from "./signing";
 
-/** How long a claimed delivery is left to its consumer before another may take it (ms). */
-const CLAIM_MS = 60_000;
 /** Queue deliveries may arrive this much before the time they were delayed to (ms). */
 const EARLY_MS = 2_000;
 /** Failing this long without a single success disables an endpoint (ms). */

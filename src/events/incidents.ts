@@ -2,7 +2,7 @@
  * Failing endpoints as incidents (docs/operations.md#incidents): the run of failures is kept on the
  * endpoint's row by `recordAttempt`; failed deliveries are read from the attempts' index.
  */
-import { and, eq, inArray, ne, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, not, type SQL, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { database } from "../db/database";
 import { deliveryAttempts, type EventEndpoint, eventDeliveries } from "../db/event-tables";
@@ -11,7 +11,7 @@ import type { AppBindings } from "../platform/env";
 import { isoTime } from "../platform/ids";
 import { log } from "../platform/log";
 import { enqueueDeliveries } from "./outbox";
-import type { Attempt } from "./signing";
+import { type Attempt, CLAIM_MS } from "./signing";
 
 /** Failed attempts in a row that make an endpoint `failing`. */
 export const FAILING_AFTER = 2;
@@ -114,6 +114,15 @@ export async function recoverIncident(
         eq(eventDeliveries.endpointId, endpoint.id),
         ne(eventDeliveries.status, "succeeded"),
         inArray(eventDeliveries.id, failedIn(db, endpoint.id, since, until)),
+        // One being sent now by its own retry (claimed: due a claim's length after its update) is
+        // left to that attempt, so it is not sent twice; should that attempt fail, it retries.
+        not(
+          and(
+            eq(eventDeliveries.status, "pending"),
+            sql`${eventDeliveries.nextAttemptAt} > ${until}`,
+            sql`${eventDeliveries.nextAttemptAt} = ${eventDeliveries.updatedAt} + ${CLAIM_MS}`,
+          ) as SQL,
+        ),
       ),
     );
     await enqueueDeliveries(

@@ -9,6 +9,8 @@ import { DestinationNotAllowed, type OutboundPolicy, outboundFetch } from "../pl
 export const DELIVERY_TIMEOUT_MS = 15_000;
 /** Bytes of the receiver's answer kept in the delivery log. */
 export const KEPT_RESPONSE_BYTES = 1024;
+/** How long a claimed delivery is left to its consumer before another may take it (ms). */
+export const CLAIM_MS = 60_000;
 /** Waits before each retry (s): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; then the delivery fails. */
 export const RETRY_SCHEDULE_S = [5, 300, 1_800, 7_200, 18_000, 36_000, 36_000] as const;
 
