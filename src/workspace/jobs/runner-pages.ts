@@ -10,16 +10,23 @@ import type { AppBindings } from "../../platform/env";
 import { workflowRunner } from "../../workflows/runner/client";
 import type { WorkflowRunnerContract } from "../../workflows/runner/contract";
 
-/** Where the walk is: a workflow's shard, after a record key (null: its first page). */
+/**
+ * Where the walk is: a workflow's shard, after a record key (null: its first page). A shard equal
+ * to `shards` stands for the first runner of the next workflow.
+ */
 type RunnerCursor = { workflowId: string; shard: number; shards: number; after: string | null };
 
-/** The first shard of the first workflow after `workflowId` (null: from the first), or null. */
-async function nextWorkflow(
+/** Runners one step visits at most, at once: a step is one alarm of the job's object. */
+const RUNNERS_PER_STEP = 25;
+
+/** Up to `limit` workflows after `after` (null: from the first), in id order, with their shards. */
+async function nextWorkflows(
   env: AppBindings,
   after: string | null,
   workspaceId: string | undefined,
-): Promise<RunnerCursor | null> {
-  const [row] = await database(env)
+  limit: number,
+): Promise<{ id: string; shards: number }[]> {
+  const rows = await database(env)
     .select({ id: workflows.id, shards: workflows.runnerShardsEver })
     .from(workflows)
     .where(
@@ -29,21 +36,45 @@ async function nextWorkflow(
       ),
     )
     .orderBy(asc(workflows.id))
-    .limit(1);
-  return row
-    ? { workflowId: row.id, shard: 0, shards: Math.max(1, row.shards), after: null }
-    : null;
+    .limit(limit);
+  return rows.map((row) => ({ id: row.id, shards: Math.max(1, row.shards) }));
 }
 
-/** Runner pages one step does at most: a step is one alarm of the job's object. */
-const PAGES_PER_STEP = 25;
+/** The runners a step visits, in walk order, from `at` (null: the first) on. */
+async function runnersFrom(
+  env: AppBindings,
+  at: RunnerCursor | null,
+  workspaceId: string | undefined,
+): Promise<RunnerCursor[]> {
+  const runners: RunnerCursor[] = [];
+  if (at) {
+    for (let shard = at.shard; shard < at.shards; shard++) {
+      runners.push({ ...at, shard, after: shard === at.shard ? at.after : null });
+    }
+  }
+  if (runners.length < RUNNERS_PER_STEP) {
+    for (const row of await nextWorkflows(
+      env,
+      at?.workflowId ?? null,
+      workspaceId,
+      RUNNERS_PER_STEP,
+    )) {
+      for (let shard = 0; shard < row.shards; shard++) {
+        runners.push({ workflowId: row.id, shard, shards: row.shards, after: null });
+      }
+    }
+  }
+  return runners.slice(0, RUNNERS_PER_STEP);
+}
 
 /**
- * One step of the walk: up to PAGES_PER_STEP pages, from the runner the cursor names (the first
- * one for null) on.
+ * One step of the walk: a page of each of up to RUNNERS_PER_STEP runners, at once, from the one
+ * the cursor names (the first one for null) on. The walk goes on from the first of them that has
+ * more; the runners after it are visited again, which a phase must bear (the reseal skips what is
+ * sealed under the current key, the erasure finds nothing left to erase).
  * @param page does the work on one runner after a record key; returns where it got to (null:
  *   that runner is done) and its counts
- * @returns the cursor to go on from (null: every runner is done) and the page's counts
+ * @returns the cursor to go on from (null: every runner is done) and the step's counts
  */
 export async function walkRunners(
   env: AppBindings,
@@ -54,18 +85,21 @@ export async function walkRunners(
     after: string | null,
   ) => Promise<{ next: string | null; counts: Record<string, number> }>,
 ): Promise<{ cursor: string | null; counts: Record<string, number> }> {
-  let at: RunnerCursor | null = cursor
-    ? JSON.parse(cursor)
-    : await nextWorkflow(env, null, workspaceId);
+  const runners = await runnersFrom(env, cursor ? JSON.parse(cursor) : null, workspaceId);
+  const done = await Promise.all(
+    runners.map((at) => page(workflowRunner(env, at.workflowId, at.shard), at.after)),
+  );
   const counts: Record<string, number> = {};
-  for (let pages = 0; at && pages < PAGES_PER_STEP; pages++) {
-    const done = await page(workflowRunner(env, at.workflowId, at.shard), at.after);
-    for (const [name, n] of Object.entries(done.counts)) counts[name] = (counts[name] ?? 0) + n;
-    at = done.next
-      ? { ...at, after: done.next }
-      : at.shard + 1 < at.shards
-        ? { ...at, shard: at.shard + 1, after: null }
-        : await nextWorkflow(env, at.workflowId, workspaceId);
+  for (const result of done) {
+    for (const [name, n] of Object.entries(result.counts)) counts[name] = (counts[name] ?? 0) + n;
   }
+  const more = done.findIndex((result) => result.next !== null);
+  const last = runners.at(-1);
+  const at: RunnerCursor | null =
+    more >= 0
+      ? { ...(runners[more] as RunnerCursor), after: done[more]?.next ?? null }
+      : last && runners.length === RUNNERS_PER_STEP
+        ? { ...last, shard: last.shard + 1, after: null }
+        : null;
   return { cursor: at ? JSON.stringify(at) : null, counts };
 }
