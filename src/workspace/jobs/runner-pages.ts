@@ -70,8 +70,9 @@ async function runnersFrom(
 /**
  * One step of the walk: a page of each of up to RUNNERS_PER_STEP runners, at once, from the one
  * the cursor names (the first one for null) on. The walk goes on from the first of them that has
- * more; the runners after it are visited again, which a phase must bear (the reseal skips what is
- * sealed under the current key, the erasure finds nothing left to erase).
+ * more, page after page of it alone, then at once again from the runner after it; the runners
+ * that followed it in the step are visited again, which a phase must bear (the reseal skips what
+ * is sealed under the current key, the erasure finds nothing left to erase).
  * @param page does the work on one runner after a record key; returns where it got to (null:
  *   that runner is done) and its counts
  * @returns the cursor to go on from (null: every runner is done) and the step's counts
@@ -85,7 +86,9 @@ export async function walkRunners(
     after: string | null,
   ) => Promise<{ next: string | null; counts: Record<string, number> }>,
 ): Promise<{ cursor: string | null; counts: Record<string, number> }> {
-  const runners = await runnersFrom(env, cursor ? JSON.parse(cursor) : null, workspaceId);
+  const from: RunnerCursor | null = cursor ? JSON.parse(cursor) : null;
+  if (from?.after) return await pagesOf(env, from, page);
+  const runners = await runnersFrom(env, from, workspaceId);
   const done = await Promise.all(
     runners.map((at) => page(workflowRunner(env, at.workflowId, at.shard), at.after)),
   );
@@ -102,4 +105,22 @@ export async function walkRunners(
         ? { ...last, shard: last.shard + 1, after: null }
         : null;
   return { cursor: at ? JSON.stringify(at) : null, counts };
+}
+
+/** Up to RUNNERS_PER_STEP pages of the one runner `at` names, one after another, from its cursor. */
+async function pagesOf(
+  env: AppBindings,
+  at: RunnerCursor,
+  page: Parameters<typeof walkRunners>[3],
+): Promise<{ cursor: string | null; counts: Record<string, number> }> {
+  const runner = workflowRunner(env, at.workflowId, at.shard);
+  const counts: Record<string, number> = {};
+  let after = at.after;
+  for (let pages = 0; after !== null && pages < RUNNERS_PER_STEP; pages++) {
+    const done = await page(runner, after);
+    for (const [name, n] of Object.entries(done.counts)) counts[name] = (counts[name] ?? 0) + n;
+    after = done.next;
+  }
+  const next: RunnerCursor = after ? { ...at, after } : { ...at, shard: at.shard + 1, after: null };
+  return { cursor: JSON.stringify(next), counts };
 }
