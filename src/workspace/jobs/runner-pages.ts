@@ -16,6 +16,11 @@ import type { WorkflowRunnerContract } from "../../workflows/runner/contract";
  */
 type RunnerCursor = { workflowId: string; shard: number; shards: number; after: string | null };
 
+/** Adds `more` into `counts`, name by name. */
+const addInto = (counts: Record<string, number>, more: Record<string, number>) => {
+  for (const [name, n] of Object.entries(more)) counts[name] = (counts[name] ?? 0) + n;
+};
+
 /** Runners one step visits at most, at once: a step is one alarm of the job's object. */
 const RUNNERS_PER_STEP = 25;
 
@@ -93,9 +98,7 @@ export async function walkRunners(
     runners.map((at) => page(workflowRunner(env, at.workflowId, at.shard), at.after)),
   );
   const counts: Record<string, number> = {};
-  for (const result of done) {
-    for (const [name, n] of Object.entries(result.counts)) counts[name] = (counts[name] ?? 0) + n;
-  }
+  for (const result of done) addInto(counts, result.counts);
   const more = done.findIndex((result) => result.next !== null);
   const last = runners.at(-1);
   const at: RunnerCursor | null =
@@ -118,7 +121,7 @@ async function pagesOf(
   let after = at.after;
   for (let pages = 0; after !== null && pages < RUNNERS_PER_STEP; pages++) {
     const done = await page(runner, after);
-    for (const [name, n] of Object.entries(done.counts)) counts[name] = (counts[name] ?? 0) + n;
+    addInto(counts, done.counts);
     after = done.next;
   }
   const next: RunnerCursor = after ? { ...at, after } : { ...at, shard: at.shard + 1, after: null };
