@@ -216,6 +216,14 @@ describe("the chat page's layout", () => {
       await page.keyboard.press("Shift+Tab");
       expect(await page.evaluate(() => document.activeElement?.id)).toBe("messages");
       expect(await page.getByRole("log", { name: "Conversation" }).count()).toBe(1);
+      // Read once the scroll to the newest message has ended: a PageUp during it is undone by it.
+      await expect
+        .poll(() =>
+          page
+            .locator("#messages")
+            .evaluate((node) => node.scrollHeight - node.clientHeight - node.scrollTop),
+        )
+        .toBeLessThanOrEqual(1);
       const before = await page.locator("#messages").evaluate((node) => node.scrollTop);
       await page.keyboard.press("PageUp");
       await expect
