@@ -10351,7 +10351,7 @@ export interface components {
              * @description Seconds the link can be opened
              * @default 604800
              */
-            expiresInSeconds: number;
+            expiresInSeconds?: number;
         };
         LaunchList: {
             data: components["schemas"]["Launch"][];
@@ -10526,14 +10526,14 @@ export interface components {
             /** @description Workers AI model of the agent's brain when the AI binding is configured (default @cf/meta/llama-3.1-8b-instruct) */
             model?: string | null;
             /** @default [] */
-            parameters: components["schemas"]["ParameterDefinition"][];
+            parameters?: components["schemas"]["ParameterDefinition"][];
         };
         ParameterDefinition: {
             name: string;
             /** @enum {string} */
             type: "string" | "number" | "integer" | "boolean";
             /** @default false */
-            required: boolean;
+            required?: boolean;
             options?: (string | number | boolean)[];
             description?: string;
         };
@@ -10649,7 +10649,6 @@ export interface components {
         /** @description At most `limit` executions run at once; the others wait in a FIFO queue of at most `queueLimit` (default 1,000), and a call finding it full is answered 429 queue_full. Absent or null: no limit (docs/webhooks.md#concurrency). */
         WorkflowConcurrency: {
             limit: number;
-            /** @default 1000 */
             queueLimit: number;
         } | null;
         WorkflowInput: {
@@ -10657,8 +10656,8 @@ export interface components {
             slug: string;
             nodes: components["schemas"]["WorkflowNode"][];
             /** @default [] */
-            connections: components["schemas"]["WorkflowConnection"][];
-            concurrency?: components["schemas"]["WorkflowConcurrency"];
+            connections?: components["schemas"]["WorkflowConnection"][];
+            concurrency?: components["schemas"]["WorkflowConcurrencyInput"];
         };
         /**
          * @description `{from, to, branch?: "true"|"false"}`; `branch` only on connections from a condition
@@ -10670,6 +10669,12 @@ export interface components {
         WorkflowConnection: {
             [key: string]: unknown;
         };
+        /** @description At most `limit` executions run at once; the others wait in a FIFO queue of at most `queueLimit` (default 1,000), and a call finding it full is answered 429 queue_full. Absent or null: no limit (docs/webhooks.md#concurrency). */
+        WorkflowConcurrencyInput: {
+            limit: number;
+            /** @default 1000 */
+            queueLimit?: number;
+        } | null;
         ExecutionList: {
             data: components["schemas"]["Execution"][];
             hasMore: boolean;
@@ -10724,7 +10729,7 @@ export interface components {
              * @default original
              * @enum {string}
              */
-            definition: "original" | "current";
+            definition?: "original" | "current";
         };
         BulkReplay: {
             /** @description Replays queued (at most 1,000) */
@@ -10742,7 +10747,7 @@ export interface components {
              * @default original
              * @enum {string}
              */
-            definition: "original" | "current";
+            definition?: "original" | "current";
         };
         LoggedRequestList: {
             data: components["schemas"]["LoggedRequest"][];
@@ -10788,9 +10793,9 @@ export interface components {
         };
         CaptureInput: {
             /** @default 1 */
-            count: number;
+            count?: number;
             /** @default 600 */
-            ttlSeconds: number;
+            ttlSeconds?: number;
         };
         SampleList: {
             data: {

@@ -34,15 +34,21 @@ export const workflowSchemas = once(() => {
     example: { from: "webhook_1", to: "check" },
   });
 
+  const concurrencyDescription =
+    "At most `limit` executions run at once; the others wait in a FIFO queue of at most `queueLimit` (default 1,000), and a call finding it full is answered 429 queue_full. Absent or null: no limit (docs/webhooks.md#concurrency).";
   const Concurrency = z
     .strictObject({
       limit: z.number().int().min(1).max(100),
       queueLimit: z.number().int().min(1).max(10_000).default(1_000),
     })
-    .openapi("WorkflowConcurrency", {
-      description:
-        "At most `limit` executions run at once; the others wait in a FIFO queue of at most `queueLimit` (default 1,000), and a call finding it full is answered 429 queue_full. Absent or null: no limit (docs/webhooks.md#concurrency).",
-    });
+    .openapi("WorkflowConcurrencyInput", { description: concurrencyDescription });
+  /**
+   * The same limits as a workflow shows them: `queueLimit` is always there (its default was filled
+   * in on write), so the document lists it as required and the SDK's response type has it.
+   */
+  const ConcurrencyShown = z
+    .object({ limit: z.number().int(), queueLimit: z.number().int() })
+    .openapi("WorkflowConcurrency", { description: concurrencyDescription });
 
   /**
    * Body of create and replace. Only the envelope is checked here; the definition itself is checked
@@ -68,7 +74,7 @@ export const workflowSchemas = once(() => {
         description: "The nodes with every default filled in and every key given",
       }),
       connections: z.array(z.record(z.string(), z.unknown())),
-      concurrency: Concurrency.nullable(),
+      concurrency: ConcurrencyShown.nullable(),
       webhookUrls: z.record(z.string(), z.string()).openapi({
         description: "Each webhook node's full URL, by node key",
       }),
