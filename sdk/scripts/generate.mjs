@@ -38,7 +38,10 @@ function defaultsOutsideRequired(document) {
   const seen = new Set();
   const found = [];
   const visit = (node, where) => {
-    if (Array.isArray(node)) return node.forEach((item) => visit(item, where));
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item, where);
+      return;
+    }
     if (!node || typeof node !== "object") return;
     if (typeof node.$ref === "string") {
       const name = node.$ref.split("/").pop();
