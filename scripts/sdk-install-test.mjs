@@ -11,6 +11,8 @@
 //     and Node 22 (compiled ESM, compiled CJS, and the .mts as it is, by type stripping).
 // Each run must print a link's URL, its status from a look-up, the list's lines and the refused
 // end's code; the server must then hold one revoked link per run for the example's participant.
+// Last, verifyEvent (its standardwebhooks is CommonJS only) checks a signed event and refuses a
+// wrong secret, imported and required, on both Nodes.
 // Node 22 is npm's `node` package at the version pinned in scripts/sdk-install/node22/, installed
 // once into node_modules/.cache/ (not a devDependency: its `node` bin would replace the pinned
 // Node 24's in node_modules/.bin). Bounded: every child process has a time limit.
@@ -182,6 +184,35 @@ try {
       log(`ran ${file} on Node ${node.version}: created, looked up, listed, ended, revoked`);
     }
   }
+  // 6. verifyEvent, whose standardwebhooks is CommonJS only, from both formats on both Nodes.
+  const verify = (load) => `${load}
+const { Webhook } = require("standardwebhooks");
+const secret = \`whsec_\${Buffer.from("sdk-install-test-secret-32-bytes").toString("base64")}\`;
+const body = JSON.stringify({ id: "msg_1", type: "event.test", createdAt: new Date().toISOString(), data: {} });
+const signature = new Webhook(secret).sign("msg_1", new Date(), body);
+const headers = { "webhook-id": "msg_1", "webhook-timestamp": String(Math.floor(Date.now() / 1000)), "webhook-signature": signature };
+console.log(sdk.verifyEvent(body, headers, secret).type);
+try { sdk.verifyEvent(body, headers, "whsec_" + Buffer.from("another").toString("base64")); }
+catch (error) { console.log(error instanceof sdk.EventVerificationError ? "refused" : String(error)); }
+`;
+  writeFileSync(join(project, "verify.cjs"), verify('const sdk = require("@agent-edge/sdk");'));
+  writeFileSync(
+    join(project, "verify.mjs"),
+    verify(
+      'import * as sdk from "@agent-edge/sdk";\nimport { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);',
+    ),
+  );
+  for (const node of [node20, node22]) {
+    for (const file of ["verify.mjs", "verify.cjs"]) {
+      const output = run(node.path, [file], { cwd: project, timeout: RUN_MS }).trim();
+      if (output !== "event.test\nrefused") {
+        throw new Error(`${file} on Node ${node.version}: verifyEvent printed\n${output}`);
+      }
+    }
+  }
+  log(
+    "verifyEvent verified a signed event and refused a wrong secret, ESM and CommonJS, Node 20 and 22",
+  );
   log(`passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } catch (error) {
   console.error(`[sdk-install] ${error instanceof Error ? error.message : error}`);
