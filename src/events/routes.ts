@@ -9,7 +9,7 @@ import { type MemberEnv, requireWriter } from "../auth";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";
-import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openapi";
+import { errorResponses, IdParamSchema } from "../platform/openapi";
 import { outboundPolicy } from "../platform/outbound";
 import { listQuery } from "../platform/paging";
 import { keyring } from "../platform/secret-box";

@@ -9,7 +9,7 @@ import { database } from "../../db/database";
 import { createRouter } from "../../platform/app";
 import type { AppBindings } from "../../platform/env";
 import { jsonBody } from "../../platform/json-body";
-import { errorResponses, IdParamSchema, NoQuerySchema } from "../../platform/openapi";
+import { errorResponses, IdParamSchema } from "../../platform/openapi";
 import { appUrl } from "../../platform/origins";
 import { listQuery, pageSchema } from "../../platform/paging";
 import { WORKFLOW_NODE, workflowNodeSchema } from "../nodes/models";
