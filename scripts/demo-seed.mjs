@@ -164,8 +164,16 @@ export async function seedDemoWorkflow(api, memberToken, webhookSecret) {
   } else {
     if (created.json?.error?.code !== "slug_taken")
       throw new Error(`POST /v1/manage/workflows answered 409:\n${created.text}`);
-    const { json: list } = await must(api, "GET", "/v1/manage/workflows", { token });
-    const existing = list.data.find((w) => w.slug === DEMO_WORKFLOW_SLUG);
+    // The list comes a page at a time (docs/api/README.md#lists-and-paging); 100 pages of 100.
+    let existing;
+    let cursor = null;
+    for (let read = 0; read < 100 && !existing; read++) {
+      const query = `?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+      const { json: page } = await must(api, "GET", `/v1/manage/workflows${query}`, { token });
+      existing = page.data.find((w) => w.slug === DEMO_WORKFLOW_SLUG);
+      cursor = page.nextCursor;
+      if (cursor === null) break;
+    }
     if (!existing)
       throw new Error(`Slug ${DEMO_WORKFLOW_SLUG} is taken but no workflow in the list has it.`);
     workflowId = existing.id;

@@ -23,6 +23,11 @@ export type CreateLaunch = components["schemas"]["CreateLaunch"];
 export type CreatedLaunch = components["schemas"]["CreatedLaunch"];
 export type Launch = components["schemas"]["Launch"];
 export type LaunchList = components["schemas"]["LaunchList"];
+/**
+ * A page of any list of the API (docs/api/README.md#lists-and-paging): `data` in the list's order,
+ * `nextCursor` the `cursor` of the next page (null on the last).
+ */
+export type Page<T> = components["schemas"]["Page"] & { data: T[] };
 /** Filters of `launches.list`; `cursor` is managed by the iterator. */
 export type ListFilters = Omit<
   NonNullable<paths["/v1/widget/launches"]["get"]["parameters"]["query"]>,
@@ -45,6 +50,23 @@ export type ClientOptions = {
 type Attempt<T> = () => Promise<{ data?: T; error?: unknown; response: Response }>;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Every item of a paged list, in its order, reading the next page only when the items before are
+ * used (`for await`): `page` reads the page at `cursor` (undefined: the first). Stops at the page
+ * whose `nextCursor` is null, or at one that names the cursor it was read with.
+ */
+export async function* eachItem<T>(
+  page: (cursor: string | undefined) => Promise<Page<T>>,
+): AsyncGenerator<T> {
+  let cursor: string | undefined;
+  for (;;) {
+    const read: Page<T> = await page(cursor);
+    yield* read.data;
+    if (read.nextCursor === null || read.nextCursor === cursor) return;
+    cursor = read.nextCursor;
+  }
+}
 
 /** Creates a client of the Widget Launch API for one widget key. */
 export function createClient(options: ClientOptions) {
@@ -112,13 +134,8 @@ export function createClient(options: ClientOptions) {
       return withRetries(() => api.GET("/v1/widget/launches", { params: { query: filters } }));
     },
     /** Every link that matches, newest first, fetching pages as they are needed (`for await`). */
-    async *list(filters: ListFilters = {}): AsyncGenerator<Launch> {
-      let cursor: string | undefined;
-      do {
-        const page = await launches.page({ ...filters, ...(cursor ? { cursor } : {}) });
-        yield* page.data;
-        cursor = page.nextCursor ?? undefined;
-      } while (cursor);
+    list(filters: ListFilters = {}): AsyncGenerator<Launch> {
+      return eachItem((cursor) => launches.page({ ...filters, ...(cursor ? { cursor } : {}) }));
     },
   };
 

@@ -18,9 +18,10 @@ export interface paths {
                     createdAfter?: string;
                     /** @description ISO 8601; exclusive */
                     createdBefore?: string;
-                    limit?: number;
-                    /** @description `nextCursor` of the previous page */
-                    cursor?: string;
+                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                    limit?: components["parameters"]["Limit"];
+                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                    cursor?: components["parameters"]["Cursor"];
                 };
                 header?: never;
                 path?: never;
@@ -1436,22 +1437,25 @@ export interface paths {
         /** List members */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                    limit?: components["parameters"]["Limit"];
+                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                    cursor?: components["parameters"]["Cursor"];
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
             };
             requestBody?: never;
             responses: {
-                /** @description Members */
+                /** @description Members, oldest first */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            data: components["schemas"]["Member"][];
-                        };
+                        "application/json": components["schemas"]["MemberList"];
                     };
                 };
                 /**
@@ -2054,22 +2058,25 @@ export interface paths {
         /** List widget keys (never the secret) */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                    limit?: components["parameters"]["Limit"];
+                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                    cursor?: components["parameters"]["Cursor"];
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
             };
             requestBody?: never;
             responses: {
-                /** @description Keys */
+                /** @description Keys, oldest first */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            data: components["schemas"]["WidgetKey"][];
-                        };
+                        "application/json": components["schemas"]["WidgetKeyList"];
                     };
                 };
                 /**
@@ -2394,22 +2401,25 @@ export interface paths {
         /** List agents */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                    limit?: components["parameters"]["Limit"];
+                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                    cursor?: components["parameters"]["Cursor"];
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
             };
             requestBody?: never;
             responses: {
-                /** @description Agents */
+                /** @description Agents, oldest first */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            data: components["schemas"]["Agent"][];
-                        };
+                        "application/json": components["schemas"]["AgentList"];
                     };
                 };
                 /**
@@ -2970,7 +2980,12 @@ export interface paths {
         /** List an agent's channels */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                    limit?: components["parameters"]["Limit"];
+                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                    cursor?: components["parameters"]["Cursor"];
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -2979,15 +2994,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Channels */
+                /** @description Channels, oldest first */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            data: components["schemas"]["Channel"][];
-                        };
+                        "application/json": components["schemas"]["ChannelList"];
                     };
                 };
                 /**
@@ -3811,7 +3824,12 @@ export interface paths {
         /** List secret names (never the values) */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                    limit?: components["parameters"]["Limit"];
+                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                    cursor?: components["parameters"]["Cursor"];
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -3824,9 +3842,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            data: components["schemas"]["Secret"][];
-                        };
+                        "application/json": components["schemas"]["SecretList"];
                     };
                 };
                 /**
@@ -3913,22 +3929,25 @@ export interface paths {
         /** List workflows */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                    limit?: components["parameters"]["Limit"];
+                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                    cursor?: components["parameters"]["Cursor"];
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
             };
             requestBody?: never;
             responses: {
-                /** @description Workflows */
+                /** @description Workflows, oldest first */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            data: components["schemas"]["Workflow"][];
-                        };
+                        "application/json": components["schemas"]["WorkflowList"];
                     };
                 };
                 /**
@@ -4758,9 +4777,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    limit?: number;
-                    /** @description An execution id; lists the executions started before it (newest first) */
-                    startingAfter?: string;
+                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                    limit?: components["parameters"]["Limit"];
+                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                    cursor?: components["parameters"]["Cursor"];
                 };
                 header?: never;
                 path: {
@@ -4995,7 +5015,7 @@ export interface paths {
         put?: never;
         /**
          * Replay an execution: a new one with the same trigger input
-         * @description On the definition the execution ran on (`original`, the default) or the workflow's current one. Answers once the new execution is recorded, with its record (`replayOf` names the first). docs/webhooks.md#replay
+         * @description On the definition the execution ran on (`original`, the default, also with no body) or the workflow's current one. Answers once the new execution is recorded, with its record (`replayOf` names the first). docs/webhooks.md#replay
          */
         post: {
             parameters: {
@@ -5007,7 +5027,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": components["schemas"]["ReplayInput"];
                 };
@@ -5324,9 +5344,10 @@ export interface paths {
             parameters: {
                 query?: {
                     outcome?: "accepted" | "deduplicated" | "queued" | "invalid_signature" | "rate_limited" | "method_not_allowed" | "payload_too_large" | "invalid_body" | "stopped" | "queue_full";
-                    /** @description `nextCursor` of the previous page */
-                    cursor?: string;
-                    limit?: number;
+                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                    limit?: components["parameters"]["Limit"];
+                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                    cursor?: components["parameters"]["Cursor"];
                 };
                 header?: never;
                 path: {
@@ -5716,7 +5737,12 @@ export interface paths {
         /** List a webhook node's captured samples, newest first (at most 20, 7 days) */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                    limit?: components["parameters"]["Limit"];
+                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                    cursor?: components["parameters"]["Cursor"];
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -6090,22 +6116,25 @@ export interface paths {
         /** List your passkeys */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                    limit?: components["parameters"]["Limit"];
+                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                    cursor?: components["parameters"]["Cursor"];
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
             };
             requestBody?: never;
             responses: {
-                /** @description Passkeys */
+                /** @description Passkeys, oldest first */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            data: components["schemas"]["Passkey"][];
-                        };
+                        "application/json": components["schemas"]["PasskeyList"];
                     };
                 };
                 /**
@@ -6981,9 +7010,10 @@ export interface paths {
                     createdAfter?: string;
                     /** @description ISO 8601; exclusive */
                     createdBefore?: string;
-                    limit?: number;
-                    /** @description `nextCursor` of the previous page */
-                    cursor?: string;
+                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                    limit?: components["parameters"]["Limit"];
+                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                    cursor?: components["parameters"]["Cursor"];
                 };
                 header?: never;
                 path?: never;
@@ -7686,7 +7716,12 @@ export interface paths {
         /** List event endpoints (never their secrets) */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                    limit?: components["parameters"]["Limit"];
+                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                    cursor?: components["parameters"]["Cursor"];
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -7699,9 +7734,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            data: components["schemas"]["EventEndpoint"][];
-                        };
+                        "application/json": components["schemas"]["EventEndpointList"];
                     };
                 };
                 /**
@@ -8384,8 +8417,10 @@ export interface paths {
             parameters: {
                 query?: {
                     status?: "pending" | "succeeded" | "failed";
-                    cursor?: string;
-                    limit?: number;
+                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                    limit?: components["parameters"]["Limit"];
+                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                    cursor?: components["parameters"]["Cursor"];
                 };
                 header?: never;
                 path: {
@@ -8927,9 +8962,10 @@ export interface paths {
                     action?: "workspace.created" | "workspace.deleted" | "workspace.updated" | "reseal.started" | "member.invited" | "member.role_changed" | "member.removed" | "member.sign_in_link_created" | "widget_key.created" | "widget_key.revoked" | "agent.created" | "agent.updated" | "agent.deleted" | "channel.created" | "channel.updated" | "channel.preview_link_created" | "secret.set" | "secret.deleted" | "workflow.created" | "workflow.updated" | "workflow.deleted" | "workflow.started" | "workflow.stopped" | "workflow.replayed" | "workflow.capture_armed" | "link.revoked" | "link.ended" | "event_endpoint.created" | "event_endpoint.updated" | "event_endpoint.deleted" | "event_endpoint.secret_rotated" | "event_endpoint.test_sent" | "event_endpoint.recovered" | "event_delivery.resent" | "erasure.requested" | "session.signed_in" | "session.signed_out" | "passkey.added" | "passkey.removed";
                     /** @description Only this actor's entries: a member's or widget key's id, or `operator` */
                     actorId?: string;
-                    limit?: number;
-                    /** @description A page's `nextCursor` */
-                    cursor?: string;
+                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                    limit?: components["parameters"]["Limit"];
+                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                    cursor?: components["parameters"]["Cursor"];
                 };
                 header?: never;
                 path?: never;
@@ -9034,9 +9070,10 @@ export interface paths {
                     action?: "workspace.created" | "workspace.deleted" | "workspace.updated" | "reseal.started" | "member.invited" | "member.role_changed" | "member.removed" | "member.sign_in_link_created" | "widget_key.created" | "widget_key.revoked" | "agent.created" | "agent.updated" | "agent.deleted" | "channel.created" | "channel.updated" | "channel.preview_link_created" | "secret.set" | "secret.deleted" | "workflow.created" | "workflow.updated" | "workflow.deleted" | "workflow.started" | "workflow.stopped" | "workflow.replayed" | "workflow.capture_armed" | "link.revoked" | "link.ended" | "event_endpoint.created" | "event_endpoint.updated" | "event_endpoint.deleted" | "event_endpoint.secret_rotated" | "event_endpoint.test_sent" | "event_endpoint.recovered" | "event_delivery.resent" | "erasure.requested" | "session.signed_in" | "session.signed_out" | "passkey.added" | "passkey.removed";
                     /** @description Only this actor's entries: a member's or widget key's id, or `operator` */
                     actorId?: string;
-                    limit?: number;
-                    /** @description A page's `nextCursor` */
-                    cursor?: string;
+                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                    limit?: components["parameters"]["Limit"];
+                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                    cursor?: components["parameters"]["Cursor"];
                 };
                 header?: never;
                 path?: never;
@@ -10282,6 +10319,13 @@ export interface components {
              */
             contentType?: "json" | "text" | "html" | "xml";
         };
+        /**
+         * @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging
+         * @default 20
+         */
+        Limit: number;
+        /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+        Cursor: string;
         CreatedLaunch: {
             /** @example lnk_… */
             id: string;
@@ -10353,10 +10397,9 @@ export interface components {
              */
             expiresInSeconds?: number;
         };
-        LaunchList: {
+        /** @description A page of a list, its items in `data` in the list's order (docs/api/README.md#lists-and-paging) */
+        LaunchList: components["schemas"]["Page"] & {
             data: components["schemas"]["Launch"][];
-            hasMore: boolean;
-            nextCursor: string | null;
         };
         Launch: {
             id: string;
@@ -10380,6 +10423,13 @@ export interface components {
                 startedAt: string;
                 endedAt: string | null;
             } | null;
+        };
+        /** @description A page of a list, its items in `data` in the list's order (docs/api/README.md#lists-and-paging) */
+        Page: {
+            /** @description Whether a page follows this one */
+            hasMore: boolean;
+            /** @description The `cursor` of the next page; null on the last page */
+            nextCursor: string | null;
         };
         RequestedErasure: components["schemas"]["Erasure"] & {
             externalId: string;
@@ -10464,6 +10514,10 @@ export interface components {
             /** @enum {string} */
             role: "admin" | "member";
         };
+        /** @description A page of a list, its items in `data` in the list's order (docs/api/README.md#lists-and-paging) */
+        MemberList: components["schemas"]["Page"] & {
+            data: components["schemas"]["Member"][];
+        };
         Me: {
             member: components["schemas"]["Member"];
             workspace: components["schemas"]["Workspace"];
@@ -10496,6 +10550,10 @@ export interface components {
              * @description ISO 8601; in the future
              */
             expiresAt?: string;
+        };
+        /** @description A page of a list, its items in `data` in the list's order (docs/api/README.md#lists-and-paging) */
+        WidgetKeyList: components["schemas"]["Page"] & {
+            data: components["schemas"]["WidgetKey"][];
         };
         Agent: {
             id: string;
@@ -10537,6 +10595,10 @@ export interface components {
             options?: (string | number | boolean)[];
             description?: string;
         };
+        /** @description A page of a list, its items in `data` in the list's order (docs/api/README.md#lists-and-paging) */
+        AgentList: components["schemas"]["Page"] & {
+            data: components["schemas"]["Agent"][];
+        };
         UpdateAgent: {
             name?: string;
             /** @enum {string} */
@@ -10572,6 +10634,10 @@ export interface components {
              *     ]
              */
             allowedOrigins?: string[];
+        };
+        /** @description A page of a list, its items in `data` in the list's order (docs/api/README.md#lists-and-paging) */
+        ChannelList: components["schemas"]["Page"] & {
+            data: components["schemas"]["Channel"][];
         };
         UpdateChannel: {
             name?: string;
@@ -10621,6 +10687,10 @@ export interface components {
         };
         PutSecret: {
             value: string;
+        };
+        /** @description A page of a list, its items in `data` in the list's order (docs/api/README.md#lists-and-paging) */
+        SecretList: components["schemas"]["Page"] & {
+            data: components["schemas"]["Secret"][];
         };
         Secret: {
             name: string;
@@ -10675,9 +10745,13 @@ export interface components {
             /** @default 1000 */
             queueLimit?: number;
         } | null;
-        ExecutionList: {
+        /** @description A page of a list, its items in `data` in the list's order (docs/api/README.md#lists-and-paging) */
+        WorkflowList: components["schemas"]["Page"] & {
+            data: components["schemas"]["Workflow"][];
+        };
+        /** @description A page of a list, its items in `data` in the list's order (docs/api/README.md#lists-and-paging) */
+        ExecutionList: components["schemas"]["Page"] & {
             data: components["schemas"]["Execution"][];
-            hasMore: boolean;
         };
         /** @description Secret values are redacted as `[redacted]` */
         Execution: {
@@ -10749,10 +10823,9 @@ export interface components {
              */
             definition?: "original" | "current";
         };
-        LoggedRequestList: {
+        /** @description A page of a list, its items in `data` in the list's order (docs/api/README.md#lists-and-paging) */
+        LoggedRequestList: components["schemas"]["Page"] & {
             data: components["schemas"]["LoggedRequest"][];
-            hasMore: boolean;
-            nextCursor: string | null;
         };
         LoggedRequest: {
             id: string;
@@ -10797,17 +10870,23 @@ export interface components {
             /** @default 600 */
             ttlSeconds?: number;
         };
-        SampleList: {
-            data: {
-                id: string;
-                capturedAt: string;
-                /** @description The node's output as a template sees it: body, headers, queryParams, method */
-                output?: unknown;
-            }[];
+        /** @description A page of a list, its items in `data` in the list's order (docs/api/README.md#lists-and-paging) */
+        SampleList: components["schemas"]["Page"] & {
+            data: components["schemas"]["Sample"][];
+        };
+        Sample: {
+            id: string;
+            capturedAt: string;
+            /** @description The node's output as a template sees it: body, headers, queryParams, method */
+            output?: unknown;
         };
         SignInLink: {
             url: string;
             expiresAt: string;
+        };
+        /** @description A page of a list, its items in `data` in the list's order (docs/api/README.md#lists-and-paging) */
+        PasskeyList: components["schemas"]["Page"] & {
+            data: components["schemas"]["Passkey"][];
         };
         Passkey: {
             id: string;
@@ -11034,6 +11113,10 @@ export interface components {
             /** @description Resend, once each, the deliveries that failed while the endpoint was failing, on its first success (default false; docs/operations.md#incidents) */
             autoRecover?: boolean;
         };
+        /** @description A page of a list, its items in `data` in the list's order (docs/api/README.md#lists-and-paging) */
+        EventEndpointList: components["schemas"]["Page"] & {
+            data: components["schemas"]["EventEndpoint"][];
+        };
         UpdateEventEndpoint: {
             /**
              * @description https (http only to localhost where the Worker allows it); no credentials in it
@@ -11048,10 +11131,9 @@ export interface components {
             /** @description Resend, once each, the deliveries that failed while the endpoint was failing, on its first success (default false; docs/operations.md#incidents) */
             autoRecover?: boolean;
         };
-        DeliveryList: {
+        /** @description A page of a list, its items in `data` in the list's order (docs/api/README.md#lists-and-paging) */
+        DeliveryList: components["schemas"]["Page"] & {
             data: components["schemas"]["Delivery"][];
-            hasMore: boolean;
-            nextCursor: string | null;
         };
         Delivery: {
             id: string;
@@ -11084,11 +11166,9 @@ export interface components {
              */
             since: string;
         };
-        AuditLog: {
-            /** @description Newest first */
+        /** @description A page of a list, its items in `data` in the list's order (docs/api/README.md#lists-and-paging) */
+        AuditLog: components["schemas"]["Page"] & {
             data: components["schemas"]["AuditEntry"][];
-            hasMore: boolean;
-            nextCursor: string | null;
         };
         AuditEntry: {
             /** @example aud_5Jq2VbX8mT1kLp9sW4nZ7c */
@@ -11182,7 +11262,12 @@ export interface components {
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+        Limit: components["schemas"]["Limit"];
+        /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+        Cursor: components["schemas"]["Cursor"];
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;

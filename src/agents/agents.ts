@@ -4,13 +4,14 @@
  */
 
 import type { z } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { canonicalOrigin } from "../conversations/embedding";
 import { type Agent, agents, type Channel, channels, type ParameterDefinition } from "../db/schema";
 import { notFound } from "../platform/errors";
 import { widgetSnippetTemplate } from "../platform/html";
 import { isoTime, newId } from "../platform/ids";
+import { idsOf, keysetAfter, type Page, type PageQuery, pageOf } from "../platform/paging";
 import type { ChannelView, CreateChannel, UpdateChannel } from "./channel-schemas";
 import type { AgentSchema, CreateAgent, UpdateAgent } from "./schemas";
 
@@ -88,15 +89,29 @@ export async function getAgent(
   return toAgent(await findAgent(db, workspaceId, agentId));
 }
 
-/** The workspace's agents, oldest first. */
-export async function listAgents(db: DrizzleD1Database, workspaceId: string): Promise<AgentView[]> {
+/**
+ * A page of the workspace's agents, oldest first (then by id), docs/api/README.md#lists-and-paging.
+ * @throws ApiError 400 invalid_request for a cursor not given out
+ */
+export async function listAgents(
+  db: DrizzleD1Database,
+  workspaceId: string,
+  query: PageQuery,
+): Promise<Page<AgentView>> {
+  const columns = { time: agents.createdAt, id: agents.id };
   const rows = await db
     .select()
     .from(agents)
-    .where(eq(agents.workspaceId, workspaceId))
-    .orderBy(agents.createdAt);
-  return rows.map(toAgent);
+    .where(
+      and(eq(agents.workspaceId, workspaceId), keysetAfter(columns, query.cursor, AGENT_ID, "asc")),
+    )
+    .orderBy(asc(agents.createdAt), asc(agents.id))
+    .limit(query.limit + 1);
+  return pageOf(rows, query.limit, (row) => ({ time: row.createdAt, id: row.id }), toAgent);
 }
+
+const AGENT_ID = idsOf("agt");
+const CHANNEL_ID = idsOf("ch");
 
 /** Forgets an agent's cached parameter definitions (the link ledger's `forgetAgent`). */
 type ForgetAgent = (agentId: string) => Promise<void>;
@@ -217,18 +232,35 @@ export async function updateChannel(
   return toChannel(next, baseUrl);
 }
 
-/** The agent's widget channels. @throws ApiError 404 not_found outside the workspace */
+/**
+ * A page of the agent's widget channels, oldest first (then by id).
+ * @throws ApiError 404 not_found outside the workspace, 400 invalid_request for a bad cursor
+ */
 export async function listChannels(
   db: DrizzleD1Database,
   workspaceId: string,
   agentId: string,
   baseUrl: string,
-): Promise<ChannelView[]> {
+  query: PageQuery,
+): Promise<Page<ChannelView>> {
   await findAgent(db, workspaceId, agentId);
+  const columns = { time: channels.createdAt, id: channels.id };
   const rows = await db
     .select()
     .from(channels)
-    .where(and(eq(channels.agentId, agentId), eq(channels.workspaceId, workspaceId)))
-    .orderBy(channels.createdAt);
-  return rows.map((row) => toChannel(row, baseUrl));
+    .where(
+      and(
+        eq(channels.agentId, agentId),
+        eq(channels.workspaceId, workspaceId),
+        keysetAfter(columns, query.cursor, CHANNEL_ID, "asc"),
+      ),
+    )
+    .orderBy(asc(channels.createdAt), asc(channels.id))
+    .limit(query.limit + 1);
+  return pageOf(
+    rows,
+    query.limit,
+    (row) => ({ time: row.createdAt, id: row.id }),
+    (row) => toChannel(row, baseUrl),
+  );
 }

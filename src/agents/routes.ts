@@ -1,6 +1,6 @@
 /** Agents and widget channels: `/v1/manage/agents[/{id}[/channels]]` (docs/api/manage.md). */
 
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute, type z } from "@hono/zod-openapi";
 import { audited } from "../audit";
 import type { MemberEnv } from "../auth";
 import { requireWriter } from "../auth";
@@ -9,8 +9,9 @@ import { linkLedger } from "../launch/ledger/client";
 import { createRouter } from "../platform/app";
 import type { AppBindings } from "../platform/env";
 import { jsonBody } from "../platform/json-body";
-import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openapi";
+import { errorResponses, IdParamSchema } from "../platform/openapi";
 import { baseUrl } from "../platform/origins";
+import { listQuery, pageSchema } from "../platform/paging";
 import {
   createAgent,
   createChannel,
@@ -44,6 +45,8 @@ const forget = (env: AppBindings, workspaceId: string) => (agentId: string) =>
 export function agentsRouter() {
   const { ChannelParamsSchema, ChannelSchema, CreateChannelSchema, UpdateChannelSchema } =
     channelSchemas();
+  const PageQuerySchema = listQuery();
+  const AgentListSchema = pageSchema("AgentList", AgentSchema);
   const router = createRouter<MemberEnv>();
 
   router.openapi(
@@ -75,14 +78,17 @@ export function agentsRouter() {
       method: "get",
       path: "/v1/manage/agents",
       summary: "List agents",
-      request: { query: NoQuerySchema },
+      request: { query: PageQuerySchema },
       responses: {
-        200: json(z.object({ data: z.array(AgentSchema) }), "Agents"),
+        200: json(AgentListSchema, "Agents, oldest first"),
         ...errorResponses(),
       },
     }),
     async (c) =>
-      c.json({ data: await listAgents(database(c.env), c.get("member").workspaceId) }, 200),
+      c.json(
+        await listAgents(database(c.env), c.get("member").workspaceId, c.req.valid("query")),
+        200,
+      ),
   );
 
   router.openapi(
@@ -197,20 +203,21 @@ export function agentsRouter() {
       method: "get",
       path: "/v1/manage/agents/{id}/channels",
       summary: "List an agent's channels",
-      request: { params: IdParamSchema, query: NoQuerySchema },
+      request: { params: IdParamSchema, query: PageQuerySchema },
       responses: {
-        200: json(z.object({ data: z.array(ChannelSchema) }), "Channels"),
+        200: json(pageSchema("ChannelList", ChannelSchema), "Channels, oldest first"),
         ...errorResponses("not_found"),
       },
     }),
     async (c) => {
-      const data = await listChannels(
+      const page = await listChannels(
         database(c.env),
         c.get("member").workspaceId,
         c.req.valid("param").id,
         baseUrl(c.env, c.req.url),
+        c.req.valid("query"),
       );
-      return c.json({ data }, 200);
+      return c.json(page, 200);
     },
   );
 

@@ -8,6 +8,7 @@ import { type MemberEnv, requireOperator, requireWriter } from "../auth";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { errorResponses } from "../platform/openapi";
+import { listQuery, pageSchema } from "../platform/paging";
 import { AUDIT_ACTIONS, TARGET_TYPES } from "./actions";
 import { listAuditLog } from "./list";
 
@@ -38,20 +39,12 @@ function auditSchemas() {
       userAgent: z.string().nullable().openapi({ description: "At most 256 characters" }),
     })
     .openapi("AuditEntry");
-  const AuditLogSchema = z
-    .object({
-      data: z.array(AuditEntrySchema).openapi({ description: "Newest first" }),
-      hasMore: z.boolean(),
-      nextCursor: z.string().nullable(),
-    })
-    .openapi("AuditLog");
-  const AuditQuerySchema = z.strictObject({
+  const AuditLogSchema = pageSchema("AuditLog", AuditEntrySchema);
+  const AuditQuerySchema = listQuery({
     action: z.enum(AUDIT_ACTIONS).optional(),
     actorId: z.string().min(1).max(64).optional().openapi({
       description: "Only this actor's entries: a member's or widget key's id, or `operator`",
     }),
-    limit: z.coerce.number().int().min(1).max(100).default(20),
-    cursor: z.string().max(200).optional().openapi({ description: "A page's `nextCursor`" }),
   });
   return { AuditLogSchema, AuditQuerySchema };
 }

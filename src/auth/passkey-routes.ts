@@ -13,6 +13,7 @@ import { isoTime, isoTimeOrNull } from "../platform/ids";
 import { jsonBody } from "../platform/json-body";
 import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
+import { listQuery, pageSchema } from "../platform/paging";
 import { type MemberEnv, refuseCrossSite } from "./middleware";
 import {
   deletePasskey,
@@ -68,6 +69,7 @@ export function passkeysRouter() {
     })
     .openapi("PasskeyCeremony");
 
+  const PageQuerySchema = listQuery();
   const router = createRouter<MemberEnv>();
 
   router.openapi(
@@ -76,15 +78,19 @@ export function passkeysRouter() {
       method: "get",
       path: "/v1/manage/passkeys",
       summary: "List your passkeys",
-      request: { query: NoQuerySchema },
+      request: { query: PageQuerySchema },
       responses: {
-        200: json(z.object({ data: z.array(PasskeySchema) }), "Passkeys"),
+        200: json(pageSchema("PasskeyList", PasskeySchema), "Passkeys, oldest first"),
         ...errorResponses(),
       },
     }),
     async (c) => {
-      const rows = await listPasskeys(database(c.env), c.get("member").memberId);
-      return c.json({ data: rows.map(view) }, 200);
+      const page = await listPasskeys(
+        database(c.env),
+        c.get("member").memberId,
+        c.req.valid("query"),
+      );
+      return c.json({ ...page, data: page.data.map(view) }, 200);
     },
   );
 

@@ -49,3 +49,32 @@ export async function unwrap<T>(call: Promise<Answer<T>>): Promise<T> {
     Array.isArray(envelope?.details) ? (envelope.details as ErrorDetail[]) : [],
   );
 }
+
+/** Pages of 100 `readAll` reads at most: 10,000 items, far past what a workspace keeps. */
+const READ_ALL_PAGES = 100;
+
+/**
+ * Every item of a list the API answers a page at a time (docs/api/README.md#lists-and-paging),
+ * for the lists a screen shows whole or looks names up in (agents, members, widget keys, …):
+ * `page` reads the page after `cursor` (none: the first), 100 items at a time.
+ * @returns the items in the list's order, as one last page
+ */
+export async function readAll<T>(
+  page: (query: { limit: number; cursor?: string }) => Promise<{
+    data: T[];
+    nextCursor: string | null;
+  }>,
+): Promise<{ data: T[]; hasMore: false; nextCursor: null }> {
+  const data: T[] = [];
+  let cursor: string | null = null;
+  for (let read = 0; read < READ_ALL_PAGES; read++) {
+    const next: { data: T[]; nextCursor: string | null } = await page({
+      limit: 100,
+      ...(cursor ? { cursor } : {}),
+    });
+    data.push(...next.data);
+    cursor = next.nextCursor;
+    if (cursor === null) break;
+  }
+  return { data, hasMore: false, nextCursor: null };
+}

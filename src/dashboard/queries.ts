@@ -4,27 +4,34 @@
  * screen filled. The dialogs that change a list invalidate its key.
  */
 import { useQuery } from "@tanstack/react-query";
-import { api, unwrap } from "./api";
+import { api, readAll, unwrap } from "./api";
 
 /** The signed-in member and their workspace (GET /v1/manage/me), as the shell shows them. */
 export function useMe() {
   return useQuery({ queryKey: ["me"], queryFn: () => unwrap(api.GET("/v1/manage/me")) });
 }
 
-/** The workspace's agents (GET /v1/manage/agents). */
+/** All the workspace's agents (GET /v1/manage/agents, every page). */
 export function useAgents() {
-  return useQuery({ queryKey: ["agents"], queryFn: () => unwrap(api.GET("/v1/manage/agents")) });
+  return useQuery({
+    queryKey: ["agents"],
+    queryFn: () => readAll((query) => unwrap(api.GET("/v1/manage/agents", { params: { query } }))),
+  });
 }
 
-/** The workspace's members (GET /v1/manage/members). */
+/** All the workspace's members (GET /v1/manage/members, every page). */
 export function useMembers() {
-  return useQuery({ queryKey: ["members"], queryFn: () => unwrap(api.GET("/v1/manage/members")) });
+  return useQuery({
+    queryKey: ["members"],
+    queryFn: () => readAll((query) => unwrap(api.GET("/v1/manage/members", { params: { query } }))),
+  });
 }
 
-/** The workspace's widget keys (GET /v1/manage/widget-keys). */
+/** All the workspace's widget keys (GET /v1/manage/widget-keys, every page). */
 export function useWidgetKeys() {
   return useQuery({
     queryKey: ["widget-keys"],
-    queryFn: () => unwrap(api.GET("/v1/manage/widget-keys")),
+    queryFn: () =>
+      readAll((query) => unwrap(api.GET("/v1/manage/widget-keys", { params: { query } }))),
   });
 }

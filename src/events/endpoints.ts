@@ -9,6 +9,7 @@ import { bytesToBase64 } from "../platform/crypto";
 import { invalidRequest, notFound } from "../platform/errors";
 import { isoTime, newId } from "../platform/ids";
 import { type OutboundPolicy, refusedDestination } from "../platform/outbound";
+import { idsOf, keysetAfter, type Page, type PageQuery, pageOf } from "../platform/paging";
 import { type Keyring, resealSecret, sealSecret } from "../platform/secret-box";
 import { type EndpointHealth, healthOf } from "./incidents";
 import type { CreateEventEndpoint, EventEndpointView, UpdateEventEndpoint } from "./schemas";
@@ -133,18 +134,38 @@ export async function findEndpoint(db: DrizzleD1Database, workspaceId: string, i
   return row;
 }
 
-/** The workspace's endpoints, newest first. */
+/**
+ * A page of the workspace's endpoints, newest first (then by id), docs/api/README.md#lists-and-paging.
+ * @throws ApiError 400 invalid_request for a cursor not given out
+ */
 export async function listEndpoints(
   db: DrizzleD1Database,
   workspaceId: string,
-): Promise<EventEndpointView[]> {
+  query: PageQuery,
+): Promise<Page<EventEndpointView>> {
+  const columns = { time: eventEndpoints.createdAt, id: eventEndpoints.id };
   const rows = await db
     .select()
     .from(eventEndpoints)
-    .where(eq(eventEndpoints.workspaceId, workspaceId))
-    .orderBy(desc(eventEndpoints.createdAt));
-  return views(db, rows);
+    .where(
+      and(
+        eq(eventEndpoints.workspaceId, workspaceId),
+        keysetAfter(columns, query.cursor, ENDPOINT_ID, "desc"),
+      ),
+    )
+    .orderBy(desc(eventEndpoints.createdAt), desc(eventEndpoints.id))
+    .limit(query.limit + 1);
+  const page = pageOf(
+    rows,
+    query.limit,
+    (row) => ({ time: row.createdAt, id: row.id }),
+    (row) => row,
+  );
+  return { ...page, data: await views(db, page.data) };
 }
+
+/** An endpoint id, as a cursor names it. */
+const ENDPOINT_ID = idsOf("ep");
 
 /** One endpoint. @throws ApiError 404 not_found */
 export async function getEndpoint(db: DrizzleD1Database, workspaceId: string, id: string) {

@@ -9,8 +9,9 @@ import { type MemberEnv, requireWriter } from "../auth";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";
-import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openapi";
+import { errorResponses, IdParamSchema } from "../platform/openapi";
 import { outboundPolicy } from "../platform/outbound";
+import { listQuery } from "../platform/paging";
 import { keyring } from "../platform/secret-box";
 import {
   createEndpoint,
@@ -38,9 +39,11 @@ export function eventEndpointsRouter() {
     CreateEventEndpointSchema,
     EventEndpointSchema,
     EventEndpointWithSecretSchema,
+    EventEndpointListSchema,
     EventSchema,
     UpdateEventEndpointSchema,
   } = eventSchemas();
+  const EndpointListQuery = listQuery();
   const router = createRouter<MemberEnv>();
 
   router.openapi(
@@ -87,14 +90,17 @@ export function eventEndpointsRouter() {
       method: "get",
       path: PATH,
       summary: "List event endpoints (never their secrets)",
-      request: { query: NoQuerySchema },
+      request: { query: EndpointListQuery },
       responses: {
-        200: json(z.object({ data: z.array(EventEndpointSchema) }), "Endpoints, newest first"),
+        200: json(EventEndpointListSchema, "Endpoints, newest first"),
         ...errorResponses(),
       },
     }),
     async (c) =>
-      c.json({ data: await listEndpoints(database(c.env), c.get("member").workspaceId) }, 200),
+      c.json(
+        await listEndpoints(database(c.env), c.get("member").workspaceId, c.req.valid("query")),
+        200,
+      ),
   );
 
   router.openapi(

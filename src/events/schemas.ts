@@ -3,6 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { EVENT_TYPES } from "../db/event-tables";
 import { LaunchSchema } from "../launch";
 import { once } from "../platform/once";
+import { listQuery, pageSchema } from "../platform/paging";
 
 /**
  * The event endpoints' schemas, built on first use: in the Worker only the management API needs
@@ -117,19 +118,13 @@ export const eventSchemas = once(() => {
     })
     .openapi("Delivery");
 
-  const DeliveryListSchema = z
-    .object({
-      data: z.array(DeliverySchema),
-      hasMore: z.boolean(),
-      nextCursor: z.string().nullable(),
-    })
-    .openapi("DeliveryList");
+  const DeliveryListSchema = pageSchema("DeliveryList", DeliverySchema);
 
-  const ListDeliveriesQuerySchema = z.strictObject({
+  const ListDeliveriesQuerySchema = listQuery({
     status: z.enum(["pending", "succeeded", "failed"]).optional(),
-    cursor: z.string().max(200).optional(),
-    limit: z.coerce.number().int().min(1).max(100).default(20),
   });
+
+  const EventEndpointListSchema = pageSchema("EventEndpointList", EventEndpointSchema);
 
   const RecoverSchema = z
     .strictObject({
@@ -189,6 +184,7 @@ export const eventSchemas = once(() => {
     UpdateEventEndpointSchema,
     EventEndpointSchema,
     EventEndpointWithSecretSchema,
+    EventEndpointListSchema,
     DeliveryAttemptSchema,
     DeliverySchema,
     DeliveryListSchema,

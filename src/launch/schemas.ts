@@ -1,5 +1,6 @@
 /** Launch API schemas (docs/api/launch.md#operations): they validate requests and generate OpenAPI. */
 import { z } from "@hono/zod-openapi";
+import { listQuery, pageSchema } from "../platform/paging";
 
 export const MIN_EXPIRES_IN_SECONDS = 300;
 export const MAX_EXPIRES_IN_SECONDS = 7_776_000;
@@ -147,7 +148,7 @@ export const IdempotencyHeadersSchema = z.object({
 });
 
 /** `GET /v1/widget/launches` filters (docs/api/launch.md#listing-links); unknown ones are refused. */
-export const ListLaunchesQuerySchema = z.strictObject({
+export const ListLaunchesQuerySchema = listQuery({
   externalId: z.string().min(1).max(255).optional(),
   status: LinkStatusSchema.optional(),
   flowId: z.string().min(1).max(64).optional(),
@@ -159,20 +160,8 @@ export const ListLaunchesQuerySchema = z.strictObject({
     .datetime({ offset: true })
     .optional()
     .openapi({ description: "ISO 8601; exclusive" }),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z
-    .string()
-    .max(200)
-    .optional()
-    .openapi({ description: "`nextCursor` of the previous page" }),
 });
 export type ListLaunchesQuery = z.infer<typeof ListLaunchesQuerySchema>;
 
-export const LaunchListSchema = z
-  .object({
-    data: z.array(LaunchSchema),
-    hasMore: z.boolean(),
-    nextCursor: z.string().nullable(),
-  })
-  .openapi("LaunchList");
+export const LaunchListSchema = pageSchema("LaunchList", LaunchSchema);
 export type LaunchList = z.infer<typeof LaunchListSchema>;

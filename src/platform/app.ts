@@ -11,27 +11,44 @@ import { docsPage } from "./docs-page";
 import type { AppBindings } from "./env";
 import { ApiError, errorBody, invalidRequest, misconfigured } from "./errors";
 import { log, redactUrl } from "./log";
-import { withCommonErrors } from "./openapi";
+import { NoQuerySchema, withCommonErrors } from "./openapi";
+import { CursorParam, LimitParam } from "./paging";
 import { issuesToDetails } from "./validation";
 
 /** The Hono env every route has; capabilities extend its Variables (e.g. `MemberEnv`). */
 export type AppEnv = { Bindings: AppBindings; Variables: RequestIdVariables };
 
-/** A sub-app whose request validation failures become `400 invalid_request` listing every problem. */
+/**
+ * A sub-app whose request validation failures become `400 invalid_request` listing every problem,
+ * a query parameter's as `query.<name>`. An API route (`/v1/…`) declaring no query takes none: any
+ * parameter is refused like an unknown one (docs/api/README.md#lists-and-paging).
+ */
 export function createRouter<E extends AppEnv = AppEnv>(): OpenAPIHono<E> {
-  return new OpenAPIHono<E>({
+  const router = new OpenAPIHono<E>({
     defaultHook: (result) => {
       if (!result.success) {
         // @hono/zod-validator passes the validated input as `data`; "required" is told from it.
         const input = (result as { data?: unknown }).data;
         const where = result.target === "json" ? "body" : result.target;
+        const details = issuesToDetails(result.error.issues, input);
         throw invalidRequest(
           `The request ${where} is invalid.`,
-          issuesToDetails(result.error.issues, input),
+          where === "query"
+            ? details.map((detail) => ({ ...detail, field: `query.${detail.field}` }))
+            : details,
         );
       }
     },
   });
+  const openapi = router.openapi.bind(router);
+  router.openapi = ((route, ...rest) =>
+    openapi(
+      route.path.startsWith("/v1/") && !route.request?.query
+        ? { ...route, request: { ...route.request, query: NoQuerySchema } }
+        : route,
+      ...rest,
+    )) as typeof router.openapi;
+  return router;
 }
 
 /** Builds the whole app with its cross-cutting middleware; routers are mounted by `src/index.ts`. */
@@ -82,6 +99,9 @@ export function createApp(): OpenAPIHono<AppEnv> {
     );
   });
 
+  // Every list's `limit` and `cursor`, referenced by each list operation (src/platform/paging.ts).
+  app.openAPIRegistry.registerParameter("Limit", LimitParam);
+  app.openAPIRegistry.registerParameter("Cursor", CursorParam);
   app.openAPIRegistry.registerComponent("securitySchemes", "widgetKey", {
     type: "http",
     scheme: "bearer",

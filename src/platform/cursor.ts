@@ -25,3 +25,16 @@ export function decodeCursor(cursor: string, idPattern: RegExp): { createdAt: nu
     { field: "query.cursor", code: "invalid_type", message: "Use `nextCursor` of a page." },
   ]);
 }
+
+/** The cursor after the item with key `key`, for lists ordered by a key alone (an execution id). */
+export function encodeKeyCursor(key: string): string {
+  return encodeCursor(0, key);
+}
+
+/**
+ * The key a cursor of {@link encodeKeyCursor} names.
+ * @throws ApiError 400 invalid_request (field `query.cursor`) for a cursor not given out
+ */
+export function decodeKeyCursor(cursor: string, keyPattern: RegExp): string {
+  return decodeCursor(cursor, keyPattern).id;
+}

@@ -68,11 +68,23 @@ function checkHeaders(c: Context): void {
  * `maxBytes` 413 `out_of_range`; broken off 400 `invalid_json`; any Content-Encoding 415; not JSON
  * 400 `unsupported_media_type`; deeper than {@link MAX_JSON_DEPTH} 400 `too_deep`; unparsable 400
  * `invalid_json`. `c.req.json()` and `valid("json")` then get the value parsed here.
+ * @param options.optional the body may be left out (an empty body, whatever its Content-Type, is
+ *   none): the route declares its body not required and gives its fields their defaults
  * @returns one middleware in an array, spread into a route's `middleware`
  */
-export function jsonBody(maxBytes: number): MiddlewareHandler[] {
+export function jsonBody(
+  maxBytes: number,
+  options: { optional?: boolean } = {},
+): MiddlewareHandler[] {
   const parse = createMiddleware(async (c, next) => {
     const bytes = await readBytes(c, maxBytes);
+    if (options.optional && bytes.byteLength === 0) {
+      const headers = new Headers(c.req.raw.headers);
+      headers.delete("content-type");
+      c.req.raw = new Request(c.req.raw, { body: null, headers });
+      c.req.json = <T>() => Promise.resolve({} as T);
+      return await next();
+    }
     checkHeaders(c);
     const text = utf8.decode(bytes);
     if (jsonTextTooDeep(text, MAX_JSON_DEPTH)) {

@@ -12,6 +12,7 @@ import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";
 import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
+import { listQuery, pageSchema } from "../platform/paging";
 import { changeMemberRole, createMember, listMembers, removeMember, whoAmI } from "./members";
 import {
   ChangeMemberRoleSchema,
@@ -28,6 +29,7 @@ const common = { tags: ["Members"], security: [{ memberToken: [] }] };
  * (src/routes.ts).
  */
 export function membersRouter() {
+  const PageQuerySchema = listQuery();
   const router = createRouter<MemberEnv>();
 
   router.openapi(
@@ -75,17 +77,20 @@ export function membersRouter() {
       method: "get",
       path: "/v1/manage/members",
       summary: "List members",
-      request: { query: NoQuerySchema },
+      request: { query: PageQuerySchema },
       responses: {
         200: {
-          description: "Members",
-          content: { "application/json": { schema: z.object({ data: z.array(MemberSchema) }) } },
+          description: "Members, oldest first",
+          content: { "application/json": { schema: pageSchema("MemberList", MemberSchema) } },
         },
         ...errorResponses(),
       },
     }),
     async (c) =>
-      c.json({ data: await listMembers(database(c.env), c.get("member").workspaceId) }, 200),
+      c.json(
+        await listMembers(database(c.env), c.get("member").workspaceId, c.req.valid("query")),
+        200,
+      ),
   );
 
   router.openapi(

@@ -1,6 +1,6 @@
 /** Widget keys: `POST/GET /v1/manage/widget-keys`, `DELETE /v1/manage/widget-keys/{id}` (docs/api/manage.md). */
 
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { audited } from "../audit";
 import type { MemberEnv } from "../auth";
 import { requireWriter } from "../auth";
@@ -8,7 +8,8 @@ import { database } from "../db/database";
 import { linkLedger } from "../launch/ledger/client";
 import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";
-import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openapi";
+import { errorResponses, IdParamSchema } from "../platform/openapi";
+import { listQuery, pageSchema } from "../platform/paging";
 import { CreatedWidgetKeySchema, CreateWidgetKeySchema, WidgetKeySchema } from "./schemas";
 import { createWidgetKey, listWidgetKeys, revokeWidgetKey } from "./widget-keys";
 
@@ -16,6 +17,7 @@ const common = { tags: ["Widget keys"], security: [{ memberToken: [] }] };
 
 /** Widget keys: a router built by the full app on first use, never at start-up (src/routes.ts). */
 export function widgetKeysRouter() {
+  const PageQuerySchema = listQuery();
   const router = createRouter<MemberEnv>();
 
   router.openapi(
@@ -63,17 +65,22 @@ export function widgetKeysRouter() {
       method: "get",
       path: "/v1/manage/widget-keys",
       summary: "List widget keys (never the secret)",
-      request: { query: NoQuerySchema },
+      request: { query: PageQuerySchema },
       responses: {
         200: {
-          description: "Keys",
-          content: { "application/json": { schema: z.object({ data: z.array(WidgetKeySchema) }) } },
+          description: "Keys, oldest first",
+          content: {
+            "application/json": { schema: pageSchema("WidgetKeyList", WidgetKeySchema) },
+          },
         },
         ...errorResponses(),
       },
     }),
     async (c) =>
-      c.json({ data: await listWidgetKeys(database(c.env), c.get("member").workspaceId) }, 200),
+      c.json(
+        await listWidgetKeys(database(c.env), c.get("member").workspaceId, c.req.valid("query")),
+        200,
+      ),
   );
 
   router.openapi(

@@ -4,7 +4,7 @@
  */
 
 import type { z } from "@hono/zod-openapi";
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { WIDGET_KEY_PREFIX } from "../auth";
 import { agents, type WidgetKey, widgetKeys } from "../db/schema";
@@ -12,6 +12,7 @@ import type { LinkLedgerApi } from "../launch/ledger/contract";
 import { generateChecksummedSecret, sha256Hex } from "../platform/crypto";
 import { type ErrorDetail, invalidRequest, notFound } from "../platform/errors";
 import { isoTime, isoTimeOrNull, newId } from "../platform/ids";
+import { idsOf, keysetAfter, type Page, type PageQuery, pageOf } from "../platform/paging";
 import type { CreatedWidgetKeySchema, CreateWidgetKeySchema, WidgetKeySchema } from "./schemas";
 
 type WidgetKeyView = z.infer<typeof WidgetKeySchema>;
@@ -86,17 +87,29 @@ export async function createWidgetKey(
   return { ...toWidgetKey(row), key };
 }
 
-/** The workspace's keys that are not revoked, without their secrets. */
+/**
+ * A page of the workspace's keys that are not revoked, without their secrets, oldest first (then
+ * by id). @throws ApiError 400 invalid_request for a cursor not given out
+ */
 export async function listWidgetKeys(
   db: DrizzleD1Database,
   workspaceId: string,
-): Promise<WidgetKeyView[]> {
+  query: PageQuery,
+): Promise<Page<WidgetKeyView>> {
+  const columns = { time: widgetKeys.createdAt, id: widgetKeys.id };
   const rows = await db
     .select()
     .from(widgetKeys)
-    .where(and(eq(widgetKeys.workspaceId, workspaceId), isNull(widgetKeys.revokedAt)))
-    .orderBy(widgetKeys.createdAt);
-  return rows.map(toWidgetKey);
+    .where(
+      and(
+        eq(widgetKeys.workspaceId, workspaceId),
+        isNull(widgetKeys.revokedAt),
+        keysetAfter(columns, query.cursor, idsOf("wk"), "asc"),
+      ),
+    )
+    .orderBy(asc(widgetKeys.createdAt), asc(widgetKeys.id))
+    .limit(query.limit + 1);
+  return pageOf(rows, query.limit, (row) => ({ time: row.createdAt, id: row.id }), toWidgetKey);
 }
 
 /**

@@ -4,6 +4,7 @@
  * paged to the end.
  */
 import { env } from "cloudflare:workers";
+import { expect } from "vitest";
 import { shardObjectName } from "../../src/workflows/runner/shards";
 import { call, expectJson, type Workspace } from "./api";
 
@@ -32,10 +33,10 @@ type Listed = { id: string; startedAt: string; queuedAt?: string | null };
 export async function pagedExecutions(ws: Workspace, workflowId: string, limit: number) {
   const all: Listed[] = [];
   let pages = 0;
+  let cursor: string | null = null;
   for (;;) {
-    const after = all.at(-1);
-    const query = `limit=${limit}${after ? `&startingAfter=${after.id}` : ""}`;
-    const page = await expectJson<{ data: Listed[]; hasMore: boolean }>(
+    const query = `limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`;
+    const page: { data: Listed[]; hasMore: boolean; nextCursor: string | null } = await expectJson(
       await call("GET", `/v1/manage/workflows/${workflowId}/executions?${query}`, {
         token: ws.ownerToken,
       }),
@@ -43,7 +44,9 @@ export async function pagedExecutions(ws: Workspace, workflowId: string, limit: 
     );
     pages += 1;
     all.push(...page.data);
+    expect(page.nextCursor === null).toBe(!page.hasMore);
     if (!page.hasMore) return { all, pages };
+    cursor = page.nextCursor;
   }
 }
 

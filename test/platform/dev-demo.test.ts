@@ -134,6 +134,12 @@ describe("the npm run dev demo", () => {
     expect(executions.text).toContain(executionId as string);
   });
 
+  it("seeding the workflow again finds it in the paged list and reuses it", async () => {
+    const again = await seedDemoWorkflow(api, workspace.memberToken, SECRET);
+    expect(again.workflowId).toBe(workflow.workflowId);
+    expect(again.webhookUrl).toBe(workflow.webhookUrl);
+  });
+
   it("with a wrong secret it answers the refused branch", async () => {
     const curl = webhookCurl(banner);
     const response = await send({

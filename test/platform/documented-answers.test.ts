@@ -93,12 +93,13 @@ describe("answers the document promises", () => {
     const ws = await seedWorkspace();
     const document = await documentOf();
     for (const [method, path, operation] of [
-      ["GET", "/v1/manage/agents?limit=5", "/v1/manage/agents"],
+      ["GET", "/v1/manage/agents?offset=5", "/v1/manage/agents"],
       ["GET", "/v1/manage/members?foo=1", "/v1/manage/members"],
       ["GET", "/v1/manage/me?foo=1", "/v1/manage/me"],
       ["GET", "/v1/manage/widget-keys?status=active", "/v1/manage/widget-keys"],
       ["GET", "/v1/manage/secrets?x=", "/v1/manage/secrets"],
       ["GET", "/v1/manage/workflows?page=2", "/v1/manage/workflows"],
+      ["GET", `/v1/manage/agents/${ws.agentId}?x=1`, "/v1/manage/agents/{id}"],
       ["GET", "/v1/manage/usage?month=1", "/v1/manage/usage"],
       ["GET", "/v1/manage/passkeys?all=1", "/v1/manage/passkeys"],
       ["POST", "/v1/manage/passkeys/options?x=1", "/v1/manage/passkeys/options"],

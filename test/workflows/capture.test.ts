@@ -120,6 +120,6 @@ describe("capture on the test URL", () => {
     const read = await call("GET", `/v1/manage/workflows/${flow.id}/nodes/webhook_1/samples`, {
       token: invited.memberToken,
     });
-    expect(await expectJson(read, 200)).toEqual({ data: [] });
+    expect(await expectJson(read, 200)).toEqual({ data: [], hasMore: false, nextCursor: null });
   });
 });

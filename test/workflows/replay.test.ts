@@ -96,6 +96,46 @@ describe("replaying an execution", () => {
     expect(listed.find((record) => record.id === executionId)?.replayOf).toBeNull();
   });
 
+  it("replays on the original definition with no body, an empty one or `{}` (the documented default)", async () => {
+    const ws = await seedWorkspace();
+    await putSecret(ws, "TOKEN", "tok-123456");
+    const flow = await createWorkflow(ws, definition("v1"));
+    const sent = await hook(flow.webhookUrls.webhook_1 as string, {
+      body: { token: "tok-123456", n: 3 },
+    });
+    const { executionId } = await expectJson<{ executionId: string }>(sent, 200);
+    await execution(ws, flow.id, executionId);
+    const replace = await call("PUT", `/v1/manage/workflows/${flow.id}`, {
+      token: ws.ownerToken,
+      body: { name: "Changed", slug: flow.slug, ...definition("v2") },
+    });
+    expect(replace.status).toBe(200);
+    const path = `/v1/manage/workflows/${flow.id}/executions/${executionId}/replay`;
+    const answers = [
+      await call("POST", path, { token: ws.ownerToken }),
+      await call("POST", path, { token: ws.ownerToken, body: "" }),
+      await call("POST", path, {
+        token: ws.ownerToken,
+        body: "",
+        headers: { "content-type": "application/json" },
+      }),
+      await replay(ws, flow.id, executionId, {}),
+    ];
+    for (const answer of answers) {
+      const replayed = await expectJson<Replayed>(answer, 201);
+      expect(replayed.replayOf).toBe(executionId);
+      const record = await vi.waitFor(async () => {
+        const found = await execution(ws, flow.id, replayed.id);
+        if (found.status === "running") throw new Error("running");
+        return found;
+      });
+      expect(outputOf(record, "out")).toEqual({ label: "v1", n: 3 });
+    }
+    // A body that is there is still checked.
+    const bad = await call("POST", path, { token: ws.ownerToken, body: { definition: "newest" } });
+    expect(await errorCode(bad)).toBe("invalid_request");
+  });
+
   it("refuses what cannot be replayed, and members who cannot change workflows", async () => {
     const ws = await seedWorkspace();
     await putSecret(ws, "TOKEN", "t");

@@ -327,7 +327,7 @@ describe("create, read, replace, delete", () => {
 });
 
 describe("executions list", () => {
-  it("pages newest first with limit and startingAfter", async () => {
+  it("pages newest first with limit and cursor, every execution once", async () => {
     const flow = await createWorkflow(ws, { nodes: [{ type: "webhook" }] });
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -341,20 +341,34 @@ describe("executions list", () => {
       );
     }
     const base = `/v1/manage/workflows/${flow.id}/executions`;
-    const first = await expectJson<{ data: { id: string }[]; hasMore: boolean }>(
+    type ExecutionPage = { data: { id: string }[]; hasMore: boolean; nextCursor: string | null };
+    const first = await expectJson<ExecutionPage>(
       await call("GET", `${base}?limit=2`, { token: ws.ownerToken }),
       200,
     );
     expect(first.data.map((e) => e.id)).toEqual([ids[2], ids[1]]);
     expect(first.hasMore).toBe(true);
-    const second = await expectJson<{ data: { id: string }[]; hasMore: boolean }>(
-      await call("GET", `${base}?limit=2&startingAfter=${ids[1]}`, { token: ws.ownerToken }),
+    // Opaque: not the id the old `startingAfter` took.
+    expect(first.nextCursor).toEqual(expect.any(String));
+    expect(first.nextCursor).not.toBe(ids[1]);
+    const second = await expectJson<ExecutionPage>(
+      await call("GET", `${base}?limit=2&cursor=${first.nextCursor}`, { token: ws.ownerToken }),
       200,
     );
-    expect(second).toMatchObject({ data: [{ id: ids[0] }], hasMore: false });
-    expect(await errorCode(await call("GET", `${base}?limit=0`, { token: ws.ownerToken }))).toBe(
-      "invalid_request",
-    );
+    expect(second).toEqual({
+      data: [expect.objectContaining({ id: ids[0] })],
+      hasMore: false,
+      nextCursor: null,
+    });
+    for (const query of [
+      "limit=0",
+      `startingAfter=${ids[1]}`,
+      "cursor=bm9wZQ",
+      `cursor=${ids[1]}`,
+    ]) {
+      const refused = await call("GET", `${base}?${query}`, { token: ws.ownerToken });
+      expect([query, await errorCode(refused)]).toEqual([query, "invalid_request"]);
+    }
     expect(
       await errorCode(await call("GET", `${base}/exe_unknown`, { token: ws.ownerToken })),
     ).toBe("not_found");

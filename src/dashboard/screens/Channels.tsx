@@ -6,7 +6,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
-import { api, type Schemas, unwrap } from "../api";
+import { api, readAll, type Schemas, unwrap } from "../api";
 import { CopyButton } from "../ui/CopyButton";
 import { Dialog } from "../ui/Dialog";
 import { DialogActions } from "../ui/DialogActions";
@@ -61,8 +61,12 @@ export function Channels(props: {
     queryKey: ["channels", agent?.id],
     enabled: agent !== null,
     queryFn: () =>
-      unwrap(
-        api.GET("/v1/manage/agents/{id}/channels", { params: { path: { id: agent?.id ?? "" } } }),
+      readAll((query) =>
+        unwrap(
+          api.GET("/v1/manage/agents/{id}/channels", {
+            params: { path: { id: agent?.id ?? "" }, query },
+          }),
+        ),
       ),
   });
   const add = useMutation({

@@ -6,7 +6,7 @@
 import { startRegistration } from "@simplewebauthn/browser";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { api, type Schemas, unwrap } from "../api";
+import { api, readAll, type Schemas, unwrap } from "../api";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { DataTable, RowAction } from "../ui/DataTable";
 import { Field } from "../ui/Field";
@@ -18,7 +18,8 @@ export function Passkeys() {
   const queries = useQueryClient();
   const list = useQuery({
     queryKey: ["passkeys"],
-    queryFn: () => unwrap(api.GET("/v1/manage/passkeys")),
+    queryFn: () =>
+      readAll((query) => unwrap(api.GET("/v1/manage/passkeys", { params: { query } }))),
   });
   const [deleting, setDeleting] = useState<Schemas["Passkey"] | null>(null);
   const add = useMutation({

@@ -6,7 +6,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, type Schemas, unwrap } from "../api";
+import { api, readAll, type Schemas, unwrap } from "../api";
 import { DataTable, RowAction } from "../ui/DataTable";
 import { When } from "../ui/feedback";
 import { Screen } from "../ui/Screen";
@@ -18,7 +18,7 @@ type Secret = Schemas["Secret"];
 export function Secrets({ canChange }: { canChange: boolean }) {
   const secrets = useQuery({
     queryKey: ["secrets"],
-    queryFn: () => unwrap(api.GET("/v1/manage/secrets")),
+    queryFn: () => readAll((query) => unwrap(api.GET("/v1/manage/secrets", { params: { query } }))),
   });
   // `null`: closed; `""`: a new secret; a name: replacing that secret's value.
   const [setting, setSetting] = useState<string | null>(null);

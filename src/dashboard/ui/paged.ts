@@ -6,15 +6,15 @@
 import { type QueryKey, useInfiniteQuery } from "@tanstack/react-query";
 
 /**
- * The list under `queryKey`: `page` asks for the page after `cursor` (none: the first), `next`
- * says the cursor of the page after `last` (none: it was the last). `refetchInterval`, given the
- * rows so far, says how often to read them again (false: not by itself).
+ * The list under `queryKey`: `page` asks for the page after `cursor` (none: the first); the page
+ * after `last` is at its `nextCursor` (null: it was the last; docs/api/README.md#lists-and-paging).
+ * `refetchInterval`, given the rows so far, says how often to read them again (false: not by
+ * itself).
  * @returns the infinite query `pages` and its `rows`
  */
-export function usePages<Page extends { data: unknown[] }>(options: {
+export function usePages<Page extends { data: unknown[]; nextCursor: string | null }>(options: {
   queryKey: QueryKey;
   page: (cursor: string | undefined) => Promise<Page>;
-  next: (last: Page) => string | null | undefined;
   refetchInterval?: (rows: Page["data"][number][]) => number | false;
 }) {
   const rowsOf = (pages: Page[] | undefined) =>
@@ -24,7 +24,7 @@ export function usePages<Page extends { data: unknown[] }>(options: {
     queryKey: options.queryKey,
     queryFn: ({ pageParam }) => options.page(pageParam),
     initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => options.next(last) ?? undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
     refetchInterval: refetchInterval
       ? (query) => refetchInterval(rowsOf(query.state.data?.pages))
       : undefined,

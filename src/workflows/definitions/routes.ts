@@ -1,6 +1,6 @@
 /** Workflows: `/v1/manage/workflows[/{id}[/start|/stop]]` (docs/api/manage.md); executions are in `executions.ts`. */
 
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute, type z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { audited } from "../../audit";
 import type { MemberEnv } from "../../auth";
@@ -9,8 +9,9 @@ import { database } from "../../db/database";
 import { createRouter } from "../../platform/app";
 import type { AppBindings } from "../../platform/env";
 import { jsonBody } from "../../platform/json-body";
-import { errorResponses, IdParamSchema, NoQuerySchema } from "../../platform/openapi";
+import { errorResponses, IdParamSchema } from "../../platform/openapi";
 import { appUrl } from "../../platform/origins";
+import { listQuery, pageSchema } from "../../platform/paging";
 import { WORKFLOW_NODE, workflowNodeSchema } from "../nodes/models";
 import { onEveryShard } from "../runner/client";
 import { type WorkflowInput, workflowSchemas } from "./schemas";
@@ -52,6 +53,7 @@ export function workflowsRouter() {
     body: { required: true, content: { "application/json": { schema: WorkflowInputSchema } } },
   };
 
+  const PageQuerySchema = listQuery();
   const router = createRouter<MemberEnv>();
 
   // Workflow bodies and responses only point at the node union (workflow-schemas.ts): register it.
@@ -91,21 +93,20 @@ export function workflowsRouter() {
       method: "get",
       path: "/v1/manage/workflows",
       summary: "List workflows",
-      request: { query: NoQuerySchema },
+      request: { query: PageQuerySchema },
       responses: {
-        200: json(z.object({ data: z.array(WorkflowSchema) }), "Workflows"),
+        200: json(pageSchema("WorkflowList", WorkflowSchema), "Workflows, oldest first"),
         ...errorResponses(),
       },
     }),
     async (c) =>
       c.json(
-        {
-          data: await listWorkflows(
-            database(c.env),
-            c.get("member").workspaceId,
-            appUrl(c.env, c.req.url),
-          ),
-        },
+        await listWorkflows(
+          database(c.env),
+          c.get("member").workspaceId,
+          appUrl(c.env, c.req.url),
+          c.req.valid("query"),
+        ),
         200,
       ),
   );

@@ -1,6 +1,7 @@
 /** Workflow and execution schemas (docs/api/manage.md, docs/api/webhooks.md). */
 import { z } from "@hono/zod-openapi";
 import { once } from "../../platform/once";
+import { listQuery, pageSchema } from "../../platform/paging";
 import { WORKFLOW_NODE } from "../nodes/models";
 
 /**
@@ -136,12 +137,7 @@ export const workflowSchemas = once(() => {
     })
     .openapi("Execution", { description: "Secret values are redacted as `[redacted]`" });
 
-  const ExecutionListQuerySchema = z.strictObject({
-    limit: z.coerce.number().int().min(1).max(100).default(20),
-    startingAfter: z.string().max(64).optional().openapi({
-      description: "An execution id; lists the executions started before it (newest first)",
-    }),
-  });
+  const ExecutionListQuerySchema = listQuery();
 
   const ReplayDefinition = z.enum(["original", "current"]).default("original").openapi({
     description:
@@ -163,9 +159,7 @@ export const workflowSchemas = once(() => {
     .object({ count: z.number().int().openapi({ description: "Replays queued (at most 1,000)" }) })
     .openapi("BulkReplay");
 
-  const ExecutionListSchema = z
-    .object({ data: z.array(ExecutionSchema), hasMore: z.boolean() })
-    .openapi("ExecutionList");
+  const ExecutionListSchema = pageSchema("ExecutionList", ExecutionSchema);
 
   return {
     WorkflowInputSchema,

@@ -9,6 +9,7 @@ import { isUniqueViolation } from "../../db/errors";
 import { agents, type Workflow, workflows, workspaces } from "../../db/schema";
 import { ApiError, type ErrorDetail, invalidRequest, notFound } from "../../platform/errors";
 import { isoTime, newId } from "../../platform/ids";
+import { idsOf, keysetAfter, type PageQuery, pageOf } from "../../platform/paging";
 import type { WorkflowConcurrency, WorkflowDefinition } from "../nodes/types";
 import { parseDefinition } from "../nodes/validate";
 import { shardCount } from "../runner/shards";
@@ -163,17 +164,30 @@ export async function createWorkflow(
   return toView(row, await slugOf(db, workspaceId), appUrl);
 }
 
-/** The workspace's workflows, oldest first. */
-export async function listWorkflows(db: DrizzleD1Database, workspaceId: string, appUrl: string) {
+/** A page of the workspace's workflows, oldest first (then by id). @throws 400 for a bad cursor */
+export async function listWorkflows(
+  db: DrizzleD1Database,
+  workspaceId: string,
+  appUrl: string,
+  query: PageQuery,
+) {
+  const after = keysetAfter(
+    { time: workflows.createdAt, id: workflows.id },
+    query.cursor,
+    idsOf("wf"),
+    "asc",
+  );
   const [rows, slug] = await Promise.all([
     db
       .select()
       .from(workflows)
-      .where(eq(workflows.workspaceId, workspaceId))
-      .orderBy(asc(workflows.createdAt)),
+      .where(and(eq(workflows.workspaceId, workspaceId), after))
+      .orderBy(asc(workflows.createdAt), asc(workflows.id))
+      .limit(query.limit + 1),
     slugOf(db, workspaceId),
   ]);
-  return rows.map((row) => toView(row, slug, appUrl));
+  const position = (row: Workflow) => ({ time: row.createdAt, id: row.id });
+  return pageOf(rows, query.limit, position, (row) => toView(row, slug, appUrl));
 }
 
 /** One workflow. @throws 404 not_found */

@@ -3,9 +3,11 @@
  * values already redacted by the runner.
  */
 
+import { decodeKeyCursor, encodeKeyCursor } from "../../platform/cursor";
 import type { AppBindings } from "../../platform/env";
 import { ApiError, notFound } from "../../platform/errors";
 import { isoTime, isoTimeOrNull } from "../../platform/ids";
+import { idsOf, type Page, type PageQuery } from "../../platform/paging";
 import type { ExecutionView } from "../definitions/schemas";
 import { onEveryShard, runnerIfEver } from "../runner/client";
 import type { ExecutionRecord, ReplayMode } from "../runner/contract";
@@ -63,12 +65,21 @@ export async function listExecutions(
   env: Env,
   workflowId: string,
   shardsEver: number,
-  limit: number,
-  startingAfter?: string,
-): Promise<{ data: ExecutionView[]; hasMore: boolean }> {
-  const page = await listExecutionsMerged(env, workflowId, shardsEver, limit, startingAfter);
-  return { data: page.data.map(toExecutionView), hasMore: page.hasMore };
+  query: PageQuery,
+): Promise<Page<ExecutionView>> {
+  // The cursor is the last execution's id, made opaque: the runners page on from an id.
+  const after =
+    query.cursor === undefined ? undefined : decodeKeyCursor(query.cursor, EXECUTION_ID);
+  const page = await listExecutionsMerged(env, workflowId, shardsEver, query.limit, after);
+  const last = page.data.at(-1);
+  return {
+    data: page.data.map(toExecutionView),
+    hasMore: page.hasMore,
+    nextCursor: page.hasMore && last ? encodeKeyCursor(last.id) : null,
+  };
 }
+
+const EXECUTION_ID = idsOf("exe");
 
 /** One execution, from the shard its id names. @throws 404 not_found */
 export async function getExecution(

@@ -59,9 +59,8 @@ export function executionsRouter() {
     }),
     async (c) => {
       const id = c.req.valid("param").id;
-      const { limit, startingAfter } = c.req.valid("query");
       const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
-      return c.json(await listExecutions(c.env, id, shardsEver, limit, startingAfter), 200);
+      return c.json(await listExecutions(c.env, id, shardsEver, c.req.valid("query")), 200);
     },
   );
 
@@ -92,12 +91,12 @@ export function executionsRouter() {
           path: "/v1/manage/workflows/{id}/executions/{executionId}/replay",
           summary: "Replay an execution: a new one with the same trigger input",
           description:
-            "On the definition the execution ran on (`original`, the default) or the workflow's current one. Answers once the new execution is recorded, with its record (`replayOf` names the first). docs/webhooks.md#replay",
-          middleware: write,
+            "On the definition the execution ran on (`original`, the default, also with no body) or the workflow's current one. Answers once the new execution is recorded, with its record (`replayOf` names the first). docs/webhooks.md#replay",
+          middleware: [requireWriter, ...jsonBody(4_096, { optional: true })],
           request: {
             params: ExecutionParams,
             body: {
-              required: true,
+              required: false,
               content: { "application/json": { schema: ReplayInputSchema } },
             },
           },
@@ -111,7 +110,8 @@ export function executionsRouter() {
     async (c) => {
       const { id, executionId } = c.req.valid("param");
       const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
-      const { definition } = c.req.valid("json");
+      // No body at all is validated as `{}` without its defaults: `original` is the default.
+      const definition = c.req.valid("json").definition ?? "original";
       return c.json(await replayExecution(c.env, id, shardsEver, executionId, definition), 201);
     },
   );

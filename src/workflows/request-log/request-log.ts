@@ -8,15 +8,17 @@ import { eq } from "drizzle-orm";
 import { database } from "../../db/database";
 import { DAY_MS, retentionOf } from "../../db/retention";
 import { workspaces } from "../../db/schema";
+import { decodeKeyCursor, encodeKeyCursor } from "../../platform/cursor";
 import type { AppBindings } from "../../platform/env";
 import { notFound } from "../../platform/errors";
 import { isoTime } from "../../platform/ids";
+import type { Page, PageQuery } from "../../platform/paging";
 import { getWorkflow, webhookTestUrl } from "../definitions/workflows";
 import { runnerIfEver, workflowRunner } from "../runner/client";
 import { listRequestsMerged } from "../runner/merged-lists";
 import type { LoggedRequest } from "../runner/request-log-entry";
 import { shardOfId } from "../runner/shards";
-import type { RequestSchemas } from "./schemas";
+import { REQUEST_ID, type RequestSchemas } from "./schemas";
 
 type Env = Pick<AppBindings, "WORKFLOW_RUNNER">;
 
@@ -35,16 +37,17 @@ export async function listRequests(
   query: { limit: number; outcome?: string; cursor?: string },
   maxAgeMs?: number,
 ) {
+  const before = query.cursor === undefined ? undefined : decodeKeyCursor(query.cursor, REQUEST_ID);
   const page = await listRequestsMerged(env, workflowId, shardsEver, query.limit, {
     ...(query.outcome ? { outcome: query.outcome } : {}),
-    ...(query.cursor ? { before: query.cursor } : {}),
+    ...(before ? { before } : {}),
     ...(maxAgeMs ? { maxAgeMs } : {}),
   });
   const last = page.data.at(-1);
   return {
     data: page.data.map(toView),
     hasMore: page.hasMore,
-    nextCursor: page.hasMore && last ? last.id : null,
+    nextCursor: page.hasMore && last ? encodeKeyCursor(last.id) : null,
   };
 }
 
@@ -92,18 +95,33 @@ export async function armCapture(
   };
 }
 
-/** A webhook node's captured samples, newest first. @throws 404 not_found */
+/**
+ * A page of a webhook node's captured samples (at most `CAPTURE.keptPerNode` are kept), newest
+ * first: a sample's id (`smp_<n>`) grows with its capture.
+ * @throws 404 not_found, 400 invalid_request for a cursor not given out
+ */
 export async function listSamples(
   env: Env,
   workflowId: string,
   nodeKey: string,
-): Promise<z.infer<RequestSchemas["SampleListSchema"]>> {
+  query: PageQuery,
+): Promise<Page<z.infer<RequestSchemas["SampleListSchema"]>["data"][number]>> {
   const samples = await workflowRunner(env, workflowId).samples(workflowId, nodeKey);
   if (!samples) throw noSuchNode();
+  const seq = (id: string) => Number(id.slice("smp_".length));
+  const after = query.cursor === undefined ? undefined : decodeKeyCursor(query.cursor, SAMPLE_ID);
+  const rest = after === undefined ? samples : samples.filter((s) => seq(s.id) < seq(after));
+  const page = rest.slice(0, query.limit);
+  const last = page.at(-1);
+  const hasMore = rest.length > query.limit;
   return {
-    data: samples.map((sample) => ({ ...sample, capturedAt: isoTime(sample.capturedAt) })),
+    data: page.map((sample) => ({ ...sample, capturedAt: isoTime(sample.capturedAt) })),
+    hasMore,
+    nextCursor: hasMore && last ? encodeKeyCursor(last.id) : null,
   };
 }
+
+const SAMPLE_ID = /^smp_\d{1,15}$/;
 
 /** How long the workspace's request log entries are shown (ms): its `requestLogDays`. */
 export async function requestLogAge(env: AppBindings, workspaceId: string): Promise<number> {

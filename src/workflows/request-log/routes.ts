@@ -35,6 +35,7 @@ export function requestsRouter() {
     RequestListQuerySchema,
     RequestListSchema,
     SampleListSchema,
+    SampleListQuerySchema,
   } = requestSchemas();
   const router = createRouter<MemberEnv>();
 
@@ -133,13 +134,13 @@ export function requestsRouter() {
       method: "get",
       path: "/v1/manage/workflows/{id}/nodes/{key}/samples",
       summary: "List a webhook node's captured samples, newest first (at most 20, 7 days)",
-      request: { params: NodeKeyParamsSchema, query: NoQuerySchema },
+      request: { params: NodeKeyParamsSchema, query: SampleListQuerySchema },
       responses: { 200: json(SampleListSchema, "Samples"), ...errorResponses("not_found") },
     }),
     async (c) => {
       const { id, key } = c.req.valid("param");
       await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
-      return c.json(await listSamples(c.env, id, key), 200);
+      return c.json(await listSamples(c.env, id, key, c.req.valid("query")), 200);
     },
   );
 

@@ -2,6 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { once } from "../../platform/once";
 import { IdParamSchema } from "../../platform/openapi";
+import { listQuery, pageSchema } from "../../platform/paging";
 import { KEY_PATTERN } from "../nodes/common";
 import { CAPTURE } from "../runner/capture-store";
 import { REQUEST_OUTCOMES } from "../runner/request-log-entry";
@@ -48,23 +49,9 @@ export const requestSchemas = once(() => {
     bodyEncoding: z.enum(["utf8", "base64"]),
   }).openapi("LoggedRequestDetail");
 
-  const RequestListQuerySchema = z.strictObject({
-    outcome: z.enum(REQUEST_OUTCOMES).optional(),
-    cursor: z
-      .string()
-      .regex(REQUEST_ID, "Use `nextCursor` of a page.")
-      .optional()
-      .openapi({ description: "`nextCursor` of the previous page" }),
-    limit: z.coerce.number().int().min(1).max(100).default(20),
-  });
+  const RequestListQuerySchema = listQuery({ outcome: z.enum(REQUEST_OUTCOMES).optional() });
 
-  const RequestListSchema = z
-    .object({
-      data: z.array(LoggedRequestSchema),
-      hasMore: z.boolean(),
-      nextCursor: z.string().nullable(),
-    })
-    .openapi("LoggedRequestList");
+  const RequestListSchema = pageSchema("LoggedRequestList", LoggedRequestSchema);
 
   const NodeKeyParamsSchema = IdParamSchema.extend({
     key: z
@@ -94,20 +81,20 @@ export const requestSchemas = once(() => {
     })
     .openapi("Capture");
 
-  const SampleListSchema = z
-    .object({
-      data: z.array(
-        z.object({
-          id: z.string(),
-          capturedAt: z.string(),
-          output: z.unknown().openapi({
-            description:
-              "The node's output as a template sees it: body, headers, queryParams, method",
-          }),
+  const SampleListSchema = pageSchema(
+    "SampleList",
+    z
+      .object({
+        id: z.string(),
+        capturedAt: z.string(),
+        output: z.unknown().openapi({
+          description:
+            "The node's output as a template sees it: body, headers, queryParams, method",
         }),
-      ),
-    })
-    .openapi("SampleList");
+      })
+      .openapi("Sample"),
+  );
+  const SampleListQuerySchema = listQuery();
 
   return {
     LoggedRequestSchema,
@@ -118,6 +105,7 @@ export const requestSchemas = once(() => {
     CaptureInputSchema,
     CaptureSchema,
     SampleListSchema,
+    SampleListQuerySchema,
   };
 });
 

@@ -12,7 +12,8 @@ import { createRouter } from "../../platform/app";
 import type { AppBindings } from "../../platform/env";
 import { jsonBody } from "../../platform/json-body";
 import { log } from "../../platform/log";
-import { errorResponses, NoQuerySchema } from "../../platform/openapi";
+import { errorResponses } from "../../platform/openapi";
+import { listQuery, pageSchema } from "../../platform/paging";
 import { keyring } from "../../platform/secret-box";
 import { notifySecretsChanged } from "../runner/client";
 import { deleteSecret, listSecretNames, putSecret } from "./secrets";
@@ -54,6 +55,7 @@ export function secretsRouter() {
     .object({ name: z.string(), createdAt: z.string(), updatedAt: z.string() })
     .openapi("Secret");
 
+  const PageQuerySchema = listQuery();
   const router = createRouter<MemberEnv>();
 
   router.openapi(
@@ -95,17 +97,20 @@ export function secretsRouter() {
       method: "get",
       path: "/v1/manage/secrets",
       summary: "List secret names (never the values)",
-      request: { query: NoQuerySchema },
+      request: { query: PageQuerySchema },
       responses: {
         200: {
           description: "Secrets, sorted by name",
-          content: { "application/json": { schema: z.object({ data: z.array(SecretSchema) }) } },
+          content: { "application/json": { schema: pageSchema("SecretList", SecretSchema) } },
         },
         ...errorResponses(),
       },
     }),
     async (c) =>
-      c.json({ data: await listSecretNames(database(c.env), c.get("member").workspaceId) }, 200),
+      c.json(
+        await listSecretNames(database(c.env), c.get("member").workspaceId, c.req.valid("query")),
+        200,
+      ),
   );
 
   router.openapi(

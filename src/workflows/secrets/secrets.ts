@@ -5,8 +5,10 @@
 import { and, eq, gt, or } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { secrets } from "../../db/schema";
+import { decodeKeyCursor, encodeKeyCursor } from "../../platform/cursor";
 import { notFound } from "../../platform/errors";
 import { isoTime } from "../../platform/ids";
+import type { Page, PageQuery } from "../../platform/paging";
 import {
   type Keyring,
   openSecret,
@@ -49,21 +51,43 @@ export async function putSecret(
   return { created: false };
 }
 
-/** The workspace's secret names with their times, sorted by name. */
+/** A secret's name, as a cursor names it. */
+const SECRET_NAME = /^[A-Z][A-Z0-9_]{0,63}$/;
+
+/**
+ * A page of the workspace's secret names with their times, sorted by name (unique in a
+ * workspace), docs/api/README.md#lists-and-paging.
+ * @throws ApiError 400 invalid_request for a cursor not given out
+ */
 export async function listSecretNames(
   db: DrizzleD1Database,
   workspaceId: string,
-): Promise<SecretSummary[]> {
+  query: PageQuery,
+): Promise<Page<SecretSummary>> {
+  const after = query.cursor === undefined ? undefined : decodeKeyCursor(query.cursor, SECRET_NAME);
   const rows = await db
     .select({ name: secrets.name, createdAt: secrets.createdAt, updatedAt: secrets.updatedAt })
     .from(secrets)
-    .where(eq(secrets.workspaceId, workspaceId))
-    .orderBy(secrets.name);
-  return rows.map((row) => ({
-    name: row.name,
-    createdAt: isoTime(row.createdAt),
-    updatedAt: isoTime(row.updatedAt),
-  }));
+    .where(
+      and(
+        eq(secrets.workspaceId, workspaceId),
+        after === undefined ? undefined : gt(secrets.name, after),
+      ),
+    )
+    .orderBy(secrets.name)
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const hasMore = rows.length > query.limit;
+  const last = page.at(-1);
+  return {
+    data: page.map((row) => ({
+      name: row.name,
+      createdAt: isoTime(row.createdAt),
+      updatedAt: isoTime(row.updatedAt),
+    })),
+    hasMore,
+    nextCursor: hasMore && last ? encodeKeyCursor(last.name) : null,
+  };
 }
 
 /** Deletes a secret. @throws 404 not_found when the workspace has no secret of that name. */

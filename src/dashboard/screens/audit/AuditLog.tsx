@@ -49,7 +49,6 @@ function Entries() {
           params: { query: { ...filters, limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) } },
         }),
       ),
-    next: (page) => page.nextCursor,
   });
   const filtered = Object.keys(filters).length > 0;
 

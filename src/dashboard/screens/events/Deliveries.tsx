@@ -37,7 +37,6 @@ export function Deliveries(props: { id: string; canChange: boolean }) {
           params: { path: { id: props.id }, query: cursor ? { cursor } : {} },
         }),
       ),
-    next: (page) => (page.hasMore ? page.nextCursor : undefined),
     refetchInterval: (rows) => (rows.some((d) => d.status === "pending") ? 2000 : false),
   });
   return (

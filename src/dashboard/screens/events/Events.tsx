@@ -5,7 +5,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, type Schemas, unwrap } from "../../api";
+import { api, readAll, type Schemas, unwrap } from "../../api";
 import { followLink } from "../../router";
 import { DataTable, RowAction } from "../../ui/DataTable";
 import { When } from "../../ui/feedback";
@@ -22,7 +22,8 @@ type Endpoint = Schemas["EventEndpoint"];
 export function Events({ canChange }: { canChange: boolean }) {
   const endpoints = useQuery({
     queryKey: ["event-endpoints"],
-    queryFn: () => unwrap(api.GET("/v1/manage/event-endpoints")),
+    queryFn: () =>
+      readAll((query) => unwrap(api.GET("/v1/manage/event-endpoints", { params: { query } }))),
   });
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<Endpoint | null>(null);

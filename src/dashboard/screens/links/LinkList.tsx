@@ -44,7 +44,6 @@ export function LinkList() {
           params: { query: { ...filters, limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) } },
         }),
       ),
-    next: (page) => page.nextCursor,
   });
   const agentName = (id: string) => agents.data?.data.find((agent) => agent.id === id)?.name ?? id;
   const filtered = Object.keys(filters).length > 0;

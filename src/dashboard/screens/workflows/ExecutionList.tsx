@@ -1,7 +1,7 @@
 /**
  * A workflow's executions, newest first (docs/api/webhooks.md#executions): status (queued
  * included), trigger, start, duration and the execution a replay repeats, 20 at a time with
- * "Load more" (`startingAfter` the last one shown). Also the workflow tabs' shared pieces: a
+ * "Load more" (the `cursor` of the last page, docs/api/README.md#lists-and-paging). Also the workflow tabs' shared pieces: a
  * list's heading with Refresh (`Toolbar`) and a link to an execution (`ExecutionLink`).
  */
 import type { ReactNode } from "react";
@@ -26,11 +26,10 @@ export function ExecutionList({ workflowId }: { workflowId: string }) {
         api.GET("/v1/manage/workflows/{id}/executions", {
           params: {
             path: { id: workflowId },
-            query: { limit: PAGE, ...(cursor ? { startingAfter: cursor } : {}) },
+            query: { limit: PAGE, ...(cursor ? { cursor } : {}) },
           },
         }),
       ),
-    next: (last) => (last.hasMore ? last.data.at(-1)?.id : undefined),
   });
   return (
     <section aria-labelledby="executions-title">

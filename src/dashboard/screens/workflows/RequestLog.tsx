@@ -34,7 +34,6 @@ export function RequestLog({ workflowId }: { workflowId: string }) {
           },
         }),
       ),
-    next: (last) => last.nextCursor,
   });
   return (
     <section aria-labelledby="requests-title">

@@ -4,7 +4,7 @@
  * it in the editor, beside its executions and request log.
  */
 import { useQuery } from "@tanstack/react-query";
-import { api, unwrap } from "../../api";
+import { api, readAll, unwrap } from "../../api";
 import { followLink } from "../../router";
 import { CopyButton } from "../../ui/CopyButton";
 import { DataTable } from "../../ui/DataTable";
@@ -17,7 +17,8 @@ import { workflowPaths } from "./status";
 export function Workflows({ canChange }: { canChange: boolean }) {
   const workflows = useQuery({
     queryKey: ["workflows"],
-    queryFn: () => unwrap(api.GET("/v1/manage/workflows")),
+    queryFn: () =>
+      readAll((query) => unwrap(api.GET("/v1/manage/workflows", { params: { query } }))),
   });
   return (
     <Screen

@@ -1,14 +1,18 @@
 /** The editor's queries (docs/dashboard.md#workflow-editor): captured samples and secret names. */
 import { useQueries, useQuery } from "@tanstack/react-query";
-import { api, unwrap } from "../../../api";
+import { api, readAll, unwrap } from "../../../api";
 
 /** The captured samples of webhook node `key` of workflow `id`, newest first (docs/webhooks.md#capture). */
 export function samplesQuery(id: string, key: string, poll = false) {
   return {
     queryKey: ["samples", id, key],
     queryFn: () =>
-      unwrap(
-        api.GET("/v1/manage/workflows/{id}/nodes/{key}/samples", { params: { path: { id, key } } }),
+      readAll((query) =>
+        unwrap(
+          api.GET("/v1/manage/workflows/{id}/nodes/{key}/samples", {
+            params: { path: { id, key }, query },
+          }),
+        ),
       ),
     refetchInterval: poll ? 2_000 : (false as const),
   };
@@ -29,7 +33,7 @@ export function useNewestSamples(id: string, keys: string[]): Record<string, unk
 export function useSecretNames(): string[] {
   const secrets = useQuery({
     queryKey: ["secrets"],
-    queryFn: () => unwrap(api.GET("/v1/manage/secrets")),
+    queryFn: () => readAll((query) => unwrap(api.GET("/v1/manage/secrets", { params: { query } }))),
   });
   return secrets.data?.data.map((secret) => secret.name) ?? [];
 }
