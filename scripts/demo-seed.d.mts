@@ -31,6 +31,12 @@ export declare function seedDemoWorkflow(
   webhookSecret: string,
 ): Promise<DemoWorkflow>;
 
+/** A fresh link of the demo agent for Ada; null when creating it was refused. */
+export declare function createDemoLink(
+  api: Api,
+  demo: DemoWorkspace,
+): Promise<{ id: string; url: string } | null>;
+
 /** The banner's webhook body: `{ orderId: 1042 }`. */
 export declare const DEMO_ORDER: { orderId: number };
 

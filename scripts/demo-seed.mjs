@@ -180,6 +180,26 @@ export async function seedDemoWorkflow(api, memberToken, webhookSecret) {
   return { workflowId, webhookUrl, webhookSecret };
 }
 
+/**
+ * A fresh link of the demo agent for Ada (`externalId` cus_123), so the chat page can be tried at
+ * once; its id is `.dev-demo.env`'s LINK_ID.
+ * @param {Api} api
+ * @param {DemoWorkspace} demo
+ * @returns {Promise<{ id: string, url: string } | null>} null when creating it was refused
+ */
+export async function createDemoLink(api, demo) {
+  const created = await api("POST", "/v1/widget/launches", {
+    token: demo.widgetKey,
+    body: {
+      flowId: demo.agentId,
+      channelId: demo.channelId,
+      parameters: { plan: "pro" },
+      participant: { name: "Ada", externalId: "cus_123" },
+    },
+  });
+  return created.status === 201 ? { id: created.json.id, url: created.json.url } : null;
+}
+
 /** The demo webhook call of the banner: its body and what the accepted branch answers. */
 export const DEMO_ORDER = { orderId: 1042 };
 

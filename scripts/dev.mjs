@@ -12,7 +12,12 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ensureDemoWorkflow, seedDemoWorkflow, seedDemoWorkspace } from "./demo-seed.mjs";
+import {
+  createDemoLink,
+  ensureDemoWorkflow,
+  seedDemoWorkflow,
+  seedDemoWorkspace,
+} from "./demo-seed.mjs";
 import { demoBanner, demoEnv } from "./demo-text.mjs";
 import { startFilter, summariseMigrations } from "./dev-output.mjs";
 import { DEV_PORT, fetchApi, startLocalServer } from "./local-server.mjs";
@@ -102,20 +107,6 @@ async function seed(operatorToken) {
   return saveDemo({ ...workspace, ...(await seedWorkflow(workspace.memberToken)) });
 }
 
-/** A fresh link of the demo agent, so the chat page can be tried at once; null if creating fails. */
-async function demoLink(demo) {
-  const created = await api("POST", "/v1/widget/launches", {
-    token: demo.widgetKey,
-    body: {
-      flowId: demo.agentId,
-      channelId: demo.channelId,
-      parameters: { plan: "pro" },
-      participant: { name: "Ada", externalId: "cus_123" },
-    },
-  }).catch(() => null);
-  return created?.status === 201 ? { id: created.json.id, url: created.json.url } : null;
-}
-
 /** A fresh one-time sign-in link for the demo owner (docs/dashboard.md#sign-in). */
 async function demoSignInUrl(demo) {
   const created = await api("POST", "/v1/manage/sign-in-links", {
@@ -162,7 +153,7 @@ void server.exited.then((code) => {
 });
 const existing = await loadDemo();
 const demo = existing?.demo ?? (await seed(vars.OPERATOR_TOKEN));
-const link = await demoLink(demo);
+const link = await createDemoLink(api, demo).catch(() => null);
 // Rewritten at every start: the port, a reseeded secret and the fresh link change.
 const env = demoEnv(base, demo, { operatorToken: vars.OPERATOR_TOKEN, linkId: link?.id });
 writeFileSync(envPath, env, { mode: 0o600 });
