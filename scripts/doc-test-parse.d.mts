@@ -22,7 +22,13 @@ export type Step = {
   skip: string | null;
 };
 
-export type Block = { file: string; line: number; text: string; skip: string | null; steps: Step[] };
+export type Block = {
+  file: string;
+  line: number;
+  text: string;
+  skip: string | null;
+  steps: Step[];
+};
 
 export declare function extractBlocks(markdown: string, file: string): Block[];
 export declare function splitSteps(lines: string[], file: string, firstLine: number): Step[];

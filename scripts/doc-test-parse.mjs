@@ -102,7 +102,9 @@ export function splitSteps(lines, file, firstLine) {
     try {
       close(parseExpectation(text), captures);
     } catch (error) {
-      throw new Error(`${file}:${firstLine + i}: ${error instanceof Error ? error.message : error}`);
+      throw new Error(
+        `${file}:${firstLine + i}: ${error instanceof Error ? error.message : error}`,
+      );
     }
   }
   if (code.some((line) => line.trim() !== "" && !line.trim().startsWith("#"))) close(null, []);
@@ -167,7 +169,10 @@ export function parseShape(text, at) {
     if (c === "{" || c === "[") return container(i, c === "{");
     const literal = text.slice(i).match(/^(-?\d+(\.\d+)?([eE][+-]?\d+)?|true|false|null)/);
     if (!literal) fail(i, "a value");
-    return { shape: { kind: "literal", value: JSON.parse(literal[0]) }, end: i + literal[0].length };
+    return {
+      shape: { kind: "literal", value: JSON.parse(literal[0]) },
+      end: i + literal[0].length,
+    };
   };
   const container = (start, isObject) => {
     const closing = isObject ? "}" : "]";
@@ -245,7 +250,9 @@ export function matchShape(shape, value, path = "$") {
       if (!Array.isArray(value)) return [`${path}: expected an array, got ${show(value)}`];
       const count = shape.items.length;
       if (shape.open ? value.length < count : value.length !== count)
-        return [`${path}: expected ${shape.open ? "at least " : ""}${count} elements, got ${value.length}`];
+        return [
+          `${path}: expected ${shape.open ? "at least " : ""}${count} elements, got ${value.length}`,
+        ];
       return shape.items.flatMap((item, n) => matchShape(item, value[n], `${path}[${n}]`));
     }
     case "object": {

@@ -68,7 +68,8 @@ function check(step, ran, answer) {
   if (expect.status !== null && answer?.status !== expect.status)
     problems.push(`status: expected ${expect.status}, got ${answer?.status ?? "no answer"}`);
   if (expect.shape) {
-    if (body === undefined) problems.push(`body: expected JSON, got ${JSON.stringify(text.slice(0, 200))}`);
+    if (body === undefined)
+      problems.push(`body: expected JSON, got ${JSON.stringify(text.slice(0, 200))}`);
     else problems.push(...matchShape(expect.shape, body));
   }
   for (const header of expect.headers) {
@@ -91,7 +92,9 @@ async function runBlock(block, dir, env) {
       if (DEV_URL.test(step.code) && !step.skip) {
         result.ran++;
         result.failures.push(where);
-        console.log(`  FAIL  ${where}\n        a literal dev server URL (not run): write $BASE_URL`);
+        console.log(
+          `  FAIL  ${where}\n        a literal dev server URL (not run): write $BASE_URL`,
+        );
         continue;
       }
       if (step.skip) {
@@ -133,9 +136,13 @@ async function runBlock(block, dir, env) {
 }
 
 const files = docFiles(process.argv.slice(2));
-const blocks = files.flatMap((file) => extractBlocks(fs.readFileSync(path.join(ROOT, file), "utf8"), file));
+const blocks = files.flatMap((file) =>
+  extractBlocks(fs.readFileSync(path.join(ROOT, file), "utf8"), file),
+);
 const commands = blocks.reduce((n, block) => n + block.steps.length, 0);
-console.log(`[test:docs] ${blocks.length} shell blocks with curl (${commands} commands) in ${files.length} files.`);
+console.log(
+  `[test:docs] ${blocks.length} shell blocks with curl (${commands} commands) in ${files.length} files.`,
+);
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agent-edge-doc-test-"));
 const operatorToken = randomBytes(32).toString("hex");
@@ -169,7 +176,9 @@ try {
     HOME: dir, // no reader's ~/.curlrc
     LANG: "C.UTF-8",
   };
-  console.log(`[test:docs] Server ${server.base} up and seeded in ${seconds(Date.now() - started)}.`);
+  console.log(
+    `[test:docs] Server ${server.base} up and seeded in ${seconds(Date.now() - started)}.`,
+  );
   const totals = { blocks: 0, skippedBlocks: 0, ran: 0, skipped: 0, failures: [] };
   for (const block of blocks) {
     console.log(`${block.file}:${block.line}`);
@@ -189,13 +198,16 @@ try {
   // once set the secret the demo checks).
   const probe = await probeDemoWebhook(api, demo);
   if (!probe.ok) totals.failures.push(`the demo webhook afterwards: ${probe.status} ${probe.text}`);
-  console.log(`  ${probe.ok ? "ok  " : "FAIL"}  the demo's webhook still answers the banner's call`);
+  console.log(
+    `  ${probe.ok ? "ok  " : "FAIL"}  the demo's webhook still answers the banner's call`,
+  );
   const took = seconds(Date.now() - started);
   console.log(
     `[test:docs] ${totals.blocks} blocks run (${totals.ran} commands), ${totals.skippedBlocks} blocks and ${totals.skipped} commands skipped, ${totals.failures.length} failed, in ${took} (server start ${seconds(serverMs)}).`,
   );
   for (const failure of totals.failures) console.log(`  failed: ${failure}`);
-  if (totals.failures.length > 0) console.log(`[test:docs] wrangler's output, last lines:\n${server.output()}`);
+  if (totals.failures.length > 0)
+    console.log(`[test:docs] wrangler's output, last lines:\n${server.output()}`);
   code = totals.failures.length === 0 ? 0 : 1;
 } catch (error) {
   console.error(`[test:docs] ${error instanceof Error ? error.message : error}`);

@@ -132,7 +132,7 @@ describe("matchShape", () => {
     ]);
   });
 
-  it("compares types as written: 1042 is not \"1042\", null is not {}", () => {
+  it('compares types as written: 1042 is not "1042", null is not {}', () => {
     expect(matchShape(shape('{"orderId":1042}'), { orderId: "1042" })).not.toEqual([]);
     expect(matchShape(shape('{"c":null}'), { c: {} })).not.toEqual([]);
     expect(matchShape(shape('{"c":…}'), { c: {} })).toEqual([]);
@@ -153,8 +153,9 @@ describe("matchShape", () => {
 
   it("matches nested shapes and names the path of a difference", () => {
     const timeout = shape('{"error":{"code":"workflow_timeout","resultToken":"wf_….…",…}}');
-    expect(matchShape(timeout, { error: { code: "workflow_timeout", resultToken: "wf_a.b" } }))
-      .toEqual([]);
+    expect(
+      matchShape(timeout, { error: { code: "workflow_timeout", resultToken: "wf_a.b" } }),
+    ).toEqual([]);
     expect(
       matchShape(timeout, { error: { code: "workflow_timeout", resultToken: "wf_ab" } }),
     ).toEqual(['$.error.resultToken: expected "wf_….…", got "wf_ab"']);
@@ -183,7 +184,9 @@ describe("the repository's docs", () => {
     );
     expect(blocks.length).toBeGreaterThanOrEqual(5);
     const silent = blocks
-      .flatMap((b) => b.steps.map((s) => ({ ...s, where: `${b.file}:${s.line}`, skip: b.skip ?? s.skip })))
+      .flatMap((b) =>
+        b.steps.map((s) => ({ ...s, where: `${b.file}:${s.line}`, skip: b.skip ?? s.skip })),
+      )
       .filter((s) => /\bcurl\b/.test(s.code) && !s.expect && !s.skip)
       .map((s) => s.where);
     expect(silent).toEqual([]);
@@ -191,11 +194,9 @@ describe("the repository's docs", () => {
 });
 
 function listDocs(dir: string): string[] {
-  return fs
-    .readdirSync(path.join(ROOT, dir), { withFileTypes: true })
-    .flatMap((entry) => {
-      const file = path.join(dir, entry.name);
-      if (entry.isDirectory()) return listDocs(file);
-      return entry.name.endsWith(".md") ? [file] : [];
-    });
+  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) return listDocs(file);
+    return entry.name.endsWith(".md") ? [file] : [];
+  });
 }
