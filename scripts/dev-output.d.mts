@@ -3,5 +3,5 @@
 /** One line for `wrangler d1 migrations apply --local`'s output. */
 export declare function summariseMigrations(output: string): string;
 
-/** Which of `wrangler dev`'s lines `npm run dev` shows; request lines only after `started()`. */
-export declare function startFilter(): { show(line: string): boolean; started(): void };
+/** What `npm run dev` shows of each `wrangler dev` line (null: nothing); requests after `started()`. */
+export declare function startFilter(): { line(text: string): string | null; started(): void };

@@ -2,7 +2,10 @@
 // a table per migration (about 30 lines each: 210 lines for a fresh database), its bindings twice,
 // its build's lines, and a log line for each of the seed's own calls, refusals it expects included;
 // the start shows one line for the migrations and passes on only what the developer needs: errors,
-// warnings we do not know to be harmless, and, once the banner is out, the request log.
+// warnings we do not know to be harmless, and, once the banner is out, the request log. The
+// Worker's own warnings (docs/security.md#logs: refusals such as a bad webhook signature) reach
+// wrangler through console.error, which prints them as red `✘ [ERROR]`: they are shown as the
+// warnings they are.
 
 /**
  * One line for `wrangler d1 migrations apply --local`'s output: how many were applied and their
@@ -52,32 +55,38 @@ const ANSI_COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
 /** wrangler's request log line, e.g. `[wrangler:info] GET /health 200 OK (12ms)`. */
 const REQUEST_LINE = /^\[wrangler:info\] [A-Z]+ \S+ \d{3} /;
 
+/** The Worker's warn-level log line as wrangler prints it (src/platform/log.ts). */
+const WORKER_WARNING = /^✘ \[ERROR\] (\{"level":"warn".*)$/;
+
 /**
  * A filter for `wrangler dev`'s lines during `npm run dev`. Before `started()`, the seed's own
  * requests (their refusals included: a 404 is how it checks a stored key) are not shown; after it,
  * every request is, as wrangler logs it. Offline, wrangler warns that it cannot fetch `Request.cf`
- * and prints the DNS error's stack: harmless locally, so those lines go too. Anything else is
- * shown: errors, unknown warnings, the Worker's own log lines.
- * @returns {{ show(line: string): boolean, started(): void }}
+ * and prints the DNS error's stack: harmless locally, so those lines go too. The Worker's
+ * warn-level lines are shown as `[worker:warn] {…}`. Anything else is shown as it came: errors,
+ * unknown warnings, the Worker's other log lines.
+ * @returns {{ line(text: string): string | null, started(): void }} `line`: what to print for a
+ *   line of wrangler's, or null to leave it out
  */
 export function startFilter() {
   let started = false;
   let inCfWarning = false;
   return {
-    show(line) {
-      const plain = line.replace(ANSI_COLOUR, "");
+    line(text) {
+      const plain = text.replace(ANSI_COLOUR, "");
       if (/^\[wrangler:warn\] Unable to fetch the `Request\.cf` object/.test(plain)) {
         inCfWarning = true;
-        return false;
+        return null;
       }
       if (inCfWarning) {
         // The warning's error and its stack, up to the next line of another kind.
-        if (/^(Error: getaddrinfo |\s+at )/.test(plain)) return false;
+        if (/^(Error: getaddrinfo |\s+at )/.test(plain)) return null;
         inCfWarning = false;
       }
-      if (NOISE.some((pattern) => pattern.test(plain))) return false;
-      if (!started && REQUEST_LINE.test(plain)) return false;
-      return true;
+      if (NOISE.some((pattern) => pattern.test(plain))) return null;
+      if (!started && REQUEST_LINE.test(plain)) return null;
+      const warning = plain.match(WORKER_WARNING);
+      return warning ? `[worker:warn] ${warning[1]}` : text;
     },
     started() {
       started = true;

@@ -131,7 +131,7 @@ try {
   server = await startLocalServer({
     port,
     state: "project",
-    showLine: output.show,
+    filterLine: output.line,
     devVars: { ALLOW_PRIVATE_OUTBOUND: "true" },
   });
 } catch (error) {

@@ -29,8 +29,8 @@ export declare function startLocalServer(options?: {
   vars?: Record<string, string>;
   devVars?: Record<string, string>;
   inheritOutput?: boolean;
-  /** Shows only the lines of `wrangler dev` it accepts; the migrations' output goes to `migrations`. */
-  showLine?: (line: string) => boolean;
+  /** Shows what it makes of each line of `wrangler dev` (null: nothing); migrations go to `migrations`. */
+  filterLine?: (line: string) => string | null;
   logLevel?: string;
   healthTimeoutMs?: number;
   migratedState?: string;

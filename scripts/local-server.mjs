@@ -75,8 +75,9 @@ function childEnv(extra) {
 
 /**
  * Starts `npx <args>` in a process group of its own. `output`: "inherit" shows it as it comes;
- * "keep" keeps its tail (or up to `keepChars`); a function is shown each line it accepts, to the
- * stream it came on (npm run dev's quiet start), and the tail is kept too.
+ * "keep" keeps its tail (or up to `keepChars`); a function gets each line and what it returns is
+ * shown, on the stream the line came on (null: nothing; npm run dev's quiet start); the tail is
+ * kept too.
  */
 function spawnGroup(args, env, output, keepChars = LOG_TAIL_CHARS) {
   const inherit = output === "inherit";
@@ -94,24 +95,28 @@ function spawnGroup(args, env, output, keepChars = LOG_TAIL_CHARS) {
   child.stdout?.on("data", collect);
   child.stderr?.on("data", collect);
   if (typeof output === "function") {
-    showLines(child.stdout, process.stdout, output);
-    showLines(child.stderr, process.stderr, output);
+    filterLines(child.stdout, process.stdout, output);
+    filterLines(child.stderr, process.stderr, output);
   }
   if (child.pid !== undefined) liveGroups.add(child.pid);
   const exited = new Promise((resolve) => child.once("close", (code) => resolve(code)));
   return { child, exited, output: () => tail };
 }
 
-/** Writes each line of `from` that `accept` takes to `to`, a line at a time. */
-function showLines(from, to, accept) {
+/** Writes what `filter` makes of each line of `from` to `to` (null: nothing), a line at a time. */
+function filterLines(from, to, filter) {
   let partial = "";
+  const write = (line) => {
+    const shown = filter(line);
+    if (shown !== null) to.write(`${shown}\n`);
+  };
   from?.on("data", (chunk) => {
     const lines = (partial + chunk.toString("utf8")).split("\n");
     partial = lines.pop() ?? "";
-    for (const line of lines) if (accept(line)) to.write(`${line}\n`);
+    for (const line of lines) write(line);
   });
   from?.on("end", () => {
-    if (partial && accept(partial)) to.write(`${partial}\n`);
+    if (partial) write(partial);
   });
 }
 
@@ -167,9 +172,9 @@ export async function migrateState(dir, options = {}) {
  * @param {Record<string, string>} [options.devVars] vars set on top of `.dev.vars` (`npm run dev`
  *   sets ALLOW_PRIVATE_OUTBOUND whatever an older `.dev.vars` holds)
  * @param {boolean} [options.inheritOutput] show wrangler's output (dev); else keep its tail
- * @param {(line: string) => boolean} [options.showLine] `npm run dev`'s quiet start: the
+ * @param {(line: string) => string | null} [options.filterLine] `npm run dev`'s quiet start: the
  *   migrations' output is not shown (it is returned as `migrations`, for a summary) and, of
- *   `wrangler dev`'s, only the lines this accepts (scripts/dev-output.mjs)
+ *   `wrangler dev`'s, what this makes of each line (null: nothing; scripts/dev-output.mjs)
  * @param {string} [options.logLevel] wrangler's log level, e.g. "warn" to keep benchmarks quiet
  * @param {number} [options.healthTimeoutMs] default 90 s
  * @param {string} [options.migratedState] a state folder `migrateState` made: a "temporary"
@@ -187,7 +192,7 @@ export async function migrateState(dir, options = {}) {
  * @throws {Error} with wrangler's output tail when migrations fail or /health does not answer
  */
 export async function startLocalServer(options = {}) {
-  const { state = "temporary", vars, inheritOutput = false, showLine } = options;
+  const { state = "temporary", vars, inheritOutput = false, filterLine } = options;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "agent-edge-server-"));
   const removeTmp = () => fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
   // A registry of our own, so this instance never replaces another `wrangler dev` of the worker.
@@ -198,7 +203,7 @@ export async function startLocalServer(options = {}) {
   const stateDir = options.persistDir ?? path.join(tmp, "state");
   const persist = state === "temporary" ? ["--persist-to", stateDir] : [];
   const fresh = !fs.existsSync(stateDir) || fs.readdirSync(stateDir).length === 0;
-  const showMigrations = inheritOutput && !showLine;
+  const showMigrations = inheritOutput && !filterLine;
   let migrations = "";
   try {
     if (state === "temporary" && options.persistDir && !fresh) {
@@ -227,7 +232,7 @@ export async function startLocalServer(options = {}) {
   for (const [name, value] of Object.entries({ ...vars, ...options.devVars })) {
     args.push("--var", `${name}:${value}`);
   }
-  const shown = showLine ?? (inheritOutput ? "inherit" : "keep");
+  const shown = filterLine ?? (inheritOutput ? "inherit" : "keep");
   const { child, exited, output } = spawnGroup(args, env, shown);
   let stopped;
   const stop = () => {

@@ -110,7 +110,7 @@ describe("summariseMigrations", () => {
 describe("startFilter", () => {
   it("leaves out wrangler's start-up lines and the seed's requests, refusals included", () => {
     const filter = startFilter();
-    expect(DEV_START.filter((line) => filter.show(line))).toEqual([]);
+    expect(DEV_START.map((line) => filter.line(line)).filter((line) => line !== null)).toEqual([]);
   });
 
   it("shows errors, unknown warnings and the Worker's log lines, also before the banner", () => {
@@ -124,16 +124,28 @@ describe("startFilter", () => {
       "Error: listen EADDRINUSE: address already in use 127.0.0.1:8787",
     ];
     const lines = [DEV_START[14] as string, DEV_START[15] as string, ...real];
-    expect(lines.filter((line) => filter.show(line))).toEqual(real);
+    expect(lines.map((line) => filter.line(line)).filter((line) => line !== null)).toEqual(real);
+  });
+
+  it("shows the Worker's warnings, refusals such as a bad signature, as warnings, not red errors", () => {
+    const filter = startFilter();
+    const json =
+      '{"level":"warn","event":"webhook_signature_refused","workflowId":"wf_1","node":"webhook_1","reason":"bad_signature"}';
+    // As wrangler printed it, colours included.
+    const printed = `\x1b[31m✘ \x1b[41;31m[\x1b[41;97mERROR\x1b[41;31m]\x1b[0m \x1b[1m${json}\x1b[0m`;
+    expect(filter.line(printed)).toBe(`[worker:warn] ${json}`);
+    const error = '✘ [ERROR] {"level":"error","event":"request_failed"}';
+    expect(filter.line(error)).toBe(error);
   });
 
   it("shows every request once the banner is out", () => {
     const filter = startFilter();
     const line = "[wrangler:info] POST /v1/widget/launches 201 Created (27ms)";
-    expect(filter.show(line)).toBe(false);
+    expect(filter.line(line)).toBeNull();
     filter.started();
-    expect(filter.show(line)).toBe(true);
-    expect(filter.show("[wrangler:info] GET /nope 404 Not Found (2ms)")).toBe(true);
+    expect(filter.line(line)).toBe(line);
+    const notFound = "[wrangler:info] GET /nope 404 Not Found (2ms)";
+    expect(filter.line(notFound)).toBe(notFound);
   });
 
   it("takes a fresh start from hundreds of lines to a handful", () => {
@@ -142,7 +154,7 @@ describe("startFilter", () => {
     // The migrations are summarised, not filtered; the rest goes through the filter.
     const after = [
       summariseMigrations(migrationOutput(NAMES)),
-      ...DEV_START.filter((line) => filter.show(line)),
+      ...DEV_START.map((line) => filter.line(line)).filter((line) => line !== null),
     ];
     expect(before.length).toBeGreaterThan(420);
     expect(after).toHaveLength(1);
