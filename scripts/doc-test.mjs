@@ -209,7 +209,6 @@ try {
   if (totals.failures.length > 0)
     console.log(`[test:docs] wrangler's output, last lines:\n${server.output()}`);
   code = totals.failures.length === 0 ? 0 : 1;
-  if (process.env.DOC_TEST_DEBUG) console.log(server.output());
 } catch (error) {
   console.error(`[test:docs] ${error instanceof Error ? error.message : error}`);
   if (server) console.error(`[test:docs] wrangler's output, last lines:\n${server.output()}`);
