@@ -31,11 +31,24 @@ export declare function seedDemoWorkflow(
   webhookSecret: string,
 ): Promise<DemoWorkflow>;
 
-/** The banner `npm run dev` prints, with curl examples for the launch API and the webhook. */
-export declare function demoBanner(
-  base: string,
-  demo: DemoWorkspace & DemoWorkflow,
-  reused: boolean,
-  /** A link's `url` to print, ready to open (optional). */
-  chatUrl?: string | null,
-): string;
+/** A fresh link of the demo agent for Ada; null when creating it was refused. */
+export declare function createDemoLink(
+  api: Api,
+  demo: DemoWorkspace,
+): Promise<{ id: string; url: string } | null>;
+
+/** The banner's webhook body: `{ orderId: 1042 }`. */
+export declare const DEMO_ORDER: { orderId: number };
+
+/** Calls the demo webhook with the stored secret; `ok` when it answers `{"ok":true,…}`. */
+export declare function probeDemoWebhook(
+  api: Api,
+  demo: DemoWorkflow,
+): Promise<{ ok: boolean; status: number; text: string }>;
+
+/** Seeds the demo workflow and WEBHOOK_SECRET again when the banner's call would not answer ok. */
+export declare function ensureDemoWorkflow(
+  api: Api,
+  memberToken: string,
+  demo: DemoWorkflow,
+): Promise<{ workflow: DemoWorkflow; reseeded: string | null }>;

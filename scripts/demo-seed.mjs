@@ -189,50 +189,74 @@ export async function seedDemoWorkflow(api, memberToken, webhookSecret) {
 }
 
 /**
- * The banner `npm run dev` prints: base URL, demo credentials, and curl examples for the launch
- * API and the demo workflow's webhook.
- * @param {string} base the server's base URL, e.g. `http://127.0.0.1:8787`
- * @param {DemoWorkspace & DemoWorkflow} demo
- * @param {boolean} reused whether the demo came from an earlier run
- * @returns {string}
+ * A fresh link of the demo agent for Ada (`externalId` cus_123), so the chat page can be tried at
+ * once; its id is `.dev-demo.env`'s LINK_ID.
+ * @param {Api} api
+ * @param {DemoWorkspace} demo
+ * @returns {Promise<{ id: string, url: string } | null>} null when creating it was refused
  */
-export function demoBanner(base, demo, reused, chatUrl, signInUrl) {
-  const auth = `-H "Authorization: Bearer ${demo.widgetKey}"`;
-  const owner = `-H "Authorization: Bearer ${demo.memberToken}"`;
-  const launch = JSON.stringify({
-    flowId: demo.agentId,
-    channelId: demo.channelId,
-    parameters: { plan: "pro", tier: "pro", seats: 3, vip: true },
-    participant: { name: "Ada Lovelace", externalId: "cus_123" },
+export async function createDemoLink(api, demo) {
+  const created = await api("POST", "/v1/widget/launches", {
+    token: demo.widgetKey,
+    body: {
+      flowId: demo.agentId,
+      channelId: demo.channelId,
+      parameters: { plan: "pro" },
+      participant: { name: "Ada", externalId: "cus_123" },
+    },
   });
-  return `
-================ agent-edge dev (${reused ? "demo reused" : "demo seeded"}) ================
-Base URL        ${base}
-API docs        ${base}/docs   (OpenAPI: ${base}/openapi.json)
-Workspace       ${demo.workspaceId}  (slug: ${demo.workspaceSlug})
-Owner token     ${demo.memberToken}
-Agent (flowId)  ${demo.agentId}
-Channel         ${demo.channelId}
-Widget key      ${demo.widgetKey}
-Workflow        ${demo.workflowId}  ("Order events", running)
-Webhook URL     ${demo.webhookUrl}
-Webhook secret  ${demo.webhookSecret}  (workspace secret WEBHOOK_SECRET)
+  return created.status === 201 ? { id: created.json.id, url: created.json.url } : null;
+}
 
-Create a link:
-  curl -s -X POST ${base}/v1/widget/launches ${auth} -H "Content-Type: application/json" -d '${launch}'
-Look it up (id from the create response):
-  curl -s ${base}/v1/widget/launches/<lnk_id> ${auth}
-Revoke it:
-  curl -s -o /dev/null -w "%{http_code}\\n" -X DELETE ${base}/v1/widget/launches/<lnk_id> ${auth}
-The create response's \`url\` opens the hosted chat page; its \`embedHtml\` shows the widget on any page.
-${chatUrl ? `A fresh link for Ada, ready to open in a browser:\n  ${chatUrl}\n` : ""}${signInUrl ? `Sign in as the demo owner (one use, 15 minutes):\n  ${signInUrl}\n` : ""}
-Call the demo workflow's webhook:
-  curl -s -X POST ${demo.webhookUrl} -H "Content-Type: application/json" -H "x-webhook-secret: ${demo.webhookSecret}" -d '{"orderId":1042}'
-It answers {"ok":true,"orderId":1042,"message":"Order 1042 received"}; a wrong secret answers {"ok":false,...}.
-List its executions:
-  curl -s ${base}/v1/manage/workflows/${demo.workflowId}/executions ${owner}
+/** The demo webhook call of the banner: its body and what the accepted branch answers. */
+export const DEMO_ORDER = { orderId: 1042 };
 
-These local-only credentials are kept in .dev-demo.json (git-ignored).
-=================================================================================
-`;
+/**
+ * Calls the demo workflow's webhook as the banner prints it (the stored secret in
+ * `x-webhook-secret`). `ok` when it answers 200 with the accepted branch (`{"ok":true,…}`): a
+ * changed WEBHOOK_SECRET, a stopped or edited workflow all make it false.
+ * @param {Api} api
+ * @param {DemoWorkflow} demo
+ * @returns {Promise<{ ok: boolean, status: number, text: string }>}
+ */
+export async function probeDemoWebhook(api, demo) {
+  const path = new URL(demo.webhookUrl).pathname;
+  const res = await api("POST", path, {
+    body: DEMO_ORDER,
+    headers: { "x-webhook-secret": demo.webhookSecret },
+  });
+  return { ok: res.status === 200 && res.json?.ok === true, status: res.status, text: res.text };
+}
+
+/**
+ * Makes sure the demo workflow answers the banner's call, as `npm run dev` does at every start:
+ * when the workflow is gone, stopped or changed, or the workspace secret WEBHOOK_SECRET no longer
+ * holds the stored value (someone followed an example that set it), the secret and the workflow
+ * are seeded again with the stored value, and the call is tried once more.
+ * @param {Api} api
+ * @param {string} memberToken an owner or admin token of the workspace
+ * @param {DemoWorkflow} demo what an earlier seed stored
+ * @returns {Promise<{ workflow: DemoWorkflow, reseeded: string | null }>} `reseeded`: why it was
+ *   seeded again, or null when it answered as stored
+ * @throws {Error} when seeding fails or the webhook still refuses afterwards
+ */
+export async function ensureDemoWorkflow(api, memberToken, demo) {
+  const read = await api("GET", `/v1/manage/workflows/${demo.workflowId}`, { token: memberToken });
+  let reseeded = null;
+  if (read.status !== 200 || read.json?.status !== "running") {
+    reseeded = "the demo workflow was missing or stopped";
+  } else {
+    // The URL follows the request's origin (another PORT gives another URL).
+    const current = { ...demo, webhookUrl: read.json.webhookUrls?.webhook_1 ?? demo.webhookUrl };
+    const probe = await probeDemoWebhook(api, current);
+    if (probe.ok) return { workflow: current, reseeded: null };
+    reseeded = `its webhook answered ${probe.status} ${probe.text.slice(0, 200)}`;
+  }
+  const workflow = await seedDemoWorkflow(api, memberToken, demo.webhookSecret);
+  const again = await probeDemoWebhook(api, workflow);
+  if (!again.ok)
+    throw new Error(
+      `The demo webhook still refuses after seeding again: ${again.status} ${again.text}`,
+    );
+  return { workflow, reseeded };
 }

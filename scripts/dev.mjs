@@ -2,18 +2,31 @@
 // secrets when missing, applies the local D1 migrations, starts `wrangler dev`
 // (scripts/local-server.mjs, shared with the benchmark and the browser tests), seeds a demo
 // workspace (agent, widget channel, widget key, a running webhook workflow) through the HTTP API
-// once (scripts/demo-seed.mjs), and prints how to call the launch API and the webhook. Demo
-// credentials live in the git-ignored .dev-demo.json, because the database only keeps their hashes. `--seed-only` stops wrangler after printing (handy for checks).
+// once (scripts/demo-seed.mjs), checks at every start that the demo webhook answers the banner's
+// call (seeding its secret and workflow again when not), and prints one banner
+// (scripts/demo-text.mjs): wrangler's own start-up lines are summarised or left out
+// (scripts/dev-output.mjs), errors still shown. Demo credentials live in the git-ignored
+// .dev-demo.json, because the database only keeps their hashes, and as shell variables in
+// .dev-demo.env (`source .dev-demo.env`, README "Using the Launch API"). `--seed-only` stops
+// wrangler after printing (handy for checks).
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { demoBanner, seedDemoWorkflow, seedDemoWorkspace } from "./demo-seed.mjs";
+import {
+  createDemoLink,
+  ensureDemoWorkflow,
+  seedDemoWorkflow,
+  seedDemoWorkspace,
+} from "./demo-seed.mjs";
+import { demoBanner, demoEnv } from "./demo-text.mjs";
+import { startFilter, summariseMigrations } from "./dev-output.mjs";
 import { DEV_PORT, fetchApi, startLocalServer } from "./local-server.mjs";
 import { portOption } from "./port-option.mjs";
 
 const root = join(import.meta.dirname, "..");
 const varsPath = join(root, ".dev.vars");
 const demoPath = join(root, ".dev-demo.json");
+const envPath = join(root, ".dev-demo.env");
 
 const seedOnly = process.argv.includes("--seed-only");
 let server;
@@ -77,35 +90,21 @@ async function loadDemo() {
   } catch {
     return null; // missing or unreadable file
   }
-  // A file from before the demo workflow existed, or a workflow deleted or stopped meanwhile: seed
-  // it again (same slug, same secret when the file has one).
-  const workflow =
-    demo.webhookUrl && demo.workflowId
-      ? await api("GET", `/v1/manage/workflows/${demo.workflowId}`, { token: demo.memberToken })
-      : undefined;
-  if (workflow?.status !== 200 || workflow.json?.status !== "running")
-    return saveDemo({ ...demo, ...(await seedWorkflow(demo.memberToken, demo.webhookSecret)) });
-  // The URL follows the request's origin (another PORT gives another URL).
-  return { ...demo, webhookUrl: workflow.json.webhookUrls?.webhook_1 ?? demo.webhookUrl };
+  // A file from before the demo workflow existed: seed it (same secret when the file has one).
+  if (!demo.webhookUrl || !demo.workflowId || !demo.webhookSecret) {
+    const workflow = await seedWorkflow(demo.memberToken, demo.webhookSecret);
+    return { demo: saveDemo({ ...demo, ...workflow }), reseeded: "the demo had no workflow yet" };
+  }
+  // The banner's webhook call must answer ok: a workflow deleted, stopped or edited, or a
+  // WEBHOOK_SECRET set to another value meanwhile, is seeded again with the stored secret.
+  const { workflow, reseeded } = await orFail(ensureDemoWorkflow(api, demo.memberToken, demo));
+  const current = { ...demo, ...workflow };
+  return { demo: reseeded ? saveDemo(current) : current, reseeded };
 }
 
 async function seed(operatorToken) {
   const workspace = await orFail(seedDemoWorkspace(api, operatorToken));
   return saveDemo({ ...workspace, ...(await seedWorkflow(workspace.memberToken)) });
-}
-
-/** A fresh link of the demo agent, so the chat page can be tried at once; null if creating fails. */
-async function demoChatUrl(demo) {
-  const created = await api("POST", "/v1/widget/launches", {
-    token: demo.widgetKey,
-    body: {
-      flowId: demo.agentId,
-      channelId: demo.channelId,
-      parameters: { plan: "pro" },
-      participant: { name: "Ada", externalId: "cus_123" },
-    },
-  }).catch(() => null);
-  return created?.status === 201 ? created.json.url : null;
 }
 
 /** A fresh one-time sign-in link for the demo owner (docs/dashboard.md#sign-in). */
@@ -125,18 +124,20 @@ try {
   fail(error instanceof Error ? error.message : String(error));
 }
 console.log(`[dev] Applying local D1 migrations and starting wrangler dev on 127.0.0.1:${port}...`);
+const output = startFilter();
 try {
   // Local development sends http_request nodes and event deliveries to this machine too
   // (docs/security.md#outbound-requests); set here, so an older .dev.vars needs no change.
   server = await startLocalServer({
     port,
     state: "project",
-    inheritOutput: true,
+    filterLine: output.line,
     devVars: { ALLOW_PRIVATE_OUTBOUND: "true" },
   });
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error));
 }
+console.log(`[dev] ${summariseMigrations(server.migrations)}`);
 const base = server.base;
 const api = fetchApi(base);
 let stopping = false;
@@ -151,10 +152,15 @@ void server.exited.then((code) => {
   process.exit(code ?? 1);
 });
 const existing = await loadDemo();
-const demo = existing ?? (await seed(vars.OPERATOR_TOKEN));
-console.log(
-  demoBanner(base, demo, Boolean(existing), await demoChatUrl(demo), await demoSignInUrl(demo)),
-);
+const demo = existing?.demo ?? (await seed(vars.OPERATOR_TOKEN));
+const link = await createDemoLink(api, demo).catch(() => null);
+// Rewritten at every start: the port, a reseeded secret and the fresh link change.
+const env = demoEnv(base, demo, { operatorToken: vars.OPERATOR_TOKEN, linkId: link?.id });
+writeFileSync(envPath, env, { mode: 0o600 });
+const signInUrl = await demoSignInUrl(demo);
+console.log(demoBanner(base, demo, Boolean(existing), link?.url, signInUrl, existing?.reseeded));
+// From here on, wrangler's request log is the developer's own calls: shown.
+output.started();
 if (seedOnly) {
   stopAndExit();
 } else {

@@ -13,6 +13,8 @@ export type LocalServer = {
   pid: number;
   /** The temporary state's folder (for `wrangler d1 execute --persist-to`); undefined for "project". */
   persistDir: string | undefined;
+  /** The migrations' output when it was not shown ("" when shown, copied or already applied). */
+  migrations: string;
   stop(): Promise<void>;
   exited: Promise<number | null>;
   /** The tail of wrangler's output (empty when it was shown). */
@@ -27,6 +29,8 @@ export declare function startLocalServer(options?: {
   vars?: Record<string, string>;
   devVars?: Record<string, string>;
   inheritOutput?: boolean;
+  /** Shows what it makes of each line of `wrangler dev` (null: nothing); migrations go to `migrations`. */
+  filterLine?: (line: string) => string | null;
   logLevel?: string;
   healthTimeoutMs?: number;
   migratedState?: string;

@@ -18,6 +18,8 @@ export const DEV_PORT = 8787;
 export const PREBUILT = "AGENT_EDGE_PREBUILT";
 
 const LOG_TAIL_CHARS = 8_000;
+/** A migration run's whole output is kept for its summary (a fresh database: about 20 KB). */
+const MIGRATION_OUTPUT_CHARS = 1_000_000;
 const STOP_GRACE_MS = 5_000;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -71,7 +73,14 @@ function childEnv(extra) {
   return { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", PATH, ...extra };
 }
 
-function spawnGroup(args, env, inherit) {
+/**
+ * Starts `npx <args>` in a process group of its own. `output`: "inherit" shows it as it comes;
+ * "keep" keeps its tail (or up to `keepChars`); a function gets each line and what it returns is
+ * shown, on the stream the line came on (null: nothing; npm run dev's quiet start); the tail is
+ * kept too.
+ */
+function spawnGroup(args, env, output, keepChars = LOG_TAIL_CHARS) {
+  const inherit = output === "inherit";
   const child = spawn("npx", args, {
     cwd: ROOT,
     env,
@@ -81,26 +90,57 @@ function spawnGroup(args, env, inherit) {
   });
   let tail = "";
   const collect = (chunk) => {
-    tail = (tail + chunk.toString("utf8")).slice(-LOG_TAIL_CHARS);
+    tail = (tail + chunk.toString("utf8")).slice(-keepChars);
   };
   child.stdout?.on("data", collect);
   child.stderr?.on("data", collect);
+  if (typeof output === "function") {
+    filterLines(child.stdout, process.stdout, output);
+    filterLines(child.stderr, process.stderr, output);
+  }
   if (child.pid !== undefined) liveGroups.add(child.pid);
   const exited = new Promise((resolve) => child.once("close", (code) => resolve(code)));
   return { child, exited, output: () => tail };
 }
 
-/** Runs `npx <args>` to completion within `timeoutMs`; throws with its output's tail. */
-async function run(args, env, inherit, timeoutMs) {
-  const { child, exited, output } = spawnGroup(args, env, inherit);
-  const timer = setTimeout(() => killGroup(child.pid, "SIGKILL"), timeoutMs);
-  const code = await exited;
-  clearTimeout(timer);
-  liveGroups.delete(child.pid);
-  if (code !== 0) throw new Error(`npx ${args.join(" ")} failed (exit ${code}):\n${output()}`);
+/** Writes what `filter` makes of each line of `from` to `to` (null: nothing), a line at a time. */
+function filterLines(from, to, filter) {
+  let partial = "";
+  const write = (line) => {
+    const shown = filter(line);
+    if (shown !== null) to.write(`${shown}\n`);
+  };
+  from?.on("data", (chunk) => {
+    const lines = (partial + chunk.toString("utf8")).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) write(line);
+  });
+  from?.on("end", () => {
+    if (partial) write(partial);
+  });
 }
 
-/** `wrangler d1 migrations apply DB --local`, into `persist` (`--persist-to <dir>`, or none). */
+/**
+ * Runs `npx <args>` to completion within `timeoutMs`; resolves with its output (a bounded tail
+ * when shown); throws with its output's tail.
+ */
+async function run(args, env, inherit, timeoutMs) {
+  const output = inherit ? "inherit" : "keep";
+  const group = spawnGroup(args, env, output, inherit ? LOG_TAIL_CHARS : MIGRATION_OUTPUT_CHARS);
+  const timer = setTimeout(() => killGroup(group.child.pid, "SIGKILL"), timeoutMs);
+  const code = await group.exited;
+  clearTimeout(timer);
+  liveGroups.delete(group.child.pid);
+  const text = group.output();
+  if (code !== 0)
+    throw new Error(`npx ${args.join(" ")} failed (exit ${code}):\n${text.slice(-LOG_TAIL_CHARS)}`);
+  return text;
+}
+
+/**
+ * `wrangler d1 migrations apply DB --local`, into `persist` (`--persist-to <dir>`, or none);
+ * resolves with its output.
+ */
 function applyMigrations(persist, env, inherit) {
   const args = ["wrangler", "d1", "migrations", "apply", "DB", "--local", ...persist];
   return run(args, env, inherit, 120_000);
@@ -132,6 +172,9 @@ export async function migrateState(dir, options = {}) {
  * @param {Record<string, string>} [options.devVars] vars set on top of `.dev.vars` (`npm run dev`
  *   sets ALLOW_PRIVATE_OUTBOUND whatever an older `.dev.vars` holds)
  * @param {boolean} [options.inheritOutput] show wrangler's output (dev); else keep its tail
+ * @param {(line: string) => string | null} [options.filterLine] `npm run dev`'s quiet start: the
+ *   migrations' output is not shown (it is returned as `migrations`, for a summary) and, of
+ *   `wrangler dev`'s, what this makes of each line (null: nothing; scripts/dev-output.mjs)
  * @param {string} [options.logLevel] wrangler's log level, e.g. "warn" to keep benchmarks quiet
  * @param {number} [options.healthTimeoutMs] default 90 s
  * @param {string} [options.migratedState] a state folder `migrateState` made: a "temporary"
@@ -143,12 +186,13 @@ export async function migrateState(dir, options = {}) {
  *   (scripts/build-client.mjs) is skipped, so servers started side by side never rewrite the files
  *   another one is serving (the browser tests build once, in their global setup)
  * @returns {Promise<{base: string, port: number, pid: number, persistDir: string | undefined,
- *   stop(): Promise<void>, exited: Promise<number | null>, output(): string}>} (`persistDir`: the
- *   temporary state's folder, for `wrangler d1 execute --local --persist-to`)
+ *   migrations: string, stop(): Promise<void>, exited: Promise<number | null>,
+ *   output(): string}>} (`persistDir`: the temporary state's folder, for `wrangler d1 execute
+ *   --local --persist-to`; `migrations`: their output, "" when shown or not run)
  * @throws {Error} with wrangler's output tail when migrations fail or /health does not answer
  */
 export async function startLocalServer(options = {}) {
-  const { state = "temporary", vars, inheritOutput = false } = options;
+  const { state = "temporary", vars, inheritOutput = false, filterLine } = options;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "agent-edge-server-"));
   const removeTmp = () => fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
   // A registry of our own, so this instance never replaces another `wrangler dev` of the worker.
@@ -159,12 +203,17 @@ export async function startLocalServer(options = {}) {
   const stateDir = options.persistDir ?? path.join(tmp, "state");
   const persist = state === "temporary" ? ["--persist-to", stateDir] : [];
   const fresh = !fs.existsSync(stateDir) || fs.readdirSync(stateDir).length === 0;
+  const showMigrations = inheritOutput && !filterLine;
+  let migrations = "";
   try {
     if (state === "temporary" && options.persistDir && !fresh) {
       // A later server on kept state: the migrations were applied by the first.
     } else if (state === "temporary" && options.migratedState) {
       fs.cpSync(options.migratedState, stateDir, { recursive: true });
-    } else await applyMigrations(persist, env, inheritOutput);
+    } else {
+      const output = await applyMigrations(persist, env, showMigrations);
+      if (!showMigrations) migrations = output;
+    }
   } catch (error) {
     removeTmp();
     throw error;
@@ -183,7 +232,8 @@ export async function startLocalServer(options = {}) {
   for (const [name, value] of Object.entries({ ...vars, ...options.devVars })) {
     args.push("--var", `${name}:${value}`);
   }
-  const { child, exited, output } = spawnGroup(args, env, inheritOutput);
+  const shown = filterLine ?? (inheritOutput ? "inherit" : "keep");
+  const { child, exited, output } = spawnGroup(args, env, shown);
   let stopped;
   const stop = () => {
     stopped ??= (async () => {
@@ -214,7 +264,7 @@ export async function startLocalServer(options = {}) {
     await sleep(300);
   }
   const persistDir = state === "temporary" ? persist[1] : undefined;
-  return { base, port, pid: child.pid, persistDir, stop, exited, output };
+  return { base, port, pid: child.pid, persistDir, migrations, stop, exited, output };
 }
 
 /**

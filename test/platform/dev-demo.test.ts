@@ -1,7 +1,8 @@
 /**
  * The demo `npm run dev` seeds (scripts/demo-seed.mjs), run against the Worker itself: the
- * workspace, the running "Order events" workflow, and the webhook curl example of the banner,
- * performed exactly as printed.
+ * workspace, the running "Order events" workflow, the webhook curl example of the banner
+ * (scripts/demo-text.mjs), performed exactly as printed, and the check at every start that puts the
+ * demo back when its secret or workflow was changed (README "Quick start").
  */
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -9,17 +10,20 @@ import {
   type Api,
   type DemoWorkflow,
   type DemoWorkspace,
-  demoBanner,
+  ensureDemoWorkflow,
+  probeDemoWebhook,
   seedDemoWorkflow,
   seedDemoWorkspace,
 } from "../../scripts/demo-seed.mjs";
+import { demoBanner } from "../../scripts/demo-text.mjs";
 
 const ORIGIN = "https://edge.test";
 const SECRET = "demo-secret_Abc123-xyz";
 
 /** Same shape as scripts/dev.mjs's `api`, on top of the Worker's default export. */
-const api: Api = async (method, path, { token, body } = {}) => {
-  const headers = new Headers({ authorization: `Bearer ${token}` });
+const api: Api = async (method, path, { token, body, headers: extra } = {}) => {
+  const headers = new Headers(extra);
+  if (token) headers.set("authorization", `Bearer ${token}`);
   if (body !== undefined) headers.set("content-type", "application/json");
   const res = await exports.default.fetch(
     new Request(ORIGIN + path, {
@@ -183,6 +187,59 @@ describe("the npm run dev demo", () => {
     const response = await send(webhookCurl(banner));
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ ok: true, orderId: 1042 });
+  });
+
+  it("at a start, leaves a demo that answers ok as it is", async () => {
+    const checked = await ensureDemoWorkflow(api, workspace.memberToken, workflow);
+    expect(checked.reseeded).toBeNull();
+    expect(checked.workflow).toEqual(workflow);
+  });
+
+  it("at a start, puts back a WEBHOOK_SECRET someone changed, so the banner's call answers ok", async () => {
+    // What the README's webhook example once did to the demo.
+    const changed = await api("PUT", "/v1/manage/secrets/WEBHOOK_SECRET", {
+      token: workspace.memberToken,
+      body: { value: "s3cr3t" },
+    });
+    expect(changed.status).toBe(204);
+    expect((await probeDemoWebhook(api, workflow)).ok).toBe(false);
+    const checked = await ensureDemoWorkflow(api, workspace.memberToken, workflow);
+    expect(checked.reseeded).toMatch(/answered 200 .*"ok":false/);
+    expect(checked.workflow).toEqual(workflow);
+    const response = await send(
+      webhookCurl(demoBanner(ORIGIN, { ...workspace, ...workflow }, true)),
+    );
+    expect(await response.json()).toEqual({
+      ok: true,
+      orderId: 1042,
+      message: "Order 1042 received",
+    });
+  });
+
+  it("at a start, puts back a demo workflow that was edited or stopped", async () => {
+    const edited = await api("PUT", `/v1/manage/workflows/${workflow.workflowId}`, {
+      token: workspace.memberToken,
+      body: {
+        name: "Order events",
+        slug: "order-events",
+        nodes: [
+          { type: "webhook", responseMode: "lastNode" },
+          { key: "s", type: "set", fields: { ok: 1 } },
+        ],
+        connections: [{ from: "webhook_1", to: "s" }],
+      },
+    });
+    expect(edited.status).toBe(200);
+    expect(
+      (await ensureDemoWorkflow(api, workspace.memberToken, workflow)).reseeded,
+    ).not.toBeNull();
+    expect((await probeDemoWebhook(api, workflow)).ok).toBe(true);
+    await api("POST", `/v1/manage/workflows/${workflow.workflowId}/stop`, {
+      token: workspace.memberToken,
+    });
+    const checked = await ensureDemoWorkflow(api, workspace.memberToken, workflow);
+    expect(checked.reseeded).toBe("the demo workflow was missing or stopped");
+    expect((await probeDemoWebhook(api, checked.workflow)).ok).toBe(true);
   });
 
   it("throws a clear error on an unexpected status", async () => {
