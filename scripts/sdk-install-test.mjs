@@ -6,7 +6,7 @@
 //     module against the installed package (scripts/doc-ts-blocks.mjs; `no-check` blocks counted);
 //   - the blocks marked `run` are also written as CommonJS (.cts), type-checked, compiled, and run
 //     against a local server (scripts/local-server.mjs, seeded by scripts/demo-seed.mjs; the
-//     example reads AGENT_EDGE_URL, WIDGET_KEY, FLOW_ID, CHANNEL_ID as a reader's would) on
+//     example reads BASE_URL, WIDGET_KEY, FLOW_ID, CHANNEL_ID as a reader's would) on
 //     Node 20 (the machine's own node; compiled ESM, compiled CJS, and the block saved as .mjs)
 //     and Node 22 (compiled ESM, compiled CJS, and the .mts as it is, by type stripping).
 // Each run must print a link's URL, its status from a look-up, the list's lines and the refused
@@ -141,7 +141,7 @@ try {
   const demo = await seedDemoWorkspace(fetchApi(server.base), operatorToken);
   const env = {
     ...process.env,
-    AGENT_EDGE_URL: server.base,
+    BASE_URL: server.base,
     WIDGET_KEY: demo.widgetKey,
     FLOW_ID: demo.agentId,
     CHANNEL_ID: demo.channelId,
