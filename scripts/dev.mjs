@@ -82,8 +82,8 @@ async function loadDemo() {
   let demo;
   try {
     demo = JSON.parse(readFileSync(demoPath, "utf8"));
-    const agents = await api("GET", "/v1/manage/agents", { token: demo.memberToken });
-    if (agents.status !== 200 || !agents.json.data.some((a) => a.id === demo.agentId)) return null;
+    const agent = await api("GET", `/v1/manage/agents/${demo.agentId}`, { token: demo.memberToken });
+    if (agent.status !== 200) return null;
     // A key that authenticates gets 404 for an unknown link; a dead one gets 401.
     const key = await api("GET", "/v1/widget/launches/lnk_doesnotexist", { token: demo.widgetKey });
     if (key.status !== 404) return null;
