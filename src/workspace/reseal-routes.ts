@@ -56,6 +56,7 @@ export function resealRouter() {
           ...common,
           method: "post",
           path: "/v1/operator/reseal",
+          operationId: "startReseal",
           summary:
             "Seal every stored value again under the current SECRETS_KEY, in the background (while one runs, that one is returned)",
           request: { query: NoQuerySchema },
@@ -81,6 +82,7 @@ export function resealRouter() {
       ...common,
       method: "get",
       path: "/v1/operator/reseal/{id}",
+      operationId: "getReseal",
       summary: "How far a reseal job got",
       request: { params: IdParamSchema, query: NoQuerySchema },
       responses: {

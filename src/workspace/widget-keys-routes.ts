@@ -27,6 +27,7 @@ export function widgetKeysRouter() {
           ...common,
           method: "post",
           path: "/v1/manage/widget-keys",
+          operationId: "createWidgetKey",
           summary: "Create a widget key (owners and admins)",
           middleware: [requireWriter, ...jsonBody(32_768)],
           request: {
@@ -62,6 +63,7 @@ export function widgetKeysRouter() {
       ...common,
       method: "get",
       path: "/v1/manage/widget-keys",
+      operationId: "listWidgetKeys",
       summary: "List widget keys (never the secret)",
       request: { query: NoQuerySchema },
       responses: {
@@ -85,6 +87,7 @@ export function widgetKeysRouter() {
           ...common,
           method: "delete",
           path: "/v1/manage/widget-keys/{id}",
+          operationId: "revokeWidgetKey",
           summary: "Revoke a widget key (idempotent)",
           middleware: [requireWriter],
           request: { params: IdParamSchema },
