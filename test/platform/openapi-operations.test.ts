@@ -42,7 +42,7 @@ describe("/openapi.json", () => {
     const document = await expectJson<Document>(await call("GET", "/openapi.json"), 200);
     expect(document.servers).toEqual([{ url: "https://edge.test" }]);
     expect(document.info.license?.name).toBeTruthy();
-    const webhook = document.webhooks.lifecycleEvent?.post;
+    const webhook = document.webhooks["/lifecycleEvent"]?.post;
     expect(webhook?.security).toEqual([{ webhookSignature: [] }]);
     expect(document.components.securitySchemes.webhookSignature).toMatchObject({
       type: "apiKey",
