@@ -7,7 +7,12 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLOSE_CODES, SocketErrorCodeSchema } from "../../src/conversations/protocol";
+import {
+  CLOSE_CODES,
+  ClientFrameSchema,
+  ServerFrameSchema,
+  SocketErrorCodeSchema,
+} from "../../src/conversations/protocol";
 import { DETAIL_CODES } from "../../src/platform/detail-codes";
 import { ERROR_CODES } from "../../src/platform/errors";
 
@@ -117,5 +122,18 @@ describe("docs/errors.md", () => {
     }
     const unused = Object.keys(DETAIL_CODES).filter((code) => !written.has(code));
     expect(unused).toEqual([]);
+  });
+});
+
+describe("README.md's socket frames", () => {
+  it("names every frame the protocol defines, each way", () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const start = readme.indexOf("- Socket frames:");
+    const section = readme.slice(start, readme.indexOf("\n- ", start + 1));
+    const named = new Set([...section.matchAll(/\{"type":"([a-z]+)"/g)].map((m) => m[1]));
+    const types = [...ClientFrameSchema.def.options, ...ServerFrameSchema.def.options].map(
+      (frame) => frame.def.shape.type.def.values[0],
+    );
+    expect(types.filter((type) => !named.has(type))).toEqual([]);
   });
 });
