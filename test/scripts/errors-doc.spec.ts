@@ -137,3 +137,31 @@ describe("README.md's socket frames", () => {
     expect(types.filter((type) => !named.has(type))).toEqual([]);
   });
 });
+
+/** END_REASONS, read from its source (the contract's types need the Workers runtime's). */
+const END_REASONS = (() => {
+  const contract = readFileSync(join(root, "src/conversations/conversation/contract.ts"), "utf8");
+  const list = /export const END_REASONS = \[([^\]]*)\]/.exec(contract)?.[1] ?? "";
+  return [...list.matchAll(/"([a-z]+)"/g)].map((m) => m[1]);
+})();
+
+describe("docs/events.md's end reasons", () => {
+  it("names the conversation's END_REASONS, one word per end, for workflows and for endpoints", () => {
+    expect(END_REASONS).toContain("server");
+    const events = readFileSync(join(root, "docs/events.md"), "utf8");
+    const trigger = events.slice(events.indexOf("(`reason` on `conversation.ended`:"));
+    const listed = trigger.slice(0, trigger.indexOf(")", trigger.indexOf("same word")));
+    const forWorkflows = [...listed.matchAll(/`([a-z]+)`/g)].map((m) => m[1]);
+    expect(forWorkflows.filter((word) => word !== "reason")).toEqual(
+      expect.arrayContaining([...END_REASONS]),
+    );
+    expect(forWorkflows).not.toContain("revoked");
+    // The second table naming conversation.ended is the lifecycle events' (the first, workflows').
+    const row =
+      events.split("\n").findLast((line) => line.startsWith("| `conversation.ended` |")) ?? "";
+    const forEndpoints = [...(row.split(" | ")[1] ?? "").matchAll(/`([a-z]+)` \(/g)].map(
+      (m) => m[1],
+    );
+    expect(forEndpoints).toEqual([...END_REASONS]);
+  });
+});
