@@ -1525,7 +1525,7 @@ export interface components {
             /** @example era_4kT9xQ2mVb7LcP1sW8nZ3d */
             id: string;
             /** @enum {string} */
-            status: "running" | "completed" | "failed";
+            status: "running" | "succeeded" | "failed";
             /** @description What was erased so far */
             counts: {
                 links: number;
@@ -1577,7 +1577,7 @@ export interface components {
             /** @example rsl_3T7mJbQ2xV9kLp4sW8nZ1c */
             id: string;
             /** @enum {string} */
-            status: "running" | "completed" | "failed";
+            status: "running" | "succeeded" | "failed";
             /** @description Values sealed again under the current key so far: `secrets`, `endpointSecrets`, `idempotentAnswers`, `executions` (running states), `keptInputs` */
             counts: {
                 [key: string]: number;

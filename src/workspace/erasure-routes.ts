@@ -34,7 +34,7 @@ const counts = z.object({
 const ErasureSchema = z
   .object({
     id: z.string().openapi({ example: "era_4kT9xQ2mVb7LcP1sW8nZ3d" }),
-    status: z.enum(["running", "completed", "failed"]),
+    status: z.enum(["running", "succeeded", "failed"]),
     counts: counts.openapi({ description: "What was erased so far" }),
     createdAt: z.string(),
     completedAt: z.string().nullable(),

@@ -33,7 +33,7 @@ export function resealRouter() {
   const ResealJobSchema = z
     .object({
       id: z.string().openapi({ example: "rsl_3T7mJbQ2xV9kLp4sW8nZ1c" }),
-      status: z.enum(["running", "completed", "failed"]),
+      status: z.enum(["running", "succeeded", "failed"]),
       counts: z.record(z.string(), z.number().int()).openapi({
         description:
           "Values sealed again under the current key so far: `secrets`, `endpointSecrets`, `idempotentAnswers`, `executions` (running states), `keptInputs`",
