@@ -73,8 +73,29 @@ for (const code of codes) {
   if (!errorsDoc.includes(`| \`${code}\` |`)) problems.push(`docs/errors.md: no row for ${code}`);
 }
 
+// Every id shown in the docs has a real prefix: `agt_…`, `ch_replace_me` (not `flw_…`).
+// The prefixes newId makes (src/platform/ids.ts), the ids made otherwise and the secrets handed
+// out once (docs/architecture.md#ids-and-formats).
+const ids = readFileSync(join(root, "src/platform/ids.ts"), "utf8");
+const idUnion = ids.slice(
+  ids.indexOf("export type IdPrefix"),
+  ids.indexOf(";", ids.indexOf("IdPrefix")),
+);
+const prefixes = new Set([
+  ...[...idUnion.matchAll(/"([a-z]+)"/g)].map((match) => match[1]),
+  ...["dlv", "req", "msg", "whr", "smp", "mt", "wk_live", "whsec", "si", "ds"],
+]);
+let shownIds = 0;
+for (const path of [...docs, ...files("docs", /\.html$/), "README.md"]) {
+  const text = readFileSync(join(root, path), "utf8");
+  for (const match of text.matchAll(/\b([a-z]+(?:_live)?)_(?:…|\.\.\.|replace_me\b)/g)) {
+    shownIds++;
+    if (!prefixes.has(match[1])) problems.push(`${path}: no id starts with ${match[1]}_`);
+  }
+}
+
 for (const problem of problems) console.error(problem);
 console.log(
-  `check:docs: ${citations} citations in ${citing.length} files, ${docs.length} pages, ${codes.length} error codes; ${problems.length} problems`,
+  `check:docs: ${citations} citations in ${citing.length} files, ${docs.length} pages, ${codes.length} error codes, ${shownIds} ids shown; ${problems.length} problems`,
 );
 process.exit(problems.length > 0 || codes.length === 0 ? 1 : 0);

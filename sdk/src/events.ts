@@ -11,6 +11,11 @@ export type Event = components["schemas"]["Event"];
 export type LifecycleEvent = components["schemas"]["LifecycleEvent"];
 export type TestEvent = components["schemas"]["TestEvent"];
 export type EventType = LifecycleEvent["type"] | TestEvent["type"];
+/**
+ * Why a conversation ended (`conversation.ended`'s `data.reason`): the same word a workflow's
+ * `conversation_event` trigger gets; a revoked open link is `server` (docs/events.md#event-types).
+ */
+export type EndReason = NonNullable<LifecycleEvent["data"]["reason"]>;
 
 /** A delivery that is not from agent-edge, altered, too old, or not an event. */
 export class EventVerificationError extends Error {

@@ -8,313 +8,10 @@ export interface paths {
             cookie?: never;
         };
         /** List and search links, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    externalId?: string;
-                    status?: components["schemas"]["LinkStatus"];
-                    flowId?: string;
-                    /** @description ISO 8601; exclusive */
-                    createdAfter?: string;
-                    /** @description ISO 8601; exclusive */
-                    createdBefore?: string;
-                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
-                    limit?: components["parameters"]["Limit"];
-                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
-                    cursor?: components["parameters"]["Cursor"];
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of links the key may see, with their metadata */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["LaunchList"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `forbidden_flow`: The widget key is limited to other agents.
-                 *
-                 *     `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `browser_not_allowed`: The launch API refuses calls from browsers.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "forbidden_flow" | "insufficient_scope" | "browser_not_allowed";
-                            };
-                        };
-                    };
-                };
-                /** @description `rate_limited`: Too many requests; see `Retry-After`. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "rate_limited";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listLaunches"];
         put?: never;
         /** Create a personal conversation link */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes the create safe to retry: the same key and body within 24 h give the first answer again, token included */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CreateLaunch"];
-                };
-            };
-            responses: {
-                /** @description Link created; `token` is shown only here, and again to a replay of the same idempotent request */
-                201: {
-                    headers: {
-                        /** @description `true` when this is the stored answer of an earlier call with the same key */
-                        "Idempotent-Replayed"?: "true";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CreatedLaunch"];
-                    };
-                };
-                /**
-                 * @description `invalid_parameters`: A launch parameter was refused; `details` lists `{code, name}`.
-                 *
-                 *     `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_parameters" | "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `forbidden_flow`: The widget key is limited to other agents.
-                 *
-                 *     `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `browser_not_allowed`: The launch API refuses calls from browsers.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "forbidden_flow" | "insufficient_scope" | "browser_not_allowed";
-                            };
-                        };
-                    };
-                };
-                /** @description `widget_not_found`: No such agent, or it has no widget channel with this id. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "widget_not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `too_many_pending_links`: The workspace is at its cap of unopened links.
-                 *
-                 *     `idempotency_key_in_use`: A request with this Idempotency-Key is still being processed; see `Retry-After`.
-                 */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "too_many_pending_links" | "idempotency_key_in_use";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /** @description `idempotency_key_reused`: The Idempotency-Key was used with another request body. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "idempotency_key_reused";
-                            };
-                        };
-                    };
-                };
-                /** @description `rate_limited`: Too many requests; see `Retry-After`. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "rate_limited";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createLaunch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -329,247 +26,11 @@ export interface paths {
             cookie?: never;
         };
         /** Look up a link */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The link, without its token or parameters */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Launch"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `forbidden_flow`: The widget key is limited to other agents.
-                 *
-                 *     `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `browser_not_allowed`: The launch API refuses calls from browsers.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "forbidden_flow" | "insufficient_scope" | "browser_not_allowed";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /** @description `rate_limited`: Too many requests; see `Retry-After`. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "rate_limited";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getLaunch"];
         put?: never;
         post?: never;
         /** Revoke a link (idempotent) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Revoked, now or before */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `forbidden_flow`: The widget key is limited to other agents.
-                 *
-                 *     `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `browser_not_allowed`: The launch API refuses calls from browsers.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "forbidden_flow" | "insufficient_scope" | "browser_not_allowed";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /** @description `rate_limited`: Too many requests; see `Retry-After`. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "rate_limited";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["revokeLaunch"];
         options?: never;
         head?: never;
         patch?: never;
@@ -585,138 +46,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** End the link's conversation without revoking the link (idempotent) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Ended, now or before (an ended or revoked link has nothing left to end) */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `forbidden_flow`: The widget key is limited to other agents.
-                 *
-                 *     `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `browser_not_allowed`: The launch API refuses calls from browsers.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "forbidden_flow" | "insufficient_scope" | "browser_not_allowed";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /** @description `link_not_open`: Nobody has opened the link, so it has no conversation to end. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "link_not_open";
-                            };
-                        };
-                    };
-                };
-                /** @description `rate_limited`: Too many requests; see `Retry-After`. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "rate_limited";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["endLaunch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -733,140 +63,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Erase everything of one person, in the background */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["RequestErasure"];
-                };
-            };
-            responses: {
-                /** @description Started */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RequestedErasure"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `browser_not_allowed`: The launch API refuses calls from browsers.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "browser_not_allowed";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /** @description `rate_limited`: Too many requests; see `Retry-After`. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "rate_limited";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createErasure"];
         delete?: never;
         options?: never;
         head?: never;
@@ -881,124 +78,7 @@ export interface paths {
             cookie?: never;
         };
         /** How far an erasure got */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The erasure */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Erasure"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `browser_not_allowed`: The launch API refuses calls from browsers.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "browser_not_allowed";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /** @description `rate_limited`: Too many requests; see `Retry-After`. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "rate_limited";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getErasure"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1017,122 +97,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Create a workspace with its owner */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CreateWorkspace"];
-                };
-            };
-            responses: {
-                /** @description Created; memberToken is shown once */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CreatedWorkspace"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `slug_taken`: The slug is already in use. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "slug_taken";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createWorkspace"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1150,90 +115,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Delete a workspace and everything in it */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["deleteWorkspace"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1249,76 +131,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Seal every stored value again under the current SECRETS_KEY, in the background (while one runs, that one is returned) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Started; poll it with its id */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ResealJob"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["startReseal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1333,92 +146,7 @@ export interface paths {
             cookie?: never;
         };
         /** How far a reseal job got */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The job */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ResealJob"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getReseal"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1435,231 +163,10 @@ export interface paths {
             cookie?: never;
         };
         /** List members */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
-                    limit?: components["parameters"]["Limit"];
-                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
-                    cursor?: components["parameters"]["Cursor"];
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Members, oldest first */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["MemberList"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `insufficient_scope`: The credential cannot do this. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listMembers"];
         put?: never;
         /** Add an admin or member */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CreateMember"];
-                };
-            };
-            responses: {
-                /** @description Added; memberToken is shown once */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CreatedMember"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `member_exists`: A member with this email already exists. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "member_exists";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createMember"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1674,90 +181,7 @@ export interface paths {
             cookie?: never;
         };
         /** The caller and its workspace */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The caller */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Me"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `insufficient_scope`: The credential cannot do this. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getMe"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1777,275 +201,11 @@ export interface paths {
         put?: never;
         post?: never;
         /** Remove a member; their token stops working, keys they created keep working */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Removed */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /** @description `cannot_remove_owner`: The workspace owner cannot be removed. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "cannot_remove_owner";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["deleteMember"];
         options?: never;
         head?: never;
         /** Change a member's role to admin or member; the owner's cannot be changed */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["ChangeMemberRole"];
-                };
-            };
-            responses: {
-                /** @description The member with the new role, which applies from their next request */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Member"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /** @description `cannot_change_owner`: The workspace owner's role cannot be changed. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "cannot_change_owner";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        patch: operations["updateMember"];
         trace?: never;
     };
     "/v1/manage/widget-keys": {
@@ -2056,217 +216,10 @@ export interface paths {
             cookie?: never;
         };
         /** List widget keys (never the secret) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
-                    limit?: components["parameters"]["Limit"];
-                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
-                    cursor?: components["parameters"]["Cursor"];
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Keys, oldest first */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WidgetKeyList"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `insufficient_scope`: The credential cannot do this. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listWidgetKeys"];
         put?: never;
         /** Create a widget key (owners and admins) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CreateWidgetKey"];
-                };
-            };
-            responses: {
-                /** @description Created; `key` is shown only here */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CreatedWidgetKey"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createWidgetKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2284,108 +237,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Revoke a widget key (idempotent) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Revoked */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["revokeWidgetKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2399,217 +251,10 @@ export interface paths {
             cookie?: never;
         };
         /** List agents */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
-                    limit?: components["parameters"]["Limit"];
-                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
-                    cursor?: components["parameters"]["Cursor"];
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Agents, oldest first */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["AgentList"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `insufficient_scope`: The credential cannot do this. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listAgents"];
         put?: never;
         /** Create an agent */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CreateAgent"];
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Agent"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createAgent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2624,350 +269,15 @@ export interface paths {
             cookie?: never;
         };
         /** Read an agent */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The agent */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Agent"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `insufficient_scope`: The credential cannot do this. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getAgent"];
         put?: never;
         post?: never;
         /** Delete an agent and its channels */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["deleteAgent"];
         options?: never;
         head?: never;
         /** Change an agent */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["UpdateAgent"];
-                };
-            };
-            responses: {
-                /** @description The changed agent */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Agent"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        patch: operations["updateAgent"];
         trace?: never;
     };
     "/v1/manage/agents/{id}/channels": {
@@ -2978,249 +288,10 @@ export interface paths {
             cookie?: never;
         };
         /** List an agent's channels */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
-                    limit?: components["parameters"]["Limit"];
-                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
-                    cursor?: components["parameters"]["Cursor"];
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Channels, oldest first */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ChannelList"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `insufficient_scope`: The credential cannot do this. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listChannels"];
         put?: never;
         /** Add a widget channel */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CreateChannel"];
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Channel"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createChannel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3241,145 +312,7 @@ export interface paths {
         options?: never;
         head?: never;
         /** Change a widget channel: its name or the sites that may embed it */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Agent id */
-                    id: string;
-                    /** @description Widget channel id */
-                    channelId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["UpdateChannel"];
-                };
-            };
-            responses: {
-                /** @description The changed channel */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Channel"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        patch: operations["updateChannel"];
         trace?: never;
     };
     "/v1/manage/agents/{id}/channels/{channelId}/preview-link": {
@@ -3392,184 +325,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Get a preview link of your own on a widget channel (any member) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Agent id */
-                    id: string;
-                    /** @description Widget channel id */
-                    channelId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["PreviewLinkRequest"];
-                };
-            };
-            responses: {
-                /** @description Your live preview link with these values, given again */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PreviewLink"];
-                    };
-                };
-                /** @description A new preview link; your older live previews on the channel are revoked */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PreviewLink"];
-                    };
-                };
-                /**
-                 * @description `invalid_parameters`: A launch parameter was refused; `details` lists `{code, name}`.
-                 *
-                 *     `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_parameters" | "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /** @description `too_many_pending_links`: The workspace is at its cap of unopened links. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "too_many_pending_links";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /** @description `rate_limited`: Too many requests; see `Retry-After`. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "rate_limited";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createChannelPreviewLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3585,230 +341,10 @@ export interface paths {
         };
         get?: never;
         /** Create or replace a secret (owners and admins) */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["PutSecret"];
-                };
-            };
-            responses: {
-                /** @description Stored */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["putSecret"];
         post?: never;
         /** Delete a secret (owners and admins) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["deleteSecret"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3822,95 +358,7 @@ export interface paths {
             cookie?: never;
         };
         /** List secret names (never the values) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
-                    limit?: components["parameters"]["Limit"];
-                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
-                    cursor?: components["parameters"]["Cursor"];
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Secrets, sorted by name */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SecretList"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `insufficient_scope`: The credential cannot do this. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listSecrets"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3927,231 +375,10 @@ export interface paths {
             cookie?: never;
         };
         /** List workflows */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
-                    limit?: components["parameters"]["Limit"];
-                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
-                    cursor?: components["parameters"]["Cursor"];
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Workflows, oldest first */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WorkflowList"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `insufficient_scope`: The credential cannot do this. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listWorkflows"];
         put?: never;
         /** Create a workflow (stopped) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WorkflowInput"];
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Workflow"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `slug_taken`: The slug is already in use. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "slug_taken";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createWorkflow"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4166,361 +393,12 @@ export interface paths {
             cookie?: never;
         };
         /** Read a workflow */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The workflow */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Workflow"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `insufficient_scope`: The credential cannot do this. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getWorkflow"];
         /** Replace a workflow's name, slug and definition */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WorkflowInput"];
-                };
-            };
-            responses: {
-                /** @description The workflow */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Workflow"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /** @description `slug_taken`: The slug is already in use. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "slug_taken";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["updateWorkflow"];
         post?: never;
         /** Delete a workflow and its executions */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["deleteWorkflow"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4536,110 +414,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Start: its webhooks accept requests */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The workflow */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Workflow"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["startWorkflow"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4656,110 +431,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Stop: its webhooks accept nothing */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The workflow */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Workflow"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["stopWorkflow"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4774,111 +446,7 @@ export interface paths {
             cookie?: never;
         };
         /** List executions, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
-                    limit?: components["parameters"]["Limit"];
-                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
-                    cursor?: components["parameters"]["Cursor"];
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Executions */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ExecutionList"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `insufficient_scope`: The credential cannot do this. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listExecutions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4895,107 +463,7 @@ export interface paths {
             cookie?: never;
         };
         /** Read an execution */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    executionId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The execution */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Execution"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `insufficient_scope`: The credential cannot do this. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getExecution"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5017,157 +485,7 @@ export interface paths {
          * Replay an execution: a new one with the same trigger input
          * @description On the definition the execution ran on (`original`, the default, also with no body) or the workflow's current one. Answers once the new execution is recorded, with its record (`replayOf` names the first). docs/webhooks.md#replay
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    executionId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": components["schemas"]["ReplayInput"];
-                };
-            };
-            responses: {
-                /** @description The new execution */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Execution"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /** @description `replay_unavailable`: The execution cannot be replayed this way: its trigger node is gone from the definition, or its original definition was not kept. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "replay_unavailable";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["replayExecution"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5187,142 +505,7 @@ export interface paths {
          * Replay the failed executions started in a time window, in the background
          * @description Queues a replay of every failed execution started from `since` until `until` (default: now), oldest first, at most 1,000 (per runner of a workflow spread over several); they start one after another. docs/webhooks.md#replay
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["BulkReplayInput"];
-                };
-            };
-            responses: {
-                /** @description Queued */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["BulkReplay"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["replayExecutions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5340,112 +523,7 @@ export interface paths {
          * List the calls to the workflow's webhook URLs, refusals included, newest first
          * @description Kept the workspace's requestLogDays (7 by default) or the newest 1,000 calls, whichever is less, per runner of a workflow spread over several (docs/webhooks.md#request-log).
          */
-        get: {
-            parameters: {
-                query?: {
-                    outcome?: "accepted" | "deduplicated" | "queued" | "invalid_signature" | "rate_limited" | "method_not_allowed" | "payload_too_large" | "invalid_body" | "stopped" | "queue_full";
-                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
-                    limit?: components["parameters"]["Limit"];
-                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
-                    cursor?: components["parameters"]["Cursor"];
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Logged calls */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["LoggedRequestList"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `insufficient_scope`: The credential cannot do this. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listRequests"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5462,107 +540,7 @@ export interface paths {
             cookie?: never;
         };
         /** Read one logged call with its whole body */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    requestId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The call */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["LoggedRequestDetail"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `insufficient_scope`: The credential cannot do this. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getRequest"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5584,143 +562,7 @@ export interface paths {
          * Arm capture on a webhook node's test URL
          * @description Calls to `{APP_URL}/webhook-test/<workspace>/<workflow>/<node>` are stored as samples and answered 200 `{captured: true}` without running anything, even while the workflow is stopped, for the next `count` calls within `ttlSeconds`; otherwise that URL answers 404. Arming again replaces the earlier arming (docs/webhooks.md#capture).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    key: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CaptureInput"];
-                };
-            };
-            responses: {
-                /** @description Armed */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Capture"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["captureNodeSample"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5735,112 +577,7 @@ export interface paths {
             cookie?: never;
         };
         /** List a webhook node's captured samples, newest first (at most 20, 7 days) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
-                    limit?: components["parameters"]["Limit"];
-                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
-                    cursor?: components["parameters"]["Cursor"];
-                };
-                header?: never;
-                path: {
-                    id: string;
-                    key: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Samples */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SampleList"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `insufficient_scope`: The credential cannot do this. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listNodeSamples"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5862,142 +599,7 @@ export interface paths {
          * Create a one-time sign-in link (15 minutes, single use)
          * @description For yourself (no `memberId`, or your own), or, by an Owner or Admin, for another member of the workspace. The URL is `{APP_URL}/sign-in#token=si_…`, the token in the fragment, which no request (and so no request log) carries; opening it in a browser signs in to the dashboard at /app (docs/dashboard.md#sign-in).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        memberId?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description The link; its token is shown only here */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SignInLink"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createSignInLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6015,92 +617,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Sign out everywhere: end every dashboard session of the caller */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Ended */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["signOut"];
         options?: never;
         head?: never;
         patch?: never;
@@ -6114,226 +631,10 @@ export interface paths {
             cookie?: never;
         };
         /** List your passkeys */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
-                    limit?: components["parameters"]["Limit"];
-                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
-                    cursor?: components["parameters"]["Cursor"];
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Passkeys, oldest first */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PasskeyList"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `insufficient_scope`: The credential cannot do this. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listPasskeys"];
         put?: never;
         /** Register a passkey with the authenticator's answer to the options */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        challengeId: string;
-                        /** @default Passkey */
-                        name?: string;
-                        response: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Registered */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Passkey"];
-                    };
-                };
-                /**
-                 * @description `passkey_refused`: The passkey could not be verified (unknown, a bad signature, or a used or expired challenge).
-                 *
-                 *     `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "passkey_refused" | "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createPasskey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6350,94 +651,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Start registering a passkey: WebAuthn creation options (valid 5 minutes) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Options */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PasskeyCeremony"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createPasskeyOptions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6455,108 +669,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Delete one of your passkeys */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["deletePasskey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -6570,90 +683,7 @@ export interface paths {
             cookie?: never;
         };
         /** The workspace's usage of its limits */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Usage */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Usage"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `insufficient_scope`: The credential cannot do this. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6673,97 +703,7 @@ export interface paths {
          * The workspace's metrics, a point per hour or day
          * @description At most 744 points and 400 days (hours are kept 400 days); ratings are not counted yet. See docs/operations.md#metrics.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Rounded down to the step; default: `to` less 24 hours (hour) or 30 days (day) */
-                    from?: string;
-                    /** @description Rounded up to the step; default: now */
-                    to?: string;
-                    /** @description Default: hour */
-                    step?: "hour" | "day";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The series */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Metrics"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `insufficient_scope`: The credential cannot do this. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6780,216 +720,14 @@ export interface paths {
             cookie?: never;
         };
         /** The workspace and its settings */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The workspace */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WorkspaceSettings"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `insufficient_scope`: The credential cannot do this. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getWorkspace"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Change the workspace's retention (Owners and Admins) */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["UpdateWorkspace"];
-                };
-            };
-            responses: {
-                /** @description The changed workspace */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WorkspaceSettings"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        patch: operations["updateWorkspace"];
         trace?: never;
     };
     "/v1/manage/links": {
@@ -7000,102 +738,7 @@ export interface paths {
             cookie?: never;
         };
         /** List and search the workspace's links, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    externalId?: string;
-                    status?: components["schemas"]["LinkStatus"];
-                    flowId?: string;
-                    /** @description ISO 8601; exclusive */
-                    createdAfter?: string;
-                    /** @description ISO 8601; exclusive */
-                    createdBefore?: string;
-                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
-                    limit?: components["parameters"]["Limit"];
-                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
-                    cursor?: components["parameters"]["Cursor"];
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of links with their metadata, as the launch API lists them */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["LaunchList"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `insufficient_scope`: The credential cannot do this. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listLinks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7112,211 +755,11 @@ export interface paths {
             cookie?: never;
         };
         /** Look up a link with its conversation's messages */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The link, without its token or parameters, and the messages once opened */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["LinkDetail"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `insufficient_scope`: The credential cannot do this. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getLink"];
         put?: never;
         post?: never;
         /** Revoke a link (owners and admins; idempotent) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Revoked, now or before; an open chat is closed at once */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["revokeLink"];
         options?: never;
         head?: never;
         patch?: never;
@@ -7332,122 +775,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** End the link's conversation without revoking the link (owners and admins) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Ended, now or before (an ended or revoked link has nothing left to end) */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /** @description `link_not_open`: Nobody has opened the link, so it has no conversation to end. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "link_not_open";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["endLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7464,126 +792,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Erase everything of one person, in the background (Owners and Admins) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["RequestErasure"];
-                };
-            };
-            responses: {
-                /** @description Started */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RequestedErasure"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createManageErasure"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7598,106 +807,7 @@ export interface paths {
             cookie?: never;
         };
         /** How far an erasure got */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The erasure */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Erasure"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `insufficient_scope`: The credential cannot do this. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getManageErasure"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7714,217 +824,10 @@ export interface paths {
             cookie?: never;
         };
         /** List event endpoints (never their secrets) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
-                    limit?: components["parameters"]["Limit"];
-                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
-                    cursor?: components["parameters"]["Cursor"];
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Endpoints, newest first */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["EventEndpointList"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `insufficient_scope`: The credential cannot do this. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listEventEndpoints"];
         put?: never;
         /** Register an event endpoint (owners and admins); the secret is shown only here */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CreateEventEndpoint"];
-                };
-            };
-            responses: {
-                /** @description Registered */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["EventEndpointWithSecret"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createEventEndpoint"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7939,350 +842,15 @@ export interface paths {
             cookie?: never;
         };
         /** Read an event endpoint */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The endpoint */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["EventEndpoint"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `insufficient_scope`: The credential cannot do this. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getEventEndpoint"];
         put?: never;
         post?: never;
         /** Delete an event endpoint */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["deleteEventEndpoint"];
         options?: never;
         head?: never;
         /** Change an event endpoint: url, events, description, status, includeTranscript */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["UpdateEventEndpoint"];
-                };
-            };
-            responses: {
-                /** @description Changed */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["EventEndpoint"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        patch: operations["updateEventEndpoint"];
         trace?: never;
     };
     "/v1/manage/event-endpoints/{id}/rotate-secret": {
@@ -8295,110 +863,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Rotate the signing secret; the old one keeps signing alongside for 24 hours */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The new secret, shown only here */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["EventEndpointWithSecret"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["rotateEventEndpointSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8413,112 +878,7 @@ export interface paths {
             cookie?: never;
         };
         /** The endpoint's deliveries, newest first, each with its attempts */
-        get: {
-            parameters: {
-                query?: {
-                    status?: "pending" | "succeeded" | "failed";
-                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
-                    limit?: components["parameters"]["Limit"];
-                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
-                    cursor?: components["parameters"]["Cursor"];
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of deliveries */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["DeliveryList"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `insufficient_scope`: The credential cannot do this. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -8537,125 +897,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Send a delivery again now, its retry schedule started afresh */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    deliveryId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Queued; the delivery as it is now */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Delivery"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /** @description `endpoint_disabled`: The event endpoint is disabled; enable it before resending to it. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "endpoint_disabled";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["resendDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8672,156 +914,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Send again every failed delivery created since a time */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["RecoverDeliveries"];
-                };
-            };
-            responses: {
-                /** @description Queued */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RecoveredDeliveries"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /** @description `endpoint_disabled`: The event endpoint is disabled; enable it before resending to it. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "endpoint_disabled";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["recoverDeliveries"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8838,110 +931,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Send an event.test event now; answers with its delivery after the attempt */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The delivery, with its one attempt */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Delivery"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `insufficient_scope`: The credential cannot do this.
-                 *
-                 *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope" | "cross_site_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["testEventEndpoint"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8956,98 +946,7 @@ export interface paths {
             cookie?: never;
         };
         /** The workspace's audit log: who changed what, when, from where (owners and admins) */
-        get: {
-            parameters: {
-                query?: {
-                    action?: "workspace.created" | "workspace.deleted" | "workspace.updated" | "reseal.started" | "member.invited" | "member.role_changed" | "member.removed" | "member.sign_in_link_created" | "widget_key.created" | "widget_key.revoked" | "agent.created" | "agent.updated" | "agent.deleted" | "channel.created" | "channel.updated" | "channel.preview_link_created" | "secret.set" | "secret.deleted" | "workflow.created" | "workflow.updated" | "workflow.deleted" | "workflow.started" | "workflow.stopped" | "workflow.replayed" | "workflow.capture_armed" | "link.revoked" | "link.ended" | "event_endpoint.created" | "event_endpoint.updated" | "event_endpoint.deleted" | "event_endpoint.secret_rotated" | "event_endpoint.test_sent" | "event_endpoint.recovered" | "event_delivery.resent" | "erasure.requested" | "session.signed_in" | "session.signed_out" | "passkey.added" | "passkey.removed";
-                    /** @description Only this actor's entries: a member's or widget key's id, or `operator` */
-                    actorId?: string;
-                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
-                    limit?: components["parameters"]["Limit"];
-                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
-                    cursor?: components["parameters"]["Cursor"];
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of entries, newest first; entries are kept 400 days */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["AuditLog"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `insufficient_scope`: The credential cannot do this. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "insufficient_scope";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listAuditLog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -9064,84 +963,7 @@ export interface paths {
             cookie?: never;
         };
         /** The operator's audit log: workspaces deleted and reseals started */
-        get: {
-            parameters: {
-                query?: {
-                    action?: "workspace.created" | "workspace.deleted" | "workspace.updated" | "reseal.started" | "member.invited" | "member.role_changed" | "member.removed" | "member.sign_in_link_created" | "widget_key.created" | "widget_key.revoked" | "agent.created" | "agent.updated" | "agent.deleted" | "channel.created" | "channel.updated" | "channel.preview_link_created" | "secret.set" | "secret.deleted" | "workflow.created" | "workflow.updated" | "workflow.deleted" | "workflow.started" | "workflow.stopped" | "workflow.replayed" | "workflow.capture_armed" | "link.revoked" | "link.ended" | "event_endpoint.created" | "event_endpoint.updated" | "event_endpoint.deleted" | "event_endpoint.secret_rotated" | "event_endpoint.test_sent" | "event_endpoint.recovered" | "event_delivery.resent" | "erasure.requested" | "session.signed_in" | "session.signed_out" | "passkey.added" | "passkey.removed";
-                    /** @description Only this actor's entries: a member's or widget key's id, or `operator` */
-                    actorId?: string;
-                    /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
-                    limit?: components["parameters"]["Limit"];
-                    /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
-                    cursor?: components["parameters"]["Cursor"];
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of entries, newest first; entries are kept 400 days */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["AuditLog"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listOperatorAuditLog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -9163,170 +985,7 @@ export interface paths {
          * Webhook receiver (the node's httpMethod; no credentials)
          * @description Starts an execution of a running workflow. `immediate`: 200 `{success, executionId}` at once, or the node's own reply. `lastNode`: 200 with the final node's output, 504 workflow_timeout (with `error.resultUrl`, `error.resultToken` and `Location`) or 500 workflow_failed (`error.executionId` names the execution; details carry it and the failing node). `responseNode`: the status, headers and body of the first respond node reached, as soon as it has run (the execution goes on; docs/webhooks.md#respond-node); without one, as lastNode. A Content-Encoding other than identity gets 415 unsupported_media_type. A node with `verify` refuses a call whose signature does not verify with 401 invalid_signature (docs/webhooks.md#signatures).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    workspace: string;
-                    workflow: string;
-                    node: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            responses: {
-                /** @description `{success:true, executionId}`, the final node's output, or a reply of the node's or a respond node's own (any status, content type and headers) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description `invalid_signature`: The webhook call's signature did not verify against the node's `verify` setting. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_signature";
-                            };
-                        };
-                    };
-                };
-                /** @description `webhook_not_found`: No running workflow listens at this URL. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "webhook_not_found";
-                            };
-                        };
-                    };
-                };
-                /** @description `method_not_allowed`: The path does not accept this method; see `Allow`. */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "method_not_allowed";
-                            };
-                        };
-                    };
-                };
-                /** @description `payload_too_large`: The webhook body is larger than 1 MiB. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "payload_too_large";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_body`: The webhook body does not parse as its Content-Type says. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_body";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `rate_limited`: Too many requests; see `Retry-After`.
-                 *
-                 *     `queue_full`: The workflow's execution queue (its `concurrency.queueLimit`) is full; see `Retry-After`.
-                 */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "rate_limited" | "queue_full";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `workflow_failed`: The lastNode or responseNode execution failed; `executionId` says which.
-                 *
-                 *     `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "workflow_failed" | "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-                /** @description `workflow_timeout`: The lastNode or responseNode execution outlived its timeout; it goes on. */
-                504: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "workflow_timeout";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["receiveWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9344,89 +1003,7 @@ export interface paths {
          * The result of a lastNode or responseNode call that timed out (its 504's resultUrl, with its resultToken; valid 24 h)
          * @description 202 `{status: "running", executionId}` while the execution runs; then the answer the call would have got: 200 with the final node's output, the respond node's reply (as soon as it has run), or 500 workflow_failed. The 504's `error.resultToken`, sent as `Authorization: Bearer <resultToken>`, is the only credential; it is never part of the URL, which request logs keep. Without it, or with one that is unknown, altered or expired: 401 invalid_key; with another execution's: 404 not_found.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    executionId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The final node's output, or the respond node's reply (its own status) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description Still running */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            status: "running";
-                            executionId: string;
-                        };
-                    };
-                };
-                /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_key";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `workflow_failed`: The lastNode or responseNode execution failed; `executionId` says which.
-                 *
-                 *     `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "workflow_failed" | "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getWebhookResult"];
         put?: never;
         post?: never;
         delete?: never;
@@ -9448,125 +1025,7 @@ export interface paths {
          * A webhook node's test URL: captures the call as a sample while armed
          * @description Only while capture is armed (`POST /v1/manage/workflows/{id}/nodes/{key}/capture`), even for a stopped workflow: the call is stored as a sample and nothing runs. Otherwise 404 webhook_not_found (docs/webhooks.md#capture).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    workspace: string;
-                    workflow: string;
-                    node: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            responses: {
-                /** @description Captured */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            captured: true;
-                        };
-                    };
-                };
-                /** @description `webhook_not_found`: No running workflow listens at this URL. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "webhook_not_found";
-                            };
-                        };
-                    };
-                };
-                /** @description `method_not_allowed`: The path does not accept this method; see `Allow`. */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "method_not_allowed";
-                            };
-                        };
-                    };
-                };
-                /** @description `payload_too_large`: The webhook body is larger than 1 MiB. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "payload_too_large";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_body`: The webhook body does not parse as its Content-Type says. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_body";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["receiveTestWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9583,136 +1042,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Open or resume the conversation of a link (browser API, token in the body) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["OpenChatSession"];
-                };
-            };
-            responses: {
-                /** @description The conversation, its history and (unless ended) its socket address */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ChatSession"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `link_unavailable`: The link is expired or revoked (`details[0].reason`). */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "link_unavailable";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "unsupported_media_type";
-                            };
-                        };
-                    };
-                };
-                /** @description `rate_limited`: Too many requests; see `Retry-After`. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "rate_limited";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["openChatSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9727,135 +1057,7 @@ export interface paths {
             cookie?: never;
         };
         /** The conversation's WebSocket (the session answer's socketUrl, with its one-time ticket) */
-        get: {
-            parameters: {
-                query: {
-                    /** @description One use, 60 s */
-                    ticket: string;
-                };
-                header?: never;
-                path: {
-                    sessionId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Switching Protocols: the socket is open */
-                101: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `invalid_ticket`: The socket ticket is unknown, used or expired. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "invalid_ticket";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /** @description `conversation_ended`: The conversation has ended. */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "conversation_ended";
-                            };
-                        };
-                    };
-                };
-                /** @description `upgrade_required`: The socket route needs a WebSocket upgrade. */
-                426: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "upgrade_required";
-                            };
-                        };
-                    };
-                };
-                /** @description `too_many_connections`: The conversation has its maximum of live sockets. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "too_many_connections";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["connectChatSocket"];
         put?: never;
         post?: never;
         delete?: never;
@@ -9872,81 +1074,7 @@ export interface paths {
             cookie?: never;
         };
         /** Whether a page of this origin may show the channel's chat (the widget asks) */
-        get: {
-            parameters: {
-                query: {
-                    /** @description The origin of the page that would show the chat, e.g. https://shop.example.com */
-                    origin: string;
-                };
-                header?: never;
-                path: {
-                    channelId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The answer; cached for 60 s */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ChatEmbedding"];
-                    };
-                };
-                /**
-                 * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
-                 *
-                 *     `invalid_request`: The request is malformed; `details` lists every problem.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "credential_in_query" | "invalid_request";
-                            };
-                        };
-                    };
-                };
-                /** @description `not_found`: No such resource in this workspace. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "not_found";
-                            };
-                        };
-                    };
-                };
-                /**
-                 * @description `internal_error`: A fault on our side; nothing internal is shown.
-                 *
-                 *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
-                 */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"] & {
-                            error?: {
-                                /** @enum {unknown} */
-                                code?: "internal_error" | "misconfigured";
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getChannelEmbedding"];
         put?: never;
         post?: never;
         delete?: never;
@@ -9970,35 +1098,7 @@ export interface webhooks {
          * A signed lifecycle event, POSTed to each event endpoint that listens to its type
          * @description Signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/events.md. Answer 2xx within 15 s, or it is retried.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event's id; the same on every retry */
-                    "webhook-id": string;
-                    /** @description The attempt's time (s since epoch) */
-                    "webhook-timestamp": string;
-                    /** @description `v1,<base64 HMAC-SHA256>`; two, space-separated, during a rotation */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["Event"];
-                };
-            };
-            responses: {
-                /** @description Received (any 2xx) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveLifecycleEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -10438,7 +1538,7 @@ export interface components {
             /** @example era_4kT9xQ2mVb7LcP1sW8nZ3d */
             id: string;
             /** @enum {string} */
-            status: "running" | "completed" | "failed";
+            status: "running" | "succeeded" | "failed";
             /** @description What was erased so far */
             counts: {
                 links: number;
@@ -10490,7 +1590,7 @@ export interface components {
             /** @example rsl_3T7mJbQ2xV9kLp4sW8nZ1c */
             id: string;
             /** @enum {string} */
-            status: "running" | "completed" | "failed";
+            status: "running" | "succeeded" | "failed";
             /** @description Values sealed again under the current key so far: `secrets`, `endpointSecrets`, `idempotentAnswers`, `executions` (running states), `keptInputs` */
             counts: {
                 [key: string]: number;
@@ -11273,4 +2373,8986 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    listLaunches: {
+        parameters: {
+            query?: {
+                externalId?: string;
+                status?: components["schemas"]["LinkStatus"];
+                flowId?: string;
+                /** @description ISO 8601; exclusive */
+                createdAfter?: string;
+                /** @description ISO 8601; exclusive */
+                createdBefore?: string;
+                /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of links the key may see, with their metadata */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LaunchList"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `forbidden_flow`: The widget key is limited to other agents.
+             *
+             *     `insufficient_scope`: The credential cannot do this.
+             *
+             *     `browser_not_allowed`: The launch API refuses calls from browsers.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden_flow" | "insufficient_scope" | "browser_not_allowed";
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createLaunch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the create safe to retry: the same key and body within 24 h give the first answer again, token included */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateLaunch"];
+            };
+        };
+        responses: {
+            /** @description Link created; `token` is shown only here, and again to a replay of the same idempotent request */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier call with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedLaunch"];
+                };
+            };
+            /**
+             * @description `invalid_parameters`: A launch parameter was refused; `details` lists `{code, name}`.
+             *
+             *     `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_parameters" | "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `forbidden_flow`: The widget key is limited to other agents.
+             *
+             *     `insufficient_scope`: The credential cannot do this.
+             *
+             *     `browser_not_allowed`: The launch API refuses calls from browsers.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden_flow" | "insufficient_scope" | "browser_not_allowed";
+                        };
+                    };
+                };
+            };
+            /** @description `widget_not_found`: No such agent, or it has no widget channel with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "widget_not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `too_many_pending_links`: The workspace is at its cap of unopened links.
+             *
+             *     `idempotency_key_in_use`: A request with this Idempotency-Key is still being processed; see `Retry-After`.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "too_many_pending_links" | "idempotency_key_in_use";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The Idempotency-Key was used with another request body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getLaunch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link, without its token or parameters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Launch"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `forbidden_flow`: The widget key is limited to other agents.
+             *
+             *     `insufficient_scope`: The credential cannot do this.
+             *
+             *     `browser_not_allowed`: The launch API refuses calls from browsers.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden_flow" | "insufficient_scope" | "browser_not_allowed";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    revokeLaunch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked, now or before */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `forbidden_flow`: The widget key is limited to other agents.
+             *
+             *     `insufficient_scope`: The credential cannot do this.
+             *
+             *     `browser_not_allowed`: The launch API refuses calls from browsers.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden_flow" | "insufficient_scope" | "browser_not_allowed";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    endLaunch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended, now or before (an ended or revoked link has nothing left to end) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `forbidden_flow`: The widget key is limited to other agents.
+             *
+             *     `insufficient_scope`: The credential cannot do this.
+             *
+             *     `browser_not_allowed`: The launch API refuses calls from browsers.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden_flow" | "insufficient_scope" | "browser_not_allowed";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `link_not_open`: Nobody has opened the link, so it has no conversation to end. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "link_not_open";
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createErasure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RequestErasure"];
+            };
+        };
+        responses: {
+            /** @description Started */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestedErasure"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `browser_not_allowed`: The launch API refuses calls from browsers.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "browser_not_allowed";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getErasure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The erasure */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Erasure"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `browser_not_allowed`: The launch API refuses calls from browsers.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "browser_not_allowed";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWorkspace"];
+            };
+        };
+        responses: {
+            /** @description Created; memberToken is shown once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWorkspace"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `slug_taken`: The slug is already in use. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "slug_taken";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    startReseal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Started; poll it with its id */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResealJob"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getReseal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResealJob"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Members, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberList"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The credential cannot do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMember"];
+            };
+        };
+        responses: {
+            /** @description Added; memberToken is shown once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedMember"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `member_exists`: A member with this email already exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "member_exists";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The credential cannot do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `cannot_remove_owner`: The workspace owner cannot be removed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "cannot_remove_owner";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeMemberRole"];
+            };
+        };
+        responses: {
+            /** @description The member with the new role, which applies from their next request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `cannot_change_owner`: The workspace owner's role cannot be changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "cannot_change_owner";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listWidgetKeys: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Keys, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetKeyList"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The credential cannot do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createWidgetKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWidgetKey"];
+            };
+        };
+        responses: {
+            /** @description Created; `key` is shown only here */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWidgetKey"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    revokeWidgetKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listAgents: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Agents, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentList"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The credential cannot do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAgent"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The credential cannot do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAgent"];
+            };
+        };
+        responses: {
+            /** @description The changed agent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listChannels: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Channels, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelList"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The credential cannot do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateChannel"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Channel"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Agent id */
+                id: string;
+                /** @description Widget channel id */
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateChannel"];
+            };
+        };
+        responses: {
+            /** @description The changed channel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Channel"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createChannelPreviewLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Agent id */
+                id: string;
+                /** @description Widget channel id */
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreviewLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description Your live preview link with these values, given again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreviewLink"];
+                };
+            };
+            /** @description A new preview link; your older live previews on the channel are revoked */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreviewLink"];
+                };
+            };
+            /**
+             * @description `invalid_parameters`: A launch parameter was refused; `details` lists `{code, name}`.
+             *
+             *     `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_parameters" | "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `too_many_pending_links`: The workspace is at its cap of unopened links. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "too_many_pending_links";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutSecret"];
+            };
+        };
+        responses: {
+            /** @description Stored */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listSecrets: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Secrets, sorted by name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecretList"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The credential cannot do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listWorkflows: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Workflows, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowList"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The credential cannot do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkflowInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workflow"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `slug_taken`: The slug is already in use. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "slug_taken";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workflow */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workflow"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The credential cannot do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkflowInput"];
+            };
+        };
+        responses: {
+            /** @description The workflow */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workflow"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `slug_taken`: The slug is already in use. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "slug_taken";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    startWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workflow */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workflow"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    stopWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workflow */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workflow"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listExecutions: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Executions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionList"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The credential cannot do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getExecution: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                executionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The execution */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Execution"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The credential cannot do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    replayExecution: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                executionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ReplayInput"];
+            };
+        };
+        responses: {
+            /** @description The new execution */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Execution"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `replay_unavailable`: The execution cannot be replayed this way: its trigger node is gone from the definition, or its original definition was not kept. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "replay_unavailable";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    replayExecutions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkReplayInput"];
+            };
+        };
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkReplay"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listRequests: {
+        parameters: {
+            query?: {
+                outcome?: "accepted" | "deduplicated" | "queued" | "invalid_signature" | "rate_limited" | "method_not_allowed" | "payload_too_large" | "invalid_body" | "stopped" | "queue_full";
+                /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Logged calls */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoggedRequestList"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The credential cannot do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The call */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoggedRequestDetail"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The credential cannot do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    captureNodeSample: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaptureInput"];
+            };
+        };
+        responses: {
+            /** @description Armed */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Capture"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listNodeSamples: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                id: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Samples */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SampleList"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The credential cannot do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createSignInLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    memberId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The link; its token is shown only here */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInLink"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listPasskeys: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Passkeys, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyList"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The credential cannot do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    challengeId: string;
+                    /** @default Passkey */
+                    name?: string;
+                    response: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Registered */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Passkey"];
+                };
+            };
+            /**
+             * @description `passkey_refused`: The passkey could not be verified (unknown, a bad signature, or a used or expired challenge).
+             *
+             *     `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "passkey_refused" | "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createPasskeyOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Options */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyCeremony"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deletePasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Usage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Usage"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The credential cannot do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: {
+                /** @description Rounded down to the step; default: `to` less 24 hours (hour) or 30 days (day) */
+                from?: string;
+                /** @description Rounded up to the step; default: now */
+                to?: string;
+                /** @description Default: hour */
+                step?: "hour" | "day";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The series */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Metrics"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The credential cannot do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceSettings"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The credential cannot do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWorkspace"];
+            };
+        };
+        responses: {
+            /** @description The changed workspace */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceSettings"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listLinks: {
+        parameters: {
+            query?: {
+                externalId?: string;
+                status?: components["schemas"]["LinkStatus"];
+                flowId?: string;
+                /** @description ISO 8601; exclusive */
+                createdAfter?: string;
+                /** @description ISO 8601; exclusive */
+                createdBefore?: string;
+                /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of links with their metadata, as the launch API lists them */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LaunchList"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The credential cannot do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link, without its token or parameters, and the messages once opened */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkDetail"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The credential cannot do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    revokeLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked, now or before; an open chat is closed at once */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    endLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended, now or before (an ended or revoked link has nothing left to end) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `link_not_open`: Nobody has opened the link, so it has no conversation to end. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "link_not_open";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createManageErasure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RequestErasure"];
+            };
+        };
+        responses: {
+            /** @description Started */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestedErasure"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getManageErasure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The erasure */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Erasure"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The credential cannot do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listEventEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Endpoints, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventEndpointList"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The credential cannot do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createEventEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEventEndpoint"];
+            };
+        };
+        responses: {
+            /** @description Registered */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventEndpointWithSecret"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getEventEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventEndpoint"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The credential cannot do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteEventEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateEventEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateEventEndpoint"];
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventEndpoint"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    rotateEventEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret, shown only here */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventEndpointWithSecret"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listDeliveries: {
+        parameters: {
+            query?: {
+                status?: "pending" | "succeeded" | "failed";
+                /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryList"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The credential cannot do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    resendDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued; the delivery as it is now */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `endpoint_disabled`: The event endpoint is disabled; enable it before resending to it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "endpoint_disabled";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    recoverDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoverDeliveries"];
+            };
+        };
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveredDeliveries"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `endpoint_disabled`: The event endpoint is disabled; enable it before resending to it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "endpoint_disabled";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    testEventEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, with its one attempt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                action?: "workspace.created" | "workspace.deleted" | "workspace.updated" | "reseal.started" | "member.invited" | "member.role_changed" | "member.removed" | "member.sign_in_link_created" | "widget_key.created" | "widget_key.revoked" | "agent.created" | "agent.updated" | "agent.deleted" | "channel.created" | "channel.updated" | "channel.preview_link_created" | "secret.set" | "secret.deleted" | "workflow.created" | "workflow.updated" | "workflow.deleted" | "workflow.started" | "workflow.stopped" | "workflow.replayed" | "workflow.capture_armed" | "link.revoked" | "link.ended" | "event_endpoint.created" | "event_endpoint.updated" | "event_endpoint.deleted" | "event_endpoint.secret_rotated" | "event_endpoint.test_sent" | "event_endpoint.recovered" | "event_delivery.resent" | "erasure.requested" | "session.signed_in" | "session.signed_out" | "passkey.added" | "passkey.removed";
+                /** @description Only this actor's entries: a member's or widget key's id, or `operator` */
+                actorId?: string;
+                /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries, newest first; entries are kept 400 days */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditLog"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The credential cannot do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listOperatorAuditLog: {
+        parameters: {
+            query?: {
+                action?: "workspace.created" | "workspace.deleted" | "workspace.updated" | "reseal.started" | "member.invited" | "member.role_changed" | "member.removed" | "member.sign_in_link_created" | "widget_key.created" | "widget_key.revoked" | "agent.created" | "agent.updated" | "agent.deleted" | "channel.created" | "channel.updated" | "channel.preview_link_created" | "secret.set" | "secret.deleted" | "workflow.created" | "workflow.updated" | "workflow.deleted" | "workflow.started" | "workflow.stopped" | "workflow.replayed" | "workflow.capture_armed" | "link.revoked" | "link.ended" | "event_endpoint.created" | "event_endpoint.updated" | "event_endpoint.deleted" | "event_endpoint.secret_rotated" | "event_endpoint.test_sent" | "event_endpoint.recovered" | "event_delivery.resent" | "erasure.requested" | "session.signed_in" | "session.signed_out" | "passkey.added" | "passkey.removed";
+                /** @description Only this actor's entries: a member's or widget key's id, or `operator` */
+                actorId?: string;
+                /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries, newest first; entries are kept 400 days */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditLog"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    receiveWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace: string;
+                workflow: string;
+                node: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description `{success:true, executionId}`, the final node's output, or a reply of the node's or a respond node's own (any status, content type and headers) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description `invalid_signature`: The webhook call's signature did not verify against the node's `verify` setting. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_signature";
+                        };
+                    };
+                };
+            };
+            /** @description `webhook_not_found`: No running workflow listens at this URL. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "webhook_not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `method_not_allowed`: The path does not accept this method; see `Allow`. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "method_not_allowed";
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The webhook body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "payload_too_large";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_body`: The webhook body does not parse as its Content-Type says. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_body";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `rate_limited`: Too many requests; see `Retry-After`.
+             *
+             *     `queue_full`: The workflow's execution queue (its `concurrency.queueLimit`) is full; see `Retry-After`.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited" | "queue_full";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `workflow_failed`: The lastNode or responseNode execution failed; `executionId` says which.
+             *
+             *     `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "workflow_failed" | "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+            /** @description `workflow_timeout`: The lastNode or responseNode execution outlived its timeout; it goes on. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "workflow_timeout";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getWebhookResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                executionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The final node's output, or the respond node's reply (its own status) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Still running */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "running";
+                        executionId: string;
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `workflow_failed`: The lastNode or responseNode execution failed; `executionId` says which.
+             *
+             *     `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "workflow_failed" | "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    receiveTestWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace: string;
+                workflow: string;
+                node: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Captured */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        captured: true;
+                    };
+                };
+            };
+            /** @description `webhook_not_found`: No running workflow listens at this URL. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "webhook_not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `method_not_allowed`: The path does not accept this method; see `Allow`. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "method_not_allowed";
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The webhook body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "payload_too_large";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_body`: The webhook body does not parse as its Content-Type says. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_body";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    openChatSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpenChatSession"];
+            };
+        };
+        responses: {
+            /** @description The conversation, its history and (unless ended) its socket address */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatSession"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `link_unavailable`: The link is expired or revoked (`details[0].reason`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "link_unavailable";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    connectChatSocket: {
+        parameters: {
+            query: {
+                /** @description One use, 60 s */
+                ticket: string;
+            };
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching Protocols: the socket is open */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_ticket`: The socket ticket is unknown, used or expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_ticket";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `conversation_ended`: The conversation has ended. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "conversation_ended";
+                        };
+                    };
+                };
+            };
+            /** @description `upgrade_required`: The socket route needs a WebSocket upgrade. */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "upgrade_required";
+                        };
+                    };
+                };
+            };
+            /** @description `too_many_connections`: The conversation has its maximum of live sockets. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "too_many_connections";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getChannelEmbedding: {
+        parameters: {
+            query: {
+                /** @description The origin of the page that would show the chat, e.g. https://shop.example.com */
+                origin: string;
+            };
+            header?: never;
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; cached for 60 s */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatEmbedding"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    receiveLifecycleEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id; the same on every retry */
+                "webhook-id": string;
+                /** @description The attempt's time (s since epoch) */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>`; two, space-separated, during a rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+}

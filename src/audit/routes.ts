@@ -65,6 +65,7 @@ export function auditLogRouter() {
     createRoute({
       method: "get",
       path: "/v1/manage/audit-log",
+      operationId: "listAuditLog",
       tags: ["Audit log"],
       security: [{ memberToken: [] }],
       summary: "The workspace's audit log: who changed what, when, from where (owners and admins)",
@@ -82,6 +83,7 @@ export function auditLogRouter() {
     createRoute({
       method: "get",
       path: "/v1/operator/audit-log",
+      operationId: "listOperatorAuditLog",
       tags: ["Operator"],
       security: [{ operatorToken: [] }],
       summary: "The operator's audit log: workspaces deleted and reseals started",

@@ -77,6 +77,7 @@ export function passkeysRouter() {
       ...common,
       method: "get",
       path: "/v1/manage/passkeys",
+      operationId: "listPasskeys",
       summary: "List your passkeys",
       request: { query: PageQuerySchema },
       responses: {
@@ -99,6 +100,7 @@ export function passkeysRouter() {
       ...common,
       method: "post",
       path: "/v1/manage/passkeys/options",
+      operationId: "createPasskeyOptions",
       summary: "Start registering a passkey: WebAuthn creation options (valid 5 minutes)",
       request: { query: NoQuerySchema },
       responses: { 200: json(CeremonySchema, "Options"), ...errorResponses() },
@@ -115,6 +117,7 @@ export function passkeysRouter() {
           ...common,
           method: "post",
           path: "/v1/manage/passkeys",
+          operationId: "createPasskey",
           summary: "Register a passkey with the authenticator's answer to the options",
           middleware: jsonBody(65_536),
           request: {
@@ -155,6 +158,7 @@ export function passkeysRouter() {
           ...common,
           method: "delete",
           path: "/v1/manage/passkeys/{id}",
+          operationId: "deletePasskey",
           summary: "Delete one of your passkeys",
           request: { params: IdParamSchema, query: NoQuerySchema },
           responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },

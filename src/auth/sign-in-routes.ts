@@ -65,6 +65,7 @@ export function signInLinksRouter() {
           ...common,
           method: "post",
           path: "/v1/manage/sign-in-links",
+          operationId: "createSignInLink",
           summary: "Create a one-time sign-in link (15 minutes, single use)",
           description:
             "For yourself (no `memberId`, or your own), or, by an Owner or Admin, for another member of the workspace. The URL is `{APP_URL}/sign-in#token=si_…`, the token in the fragment, which no request (and so no request log) carries; opening it in a browser signs in to the dashboard at /app (docs/dashboard.md#sign-in).",
@@ -119,6 +120,7 @@ export function signInLinksRouter() {
           ...common,
           method: "delete",
           path: "/v1/manage/sessions",
+          operationId: "signOut",
           summary: "Sign out everywhere: end every dashboard session of the caller",
           request: { query: NoQuerySchema },
           responses: { 204: { description: "Ended" }, ...errorResponses() },

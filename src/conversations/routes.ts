@@ -37,6 +37,7 @@ import {
 const openSessionRoute = createRoute({
   method: "post",
   path: "/v1/chat/sessions",
+  operationId: "openChatSession",
   tags: ["Chat"],
   security: [],
   summary: "Open or resume the conversation of a link (browser API, token in the body)",
@@ -82,6 +83,7 @@ chatRouter.openAPIRegistry.registerPath(
   createRoute({
     method: "get",
     path: "/v1/chat/sessions/{sessionId}/socket",
+    operationId: "connectChatSocket",
     tags: ["Chat"],
     security: [],
     summary:
@@ -155,6 +157,7 @@ chatRouter.get("/chat/embed/:channelId", etag(), async (c) => {
 const embeddingRoute = createRoute({
   method: "get",
   path: "/v1/chat/channels/{channelId}/embedding",
+  operationId: "getChannelEmbedding",
   tags: ["Chat"],
   security: [],
   summary: "Whether a page of this origin may show the channel's chat (the widget asks)",

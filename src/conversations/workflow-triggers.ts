@@ -12,7 +12,7 @@ import type { AppBindings } from "../platform/env";
 import { isoTime } from "../platform/ids";
 import type { ConversationEventNode, WorkflowNode } from "../workflows/nodes";
 import { workflowRunner } from "../workflows/runner/client";
-import type { ConversationFacts } from "./conversation/contract";
+import type { ConversationFacts, EndReason } from "./conversation/contract";
 import type { OutboxItem } from "./conversation/store";
 
 type EventItem = Extract<OutboxItem, { kind: "event" }>;
@@ -27,8 +27,8 @@ export type ConversationEventOutput = {
   flowId: string;
   channelId: string;
   participant: { name: string | null; externalId: string | null };
-  /** conversation.ended only: person, agent, server, idle, expired or revoked. */
-  reason?: string;
+  /** conversation.ended only: the same word its event to endpoints carries (docs/events.md). */
+  reason?: EndReason;
 };
 
 /** The event's trigger output. */

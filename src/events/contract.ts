@@ -1,4 +1,5 @@
 /** Shapes of lifecycle events shared by the ledger, the outbox and the consumer (docs/events.md#bodies). */
+import type { EndReason } from "../conversations/conversation/contract";
 
 /** The link as events show it: the look-up shape without its conversation (docs/events.md#bodies). */
 export type EventLink = {
@@ -20,8 +21,8 @@ export type EventConversation = {
   endedAt: string | null;
 } | null;
 
-/** Why a conversation ended, as `conversation.ended` says it. */
-export type EventEndReason = "person" | "agent" | "idle" | "server" | "expired";
+/** Why a conversation ended, as `conversation.ended` says it: the conversation's own words. */
+export type EventEndReason = EndReason;
 
 /** The `data` of an event body. */
 export type EventData = {

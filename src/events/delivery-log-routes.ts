@@ -47,6 +47,7 @@ export function deliveriesRouter() {
       ...common,
       method: "get",
       path: `${PATH}/deliveries`,
+      operationId: "listDeliveries",
       summary: "The endpoint's deliveries, newest first, each with its attempts",
       request: { params: IdParamSchema, query: ListDeliveriesQuerySchema },
       responses: {
@@ -75,6 +76,7 @@ export function deliveriesRouter() {
           ...common,
           method: "post",
           path: `${PATH}/deliveries/{deliveryId}/resend`,
+          operationId: "resendDelivery",
           summary: "Send a delivery again now, its retry schedule started afresh",
           middleware: [requireWriter],
           request: { params: DeliveryParamsSchema },
@@ -100,6 +102,7 @@ export function deliveriesRouter() {
           ...common,
           method: "post",
           path: `${PATH}/recover`,
+          operationId: "recoverDeliveries",
           summary: "Send again every failed delivery created since a time",
           middleware: [requireWriter, ...jsonBody(1_024)],
           request: {
@@ -134,6 +137,7 @@ export function deliveriesRouter() {
           ...common,
           method: "post",
           path: `${PATH}/test`,
+          operationId: "testEventEndpoint",
           summary: "Send an event.test event now; answers with its delivery after the attempt",
           middleware: [requireWriter],
           request: { params: IdParamSchema },

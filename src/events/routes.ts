@@ -55,6 +55,7 @@ export function eventEndpointsRouter() {
           ...common,
           method: "post",
           path: PATH,
+          operationId: "createEventEndpoint",
           summary: "Register an event endpoint (owners and admins); the secret is shown only here",
           middleware: [requireWriter, ...jsonBody(16_384)],
           request: {
@@ -89,6 +90,7 @@ export function eventEndpointsRouter() {
       ...common,
       method: "get",
       path: PATH,
+      operationId: "listEventEndpoints",
       summary: "List event endpoints (never their secrets)",
       request: { query: EndpointListQuery },
       responses: {
@@ -108,6 +110,7 @@ export function eventEndpointsRouter() {
       ...common,
       method: "get",
       path: `${PATH}/{id}`,
+      operationId: "getEventEndpoint",
       summary: "Read an event endpoint",
       request: { params: IdParamSchema },
       responses: { 200: json(EventEndpointSchema, "The endpoint"), ...errorResponses("not_found") },
@@ -128,6 +131,7 @@ export function eventEndpointsRouter() {
           ...common,
           method: "patch",
           path: `${PATH}/{id}`,
+          operationId: "updateEventEndpoint",
           summary: "Change an event endpoint: url, events, description, status, includeTranscript",
           middleware: [requireWriter, ...jsonBody(16_384)],
           request: {
@@ -161,6 +165,7 @@ export function eventEndpointsRouter() {
           ...common,
           method: "delete",
           path: `${PATH}/{id}`,
+          operationId: "deleteEventEndpoint",
           summary: "Delete an event endpoint",
           middleware: [requireWriter],
           request: { params: IdParamSchema },
@@ -183,6 +188,7 @@ export function eventEndpointsRouter() {
           ...common,
           method: "post",
           path: `${PATH}/{id}/rotate-secret`,
+          operationId: "rotateEventEndpointSecret",
           summary: "Rotate the signing secret; the old one keeps signing alongside for 24 hours",
           middleware: [requireWriter],
           request: { params: IdParamSchema },
@@ -203,10 +209,21 @@ export function eventEndpointsRouter() {
     },
   );
 
+  // How a receiver knows the event is ours: not a bearer token but the Standard Webhooks signature,
+  // an HMAC of the body with the endpoint's secret (docs/events.md#signatures).
+  router.openAPIRegistry.registerComponent("securitySchemes", "webhookSignature", {
+    type: "apiKey",
+    in: "header",
+    name: "webhook-signature",
+    description:
+      "Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the endpoint's secret (`whsec_…`); verify it before trusting the body.",
+  });
   // The events this service POSTs to endpoints (OpenAPI 3.1 `webhooks`), for generated clients.
   router.openAPIRegistry.registerWebhook({
     method: "post",
     path: "lifecycleEvent",
+    operationId: "receiveLifecycleEvent",
+    security: [{ webhookSignature: [] }],
     summary: "A signed lifecycle event, POSTed to each event endpoint that listens to its type",
     description:
       "Signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/events.md. Answer 2xx within 15 s, or it is retried.",

@@ -1,5 +1,6 @@
 /** Event endpoint schemas of the management API (docs/events.md#event-endpoints). */
 import { z } from "@hono/zod-openapi";
+import { END_REASONS } from "../conversations/conversation/contract";
 import { EVENT_TYPES } from "../db/event-tables";
 import { LaunchSchema } from "../launch";
 import { once } from "../platform/once";
@@ -148,10 +149,7 @@ export const eventSchemas = once(() => {
       data: z.object({
         link: LaunchSchema.omit({ conversation: true }),
         conversation: LaunchSchema.shape.conversation,
-        reason: z
-          .enum(["person", "agent", "idle", "server", "expired"])
-          .optional()
-          .openapi({ description: "conversation.ended only" }),
+        reason: z.enum(END_REASONS).optional().openapi({ description: "conversation.ended only" }),
         messages: z
           .array(
             z.object({

@@ -35,6 +35,7 @@ export function linksRouter() {
       ...common,
       method: "get",
       path: "/v1/manage/links",
+      operationId: "listLinks",
       summary: "List and search the workspace's links, newest first",
       request: { query: ListLaunchesQuerySchema },
       responses: {
@@ -59,6 +60,7 @@ export function linksRouter() {
       ...common,
       method: "get",
       path: "/v1/manage/links/{id}",
+      operationId: "getLink",
       summary: "Look up a link with its conversation's messages",
       request: { params: IdParamSchema },
       responses: {
@@ -91,6 +93,7 @@ export function linksRouter() {
           ...common,
           method: "delete",
           path: "/v1/manage/links/{id}",
+          operationId: "revokeLink",
           summary: "Revoke a link (owners and admins; idempotent)",
           middleware: [requireWriter],
           request: { params: IdParamSchema },
@@ -118,6 +121,7 @@ export function linksRouter() {
           ...common,
           method: "post",
           path: "/v1/manage/links/{id}/end",
+          operationId: "endLink",
           summary: "End the link's conversation without revoking the link (owners and admins)",
           middleware: [requireWriter],
           request: { params: IdParamSchema },

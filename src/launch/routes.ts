@@ -32,6 +32,7 @@ const tags = ["Widget launches"];
 const createLaunchRoute = createRoute({
   method: "post",
   path: "/v1/widget/launches",
+  operationId: "createLaunch",
   tags,
   security,
   summary: "Create a personal conversation link",
@@ -66,6 +67,7 @@ const createLaunchRoute = createRoute({
 const listLaunchesRoute = createRoute({
   method: "get",
   path: "/v1/widget/launches",
+  operationId: "listLaunches",
   tags,
   security,
   summary: "List and search links, newest first",
@@ -82,6 +84,7 @@ const listLaunchesRoute = createRoute({
 const getLaunchRoute = createRoute({
   method: "get",
   path: "/v1/widget/launches/{id}",
+  operationId: "getLaunch",
   tags,
   security,
   summary: "Look up a link",
@@ -98,6 +101,7 @@ const getLaunchRoute = createRoute({
 const revokeLaunchRoute = createRoute({
   method: "delete",
   path: "/v1/widget/launches/{id}",
+  operationId: "revokeLaunch",
   tags,
   security,
   summary: "Revoke a link (idempotent)",
@@ -111,6 +115,7 @@ const revokeLaunchRoute = createRoute({
 const endLaunchRoute = createRoute({
   method: "post",
   path: "/v1/widget/launches/{id}/end",
+  operationId: "endLaunch",
   tags,
   security,
   summary: "End the link's conversation without revoking the link (idempotent)",

@@ -1,5 +1,6 @@
 /** Zod issues as `invalid_request`'s `{field, code, message}` details (docs/api/launch.md). */
 import type { z } from "@hono/zod-openapi";
+import { type DetailCode, isDetailCode } from "./detail-codes";
 import type { ErrorDetail } from "./errors";
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
@@ -13,6 +14,17 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 
 function fieldName(path: readonly PropertyKey[]): string {
   return path.map(String).join(".");
+}
+
+/**
+ * The detail code of any other zod issue, in our words (docs/errors.md#detail-codes), never zod's:
+ * a value not among an enum's `invalid_option`, as the workflow model and launch parameters say it.
+ */
+function otherCode(issue: z.core.$ZodIssue): DetailCode {
+  if (issue.code === "invalid_value") return "invalid_option";
+  if (issue.code === "invalid_format") return "invalid_format";
+  const named = issue.code === "custom" ? issue.params?.code : undefined;
+  return isDetailCode(named) ? named : "invalid_value";
 }
 
 /** Maps each zod issue to one detail; unknown keys give one `unknown_field` detail per key. */
@@ -54,7 +66,11 @@ export function issuesToDetails(
         });
         break;
       default:
-        details.push({ field: fieldName(issue.path), code: issue.code, message: issue.message });
+        details.push({
+          field: fieldName(issue.path),
+          code: otherCode(issue),
+          message: issue.message,
+        });
     }
   }
   return details;

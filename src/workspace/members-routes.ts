@@ -41,6 +41,7 @@ export function membersRouter() {
           ...common,
           method: "post",
           path: "/v1/manage/members",
+          operationId: "createMember",
           summary: "Add an admin or member",
           middleware: [requireWriter, ...jsonBody(32_768)],
           request: {
@@ -76,6 +77,7 @@ export function membersRouter() {
       ...common,
       method: "get",
       path: "/v1/manage/members",
+      operationId: "listMembers",
       summary: "List members",
       request: { query: PageQuerySchema },
       responses: {
@@ -98,6 +100,7 @@ export function membersRouter() {
       ...common,
       method: "get",
       path: "/v1/manage/me",
+      operationId: "getMe",
       summary: "The caller and its workspace",
       request: { query: NoQuerySchema },
       responses: {
@@ -127,6 +130,7 @@ export function membersRouter() {
           ...common,
           method: "delete",
           path: "/v1/manage/members/{id}",
+          operationId: "deleteMember",
           summary: "Remove a member; their token stops working, keys they created keep working",
           middleware: [requireWriter],
           request: { params: IdParamSchema },
@@ -152,6 +156,7 @@ export function membersRouter() {
           ...common,
           method: "patch",
           path: "/v1/manage/members/{id}",
+          operationId: "updateMember",
           summary: "Change a member's role to admin or member; the owner's cannot be changed",
           middleware: [requireWriter, ...jsonBody(32_768)],
           request: {

@@ -76,6 +76,7 @@ export function metricsRouter() {
       security: [{ memberToken: [] }],
       method: "get",
       path: "/v1/manage/metrics",
+      operationId: "getMetrics",
       summary: "The workspace's metrics, a point per hour or day",
       description: `At most ${METRICS_LIMITS.maxPoints} points and 400 days (hours are kept 400 days); ratings are not counted yet. See docs/operations.md#metrics.`,
       request: { query: QuerySchema },

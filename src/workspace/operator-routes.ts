@@ -27,6 +27,7 @@ export function operatorRouter() {
       {
         method: "post",
         path: "/v1/operator/workspaces",
+        operationId: "createWorkspace",
         tags: ["Operator"],
         security: [{ operatorToken: [] }],
         summary: "Create a workspace with its owner",
@@ -56,6 +57,7 @@ export function operatorRouter() {
       {
         method: "delete",
         path: "/v1/operator/workspaces/{id}",
+        operationId: "deleteWorkspace",
         tags: ["Operator"],
         security: [{ operatorToken: [] }],
         summary: "Delete a workspace and everything in it",

@@ -33,7 +33,7 @@ export function resealRouter() {
   const ResealJobSchema = z
     .object({
       id: z.string().openapi({ example: "rsl_3T7mJbQ2xV9kLp4sW8nZ1c" }),
-      status: z.enum(["running", "completed", "failed"]),
+      status: z.enum(["running", "succeeded", "failed"]),
       counts: z.record(z.string(), z.number().int()).openapi({
         description:
           "Values sealed again under the current key so far: `secrets`, `endpointSecrets`, `idempotentAnswers`, `executions` (running states), `keptInputs`",
@@ -56,6 +56,7 @@ export function resealRouter() {
           ...common,
           method: "post",
           path: "/v1/operator/reseal",
+          operationId: "startReseal",
           summary:
             "Seal every stored value again under the current SECRETS_KEY, in the background (while one runs, that one is returned)",
           request: { query: NoQuerySchema },
@@ -81,6 +82,7 @@ export function resealRouter() {
       ...common,
       method: "get",
       path: "/v1/operator/reseal/{id}",
+      operationId: "getReseal",
       summary: "How far a reseal job got",
       request: { params: IdParamSchema, query: NoQuerySchema },
       responses: {

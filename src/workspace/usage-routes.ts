@@ -28,6 +28,7 @@ export function usageRouter() {
       security: [{ memberToken: [] }],
       method: "get",
       path: "/v1/manage/usage",
+      operationId: "getUsage",
       summary: "The workspace's usage of its limits",
       request: { query: NoQuerySchema },
       responses: {

@@ -29,6 +29,7 @@ export function widgetKeysRouter() {
           ...common,
           method: "post",
           path: "/v1/manage/widget-keys",
+          operationId: "createWidgetKey",
           summary: "Create a widget key (owners and admins)",
           middleware: [requireWriter, ...jsonBody(32_768)],
           request: {
@@ -64,6 +65,7 @@ export function widgetKeysRouter() {
       ...common,
       method: "get",
       path: "/v1/manage/widget-keys",
+      operationId: "listWidgetKeys",
       summary: "List widget keys (never the secret)",
       request: { query: PageQuerySchema },
       responses: {
@@ -92,6 +94,7 @@ export function widgetKeysRouter() {
           ...common,
           method: "delete",
           path: "/v1/manage/widget-keys/{id}",
+          operationId: "revokeWidgetKey",
           summary: "Revoke a widget key (idempotent)",
           middleware: [requireWriter],
           request: { params: IdParamSchema },

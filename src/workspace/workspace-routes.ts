@@ -56,6 +56,7 @@ export function workspaceRouter() {
     createRoute({
       ...common,
       method: "get",
+      operationId: "getWorkspace",
       summary: "The workspace and its settings",
       request: { query: NoQuerySchema },
       responses: { 200: { description: "The workspace", content: json }, ...errorResponses() },
@@ -70,6 +71,7 @@ export function workspaceRouter() {
         {
           ...common,
           method: "patch",
+          operationId: "updateWorkspace",
           summary: "Change the workspace's retention (Owners and Admins)",
           middleware: [requireWriter, ...jsonBody(4_096)],
           request: {

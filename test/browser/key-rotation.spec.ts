@@ -213,7 +213,7 @@ describe("rotating SECRETS_KEY and OPERATOR_TOKEN by the runbook", () => {
       const now = await api("GET", `/v1/operator/reseal/${job.json.id}`, { token: NEW_OPERATOR });
       return now.json?.status === "running" ? undefined : now.json;
     }, "the reseal job");
-    expect(done.status).toBe("completed");
+    expect(done.status).toBe("succeeded");
     expect(done.counts).toMatchObject({
       secrets: 1,
       endpointSecrets: 1,

@@ -5,6 +5,7 @@ import { conversation } from "../../src/conversations/conversation/client";
 import { IDLE_TIMEOUT_MS } from "../../src/conversations/protocol";
 import { call, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
 import { connect, createLaunch, lookUp, open } from "../helpers/chat";
+import { eventsOfTypes, registerReceiver } from "../helpers/events";
 import { createWorkflow, type ExecutionView, putSecret } from "../helpers/workflows";
 
 async function executions(ws: Workspace, workflowId: string): Promise<ExecutionView[]> {
@@ -192,6 +193,29 @@ describe("workflow events (spec 6)", () => {
     );
     expect(endedRuns).toHaveLength(1);
     expect(await executions(ws, stopped.id)).toHaveLength(0);
+  });
+
+  it("revoking an open link: the endpoint's conversation.ended and the workflow's trigger say `server`", async () => {
+    const ws = await seedWorkspace();
+    const receiver = await registerReceiver(ws);
+    const flow = await createWorkflow(ws, {
+      nodes: [{ type: "conversation_event", agentId: ws.agentId, events: ["conversation.ended"] }],
+    });
+    const link = await createLaunch(ws);
+    const client = await connect((await open(link.token)).socketUrl as string);
+    expect(
+      (await call("DELETE", `/v1/widget/launches/${link.id}`, { token: ws.widgetKey })).status,
+    ).toBe(204);
+    await client.next("revoked");
+    const runs = await eventually(
+      () => executions(ws, flow.id),
+      (list) => list.length === 1,
+    );
+    const trigger = runs[0]?.nodes[0]?.output as Record<string, unknown>;
+    const events = await eventsOfTypes(receiver, ["conversation.ended"]);
+    // One fact, one word: docs/events.md names revoking an open link `server`.
+    expect(events.get("conversation.ended")?.data.reason).toBe("server");
+    expect(trigger).toMatchObject({ event: "conversation.ended", reason: "server" });
   });
 
   it("a repeated delivery of one event starts its execution once", async () => {

@@ -126,7 +126,14 @@ describe("OpenAPI document (generated from the zod schemas)", () => {
     );
     expect(doc.components.schemas).toHaveProperty("LifecycleEvent");
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(
-      ["memberToken", "operatorToken", "resultToken", "widgetKey", "widgetKeyHeader"].sort(),
+      [
+        "memberToken",
+        "operatorToken",
+        "resultToken",
+        "webhookSignature",
+        "widgetKey",
+        "widgetKeyHeader",
+      ].sort(),
     );
   });
 

@@ -4,7 +4,13 @@
  * timestamp or a body whose id is not the webhook-id.
  */
 import { describe, expect, it } from "vitest";
-import { EventVerificationError, type LifecycleEvent, verifyEvent } from "../../sdk/src/index";
+import {
+  type EndReason,
+  EventVerificationError,
+  type LifecycleEvent,
+  verifyEvent,
+} from "../../sdk/src/index";
+import { END_REASONS } from "../../src/conversations/conversation/contract";
 import { eventually, seedWorkspace } from "../helpers/api";
 import { createLaunch } from "../helpers/chat";
 import { received, registerReceiver } from "../helpers/events";
@@ -41,5 +47,16 @@ describe("verifyEvent", () => {
         ),
     ];
     for (const attempt of refused) expect(attempt).toThrow(EventVerificationError);
+  });
+});
+
+describe("EndReason", () => {
+  it("is the service's END_REASONS, one word per end (a revoked open link is `server`)", () => {
+    // Both ways: each reason the service has is the SDK's, and the SDK has no other.
+    const sdk: readonly EndReason[] = END_REASONS;
+    const service: readonly (typeof END_REASONS)[number][] = [] as EndReason[];
+    // @ts-expect-error `revoked` is a link status, not a reason a conversation ended
+    const revoked: EndReason = "revoked";
+    expect([sdk, service, revoked]).toHaveLength(3);
   });
 });

@@ -41,6 +41,8 @@ describe("webhook signature verification", () => {
       },
       body,
     });
+    // A signature is no bearer challenge: docs/errors.md gives WWW-Authenticate to invalid_key only.
+    expect(forged.headers.get("www-authenticate")).toBeNull();
     const error = await expectError(forged, 401, "invalid_signature");
     const unsigned = await hook(url, { headers: { "content-type": "application/json" }, body });
     await expectError(unsigned, 401, "invalid_signature");

@@ -109,7 +109,7 @@ describe("erasing a person", () => {
     expect(requested).toMatchObject({ status: "running", externalId: PERSON });
     expect(requested.id).toMatch(/^era_[0-9A-Za-z]{22}$/);
     const done = await completed(`/v1/widget/erasures/${requested.id}`, ws.widgetKey);
-    expect(done).toMatchObject({ status: "completed" });
+    expect(done).toMatchObject({ status: "succeeded" });
     expect(done).not.toHaveProperty("externalId");
     expect(done.counts).toMatchObject({ links: 2, conversations: 1 });
     expect(done.counts.messages).toBeGreaterThanOrEqual(2);

@@ -38,6 +38,7 @@ export function previewRouter() {
         {
           method: "post",
           path: "/v1/manage/agents/{id}/channels/{channelId}/preview-link",
+          operationId: "createChannelPreviewLink",
           tags: ["Agents"],
           security: [{ memberToken: [] }],
           summary: "Get a preview link of your own on a widget channel (any member)",

@@ -23,8 +23,15 @@ export type StoredMessage = {
   blocks?: Block[];
 };
 
-/** Why a conversation ended; `server`: `POST …/{id}/end`; `expired`: the link expired mid-chat. */
-export type EndReason = "person" | "agent" | "idle" | "revoked" | "server" | "expired";
+/**
+ * Why a conversation ended, one word for each fact wherever it is shown (events to endpoints,
+ * workflow triggers, the dashboard; docs/events.md#event-types): `server` is your server,
+ * `POST …/{id}/end` or revoking an open link; `expired`: the link expired mid-chat.
+ */
+export const END_REASONS = ["person", "agent", "idle", "server", "expired"] as const;
+
+/** One of END_REASONS. */
+export type EndReason = (typeof END_REASONS)[number];
 
 /** What the object knows about its conversation; set once by the first `open`. */
 export type ConversationFacts = ConversationContext & {
@@ -62,7 +69,7 @@ export interface ConversationApi {
   /** The link was revoked: ends the conversation and closes every socket at once. */
   revoke(now?: number): Promise<void>;
   /** Ends an open conversation; a no-op once ended. */
-  end(reason: Exclude<EndReason, "revoked">, now?: number): Promise<void>;
+  end(reason: EndReason, now?: number): Promise<void>;
   /** Every message, oldest first, for `conversation.ended` with a transcript (docs/events.md). */
   transcript(): Promise<StoredMessage[]>;
   /**

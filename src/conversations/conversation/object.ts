@@ -144,7 +144,8 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
   /** The link was revoked: end the conversation and close every socket at once. */
   async revoke(now = Date.now()): Promise<void> {
     if (!this.store.facts()) return;
-    this.finish("revoked", now);
+    // Your server revoked it: `server`, the word events to endpoints use too (docs/events.md).
+    this.finish("server", now);
     closeAll(this.ctx.getWebSockets(), { type: "revoked" }, CLOSE_CODES.revoked, "revoked");
     await this.scheduleAlarm();
   }
@@ -166,7 +167,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
   }
 
   /** Ends an open conversation (person, agent or idle); a no-op once ended. */
-  async end(reason: Exclude<EndReason, "revoked">, now = Date.now()): Promise<void> {
+  async end(reason: EndReason, now = Date.now()): Promise<void> {
     if (!this.finish(reason, now)) return;
     this.enqueue({ kind: "link-ended", id: outboxId(), at: now, reason });
     closeAll(this.ctx.getWebSockets(), { type: "ended" }, CLOSE_CODES.ended, "ended");

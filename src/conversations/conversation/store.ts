@@ -33,12 +33,21 @@ export type OutboxItem =
       id: string;
       at: number;
       /** Absent on items stored before reasons were recorded; they were ended by the person. */
-      reason?: Exclude<EndReason, "revoked">;
+      reason?: EndReason;
     };
 
 /** The link's end reason for an item queued before items carried one (revocations queue none). */
-export function linkEndReason(reason: EndReason | null | undefined): Exclude<EndReason, "revoked"> {
-  return reason == null || reason === "revoked" ? "person" : reason;
+export function linkEndReason(reason: EndReason | null | undefined): EndReason {
+  // A state stored as `revoked` (before revocations were `server`) queued no link-ended item.
+  return reason == null || (reason as string) === "revoked" ? "person" : reason;
+}
+
+/**
+ * A stored reason in today's words: revocations were once stored as `revoked`, a second word for
+ * what events call `server` (docs/events.md#event-types); items queued then still read as `server`.
+ */
+function currentReason<T extends { reason?: EndReason }>(item: T): T {
+  return (item.reason as string) === "revoked" ? { ...item, reason: "server" } : item;
 }
 
 /**
@@ -185,7 +194,10 @@ export class ConversationStore {
         now,
       )
       .toArray()
-      .map((row) => ({ item: JSON.parse(row.item) as OutboxItem, attempts: row.attempts }));
+      .map((row) => ({
+        item: currentReason(JSON.parse(row.item) as OutboxItem),
+        attempts: row.attempts,
+      }));
   }
 
   delivered(id: string): void {

@@ -68,6 +68,7 @@ export function workflowsRouter() {
           ...common,
           method: "post",
           path: "/v1/manage/workflows",
+          operationId: "createWorkflow",
           summary: "Create a workflow (stopped)",
           middleware: write,
           request: body,
@@ -92,6 +93,7 @@ export function workflowsRouter() {
       ...common,
       method: "get",
       path: "/v1/manage/workflows",
+      operationId: "listWorkflows",
       summary: "List workflows",
       request: { query: PageQuerySchema },
       responses: {
@@ -116,6 +118,7 @@ export function workflowsRouter() {
       ...common,
       method: "get",
       path: "/v1/manage/workflows/{id}",
+      operationId: "getWorkflow",
       summary: "Read a workflow",
       request: { params: IdParamSchema },
       responses: { 200: json(WorkflowSchema, "The workflow"), ...errorResponses("not_found") },
@@ -143,6 +146,7 @@ export function workflowsRouter() {
           ...common,
           method: "put",
           path: "/v1/manage/workflows/{id}",
+          operationId: "updateWorkflow",
           summary: "Replace a workflow's name, slug and definition",
           middleware: write,
           request: { params: IdParamSchema, ...body },
@@ -176,6 +180,7 @@ export function workflowsRouter() {
           ...common,
           method: "delete",
           path: "/v1/manage/workflows/{id}",
+          operationId: "deleteWorkflow",
           summary: "Delete a workflow and its executions",
           middleware: [requireWriter],
           request: { params: IdParamSchema },
@@ -207,6 +212,7 @@ export function workflowsRouter() {
             ...common,
             method: "post",
             path: `/v1/manage/workflows/{id}/${action}`,
+            operationId: `${action}Workflow`,
             summary:
               action === "start"
                 ? "Start: its webhooks accept requests"

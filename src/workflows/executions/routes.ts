@@ -50,6 +50,7 @@ export function executionsRouter() {
       ...common,
       method: "get",
       path: "/v1/manage/workflows/{id}/executions",
+      operationId: "listExecutions",
       summary: "List executions, newest first",
       request: { params: IdParamSchema, query: ExecutionListQuerySchema },
       responses: {
@@ -69,6 +70,7 @@ export function executionsRouter() {
       ...common,
       method: "get",
       path: "/v1/manage/workflows/{id}/executions/{executionId}",
+      operationId: "getExecution",
       summary: "Read an execution",
       request: { params: ExecutionParams },
       responses: { 200: json(ExecutionSchema, "The execution"), ...errorResponses("not_found") },
@@ -89,6 +91,7 @@ export function executionsRouter() {
           ...common,
           method: "post",
           path: "/v1/manage/workflows/{id}/executions/{executionId}/replay",
+          operationId: "replayExecution",
           summary: "Replay an execution: a new one with the same trigger input",
           description:
             "On the definition the execution ran on (`original`, the default, also with no body) or the workflow's current one. Answers once the new execution is recorded, with its record (`replayOf` names the first). docs/webhooks.md#replay",
@@ -125,6 +128,7 @@ export function executionsRouter() {
           ...common,
           method: "post",
           path: "/v1/manage/workflows/{id}/executions/replay",
+          operationId: "replayExecutions",
           summary: "Replay the failed executions started in a time window, in the background",
           description:
             "Queues a replay of every failed execution started from `since` until `until` (default: now), oldest first, at most 1,000 (per runner of a workflow spread over several); they start one after another. docs/webhooks.md#replay",

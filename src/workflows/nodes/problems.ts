@@ -5,10 +5,11 @@
  * it (`reported`); a rule of the model names its code in `params.code`.
  */
 import { z } from "@hono/zod-openapi";
+import type { DetailCode } from "../../platform/detail-codes";
 import { isPlainObject } from "../engine/template";
 
 /** One problem of a definition; `field` is a path like `nodes[2].httpMethod` or `connections[0].to`. */
-export type DefinitionProblem = { field: string; code: string; message: string };
+export type DefinitionProblem = { field: string; code: DetailCode; message: string };
 /** A problem of a node, `path` from the node; `alone`: all that is said of its field and inside it. */
 export type NodeProblem = DefinitionProblem & { path: Segment[]; alone?: true };
 /** An issue a rule of a model reports, at `path` from the node, its detail code in `params`. */
@@ -20,10 +21,14 @@ export type RuleContext = { addIssue(issue: RuleIssue): void };
  * value or inside it, once, at the value; or `codes`, a detail code by zod's issue code, at the
  * issue's path. `message` replaces zod's.
  */
-export type Reported = { code?: string; codes?: Record<string, string>; message?: string };
+export type Reported = {
+  code?: DetailCode;
+  codes?: Record<string, DetailCode>;
+  message?: string;
+};
 
 type Segment = PropertyKey;
-type Params = { code: string; alone?: true };
+type Params = { code: DetailCode; alone?: true };
 type Issue = z.core.$ZodIssue & { input?: unknown; params?: Params; keys?: string[] };
 type Def = { type: string; shape?: Record<string, z.ZodType>; options?: z.ZodType[] } & Partial<
   Record<"innerType" | "in" | "out" | "valueType" | "element", z.ZodType>
@@ -115,7 +120,7 @@ const kindOf = (issue: Issue) =>
  * not among the options `invalid_option`; a key the object does not take `unknown_field`, or
  * `not_allowed` when another variant takes it (hmac-sha256's `header` under another preset).
  */
-function detailCode(kind: string, issue: Issue, variant: string | undefined): string {
+function detailCode(kind: string, issue: Issue, variant: string | undefined): DetailCode {
   if (kind === "unrecognized_keys") return variant ? "not_allowed" : "unknown_field";
   if (issue.input === undefined && /^(invalid_type|custom)$/.test(kind)) return "required";
   if (/^too_(small|big)$/.test(kind) || ("expected" in issue && issue.expected === "int")) {

@@ -5,6 +5,7 @@
  * once, and a valid definition comes back as a fresh object with every default filled in.
  */
 import { z } from "@hono/zod-openapi";
+import type { DetailCode } from "../../platform/detail-codes";
 import { cloneJson } from "../engine/clone";
 import { ancestorsOf, neighbours } from "../engine/graph";
 import { isPlainObject, templateReferences } from "../engine/template";
@@ -67,7 +68,7 @@ function parseConnections(
     const verdict = judge({ schema: ConnectionSchema }, raw);
     if (!verdict.ok) report(problems, path, verdict.problems);
     const given = isPlainObject(raw) ? raw : {};
-    const add = (field: string, code: string, message: string) =>
+    const add = (field: string, code: DetailCode, message: string) =>
       problems.push({ field: field ? `${path}.${field}` : path, code, message });
     const [from, to] = (["from", "to"] as const).map((end) => {
       const key = given[end];

@@ -44,6 +44,7 @@ export function requestsRouter() {
       ...common,
       method: "get",
       path: "/v1/manage/workflows/{id}/requests",
+      operationId: "listRequests",
       summary: "List the calls to the workflow's webhook URLs, refusals included, newest first",
       description:
         "Kept the workspace's requestLogDays (7 by default) or the newest 1,000 calls, whichever is less, per runner of a workflow spread over several (docs/webhooks.md#request-log).",
@@ -64,6 +65,7 @@ export function requestsRouter() {
       ...common,
       method: "get",
       path: "/v1/manage/workflows/{id}/requests/{requestId}",
+      operationId: "getRequest",
       summary: "Read one logged call with its whole body",
       request: {
         params: IdParamSchema.extend({
@@ -97,6 +99,7 @@ export function requestsRouter() {
           ...common,
           method: "post",
           path: "/v1/manage/workflows/{id}/nodes/{key}/capture",
+          operationId: "captureNodeSample",
           summary: "Arm capture on a webhook node's test URL",
           description:
             "Calls to `{APP_URL}/webhook-test/<workspace>/<workflow>/<node>` are stored as samples and answered 200 `{captured: true}` without running anything, even while the workflow is stopped, for the next `count` calls within `ttlSeconds`; otherwise that URL answers 404. Arming again replaces the earlier arming (docs/webhooks.md#capture).",
@@ -133,6 +136,7 @@ export function requestsRouter() {
       ...common,
       method: "get",
       path: "/v1/manage/workflows/{id}/nodes/{key}/samples",
+      operationId: "listNodeSamples",
       summary: "List a webhook node's captured samples, newest first (at most 20, 7 days)",
       request: { params: NodeKeyParamsSchema, query: SampleListQuerySchema },
       responses: { 200: json(SampleListSchema, "Samples"), ...errorResponses("not_found") },

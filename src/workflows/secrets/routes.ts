@@ -67,6 +67,7 @@ export function secretsRouter() {
           ...common,
           method: "put",
           path: "/v1/manage/secrets/{name}",
+          operationId: "putSecret",
           summary: "Create or replace a secret (owners and admins)",
           middleware: [requireWriter, ...jsonBody(65_536)],
           request: {
@@ -96,6 +97,7 @@ export function secretsRouter() {
       ...common,
       method: "get",
       path: "/v1/manage/secrets",
+      operationId: "listSecrets",
       summary: "List secret names (never the values)",
       request: { query: PageQuerySchema },
       responses: {
@@ -122,6 +124,7 @@ export function secretsRouter() {
           ...common,
           method: "delete",
           path: "/v1/manage/secrets/{name}",
+          operationId: "deleteSecret",
           summary: "Delete a secret (owners and admins)",
           middleware: [requireWriter],
           request: { params: SecretNameParamSchema },

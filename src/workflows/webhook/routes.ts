@@ -192,6 +192,7 @@ webhooksRouter.openAPIRegistry.registerPath(
   createRoute({
     method: "post",
     path: "/webhooks/{workspace}/{workflow}/{node}",
+    operationId: "receiveWebhook",
     tags: ["Webhooks"],
     security: [],
     summary: "Webhook receiver (the node's httpMethod; no credentials)",
@@ -227,6 +228,7 @@ webhooksRouter.openAPIRegistry.registerPath(
   createRoute({
     method: "get",
     path: "/webhooks/results/{executionId}",
+    operationId: "getWebhookResult",
     tags: ["Webhooks"],
     security: [{ resultToken: [] }],
     summary:
@@ -256,6 +258,7 @@ webhooksRouter.openAPIRegistry.registerPath(
   createRoute({
     method: "post",
     path: "/webhook-test/{workspace}/{workflow}/{node}",
+    operationId: "receiveTestWebhook",
     tags: ["Webhooks"],
     security: [],
     summary: "A webhook node's test URL: captures the call as a sample while armed",

@@ -22,7 +22,8 @@ export type JobView = {
   kind: JobKind;
   /** The workspace an erasure is for; null for the operator's jobs. */
   workspaceId: string | null;
-  status: "running" | "completed" | "failed";
+  /** `succeeded`: the word executions and deliveries use for a run that ended well. */
+  status: "running" | "succeeded" | "failed";
   /** What was done so far, by what (e.g. `secrets`, `executions`). */
   counts: Record<string, number>;
   /** Why a failed job stopped (after its retries), else null. */

@@ -64,7 +64,8 @@ export class MaintenanceJob extends DurableObject<AppBindings> implements Mainte
     const job = await this.load();
     if (job?.id === id) return view(job);
     const history = (await this.ctx.storage.get<JobView[]>("history")) ?? [];
-    return history.find((ended) => ended.id === id) ?? null;
+    const found = history.find((ended) => ended.id === id);
+    return found ? view(found) : null;
   }
 
   /** Runs the next page of the job, stores what it did, and sets the alarm for the next one. */
@@ -72,7 +73,7 @@ export class MaintenanceJob extends DurableObject<AppBindings> implements Mainte
     const job = await this.load();
     if (job?.status !== "running") return;
     const phase = PHASES[job.kind][job.phase];
-    if (!phase) return this.save(ended({ ...job, status: "completed" }));
+    if (!phase) return this.save(ended({ ...job, status: "succeeded" }));
     try {
       const page = await phase(this.env, job.cursor, job.params);
       const counts = { ...job.counts };
@@ -104,8 +105,10 @@ export class MaintenanceJob extends DurableObject<AppBindings> implements Mainte
   }
 }
 
-function view(job: Stored): JobView {
-  const { id, kind, workspaceId, status, counts, error, createdAt, completedAt } = job;
+/** The job as shown; a job stored as `completed` (its word before it was `succeeded`) reads so. */
+function view(job: JobView): JobView {
+  const { id, kind, workspaceId, counts, error, createdAt, completedAt } = job;
+  const status = (job.status as string) === "completed" ? "succeeded" : job.status;
   return { id, kind, workspaceId, status, counts, error, createdAt, completedAt };
 }
 
