@@ -82,7 +82,9 @@ async function loadDemo() {
   let demo;
   try {
     demo = JSON.parse(readFileSync(demoPath, "utf8"));
-    const agent = await api("GET", `/v1/manage/agents/${demo.agentId}`, { token: demo.memberToken });
+    const agent = await api("GET", `/v1/manage/agents/${demo.agentId}`, {
+      token: demo.memberToken,
+    });
     if (agent.status !== 200) return null;
     // A key that authenticates gets 404 for an unknown link; a dead one gets 401.
     const key = await api("GET", "/v1/widget/launches/lnk_doesnotexist", { token: demo.widgetKey });

@@ -141,7 +141,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
           title: "agent-edge",
           version: "1.0.0",
           // The SDK's terms (sdk/package.json): no licence is granted; SPDX has no identifier for that.
-          license: { name: "MIT", identifier: "MIT" },
+          license: { name: "MIT", url: "https://opensource.org/license/mit" },
           description:
             "Widget Launch API (create, look up and revoke personal conversation links), the webhook trigger, the chat session API and the management API.",
         },
