@@ -20,7 +20,7 @@ import {
 import { demoEnv } from "./demo-text.mjs";
 import { extractBlocks, matchShape, pick } from "./doc-test-parse.mjs";
 import { lastAnswer, startShell, writeCurlWrapper } from "./doc-test-shell.mjs";
-import { fetchApi, ROOT, startLocalServer } from "./local-server.mjs";
+import { fetchApi, ROOT, startFreshServer } from "./local-server.mjs";
 
 /** `npm run dev`'s own address: a doc command naming it would call the developer's server. */
 const DEV_URL = /\b(127\.0\.0\.1|localhost):8787\b/;
@@ -145,22 +145,14 @@ console.log(
 );
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agent-edge-doc-test-"));
-const operatorToken = randomBytes(32).toString("hex");
 let server;
+let operatorToken;
 let code = 1;
 try {
-  server = await startLocalServer({
-    state: "temporary",
-    vars: {
-      OPERATOR_TOKEN: operatorToken,
-      SECRETS_KEY: randomBytes(32).toString("base64"),
-      // As `npm run dev` sets it: the README registers an event endpoint on 127.0.0.1.
-      ALLOW_PRIVATE_OUTBOUND: "true",
-    },
-    logLevel: "warn",
-    // Built already (npm test builds first): served as it is, not rebuilt.
-    prebuilt: fs.existsSync(path.join(ROOT, "dist", "client", "widget.js")),
-  });
+  ({ server, operatorToken } = await startFreshServer({
+    // As `npm run dev` sets it: the README registers an event endpoint on 127.0.0.1.
+    ALLOW_PRIVATE_OUTBOUND: "true",
+  }));
   const serverMs = Date.now() - started;
   const api = fetchApi(server.base);
   const workspace = await seedDemoWorkspace(api, operatorToken);

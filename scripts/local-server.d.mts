@@ -38,6 +38,11 @@ export declare function startLocalServer(options?: {
   prebuilt?: boolean;
 }): Promise<LocalServer>;
 
+/** A throwaway server for a CI step: fresh state, random operator token and secrets key. */
+export declare function startFreshServer(
+  vars?: Record<string, string>,
+): Promise<{ server: LocalServer; operatorToken: string }>;
+
 export declare function migrateState(
   dir: string,
   options?: { prebuilt?: boolean; inheritOutput?: boolean },

@@ -5,6 +5,7 @@
 // when this process exits. Seeding a workspace is the other shared half, in scripts/demo-seed.mjs;
 // `fetchApi` connects the two.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -265,6 +266,30 @@ export async function startLocalServer(options = {}) {
   }
   const persistDir = state === "temporary" ? persist[1] : undefined;
   return { base, port, pid: child.pid, persistDir, migrations, stop, exited, output };
+}
+
+/**
+ * A throwaway server for a CI step (the smoke, the doc tests, the SDK install test): fresh
+ * temporary state, a random operator token and secrets key, warnings only, and dist/client served
+ * as `npm test` built it. `vars` adds to or overrides the settings.
+ * @param {Record<string, string>} [vars]
+ * @returns {Promise<{server: Awaited<ReturnType<typeof startLocalServer>>, operatorToken: string}>}
+ * @throws {Error} as startLocalServer does
+ */
+export async function startFreshServer(vars = {}) {
+  const operatorToken = randomBytes(32).toString("hex");
+  const server = await startLocalServer({
+    state: "temporary",
+    vars: {
+      OPERATOR_TOKEN: operatorToken,
+      SECRETS_KEY: randomBytes(32).toString("base64"),
+      ...vars,
+    },
+    logLevel: "warn",
+    // Built already (npm test builds first): served as it is, not rebuilt.
+    prebuilt: fs.existsSync(path.join(ROOT, "dist", "client", "widget.js")),
+  });
+  return { server, operatorToken };
 }
 
 /**

@@ -17,13 +17,12 @@
 // once into node_modules/.cache/ (not a devDependency: its `node` bin would replace the pinned
 // Node 24's in node_modules/.bin). Bounded: every child process has a time limit.
 import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { seedDemoWorkspace } from "./demo-seed.mjs";
 import { asCommonJs, projectTsBlocks } from "./doc-ts-blocks.mjs";
-import { fetchApi, ROOT, startLocalServer } from "./local-server.mjs";
+import { fetchApi, ROOT, startFreshServer } from "./local-server.mjs";
 import { demoLaunchesOf, findNode, installNode22 } from "./sdk-install/nodes.mjs";
 
 const STEP_MS = 180_000;
@@ -131,13 +130,8 @@ try {
   // 4. A local server with a demo workspace, and the two Nodes.
   const node20 = findNode(20, process.env.PATH?.split(delimiter) ?? []);
   const node22 = installNode22(ROOT, run);
-  const operatorToken = randomBytes(32).toString("hex");
-  server = await startLocalServer({
-    state: "temporary",
-    vars: { OPERATOR_TOKEN: operatorToken, SECRETS_KEY: randomBytes(32).toString("base64") },
-    logLevel: "warn",
-    prebuilt: existsSync(join(ROOT, "dist", "client", "widget.js")),
-  });
+  let operatorToken;
+  ({ server, operatorToken } = await startFreshServer());
   const demo = await seedDemoWorkspace(fetchApi(server.base), operatorToken);
   const env = {
     ...process.env,

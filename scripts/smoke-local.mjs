@@ -6,28 +6,16 @@
 // has 90 s to answer /health and the smoke 3 minutes, after which it is stopped (it still deletes
 // its workspace) and the run fails. Never touches `npm run dev`'s port, state or .dev.vars.
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import fs from "node:fs";
 import path from "node:path";
-import { ROOT, startLocalServer } from "./local-server.mjs";
+import { ROOT, startFreshServer } from "./local-server.mjs";
 
 const SMOKE_MS = 180_000;
 
-const operatorToken = randomBytes(32).toString("hex");
 console.log("[test:smoke] Starting a local server with fresh state...");
 let server;
+let operatorToken;
 try {
-  server = await startLocalServer({
-    state: "temporary",
-    vars: {
-      OPERATOR_TOKEN: operatorToken,
-      SECRETS_KEY: randomBytes(32).toString("base64"),
-      ALLOW_PRIVATE_OUTBOUND: "true",
-    },
-    logLevel: "warn",
-    // Built already (npm test builds first): served as it is, not rebuilt.
-    prebuilt: fs.existsSync(path.join(ROOT, "dist", "client", "widget.js")),
-  });
+  ({ server, operatorToken } = await startFreshServer({ ALLOW_PRIVATE_OUTBOUND: "true" }));
 } catch (error) {
   console.error(`[test:smoke] ${error instanceof Error ? error.message : error}`);
   process.exit(1);
