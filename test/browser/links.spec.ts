@@ -220,6 +220,9 @@ describe("the Links screen", () => {
     expect(await current.getByRole("button", { name: "End conversation" }).count()).toBe(0);
     await current.getByRole("button", { name: "Revoke link" }).click();
     const confirm = current.getByRole("dialog", { name: "Revoke this link?" });
+    // Cancel has the focus, not the button that cannot be undone: a stray Enter keeps the link.
+    const cancel = confirm.getByRole("button", { name: "Cancel" });
+    expect(await cancel.evaluate((button) => button === document.activeElement)).toBe(true);
     expect(await seriousFindings(current)).toEqual([]);
     await shot(current, "6-revoke-confirm");
     await confirm.getByRole("button", { name: "Revoke link" }).click();
