@@ -1809,6 +1809,8 @@ export interface components {
                 [key: string]: unknown;
             }[];
             concurrency: components["schemas"]["WorkflowConcurrency"];
+            /** @description Sticky notes on the canvas, as saved */
+            notes: components["schemas"]["WorkflowNote"][];
             /** @description Each webhook node's full URL, by node key */
             webhookUrls: {
                 [key: string]: string;
@@ -1821,6 +1823,26 @@ export interface components {
             limit: number;
             queueLimit: number;
         } | null;
+        /** @description A sticky note on the canvas; runs never see it (docs/api/webhooks.md#notes) */
+        WorkflowNote: {
+            /**
+             * @description Unique among the workflow's notes
+             * @example note_1
+             */
+            key: string;
+            /** @description Plain text, 0 to 5,000 characters */
+            text: string;
+            /** @description Where the canvas draws its top left corner (px) */
+            position: {
+                x: number;
+                y: number;
+            };
+            /** @description Its size on the canvas (px); absent: the canvas's default */
+            size?: {
+                width: number;
+                height: number;
+            };
+        };
         WorkflowInput: {
             name: string;
             slug: string;
@@ -1828,6 +1850,11 @@ export interface components {
             /** @default [] */
             connections?: components["schemas"]["WorkflowConnection"][];
             concurrency?: components["schemas"]["WorkflowConcurrencyInput"];
+            /**
+             * @description Sticky notes on the canvas, at most 100, keys unique; runs never see them
+             * @default []
+             */
+            notes?: components["schemas"]["WorkflowNote"][];
         };
         /**
          * @description `{from, to, branch?: "true"|"false"}`; `branch` only on connections from a condition
@@ -1948,7 +1975,7 @@ export interface components {
             };
             /** @description The body's first 2 KiB as text */
             bodyPreview: string;
-            /** @description Why a call was refused (for invalid_signature: no_secret, missing_header, bad_signature or stale_timestamp); never told to the caller */
+            /** @description Why a call was refused; null for calls not refused so. For invalid_signature: no_secret, missing_header, bad_signature or stale_timestamp, kept from the caller (its answer says only that the signature did not verify). For invalid_body and payload_too_large: the sentence the caller's answer gave as its `message` */
             reason: string | null;
         };
         LoggedRequestDetail: components["schemas"]["LoggedRequest"] & {
@@ -2384,6 +2411,8 @@ export interface operations {
                 createdAfter?: string;
                 /** @description ISO 8601; exclusive */
                 createdBefore?: string;
+                /** @description `false`: leave out the dashboard's preview links (made by a member, external id `dashboard-preview:<memberId>`); `true`: only those; absent: every link */
+                preview?: "true" | "false";
                 /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
@@ -8702,6 +8731,8 @@ export interface operations {
                 createdAfter?: string;
                 /** @description ISO 8601; exclusive */
                 createdBefore?: string;
+                /** @description `false`: leave out the dashboard's preview links (made by a member, external id `dashboard-preview:<memberId>`); `true`: only those; absent: every link */
+                preview?: "true" | "false";
                 /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */

@@ -33,6 +33,15 @@ function page(title: string, body: HtmlEscapedString | Promise<HtmlEscapedString
 <body><main>${body}</main></body></html>`;
 }
 
+/**
+ * Whom a person without a usable link asks, in the dashboard's terms (docs/dashboard.md#sign-in):
+ * the Owner or an Admin makes one on the Members screen, with the **Sign-in link** button on the
+ * person's row. The API call is for the people who build on it, not for someone locked out.
+ */
+const WHOM_TO_ASK = html`<p>To get a new link, ask your workspace's Owner or an Admin: they can make
+one for you in the dashboard, under <strong>Members</strong>, with the <strong>Sign-in link</strong>
+button on your row.</p>`;
+
 /** Asks the person to continue signing in as the link's member; the button posts the token. */
 export function continuePage(
   token: string,
@@ -53,8 +62,8 @@ export function unusableLinkPage() {
   return page(
     "Link not valid",
     html`<h1>This sign-in link cannot be used</h1>
-<p>It was used already, has expired (links last 15 minutes) or was never valid. Ask a workspace
-Owner or Admin for a new one, or create one with <code>POST /v1/manage/sign-in-links</code>.</p>`,
+<p>It was used already, has expired (links last 15 minutes) or was never valid.</p>
+${WHOM_TO_ASK}`,
   );
 }
 
@@ -71,8 +80,8 @@ export function signInPage() {
 <noscript><p>Signing in needs JavaScript.</p></noscript>
 <p><button type="button" id="passkey" hidden>Sign in with a passkey</button></p>
 <p id="passkey-status" role="status"></p>
-<p>Or sign in with a one-time link. Ask an Owner or Admin of your workspace for one, or, with
-your member token, create one yourself with <code>POST /v1/manage/sign-in-links</code>.</p>
+<p>Or sign in with a one-time link, which works once, for 15 minutes.</p>
+${WHOM_TO_ASK}
 <script src="/sign-in.js" defer></script>`,
   );
 }

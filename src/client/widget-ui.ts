@@ -126,6 +126,11 @@ export function mountWidget(host: HTMLElement, setup: WidgetSetup): WidgetContro
   let heldOverflow: string | null = null;
 
   let frame: HTMLIFrameElement | null = null;
+  /**
+   * Whether the chat page is in the frame: until then it holds an empty document of this page's
+   * origin, and a message to it for the chat's origin is dropped with a console warning.
+   */
+  let loaded = false;
   let unread = 0;
   const listeners = new Set<Parameters<WidgetControl["onMessage"]>[0]>();
 
@@ -146,7 +151,10 @@ export function mountWidget(host: HTMLElement, setup: WidgetSetup): WidgetContro
       frame = el("iframe", "", { title: "Chat" });
       frame.referrerPolicy = "no-referrer";
       frame.src = `${origin}/chat/embed/${setup.channel}#launch=${encodeURIComponent(token)}`;
-      frame.addEventListener("load", fitScreen);
+      frame.addEventListener("load", () => {
+        loaded = true;
+        fitScreen();
+      });
       panel.append(frame);
     }
     return frame;
@@ -176,8 +184,9 @@ export function mountWidget(host: HTMLElement, setup: WidgetSetup): WidgetContro
       }
       heldOverflow = null;
     }
-    // The chat keeps Tab inside itself while it is modal; it cannot be reached from here.
-    frame?.contentWindow?.postMessage({ type: WIDGET_MESSAGE.modal, modal }, origin);
+    // The chat keeps Tab inside itself while it is modal; it cannot be reached from here. Sent
+    // to the chat's origin only, once it is there; its load sends the state of that moment.
+    if (loaded) frame?.contentWindow?.postMessage({ type: WIDGET_MESSAGE.modal, modal }, origin);
   };
   phone.addEventListener("change", fitScreen);
 

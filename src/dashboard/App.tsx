@@ -5,7 +5,7 @@
  */
 import { type ComponentType, useEffect, useMemo } from "react";
 import { useMe } from "./queries";
-import { followLink, matchPath, type PathParams, usePath } from "./router";
+import { followLink, matchPath, type PathParams, replacePath, usePath } from "./router";
 import { Agents } from "./screens/Agents";
 import { AuditLog } from "./screens/audit/AuditLog";
 import { EndpointPage } from "./screens/events/EndpointPage";
@@ -24,6 +24,7 @@ import {
 } from "./screens/workflows/WorkflowPage";
 import { Workflows } from "./screens/workflows/Workflows";
 import { ErrorNote, Loading } from "./ui/feedback";
+import { LeavePrompt } from "./ui/LeavePrompt";
 
 /**
  * `path` may have `:name` segments (router.ts); screens with them are reached by links, not the
@@ -65,7 +66,7 @@ export function App() {
   const screen = current.screen;
   useEffect(() => {
     // An unknown path (or /app itself) shows the first screen under its own address.
-    if (screen && !matchPath(screen.path, path)) window.history.replaceState(null, "", screen.path);
+    if (screen && !matchPath(screen.path, path)) replacePath(screen.path);
   }, [screen, path]);
   useEffect(() => {
     if (!current.screen) return;
@@ -117,6 +118,7 @@ export function App() {
           <screen.Component canChange={member.role !== "member"} params={current.params} />
         </main>
       </div>
+      <LeavePrompt />
     </>
   );
 }

@@ -9,7 +9,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
 import type { JsonValue } from "../platform/json";
-import type { WorkflowDefinition } from "../workflows/nodes";
+import type { WorkflowDefinition, WorkflowNote } from "../workflows/nodes";
 import type { Retention } from "./retention";
 
 export const workspaces = sqliteTable("workspaces", {
@@ -197,6 +197,8 @@ export const workflows = sqliteTable(
     slug: text("slug").notNull(),
     status: text("status", { enum: ["running", "stopped"] }).notNull(),
     definition: text("definition", { mode: "json" }).$type<WorkflowDefinition>().notNull(),
+    /** Sticky notes of the canvas: apart from the definition, so runs never carry them. */
+    notes: text("notes", { mode: "json" }).$type<WorkflowNote[]>().notNull().default([]),
     /** Runner objects taking its calls now, cached with its id (docs/scaling.md#runner-shards). */
     runnerShards: integer("runner_shards").notNull().default(1),
     /** The most it ever had: its executions and request log may be on any of those. */

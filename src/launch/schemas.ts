@@ -160,6 +160,10 @@ export const ListLaunchesQuerySchema = listQuery({
     .datetime({ offset: true })
     .optional()
     .openapi({ description: "ISO 8601; exclusive" }),
+  preview: z.enum(["true", "false"]).optional().openapi({
+    description:
+      "`false`: leave out the dashboard's preview links (made by a member, external id `dashboard-preview:<memberId>`); `true`: only those; absent: every link",
+  }),
 });
 export type ListLaunchesQuery = z.infer<typeof ListLaunchesQuerySchema>;
 

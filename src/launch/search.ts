@@ -1,10 +1,11 @@
 /**
  * Listing and searching a workspace's links (docs/api/launch.md#listing-links): newest first, by
- * the person's externalId, status, agent and creation time, in pages with an opaque cursor. Every
- * filter has its index (`links_workspace_*_created`), so a page costs the same at 100,000 links.
+ * the person's externalId, status, agent and creation time, and with or without the dashboard's
+ * preview links, in pages with an opaque cursor. Every filter but `preview` has its index
+ * (`links_workspace_*_created`), so a page costs the same at 100,000 links.
  * Reads D1 directly: every create and change is written there before it is answered.
  */
-import { and, desc, eq, gt, inArray, lt, lte, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, like, lt, lte, notLike, or, type SQL } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { links } from "../db/schema";
 import { decodeCursor, encodeCursor } from "../platform/cursor";
@@ -14,6 +15,14 @@ import { toLaunch } from "./links";
 import type { LaunchList, ListLaunchesQuery } from "./schemas";
 
 const LINK_ID = /^lnk_[0-9A-Za-z]{1,60}$/;
+
+/**
+ * Links a member made, not a widget key: the dashboard's preview links (src/agents/preview),
+ * whose `createdByKey` is the member's id. (`_` matches any one character; no key's id starts
+ * with `mem`.) No index of its own: it narrows whichever the other filters use, and preview links
+ * are few (one live per member and channel, given again for a day).
+ */
+const PREVIEW_CREATOR = "mem_%";
 
 /**
  * One page of the links `key` may see (a widget key, or a member's whole workspace), newest first.
@@ -41,6 +50,8 @@ export async function listLinks(
   else if (query.status === "expired") {
     where.push(eq(links.status, "pending"), lte(links.expiresAt, now));
   } else if (query.status !== undefined) where.push(eq(links.status, query.status));
+  if (query.preview === "true") where.push(like(links.createdByKey, PREVIEW_CREATOR));
+  else if (query.preview === "false") where.push(notLike(links.createdByKey, PREVIEW_CREATOR));
   if (query.createdAfter) where.push(gt(links.createdAt, Date.parse(query.createdAfter)));
   if (query.createdBefore) where.push(lt(links.createdAt, Date.parse(query.createdBefore)));
   if (query.cursor !== undefined) {

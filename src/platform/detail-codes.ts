@@ -21,7 +21,7 @@ export const DETAIL_CODES = {
   unknown_parameter: "`invalid_parameters`: a launch parameter the channel does not define.",
   missing_required: "`invalid_parameters`: a required launch parameter is missing.",
   unknown_node_type: "Workflow: a node's `type` that is not a node type.",
-  duplicate_key: "Workflow: two nodes have the same key.",
+  duplicate_key: "Workflow: two nodes, or two sticky notes, have the same key.",
   no_trigger: "Workflow: no trigger node (webhook or conversation_event).",
   unknown_node: "Workflow: a connection names a node key that no node has.",
   missing_branch: 'Workflow: a connection leaving a condition has no `branch` ("true"/"false").',

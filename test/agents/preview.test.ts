@@ -194,6 +194,21 @@ describe("POST /v1/manage/agents/{id}/channels/{channelId}/preview-link", () => 
     const preview = await expectJson<Preview>(await ask(ws, ws.ownerToken), 201);
     expect(preview.id).not.toBe(keyLink.id);
     expect(await linkStatus(ws, keyLink.id)).toBe("pending");
+    // The list tells them apart (docs/api/launch.md#listing-links): the Links screen's default.
+    const listed = async (query: string) =>
+      (
+        await expectJson<{ data: { id: string }[] }>(
+          await call("GET", `/v1/manage/links${query}`, { token: ws.ownerToken }),
+          200,
+        )
+      ).data.map((link) => link.id);
+    expect(await listed("?preview=false")).toEqual([keyLink.id]);
+    expect(await listed("?preview=true")).toEqual([preview.id]);
+    expect(await listed("")).toEqual([preview.id, keyLink.id]);
+    expect(await listed("?preview=false&status=pending")).toEqual([keyLink.id]);
+    expect(
+      (await call("GET", "/v1/manage/links?preview=no", { token: ws.ownerToken })).status,
+    ).toBe(400);
     const cookie = await sessionCookie(ws.ownerToken);
     const page = await withSession(cookie, "GET", `/app/preview/${keyLink.id}`);
     expect(page.status).toBe(404);

@@ -67,6 +67,8 @@ async function signIn(url: string): Promise<string> {
   expect(signInPage.status).toBe(200);
   const html = await signInPage.text();
   expect(html).toContain('<form id="link" method="post" action="/sign-in/continue" hidden>');
+  expect(html).toContain("ask your workspace's Owner or an Admin");
+  expect(html).not.toContain("POST /v1/manage");
   expect(html).toContain('<script src="/sign-in.js" defer></script>');
   const page = await continueWith(token);
   expect(page.status).toBe(200);
@@ -118,6 +120,10 @@ describe("sign-in links", () => {
     expect(old.status).toBe(410);
     const page = await old.text();
     expect(page).toContain("This sign-in link cannot be used");
+    // Whom to ask, in the dashboard's words, not an API call a locked-out person cannot make.
+    expect(page).toContain("ask your workspace's Owner or an Admin");
+    expect(page).toContain("<strong>Sign-in link</strong>");
+    expect(page).not.toContain("POST /v1/manage");
     expect(page).not.toContain(token);
     expect(page).not.toContain("Olga Owner");
     // The link still works, from its fragment.

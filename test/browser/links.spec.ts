@@ -107,6 +107,13 @@ beforeAll(async () => {
   ada = await createLink("Ada", "cus_ada");
   bob = await createLink("Bob", "cus_bob");
   for (let i = 1; i <= FILLER_LINKS; i++) await createLink(`Person ${i}`, `cus_${i}`);
+  // The dashboard's own preview link, the newest: left out of Links unless asked for.
+  const preview = await api(
+    "POST",
+    `/v1/manage/agents/${demo.agentId}/channels/${demo.channelId}/preview-link`,
+    { token: demo.memberToken, body: { parameters: { plan: "Pro" } } },
+  );
+  expect(preview.status, preview.text).toBe(201);
   browser = await launchChromium();
   page = await watchedPage();
   await signIn(page);
@@ -134,6 +141,28 @@ describe("the Links screen", () => {
     expect(await current.evaluate(() => document.activeElement?.textContent)).toBe("Bob");
     expect(await current.getByRole("button", { name: "Load more" }).count()).toBe(0);
     await shot(current, "1-list");
+
+    // The preview link made in the dashboard shows only when asked for, at once.
+    const previews = current.getByLabel("Show preview links");
+    expect(await previews.isChecked()).toBe(false);
+    await previews.check();
+    await current.waitForURL(/\?previews=shown$/);
+    await rows
+      .first()
+      .getByText(/^dashboard-preview:mem_/)
+      .waitFor();
+    expect(await current.getByLabel("Show preview links").isChecked()).toBe(true);
+    await shot(current, "1b-previews");
+    await current.getByLabel("Show preview links").uncheck();
+    await current.waitForURL((url) => url.search === "");
+    // The list as it was, both pages loaded, without the preview link.
+    await current.getByText(`Showing ${FILLER_LINKS + 2} links.`).waitFor();
+    expect(
+      await current
+        .locator(".link-rows")
+        .getByText(/^dashboard-preview:/)
+        .count(),
+    ).toBe(0);
   });
 
   it("finds a link by the person's external id, and by status and agent", async () => {
@@ -220,6 +249,9 @@ describe("the Links screen", () => {
     expect(await current.getByRole("button", { name: "End conversation" }).count()).toBe(0);
     await current.getByRole("button", { name: "Revoke link" }).click();
     const confirm = current.getByRole("dialog", { name: "Revoke this link?" });
+    // Cancel has the focus, not the button that cannot be undone: a stray Enter keeps the link.
+    const cancel = confirm.getByRole("button", { name: "Cancel" });
+    expect(await cancel.evaluate((button) => button === document.activeElement)).toBe(true);
     expect(await seriousFindings(current)).toEqual([]);
     await shot(current, "6-revoke-confirm");
     await confirm.getByRole("button", { name: "Revoke link" }).click();

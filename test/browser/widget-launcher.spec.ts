@@ -37,6 +37,13 @@ describe("the widget's launcher", () => {
       const link = await createLink(w);
       const host = await openHost(w, hostPage(link.embedHtml), variant);
       const { page } = host;
+      // What Chromium itself logs in the customer's console (a postMessage to the frame before
+      // the chat's origin is in it would be "The target origin provided … does not match").
+      const logged: string[] = [];
+      const cdp = await page.context().newCDPSession(page);
+      cdp.on("Log.entryAdded", ({ entry }) => logged.push(`[${entry.level}] ${entry.text}`));
+      page.on("console", (message) => logged.push(`[${message.type()}] ${message.text()}`));
+      await cdp.send("Log.enable");
       try {
         const badge = page.locator("#agent-edge-launcher .badge");
         await launcher(page).click();
@@ -65,6 +72,7 @@ describe("the widget's launcher", () => {
         expect(await axeFindings(frame), `${variant.name}: the chat inside`).toEqual([]);
         expect(await page.title()).toBe("Shop");
         expect(host.problems).toEqual([]);
+        expect(logged.filter((line) => /postMessage|target origin/i.test(line))).toEqual([]);
       } finally {
         await closeHost(host);
       }

@@ -231,6 +231,45 @@ describe("the workflow editor", () => {
     await canvasNode(page, "Condition").click();
     await look(page, "editor-7-tidy");
   });
+
+  it("asks before unsaved edits are left by the sidebar, back or a tab", async () => {
+    const { page } = need(owner, "owner");
+    const editorUrl = page.url();
+    const nodes = page.locator(".react-flow__node");
+    const before = await nodes.count();
+    await page
+      .getByRole("region", { name: "Add a node" })
+      .getByRole("button", { name: "Set" })
+      .click();
+    await page.getByText("Unsaved changes.").waitFor();
+    const asked = page.getByRole("dialog", { name: "Leave without saving?" });
+    const stay = asked.getByRole("button", { name: "Stay" });
+    await page
+      .getByRole("navigation", { name: "Dashboard" })
+      .getByRole("link", { name: "Links" })
+      .click();
+    await asked.waitFor();
+    expect(await stay.evaluate((button) => button === document.activeElement)).toBe(true);
+    await look(page, "editor-8-leave-unsaved");
+    await stay.click();
+    await asked.waitFor({ state: "hidden" });
+    expect(page.url()).toBe(editorUrl);
+    expect(await nodes.count()).toBe(before + 1);
+    // Back asks too: Escape stays, on the editor's address, the edit kept.
+    await page.goBack();
+    await asked.waitFor();
+    await page.keyboard.press("Escape");
+    await asked.waitFor({ state: "hidden" });
+    await expect.poll(() => page.url()).toBe(editorUrl);
+    expect(await nodes.count()).toBe(before + 1);
+    await page
+      .getByRole("navigation", { name: "Workflow" })
+      .getByRole("link", { name: "Executions" })
+      .click();
+    await asked.getByRole("button", { name: "Leave" }).click();
+    await page.waitForURL(/\/app\/workflows\/wf_[^/]+$/);
+    await page.getByRole("region", { name: "Executions" }).waitFor();
+  });
 });
 
 describe("the editor for a Member, dark and at 375 px", () => {

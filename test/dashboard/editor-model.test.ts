@@ -45,6 +45,7 @@ const workflow: Schemas["Workflow"] = {
     { from: "check", to: "yes", branch: "true" },
   ],
   concurrency: null,
+  notes: [],
   webhookUrls: {},
   createdAt: "",
   updatedAt: "",

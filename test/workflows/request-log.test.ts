@@ -52,7 +52,9 @@ describe("the request log", () => {
     const { executionId } = await expectJson<{ executionId: string }>(accepted, 200);
     expect((await hook(url, { headers: signed, body })).headers.get("x-deduplicated")).toBe("true");
     const forged = { ...signed, "x-hub-signature-256": "sha256=00" };
-    expect((await hook(url, { headers: forged, body })).status).toBe(401);
+    const forgedAnswer = await hook(url, { headers: forged, body });
+    expect(forgedAnswer.status).toBe(401);
+    const forgedText = await forgedAnswer.text();
     expect((await hook(url, { method: "PUT", body })).status).toBe(405);
     expect((await hook(url, { headers: signed, body })).status).toBe(200);
     expect((await hook(url, { headers: signed, body })).status).toBe(429);
@@ -81,6 +83,8 @@ describe("the request log", () => {
     expect(repeated?.executionId).toBe(executionId);
     expect(third?.executionId).toBe(executionId);
     expect(forgedEntry).toMatchObject({ reason: "bad_signature", executionId: null });
+    // A signature's reason stays in the log: the forger is not told (see request-words.test.ts).
+    expect(forgedText).not.toContain("bad_signature");
     expect(refusedMethod?.method).toBe("PUT");
     expect(limited?.executionId).toBeNull();
     // Credentials and signatures redacted; other headers kept; secret values gone from the body.
@@ -106,9 +110,11 @@ describe("the request log", () => {
     const flow = await createWorkflow(ws, { nodes: [{ type: "webhook" }] });
     const url = flow.webhookUrls.webhook_1 as string;
     const json = { "content-type": "application/json" };
-    expect((await hook(url, { headers: json, body: "{not json" })).status).toBe(422);
+    const unparsable = await hook(url, { headers: json, body: "{not json" });
+    expect(unparsable.status).toBe(422);
     const huge = new Uint8Array(1_048_577).fill(97);
-    expect((await hook(url, { headers: json, body: huge })).status).toBe(413);
+    const tooLarge = await hook(url, { headers: json, body: huge });
+    expect(tooLarge.status).toBe(413);
     await call("POST", `/v1/manage/workflows/${flow.id}/stop`, { token: ws.ownerToken });
     expect((await hook(url, { body: { a: 1 } })).status).toBe(404);
     // An unknown node of the workflow is not one of its URLs: not recorded.
@@ -122,6 +128,11 @@ describe("the request log", () => {
     expect(data[1]).toMatchObject({ size: 1_048_577, bodyPreview: "" });
     expect(data[2]?.reason).toMatch(/not valid JSON/);
     expect(data[2]?.bodyPreview).toBe("{not json");
+    // A refused body's reason is what its sender was answered (see request-words.test.ts).
+    const told = async (answer: Response) =>
+      ((await answer.json()) as { error: { message: string } }).error.message;
+    expect(data[2]?.reason).toBe(await told(unparsable));
+    expect(data[1]?.reason).toBe(await told(tooLarge));
   });
 
   it("pages with nextCursor and reads one call with its whole body", async () => {

@@ -68,8 +68,8 @@ export function WidgetPreview(props: { agent: Schemas["Agent"]; channel: Schemas
           />
           <p className="muted preview-note">
             A real conversation, as you ({link.participant.name}): Links lists it under{" "}
-            <code className="anywhere">{link.participant.externalId}</code>, and it sends events and
-            starts workflows like any link.
+            <code className="anywhere">{link.participant.externalId}</code> with "Show preview
+            links" ticked, and it sends events and starts workflows like any link.
           </p>
         </>
       ) : null}

@@ -1,7 +1,7 @@
 /**
  * Asking before an action that cannot be undone (docs/dashboard.md#screens: revoke, remove,
  * delete): the question, what follows from it, the action's error if it failed, the action's
- * button and Cancel.
+ * button and Cancel, which has the focus when it opens (a stray Enter must not revoke).
  */
 import type { ReactNode } from "react";
 import { Dialog } from "./Dialog";
@@ -31,6 +31,7 @@ export function ConfirmDialog<T>(props: {
           tone="danger"
           mutation={props.mutation}
           onClose={props.onClose}
+          focusClose
         />
       </div>
     </Dialog>

@@ -9,7 +9,9 @@ import { ErrorNote } from "./feedback";
  * `confirm` is the main button's text (none: the closing button alone); it submits the form it
  * stands in unless `onConfirm` is given, is `primary` unless `tone` says `danger`, and is disabled
  * while `mutation` (what it runs, a TanStack mutation) is pending; the mutation's error is shown
- * above the buttons. `closeLabel` is the closing button's text, Cancel unless said.
+ * above the buttons. `closeLabel` is the closing button's text, Cancel unless said. `focusClose`:
+ * the closing button takes focus when the dialog opens, not the first one, as a question before an
+ * action that cannot be undone asks (a stray Enter then cancels).
  */
 export function DialogActions(props: {
   confirm?: string;
@@ -18,6 +20,7 @@ export function DialogActions(props: {
   mutation?: { isPending: boolean; error: unknown };
   onClose: () => void;
   closeLabel?: string;
+  focusClose?: boolean;
 }) {
   return (
     <>
@@ -33,10 +36,23 @@ export function DialogActions(props: {
             {props.confirm}
           </button>
         ) : null}
-        <button type="button" onClick={props.onClose}>
+        <button
+          type="button"
+          onClick={props.onClose}
+          ref={props.focusClose ? markAutofocus : undefined}
+        >
           {props.closeLabel ?? "Cancel"}
         </button>
       </div>
     </>
   );
+}
+
+/**
+ * Sets the `autofocus` attribute, which `<dialog>.showModal()` honours over its first focusable
+ * control. React's own `autoFocus` only calls `focus()` at mount, before the dialog opens and
+ * moves focus to its first control, so it would not hold.
+ */
+function markAutofocus(button: HTMLButtonElement | null): void {
+  button?.setAttribute("autofocus", "");
 }

@@ -3,6 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { once } from "../../platform/once";
 import { listQuery, pageSchema } from "../../platform/paging";
 import { WORKFLOW_NODE } from "../nodes/models";
+import { MAX_NOTES, noteSchema } from "./notes";
 
 /**
  * The workflow and execution schemas, built on first use: in the Worker only the management API
@@ -51,6 +52,8 @@ export const workflowSchemas = once(() => {
     .object({ limit: z.number().int(), queueLimit: z.number().int() })
     .openapi("WorkflowConcurrency", { description: concurrencyDescription });
 
+  const Note = noteSchema();
+
   /**
    * Body of create and replace. Only the envelope is checked here; the definition itself is checked
    * by `parseDefinition`, which lists every problem at once.
@@ -62,6 +65,9 @@ export const workflowSchemas = once(() => {
       nodes: z.array(Node).max(100),
       connections: z.array(ConnectionInput).max(500).default([]),
       concurrency: Concurrency.nullable().optional(),
+      notes: z.array(Note).max(MAX_NOTES).default([]).openapi({
+        description: "Sticky notes on the canvas, at most 100, keys unique; runs never see them",
+      }),
     })
     .openapi("WorkflowInput");
 
@@ -76,6 +82,7 @@ export const workflowSchemas = once(() => {
       }),
       connections: z.array(z.record(z.string(), z.unknown())),
       concurrency: ConcurrencyShown.nullable(),
+      notes: z.array(Note).openapi({ description: "Sticky notes on the canvas, as saved" }),
       webhookUrls: z.record(z.string(), z.string()).openapi({
         description: "Each webhook node's full URL, by node key",
       }),

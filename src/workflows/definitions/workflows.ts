@@ -1,18 +1,19 @@
 /**
  * Workflows (docs/api/manage.md, docs/api/webhooks.md): create, read, replace, delete, start and stop. Definitions are
- * validated by the pure engine's `parseDefinition`, every problem at once, and stored with their
- * defaults. Each write then tells the workflow's runner to re-read it, so a stop takes effect at once.
+ * validated (input.ts: the pure engine's `parseDefinition`, every problem at once) and stored with
+ * their defaults; the canvas's sticky notes are stored beside them (docs/api/webhooks.md#notes).
+ * Each write then tells the workflow's runner to re-read it, so a stop takes effect at once.
  */
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { isUniqueViolation } from "../../db/errors";
-import { agents, type Workflow, workflows, workspaces } from "../../db/schema";
-import { ApiError, type ErrorDetail, invalidRequest, notFound } from "../../platform/errors";
+import { type Workflow, workflows, workspaces } from "../../db/schema";
+import { ApiError, notFound } from "../../platform/errors";
 import { isoTime, newId } from "../../platform/ids";
 import { idsOf, keysetAfter, type PageQuery, pageOf } from "../../platform/paging";
-import type { WorkflowConcurrency, WorkflowDefinition } from "../nodes/types";
-import { parseDefinition } from "../nodes/validate";
+import type { WorkflowConcurrency, WorkflowNote } from "../nodes/types";
 import { shardCount } from "../runner/shards";
+import { validDefinition } from "./input";
 import type { WorkflowShards } from "./lookups";
 import type { WorkflowInput } from "./schemas";
 
@@ -30,6 +31,7 @@ export type WorkflowView = {
   nodes: Record<string, unknown>[];
   connections: Record<string, unknown>[];
   concurrency: WorkflowConcurrency | null;
+  notes: WorkflowNote[];
   webhookUrls: Record<string, string>;
   createdAt: string;
   updatedAt: string;
@@ -59,6 +61,7 @@ function toView(row: Workflow, workspaceSlug: string, appUrl: string): WorkflowV
     nodes: row.definition.nodes,
     connections: row.definition.connections,
     concurrency: row.definition.concurrency ?? null,
+    notes: row.notes,
     webhookUrls,
     createdAt: isoTime(row.createdAt),
     updatedAt: isoTime(row.updatedAt),
@@ -89,47 +92,6 @@ async function findWorkflow(
   return row;
 }
 
-/**
- * Validates the definition and the agents its conversation_event triggers name.
- * @throws ApiError 400 invalid_request listing every problem
- */
-async function validDefinition(
-  db: DrizzleD1Database,
-  workspaceId: string,
-  input: WorkflowInput,
-): Promise<WorkflowDefinition> {
-  const parsed = parseDefinition({ nodes: input.nodes, connections: input.connections });
-  const problems: ErrorDetail[] = parsed.ok ? [] : [...parsed.problems];
-  const nodes = parsed.ok ? parsed.definition.nodes : [];
-  const agentIds = [
-    ...new Set(nodes.flatMap((n) => (n.type === "conversation_event" ? [n.agentId] : []))),
-  ];
-  if (agentIds.length > 0) {
-    const known = new Set(
-      (
-        await db
-          .select({ id: agents.id })
-          .from(agents)
-          .where(and(eq(agents.workspaceId, workspaceId), inArray(agents.id, agentIds)))
-      ).map((row) => row.id),
-    );
-    for (const [index, node] of nodes.entries()) {
-      if (node.type === "conversation_event" && !known.has(node.agentId)) {
-        problems.push({
-          field: `nodes[${index}].agentId`,
-          code: "unknown_agent",
-          message: `No agent ${node.agentId} in this workspace.`,
-        });
-      }
-    }
-  }
-  if (!parsed.ok || problems.length > 0) {
-    throw invalidRequest("The workflow definition is invalid.", problems);
-  }
-  const { concurrency } = input;
-  return concurrency ? { ...parsed.definition, concurrency } : parsed.definition;
-}
-
 const slugTaken = (slug: string) =>
   new ApiError(409, "slug_taken", `The workspace already has a workflow with slug "${slug}".`);
 
@@ -150,6 +112,7 @@ export async function createWorkflow(
     slug: input.slug,
     status: "stopped",
     definition,
+    notes: input.notes,
     runnerShards: shards,
     runnerShardsEver: shards,
     createdAt: now,
@@ -228,6 +191,7 @@ export async function replaceWorkflow(
     name: input.name,
     slug: input.slug,
     definition,
+    notes: input.notes,
     runnerShards,
     runnerShardsEver,
     updatedAt: now,
@@ -239,6 +203,7 @@ export async function replaceWorkflow(
         name: row.name,
         slug: row.slug,
         definition,
+        notes: row.notes,
         runnerShards,
         runnerShardsEver,
         updatedAt: now,

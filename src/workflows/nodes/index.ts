@@ -10,4 +10,9 @@ export {
   nextKey,
 } from "./models";
 export { judge, layersOf } from "./problems";
-export type { ConversationEventNode, WorkflowDefinition, WorkflowNode } from "./types";
+export type {
+  ConversationEventNode,
+  WorkflowDefinition,
+  WorkflowNode,
+  WorkflowNote,
+} from "./types";

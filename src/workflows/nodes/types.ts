@@ -38,6 +38,17 @@ export type WorkflowDefinition = {
   concurrency?: WorkflowConcurrency;
 };
 
+/**
+ * A sticky note of the canvas (docs/api/webhooks.md#notes): saved beside the definition, never
+ * part of it, so runs never see it.
+ */
+export type WorkflowNote = {
+  key: string;
+  text: string;
+  position: { x: number; y: number };
+  size?: { width: number; height: number };
+};
+
 /** What a trigger node produced; for webhooks the outputs of docs/api/webhooks.md#request-outputs. */
 export type WebhookOutput = {
   body: JsonValue;

@@ -39,7 +39,7 @@ export const requestSchemas = once(() => {
       bodyPreview: z.string().openapi({ description: "The body's first 2 KiB as text" }),
       reason: z.string().nullable().openapi({
         description:
-          "Why a call was refused (for invalid_signature: no_secret, missing_header, bad_signature or stale_timestamp); never told to the caller",
+          "Why a call was refused; null for calls not refused so. For invalid_signature: no_secret, missing_header, bad_signature or stale_timestamp, kept from the caller (its answer says only that the signature did not verify). For invalid_body and payload_too_large: the sentence the caller's answer gave as its `message`",
       }),
     })
     .openapi("LoggedRequest");

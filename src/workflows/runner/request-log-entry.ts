@@ -44,7 +44,7 @@ export type LoggedRequest = {
   headers: Record<string, string>;
   /** The body's first 2 KiB as text. */
   bodyPreview: string;
-  /** Why it was refused, for refusals; never told to the caller. */
+  /** Why it was refused, for refusals: a signature's reason is kept from the caller, a body's is its answer's message. */
   reason: string | null;
 };
 

@@ -1,6 +1,7 @@
 /**
  * The Links search (docs/dashboard.md#screens): by the person's external id, status and agent,
- * newest first, a page at a time with "Load more". The filters live in the address's query
+ * newest first, a page at a time with "Load more"; the dashboard's own preview links only when
+ * "Show preview links" is ticked. The filters live in the address's query
  * string, so Back from a link returns to the same search and a search can be shared.
  */
 import { useEffect } from "react";
@@ -14,7 +15,7 @@ import { QueryStatus, When } from "../../ui/feedback";
 import { LoadMore, Showing } from "../../ui/LoadMore";
 import { usePages } from "../../ui/paged";
 import { Screen } from "../../ui/Screen";
-import { personName, readFilters, STATUSES, StatusBadge } from "./format";
+import { linkQuery, personName, readFilters, STATUSES, StatusBadge } from "./format";
 
 /** Links per page: the API's default. */
 const PAGE_SIZE = 20;
@@ -41,7 +42,9 @@ export function LinkList() {
     page: (cursor) =>
       unwrap(
         api.GET("/v1/manage/links", {
-          params: { query: { ...filters, limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) } },
+          params: {
+            query: { ...linkQuery(filters), limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) },
+          },
         }),
       ),
   });
@@ -57,7 +60,7 @@ export function LinkList() {
         label="Search links"
         submitLabel="Search"
         search={search}
-        names={["externalId", "status", "flowId"]}
+        names={["externalId", "status", "flowId", "previews"]}
         onSearch={(chosen) => navigate(`/app/links${queryString(readFilters(chosen.toString()))}`)}
         clear={filtered ? { href: "/app/links", label: "Clear search" } : null}
       >
@@ -83,6 +86,17 @@ export function LinkList() {
             }))}
           />
         </FilterSelect>
+        <label className="check">
+          <input
+            type="checkbox"
+            name="previews"
+            value="shown"
+            defaultChecked={filters.previews === "shown"}
+            // A toggle: it applies at once, with the other fields as they stand.
+            onChange={(event) => event.currentTarget.form?.requestSubmit()}
+          />{" "}
+          Show preview links
+        </label>
       </FilterForm>
       <QueryStatus query={links} what="links" />
       <Showing

@@ -26,10 +26,26 @@ export function personName(participant: Schemas["Launch"]["participant"]): strin
   return participant.name ?? "Unnamed person";
 }
 
-/** The search of `GET /v1/manage/links` (docs/api/manage.md#links) the dashboard offers. */
-export type LinkFilters = { externalId?: string; status?: LinkStatus; flowId?: string };
+/**
+ * The search of `GET /v1/manage/links` (docs/api/manage.md#links) the dashboard offers;
+ * `previews: "shown"` lists the dashboard's own preview links too, left out otherwise.
+ */
+export type LinkFilters = {
+  externalId?: string;
+  status?: LinkStatus;
+  flowId?: string;
+  previews?: "shown";
+};
 
-/** The filters of a query string (`?externalId=…&status=…&flowId=…`); unknown values are dropped. */
+/** The API's query for `filters`: preview links are left out unless they are asked for. */
+export function linkQuery({ previews, ...filters }: LinkFilters) {
+  return { ...filters, ...(previews ? {} : { preview: "false" as const }) };
+}
+
+/**
+ * The filters of a query string (`?externalId=…&status=…&flowId=…&previews=shown`); unknown
+ * values are dropped.
+ */
 export function readFilters(search: string): LinkFilters {
   const params = new URLSearchParams(search);
   const filters: LinkFilters = {};
@@ -39,5 +55,6 @@ export function readFilters(search: string): LinkFilters {
   if (status) filters.status = status;
   const flowId = params.get("flowId");
   if (flowId) filters.flowId = flowId.slice(0, 64);
+  if (params.get("previews") === "shown") filters.previews = "shown";
   return filters;
 }

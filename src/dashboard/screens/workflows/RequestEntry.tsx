@@ -12,7 +12,7 @@ import { Badge } from "../../ui/data";
 import { QueryStatus, When } from "../../ui/feedback";
 import { bytes, prettyBody } from "../../ui/format";
 import { ExecutionLink } from "./ExecutionList";
-import { OUTCOMES, outcomeTone } from "./status";
+import { OUTCOMES, outcomeTone, reasonToldToCaller } from "./status";
 
 type Entry = Schemas["LoggedRequest"];
 
@@ -65,7 +65,12 @@ function EntryDetail({ workflowId, entry }: { workflowId: string; entry: Entry }
           <>
             <dt>Why refused</dt>
             <dd>
-              <code>{entry.reason}</code> <span className="muted">(never told to the caller)</span>
+              <code>{entry.reason}</code>{" "}
+              <span className="muted">
+                {reasonToldToCaller(entry.outcome)
+                  ? "(the caller's answer said this too)"
+                  : "(kept from the caller, whose answer says only that the signature did not verify)"}
+              </span>
             </dd>
           </>
         ) : null}

@@ -31,6 +31,15 @@ export function outcomeTone(outcome: Outcome): Tone {
   return outcome === "queued" ? "busy" : "ok";
 }
 
+/**
+ * Whether the caller's own answer said a refusal's `reason` (docs/webhooks.md#request-log): a
+ * refused body's reason is the answer's `message`; a signature's reason never leaves the log,
+ * since it would help whoever forged the call.
+ */
+export function reasonToldToCaller(outcome: Outcome): boolean {
+  return outcome !== "invalid_signature";
+}
+
 /** An execution's (or a node run's) badge colour. */
 export function runTone(
   status: Schemas["Execution"]["status"] | Schemas["NodeRun"]["status"],

@@ -8,9 +8,10 @@ import "@xyflow/react/dist/style.css";
 import "./editor.css";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
-import { useEffect, useMemo } from "react";
+import { useMemo } from "react";
 import { ApiFailure, api, type Schemas, unwrap } from "../../../api";
 import { ErrorNote } from "../../../ui/feedback";
+import { useLeaveGuard } from "../../../ui/leave-guard";
 import { Canvas, useViewCentre } from "./Canvas";
 import { checkNode } from "./fields";
 import { NodePanel } from "./NodePanel";
@@ -65,7 +66,7 @@ function EditorBody({ workflow, canChange }: Props) {
       }
     },
   });
-  useLeaveWarning(editor.dirty);
+  useLeaveGuard(editor.dirty);
   const selected = editor.nodes.find((node) => node.id === editor.selected);
   const selectedJson = selected?.data.node;
   const local = useMemo(() => (selectedJson ? checkNode(selectedJson) : []), [selectedJson]);
@@ -145,14 +146,4 @@ function saveState(
   }
   if (dirty) return "Unsaved changes.";
   return save.isSuccess ? "Saved." : "";
-}
-
-/** While `dirty`, leaving the page (reload, closing the tab) asks first. */
-function useLeaveWarning(dirty: boolean) {
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener("beforeunload", warn);
-    return () => window.removeEventListener("beforeunload", warn);
-  }, [dirty]);
 }

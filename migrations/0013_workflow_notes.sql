@@ -1,0 +1,1 @@
+ALTER TABLE `workflows` ADD `notes` text DEFAULT '[]' NOT NULL;

@@ -1,0 +1,15 @@
+/**
+ * What the request log's entry says of a refusal's reason (docs/webhooks.md#request-log): whether
+ * the caller's answer said it too. test/workflows/request-log.test.ts shows the answers: a refused
+ * body's `message` is its reason; a refused signature's answer never names its reason.
+ */
+import { describe, expect, it } from "vitest";
+import { reasonToldToCaller } from "../../src/dashboard/screens/workflows/status";
+
+describe("a refusal's reason in the request log", () => {
+  it("says a refused body's reason was told to the caller, a signature's was not", () => {
+    expect(reasonToldToCaller("invalid_body")).toBe(true);
+    expect(reasonToldToCaller("payload_too_large")).toBe(true);
+    expect(reasonToldToCaller("invalid_signature")).toBe(false);
+  });
+});
