@@ -90,7 +90,10 @@ describe("the canvas model", () => {
       for (const b of boxes.slice(i + 1)) expect(overlaps(a, b)).toBe(false);
     }
     // Without `all`, saved places stay and only the unplaced node moves, clear of the others.
-    const kept = layout([...nodes.slice(0, 2), { key: "new", type: "set" }], connections);
+    const kept = layout(
+      [...nodes.slice(0, 2), { key: "new", type: "set" } as NodeJson],
+      connections,
+    );
     expect(kept.get("hook")).toEqual({ x: 0, y: 0 });
     expect(kept.get("check")).toEqual({ x: 0, y: 0 });
     const added = kept.get("new") ?? { x: 0, y: 0 };

@@ -19,12 +19,16 @@ import {
 import { type DragEvent, useMemo, useState } from "react";
 import { isNodeType } from "../../../../workflows/nodes";
 import { WorkflowNodeView } from "./CanvasNode";
+import { NODE_SIZE } from "./layout";
 import { NoteActions, NoteView } from "./NoteNode";
 import { DRAG_TYPE } from "./Palette";
 import type { EditorState } from "./use-editor";
 
 // Module-level: React Flow re-mounts every node when this object changes identity.
 const NODE_VIEWS: NodeTypes = { workflow: WorkflowNodeView, note: NoteView };
+
+// Small enough to leave the canvas to the nodes.
+const MINIMAP = { width: 150, height: 100 };
 
 // About half a node's size: a node placed "at" a point is centred on it.
 const HALF_NODE = { x: 90, y: 35 };
@@ -45,6 +49,28 @@ export function useViewCentre(): () => { x: number; y: number } | undefined {
     });
     return { x: centre.x - HALF_NODE.x, y: centre.y - HALF_NODE.y };
   };
+}
+
+/**
+ * A function that fits the workflow in view again when node `id` (just added) is not wholly in
+ * view, so that a node added right of the last one never lands out of sight.
+ */
+export function useShowNode(): (id: string) => void {
+  const flow = useReactFlow();
+  const canvas = useStore((state) => state.domNode);
+  return (id) =>
+    // After React Flow has the node.
+    requestAnimationFrame(() => {
+      const node = flow.getNode(id);
+      if (!node || !canvas) return;
+      const box = canvas.getBoundingClientRect();
+      const { x, y } = node.position;
+      const a = flow.flowToScreenPosition({ x, y });
+      const b = flow.flowToScreenPosition({ x: x + NODE_SIZE.width, y: y + NODE_SIZE.height });
+      if (a.x >= box.left && a.y >= box.top && b.x <= box.right && b.y <= box.bottom) return;
+      // All of the workflow in view, not only the new node: it was added after another.
+      void flow.fitView({ maxZoom: 1 });
+    });
 }
 
 /** The canvas of `editor`; read-only (nothing moves or connects) unless `canChange`. */
@@ -77,6 +103,8 @@ export function Canvas({ editor, canChange }: { editor: EditorState; canChange: 
           onNodeClick={(_, node) => {
             if (node.type === "workflow") editor.setSelected(node.id);
           }}
+          // A click on the empty canvas lets go of the node: the next one added goes in view.
+          onPaneClick={() => editor.setSelected(null)}
           onSelectionChange={({ nodes }) => {
             const first = nodes.find((node) => node.type === "workflow");
             if (first) editor.setSelected(first.id);
@@ -98,7 +126,7 @@ export function Canvas({ editor, canChange }: { editor: EditorState; canChange: 
         >
           <Background />
           <Controls showInteractive={false} />
-          <MiniMap pannable zoomable ariaLabel="Minimap of the workflow" />
+          <MiniMap pannable zoomable ariaLabel="Minimap of the workflow" style={MINIMAP} />
         </ReactFlow>
       </NoteActions.Provider>
       <p role="status" className="visually-hidden">

@@ -12,7 +12,7 @@ import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { useEffect, useMemo, useRef } from "react";
 import { ApiFailure, api, type Schemas, unwrap } from "../../../api";
 import { ErrorNote } from "../../../ui/feedback";
-import { Canvas, useViewCentre } from "./Canvas";
+import { Canvas, useShowNode, useViewCentre } from "./Canvas";
 import { checkNode } from "./fields";
 import { NodePanel } from "./NodePanel";
 import { Palette } from "./Palette";
@@ -38,6 +38,7 @@ type Definition = ReturnType<EditorState["definition"]>;
 function EditorBody({ workflow, canChange }: Props) {
   const editor = useEditor(workflow);
   const inView = useViewCentre();
+  const showNode = useShowNode();
   const flow = useReactFlow();
   const tidy = () => {
     editor.arrange();
@@ -49,11 +50,14 @@ function EditorBody({ workflow, canChange }: Props) {
   const samples = useNewestSamples(workflow.id, Object.keys(workflow.webhookUrls));
   const save = useMutation({
     mutationFn: ({ nodes, connections, notes }: Definition) => {
-      const body = { name: workflow.name, slug: workflow.slug, nodes, connections, notes };
+      const body = { name: workflow.name, slug: workflow.slug, nodes, connections };
+      // Notes only to a server that keeps them (its Workflow answer has `notes`), or when some
+      // were written: an older server refuses the unknown field.
+      const withNotes = "notes" in workflow || notes.length > 0 ? { ...body, notes } : body;
       return unwrap(
         api.PUT("/v1/manage/workflows/{id}", {
           params: { path: { id: workflow.id } },
-          body: { ...body, concurrency: workflow.concurrency } as Schemas["WorkflowInput"],
+          body: { ...withNotes, concurrency: workflow.concurrency } as Schemas["WorkflowInput"],
         }),
       );
     },
@@ -135,7 +139,7 @@ function EditorBody({ workflow, canChange }: Props) {
       ) : null}
       {canChange ? (
         <Palette
-          onAdd={(type) => editor.addNode(type, inView())}
+          onAdd={(type) => showNode(editor.addNode(type, inView()))}
           onAddNote={() => editor.addNote(inView())}
           searchRef={search}
         />

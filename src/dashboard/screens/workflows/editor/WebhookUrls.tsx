@@ -23,10 +23,12 @@ export function WebhookUrls(props: { node: NodeJson; url: string | undefined; st
   return (
     <div className="webhook-urls">
       <UrlRow label="Production URL" what="the production URL" method={method} url={props.url} />
-      {props.stopped ? (
-        <p className="muted">The workflow is stopped: this URL answers 404 until you start it.</p>
-      ) : null}
       <UrlRow label="Test URL" what="the test URL" method={method} url={testUrlOf(props.url)} />
+      {props.stopped ? (
+        <p className="muted">
+          The workflow is stopped: the production URL answers 404 until you start it.
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -1,7 +1,7 @@
 /**
  * Adding nodes on the canvas (docs/dashboard.md#workflow-editor): where a new node goes and what
- * it is connected from, and copies of nodes pasted with new keys and their connections among
- * themselves. Pure: the editor's state (use-editor.ts) applies the result.
+ * it is connected from, which connections the API's rules allow, and copies of nodes pasted with
+ * new keys and their connections among themselves. Pure: the editor's state (use-editor.ts) applies the result.
  */
 import type { Edge } from "@xyflow/react";
 import { isTriggerNode, type NodeType, nextKey } from "../../../../workflows/nodes";
@@ -87,4 +87,31 @@ export function pasted(
     return source && target ? [canvasEdge(source, target, branch)] : [];
   });
   return { nodes, edges };
+}
+
+/**
+ * Why `source` → `target` (on `branch`) cannot be connected, or "" when it can: the API's rules
+ * (no input into a trigger, a branch on every connection leaving a condition, no repeats), told
+ * before saving.
+ */
+export function refusalOf(
+  nodes: CanvasNode[],
+  edges: Edge[],
+  source: string,
+  target: string,
+  branch?: string | null,
+): string {
+  const from = nodes.find((node) => node.id === source)?.data.node;
+  const to = nodes.find((node) => node.id === target)?.data.node;
+  if (!from || !to || source === target) return "A node cannot lead to itself.";
+  if (isTriggerNode(to)) return "A trigger starts executions; nothing leads into it.";
+  if (from.type === "condition" && branch !== "true" && branch !== "false") {
+    return "Choose the condition's branch: true or false.";
+  }
+  const handle = from.type === "condition" ? branch : null;
+  const repeat = edges.some(
+    (edge) =>
+      edge.source === source && edge.target === target && (edge.sourceHandle ?? null) === handle,
+  );
+  return repeat ? "These nodes are connected already." : "";
 }

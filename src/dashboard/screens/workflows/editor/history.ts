@@ -3,6 +3,7 @@
  * showed before each change, at most LIMIT of them. Changes with the same `tag` made within
  * MERGE_MS of each other (typing in one setting, one drag) are undone together.
  */
+import type { NodeChange } from "@xyflow/react";
 
 const LIMIT = 100;
 const MERGE_MS = 1000;
@@ -48,4 +49,18 @@ export class History<T> {
   get canRedo(): boolean {
     return this.future.length > 0;
   }
+}
+
+/**
+ * The undo tag of React Flow `changes`: a drag or a resize (merged while it lasts), "" for an
+ * addition or a removal, undefined for what changes nothing saved (selection, measuring).
+ */
+export function undoTag(changes: NodeChange[]): string | undefined {
+  const moved = changes.find((change) => change.type === "position" && change.dragging);
+  if (moved) return `drag:${"id" in moved ? moved.id : ""}`;
+  const resized = changes.find((change) => change.type === "dimensions" && change.resizing);
+  if (resized) return `resize:${"id" in resized ? resized.id : ""}`;
+  return changes.some((change) => change.type === "remove" || change.type === "add")
+    ? ""
+    : undefined;
 }

@@ -15,10 +15,9 @@ import {
 import { useRef, useState } from "react";
 import type { NodeType } from "../../../../workflows/nodes";
 import type { ErrorDetail, Schemas } from "../../../api";
-import { type Clip, copyOf, pasted, placeAdded } from "./adding";
-import { isTrigger } from "./CanvasNode";
+import { type Clip, copyOf, pasted, placeAdded, refusalOf } from "./adding";
 import { stillStanding } from "./fields";
-import { History } from "./history";
+import { History, undoTag } from "./history";
 import { freeSpot, layout, type Point } from "./layout";
 import {
   type CanvasNode,
@@ -46,17 +45,6 @@ type Snapshot = { nodes: CanvasNode[]; edges: Edge[]; notes: NoteNode[] };
 // Module-level: what was copied can be pasted into another workflow's editor too.
 let clipboard: Clip | undefined;
 
-/** A change's undo tag: a drag or a resize (merged while it lasts), "" for anything else. */
-function tagOf(changes: NodeChange[]): string | undefined {
-  const moved = changes.find((change) => change.type === "position" && change.dragging);
-  if (moved) return `drag:${"id" in moved ? moved.id : ""}`;
-  const resized = changes.find((change) => change.type === "dimensions" && change.resizing);
-  if (resized) return `resize:${"id" in resized ? resized.id : ""}`;
-  return changes.some((change) => change.type === "remove" || change.type === "add")
-    ? ""
-    : undefined;
-}
-
 /** The editor of `workflow`, started from its saved definition. */
 export function useEditor(workflow: Schemas["Workflow"]) {
   const [initial] = useState(() => ({ ...fromWorkflow(workflow), notes: notesOf(workflow) }));
@@ -79,12 +67,16 @@ export function useEditor(workflow: Schemas["Workflow"]) {
     setNodes(snapshot.nodes);
     setEdges(snapshot.edges);
     setNotes(snapshot.notes);
-    if (!snapshot.nodes.some((node) => node.id === selected)) setSelected(null);
+    // The panel follows the selection brought back (a deleted node's, when undoing its removal).
+    const back =
+      snapshot.nodes.find((node) => node.selected) ??
+      snapshot.nodes.find((node) => node.id === selected);
+    setSelected(back?.id ?? null);
     setDirty(true);
   };
 
   const onNodesChange = (changes: NodeChange<CanvasNode | NoteNode>[]) => {
-    const tag = tagOf(changes);
+    const tag = undoTag(changes);
     if (tag !== undefined) record(tag);
     const onNotes = (change: NodeChange) => "id" in change && isNoteId(change.id);
     changeNotes(changes.filter(onNotes) as NodeChange<NoteNode>[]);
@@ -107,7 +99,7 @@ export function useEditor(workflow: Schemas["Workflow"]) {
 
   /**
    * Adds a `type` node and selects it: dropped at `at`, else right of the selected node and
-   * connected from it, else at a free place near `inView` (adding.ts).
+   * connected from it, else at a free place near `inView` (adding.ts). Returns its id.
    */
   const addNode = (type: NodeType, inView: Point = { x: 0, y: 0 }, at?: Point) => {
     const id = `n${counter}`;
@@ -127,6 +119,7 @@ export function useEditor(workflow: Schemas["Workflow"]) {
     const links = from ? [canvasEdge(from.source, id, from.branch)] : [];
     // React Flow's own selection too, or its next selection event would select the old node again.
     put([{ ...canvasNode(id, { key, type }, place.position), selected: true }], links);
+    return id;
   };
 
   /**
@@ -194,25 +187,9 @@ export function useEditor(workflow: Schemas["Workflow"]) {
     put(copies.nodes, copies.edges);
   };
 
-  /**
-   * Why `source` → `target` (on `branch`) cannot be connected, or "" when it can: the API's
-   * rules, told before saving.
-   */
-  const refusal = (source: string, target: string, branch?: string | null): string => {
-    const from = nodes.find((node) => node.id === source)?.data.node;
-    const to = nodes.find((node) => node.id === target)?.data.node;
-    if (!from || !to || source === target) return "A node cannot lead to itself.";
-    if (isTrigger(to.type)) return "A trigger starts executions; nothing leads into it.";
-    if (from.type === "condition" && branch !== "true" && branch !== "false") {
-      return "Choose the condition's branch: true or false.";
-    }
-    const handle = from.type === "condition" ? branch : null;
-    const repeat = edges.some(
-      (edge) =>
-        edge.source === source && edge.target === target && (edge.sourceHandle ?? null) === handle,
-    );
-    return repeat ? "These nodes are connected already." : "";
-  };
+  /** Why `source` → `target` (on `branch`) cannot be connected, or "" (adding.ts). */
+  const refusal = (source: string, target: string, branch?: string | null) =>
+    refusalOf(nodes, edges, source, target, branch);
 
   /** Connects `source` to `target` (a condition's `branch`); returns why not, or "". */
   const connect = (source: string, target: string, branch?: string | null): string => {
