@@ -295,6 +295,18 @@ describe("the workflow editor", () => {
     await canvasNode(page, "Wait").waitFor();
     await expect.poll(() => edges.count()).toBe(3);
     await panel(page).getByRole("heading", { name: /Wait/ }).waitFor();
+
+    // Copied and pasted: a second Wait with a new key, undone again.
+    await canvasNode(page, "Wait").click();
+    await page.keyboard.press("Control+c");
+    await page.keyboard.press("Control+v");
+    await canvasNode(page, "Wait").filter({ hasText: "wait_2" }).waitFor();
+    await page.keyboard.press("Control+z");
+    await expect.poll(() => canvasNode(page, "Wait").count()).toBe(1);
+
+    // A sticky note, written on the canvas.
+    await page.getByRole("button", { name: "Note", exact: true }).click();
+    await page.getByLabel("Note text").fill("Orders only; refunds go elsewhere.");
     await look(page, "editor-8-search-added");
   });
 });
