@@ -83,6 +83,24 @@ describe("copy and paste", () => {
     }
     expect(copies.nodes.every((each) => each.selected)).toBe(true);
   });
+
+  it("has templates that read a copied node read its copy; other templates stay", () => {
+    const reader = node(
+      "n3",
+      { key: "set_2", type: "set", fields: { a: "{{set_1.x}}", b: "{{ webhook_1.body }}" } },
+      0,
+      300,
+    );
+    const clip = copyOf([yes, reader], [], new Set(["n2", "n3"]));
+    // Pasted where only set_1 is taken (another workflow): set_1 → set_2 and set_2 → set_3, the
+    // template following its node once, not twice.
+    const copies = pasted(clip, [hook, yes], 4);
+    expect(copies.nodes.map((each) => each.data.node.key)).toEqual(["set_2", "set_3"]);
+    expect(copies.nodes[1]?.data.node.fields).toEqual({
+      a: "{{set_2.x}}",
+      b: "{{ webhook_1.body }}",
+    });
+  });
 });
 
 describe("undo and redo", () => {

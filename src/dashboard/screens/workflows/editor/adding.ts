@@ -53,7 +53,8 @@ export function copyOf(nodes: CanvasNode[], edges: Edge[], ids: Set<string>): Cl
 
 /**
  * `clip` pasted beside `existing`: each node a new key (`<type>_<n>`, none taken) and a new id
- * (`n<firstId>`, `n<firstId + 1>`, …), its connections following the new keys, the whole group
+ * (`n<firstId>`, `n<firstId + 1>`, …), its connections and its templates that read a copied node
+ * following the new keys, the whole group
  * moved down by rows until none of it covers an existing node.
  */
 export function pasted(
@@ -72,14 +73,19 @@ export function pasted(
     const moved = corners.map((p) => ({ x: p.x + shift.x, y: p.y + shift.y }));
     if (!moved.some((p) => occupied.some((other) => overlaps(p, other)))) break;
   }
-  const nodes = clip.nodes.map((json, i) => {
+  const keys = new Map<string, string>();
+  for (const json of clip.nodes) {
     const key = nextKey(json.type, taken);
     taken.push(key);
+    keys.set(json.key, key);
+  }
+  const nodes = clip.nodes.map((json, i) => {
     const id = `n${firstId + i}`;
     ids.set(json.key, id);
     const corner = corners[i] ?? { x: 0, y: 0 };
     const at = { x: corner.x + shift.x, y: corner.y + shift.y };
-    return { ...canvasNode(id, { ...json, key }, at), selected: true };
+    const copy = { ...rekeyed(json, keys), key: keys.get(json.key) ?? json.key };
+    return { ...canvasNode(id, copy, at), selected: true };
   });
   const edges = clip.connections.flatMap(({ from, to, branch }) => {
     const source = ids.get(from);
@@ -87,6 +93,21 @@ export function pasted(
     return source && target ? [canvasEdge(source, target, branch)] : [];
   });
   return { nodes, edges };
+}
+
+/**
+ * `json` with its templates that read a copied node (`{{set_1.field}}`) reading that node's copy
+ * instead (`{{set_2.field}}`), as the connections among the copies do.
+ */
+function rekeyed(json: NodeJson, keys: Map<string, string>): NodeJson {
+  if (keys.size === 0) return json;
+  const olds = [...keys.keys()].map((key) => key.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&"));
+  // One pass: a new key may be another copied node's old one (pasted into another workflow).
+  const reads = new RegExp(`(\\{\\{\\s*)(${olds.join("|")})(?=[.\\s}])`, "g");
+  const text = JSON.stringify(json).replace(reads, (_, open: string, old: string) => {
+    return `${open}${keys.get(old) ?? old}`;
+  });
+  return JSON.parse(text) as NodeJson;
 }
 
 /**
