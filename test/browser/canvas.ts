@@ -1,7 +1,7 @@
 /**
  * The workflow editor's canvas in a browser spec (docs/dashboard.md#workflow-editor): a node by
  * its label, the side panel, and dragging with the mouse as a person would (React Flow listens to
- * pointer moves, so a drag needs steps, not a jump).
+ * pointer moves, so a drag needs steps, not a jump), and whether an element is in the window.
  */
 import type { Locator, Page } from "playwright-core";
 import { need } from "./dashboard-page";
@@ -23,4 +23,20 @@ export async function dragBetween(page: Page, from: Locator, to: Locator): Promi
   await page.mouse.down();
   await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 10 });
   await page.mouse.up();
+}
+
+/** Fails unless `element` lies wholly inside a `window`-sized viewport, the page not scrolled. */
+export async function within(
+  element: Locator,
+  window: { width: number; height: number },
+): Promise<void> {
+  const box = need((await element.boundingBox()) ?? undefined, "the element's box");
+  const scrolled = await element.page().evaluate(() => globalThis.scrollY);
+  const inside =
+    scrolled === 0 &&
+    box.x >= 0 &&
+    box.y >= 0 &&
+    box.x + box.width <= window.width &&
+    box.y + box.height <= window.height;
+  if (!inside) throw new Error(`Not in the window: ${JSON.stringify({ ...box, scrolled })}`);
 }

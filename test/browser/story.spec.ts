@@ -237,6 +237,8 @@ describe("the dashboard's story", () => {
     const palette = page.getByRole("region", { name: "Add a node" });
     await palette.getByRole("button", { name: "Condition" }).click();
     await palette.getByRole("button", { name: "Set" }).click();
+    // Each was connected from the node selected before it; the drags below are then refused as
+    // repeats, and would make the connections otherwise.
     const [condition, set] = [canvasNode(page, "Condition"), canvasNode(page, "Set")];
     const input = (node: Locator) => node.locator(".react-flow__handle.target");
     await set.waitFor();
@@ -262,9 +264,9 @@ describe("the dashboard's story", () => {
     await look(page, "story-7-canvas");
 
     await canvasNode(page, "Webhook").click();
-    await panel(page).getByRole("button", { name: "Copy the webhook URL" }).click();
+    await panel(page).getByRole("button", { name: "Copy the production URL" }).click();
     const url = await page.evaluate(() => navigator.clipboard.readText());
-    expect(url).toBe(await panel(page).getByLabel("Webhook URL").inputValue());
+    expect(url).toBe(await panel(page).getByLabel("Production URL").inputValue());
     await page.getByRole("button", { name: "Start Signed orders" }).click();
     await page.getByText("Signed orders is running").waitFor();
     const called = await fetch(url, {

@@ -11,9 +11,9 @@ import {
   mergeProblems,
   stillStanding,
 } from "../../src/dashboard/screens/workflows/editor/fields";
+import { layout, NODE_SIZE, overlaps } from "../../src/dashboard/screens/workflows/editor/layout";
 import {
   fromWorkflow,
-  layout,
   type NodeJson,
   nextKey,
   sortProblems,
@@ -54,24 +54,51 @@ const workflow: Schemas["Workflow"] = {
 describe("the canvas model", () => {
   it("round-trips a definition: saved places kept, the others laid out, branches as handles", () => {
     const { nodes, edges } = fromWorkflow(workflow);
-    expect(nodes.map((node) => node.position)).toEqual([
-      { x: 10, y: 20 },
-      { x: 240, y: 0 },
-      { x: 480, y: 0 },
-    ]);
+    const [hook, check, yes] = nodes.map((node) => node.position);
+    expect(hook).toEqual({ x: 10, y: 20 });
+    // Laid out by dagre, left to right along the connections, clear of the saved node.
+    expect(check?.x).toBeGreaterThanOrEqual(10 + NODE_SIZE.width);
+    expect(yes?.x).toBeGreaterThanOrEqual((check?.x ?? 0) + NODE_SIZE.width);
     expect(edges.map((edge) => edge.sourceHandle)).toEqual([null, "true"]);
     const back = toDefinition(nodes, edges);
     expect(back.connections).toEqual(workflow.connections);
-    expect(back.nodes[2]).toEqual({ ...workflow.nodes[2], position: { x: 480, y: 0 } });
+    expect(back.nodes[2]).toEqual({ ...workflow.nodes[2], position: yes });
   });
 
-  it("lays every node out again on request, a column per step", () => {
-    const { nodes, connections } = toDefinition(
-      fromWorkflow(workflow).nodes,
-      fromWorkflow(workflow).edges,
-    );
+  it("lays every node out again with dagre: a column per step, no two nodes overlapping", () => {
+    const nodes: NodeJson[] = [
+      { key: "hook", type: "webhook", position: { x: 0, y: 0 } },
+      { key: "check", type: "condition", position: { x: 0, y: 0 } },
+      { key: "yes", type: "set", position: { x: 0, y: 0 } },
+      { key: "no", type: "set", position: { x: 0, y: 0 } },
+      { key: "alone", type: "wait", position: { x: 0, y: 0 } },
+      { key: "after", type: "respond", position: { x: 0, y: 0 } },
+    ];
+    const connections = [
+      { from: "hook", to: "check" },
+      { from: "check", to: "yes", branch: "true" as const },
+      { from: "check", to: "no", branch: "false" as const },
+      { from: "yes", to: "after" },
+    ];
     const places = layout(nodes, connections, true);
-    expect([...places.values()].map((place) => place.x)).toEqual([0, 240, 480]);
+    const at = (key: string) => places.get(key) ?? { x: Number.NaN, y: Number.NaN };
+    expect(at("check").x).toBeGreaterThan(at("hook").x);
+    expect(at("yes").x).toBeGreaterThan(at("check").x);
+    expect(at("yes").x).toBe(at("no").x);
+    expect(at("after").x).toBeGreaterThan(at("yes").x);
+    const boxes = [...places.values()];
+    for (const [i, a] of boxes.entries()) {
+      for (const b of boxes.slice(i + 1)) expect(overlaps(a, b)).toBe(false);
+    }
+    // Without `all`, saved places stay and only the unplaced node moves, clear of the others.
+    const kept = layout(
+      [...nodes.slice(0, 2), { key: "new", type: "set" } as NodeJson],
+      connections,
+    );
+    expect(kept.get("hook")).toEqual({ x: 0, y: 0 });
+    expect(kept.get("check")).toEqual({ x: 0, y: 0 });
+    const added = kept.get("new") ?? { x: 0, y: 0 };
+    expect(overlaps(added, { x: 0, y: 0 })).toBe(false);
   });
 
   it("gives a new node the smallest free <type>_<n>", () => {

@@ -1,26 +1,34 @@
 /**
  * The workflow canvas (docs/dashboard.md#workflow-editor), React Flow: nodes are dragged to place
  * them, connected by dragging from an output handle to an input (a condition's true or false
- * handle gives the branch), removed with Delete; node types dropped from the palette land where
- * they are dropped. Refused connections are said in words, as the panel's form says them.
+ * handle gives the branch), several selected with a box (Shift+drag) or Ctrl/Cmd+click; node
+ * types dropped from the palette land where they are dropped. Sticky notes sit behind the nodes.
+ * A minimap and the zoom controls (fit view among them) stay in view. Refused connections are
+ * said in words, as the panel's form says them.
  */
 import {
   Background,
   type Connection,
   Controls,
+  MiniMap,
   type NodeTypes,
   ReactFlow,
   useReactFlow,
   useStore,
 } from "@xyflow/react";
-import { type DragEvent, useState } from "react";
+import { type DragEvent, useMemo, useState } from "react";
 import { isNodeType } from "../../../../workflows/nodes";
 import { WorkflowNodeView } from "./CanvasNode";
+import { NODE_SIZE } from "./layout";
+import { NoteActions, NoteView } from "./NoteNode";
 import { DRAG_TYPE } from "./Palette";
 import type { EditorState } from "./use-editor";
 
 // Module-level: React Flow re-mounts every node when this object changes identity.
-const NODE_VIEWS: NodeTypes = { workflow: WorkflowNodeView };
+const NODE_VIEWS: NodeTypes = { workflow: WorkflowNodeView, note: NoteView };
+
+// Small enough to leave the canvas to the nodes.
+const MINIMAP = { width: 150, height: 100 };
 
 // About half a node's size: a node placed "at" a point is centred on it.
 const HALF_NODE = { x: 90, y: 35 };
@@ -43,6 +51,28 @@ export function useViewCentre(): () => { x: number; y: number } | undefined {
   };
 }
 
+/**
+ * A function that fits the workflow in view again when node `id` (just added) is not wholly in
+ * view, so that a node added right of the last one never lands out of sight.
+ */
+export function useShowNode(): (id: string) => void {
+  const flow = useReactFlow();
+  const canvas = useStore((state) => state.domNode);
+  return (id) =>
+    // After React Flow has the node.
+    requestAnimationFrame(() => {
+      const node = flow.getNode(id);
+      if (!node || !canvas) return;
+      const box = canvas.getBoundingClientRect();
+      const { x, y } = node.position;
+      const a = flow.flowToScreenPosition({ x, y });
+      const b = flow.flowToScreenPosition({ x: x + NODE_SIZE.width, y: y + NODE_SIZE.height });
+      if (a.x >= box.left && a.y >= box.top && b.x <= box.right && b.y <= box.bottom) return;
+      // All of the workflow in view, not only the new node: it was added after another.
+      void flow.fitView({ maxZoom: 1 });
+    });
+}
+
 /** The canvas of `editor`; read-only (nothing moves or connects) unless `canChange`. */
 export function Canvas({ editor, canChange }: { editor: EditorState; canChange: boolean }) {
   const flow = useReactFlow();
@@ -51,42 +81,54 @@ export function Canvas({ editor, canChange }: { editor: EditorState; canChange: 
     event.preventDefault();
     const type = event.dataTransfer.getData(DRAG_TYPE);
     if (!canChange || !isNodeType(type)) return;
-    editor.addNode(type, flow.screenToFlowPosition({ x: event.clientX, y: event.clientY }));
+    const at = flow.screenToFlowPosition({ x: event.clientX, y: event.clientY });
+    editor.addNode(type, undefined, at);
   };
   const connect = (connection: Connection) => {
     setSaid(editor.connect(connection.source, connection.target, connection.sourceHandle));
   };
+  const shown = useMemo(() => [...editor.notes, ...editor.nodes], [editor.notes, editor.nodes]);
+  const notes = { update: canChange ? editor.updateNote : undefined };
   return (
     <div className="canvas">
-      <ReactFlow
-        nodes={editor.nodes}
-        edges={editor.edges}
-        nodeTypes={NODE_VIEWS}
-        onNodesChange={editor.onNodesChange}
-        onEdgesChange={editor.onEdgesChange}
-        onConnect={connect}
-        isValidConnection={(c) => editor.refusal(c.source, c.target, c.sourceHandle) === ""}
-        onNodeClick={(_, node) => editor.setSelected(node.id)}
-        onSelectionChange={({ nodes }) => {
-          if (nodes[0]) editor.setSelected(nodes[0].id);
-        }}
-        nodesDraggable={canChange}
-        nodesConnectable={canChange}
-        deleteKeyCode={canChange ? ["Backspace", "Delete"] : null}
-        colorMode="system"
-        fitView
-        fitViewOptions={{ maxZoom: 1 }}
-        minZoom={0.2}
-        aria-label="Workflow canvas"
-        onDrop={drop}
-        onDragOver={(event) => {
-          event.preventDefault();
-          event.dataTransfer.dropEffect = "move";
-        }}
-      >
-        <Background />
-        <Controls showInteractive={false} />
-      </ReactFlow>
+      <NoteActions.Provider value={notes}>
+        <ReactFlow
+          nodes={shown}
+          edges={editor.edges}
+          nodeTypes={NODE_VIEWS}
+          onNodesChange={editor.onNodesChange}
+          onEdgesChange={editor.onEdgesChange}
+          onConnect={connect}
+          isValidConnection={(c) => editor.refusal(c.source, c.target, c.sourceHandle) === ""}
+          onNodeClick={(_, node) => {
+            if (node.type === "workflow") editor.setSelected(node.id);
+          }}
+          // A click on the empty canvas lets go of the node: the next one added goes in view.
+          onPaneClick={() => editor.setSelected(null)}
+          onSelectionChange={({ nodes }) => {
+            const first = nodes.find((node) => node.type === "workflow");
+            if (first) editor.setSelected(first.id);
+          }}
+          nodesDraggable={canChange}
+          nodesConnectable={canChange}
+          // Delete and Backspace are the editor's (shortcuts.ts), so that undo brings them back.
+          deleteKeyCode={null}
+          colorMode="system"
+          fitView
+          fitViewOptions={{ maxZoom: 1 }}
+          minZoom={0.2}
+          aria-label="Workflow canvas"
+          onDrop={drop}
+          onDragOver={(event) => {
+            event.preventDefault();
+            event.dataTransfer.dropEffect = "move";
+          }}
+        >
+          <Background />
+          <Controls showInteractive={false} />
+          <MiniMap pannable zoomable ariaLabel="Minimap of the workflow" style={MINIMAP} />
+        </ReactFlow>
+      </NoteActions.Provider>
       <p role="status" className="visually-hidden">
         {said}
       </p>

@@ -1,6 +1,7 @@
 /**
  * The workflow editor (docs/dashboard.md#workflow-editor), `/app/workflows/{id}/editor`: a palette,
- * the canvas and the selected node's panel; Save replaces the definition
+ * the canvas and the selected node's panel, fitted to the window; undo, redo and the other
+ * shortcuts (shortcuts.ts); Save replaces the definition and its notes
  * (PUT /v1/manage/workflows/{id}) and the problems of a refused save appear on the nodes they
  * name. Loaded on demand: React Flow stays out of the dashboard's first load.
  */
@@ -8,17 +9,19 @@ import "@xyflow/react/dist/style.css";
 import "./editor.css";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
-import { useMemo } from "react";
+import { useMemo, useRef } from "react";
 import { ApiFailure, api, type Schemas, unwrap } from "../../../api";
 import { ErrorNote } from "../../../ui/feedback";
 import { useLeaveGuard } from "../../../ui/leave-guard";
-import { Canvas, useViewCentre } from "./Canvas";
+import { Canvas, useShowNode, useViewCentre } from "./Canvas";
 import { checkNode } from "./fields";
 import { NodePanel } from "./NodePanel";
 import { Palette } from "./Palette";
 import { useNewestSamples, useSecretNames } from "./queries";
+import { useShortcuts } from "./shortcuts";
 import { suggestionsFor } from "./suggestions";
 import { type EditorState, useEditor } from "./use-editor";
+import { useWindowFit } from "./use-window-fit";
 
 type Props = { workflow: Schemas["Workflow"]; canChange: boolean };
 
@@ -36,6 +39,7 @@ type Definition = ReturnType<EditorState["definition"]>;
 function EditorBody({ workflow, canChange }: Props) {
   const editor = useEditor(workflow);
   const inView = useViewCentre();
+  const showNode = useShowNode();
   const flow = useReactFlow();
   const tidy = () => {
     editor.arrange();
@@ -46,12 +50,15 @@ function EditorBody({ workflow, canChange }: Props) {
   const secrets = useSecretNames();
   const samples = useNewestSamples(workflow.id, Object.keys(workflow.webhookUrls));
   const save = useMutation({
-    mutationFn: ({ nodes, connections }: Definition) => {
+    mutationFn: ({ nodes, connections, notes }: Definition) => {
       const body = { name: workflow.name, slug: workflow.slug, nodes, connections };
+      // Notes only to a server that keeps them (its Workflow answer has `notes`), or when some
+      // were written: an older server refuses the unknown field.
+      const withNotes = "notes" in workflow || notes.length > 0 ? { ...body, notes } : body;
       return unwrap(
         api.PUT("/v1/manage/workflows/{id}", {
           params: { path: { id: workflow.id } },
-          body: { ...body, concurrency: workflow.concurrency } as Schemas["WorkflowInput"],
+          body: { ...withNotes, concurrency: workflow.concurrency } as Schemas["WorkflowInput"],
         }),
       );
     },
@@ -67,6 +74,22 @@ function EditorBody({ workflow, canChange }: Props) {
     },
   });
   useLeaveGuard(editor.dirty);
+  const search = useRef<HTMLInputElement>(null);
+  const body = useRef<HTMLDivElement>(null);
+  useWindowFit(body);
+  useShortcuts(
+    canChange
+      ? {
+          undo: editor.undo,
+          redo: editor.redo,
+          copy: editor.copy,
+          paste: editor.paste,
+          duplicate: editor.duplicate,
+          remove: editor.removeSelection,
+          search: () => search.current?.focus(),
+        }
+      : {},
+  );
   const selected = editor.nodes.find((node) => node.id === editor.selected);
   const selectedJson = selected?.data.node;
   const local = useMemo(() => (selectedJson ? checkNode(selectedJson) : []), [selectedJson]);
@@ -102,6 +125,7 @@ function EditorBody({ workflow, canChange }: Props) {
             Tidy up
           </button>
         ) : null}
+        {canChange ? <EditButtons editor={editor} /> : null}
         <span role="status">{saveState(save, editor.dirty)}</span>
       </div>
       {save.isError && !refused ? <ErrorNote error={save.error} /> : null}
@@ -114,8 +138,14 @@ function EditorBody({ workflow, canChange }: Props) {
           ))}
         </ul>
       ) : null}
-      {canChange ? <Palette onAdd={(type) => editor.addNode(type, inView())} /> : null}
-      <div className="editor-body">
+      {canChange ? (
+        <Palette
+          onAdd={(type) => showNode(editor.addNode(type, inView()))}
+          onAddNote={() => editor.addNote(inView())}
+          searchRef={search}
+        />
+      ) : null}
+      <div className="editor-body" ref={body}>
         <Canvas editor={editor} canChange={canChange} />
         {selected ? (
           <NodePanel
@@ -132,6 +162,23 @@ function EditorBody({ workflow, canChange }: Props) {
         )}
       </div>
     </div>
+  );
+}
+
+/** Undo, redo and duplicate, beside their shortcuts (shortcuts.ts). */
+function EditButtons({ editor }: { editor: EditorState }) {
+  return (
+    <>
+      <button type="button" disabled={!editor.canUndo} onClick={editor.undo} title="Ctrl+Z">
+        Undo
+      </button>
+      <button type="button" disabled={!editor.canRedo} onClick={editor.redo} title="Ctrl+Shift+Z">
+        Redo
+      </button>
+      <button type="button" onClick={editor.duplicate} title="Ctrl+D">
+        Duplicate
+      </button>
+    </>
   );
 }
 

@@ -1,12 +1,12 @@
 /**
- * The side panel of the selected node (docs/dashboard.md#workflow-editor): its label and key, its
- * settings (SettingFields), a webhook's Webhook URL field and test calls once the workflow is
- * saved, its connections (the keyboard's way to connect nodes), and removing it.
+ * The side panel of the selected node (docs/dashboard.md#workflow-editor): a webhook's method,
+ * production and test URLs first (WebhookUrls), its label and key, its settings (SettingFields),
+ * a webhook's test calls once the workflow is saved, its connections (the keyboard's way to
+ * connect nodes), and removing it.
  */
 import { useId } from "react";
 import { DEFAULT_NAMES } from "../../../../workflows/nodes";
 import type { Schemas } from "../../../api";
-import { CopyField } from "../../../ui/CopyField";
 import { Capture } from "./Capture";
 import { Connections } from "./Connections";
 import { fieldsOf, mergeProblems, problemsAt } from "./fields";
@@ -14,6 +14,7 @@ import type { CanvasNode, FieldProblem } from "./model";
 import { SettingFields } from "./SettingFields";
 import type { Suggestion } from "./suggestions";
 import type { EditorState } from "./use-editor";
+import { WebhookUrls } from "./WebhookUrls";
 
 type Props = {
   node: CanvasNode;
@@ -44,6 +45,9 @@ export function NodePanel({ node, local, workflow, editor, canChange, suggestion
           <span className="muted"> ({DEFAULT_NAMES[json.type]})</span>
         )}
       </h2>
+      {json.type === "webhook" ? (
+        <WebhookUrls node={json} url={url} stopped={workflow.status === "stopped"} />
+      ) : null}
       {whole.map((problem) => (
         <p key={problem.message} className="error">
           {problem.message}
@@ -87,20 +91,8 @@ export function NodePanel({ node, local, workflow, editor, canChange, suggestion
           onChange={change}
         />
       </fieldset>
-      {json.type === "webhook" ? (
-        url ? (
-          <>
-            <CopyField label="Webhook URL" what="the webhook URL" value={url} />
-            {workflow.status === "stopped" ? (
-              <p className="muted">
-                The workflow is stopped: this URL answers 404 until you start it.
-              </p>
-            ) : null}
-            {canChange ? <Capture workflowId={workflow.id} nodeKey={json.key} /> : null}
-          </>
-        ) : (
-          <p className="muted">Save the workflow to get this node's Webhook URL.</p>
-        )
+      {json.type === "webhook" && url && canChange ? (
+        <Capture workflowId={workflow.id} nodeKey={json.key} />
       ) : null}
       <Connections node={node} editor={editor} canChange={canChange} />
       {canChange ? (

@@ -157,7 +157,10 @@ function Input({ field, common, value, set, suggestions }: InputProps) {
           value={String(value ?? "")}
           onChange={(e) => set(e.target.value || undefined)}
         >
-          {field.required ? null : <option value="">Default</option>}
+          {/* Never a value it does not have: a required choice starts on "Choose…" (unset). */}
+          <option value="" disabled={field.required}>
+            {field.required ? "Choose…" : "Default"}
+          </option>
           {field.options.map((option) => (
             <option key={option}>{option}</option>
           ))}

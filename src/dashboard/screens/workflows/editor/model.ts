@@ -1,11 +1,12 @@
 /**
  * The canvas editor's model (docs/dashboard.md#workflow-editor): a workflow's nodes and
- * connections as React Flow nodes and edges and back, new nodes' keys, a layout for nodes saved
- * without a position, and the API's problems (`nodes[i].field`) by the node they name.
+ * connections as React Flow nodes and edges and back (nodes saved without a position laid out by
+ * layout.ts), new nodes' keys, and the API's problems (`nodes[i].field`) by the node they name.
  */
 import type { Edge, Node } from "@xyflow/react";
 import type { NodeType } from "../../../../workflows/nodes";
 import type { ErrorDetail, Schemas } from "../../../api";
+import { layout, type Point } from "./layout";
 
 /** A node's JSON as the API takes it: key, type, name, position and its settings. */
 export type NodeJson = { key: string; type: NodeType; name?: string } & Record<string, unknown>;
@@ -20,54 +21,8 @@ export type CanvasNode = Node<CanvasData, "workflow">;
 /** A connection's branch is its source handle: "true" or "false" on a condition, else none. */
 export type Connection = { from: string; to: string; branch?: "true" | "false" };
 
-const COLUMN = 240;
-const ROW = 150;
-
 /** A new node's key, as the API would give it. */
 export { nextKey } from "../../../../workflows/nodes";
-
-/**
- * Places nodes without a position (every node when `all`): a column per step from the triggers
- * (longest path), a row per node in its column. Nodes with a position keep it otherwise.
- */
-export function layout(
-  nodes: NodeJson[],
-  connections: Connection[],
-  all = false,
-): Map<string, Point> {
-  const depth = new Map<string, number>(nodes.map((node) => [node.key, 0]));
-  // At most n rounds: definitions are acyclic, so longest paths settle by then.
-  for (let round = 0; round < nodes.length; round++) {
-    let changed = false;
-    for (const { from, to } of connections) {
-      const next = (depth.get(from) ?? 0) + 1;
-      if (depth.has(to) && next > (depth.get(to) ?? 0)) {
-        depth.set(to, next);
-        changed = true;
-      }
-    }
-    if (!changed) break;
-  }
-  const rows = new Map<number, number>();
-  const places = new Map<string, Point>();
-  for (const node of nodes) {
-    const column = depth.get(node.key) ?? 0;
-    const row = rows.get(column) ?? 0;
-    rows.set(column, row + 1);
-    const saved = all ? undefined : readPosition(node.position);
-    places.set(node.key, saved ?? { x: column * COLUMN, y: row * ROW });
-  }
-  return places;
-}
-
-type Point = { x: number; y: number };
-
-function readPosition(value: unknown): Point | undefined {
-  const point = value as Partial<Point> | undefined;
-  return typeof point?.x === "number" && typeof point.y === "number"
-    ? { x: point.x, y: point.y }
-    : undefined;
-}
 
 /** A React Flow node for `node` at `position`; its id stays while its key is edited. */
 export function canvasNode(id: string, node: NodeJson, position: Point): CanvasNode {

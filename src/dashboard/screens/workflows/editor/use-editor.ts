@@ -1,8 +1,9 @@
 /**
- * The canvas editor's state (docs/dashboard.md#workflow-editor): the nodes and connections being
- * edited, the selected node, whether anything changed since the last save, and the problems the
- * API found on the last save, on the nodes they name. Connections follow the API's rules: no
- * input into a trigger, a branch on every connection leaving a condition, no repeats.
+ * The canvas editor's state (docs/dashboard.md#workflow-editor): the nodes, connections and notes
+ * being edited, the selected node, whether anything changed since the last save, the problems the
+ * API found on the last save (on the nodes they name), and undo and redo of every change.
+ * Connections follow the API's rules: no input into a trigger, a branch on every connection
+ * leaving a condition, no repeats.
  */
 import {
   type Edge,
@@ -11,79 +12,114 @@ import {
   useEdgesState,
   useNodesState,
 } from "@xyflow/react";
-import { useCallback, useState } from "react";
+import { useRef, useState } from "react";
 import type { NodeType } from "../../../../workflows/nodes";
 import type { ErrorDetail, Schemas } from "../../../api";
-import { isTrigger } from "./CanvasNode";
+import { type Clip, copyOf, pasted, placeAdded, refusalOf } from "./adding";
 import { stillStanding } from "./fields";
+import { History, undoTag } from "./history";
+import { freeSpot, layout, type Point } from "./layout";
 import {
   type CanvasNode,
   canvasEdge,
   canvasNode,
   fromWorkflow,
-  layout,
   type NodeJson,
   nextKey,
   sortProblems,
   toDefinition,
 } from "./model";
+import {
+  isNoteId,
+  MAX_NOTES,
+  type NoteNode,
+  nextNoteKey,
+  noteNode,
+  notesOf,
+  toNotes,
+} from "./notes";
 
-/** Where a node added from the palette goes: right of the rightmost node. */
-function freePlace(nodes: CanvasNode[]): { x: number; y: number } {
-  if (nodes.length === 0) return { x: 0, y: 0 };
-  const right = Math.max(...nodes.map((node) => node.position.x));
-  const top = Math.min(...nodes.map((node) => node.position.y));
-  return { x: right + 240, y: top };
-}
+/** What undo brings back: the whole canvas. */
+type Snapshot = { nodes: CanvasNode[]; edges: Edge[]; notes: NoteNode[] };
 
-const near = (a: { x: number; y: number }, b: { x: number; y: number }) =>
-  Math.abs(a.x - b.x) < 40 && Math.abs(a.y - b.y) < 40;
-
-/** Changes that alter the definition; selection and measuring do not. */
-const alters = (change: NodeChange | EdgeChange) =>
-  change.type === "remove" || change.type === "add" || change.type === "position";
+// Module-level: what was copied can be pasted into another workflow's editor too.
+let clipboard: Clip | undefined;
 
 /** The editor of `workflow`, started from its saved definition. */
 export function useEditor(workflow: Schemas["Workflow"]) {
-  const [initial] = useState(() => fromWorkflow(workflow));
+  const [initial] = useState(() => ({ ...fromWorkflow(workflow), notes: notesOf(workflow) }));
   const [nodes, setNodes, changeNodes] = useNodesState<CanvasNode>(initial.nodes);
   const [edges, setEdges, changeEdges] = useEdgesState<Edge>(initial.edges);
+  const [notes, setNotes, changeNotes] = useNodesState<NoteNode>(initial.notes);
   const [selected, setSelected] = useState<string | null>(initial.nodes[0]?.id ?? null);
   const [dirty, setDirty] = useState(false);
   const [general, setGeneral] = useState<string[]>([]);
   const [counter, setCounter] = useState(initial.nodes.length);
+  const history = useRef(new History<Snapshot>()).current;
 
-  const onNodesChange = useCallback(
-    (changes: NodeChange<CanvasNode>[]) => {
-      changeNodes(changes);
-      if (changes.some(alters)) setDirty(true);
-    },
-    [changeNodes],
-  );
-  const onEdgesChange = useCallback(
-    (changes: EdgeChange[]) => {
-      changeEdges(changes);
-      if (changes.some(alters)) setDirty(true);
-    },
-    [changeEdges],
-  );
+  /** Before a change: remember the canvas for undo, and mark it unsaved. */
+  const record = (tag = "") => {
+    history.record({ nodes, edges, notes }, tag);
+    setDirty(true);
+  };
+  const restore = (snapshot: Snapshot | undefined) => {
+    if (!snapshot) return;
+    setNodes(snapshot.nodes);
+    setEdges(snapshot.edges);
+    setNotes(snapshot.notes);
+    // The panel follows the selection brought back (a deleted node's, when undoing its removal).
+    const back =
+      snapshot.nodes.find((node) => node.selected) ??
+      snapshot.nodes.find((node) => node.id === selected);
+    setSelected(back?.id ?? null);
+    setDirty(true);
+  };
 
-  /** Adds a `type` node (at `position`, or beside the others) and selects it. */
-  const addNode = (type: NodeType, position?: { x: number; y: number }) => {
+  const onNodesChange = (changes: NodeChange<CanvasNode | NoteNode>[]) => {
+    const tag = undoTag(changes);
+    if (tag !== undefined) record(tag);
+    const onNotes = (change: NodeChange) => "id" in change && isNoteId(change.id);
+    changeNotes(changes.filter(onNotes) as NodeChange<NoteNode>[]);
+    changeNodes(changes.filter((change) => !onNotes(change)) as NodeChange<CanvasNode>[]);
+  };
+  const onEdgesChange = (changes: EdgeChange[]) => {
+    if (changes.some((change) => change.type === "remove" || change.type === "add")) record();
+    changeEdges(changes);
+  };
+
+  /** Puts `added` (and `links`) on the canvas, selected alone. */
+  const put = (added: CanvasNode[], links: Edge[]) => {
+    record();
+    setNodes([...nodes.map((node) => ({ ...node, selected: false })), ...added]);
+    setEdges([...edges, ...links]);
+    setNotes(notes.map((note) => ({ ...note, selected: false })));
+    setSelected(added[0]?.id ?? null);
+    setCounter(counter + added.length);
+  };
+
+  /**
+   * Adds a `type` node and selects it: dropped at `at`, else right of the selected node and
+   * connected from it, else at a free place near `inView` (adding.ts). Returns its id.
+   */
+  const addNode = (type: NodeType, inView: Point = { x: 0, y: 0 }, at?: Point) => {
     const id = `n${counter}`;
-    setCounter(counter + 1);
     const key = nextKey(
       type,
       nodes.map((node) => node.data.node.key),
     );
-    const place = { ...(position ?? freePlace(nodes)) };
-    // Never exactly on another node: added twice in a row, the second goes below the first.
-    while (nodes.some((node) => near(node.position, place))) place.y += 90;
-    const added = { ...canvasNode(id, { key, type }, place), selected: true };
+    const place = at
+      ? {
+          position: freeSpot(
+            at,
+            nodes.map((node) => node.position),
+          ),
+        }
+      : placeAdded(nodes, edges, selected, type, inView);
+    const from = place.from;
+    const links = from ? [canvasEdge(from.source, id, from.branch)] : [];
     // React Flow's own selection too, or its next selection event would select the old node again.
-    setNodes([...nodes.map((node) => ({ ...node, selected: false })), added]);
-    setSelected(id);
-    setDirty(true);
+    put([{ ...canvasNode(id, { key, type }, place.position), selected: true }], links);
+    return id;
   };
 
   /**
@@ -91,6 +127,7 @@ export function useEditor(workflow: Schemas["Workflow"]) {
    * but for the settings this changes: the schema judges those now.
    */
   const updateNode = (id: string, json: NodeJson) => {
+    record(`edit:${id}`);
     setNodes((current) =>
       current.map((node) => {
         if (node.id !== id) return node;
@@ -98,36 +135,61 @@ export function useEditor(workflow: Schemas["Workflow"]) {
         return { ...node, data: { node: json, problems } };
       }),
     );
-    setDirty(true);
   };
 
-  /** Removes node `id` and its connections. */
-  const removeNode = (id: string) => {
-    setNodes(nodes.filter((node) => node.id !== id));
-    setEdges(edges.filter((edge) => edge.source !== id && edge.target !== id));
-    if (selected === id) setSelected(null);
-    setDirty(true);
-  };
-
-  /**
-   * Why `source` → `target` (on `branch`) cannot be connected, or "" when it can: the API's
-   * rules, told before saving.
-   */
-  const refusal = (source: string, target: string, branch?: string | null): string => {
-    const from = nodes.find((node) => node.id === source)?.data.node;
-    const to = nodes.find((node) => node.id === target)?.data.node;
-    if (!from || !to || source === target) return "A node cannot lead to itself.";
-    if (isTrigger(to.type)) return "A trigger starts executions; nothing leads into it.";
-    if (from.type === "condition" && branch !== "true" && branch !== "false") {
-      return "Choose the condition's branch: true or false.";
-    }
-    const handle = from.type === "condition" ? branch : null;
-    const repeat = edges.some(
-      (edge) =>
-        edge.source === source && edge.target === target && (edge.sourceHandle ?? null) === handle,
+  /** Removes the nodes and notes `ids`, their connections and the connections `edgeIds`. */
+  const remove = (ids: Set<string>, edgeIds = new Set<string>()) => {
+    if (ids.size === 0 && edgeIds.size === 0) return;
+    record();
+    setNodes(nodes.filter((node) => !ids.has(node.id)));
+    setNotes(notes.filter((note) => !ids.has(note.id)));
+    setEdges(
+      edges.filter(
+        (edge) => !edgeIds.has(edge.id) && !ids.has(edge.source) && !ids.has(edge.target),
+      ),
     );
-    return repeat ? "These nodes are connected already." : "";
+    if (selected && ids.has(selected)) setSelected(null);
   };
+
+  /** The selected nodes (React Flow's selection, else the one in the panel). */
+  const selection = (): Set<string> => {
+    const ids = new Set(nodes.filter((node) => node.selected).map((node) => node.id));
+    if (ids.size === 0 && selected) ids.add(selected);
+    return ids;
+  };
+
+  /** Delete or Backspace: the selected nodes, notes and connections go. */
+  const removeSelection = () =>
+    remove(
+      new Set([...selection(), ...notes.filter((note) => note.selected).map((note) => note.id)]),
+      new Set(edges.filter((edge) => edge.selected).map((edge) => edge.id)),
+    );
+
+  /** Copies the selected nodes and the connections among them; returns how many. */
+  const copy = (): number => {
+    const ids = selection();
+    if (ids.size > 0) clipboard = copyOf(nodes, edges, ids);
+    return ids.size;
+  };
+
+  /** Pastes what was copied: new keys, below the originals, selected. */
+  const paste = () => {
+    if (!clipboard || clipboard.nodes.length === 0) return;
+    const copies = pasted(clipboard, nodes, counter);
+    put(copies.nodes, copies.edges);
+  };
+
+  /** Copies and pastes the selection at once, leaving what was copied before. */
+  const duplicate = () => {
+    const ids = selection();
+    if (ids.size === 0) return;
+    const copies = pasted(copyOf(nodes, edges, ids), nodes, counter);
+    put(copies.nodes, copies.edges);
+  };
+
+  /** Why `source` → `target` (on `branch`) cannot be connected, or "" (adding.ts). */
+  const refusal = (source: string, target: string, branch?: string | null) =>
+    refusalOf(nodes, edges, source, target, branch);
 
   /** Connects `source` to `target` (a condition's `branch`); returns why not, or "". */
   const connect = (source: string, target: string, branch?: string | null): string => {
@@ -135,30 +197,48 @@ export function useEditor(workflow: Schemas["Workflow"]) {
     if (why) return why;
     const from = nodes.find((node) => node.id === source)?.data.node;
     const handle = from?.type === "condition" ? (branch ?? undefined) : undefined;
+    record();
     setEdges([...edges, canvasEdge(source, target, handle)]);
-    setDirty(true);
     return "";
   };
 
-  /** Tidy up: every node placed again in columns by its distance from the triggers. */
+  /** Tidy up: every node placed again by the layout (layout.ts). */
   const arrange = () => {
     const { nodes: json, connections } = toDefinition(nodes, edges);
     const places = layout(json, connections, true);
+    record();
     setNodes(
       nodes.map((node) => ({ ...node, position: places.get(node.data.node.key) ?? node.position })),
     );
-    setDirty(true);
   };
 
   /** Removes connection `edgeId`. */
-  const disconnect = (edgeId: string) => {
-    setEdges(edges.filter((edge) => edge.id !== edgeId));
-    setDirty(true);
+  const disconnect = (edgeId: string) => remove(new Set(), new Set([edgeId]));
+
+  /** Adds an empty note at a free place near `inView`; false when there are MAX_NOTES. */
+  const addNote = (inView: Point = { x: 0, y: 0 }): boolean => {
+    if (notes.length >= MAX_NOTES) return false;
+    const position = freeSpot(
+      inView,
+      [...nodes, ...notes].map((each) => each.position),
+    );
+    record();
+    setNotes([...notes, noteNode({ key: nextNoteKey(notes), text: "", position })]);
+    return true;
   };
 
-  /** The definition to save, and the node ids in the order it lists them. */
+  /** Changes note `id`'s text. */
+  const updateNote = (id: string, text: string) => {
+    record(`note:${id}`);
+    setNotes((current) =>
+      current.map((note) => (note.id === id ? { ...note, data: { text } } : note)),
+    );
+  };
+
+  /** The definition to save (notes too), and the node ids in the order it lists them. */
   const definition = () => ({
     ...toDefinition(nodes, edges),
+    notes: toNotes(notes),
     order: nodes.map((node) => node.id),
   });
 
@@ -178,6 +258,7 @@ export function useEditor(workflow: Schemas["Workflow"]) {
   return {
     nodes,
     edges,
+    notes,
     onNodesChange,
     onEdgesChange,
     selected,
@@ -186,11 +267,21 @@ export function useEditor(workflow: Schemas["Workflow"]) {
     general,
     addNode,
     updateNode,
-    removeNode,
+    removeNode: (id: string) => remove(new Set([id])),
+    removeSelection,
+    copy,
+    paste,
+    duplicate,
+    canUndo: history.canUndo,
+    canRedo: history.canRedo,
+    undo: () => restore(history.undo({ nodes, edges, notes })),
+    redo: () => restore(history.redo({ nodes, edges, notes })),
     connect,
     refusal,
     disconnect,
     arrange,
+    addNote,
+    updateNote,
     definition,
     showProblems,
   };
