@@ -10,7 +10,7 @@ import { DAY_MS, retentionOf } from "../../db/retention";
 import { workspaces } from "../../db/schema";
 import { decodeKeyCursor, encodeKeyCursor } from "../../platform/cursor";
 import type { AppBindings } from "../../platform/env";
-import { notFound } from "../../platform/errors";
+import { ApiError, notFound } from "../../platform/errors";
 import { isoTime } from "../../platform/ids";
 import type { Page, PageQuery } from "../../platform/paging";
 import { getWorkflow, webhookTestUrl } from "../definitions/workflows";
@@ -18,7 +18,8 @@ import { runnerIfEver, workflowRunner } from "../runner/client";
 import { listRequestsMerged } from "../runner/merged-lists";
 import type { LoggedRequest } from "../runner/request-log-entry";
 import { shardOfId } from "../runner/shards";
-import { REQUEST_ID, type RequestSchemas } from "./schemas";
+import { QUEUE_FULL_RETRY_SECONDS } from "../runner/slots";
+import { REQUEST_ID, type RequestSchemas, SAMPLE_ID } from "./schemas";
 
 type Env = Pick<AppBindings, "WORKFLOW_RUNNER">;
 
@@ -78,21 +79,50 @@ export async function armCapture(
   workspaceId: string,
   workflowId: string,
   nodeKey: string,
-  settings: { count: number; ttlSeconds: number },
+  settings: { count: number; ttlSeconds: number; run: boolean },
   appUrl: string,
 ): Promise<z.infer<RequestSchemas["CaptureSchema"]>> {
   const workflow = await getWorkflow(database(env), workspaceId, workflowId, appUrl);
   const url = workflow.webhookUrls[nodeKey];
   if (!url) throw noSuchNode();
   const runner = workflowRunner(env, workflowId);
-  const arming = await runner.armCapture(workflowId, nodeKey, settings.count, settings.ttlSeconds);
+  const { count, ttlSeconds, run } = settings;
+  const arming = await runner.armCapture(workflowId, nodeKey, count, ttlSeconds, run);
   if (!arming) throw noSuchNode();
   return {
     nodeKey,
     testUrl: webhookTestUrl(url, appUrl),
     remaining: arming.remaining,
     expiresAt: isoTime(arming.expiresAt),
+    run: arming.run,
   };
+}
+
+/**
+ * Starts a test execution of the saved definition from a webhook node with one of its captured
+ * samples (`sampleId`, default the newest), running or stopped (docs/webhooks.md#test-runs).
+ * @returns the execution's id (it runs on shard 0, where the samples are) and the sample's
+ * @throws 404 not_found (no such node, or no such sample), 429 queue_full
+ */
+export async function startTestRun(
+  env: Env,
+  workflowId: string,
+  nodeKey: string,
+  sampleId: string | undefined,
+): Promise<{ executionId: string; sampleId: string }> {
+  const result = await workflowRunner(env, workflowId).testRun(workflowId, nodeKey, sampleId);
+  if (result.ok) return { executionId: result.executionId, sampleId: result.sampleId };
+  if (result.reason === "node_not_found") throw noSuchNode();
+  if (result.reason === "sample_not_found") {
+    throw notFound(
+      sampleId === undefined
+        ? "The node has no captured sample yet: arm capture and call its test URL."
+        : "The node has no such sample (the newest 20 are kept, for 7 days).",
+    );
+  }
+  throw new ApiError(429, "queue_full", "The workflow's execution queue is full.", {
+    headers: { "retry-after": String(QUEUE_FULL_RETRY_SECONDS) },
+  });
 }
 
 /**
@@ -120,8 +150,6 @@ export async function listSamples(
     nextCursor: hasMore && last ? encodeKeyCursor(last.id) : null,
   };
 }
-
-const SAMPLE_ID = /^smp_\d{1,15}$/;
 
 /** How long the workspace's request log entries are shown (ms): its `requestLogDays`. */
 export async function requestLogAge(env: AppBindings, workspaceId: string): Promise<number> {
