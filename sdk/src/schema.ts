@@ -11095,7 +11095,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         captured: true;
-                        /** @description The test execution it started, when capture was armed with `run` */
+                        /** @description Its test run, if any */
                         executionId?: string;
                     };
                 };

@@ -130,11 +130,11 @@ const targetOf = (c: Context): WebhookTarget => ({
 // with `run` starts a test execution too (docs/webhooks.md#test-runs).
 webhooksRouter.all("/webhook-test/:workspace/:workflow/:node", async (c) => {
   const outcome = await captureWebhook(c.env, c.req.raw, targetOf(c));
-  if (outcome.kind === "captured" && outcome.executionId) {
-    c.header("x-execution-id", outcome.executionId);
-    return c.json({ captured: true, executionId: outcome.executionId }, 200);
+  if (outcome.kind === "captured") {
+    const { executionId } = outcome;
+    if (executionId) c.header("x-execution-id", executionId);
+    return c.json({ captured: true, ...(executionId ? { executionId } : {}) }, 200);
   }
-  if (outcome.kind === "captured") return c.json({ captured: true }, 200);
   if (outcome.kind === "not_found") {
     throw new ApiError(404, "webhook_not_found", "No capture is armed for this test URL.");
   }
@@ -179,6 +179,7 @@ webhooksRouter.all("/webhooks/:workspace/:workflow/:node", async (c) => {
     case "not_found":
     case "method_not_allowed":
     case "bad_body":
+    case "queue_full":
       throw refused(outcome);
     case "rate_limited":
       throw new ApiError(
@@ -189,10 +190,6 @@ webhooksRouter.all("/webhooks/:workspace/:workflow/:node", async (c) => {
           headers: { "retry-after": String(outcome.retryAfterSeconds) },
         },
       );
-    case "queue_full":
-      throw new ApiError(429, "queue_full", "The workflow's execution queue is full.", {
-        headers: { "retry-after": String(outcome.retryAfterSeconds) },
-      });
   }
 });
 
@@ -284,9 +281,7 @@ webhooksRouter.openAPIRegistry.registerPath(
           "application/json": {
             schema: z.object({
               captured: z.literal(true),
-              executionId: z.string().optional().openapi({
-                description: "The test execution it started, when capture was armed with `run`",
-              }),
+              executionId: z.string().optional().openapi({ description: "Its test run, if any" }),
             }),
           },
         },
