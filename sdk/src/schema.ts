@@ -597,7 +597,7 @@ export interface paths {
         put?: never;
         /**
          * Run the saved workflow from a webhook node with a captured sample, as a test
-         * @description Starts an execution of the saved definition with the sample `sampleId` (default: the node's newest) as the node's output, whether the workflow is running or stopped. It is marked `mode: test`: listed with the executions (`?mode=test`), left out of the metrics, not rate limited nor written to the request log. Answers once it is recorded; read it with getExecution (docs/webhooks.md#test-runs).
+         * @description Starts an execution of the saved definition with the sample `sampleId` (default: the node's newest), or the trigger input of `executionId` (an execution that started at this node), as the node's output, whether the workflow is running or stopped. It is marked `mode: test`: listed with the executions (`?mode=test`), left out of the metrics, not rate limited nor written to the request log. Answers once it is recorded; read it with getExecution (docs/webhooks.md#test-runs).
          */
         post: operations["startTestRun"];
         delete?: never;
@@ -2017,11 +2017,15 @@ export interface components {
             /** @description The test execution, `mode: test` */
             executionId: string;
             /** @description The sample it runs with */
-            sampleId: string;
+            sampleId: string | null;
+            /** @description The execution whose input it runs */
+            replayOf: string | null;
         };
         TestRunInput: {
             /** @description The captured sample to run with (`smp_…`); absent, the node's newest */
             sampleId?: string;
+            /** @description Instead of a sample: an execution that started at this node, whose trigger input is run again */
+            executionId?: string;
         };
         SignInLink: {
             url: string;
@@ -7813,6 +7817,20 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `replay_unavailable`: The execution cannot be replayed this way: its trigger node is gone from the definition, or its original definition was not kept. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "replay_unavailable";
                         };
                     };
                 };

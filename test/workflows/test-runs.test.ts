@@ -121,6 +121,28 @@ describe("test runs", () => {
     expect((await testRun(ws, flow.id, { sampleId: "nope" })).status).toBe(400);
   });
 
+  it("test-runs run an execution's trigger input again, as a test (Debug in editor)", async () => {
+    const ws = await seedWorkspace();
+    const flow = await createWorkflow(ws, flowOf());
+    const answer = await hook(flow.webhookUrls.webhook_1 as string, { body: { id: 5 } });
+    const productionId = answer.headers.get("x-execution-id") as string;
+    await finished(ws, flow.id, productionId);
+    const started = await expectJson<{ executionId: string; sampleId: null; replayOf: string }>(
+      await testRun(ws, flow.id, { executionId: productionId }),
+      202,
+    );
+    expect(started).toMatchObject({ sampleId: null, replayOf: productionId });
+    const run = await finished(ws, flow.id, started.executionId);
+    expect(run).toMatchObject({ mode: "test", status: "succeeded" });
+    expect(run.nodes.find((node) => node.key === "out")?.output).toEqual({ id: 5 });
+    // Not an execution of this node, or of this workflow; not both sources at once.
+    expect(await errorCode(await testRun(ws, flow.id, { executionId: "exe_unknown" }))).toBe(
+      "not_found",
+    );
+    const both = await testRun(ws, flow.id, { executionId: productionId, sampleId: "smp_1" });
+    expect(both.status).toBe(400);
+  });
+
   it("lists the mode, filters by it, and leaves tests out of the metrics", async () => {
     const ws = await seedWorkspace();
     const flow = await createWorkflow(ws, flowOf(true));

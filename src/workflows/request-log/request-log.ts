@@ -100,30 +100,61 @@ export async function armCapture(
 
 /**
  * Starts a test execution of the saved definition from a webhook node with one of its captured
- * samples (`sampleId`, default the newest), running or stopped (docs/webhooks.md#test-runs).
- * @returns the execution's id (it runs on shard 0, where the samples are) and the sample's
- * @throws 404 not_found (no such node, or no such sample), 429 queue_full
+ * samples (`sampleId`, default the newest) or the trigger input of an execution that started there
+ * (`executionId`), running or stopped (docs/webhooks.md#test-runs).
+ * @returns the execution's id, and the sample's or the execution's whose input it runs
+ * @throws 404 not_found (no such node, sample or execution), 409 replay_unavailable, 429 queue_full
  */
 export async function startTestRun(
   env: Env,
   workflowId: string,
+  shardsEver: number,
   nodeKey: string,
-  sampleId: string | undefined,
-): Promise<{ executionId: string; sampleId: string }> {
+  from: { sampleId?: string | undefined; executionId?: string | undefined },
+): Promise<{ executionId: string; sampleId: string | null; replayOf: string | null }> {
+  if (from.executionId)
+    return await testRunOfExecution(env, workflowId, shardsEver, nodeKey, from.executionId);
+  const { sampleId } = from;
   const result = await workflowRunner(env, workflowId).testRun(workflowId, nodeKey, sampleId);
-  if (result.ok) return { executionId: result.executionId, sampleId: result.sampleId };
+  if (result.ok)
+    return { executionId: result.executionId, sampleId: result.sampleId, replayOf: null };
   if (result.reason === "node_not_found") throw noSuchNode();
-  if (result.reason === "sample_not_found") {
-    throw notFound(
-      sampleId === undefined
-        ? "The node has no captured sample yet: arm capture and call its test URL."
-        : "The node has no such sample (the newest 20 are kept, for 7 days).",
-    );
+  if (result.reason === "queue_full") throw queueFull();
+  throw notFound(
+    sampleId === undefined
+      ? "The node has no captured sample yet: arm capture and call its test URL."
+      : "The node has no such sample (the newest 20 are kept, for 7 days).",
+  );
+}
+
+/** A test run with the trigger input of an execution that started at `nodeKey`, on its shard. */
+async function testRunOfExecution(
+  env: Env,
+  workflowId: string,
+  shardsEver: number,
+  nodeKey: string,
+  executionId: string,
+) {
+  const runner = runnerIfEver(env, workflowId, shardsEver, shardOfId(executionId));
+  const record = runner ? await runner.getExecution(executionId) : null;
+  if (!runner || !record || record.trigger.key !== nodeKey) {
+    throw notFound("No execution of this workflow started at this node with this id.");
   }
-  throw new ApiError(429, "queue_full", "The workflow's execution queue is full.", {
+  const result = await runner.replay(workflowId, executionId, "current", "test");
+  if (result.ok) return { executionId: result.record.id, sampleId: null, replayOf: executionId };
+  if (result.reason === "queue_full") throw queueFull();
+  if (result.reason === "not_found") throw notFound("No such execution of this workflow.");
+  throw new ApiError(
+    409,
+    "replay_unavailable",
+    "The execution's trigger node is no longer in the workflow.",
+  );
+}
+
+const queueFull = () =>
+  new ApiError(429, "queue_full", "The workflow's execution queue is full.", {
     headers: { "retry-after": String(QUEUE_FULL_RETRY_SECONDS) },
   });
-}
 
 /**
  * A page of a webhook node's captured samples (at most `CAPTURE.keptPerNode` are kept), newest

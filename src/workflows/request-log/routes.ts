@@ -169,7 +169,7 @@ export function requestsRouter() {
           operationId: "startTestRun",
           summary: "Run the saved workflow from a webhook node with a captured sample, as a test",
           description:
-            "Starts an execution of the saved definition with the sample `sampleId` (default: the node's newest) as the node's output, whether the workflow is running or stopped. It is marked `mode: test`: listed with the executions (`?mode=test`), left out of the metrics, not rate limited nor written to the request log. Answers once it is recorded; read it with getExecution (docs/webhooks.md#test-runs).",
+            "Starts an execution of the saved definition with the sample `sampleId` (default: the node's newest), or the trigger input of `executionId` (an execution that started at this node), as the node's output, whether the workflow is running or stopped. It is marked `mode: test`: listed with the executions (`?mode=test`), left out of the metrics, not rate limited nor written to the request log. Answers once it is recorded; read it with getExecution (docs/webhooks.md#test-runs).",
           middleware: [requireWriter, ...jsonBody(4_096, { optional: true })],
           request: {
             params: NodeKeyParamsSchema,
@@ -180,16 +180,17 @@ export function requestsRouter() {
           },
           responses: {
             202: json(TestRunSchema, "Started (or queued behind the concurrency limit)"),
-            ...errorResponses("not_found", "queue_full"),
+            ...errorResponses("not_found", "replay_unavailable", "queue_full"),
           },
         },
       ),
     ),
     async (c) => {
       const { id, key } = c.req.valid("param");
-      await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
-      const { sampleId } = c.req.valid("json");
-      return c.json(await startTestRun(c.env, id, key, sampleId), 202);
+      const { workspaceId } = c.get("member");
+      const { shardsEver } = await assertWorkflow(database(c.env), workspaceId, id);
+      const from = c.req.valid("json");
+      return c.json(await startTestRun(c.env, id, shardsEver, key, from), 202);
     },
   );
 

@@ -109,12 +109,21 @@ export const requestSchemas = once(() => {
       sampleId: z.string().regex(SAMPLE_ID).optional().openapi({
         description: "The captured sample to run with (`smp_…`); absent, the node's newest",
       }),
+      executionId: z.string().min(1).max(64).optional().openapi({
+        description:
+          "Instead of a sample: an execution that started at this node, whose trigger input is run again",
+      }),
+    })
+    .refine((input) => !(input.sampleId && input.executionId), {
+      message: "Give sampleId or executionId, not both.",
+      path: ["executionId"],
     })
     .openapi("TestRunInput");
   const TestRunSchema = z
     .object({
       executionId: z.string().openapi({ description: "The test execution, `mode: test`" }),
-      sampleId: z.string().openapi({ description: "The sample it runs with" }),
+      sampleId: z.string().nullable().openapi({ description: "The sample it runs with" }),
+      replayOf: z.string().nullable().openapi({ description: "The execution whose input it runs" }),
     })
     .openapi("TestRun");
 

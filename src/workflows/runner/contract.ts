@@ -182,8 +182,16 @@ export interface WorkflowRunnerApi {
     before: { createdAt: number; inclusive: boolean },
     mode?: ExecutionMode,
   ): Promise<ExecutionPage>;
-  /** Starts a replay of one execution (docs/webhooks.md#replay); settles once it is recorded. */
-  replay(workflowId: string, executionId: string, mode: ReplayMode): Promise<ReplayResult>;
+  /**
+   * Starts a replay of one execution (docs/webhooks.md#replay); settles once it is recorded.
+   * @param as `test` for a test run with the execution's trigger input (docs/webhooks.md#test-runs)
+   */
+  replay(
+    workflowId: string,
+    executionId: string,
+    mode: ReplayMode,
+    as?: ExecutionMode,
+  ): Promise<ReplayResult>;
   /** Queues replays of the failed executions started in `[since, until)` (epoch ms); how many. */
   replayFailed(
     workflowId: string,

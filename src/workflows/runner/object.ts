@@ -212,8 +212,13 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     return await listExecutionsBefore(this.ctx.storage, limit, before, mode);
   }
 
-  async replay(workflowId: string, executionId: string, mode: ReplayMode): Promise<ReplayResult> {
-    return await this.replays.replay(workflowId, executionId, mode);
+  async replay(
+    workflowId: string,
+    executionId: string,
+    mode: ReplayMode,
+    as?: ExecutionMode,
+  ): Promise<ReplayResult> {
+    return await this.replays.replay(workflowId, executionId, mode, as);
   }
 
   async replayFailed(
