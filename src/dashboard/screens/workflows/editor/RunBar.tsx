@@ -6,7 +6,7 @@
  * (or with the debugged execution's data) runs it at once.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useId, useState } from "react";
+import { useEffect, useState } from "react";
 import { api, type Schemas, unwrap } from "../../../api";
 import { followLink, navigate } from "../../../router";
 import { CopyField } from "../../../ui/CopyField";
@@ -22,7 +22,6 @@ type Props = { workflow: Schemas["Workflow"]; canChange: boolean; dirty: boolean
 /** The run bar of the editor of `workflow`. */
 export function RunBar({ workflow, canChange, dirty }: Props) {
   const run = useRunState();
-  const id = useId();
   const [waitingSince, setWaitingSince] = useState<Set<string> | null>(null);
   const recent = useQuery({
     queryKey: ["executions", workflow.id, "recent"],
@@ -91,7 +90,7 @@ export function RunBar({ workflow, canChange, dirty }: Props) {
         </>
       ) : null}
       {run.debug ? (
-        <p role="status" className="muted" id={`${id}-debug`}>
+        <p role="status" className="muted run-wide">
           Debugging <code>{run.debug.executionId}</code>: its call is the sample of{" "}
           <code>{run.debug.key}</code> in templates and for the next test.
         </p>
@@ -148,29 +147,30 @@ function TestRun(props: {
   });
   if (!key) return null;
   return (
-    <div className="run-test">
-      <div className="actions">
-        <button type="button" disabled={arm.isPending} onClick={() => arm.mutate()}>
-          Test workflow
-        </button>
-        <button type="button" disabled={now.isPending} onClick={() => now.mutate()}>
-          {debug ? "Run with the debugged call" : "Run with last sample"}
-        </button>
-      </div>
+    <>
+      <button type="button" disabled={arm.isPending} onClick={() => arm.mutate()}>
+        Test workflow
+      </button>
+      <button type="button" disabled={now.isPending} onClick={() => now.mutate()}>
+        {debug ? "Run with the debugged call" : "Run with last sample"}
+      </button>
       {props.dirty ? (
-        <p className="muted">Tests run the saved workflow: save your changes first.</p>
+        <span className="muted">Tests run the saved workflow: save your changes first.</span>
       ) : null}
-      {arm.isError ? <ErrorNote error={arm.error} /> : null}
-      {now.isError ? <ErrorNote error={now.error} /> : null}
+      {arm.isError || now.isError ? (
+        <div className="run-wide">
+          <ErrorNote error={arm.error ?? now.error} />
+        </div>
+      ) : null}
       {arm.data && props.waiting ? (
-        <>
+        <div className="run-wide">
           <CopyField label="Test URL" what="the test URL" value={arm.data.testUrl} />
           <p role="status">
             Waiting for a call to the test URL: it runs the saved workflow, shown on the canvas when
             it comes.
           </p>
-        </>
+        </div>
       ) : null}
-    </div>
+    </>
   );
 }
