@@ -89,20 +89,25 @@ export function RunBar({ workflow, canChange, dirty }: Props) {
           )}
         </>
       ) : null}
+      {canChange ? (
+        <TestRun
+          workflow={workflow}
+          dirty={dirty}
+          known={async () => {
+            // Read now, so a test run already listed is never taken for the one awaited.
+            const { data } = await recent.refetch();
+            const tests = (data?.data ?? []).filter((execution) => execution.mode === "test");
+            return new Set(tests.map((execution) => execution.id));
+          }}
+          waiting={waitingSince !== null}
+          onArmed={(known) => setWaitingSince(known)}
+        />
+      ) : null}
       {run.debug ? (
         <p role="status" className="muted run-wide">
           Debugging <code>{run.debug.executionId}</code>: its call is the sample of{" "}
           <code>{run.debug.key}</code> in templates and for the next test.
         </p>
-      ) : null}
-      {canChange ? (
-        <TestRun
-          workflow={workflow}
-          dirty={dirty}
-          known={() => new Set(list.filter((e) => e.mode === "test").map((e) => e.id))}
-          waiting={waitingSince !== null}
-          onArmed={(known) => setWaitingSince(known)}
-        />
       ) : null}
     </section>
   );
@@ -112,7 +117,7 @@ export function RunBar({ workflow, canChange, dirty }: Props) {
 function TestRun(props: {
   workflow: Schemas["Workflow"];
   dirty: boolean;
-  known: () => Set<string>;
+  known: () => Promise<Set<string>>;
   waiting: boolean;
   onArmed: (known: Set<string>) => void;
 }) {
@@ -129,7 +134,7 @@ function TestRun(props: {
           body: { count: 1, ttlSeconds: 600, run: true },
         }),
       ),
-    onMutate: () => props.onArmed(props.known()),
+    onMutate: async () => props.onArmed(await props.known()),
   });
   const debug = run?.debug?.key === key ? run?.debug : null;
   const now = useMutation({
