@@ -45,6 +45,12 @@ export function executionQuery(workflowId: string, executionId: string) {
 export function RunProvider({ workflowId, children }: { workflowId: string; children: ReactNode }) {
   const debugId = debugParam(useSearch());
   const [picked, setPicked] = useState<{ id: string | null } | null>(null);
+  // Another "Debug in editor" while open: its execution is shown again, whatever was picked.
+  const [debugSeen, setDebugSeen] = useState(debugId);
+  if (debugSeen !== debugId) {
+    setDebugSeen(debugId);
+    setPicked(null);
+  }
   // Until the builder picks, the debug execution (if any) is the one shown.
   const chosen = picked ? picked.id : debugId;
   const execution = useQuery({
