@@ -560,7 +560,7 @@ export interface paths {
         put?: never;
         /**
          * Arm capture on a webhook node's test URL
-         * @description Calls to `{APP_URL}/webhook-test/<workspace>/<workflow>/<node>` are stored as samples and answered 200 `{captured: true}` without running anything, even while the workflow is stopped, for the next `count` calls within `ttlSeconds`; otherwise that URL answers 404. Arming again replaces the earlier arming (docs/webhooks.md#capture).
+         * @description Calls to `{APP_URL}/webhook-test/<workspace>/<workflow>/<node>` are stored as samples and answered 200 `{captured: true}`, even while the workflow is stopped, for the next `count` calls within `ttlSeconds`; otherwise that URL answers 404. Nothing runs unless `run` is true: then each captured call also starts a test execution of the saved definition (`mode: test`) and is answered `{captured: true, executionId}`. Arming again replaces the earlier arming (docs/webhooks.md#capture, docs/webhooks.md#test-runs).
          */
         post: operations["captureNodeSample"];
         delete?: never;
@@ -580,6 +580,26 @@ export interface paths {
         get: operations["listNodeSamples"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/manage/workflows/{id}/nodes/{key}/test-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run the saved workflow from a webhook node with a captured sample, as a test
+         * @description Starts an execution of the saved definition with the sample `sampleId` (default: the node's newest), or the trigger input of `executionId` (an execution that started at this node), as the node's output, whether the workflow is running or stopped. It is marked `mode: test`: listed with the executions (`?mode=test`), left out of the metrics, not rate limited nor written to the request log. Answers once it is recorded; read it with getExecution (docs/webhooks.md#test-runs).
+         */
+        post: operations["startTestRun"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1023,7 +1043,7 @@ export interface paths {
         put?: never;
         /**
          * A webhook node's test URL: captures the call as a sample while armed
-         * @description Only while capture is armed (`POST /v1/manage/workflows/{id}/nodes/{key}/capture`), even for a stopped workflow: the call is stored as a sample and nothing runs. Otherwise 404 webhook_not_found (docs/webhooks.md#capture).
+         * @description Only while capture is armed (`POST /v1/manage/workflows/{id}/nodes/{key}/capture`), even for a stopped workflow: the call is stored as a sample. Armed with `run`, it also starts a test execution of the saved definition, named by `executionId` and the `x-execution-id` header (429 queue_full when the workflow's queue is full; the sample is kept); otherwise nothing runs. Not armed: 404 webhook_not_found (docs/webhooks.md#capture, docs/webhooks.md#test-runs).
          */
         post: operations["receiveTestWebhook"];
         delete?: never;
@@ -1897,6 +1917,7 @@ export interface components {
             replayOf: string | null;
             /** @description When it was queued behind the workflow's concurrency limit; its wait is startedAt - queuedAt (docs/webhooks.md#concurrency) */
             queuedAt: string | null;
+            mode: components["schemas"]["ExecutionMode"];
         };
         NodeRun: {
             key: string;
@@ -1924,6 +1945,11 @@ export interface components {
             startedAt: string;
             finishedAt: string | null;
         };
+        /**
+         * @description `production`: started by the workflow's own triggers or a replay; `test`: a builder's test run, from a test URL armed with `run` or a captured sample, left out of the metrics (docs/webhooks.md#test-runs)
+         * @enum {string}
+         */
+        ExecutionMode: "production" | "test";
         ReplayInput: {
             /**
              * @description `original`: the definition the execution ran on; `current`: the workflow's definition now
@@ -1990,12 +2016,19 @@ export interface components {
             testUrl: string;
             remaining: number;
             expiresAt: string;
+            /** @description Captured calls also start a test execution */
+            run: boolean;
         };
         CaptureInput: {
             /** @default 1 */
             count?: number;
             /** @default 600 */
             ttlSeconds?: number;
+            /**
+             * @description Each captured call also starts a test execution of the saved definition, even while the workflow is stopped (docs/webhooks.md#test-runs)
+             * @default false
+             */
+            run?: boolean;
         };
         /** @description A page of a list, its items in `data` in the list's order (docs/api/README.md#lists-and-paging) */
         SampleList: components["schemas"]["Page"] & {
@@ -2006,6 +2039,20 @@ export interface components {
             capturedAt: string;
             /** @description The node's output as a template sees it: body, headers, queryParams, method */
             output?: unknown;
+        };
+        TestRun: {
+            /** @description The test execution, `mode: test` */
+            executionId: string;
+            /** @description The sample it runs with */
+            sampleId: string | null;
+            /** @description The execution whose input it runs */
+            replayOf: string | null;
+        };
+        TestRunInput: {
+            /** @description The captured sample to run with (`smp_…`); absent, the node's newest */
+            sampleId?: string;
+            /** @description Instead of a sample: an execution that started at this node, whose trigger input is run again */
+            executionId?: string;
         };
         SignInLink: {
             url: string;
@@ -2311,7 +2358,7 @@ export interface components {
                 name?: string;
             };
             /** @enum {string} */
-            action: "workspace.created" | "workspace.deleted" | "workspace.updated" | "reseal.started" | "member.invited" | "member.role_changed" | "member.removed" | "member.sign_in_link_created" | "widget_key.created" | "widget_key.revoked" | "agent.created" | "agent.updated" | "agent.deleted" | "channel.created" | "channel.updated" | "channel.preview_link_created" | "secret.set" | "secret.deleted" | "workflow.created" | "workflow.updated" | "workflow.deleted" | "workflow.started" | "workflow.stopped" | "workflow.replayed" | "workflow.capture_armed" | "link.revoked" | "link.ended" | "event_endpoint.created" | "event_endpoint.updated" | "event_endpoint.deleted" | "event_endpoint.secret_rotated" | "event_endpoint.test_sent" | "event_endpoint.recovered" | "event_delivery.resent" | "erasure.requested" | "session.signed_in" | "session.signed_out" | "passkey.added" | "passkey.removed";
+            action: "workspace.created" | "workspace.deleted" | "workspace.updated" | "reseal.started" | "member.invited" | "member.role_changed" | "member.removed" | "member.sign_in_link_created" | "widget_key.created" | "widget_key.revoked" | "agent.created" | "agent.updated" | "agent.deleted" | "channel.created" | "channel.updated" | "channel.preview_link_created" | "secret.set" | "secret.deleted" | "workflow.created" | "workflow.updated" | "workflow.deleted" | "workflow.started" | "workflow.stopped" | "workflow.replayed" | "workflow.capture_armed" | "workflow.test_run" | "link.revoked" | "link.ended" | "event_endpoint.created" | "event_endpoint.updated" | "event_endpoint.deleted" | "event_endpoint.secret_rotated" | "event_endpoint.test_sent" | "event_endpoint.recovered" | "event_delivery.resent" | "erasure.requested" | "session.signed_in" | "session.signed_out" | "passkey.added" | "passkey.removed";
             target: {
                 /** @enum {string} */
                 type: "workspace" | "member" | "widget_key" | "agent" | "channel" | "link" | "secret" | "workflow" | "event_endpoint" | "event_delivery" | "erasure" | "reseal" | "session" | "sign_in_link" | "passkey";
@@ -6772,6 +6819,8 @@ export interface operations {
     listExecutions: {
         parameters: {
             query?: {
+                /** @description Only executions of this mode (default: both) */
+                mode?: components["schemas"]["ExecutionMode"] & unknown;
                 /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
@@ -7688,6 +7737,171 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    startTestRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TestRunInput"];
+            };
+        };
+        responses: {
+            /** @description Started (or queued behind the concurrency limit) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestRun"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_key`: The credential is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_key";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `insufficient_scope`: The credential cannot do this.
+             *
+             *     `cross_site_request`: A change made with the dashboard's session cookie came from another site or without `X-Requested-With`, or a sign-in or sign-out form was posted from another site.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "insufficient_scope" | "cross_site_request";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `replay_unavailable`: The execution cannot be replayed this way: its trigger node is gone from the definition, or its original definition was not kept. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "replay_unavailable";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /** @description `queue_full`: The workflow's execution queue (its `concurrency.queueLimit`) is full; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "queue_full";
                         };
                     };
                 };
@@ -10490,7 +10704,7 @@ export interface operations {
     listAuditLog: {
         parameters: {
             query?: {
-                action?: "workspace.created" | "workspace.deleted" | "workspace.updated" | "reseal.started" | "member.invited" | "member.role_changed" | "member.removed" | "member.sign_in_link_created" | "widget_key.created" | "widget_key.revoked" | "agent.created" | "agent.updated" | "agent.deleted" | "channel.created" | "channel.updated" | "channel.preview_link_created" | "secret.set" | "secret.deleted" | "workflow.created" | "workflow.updated" | "workflow.deleted" | "workflow.started" | "workflow.stopped" | "workflow.replayed" | "workflow.capture_armed" | "link.revoked" | "link.ended" | "event_endpoint.created" | "event_endpoint.updated" | "event_endpoint.deleted" | "event_endpoint.secret_rotated" | "event_endpoint.test_sent" | "event_endpoint.recovered" | "event_delivery.resent" | "erasure.requested" | "session.signed_in" | "session.signed_out" | "passkey.added" | "passkey.removed";
+                action?: "workspace.created" | "workspace.deleted" | "workspace.updated" | "reseal.started" | "member.invited" | "member.role_changed" | "member.removed" | "member.sign_in_link_created" | "widget_key.created" | "widget_key.revoked" | "agent.created" | "agent.updated" | "agent.deleted" | "channel.created" | "channel.updated" | "channel.preview_link_created" | "secret.set" | "secret.deleted" | "workflow.created" | "workflow.updated" | "workflow.deleted" | "workflow.started" | "workflow.stopped" | "workflow.replayed" | "workflow.capture_armed" | "workflow.test_run" | "link.revoked" | "link.ended" | "event_endpoint.created" | "event_endpoint.updated" | "event_endpoint.deleted" | "event_endpoint.secret_rotated" | "event_endpoint.test_sent" | "event_endpoint.recovered" | "event_delivery.resent" | "erasure.requested" | "session.signed_in" | "session.signed_out" | "passkey.added" | "passkey.removed";
                 /** @description Only this actor's entries: a member's or widget key's id, or `operator` */
                 actorId?: string;
                 /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
@@ -10582,7 +10796,7 @@ export interface operations {
     listOperatorAuditLog: {
         parameters: {
             query?: {
-                action?: "workspace.created" | "workspace.deleted" | "workspace.updated" | "reseal.started" | "member.invited" | "member.role_changed" | "member.removed" | "member.sign_in_link_created" | "widget_key.created" | "widget_key.revoked" | "agent.created" | "agent.updated" | "agent.deleted" | "channel.created" | "channel.updated" | "channel.preview_link_created" | "secret.set" | "secret.deleted" | "workflow.created" | "workflow.updated" | "workflow.deleted" | "workflow.started" | "workflow.stopped" | "workflow.replayed" | "workflow.capture_armed" | "link.revoked" | "link.ended" | "event_endpoint.created" | "event_endpoint.updated" | "event_endpoint.deleted" | "event_endpoint.secret_rotated" | "event_endpoint.test_sent" | "event_endpoint.recovered" | "event_delivery.resent" | "erasure.requested" | "session.signed_in" | "session.signed_out" | "passkey.added" | "passkey.removed";
+                action?: "workspace.created" | "workspace.deleted" | "workspace.updated" | "reseal.started" | "member.invited" | "member.role_changed" | "member.removed" | "member.sign_in_link_created" | "widget_key.created" | "widget_key.revoked" | "agent.created" | "agent.updated" | "agent.deleted" | "channel.created" | "channel.updated" | "channel.preview_link_created" | "secret.set" | "secret.deleted" | "workflow.created" | "workflow.updated" | "workflow.deleted" | "workflow.started" | "workflow.stopped" | "workflow.replayed" | "workflow.capture_armed" | "workflow.test_run" | "link.revoked" | "link.ended" | "event_endpoint.created" | "event_endpoint.updated" | "event_endpoint.deleted" | "event_endpoint.secret_rotated" | "event_endpoint.test_sent" | "event_endpoint.recovered" | "event_delivery.resent" | "erasure.requested" | "session.signed_in" | "session.signed_out" | "passkey.added" | "passkey.removed";
                 /** @description Only this actor's entries: a member's or widget key's id, or `operator` */
                 actorId?: string;
                 /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
@@ -10930,6 +11144,8 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         captured: true;
+                        /** @description Its test run, if any */
+                        executionId?: string;
                     };
                 };
             };
@@ -10999,6 +11215,20 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "invalid_body";
+                        };
+                    };
+                };
+            };
+            /** @description `queue_full`: The workflow's execution queue (its `concurrency.queueLimit`) is full; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "queue_full";
                         };
                     };
                 };

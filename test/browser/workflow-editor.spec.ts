@@ -6,8 +6,12 @@
  * by dragging a handle and by the panel's form, captures a test call whose fields the condition's templates then offer, compares
  * the secret header with a workspace secret, sees a save refused with the problem on the node it
  * names, saves, copies the Webhook URL, starts the workflow and calls it; positions survive a
- * reload; a deletion is undone with Ctrl+Z and a node added by searching from the keyboard. The
- * webhook's URLs, the canvas's bottom edge and its zoom controls fit a 1440×900 window. A Member sees the canvas read only. axe-core finds nothing serious or critical, light and
+ * reload; a deletion is undone with Ctrl+Z and a node added by searching from the keyboard;
+ * leaving unsaved edits asks first. The webhook's URLs, the canvas's bottom edge and its zoom
+ * controls fit a 1440×900 window. A chosen execution shows on the nodes, "Debug in editor" loads
+ * its call for the next test, and "Test workflow" runs a stopped workflow on a call to its test
+ * URL, the failed node red with its error. A Member sees the canvas read only. axe-core finds
+ * nothing serious or critical, light and
  * dark, at 375 px too. Screenshots: test-results/browser/editor-*.png.
  */
 import type { Browser } from "playwright-core";
@@ -347,6 +351,81 @@ describe("the workflow editor", () => {
     await asked.getByRole("button", { name: "Leave" }).click();
     await page.waitForURL(/\/app\/workflows\/wf_[^/]+$/);
     await page.getByRole("region", { name: "Executions" }).waitFor();
+  });
+});
+
+describe("runs on the canvas", () => {
+  it("shows a chosen run on the nodes, debugs it, and runs the debugged call as a test", async () => {
+    const { page } = need(owner, "owner");
+    // The test before left the editor (its unsaved edits dropped): back to the saved canvas.
+    await page
+      .getByRole("navigation", { name: "Workflow" })
+      .getByRole("link", { name: "Editor" })
+      .click();
+    const bar = page.getByRole("region", { name: "Runs on the canvas" });
+    // The production run of "copies the Webhook URL…": the right secret, so set_1 ran.
+    await bar.getByLabel("Run on the canvas").selectOption({ index: 1 });
+    const setRun = canvasNode(page, "Set").locator(".wf-run");
+    await setRun.getByText("succeeded").waitFor({ state: "attached" });
+    expect(await setRun.locator(".wf-run-output").textContent()).toMatch(/"order":"?42/);
+    // The execution's page opens the editor on it, its call loaded as the sample.
+    await bar.getByRole("link", { name: "Open execution" }).click();
+    await page.getByRole("link", { name: "Debug in editor" }).click();
+    await page.waitForURL(/\/editor\?debug=exe_/);
+    const debugged = new URL(page.url()).searchParams.get("debug") ?? "";
+    await bar.getByText(`Debugging ${debugged}`).waitFor();
+    // The newest captured sample has the wrong secret (set_1 would not run); the debugged call
+    // has the right one, so a test with it runs set_1.
+    await bar.getByRole("button", { name: "Run with the debugged call" }).click();
+    await expect
+      .poll(async () => (await bar.getByLabel("Run on the canvas").inputValue()) !== debugged)
+      .toBe(true);
+    await setRun.getByText("succeeded").waitFor({ state: "attached" });
+    const chosen = await bar.getByLabel("Run on the canvas").inputValue();
+    const record = await api("GET", `/v1/manage/workflows/${workflowId}/executions/${chosen}`, {
+      token: demo.memberToken,
+    });
+    expect(record.json).toMatchObject({ mode: "test", replayOf: debugged });
+    await look(page, "editor-8-debug-run");
+  });
+
+  it("tests a stopped workflow on the next call to its test URL; the failed node is red with its error", async () => {
+    const { page } = need(owner, "owner");
+    const created = await api("POST", "/v1/manage/workflows", {
+      token: demo.memberToken,
+      body: {
+        name: "Failing call",
+        slug: "failing-call",
+        nodes: [
+          { type: "webhook" },
+          { key: "call", name: "Call the shop", type: "http_request", url: "http://127.0.0.1:9/" },
+        ],
+        connections: [{ from: "webhook_1", to: "call" }],
+      },
+    });
+    expect(created.status).toBe(201);
+    await page.goto(`${need(server, "server").base}/app/workflows/${created.json.id}/editor`);
+    const bar = page.getByRole("region", { name: "Runs on the canvas" });
+    await bar.getByRole("button", { name: "Test workflow" }).click();
+    const testUrl = await bar.getByLabel("Test URL").inputValue();
+    const answer = await fetch(testUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ order: 9 }),
+    });
+    expect(answer.status).toBe(200);
+    const failed = canvasNode(page, "Call the shop").locator(".wf-run-failed");
+    await failed.waitFor({ state: "attached", timeout: 15_000 });
+    expect((await failed.locator(".wf-run-error").textContent())?.length).toBeGreaterThan(0);
+    await canvasNode(page, "Webhook")
+      .locator(".wf-run")
+      .getByText("succeeded")
+      .waitFor({ state: "attached" });
+    const border = await canvasNode(page, "Call the shop")
+      .locator(".wf-node")
+      .evaluate((element) => getComputedStyle(element).borderColor);
+    expect(border).toBe("rgb(180, 35, 24)"); // --danger, light
+    await look(page, "editor-9-test-failed");
   });
 });
 

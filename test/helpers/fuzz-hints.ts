@@ -155,7 +155,7 @@ export function fuzzHints(pools: Pools): Hints {
  */
 export function knownBodies(
   pools: Pools,
-  seeded: { linkToken: string; editedSlug: string },
+  seeded: { linkToken: string; editedSlug: string; testRunOf: string },
 ): Record<string, fc.Arbitrary<unknown>> {
   const unique = fc.uuid().map((u) => u.slice(0, 8));
   const since = "2020-01-01T00:00:00.000Z";
@@ -195,6 +195,7 @@ export function knownBodies(
     "POST /v1/manage/workflows/{id}/executions/{executionId}/replay": one({}),
     "POST /v1/manage/workflows/{id}/executions/replay": one({ status: "failed", since }),
     "POST /v1/manage/workflows/{id}/nodes/{key}/capture": one({ count: 1 }),
+    "POST /v1/manage/workflows/{id}/nodes/{key}/test-runs": one({ executionId: seeded.testRunOf }),
     "POST /v1/manage/sign-in-links": one({}),
     "POST /v1/manage/passkeys": one({ name: "Fuzz key" }),
     "POST /v1/manage/event-endpoints": one({ url: `${pools.echoUrl}/echo/fuzz` }),

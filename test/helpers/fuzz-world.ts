@@ -235,6 +235,8 @@ export async function seedWorld(document: {
     // Arming another workflow's test URL: the armed one stays armed for the test URL's calls.
     "/v1/manage/workflows/{id}/nodes/{key}/capture": [{ id: lastFlow.id, key: "webhook_1" }],
     "/v1/manage/workflows/{id}/nodes/{key}/samples": [{ id: flow.id, key: "webhook_1" }],
+    // A test run of lastFlow's execution's call (docs/webhooks.md#test-runs).
+    "/v1/manage/workflows/{id}/nodes/{key}/test-runs": [{ id: lastFlow.id, key: "webhook_1" }],
     "/v1/manage/passkeys/{id}": byId(victimPasskeys),
     "GET /v1/manage/event-endpoints/{id}": byId([endpoint, changed]),
     "PATCH /v1/manage/event-endpoints/{id}": byId([changed]),
@@ -288,6 +290,7 @@ export async function seedWorld(document: {
     bodies: knownBodies(pools, {
       linkToken: chatLinks[1]?.token as string,
       editedSlug: editFlow.slug,
+      testRunOf: lastRuns.data[0]?.id as string,
     }),
     live: (op) =>
       op.key === "GET /v1/chat/sessions/{sessionId}/socket"

@@ -67,6 +67,7 @@ describe("OpenAPI document (generated from the zod schemas)", () => {
         "GET /v1/manage/workflows/{id}/requests/{requestId}",
         "POST /v1/manage/workflows/{id}/nodes/{key}/capture",
         "GET /v1/manage/workflows/{id}/nodes/{key}/samples",
+        "POST /v1/manage/workflows/{id}/nodes/{key}/test-runs",
         "POST /webhook-test/{workspace}/{workflow}/{node}",
         "POST /v1/manage/sign-in-links",
         "DELETE /v1/manage/sessions",

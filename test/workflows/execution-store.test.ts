@@ -33,6 +33,7 @@ function execution(id: string, finished: boolean, n: string = id): LiveExecution
     state,
     definitionAt: 0,
     replayOf: null,
+    mode: "production",
     queuedAt: null,
     startedAt: now,
   };

@@ -53,6 +53,7 @@ export const AUDIT_ACTIONS = [
   "workflow.stopped",
   "workflow.replayed",
   "workflow.capture_armed",
+  "workflow.test_run",
   "link.revoked",
   "link.ended",
   "event_endpoint.created",

@@ -124,6 +124,11 @@ export const workflowSchemas = once(() => {
     })
     .openapi("NodeRun");
 
+  const ExecutionMode = z.enum(["production", "test"]).openapi("ExecutionMode", {
+    description:
+      "`production`: started by the workflow's own triggers or a replay; `test`: a builder's test run, from a test URL armed with `run` or a captured sample, left out of the metrics (docs/webhooks.md#test-runs)",
+  });
+
   const ExecutionSchema = z
     .object({
       id: z.string(),
@@ -141,10 +146,16 @@ export const workflowSchemas = once(() => {
         description:
           "When it was queued behind the workflow's concurrency limit; its wait is startedAt - queuedAt (docs/webhooks.md#concurrency)",
       }),
+      mode: ExecutionMode,
     })
     .openapi("Execution", { description: "Secret values are redacted as `[redacted]`" });
 
-  const ExecutionListQuerySchema = listQuery();
+  const ExecutionListQuerySchema = listQuery({
+    mode: ExecutionMode.optional().openapi({
+      param: { name: "mode", in: "query" },
+      description: "Only executions of this mode (default: both)",
+    }),
+  });
 
   const ReplayDefinition = z.enum(["original", "current"]).default("original").openapi({
     description:

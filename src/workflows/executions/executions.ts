@@ -10,7 +10,7 @@ import { isoTime, isoTimeOrNull } from "../../platform/ids";
 import { idsOf, type Page, type PageQuery } from "../../platform/paging";
 import type { ExecutionView } from "../definitions/schemas";
 import { onEveryShard, runnerIfEver } from "../runner/client";
-import type { ExecutionRecord, ReplayMode } from "../runner/contract";
+import type { ExecutionMode, ExecutionRecord, ReplayMode } from "../runner/contract";
 import { listExecutionsMerged } from "../runner/merged-lists";
 import { shardOfId } from "../runner/shards";
 import { QUEUE_FULL_RETRY_SECONDS } from "../runner/slots";
@@ -46,6 +46,7 @@ export function toExecutionView(record: ExecutionRecord): ExecutionView {
     finishedAt: isoTimeOrNull(record.finishedAt),
     replayOf: record.replayOf,
     queuedAt: isoTimeOrNull(record.queuedAt),
+    mode: record.mode,
   };
 }
 
@@ -59,18 +60,26 @@ const holder = (env: Env, workflowId: string, shardsEver: number, executionId: s
 
 /**
  * Executions of a workflow (which the caller has checked belongs to the workspace), newest first,
- * merged over the `shardsEver` runner shards that may hold them.
+ * merged over the `shardsEver` runner shards that may hold them; of `query.mode` only, when given
+ * (docs/webhooks.md#test-runs).
  */
 export async function listExecutions(
   env: Env,
   workflowId: string,
   shardsEver: number,
-  query: PageQuery,
+  query: PageQuery & { mode?: ExecutionMode | undefined },
 ): Promise<Page<ExecutionView>> {
   // The cursor is the last execution's id, made opaque: the runners page on from an id.
   const after =
     query.cursor === undefined ? undefined : decodeKeyCursor(query.cursor, EXECUTION_ID);
-  const page = await listExecutionsMerged(env, workflowId, shardsEver, query.limit, after);
+  const page = await listExecutionsMerged(
+    env,
+    workflowId,
+    shardsEver,
+    query.limit,
+    after,
+    query.mode,
+  );
   const last = page.data.at(-1);
   return {
     data: page.data.map(toExecutionView),

@@ -10,7 +10,7 @@ import { DAY_MS, retentionOf } from "../../db/retention";
 import { workspaces } from "../../db/schema";
 import { decodeKeyCursor, encodeKeyCursor } from "../../platform/cursor";
 import type { AppBindings } from "../../platform/env";
-import { notFound } from "../../platform/errors";
+import { ApiError, notFound } from "../../platform/errors";
 import { isoTime } from "../../platform/ids";
 import type { Page, PageQuery } from "../../platform/paging";
 import { getWorkflow, webhookTestUrl } from "../definitions/workflows";
@@ -18,7 +18,8 @@ import { runnerIfEver, workflowRunner } from "../runner/client";
 import { listRequestsMerged } from "../runner/merged-lists";
 import type { LoggedRequest } from "../runner/request-log-entry";
 import { shardOfId } from "../runner/shards";
-import { REQUEST_ID, type RequestSchemas } from "./schemas";
+import { QUEUE_FULL_RETRY_SECONDS } from "../runner/slots";
+import { REQUEST_ID, type RequestSchemas, SAMPLE_ID } from "./schemas";
 
 type Env = Pick<AppBindings, "WORKFLOW_RUNNER">;
 
@@ -78,22 +79,82 @@ export async function armCapture(
   workspaceId: string,
   workflowId: string,
   nodeKey: string,
-  settings: { count: number; ttlSeconds: number },
+  settings: { count: number; ttlSeconds: number; run: boolean },
   appUrl: string,
 ): Promise<z.infer<RequestSchemas["CaptureSchema"]>> {
   const workflow = await getWorkflow(database(env), workspaceId, workflowId, appUrl);
   const url = workflow.webhookUrls[nodeKey];
   if (!url) throw noSuchNode();
   const runner = workflowRunner(env, workflowId);
-  const arming = await runner.armCapture(workflowId, nodeKey, settings.count, settings.ttlSeconds);
+  const { count, ttlSeconds, run } = settings;
+  const arming = await runner.armCapture(workflowId, nodeKey, count, ttlSeconds, run);
   if (!arming) throw noSuchNode();
   return {
     nodeKey,
     testUrl: webhookTestUrl(url, appUrl),
     remaining: arming.remaining,
     expiresAt: isoTime(arming.expiresAt),
+    run: arming.run,
   };
 }
+
+/**
+ * Starts a test execution of the saved definition from a webhook node with one of its captured
+ * samples (`sampleId`, default the newest) or the trigger input of an execution that started there
+ * (`executionId`), running or stopped (docs/webhooks.md#test-runs).
+ * @returns the execution's id, and the sample's or the execution's whose input it runs
+ * @throws 404 not_found (no such node, sample or execution), 409 replay_unavailable, 429 queue_full
+ */
+export async function startTestRun(
+  env: Env,
+  workflowId: string,
+  shardsEver: number,
+  nodeKey: string,
+  from: { sampleId?: string | undefined; executionId?: string | undefined },
+): Promise<{ executionId: string; sampleId: string | null; replayOf: string | null }> {
+  if (from.executionId)
+    return await testRunOfExecution(env, workflowId, shardsEver, nodeKey, from.executionId);
+  const { sampleId } = from;
+  const result = await workflowRunner(env, workflowId).testRun(workflowId, nodeKey, sampleId);
+  if (result.ok)
+    return { executionId: result.executionId, sampleId: result.sampleId, replayOf: null };
+  if (result.reason === "node_not_found") throw noSuchNode();
+  if (result.reason === "queue_full") throw queueFull();
+  throw notFound(
+    sampleId === undefined
+      ? "The node has no captured sample yet: arm capture and call its test URL."
+      : "The node has no such sample (the newest 20 are kept, for 7 days).",
+  );
+}
+
+/** A test run with the trigger input of an execution that started at `nodeKey`, on its shard. */
+async function testRunOfExecution(
+  env: Env,
+  workflowId: string,
+  shardsEver: number,
+  nodeKey: string,
+  executionId: string,
+) {
+  const runner = runnerIfEver(env, workflowId, shardsEver, shardOfId(executionId));
+  const record = runner ? await runner.getExecution(executionId) : null;
+  if (!runner || !record || record.trigger.key !== nodeKey) {
+    throw notFound("No execution of this workflow started at this node with this id.");
+  }
+  const result = await runner.replay(workflowId, executionId, "current", "test");
+  if (result.ok) return { executionId: result.record.id, sampleId: null, replayOf: executionId };
+  if (result.reason === "queue_full") throw queueFull();
+  if (result.reason === "not_found") throw notFound("No such execution of this workflow.");
+  throw new ApiError(
+    409,
+    "replay_unavailable",
+    "The execution's trigger node is no longer in the workflow.",
+  );
+}
+
+const queueFull = () =>
+  new ApiError(429, "queue_full", "The workflow's execution queue is full.", {
+    headers: { "retry-after": String(QUEUE_FULL_RETRY_SECONDS) },
+  });
 
 /**
  * A page of a webhook node's captured samples (at most `CAPTURE.keptPerNode` are kept), newest
@@ -120,8 +181,6 @@ export async function listSamples(
     nextCursor: hasMore && last ? encodeKeyCursor(last.id) : null,
   };
 }
-
-const SAMPLE_ID = /^smp_\d{1,15}$/;
 
 /** How long the workspace's request log entries are shown (ms): its `requestLogDays`. */
 export async function requestLogAge(env: AppBindings, workspaceId: string): Promise<number> {

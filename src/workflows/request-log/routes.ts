@@ -1,7 +1,7 @@
 /**
  * A workflow's request log and capture (docs/webhooks.md#request-log, docs/webhooks.md#capture):
  * `/v1/manage/workflows/{id}/requests[/{requestId}]` and
- * `/v1/manage/workflows/{id}/nodes/{key}/capture|samples`.
+ * `/v1/manage/workflows/{id}/nodes/{key}/capture|samples|test-runs` (docs/webhooks.md#test-runs).
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { audited } from "../../audit";
@@ -13,7 +13,14 @@ import { jsonBody } from "../../platform/json-body";
 import { errorResponses, IdParamSchema, NoQuerySchema } from "../../platform/openapi";
 import { appUrl } from "../../platform/origins";
 import { assertWorkflow } from "../definitions/workflows";
-import { armCapture, getRequest, listRequests, listSamples, requestLogAge } from "./request-log";
+import {
+  armCapture,
+  getRequest,
+  listRequests,
+  listSamples,
+  requestLogAge,
+  startTestRun,
+} from "./request-log";
 import { REQUEST_ID, requestSchemas } from "./schemas";
 
 const common = { tags: ["Workflows"], security: [{ memberToken: [] }] };
@@ -36,6 +43,8 @@ export function requestsRouter() {
     RequestListSchema,
     SampleListSchema,
     SampleListQuerySchema,
+    TestRunInputSchema,
+    TestRunSchema,
   } = requestSchemas();
   const router = createRouter<MemberEnv>();
 
@@ -102,7 +111,7 @@ export function requestsRouter() {
           operationId: "captureNodeSample",
           summary: "Arm capture on a webhook node's test URL",
           description:
-            "Calls to `{APP_URL}/webhook-test/<workspace>/<workflow>/<node>` are stored as samples and answered 200 `{captured: true}` without running anything, even while the workflow is stopped, for the next `count` calls within `ttlSeconds`; otherwise that URL answers 404. Arming again replaces the earlier arming (docs/webhooks.md#capture).",
+            "Calls to `{APP_URL}/webhook-test/<workspace>/<workflow>/<node>` are stored as samples and answered 200 `{captured: true}`, even while the workflow is stopped, for the next `count` calls within `ttlSeconds`; otherwise that URL answers 404. Nothing runs unless `run` is true: then each captured call also starts a test execution of the saved definition (`mode: test`) and is answered `{captured: true, executionId}`. Arming again replaces the earlier arming (docs/webhooks.md#capture, docs/webhooks.md#test-runs).",
           middleware: [requireWriter, ...jsonBody(4_096)],
           request: {
             params: NodeKeyParamsSchema,
@@ -145,6 +154,43 @@ export function requestsRouter() {
       const { id, key } = c.req.valid("param");
       await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
       return c.json(await listSamples(c.env, id, key, c.req.valid("query")), 200);
+    },
+  );
+
+  router.openapi(
+    createRoute(
+      audited(
+        "workflow.test_run",
+        { target: ["workflow", "param:id"] },
+        {
+          ...common,
+          method: "post",
+          path: "/v1/manage/workflows/{id}/nodes/{key}/test-runs",
+          operationId: "startTestRun",
+          summary: "Run the saved workflow from a webhook node with a captured sample, as a test",
+          description:
+            "Starts an execution of the saved definition with the sample `sampleId` (default: the node's newest), or the trigger input of `executionId` (an execution that started at this node), as the node's output, whether the workflow is running or stopped. It is marked `mode: test`: listed with the executions (`?mode=test`), left out of the metrics, not rate limited nor written to the request log. Answers once it is recorded; read it with getExecution (docs/webhooks.md#test-runs).",
+          middleware: [requireWriter, ...jsonBody(4_096, { optional: true })],
+          request: {
+            params: NodeKeyParamsSchema,
+            body: {
+              required: false,
+              content: { "application/json": { schema: TestRunInputSchema } },
+            },
+          },
+          responses: {
+            202: json(TestRunSchema, "Started (or queued behind the concurrency limit)"),
+            ...errorResponses("not_found", "replay_unavailable", "queue_full"),
+          },
+        },
+      ),
+    ),
+    async (c) => {
+      const { id, key } = c.req.valid("param");
+      const { workspaceId } = c.get("member");
+      const { shardsEver } = await assertWorkflow(database(c.env), workspaceId, id);
+      const from = c.req.valid("json");
+      return c.json(await startTestRun(c.env, id, shardsEver, key, from), 202);
     },
   );
 

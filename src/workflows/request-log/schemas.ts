@@ -13,6 +13,9 @@ import { REQUEST_OUTCOMES } from "../runner/request-log-entry";
  */
 export const REQUEST_ID = /^whr_\d{18}[A-Za-z0-9]{6}(?:-[1-9]\d?)?$/;
 
+/** A captured sample's id (`smp_<n>`), what a sample list's cursor and a test run name. */
+export const SAMPLE_ID = /^smp_\d{1,15}$/;
+
 /**
  * The request log's and capture's schemas, built on first use: in the Worker only the management
  * API needs them, and it is built on its first request (src/routes.ts).
@@ -69,6 +72,10 @@ export const requestSchemas = once(() => {
         .min(1)
         .max(CAPTURE.maxTtlSeconds)
         .default(CAPTURE.defaultTtlSeconds),
+      run: z.boolean().default(false).openapi({
+        description:
+          "Each captured call also starts a test execution of the saved definition, even while the workflow is stopped (docs/webhooks.md#test-runs)",
+      }),
     })
     .openapi("CaptureInput");
 
@@ -78,6 +85,7 @@ export const requestSchemas = once(() => {
       testUrl: z.string().openapi({ description: "Calls to it are captured while armed" }),
       remaining: z.number().int(),
       expiresAt: z.string(),
+      run: z.boolean().openapi({ description: "Captured calls also start a test execution" }),
     })
     .openapi("Capture");
 
@@ -96,6 +104,29 @@ export const requestSchemas = once(() => {
   );
   const SampleListQuerySchema = listQuery();
 
+  const TestRunInputSchema = z
+    .strictObject({
+      sampleId: z.string().regex(SAMPLE_ID).optional().openapi({
+        description: "The captured sample to run with (`smp_…`); absent, the node's newest",
+      }),
+      executionId: z.string().min(1).max(64).optional().openapi({
+        description:
+          "Instead of a sample: an execution that started at this node, whose trigger input is run again",
+      }),
+    })
+    .refine((input) => !(input.sampleId && input.executionId), {
+      message: "Give sampleId or executionId, not both.",
+      path: ["executionId"],
+    })
+    .openapi("TestRunInput");
+  const TestRunSchema = z
+    .object({
+      executionId: z.string().openapi({ description: "The test execution, `mode: test`" }),
+      sampleId: z.string().nullable().openapi({ description: "The sample it runs with" }),
+      replayOf: z.string().nullable().openapi({ description: "The execution whose input it runs" }),
+    })
+    .openapi("TestRun");
+
   return {
     LoggedRequestSchema,
     LoggedRequestDetailSchema,
@@ -106,6 +137,8 @@ export const requestSchemas = once(() => {
     CaptureSchema,
     SampleListSchema,
     SampleListQuerySchema,
+    TestRunInputSchema,
+    TestRunSchema,
   };
 });
 

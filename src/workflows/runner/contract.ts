@@ -41,10 +41,27 @@ export type WebhookCall = {
   size: number;
 };
 
-/** How a call to a test URL ends (docs/webhooks.md#capture). */
+/**
+ * How a call to a test URL ends (docs/webhooks.md#capture): `executionId` names the test execution
+ * it started when armed with `run`; `queue_full`, the sample was kept but nothing could start.
+ */
 export type CaptureOutcome =
-  | { kind: "captured" }
-  | Extract<DirectOutcome, { kind: "not_found" | "method_not_allowed" | "bad_body" }>;
+  | { kind: "captured"; executionId?: string }
+  | Extract<
+      DirectOutcome,
+      { kind: "not_found" | "method_not_allowed" | "bad_body" | "queue_full" }
+    >;
+
+/**
+ * Whether an execution was started by the workflow's own triggers (`production`) or by a builder's
+ * test (`test`: a captured call with `run`, or a test run of a sample; docs/webhooks.md#test-runs).
+ */
+export type ExecutionMode = "production" | "test";
+
+/** A test run's execution, or why none started (docs/webhooks.md#test-runs). */
+export type TestRunResult =
+  | { ok: true; executionId: string; sampleId: string }
+  | { ok: false; reason: "node_not_found" | "sample_not_found" | "queue_full" };
 
 /** A conversation event for one of the workflow's conversation_event triggers (docs/events.md). */
 export type EventCall = {
@@ -111,6 +128,7 @@ export type ExecutionRecord = {
   replayOf: string | null;
   /** When it was queued (epoch ms), or null: its wait is `startedAt - queuedAt`. */
   queuedAt: number | null;
+  mode: ExecutionMode;
 };
 
 /** Which definition a replay runs on (docs/webhooks.md#replay). */
@@ -152,15 +170,28 @@ export interface WorkflowRunnerApi {
   attach(workflowId: string, executionId: string): Promise<WebhookOutcome | null>;
   /** One execution's record, or null. */
   getExecution(executionId: string): Promise<ExecutionRecord | null>;
-  /** Records newest first; `startingAfter` (an execution id) pages on. */
-  listExecutions(limit: number, startingAfter?: string): Promise<ExecutionPage>;
+  /** Records newest first, of `mode` only when given; `startingAfter` (an execution id) pages on. */
+  listExecutions(
+    limit: number,
+    startingAfter?: string,
+    mode?: ExecutionMode,
+  ): Promise<ExecutionPage>;
   /** Records created before `createdAt` (epoch ms), newest first (docs/scaling.md#what-each-shard-holds). */
   listExecutionsBefore(
     limit: number,
     before: { createdAt: number; inclusive: boolean },
+    mode?: ExecutionMode,
   ): Promise<ExecutionPage>;
-  /** Starts a replay of one execution (docs/webhooks.md#replay); settles once it is recorded. */
-  replay(workflowId: string, executionId: string, mode: ReplayMode): Promise<ReplayResult>;
+  /**
+   * Starts a replay of one execution (docs/webhooks.md#replay); settles once it is recorded.
+   * @param as `test` for a test run with the execution's trigger input (docs/webhooks.md#test-runs)
+   */
+  replay(
+    workflowId: string,
+    executionId: string,
+    mode: ReplayMode,
+    as?: ExecutionMode,
+  ): Promise<ReplayResult>;
   /** Queues replays of the failed executions started in `[since, until)` (epoch ms); how many. */
   replayFailed(
     workflowId: string,
@@ -182,15 +213,24 @@ export interface WorkflowRunnerApi {
    * @param maxAgeMs the workspace's `requestLogDays` (docs/security.md#retention), when known
    */
   getRequest(id: string, maxAgeMs?: number): Promise<LoggedRequestDetail | null>;
-  /** Arms capture on a webhook node's test URL; null when the workflow has no such node. */
+  /**
+   * Arms capture on a webhook node's test URL; null when the workflow has no such node.
+   * @param run each captured call also starts a test execution (docs/webhooks.md#test-runs)
+   */
   armCapture(
     workflowId: string,
     nodeKey: string,
     count: number,
     ttlSeconds: number,
+    run?: boolean,
   ): Promise<Arming | null>;
   /** Stores a test-URL call as a sample when its node is armed (docs/webhooks.md#capture). */
   capture(call: WebhookCall): Promise<CaptureOutcome>;
+  /**
+   * Starts a test execution of the saved definition from a webhook node with one of its samples
+   * (`sampleId`, default the newest), running or stopped (docs/webhooks.md#test-runs).
+   */
+  testRun(workflowId: string, nodeKey: string, sampleId?: string): Promise<TestRunResult>;
   /** A webhook node's captured samples, newest first; null when the workflow has no such node. */
   samples(workflowId: string, nodeKey: string): Promise<Sample[] | null>;
   /**

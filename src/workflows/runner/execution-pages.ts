@@ -3,7 +3,7 @@
  * (docs/scaling.md#what-each-shard-holds); creation time grows with the sequence number, so the
  * boundary is found by bisection.
  */
-import type { ExecutionPage } from "./contract";
+import type { ExecutionMode, ExecutionPage } from "./contract";
 import { createdAt, type Row, recordKey, toRecord } from "./execution-row";
 
 /** How far the clock may step back between executions (a restart elsewhere); filtered one by one. */
@@ -26,11 +26,15 @@ async function atOrBefore(
   return null;
 }
 
-/** Records created before `before.createdAt` (epoch ms; at it if `inclusive`), newest first. */
+/**
+ * Records created before `before.createdAt` (epoch ms; at it if `inclusive`), newest first, of
+ * `mode` only when given.
+ */
 export async function listExecutionsBefore(
   storage: DurableObjectStorage,
   limit: number,
   before: { createdAt: number; inclusive: boolean },
+  mode?: ExecutionMode,
 ): Promise<ExecutionPage> {
   const newest = await storage.list<Row>({ prefix: PREFIX, reverse: true, limit: 1 });
   let high = 0;
@@ -52,6 +56,7 @@ export async function listExecutionsBefore(
       end = key;
       const at = createdAt(row);
       if (before.inclusive ? at > before.createdAt : at >= before.createdAt) continue;
+      if (mode !== undefined && (row.mode ?? "production") !== mode) continue;
       if (data.length === limit) return { data, hasMore: true };
       data.push(toRecord(row));
     }

@@ -10,7 +10,7 @@ import type {
   WorkflowDefinition,
 } from "../nodes/types";
 import type { RunnerConfig } from "./config";
-import type { ExecutionRecord } from "./contract";
+import type { ExecutionMode, ExecutionRecord } from "./contract";
 
 /**
  * Storage keys: `x/<seq>` a record (seq grows with every new execution, so listing is newest
@@ -40,18 +40,25 @@ export type LiveExecution = {
   replayOf: string | null;
   /** When it was queued behind the workflow's concurrency limit (docs/webhooks.md#concurrency). */
   queuedAt: number | null;
+  /** A builder's test (docs/webhooks.md#test-runs): not counted in the workflow's metrics. */
+  mode: ExecutionMode;
 };
 
 /**
  * A new execution of the workflow from `trigger` with its output, on its current definition or,
- * for a replay, the one `options.runOn` names; `queued` when it waits for a concurrency slot.
+ * for a replay, the one `options.runOn` names; `queued` when it waits for a concurrency slot;
+ * `options.mode` test for a builder's test run (default production).
  */
 export function newExecution(
   config: RunnerConfig,
   trigger: WebhookNode | ConversationEventNode,
   id: string,
   output: JsonValue,
-  options: { replayOf?: string; runOn?: { definition: WorkflowDefinition; definitionAt: number } },
+  options: {
+    replayOf?: string;
+    runOn?: { definition: WorkflowDefinition; definitionAt: number };
+    mode?: ExecutionMode;
+  },
   { now, queued }: { now: number; queued: boolean },
 ): LiveExecution {
   const definition = options.runOn?.definition ?? config.definition;
@@ -65,6 +72,7 @@ export function newExecution(
     definitionAt: options.runOn?.definitionAt ?? config.updatedAt,
     replayOf: options.replayOf ?? null,
     queuedAt: queued ? now : null,
+    mode: options.mode ?? "production",
   };
 }
 
@@ -96,6 +104,8 @@ export type Row = {
   /** As stored: whether `r/<id>` holds the kept input (written apart from the record). */
   hasInput?: boolean;
   queuedAt?: number | null;
+  /** Only a test's is stored (`test`); absent, production (and on records from before tests). */
+  mode?: "test";
 };
 
 /** When an execution was created (epoch ms): queued, or else started; the order of merged lists. */
@@ -124,6 +134,7 @@ export function toRecord(row: Row): ExecutionRecord {
     finishedAt: row.finishedAt,
     replayOf: row.replayOf ?? null,
     queuedAt: row.queuedAt ?? null,
+    mode: row.mode ?? "production",
   };
 }
 
@@ -143,6 +154,7 @@ export function toLive(row: Row, live: string): LiveExecution {
     definitionAt: row.definitionAt ?? 0,
     replayOf: row.replayOf ?? null,
     queuedAt: row.queuedAt ?? null,
+    mode: row.mode ?? "production",
   };
 }
 

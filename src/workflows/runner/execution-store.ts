@@ -9,7 +9,7 @@
 import { GroupCommit } from "../../platform/group-commit";
 import type { KeyConfig } from "../../platform/secret-box";
 import type { WorkflowDefinition } from "../nodes/types";
-import type { ExecutionPage, ExecutionRecord } from "./contract";
+import type { ExecutionMode, ExecutionPage, ExecutionRecord } from "./contract";
 import { shownRunsJson } from "./credential-headers";
 import {
   definitionKey,
@@ -32,6 +32,8 @@ import { StateBox, stateAad } from "./state-box";
 /** Finished executions kept per workflow; older ones are deleted (like n8n's execution pruning). */
 export const MAX_FINISHED_EXECUTIONS = 10_000;
 const PRUNE_EVERY = 256;
+/** Records read per page by a list filtered by mode. */
+const LIST_SCAN_PAGE = 200;
 /** How long a finished record may wait to be written with others (ms). */
 export const FINISHED_BATCH_MS = 10;
 
@@ -121,12 +123,15 @@ export class ExecutionStore {
       replayOf: execution.replayOf,
       input,
       queuedAt: execution.queuedAt,
+      ...(execution.mode === "test" ? { mode: "test" as const } : {}),
     };
     if (!this.definitions.has(execution.definitionAt)) {
       this.definitions.set(execution.definitionAt, execution.definition);
     }
     const isNew = known === undefined || (this.unsaved.get(execution.id)?.isNew ?? false);
-    if (state.status !== "running" && (!known || this.live.get(execution.id))) {
+    // A builder's test is not the workflow's traffic: the metrics leave it out.
+    const counted = execution.mode !== "test";
+    if (counted && state.status !== "running" && (!known || this.live.get(execution.id))) {
       this.onFinished(state.status);
     }
     this.unsaved.set(execution.id, { seq, row, isNew });
@@ -200,8 +205,12 @@ export class ExecutionStore {
     return await this.storage.get<WorkflowDefinition>(definitionKey(version));
   }
 
-  /** Newest first; `startingAfter` (an execution id) pages on to older ones. */
-  async list(limit: number, startingAfter?: string): Promise<ExecutionPage> {
+  /**
+   * Newest first, of `mode` only when given; `startingAfter` (an execution id) pages on to older
+   * ones. A filtered list reads on page by page until it has `limit + 1` records or none are left
+   * (at most the MAX_FINISHED_EXECUTIONS kept, plus the running ones).
+   */
+  async list(limit: number, startingAfter?: string, mode?: ExecutionMode): Promise<ExecutionPage> {
     await this.settle();
     let end: string | undefined;
     if (startingAfter) {
@@ -209,14 +218,22 @@ export class ExecutionStore {
       if (seq === undefined) return { data: [], hasMore: false };
       end = recordKey(seq);
     }
-    const rows = await this.storage.list<Row>({
-      prefix: "x/",
-      end,
-      reverse: true,
-      limit: limit + 1,
-    });
-    const data = [...rows.values()].slice(0, limit).map(toRecord);
-    return { data, hasMore: rows.size > limit };
+    const found: ExecutionRecord[] = [];
+    const pageSize = mode === undefined ? limit + 1 : LIST_SCAN_PAGE;
+    for (;;) {
+      const rows = await this.storage.list<Row>({
+        prefix: "x/",
+        end,
+        reverse: true,
+        limit: pageSize,
+      });
+      for (const [key, row] of rows) {
+        end = key;
+        if (mode === undefined || (row.mode ?? "production") === mode) found.push(toRecord(row));
+      }
+      if (found.length > limit || rows.size < pageSize) break;
+    }
+    return { data: found.slice(0, limit), hasMore: found.length > limit };
   }
 
   /** Running executions whose wake time has come, oldest first (at most `limit`). */
@@ -258,7 +275,7 @@ export class ExecutionStore {
     const ended = { status: "failed", finishedAt: Date.now(), live: null, wake: null } as const;
     this.unsaved.set(id, { seq, row: { ...row, ...ended }, isNew: false });
     this.live.delete(id);
-    this.onFinished("failed");
+    if (row.mode !== "test") this.onFinished("failed");
     await this.commit.request(FINISHED_BATCH_MS);
   }
 

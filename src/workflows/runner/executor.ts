@@ -15,7 +15,7 @@ import type {
 } from "../nodes/types";
 import { finishedOutcome, respondedOutcome } from "./answers";
 import type { RunnerConfig } from "./config";
-import type { Settled } from "./contract";
+import type { ExecutionMode, Settled } from "./contract";
 import { type LiveExecution, newExecution, type Wake } from "./execution-row";
 import type { ExecutionStore } from "./execution-store";
 import { HeldCallers, type HeldOutcome } from "./held-callers";
@@ -77,6 +77,7 @@ export class Executor {
    * (docs/webhooks.md#concurrency); with the queue full, nothing is recorded.
    * @param options.replayOf the execution it replays (docs/webhooks.md#replay)
    * @param options.runOn another definition to run (a replay's original), with its version
+   * @param options.mode `test` for a builder's test run (docs/webhooks.md#test-runs)
    */
   start(
     config: RunnerConfig,
@@ -87,6 +88,7 @@ export class Executor {
     options: {
       replayOf?: string;
       runOn?: { definition: WorkflowDefinition; definitionAt: number };
+      mode?: ExecutionMode;
     } = {},
   ): Promise<"started" | "queued" | "queue_full"> {
     const now = Date.now();

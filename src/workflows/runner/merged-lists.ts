@@ -1,7 +1,7 @@
 /** Lists merged over runner shards, with exact cursors (docs/scaling.md#what-each-shard-holds). */
 import type { AppBindings } from "../../platform/env";
 import { onEveryShard, runnerIfEver, workflowRunner } from "./client";
-import type { ExecutionPage } from "./contract";
+import type { ExecutionMode, ExecutionPage } from "./contract";
 import { createdAt } from "./execution-row";
 import type { LoggedRequest } from "./request-log-entry";
 import { shardOfId } from "./shards";
@@ -9,8 +9,9 @@ import { shardOfId } from "./shards";
 type Env = Pick<AppBindings, "WORKFLOW_RUNNER">;
 
 /**
- * Executions newest first over shards: by creation time, higher shard first, then each shard's
- * order; `startingAfter` names its shard and, by its record, the time others go on from.
+ * Executions newest first over shards (of `mode` only, when given): by creation time, higher shard
+ * first, then each shard's order; `startingAfter` names its shard and, by its record, the time
+ * others go on from.
  */
 export async function listExecutionsMerged(
   env: Env,
@@ -18,12 +19,15 @@ export async function listExecutionsMerged(
   shards: number,
   limit: number,
   startingAfter?: string,
+  mode?: ExecutionMode,
 ): Promise<ExecutionPage> {
   if (shards <= 1)
-    return await workflowRunner(env, workflowId).listExecutions(limit, startingAfter);
+    return await workflowRunner(env, workflowId).listExecutions(limit, startingAfter, mode);
   let pages: ExecutionPage[];
   if (startingAfter === undefined) {
-    pages = await onEveryShard(env, workflowId, shards, (runner) => runner.listExecutions(limit));
+    pages = await onEveryShard(env, workflowId, shards, (runner) =>
+      runner.listExecutions(limit, undefined, mode),
+    );
   } else {
     const cursorShard = shardOfId(startingAfter);
     const holder = runnerIfEver(env, workflowId, shards, cursorShard);
@@ -32,9 +36,13 @@ export async function listExecutionsMerged(
     const at = createdAt(cursor);
     pages = await onEveryShard(env, workflowId, shards, (runner, shard) =>
       shard === cursorShard
-        ? runner.listExecutions(limit, startingAfter)
+        ? runner.listExecutions(limit, startingAfter, mode)
         : // Same millisecond: a lower shard's records come after the cursor, a higher one's before.
-          runner.listExecutionsBefore(limit, { createdAt: at, inclusive: shard < cursorShard }),
+          runner.listExecutionsBefore(
+            limit,
+            { createdAt: at, inclusive: shard < cursorShard },
+            mode,
+          ),
     );
   }
   const merged = pages

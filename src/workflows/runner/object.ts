@@ -1,7 +1,7 @@
 /**
  * WorkflowRunner: one SQLite-backed Durable Object per workflow or shard
  * (docs/architecture.md#workflow-runner, docs/scaling.md#runner-shards). Composes the receiver,
- * `Executor`, `RequestLog`, `CaptureStore` and `RunnerMetrics`; after a restart a held caller
+ * `Executor`, `RequestLog`, `CaptureStore`, `TestRuns` and `RunnerMetrics`; after a restart a held caller
  * re-attaches through `attach`.
  */
 import { DurableObject } from "cloudflare:workers";
@@ -10,13 +10,13 @@ import type { AppBindings } from "../../platform/env";
 import { log } from "../../platform/log";
 import { outboundPolicy } from "../../platform/outbound";
 import { RateLimitStore } from "../../platform/rate-limit-store";
-import { redactPrepared } from "../engine/redact";
 import { type Arming, CaptureStore, type Sample } from "./capture-store";
 import { workflowRunner } from "./client";
 import type {
   CaptureOutcome,
   DirectOutcome,
   EventCall,
+  ExecutionMode,
   ExecutionPage,
   ExecutionRecord,
   ReplayMode,
@@ -24,11 +24,11 @@ import type {
   ResealPage,
   ResultState,
   ShardAnswer,
+  TestRunResult,
   WebhookCall,
   WebhookOutcome,
   WorkflowRunnerContract,
 } from "./contract";
-import { redactHeaders } from "./credential-headers";
 import { Deliveries } from "./dedupe-claims";
 import { DedupeStore, type DeliveryKey } from "./dedupe-store";
 import { listExecutionsBefore } from "./execution-pages";
@@ -38,7 +38,7 @@ import { Housekeeping } from "./housekeeping";
 import { LateAnswers, webhookNode } from "./late-answers";
 import type { MetricBucket } from "./metrics-counts";
 import { RunnerMetrics } from "./metrics-store";
-import { namesThisWorkflow, WebhookReceiver } from "./receiver";
+import { WebhookReceiver } from "./receiver";
 import { eraseFromRunner } from "./record-housekeeping";
 import { Replays } from "./replays";
 import { RequestLog } from "./request-log";
@@ -46,6 +46,7 @@ import type { LoggedRequest, LoggedRequestDetail } from "./request-log-entry";
 import { resealRecords } from "./reseal-records";
 import { ResultTokens } from "./result-tokens";
 import { StateBox } from "./state-box";
+import { TestRuns } from "./test-runs";
 import { emptySecrets, WorkflowSource } from "./workflow-source";
 
 /** One workflow's runner: receives calls, runs and records executions. */
@@ -58,6 +59,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   private readonly requests: RequestLog;
   private readonly captures: CaptureStore;
   private readonly replays: Replays;
+  private readonly tests: TestRuns;
   private readonly metrics: RunnerMetrics;
   private readonly housekeeping: Housekeeping;
   private deleted = false;
@@ -97,6 +99,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
       shard,
     });
     this.replays = new Replays(this.source, this.executor, ctx.storage.sql);
+    this.tests = new TestRuns(this.source, this.executor, this.captures);
     this.housekeeping = new Housekeeping(ctx.storage, this.source, this.requests, this.executor);
     void ctx.blockConcurrencyWhile(async () => {
       await this.executor.load();
@@ -192,20 +195,30 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     return await this.executor.store.get(executionId);
   }
 
-  async listExecutions(limit: number, startingAfter?: string): Promise<ExecutionPage> {
-    return await this.executor.store.list(limit, startingAfter);
+  async listExecutions(
+    limit: number,
+    startingAfter?: string,
+    mode?: ExecutionMode,
+  ): Promise<ExecutionPage> {
+    return await this.executor.store.list(limit, startingAfter, mode);
   }
 
   async listExecutionsBefore(
     limit: number,
     before: { createdAt: number; inclusive: boolean },
+    mode?: ExecutionMode,
   ): Promise<ExecutionPage> {
     await this.executor.store.settle();
-    return await listExecutionsBefore(this.ctx.storage, limit, before);
+    return await listExecutionsBefore(this.ctx.storage, limit, before, mode);
   }
 
-  async replay(workflowId: string, executionId: string, mode: ReplayMode): Promise<ReplayResult> {
-    return await this.replays.replay(workflowId, executionId, mode);
+  async replay(
+    workflowId: string,
+    executionId: string,
+    mode: ReplayMode,
+    as?: ExecutionMode,
+  ): Promise<ReplayResult> {
+    return await this.replays.replay(workflowId, executionId, mode, as);
   }
 
   async replayFailed(
@@ -238,10 +251,11 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     nodeKey: string,
     count: number,
     ttlSeconds: number,
+    run = false,
   ): Promise<Arming | null> {
     const config = await this.source.workflow(workflowId);
     if (!config || !webhookNode(config, nodeKey)) return null;
-    return this.captures.arm(nodeKey, count, ttlSeconds * 1000, Date.now());
+    return this.captures.arm(nodeKey, count, ttlSeconds * 1000, Date.now(), run);
   }
 
   async samples(workflowId: string, nodeKey: string): Promise<Sample[] | null> {
@@ -250,24 +264,13 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     return this.captures.samples(nodeKey, Date.now());
   }
 
-  /** A test-URL call: stored as a sample while armed, running or stopped; nothing runs. */
+  /** A test-URL call: a sample while armed; with `run`, a test execution too. */
   async capture(call: WebhookCall): Promise<CaptureOutcome> {
-    const config = await this.source.workflow(call.workflowId);
-    if (!config || !namesThisWorkflow(config, call)) return { kind: "not_found", stale: true };
-    const node = webhookNode(config, call.nodeKey);
-    const now = Date.now();
-    if (!node || !this.captures.arming(node.key, now)) return { kind: "not_found", stale: false };
-    if (call.method !== node.httpMethod)
-      return { kind: "method_not_allowed", allow: node.httpMethod };
-    if (!call.input.ok) {
-      return { kind: "bad_body", status: call.input.status, message: call.input.message };
-    }
-    const secrets = await this.source.secretValues(config.workspaceId);
-    const { output } = call.input;
-    const shown = { ...output, headers: redactHeaders(output.headers, node.verify?.header) };
-    // Checked again: the arming may have been used up while the secrets were read.
-    const captured = this.captures.capture(node.key, redactPrepared(shown, secrets.redact), now);
-    return captured ? { kind: "captured" } : { kind: "not_found", stale: false };
+    return await this.tests.capture(call);
+  }
+
+  async testRun(workflowId: string, nodeKey: string, sampleId?: string): Promise<TestRunResult> {
+    return await this.tests.run(workflowId, nodeKey, sampleId);
   }
 
   /** Continues executions whose wait ended or fetch was interrupted; writes due metrics. */

@@ -7,7 +7,7 @@ import { newId } from "../../platform/ids";
 import type { JsonValue } from "../../platform/json";
 import { log } from "../../platform/log";
 import type { WorkflowDefinition } from "../nodes/types";
-import type { ExecutionRecord, ReplayMode, ReplayResult } from "./contract";
+import type { ExecutionMode, ExecutionRecord, ReplayMode, ReplayResult } from "./contract";
 import { toLive, toRecord } from "./execution-row";
 import type { Executor } from "./executor";
 import { idOnShard, shardOfId } from "./shards";
@@ -33,8 +33,16 @@ export class Replays {
       workflow_id TEXT NOT NULL, execution_id TEXT NOT NULL, mode TEXT NOT NULL)`);
   }
 
-  /** Starts a replay of one execution; resolves once the new execution is recorded. */
-  async replay(workflowId: string, executionId: string, mode: ReplayMode): Promise<ReplayResult> {
+  /**
+   * Starts a replay of one execution; resolves once the new execution is recorded. `as` test makes
+   * it a test run with the execution's trigger input (docs/webhooks.md#test-runs).
+   */
+  async replay(
+    workflowId: string,
+    executionId: string,
+    mode: ReplayMode,
+    as?: ExecutionMode,
+  ): Promise<ReplayResult> {
     const { store } = this.executor;
     const config = await this.source.workflow(workflowId);
     const row = await store.openedRow(executionId);
@@ -66,6 +74,7 @@ export class Replays {
     const started = await this.executor.start(config, trigger, id, input, secrets, {
       replayOf: executionId,
       ...(runOn ? { runOn } : {}),
+      ...(as ? { mode: as } : {}),
     });
     if (started === "queue_full") return { ok: false, reason: "queue_full" };
     return { ok: true, record: (await store.get(id)) as ExecutionRecord };

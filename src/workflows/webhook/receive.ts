@@ -220,7 +220,10 @@ export function receiveWebhook(
   return handle(env, request, target, deliver);
 }
 
-/** Receives a test URL call: a sample when its node is armed; nothing runs (docs/webhooks.md#capture). */
+/**
+ * Receives a test URL call: a sample when its node is armed, and a test execution when armed with
+ * `run` (docs/webhooks.md#capture, docs/webhooks.md#test-runs); no rate limit or request log.
+ */
 export function captureWebhook(
   env: AppBindings,
   request: Request,

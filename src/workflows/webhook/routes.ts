@@ -96,7 +96,7 @@ webhooksRouter.get("/webhooks/results/:executionId", async (c) => {
   }
 });
 
-/** A refusal's error: 404, 405 or the body's 413, 415 or 422. */
+/** A refusal's error: 404, 405, the body's 413, 415 or 422, or 429 for a full queue. */
 function refused(outcome: Exclude<CaptureOutcome, { kind: "captured" }>): ApiError {
   switch (outcome.kind) {
     case "not_found":
@@ -112,6 +112,10 @@ function refused(outcome: Exclude<CaptureOutcome, { kind: "captured" }>): ApiErr
       );
     case "bad_body":
       return badBody(outcome.status, outcome.message);
+    case "queue_full":
+      return new ApiError(429, "queue_full", "The workflow's execution queue is full.", {
+        headers: { "retry-after": String(outcome.retryAfterSeconds) },
+      });
   }
 }
 
@@ -122,10 +126,15 @@ const targetOf = (c: Context): WebhookTarget => ({
   requestId: c.get("requestId") ?? "",
 });
 
-// A test URL stores the call as a sample while capture is armed (docs/webhooks.md#capture).
+// A test URL stores the call as a sample while capture is armed (docs/webhooks.md#capture), and
+// with `run` starts a test execution too (docs/webhooks.md#test-runs).
 webhooksRouter.all("/webhook-test/:workspace/:workflow/:node", async (c) => {
   const outcome = await captureWebhook(c.env, c.req.raw, targetOf(c));
-  if (outcome.kind === "captured") return c.json({ captured: true }, 200);
+  if (outcome.kind === "captured") {
+    const { executionId } = outcome;
+    if (executionId) c.header("x-execution-id", executionId);
+    return c.json({ captured: true, ...(executionId ? { executionId } : {}) }, 200);
+  }
   if (outcome.kind === "not_found") {
     throw new ApiError(404, "webhook_not_found", "No capture is armed for this test URL.");
   }
@@ -170,6 +179,7 @@ webhooksRouter.all("/webhooks/:workspace/:workflow/:node", async (c) => {
     case "not_found":
     case "method_not_allowed":
     case "bad_body":
+    case "queue_full":
       throw refused(outcome);
     case "rate_limited":
       throw new ApiError(
@@ -180,10 +190,6 @@ webhooksRouter.all("/webhooks/:workspace/:workflow/:node", async (c) => {
           headers: { "retry-after": String(outcome.retryAfterSeconds) },
         },
       );
-    case "queue_full":
-      throw new ApiError(429, "queue_full", "The workflow's execution queue is full.", {
-        headers: { "retry-after": String(outcome.retryAfterSeconds) },
-      });
   }
 });
 
@@ -263,7 +269,7 @@ webhooksRouter.openAPIRegistry.registerPath(
     security: [],
     summary: "A webhook node's test URL: captures the call as a sample while armed",
     description:
-      "Only while capture is armed (`POST /v1/manage/workflows/{id}/nodes/{key}/capture`), even for a stopped workflow: the call is stored as a sample and nothing runs. Otherwise 404 webhook_not_found (docs/webhooks.md#capture).",
+      "Only while capture is armed (`POST /v1/manage/workflows/{id}/nodes/{key}/capture`), even for a stopped workflow: the call is stored as a sample. Armed with `run`, it also starts a test execution of the saved definition, named by `executionId` and the `x-execution-id` header (429 queue_full when the workflow's queue is full; the sample is kept); otherwise nothing runs. Not armed: 404 webhook_not_found (docs/webhooks.md#capture, docs/webhooks.md#test-runs).",
     request: {
       params: z.object({ workspace: z.string(), workflow: z.string(), node: z.string() }),
       body: { content: { "application/json": { schema: z.unknown() } } },
@@ -271,7 +277,14 @@ webhooksRouter.openAPIRegistry.registerPath(
     responses: {
       200: {
         description: "Captured",
-        content: { "application/json": { schema: z.object({ captured: z.literal(true) }) } },
+        content: {
+          "application/json": {
+            schema: z.object({
+              captured: z.literal(true),
+              executionId: z.string().optional().openapi({ description: "Its test run, if any" }),
+            }),
+          },
+        },
       },
       ...errorResponses(
         "webhook_not_found",
@@ -279,6 +292,7 @@ webhooksRouter.openAPIRegistry.registerPath(
         "payload_too_large",
         "unsupported_media_type",
         "invalid_body",
+        "queue_full",
       ),
     },
   }),

@@ -33,6 +33,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   "workflow.stopped": "Stopped a workflow",
   "workflow.replayed": "Replayed executions",
   "workflow.capture_armed": "Armed a test URL",
+  "workflow.test_run": "Ran a test",
   "link.revoked": "Revoked a link",
   "link.ended": "Ended a link's conversation",
   "event_endpoint.created": "Added an event endpoint",

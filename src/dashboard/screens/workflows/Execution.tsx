@@ -2,11 +2,11 @@
  * One execution (docs/dashboard.md#screens, docs/api/webhooks.md#executions):
  * `/app/workflows/{id}/executions/{executionId}`. Its status, trigger, times, the execution it
  * replays, and each node's run with input, output, error and attempts; Owners and Admins replay
- * it. An unfinished execution is read again every second until it ends.
+ * it; "Debug in editor" opens the editor with it on the canvas and its call as the sample. An unfinished execution is read again every second until it ends.
  */
 import { useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "../../api";
-import type { PathParams } from "../../router";
+import { followLink, type PathParams } from "../../router";
 import { Badge } from "../../ui/data";
 import { QueryStatus, When } from "../../ui/feedback";
 import { duration } from "../../ui/format";
@@ -60,6 +60,8 @@ export function Execution({ canChange, params }: { canChange: boolean; params: P
             <dd>
               <Badge tone={runTone(record.status)}>{record.status}</Badge>
             </dd>
+            <dt>Mode</dt>
+            <dd>{record.mode === "test" ? "Test (a builder's test run)" : "Production"}</dd>
             <dt>Trigger</dt>
             <dd>
               {record.trigger.key} <span className="muted">({record.trigger.type})</span>
@@ -89,7 +91,12 @@ export function Execution({ canChange, params }: { canChange: boolean; params: P
               />
             </dd>
           </dl>
-          {canChange ? <Replay execution={record} /> : null}
+          <div className="actions">
+            {canChange ? <Replay execution={record} /> : null}
+            <a href={`${paths.editor}?debug=${encodeURIComponent(record.id)}`} onClick={followLink}>
+              Debug in editor
+            </a>
+          </div>
           <h2>Nodes</h2>
           <p className="muted">
             In the order they ran. A node's input is what its templates could read: the outputs of

@@ -1,10 +1,11 @@
 /**
  * A workflow's executions, newest first (docs/api/webhooks.md#executions): status (queued
  * included), trigger, start, duration and the execution a replay repeats, 20 at a time with
- * "Load more" (the `cursor` of the last page, docs/api/README.md#lists-and-paging). Also the workflow tabs' shared pieces: a
+ * "Load more" (the `cursor` of the last page, docs/api/README.md#lists-and-paging); a builder's
+ * test runs are marked and can be shown alone, or left out (docs/webhooks.md#test-runs). Also the workflow tabs' shared pieces: a
  * list's heading with Refresh (`Toolbar`) and a link to an execution (`ExecutionLink`).
  */
-import type { ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import { api, type Schemas, unwrap } from "../../api";
 import { followLink } from "../../router";
 import { DataTable } from "../../ui/DataTable";
@@ -16,24 +17,35 @@ import { usePages } from "../../ui/paged";
 import { runTone, workflowPaths } from "./status";
 
 const PAGE = 20;
+type Mode = Schemas["Execution"]["mode"];
 
 /** The Executions tab of workflow `workflowId` (docs/dashboard.md#screens). */
 export function ExecutionList({ workflowId }: { workflowId: string }) {
+  const [mode, setMode] = useState<Mode | "">("");
   const { pages, rows: executions } = usePages({
-    queryKey: ["executions", workflowId],
+    queryKey: ["executions", workflowId, mode],
     page: (cursor) =>
       unwrap(
         api.GET("/v1/manage/workflows/{id}/executions", {
           params: {
             path: { id: workflowId },
-            query: { limit: PAGE, ...(cursor ? { cursor } : {}) },
+            query: { limit: PAGE, ...(cursor ? { cursor } : {}), ...(mode ? { mode } : {}) },
           },
         }),
       ),
   });
   return (
     <section aria-labelledby="executions-title">
-      <Toolbar titleId="executions-title" title="Executions" pages={pages} />
+      <Toolbar titleId="executions-title" title="Executions" pages={pages}>
+        <label className="inline">
+          Show{" "}
+          <select value={mode} onChange={(event) => setMode(event.target.value as Mode | "")}>
+            <option value="">All executions</option>
+            <option value="production">Production only</option>
+            <option value="test">Test runs only</option>
+          </select>
+        </label>
+      </Toolbar>
       <DataTable
         status={{
           query: pages,
@@ -60,6 +72,11 @@ export function ExecutionList({ workflowId }: { workflowId: string }) {
           },
           { label: "Started", cell: (execution) => <When iso={execution.startedAt} /> },
           { label: "Duration", className: "nowrap", cell: took },
+          {
+            label: "Mode",
+            cell: (execution) =>
+              execution.mode === "test" ? <Badge tone="busy">test</Badge> : "production",
+          },
           {
             label: "Replay of",
             cell: (execution) => (

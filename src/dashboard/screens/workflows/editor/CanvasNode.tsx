@@ -8,6 +8,7 @@ import { memo, useMemo } from "react";
 import { DEFAULT_NAMES, isTriggerNode, type NodeType } from "../../../../workflows/nodes";
 import { checkNode, mergeProblems } from "./fields";
 import type { CanvasNode } from "./model";
+import { NodeRunBadge } from "./NodeRunBadge";
 
 /** Whether nodes of `type` start executions (and so take no input). */
 export const isTrigger = (type: NodeType) => isTriggerNode({ type });
@@ -25,6 +26,7 @@ export const WorkflowNodeView = memo(function WorkflowNodeView({ data }: NodePro
       </span>
       <strong className="wf-node-name">{node.name ?? DEFAULT_NAMES[node.type]}</strong>
       <code className="wf-node-key">{node.key}</code>
+      <NodeRunBadge nodeKey={node.key} />
       {count > 0 ? (
         <span className="wf-node-problems">
           {count} {count === 1 ? "problem" : "problems"}

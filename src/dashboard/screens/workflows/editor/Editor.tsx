@@ -18,6 +18,8 @@ import { checkNode } from "./fields";
 import { NodePanel } from "./NodePanel";
 import { Palette } from "./Palette";
 import { useNewestSamples, useSecretNames } from "./queries";
+import { RunBar } from "./RunBar";
+import { RunProvider } from "./run-context";
 import { useShortcuts } from "./shortcuts";
 import { suggestionsFor } from "./suggestions";
 import { type EditorState, useEditor } from "./use-editor";
@@ -29,7 +31,9 @@ type Props = { workflow: Schemas["Workflow"]; canChange: boolean };
 export default function Editor(props: Props) {
   return (
     <ReactFlowProvider>
-      <EditorBody {...props} />
+      <RunProvider workflowId={props.workflow.id}>
+        <EditorBody {...props} />
+      </RunProvider>
     </ReactFlowProvider>
   );
 }
@@ -128,6 +132,7 @@ function EditorBody({ workflow, canChange }: Props) {
         {canChange ? <EditButtons editor={editor} /> : null}
         <span role="status">{saveState(save, editor.dirty)}</span>
       </div>
+      <RunBar workflow={workflow} canChange={canChange} dirty={editor.dirty} />
       {save.isError && !refused ? <ErrorNote error={save.error} /> : null}
       {editor.general.length > 0 ? (
         <ul className="general-problems" aria-label="Problems of the workflow">
