@@ -144,7 +144,7 @@ describe("the workflow editor", () => {
     const { page } = need(owner, "owner");
     await canvasNode(page, "Webhook").click();
     await panel(page).getByRole("button", { name: "Listen for test calls" }).click();
-    const testUrl = await panel(page).getByLabel("Test URL").first().inputValue();
+    const testUrl = await panel(page).getByLabel("Test URL").inputValue();
     expect(testUrl).toContain("/webhook-test/");
     const captured = await fetch(testUrl, {
       method: "POST",

@@ -178,7 +178,7 @@ describe("sticky notes and webhook URLs", () => {
     const shown = notesOf({ notes });
     expect(shown.map((each) => each.id)).toEqual(["note:note_1", "note:b"]);
     expect(toNotes(shown)).toEqual([{ ...notes[0], size: { width: 220, height: 140 } }, notes[1]]);
-    expect(notesOf({})).toEqual([]);
+    expect(notesOf({ notes: [] })).toEqual([]);
     expect(nextNoteKey(shown)).toBe("note_2");
   });
 

@@ -6,7 +6,6 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useId } from "react";
 import { api, unwrap } from "../../../api";
-import { CopyField } from "../../../ui/CopyField";
 import { ErrorNote, When } from "../../../ui/feedback";
 import { samplesQuery } from "./queries";
 
@@ -40,9 +39,9 @@ export function Capture({ workflowId, nodeKey }: { workflowId: string; nodeKey: 
       {arm.isError ? <ErrorNote error={arm.error} /> : null}
       {armed ? (
         <>
-          <CopyField label="Test URL" what="the test URL" value={armed.testUrl} />
           <p className="muted">
-            Takes the next {ARMING.count} calls until <When iso={armed.expiresAt} />.
+            The test URL (at the top of this panel) takes the next {ARMING.count} calls until{" "}
+            <When iso={armed.expiresAt} />.
           </p>
         </>
       ) : null}

@@ -55,14 +55,12 @@ function EditorBody({ workflow, canChange }: Props) {
   const samples = useNewestSamples(workflow.id, Object.keys(workflow.webhookUrls));
   const save = useMutation({
     mutationFn: ({ nodes, connections, notes }: Definition) => {
-      const body = { name: workflow.name, slug: workflow.slug, nodes, connections };
-      // Notes only to a server that keeps them (its Workflow answer has `notes`), or when some
-      // were written: an older server refuses the unknown field.
-      const withNotes = "notes" in workflow || notes.length > 0 ? { ...body, notes } : body;
+      // A PUT replaces the notes too: left out, they would be deleted.
+      const body = { name: workflow.name, slug: workflow.slug, nodes, connections, notes };
       return unwrap(
         api.PUT("/v1/manage/workflows/{id}", {
           params: { path: { id: workflow.id } },
-          body: { ...withNotes, concurrency: workflow.concurrency } as Schemas["WorkflowInput"],
+          body: { ...body, concurrency: workflow.concurrency } as Schemas["WorkflowInput"],
         }),
       );
     },

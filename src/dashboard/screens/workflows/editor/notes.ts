@@ -25,10 +25,9 @@ const DEFAULT_SIZE = { width: 220, height: 140 };
 /** Whether canvas node `id` is a note. */
 export const isNoteId = (id: string) => id.startsWith("note:");
 
-/** The canvas notes of a saved workflow (none when it has no `notes`). */
-export function notesOf(workflow: object): NoteNode[] {
-  const notes = (workflow as { notes?: Note[] }).notes ?? [];
-  return notes.map((note) => noteNode(note));
+/** The canvas notes of a saved workflow. */
+export function notesOf(workflow: { notes: Note[] }): NoteNode[] {
+  return workflow.notes.map((note) => noteNode(note));
 }
 
 /** The canvas node of `note`, drawn behind the workflow's nodes. */
