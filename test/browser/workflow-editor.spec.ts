@@ -311,7 +311,7 @@ describe("the workflow editor", () => {
     // A sticky note, written on the canvas.
     await page.getByRole("button", { name: "Note", exact: true }).click();
     await page.getByLabel("Note text").fill("Orders only; refunds go elsewhere.");
-    await look(page, "editor-8-search-added");
+    await look(page, "editor-10-search-added");
   });
 
   it("asks before unsaved edits are left by the sidebar, back or a tab", async () => {
@@ -332,7 +332,7 @@ describe("the workflow editor", () => {
       .click();
     await asked.waitFor();
     expect(await stay.evaluate((button) => button === document.activeElement)).toBe(true);
-    await look(page, "editor-9-leave-unsaved");
+    await look(page, "editor-11-leave-unsaved");
     await stay.click();
     await asked.waitFor({ state: "hidden" });
     expect(page.url()).toBe(editorUrl);
