@@ -27,6 +27,15 @@ import type { EditorState } from "./use-editor";
 // Module-level: React Flow re-mounts every node when this object changes identity.
 const NODE_VIEWS: NodeTypes = { workflow: WorkflowNodeView, note: NoteView };
 
+/**
+ * How the canvas fits the workflow in view: never zoomed past 100 %, and clear of the zoom
+ * controls (bottom left) and the minimap (bottom right), which would otherwise cover nodes.
+ */
+export const FIT = {
+  maxZoom: 1,
+  padding: { top: "32px", right: "32px", bottom: "150px", left: "64px" },
+} as const;
+
 // Small enough to leave the canvas to the nodes.
 const MINIMAP = { width: 150, height: 100 };
 
@@ -69,7 +78,7 @@ export function useShowNode(): (id: string) => void {
       const b = flow.flowToScreenPosition({ x: x + NODE_SIZE.width, y: y + NODE_SIZE.height });
       if (a.x >= box.left && a.y >= box.top && b.x <= box.right && b.y <= box.bottom) return;
       // All of the workflow in view, not only the new node: it was added after another.
-      void flow.fitView({ maxZoom: 1 });
+      void flow.fitView(FIT);
     });
 }
 
@@ -115,7 +124,7 @@ export function Canvas({ editor, canChange }: { editor: EditorState; canChange: 
           deleteKeyCode={null}
           colorMode="system"
           fitView
-          fitViewOptions={{ maxZoom: 1 }}
+          fitViewOptions={FIT}
           minZoom={0.2}
           aria-label="Workflow canvas"
           onDrop={drop}

@@ -22,7 +22,10 @@ export function Palette(props: {
   };
   return (
     <section className="palette" aria-labelledby="palette-title">
-      <h2 id="palette-title">Add a node</h2>
+      {/* The search's placeholder says what the row is for; the heading names the region. */}
+      <h2 id="palette-title" className="visually-hidden">
+        Add a node
+      </h2>
       <NodeSearch onAdd={props.onAdd} inputRef={props.searchRef} />
       <ul>
         {NODE_TYPES.map((type) => (
