@@ -314,6 +314,30 @@ describe("the workflow editor", () => {
     await look(page, "editor-10-search-added");
   });
 
+  it("selects nodes with a box (Shift+drag), removes them together and undoes it", async () => {
+    const { page } = need(owner, "owner");
+    const nodes = page.locator(".react-flow__node-workflow");
+    const before = await nodes.count();
+    const box = async (name: string) =>
+      need((await canvasNode(page, name).boundingBox()) ?? undefined, name);
+    const [hook, condition] = [await box("Webhook"), await box("Condition")];
+    // From just outside the webhook's top left corner to past the condition's bottom right.
+    await page.keyboard.down("Shift");
+    await page.mouse.move(hook.x - 10, Math.min(hook.y, condition.y) - 10);
+    await page.mouse.down();
+    await page.mouse.move(condition.x + condition.width + 10, condition.y + condition.height + 10, {
+      steps: 10,
+    });
+    await page.mouse.up();
+    await page.keyboard.up("Shift");
+    await expect.poll(() => page.locator(".react-flow__node-workflow.selected").count()).toBe(2);
+    await page.keyboard.press("Delete");
+    await expect.poll(() => nodes.count()).toBe(before - 2);
+    await page.keyboard.press("Control+z");
+    await expect.poll(() => nodes.count()).toBe(before);
+    await canvasNode(page, "Condition").waitFor();
+  });
+
   it("asks before unsaved edits are left by the sidebar, back or a tab", async () => {
     const { page } = need(owner, "owner");
     const editorUrl = page.url();
