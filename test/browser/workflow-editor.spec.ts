@@ -335,7 +335,19 @@ describe("the workflow editor", () => {
     await expect.poll(() => nodes.count()).toBe(before - 2);
     await page.keyboard.press("Control+z");
     await expect.poll(() => nodes.count()).toBe(before);
-    await canvasNode(page, "Condition").waitFor();
+    // Redo removes them again; undo brings them back.
+    await page.keyboard.press("Control+Shift+z");
+    await expect.poll(() => nodes.count()).toBe(before - 2);
+    await page.getByRole("button", { name: "Undo" }).click();
+    await expect.poll(() => nodes.count()).toBe(before);
+    // Duplicate: a copy with a new key, undone by the button.
+    await canvasNode(page, "Condition").click();
+    await page.getByRole("button", { name: "Duplicate" }).click();
+    await canvasNode(page, "Condition").filter({ hasText: "condition_2" }).waitFor();
+    await page.getByRole("button", { name: "Undo" }).click();
+    await expect.poll(() => nodes.count()).toBe(before);
+    // The minimap, for finding one's way on a large canvas.
+    await page.getByLabel("Minimap of the workflow").waitFor();
   });
 
   it("asks before unsaved edits are left by the sidebar, back or a tab", async () => {
