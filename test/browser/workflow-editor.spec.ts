@@ -461,6 +461,15 @@ describe("runs on the canvas", () => {
       .locator(".wf-node")
       .evaluate((element) => getComputedStyle(element).borderColor);
     expect(border).toBe("rgb(180, 35, 24)"); // --danger, light
+    // The run's badges make the nodes taller: the canvas fits them again, clear of the minimap.
+    const minimap = page.getByLabel("Minimap of the workflow");
+    await expect
+      .poll(async () => {
+        const node = need((await canvasNode(page, "Call the shop").boundingBox()) ?? undefined, "");
+        const map = need((await minimap.boundingBox()) ?? undefined, "the minimap");
+        return node.y + node.height <= map.y || node.x + node.width <= map.x;
+      })
+      .toBe(true);
     await look(page, "editor-9-test-failed");
   });
 });

@@ -16,12 +16,13 @@ import {
   useReactFlow,
   useStore,
 } from "@xyflow/react";
-import { type DragEvent, useMemo, useState } from "react";
+import { type DragEvent, useEffect, useMemo, useState } from "react";
 import { isNodeType } from "../../../../workflows/nodes";
 import { WorkflowNodeView } from "./CanvasNode";
 import { NODE_SIZE } from "./layout";
 import { NoteActions, NoteView } from "./NoteNode";
 import { DRAG_TYPE } from "./Palette";
+import { useRunState } from "./run-context";
 import type { EditorState } from "./use-editor";
 
 // Module-level: React Flow re-mounts every node when this object changes identity.
@@ -98,6 +99,14 @@ export function Canvas({ editor, canChange }: { editor: EditorState; canChange: 
   };
   const shown = useMemo(() => [...editor.notes, ...editor.nodes], [editor.notes, editor.nodes]);
   const notes = { update: canChange ? editor.updateNote : undefined };
+  // A run chosen for the canvas makes its nodes taller: the workflow is fitted again once the
+  // badges are drawn (two frames: React Flow measures the nodes after they render).
+  const run = useRunState();
+  const shownRun = run?.execution ? run.chosen : null;
+  useEffect(() => {
+    if (!shownRun) return;
+    requestAnimationFrame(() => requestAnimationFrame(() => void flow.fitView(FIT)));
+  }, [shownRun, flow]);
   return (
     <div className="canvas">
       <NoteActions.Provider value={notes}>
