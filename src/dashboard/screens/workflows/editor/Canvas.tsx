@@ -16,7 +16,7 @@ import {
   useReactFlow,
   useStore,
 } from "@xyflow/react";
-import { type DragEvent, useEffect, useMemo, useState } from "react";
+import { type DragEvent, useEffect, useMemo, useRef, useState } from "react";
 import { isNodeType } from "../../../../workflows/nodes";
 import { WorkflowNodeView } from "./CanvasNode";
 import { NODE_SIZE } from "./layout";
@@ -99,6 +99,19 @@ export function Canvas({ editor, canChange }: { editor: EditorState; canChange: 
   };
   const shown = useMemo(() => [...editor.notes, ...editor.nodes], [editor.notes, editor.nodes]);
   const notes = { update: canChange ? editor.updateNote : undefined };
+  // Until the person pans or zooms, the workflow stays fitted as the canvas changes size (the
+  // bars above it fill in after it is drawn, and the window can change).
+  const box = useRef<HTMLDivElement>(null);
+  const moved = useRef(false);
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const watcher = new ResizeObserver(() => {
+      if (!moved.current) void flow.fitView(FIT);
+    });
+    watcher.observe(element);
+    return () => watcher.disconnect();
+  }, [flow]);
   // A run chosen for the canvas makes its nodes taller: the workflow is fitted again once the
   // badges are drawn (two frames: React Flow measures the nodes after they render).
   const run = useRunState();
@@ -108,7 +121,7 @@ export function Canvas({ editor, canChange }: { editor: EditorState; canChange: 
     requestAnimationFrame(() => requestAnimationFrame(() => void flow.fitView(FIT)));
   }, [shownRun, flow]);
   return (
-    <div className="canvas">
+    <div className="canvas" ref={box}>
       <NoteActions.Provider value={notes}>
         <ReactFlow
           nodes={shown}
@@ -134,6 +147,10 @@ export function Canvas({ editor, canChange }: { editor: EditorState; canChange: 
           colorMode="system"
           fitView
           fitViewOptions={FIT}
+          // A pan or zoom by the person (an event; fitting has none) ends the automatic fitting.
+          onMoveStart={(event) => {
+            if (event) moved.current = true;
+          }}
           minZoom={0.2}
           aria-label="Workflow canvas"
           onDrop={drop}
