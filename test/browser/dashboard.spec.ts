@@ -259,6 +259,13 @@ describe("the dashboard", () => {
       const agent = current.getByRole("dialog", { name: "New agent" });
       await agent.getByRole("button", { name: "Add a parameter" }).click();
       await agent.getByRole("button", { name: /^Remove parameter/ }).waitFor();
+      // A long address in the greeting's preview wraps rather than widening the dialog.
+      await agent
+        .getByLabel("Greeting")
+        .fill(
+          "See https://help.example.com/billing/invoices/where-is-my-invoice-and-how-to-pay-it",
+        );
+      await agent.getByText(/^Preview for Ada: See https/).waitFor();
       expect(await overflow(), "New agent").toEqual(fits);
       await shot("7-phone-new-agent");
       await agent.getByRole("button", { name: "Cancel" }).click();
