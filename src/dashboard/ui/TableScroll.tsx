@@ -7,6 +7,7 @@
  * view); unnamed, a plain box.
  */
 import { type ReactNode, useEffect, useRef, useState } from "react";
+import "./data.css";
 
 /** Whether `box` is wider inside than out, and whether some of it is cut off on the right. */
 function overflowOf(box: HTMLElement): { wide: boolean; more: boolean } {
