@@ -2231,7 +2231,7 @@ export interface components {
                 status: "in-progress" | "ended";
                 startedAt: string;
                 endedAt: string | null;
-                /** @description Every message, oldest first */
+                /** @description Every message, oldest first; an agent's with its Markdown `blocks`, as the chat shows them */
                 messages: {
                     id: string;
                     /** @enum {string} */
@@ -2240,8 +2240,30 @@ export interface components {
                     at: string;
                     /** @description Present (true) on an agent reply cut off midway: the text is what had arrived, kept whole */
                     interrupted?: boolean;
+                    /** @description Agent messages only: the text read as a safe subset of Markdown */
+                    blocks?: components["schemas"]["ChatBlock"][];
                 }[];
             } | null;
+        };
+        /** @description A paragraph, or a list whose items are blocks */
+        ChatBlock: {
+            /** @enum {string} */
+            type: "p";
+            spans: components["schemas"]["ChatSpan"][];
+        } | {
+            /** @enum {string} */
+            type: "list";
+            ordered: boolean;
+            start: number;
+            items: components["schemas"]["ChatBlock"][][];
+        };
+        ChatSpan: {
+            text: string;
+            strong?: boolean;
+            em?: boolean;
+            code?: boolean;
+            /** @description An http(s) or mailto URL */
+            href?: string;
         };
         EventEndpointWithSecret: components["schemas"]["EventEndpoint"] & {
             /** @description `whsec_` + base64 of 32 random bytes; shown only in this answer */
@@ -2403,26 +2425,6 @@ export interface components {
                 messagesPerMinute: number;
                 sessionOpensPerMinute: number;
             };
-        };
-        /** @description A paragraph, or a list whose items are blocks */
-        ChatBlock: {
-            /** @enum {string} */
-            type: "p";
-            spans: components["schemas"]["ChatSpan"][];
-        } | {
-            /** @enum {string} */
-            type: "list";
-            ordered: boolean;
-            start: number;
-            items: components["schemas"]["ChatBlock"][][];
-        };
-        ChatSpan: {
-            text: string;
-            strong?: boolean;
-            em?: boolean;
-            code?: boolean;
-            /** @description An http(s) or mailto URL */
-            href?: string;
         };
         OpenChatSession: {
             /** @description The link's token (from `#launch=`) */

@@ -1,1 +1,2 @@
-export { MessageSchema } from "./schemas";
+export { richWires } from "./markdown";
+export { ChatMessageSchema } from "./schemas";

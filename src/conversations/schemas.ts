@@ -78,8 +78,11 @@ const BlockSchema: z.ZodType<Block> = z
   ])
   .openapi("ChatBlock", { description: "A paragraph, or a list whose items are blocks" });
 
-/** A message of the chat session: an agent's also as Markdown blocks (docs/chat.md#formatting). */
-const ChatMessageSchema = MessageSchema.extend({
+/**
+ * A message of the chat session, an agent's also as Markdown blocks (docs/chat.md#formatting);
+ * the management API's link look-up shows the same (docs/api/manage.md#links).
+ */
+export const ChatMessageSchema = MessageSchema.extend({
   blocks: z.array(BlockSchema).optional().openapi({
     description: "Agent messages only: the text read as a safe subset of Markdown",
   }),

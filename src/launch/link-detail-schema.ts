@@ -1,11 +1,12 @@
 /** A link as the workspace's members see it (docs/api/manage.md#links). */
 import { z } from "@hono/zod-openapi";
-import { MessageSchema } from "../conversations";
+import { ChatMessageSchema } from "../conversations";
 import { LaunchSchema } from "./schemas";
 
 /**
  * A link as members see it (docs/api/manage.md#links): the launch look-up's fields (never the
- * token, never the parameters), and the conversation's messages once it started.
+ * token, never the parameters), and the conversation's messages once it started, an agent's
+ * with the Markdown blocks the chat renders (docs/chat.md#formatting).
  */
 export const LinkDetailSchema = z
   .object({
@@ -13,7 +14,10 @@ export const LinkDetailSchema = z
     conversation: z
       .object({
         ...LaunchSchema.shape.conversation.unwrap().shape,
-        messages: z.array(MessageSchema).openapi({ description: "Every message, oldest first" }),
+        messages: z.array(ChatMessageSchema).openapi({
+          description:
+            "Every message, oldest first; an agent's with its Markdown `blocks`, as the chat shows them",
+        }),
       })
       .nullable()
       .openapi({ description: "null until the link is first opened" }),

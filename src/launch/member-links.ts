@@ -5,8 +5,8 @@
  * context.
  */
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { richWires } from "../conversations";
 import type { StoredMessage } from "../conversations/conversation/contract";
-import { toWire } from "../conversations/protocol";
 import type { LinkLedgerApi } from "./ledger/contract";
 import type { LinkDetail } from "./link-detail-schema";
 import { findLinkRow, LINK_NOT_FOUND, type LinkScope } from "./link-rules";
@@ -53,7 +53,8 @@ export function listWorkspaceLinks(
 
 /**
  * The link as the launch look-up shows it, plus its conversation's messages (oldest first, `at`
- * in ISO 8601) once it was opened.
+ * in ISO 8601) once it was opened, an agent's with its Markdown `blocks` as the chat gets them
+ * (docs/chat.md#formatting).
  * @param transcript reads the messages of a conversation session (its object's `transcript()`)
  * @throws ApiError 404 not_found outside the workspace
  */
@@ -68,7 +69,7 @@ export async function getWorkspaceLink(
   const link = await getLink(memberAccess(db, ledger), scopeOf(workspaceId), linkId, now);
   if (!link.conversation) return { ...link, conversation: null };
   const messages = await transcript(link.conversation.sessionId);
-  return { ...link, conversation: { ...link.conversation, messages: messages.map(toWire) } };
+  return { ...link, conversation: { ...link.conversation, messages: await richWires(messages) } };
 }
 
 /**

@@ -126,10 +126,13 @@ export async function addVirtualAuthenticator(page: Page): Promise<void> {
   });
 }
 
-/** A link page's transcript (docs/dashboard.md#screens) as `[who, text]` per message. */
+/**
+ * A link page's transcript (docs/dashboard.md#screens) as `[who, text]` per message (its own
+ * `<li>`s, not those of an agent's Markdown list).
+ */
 export function transcript(page: Page): Promise<string[][]> {
   return page
-    .locator(".transcript li")
+    .locator(".transcript > li")
     .evaluateAll((items) =>
       items.map((li) => [
         li.querySelector(".said-by strong")?.textContent ?? "",

@@ -191,7 +191,17 @@ describe("the dashboard", () => {
     await dialog.getByRole("button", { name: "Create key" }).click();
     const shown = current.getByRole("dialog", { name: "Copy your widget key now" });
     await shown.getByText("This is the only time the key is shown").waitFor();
-    const key = await shown.getByLabel(/Widget key/).inputValue();
+    // Focus moves to the key, shown once in a named region, and the warning is announced.
+    const field = shown.getByLabel(/Widget key/);
+    await expect.poll(() => field.evaluate((node) => node === document.activeElement)).toBe(true);
+    await shown.getByRole("region", { name: "Your new widget key, shown once" }).waitFor();
+    expect(await shown.getByRole("alert").textContent()).toContain(
+      "This is the only time the key is shown",
+    );
+    expect(await field.getAttribute("aria-describedby")).toContain(
+      await shown.getByRole("alert").getAttribute("id"),
+    );
+    const key = await field.inputValue();
     expect(key).toMatch(/^wk_live_/);
     await shown.getByRole("button", { name: "Copy key" }).click();
     await shown.getByText("Copied to the clipboard.").waitFor();
@@ -224,6 +234,70 @@ describe("the dashboard", () => {
     expect(refused.status).toBe(401);
     await shot("6-revoked");
     expect(problems).toEqual([]);
+  });
+
+  it("fits its dialogs in 390 px and says when a table's columns are cut off", async () => {
+    const current = need(page, "page");
+    await current.setViewportSize({ width: 390, height: 844 });
+    /** How far the page, and the open dialog, are wider than they show (0: not at all). */
+    const overflow = () =>
+      current.evaluate(() => {
+        const dialog = document.querySelector("dialog[open]");
+        const page = document.documentElement;
+        return {
+          page: page.scrollWidth - page.clientWidth,
+          dialog: dialog ? dialog.scrollWidth - dialog.clientWidth : 0,
+          right: dialog ? Math.max(0, dialog.getBoundingClientRect().right - page.clientWidth) : 0,
+        };
+      });
+    const fits = { page: 0, dialog: 0, right: 0 };
+    try {
+      await current.getByRole("link", { name: "Agents" }).click();
+      await current.getByRole("heading", { name: "Agents" }).waitFor();
+      expect(await overflow(), "the agents screen").toEqual(fits);
+      await current.getByRole("button", { name: "New agent" }).click();
+      const agent = current.getByRole("dialog", { name: "New agent" });
+      await agent.getByRole("button", { name: "Add a parameter" }).click();
+      await agent.getByRole("button", { name: /^Remove parameter/ }).waitFor();
+      // A long address in the greeting's preview wraps rather than widening the dialog.
+      await agent
+        .getByLabel("Greeting")
+        .fill(
+          "See https://help.example.com/billing/invoices/where-is-my-invoice-and-how-to-pay-it",
+        );
+      await agent.getByText(/^Preview for Ada: See https/).waitFor();
+      expect(await overflow(), "New agent").toEqual(fits);
+      await shot("7-phone-new-agent");
+      await agent.getByRole("button", { name: "Cancel" }).click();
+      const row = current.getByRole("row", { name: /Billing helper/ });
+      await row.getByRole("button", { name: "Channels of Billing helper" }).click();
+      const channels = current.getByRole("dialog", { name: "Channels of Billing helper" });
+      await channels.getByRole("heading", { name: "Website" }).waitFor();
+      expect(await overflow(), "Channels").toEqual(fits);
+      await channels.getByRole("button", { name: "Close" }).click();
+
+      await current.getByRole("link", { name: "Widget keys" }).click();
+      await current.getByRole("heading", { name: "Widget keys" }).waitFor();
+      expect(await overflow(), "the widget keys screen").toEqual(fits);
+      // Seven columns do not fit: the hint and the shadow say so until scrolled to the end.
+      // The table's scrolling region (the screen's own section has the same name).
+      const region = current.locator("section.table-wrap[aria-label='Widget keys']");
+      const hint = current.getByText("Scroll for more →");
+      await hint.waitFor();
+      expect(await region.getAttribute("class")).toContain("more-right");
+      await shot("8-phone-table-hint");
+      await region.evaluate((box) => box.scrollTo({ left: box.scrollWidth }));
+      await hint.waitFor({ state: "hidden" });
+      expect(await region.getAttribute("class")).not.toContain("more-right");
+      await current.getByRole("button", { name: "Create widget key" }).click();
+      const create = current.getByRole("dialog", { name: "Create a widget key" });
+      await create.getByLabel("Name").waitFor();
+      expect(await overflow(), "Create a widget key").toEqual(fits);
+      await create.getByRole("button", { name: "Cancel" }).click();
+      expect(problems).toEqual([]);
+    } finally {
+      await current.setViewportSize({ width: 1200, height: 800 });
+    }
   });
 
   it("registers a passkey (Chromium's virtual authenticator) and signs in with it", async () => {

@@ -94,7 +94,15 @@ describe("the Events screens", () => {
 
     const shown = page.getByRole("dialog", { name: "Copy the signing secret now" });
     await shown.getByText("This is the only time the signing secret is shown.").waitFor();
-    secret = await shown.getByLabel(`Signing secret for ${endpointUrl}`).inputValue();
+    const field = shown.getByLabel(`Signing secret for ${endpointUrl}`);
+    // Focus moves to the secret, in a region named for it; the warning is announced (an alert).
+    await expect.poll(() => field.evaluate((node) => node === document.activeElement)).toBe(true);
+    await shown.getByRole("region", { name: "Your new signing secret, shown once" }).waitFor();
+    await shown
+      .getByRole("alert")
+      .getByText(/only time the signing secret is shown/)
+      .waitFor();
+    secret = await field.inputValue();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     await shown.getByRole("button", { name: "Copy secret" }).click();
     await shown.getByRole("status").getByText("Copied to the clipboard.").waitFor();

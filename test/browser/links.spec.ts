@@ -21,6 +21,8 @@ import { ROOT, startWranglerServer, type WranglerServer } from "./wrangler-serve
 
 const SCREENSHOTS = path.join(ROOT, "test-results", "browser");
 const QUESTION = "Can I add two more seats?";
+/** A person's message whose quote in the agent's reply is Markdown with HTML in it. */
+const MARKDOWN = "Please **confirm** this:\n\n- two seats\n- <script>window.hacked = 1</script>";
 /** More links than one page of the list (20) holds. */
 const FILLER_LINKS = 20;
 
@@ -197,18 +199,32 @@ describe("the Links screen", () => {
     const link = need(ada, "Ada's link");
     const chat = await watchedPage(800, false);
     await chatOnLink(chat, link.url, QUESTION);
+    // The scripted brain quotes this back: the agent's reply holds bold, a list and a script tag.
+    await chat.locator("#message-input").fill(MARKDOWN);
+    await chat.locator("#message-input").press("Enter");
+    await chat
+      .locator("#messages li.message.agent:not(.draft)", { hasText: "two seats" })
+      .waitFor();
 
     await current.getByRole("link", { name: "Ada" }).click();
     await current.getByRole("heading", { name: "Link for Ada", level: 1 }).waitFor();
     expect(new URL(current.url()).pathname).toBe(`/app/links/${link.id}`);
     expect(await current.evaluate(() => document.activeElement?.tagName)).toBe("H1");
-    await current.locator(".transcript li").nth(2).waitFor();
+    await current.locator(".transcript > li").nth(4).waitFor();
     const said = await transcript(current);
     expect(said.slice(0, 2)).toEqual([
       ["Onboarding assistant", "Hi Ada! Let's set up your Pro plan."],
       ["Ada", QUESTION],
     ]);
     expect(said[2]?.[0]).toBe("Onboarding assistant");
+    // The agent's Markdown is rendered as the chat renders it; the person's words stay as typed.
+    const reply = current.locator(".transcript > li.from-agent").last();
+    await reply.locator(".said strong", { hasText: "confirm" }).waitFor();
+    await reply.locator(".said li", { hasText: "two seats" }).waitFor();
+    await reply.locator(".said li", { hasText: "<script>window.hacked = 1</script>" }).waitFor();
+    expect(await current.locator(".transcript script").count()).toBe(0);
+    expect(await current.evaluate(() => "hacked" in window)).toBe(false);
+    expect(said[3]).toEqual(["Ada", MARKDOWN]);
     const facts = current.locator(".link-fact-list");
     await facts.getByText("cus_ada", { exact: true }).waitFor();
     await facts.getByText("order-cus_ada").waitFor();
@@ -276,7 +292,7 @@ describe("the Links screen", () => {
     await narrow.waitForURL(/\/app/);
     await narrow.goto(`${need(server, "server").base}/app/links/${need(ada, "Ada's link").id}`);
     await narrow.getByRole("heading", { name: "Link for Ada" }).waitFor();
-    await narrow.locator(".transcript li").nth(1).waitFor();
+    await narrow.locator(".transcript > li").nth(1).waitFor();
     expect(await narrow.getByRole("button").allTextContents()).toEqual(["Sign out"]);
     const overflow = await narrow.evaluate(
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,

@@ -166,7 +166,15 @@ describe("Settings > Members", () => {
 
     const shown = page.getByRole("dialog", { name: "Hand over the sign-in link" });
     await shown.getByText("within 15 minutes").waitFor();
-    patLink = await shown.getByLabel("Sign-in link for Pat Admin").inputValue();
+    // Focus moves to the link, in a region named for it; the warning is announced (an alert).
+    const field = shown.getByLabel("Sign-in link for Pat Admin");
+    await expect.poll(() => field.evaluate((node) => node === document.activeElement)).toBe(true);
+    await shown.getByRole("region", { name: "Your new sign-in link, shown once" }).waitFor();
+    await shown
+      .getByRole("alert")
+      .getByText(/only time the link is shown/)
+      .waitFor();
+    patLink = await field.inputValue();
     expect(patLink).toMatch(/\/sign-in#token=si_[A-Za-z0-9_-]{43}$/);
     await shown.getByRole("button", { name: "Copy link" }).click();
     await shown.getByText("Copied to the clipboard.").waitFor();

@@ -29,7 +29,7 @@ type Detail = Link & {
     sessionId: string;
     status: string;
     endedAt: string | null;
-    messages: { id: string; role: string; text: string; at: string }[];
+    messages: { id: string; role: string; text: string; at: string; blocks?: unknown[] }[];
   } | null;
 };
 
@@ -162,6 +162,10 @@ describe("GET /v1/manage/links/{id}", () => {
       ["agent", expect.stringContaining("Where is my order?")],
     ]);
     for (const message of messages) expect(new Date(message.at).toISOString()).toBe(message.at);
+    // An agent's messages carry the Markdown blocks the chat renders; the person's text stays text.
+    expect(messages[0]?.blocks).toEqual([{ type: "p", spans: [{ text: "Hi Ada!" }] }]);
+    expect(messages[1]).not.toHaveProperty("blocks");
+    expect(messages[2]?.blocks?.length).toBeGreaterThan(0);
     client.socket.close();
   });
 

@@ -43,6 +43,7 @@ function HandOver(props: { link: HandOverLink; onDone: () => void }) {
       }
       label={`Sign-in link for ${member.name}`}
       what="link"
+      region="Your new sign-in link, shown once"
       value={url}
       onDone={props.onDone}
     />

@@ -117,6 +117,7 @@ function CreateKey(props: { open: boolean; onClose: () => void; agents: Schemas[
             warning="This is the only time the key is shown. Store it on your server now; if it is lost, revoke it and create another."
             label={`Widget key “${created.name}”`}
             what="key"
+            region="Your new widget key, shown once"
             value={created.key}
             onDone={close}
           />

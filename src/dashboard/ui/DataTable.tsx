@@ -3,8 +3,8 @@
  * empty (`status`), then a header row naming the columns and one row a record whose first column
  * (or `rowHeader`) is the row's header, so a screen reader names each cell by its row and column;
  * a last column, named for screen readers only, holds a row's buttons (`actions`, each a
- * `RowAction`). Inside `TableScroll` when `label` names the region, otherwise in a plain
- * `.table-wrap`; no table at all for no rows.
+ * `RowAction`). Inside `TableScroll`, a focusable region when `label` names it, which says when
+ * columns are cut off on the right; no table at all for no rows.
  */
 import type { HTMLAttributes, Key, ReactNode } from "react";
 import { ListStatus, type QueryState } from "./feedback";
@@ -94,11 +94,7 @@ export function DataTable<T>(props: {
   return (
     <>
       {status}
-      {props.label ? (
-        <TableScroll label={props.label}>{table}</TableScroll>
-      ) : (
-        <div className="table-wrap">{table}</div>
-      )}
+      <TableScroll label={props.label}>{table}</TableScroll>
     </>
   );
 }

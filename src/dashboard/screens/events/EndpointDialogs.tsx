@@ -22,6 +22,7 @@ function SecretOnce(props: { endpoint: WithSecret; onDone: () => void }) {
       warning="This is the only time the signing secret is shown. Store it with your server now; if it is lost, rotate it."
       label={`Signing secret for ${props.endpoint.url}`}
       what="secret"
+      region="Your new signing secret, shown once"
       value={props.endpoint.secret}
       onDone={props.onDone}
     />

@@ -1,9 +1,11 @@
 /**
  * A link's conversation as a readable transcript (docs/dashboard.md#screens): who said what and
- * when, oldest first, as the person saw it in the chat.
+ * when, oldest first, as the person saw it in the chat: an agent's Markdown rendered from the
+ * API's `blocks` with the chat's safe rules (ui/RichText.tsx), a person's words as typed.
  */
 import type { Schemas } from "../../api";
 import { When } from "../../ui/feedback";
+import { RichText } from "../../ui/RichText";
 
 type Conversation = NonNullable<Schemas["LinkDetail"]["conversation"]>;
 
@@ -30,7 +32,13 @@ export function Transcript(props: {
                 <strong>{message.role === "agent" ? props.agentName : props.personName}</strong>{" "}
                 <When iso={message.at} />
               </p>
-              <p className="said">{message.text}</p>
+              {message.blocks ? (
+                <div className="said">
+                  <RichText blocks={message.blocks} />
+                </div>
+              ) : (
+                <p className="said">{message.text}</p>
+              )}
             </li>
           ))}
         </ol>
