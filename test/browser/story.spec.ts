@@ -208,7 +208,7 @@ describe("the dashboard's story", () => {
     await page.getByRole("heading", { name: "Link for Ada", level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/app/links/${story.linkId}`);
     await page.locator(".link-status").getByText("Active").waitFor();
-    await page.locator(".transcript li").nth(2).waitFor();
+    await page.locator(".transcript > li").nth(2).waitFor();
     expect((await transcript(page)).slice(0, 2)).toEqual([
       ["Order helper", GREETING],
       ["Ada", QUESTION],
