@@ -15,14 +15,18 @@ import {
   placeIssues,
 } from "./problem-text";
 
+/** The first enabled control marked invalid (`aria-invalid`) inside `scope`, if any. */
+export function firstInvalid(scope: Element | null): HTMLElement | null {
+  return scope?.querySelector<HTMLElement>('[aria-invalid="true"]:not(:disabled)') ?? null;
+}
+
 /**
- * Focuses the first control marked invalid in the form around `from` (its fields' `aria-invalid`),
- * else `from` itself (the form's list of problems naming no field).
+ * Focuses the first control marked invalid in the form around `from`, else `from` itself (the
+ * form's list of problems naming no field).
  */
 export function focusFirstInvalid(from: HTMLElement | null): void {
   const scope = from?.closest("form") ?? from?.parentElement ?? null;
-  const invalid = scope?.querySelector<HTMLElement>('[aria-invalid="true"]:not([disabled])');
-  (invalid ?? from)?.focus();
+  (firstInvalid(scope) ?? from)?.focus();
 }
 
 /**

@@ -132,6 +132,7 @@ function sentence(said: Said, label: string, kind: FieldKind | undefined): strin
   const given = said.message.trim();
   switch (said.code) {
     case "required":
+      if (kind === "json") return `Enter the ${name} as a JSON object.`;
       return `${enter} ${article(name)} ${name}.`;
     case "out_of_range": {
       const { bound, unit } = said;
