@@ -39,12 +39,13 @@ export function NodePanel({ node, local, workflow, editor, canChange, suggestion
   const nameProblems = problemsAt(problems, "name");
   const keyProblems = problemsAt(problems, "key");
   const section = useRef<HTMLElement>(null);
-  const saves = useRef(0);
+  const answered = useRef(editor.general);
   // `general` is set anew by every save's answer: after a refused one, focus goes to the first
   // invalid setting of this node, if it has one (not on opening the panel).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each save's answer
   useEffect(() => {
-    if (saves.current++ > 0) firstInvalid(section.current)?.focus();
+    if (answered.current === editor.general) return;
+    answered.current = editor.general;
+    firstInvalid(section.current)?.focus();
   }, [editor.general]);
   return (
     <section ref={section} className="node-panel" aria-labelledby={`${id}-title`}>
