@@ -63,12 +63,12 @@ export function AgentEditor(props: { open: boolean; agent: Agent | null; onClose
     },
     onError: form.refuseError,
   });
-  const submit = (form: FormData) => {
+  const submit = (data: FormData) => {
     const body = {
-      name: String(form.get("name") ?? ""),
-      mode: String(form.get("mode") ?? "initiator"),
+      name: String(data.get("name") ?? ""),
+      mode: String(data.get("mode") ?? "initiator"),
       greeting: greeting.trim() ? greeting : null,
-      instructions: String(form.get("instructions") ?? "").trim() || null,
+      instructions: String(data.get("instructions") ?? "").trim() || null,
       parameters: toParameters(rows),
     };
     const checked = CreateAgentSchema.safeParse(body);

@@ -11,6 +11,10 @@ import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { FormDialog } from "../ui/Dialog";
 import { useDialogMutation } from "../ui/dialog-mutation";
 import { Field } from "../ui/Field";
+import { useFormProblems } from "../ui/form-problems";
+
+/** The fields an API refusal is placed on (the name is the path's, the value the body's). */
+const LABELS = { name: { label: "Name" }, value: { label: "Value" } };
 
 /**
  * "Set a secret" (`name` is `""`) or "Replace the value of NAME" (the name fixed), closed when
@@ -26,6 +30,7 @@ export function SetSecret(props: {
   const queries = useQueryClient();
   const replacesId = useId();
   const [typed, setTyped] = useState("");
+  const form = useFormProblems(LABELS);
   const { mutation: save, close } = useDialogMutation(
     {
       mutationFn: (input: { name: string; value: string }) =>
@@ -42,9 +47,11 @@ export function SetSecret(props: {
         props.onSaved(input.name);
         close();
       },
+      onError: form.refuseError,
     },
     () => {
       setTyped("");
+      form.clear();
       props.onClose();
     },
   );
@@ -57,10 +64,16 @@ export function SetSecret(props: {
       title={fixed ? `Replace the value of ${name}` : "Set a secret"}
       onClose={close}
       confirm={fixed || replaces ? "Replace value" : "Save secret"}
-      mutation={save}
-      onSubmit={(form) => save.mutate({ name, value: String(form.get("value") ?? "") })}
+      mutation={{ isPending: save.isPending, error: form.shown(save.error) }}
+      onSubmit={(data) => save.mutate({ name, value: String(data.get("value") ?? "") })}
     >
-      <Field label="Name" hint={SECRET_NAME_RULE} describedBy={replaces ? replacesId : undefined}>
+      {form.top}
+      <Field
+        label="Name"
+        hint={SECRET_NAME_RULE}
+        describedBy={replaces ? replacesId : undefined}
+        error={form.at("name")}
+      >
         {(control) => (
           <input
             {...control}
@@ -84,6 +97,7 @@ export function SetSecret(props: {
       ) : null}
       <Field
         label="Value"
+        error={form.at("value")}
         hint="It is stored encrypted and never shown again. Workflows use the new value from their next run."
       >
         {(control) => (

@@ -135,7 +135,7 @@ function sentence(said: Said, label: string, kind: FieldKind | undefined): strin
       if (kind === "json") return `Enter the ${name} as a JSON object.`;
       return `${enter} ${article(name)} ${name}.`;
     case "out_of_range": {
-      const { bound, unit } = said;
+      const { bound, unit = "number" } = said;
       if (said.expected === "int" || /integer|whole/i.test(given)) return "Use a whole number.";
       if (bound === undefined) return `Use a ${name} in the allowed range.`;
       if (unit === "characters" && !said.big && bound === 1) {
