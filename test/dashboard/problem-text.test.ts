@@ -120,6 +120,16 @@ describe("problem text", () => {
         message: "Duplicate parameter name.",
       }),
     ).toBe("Parameter 2: this name is used twice.");
+    expect(
+      detailText({
+        field: "url",
+        code: "invalid_type",
+        message: "Credentials are not allowed in the URL; the signature authenticates us.",
+      }),
+    ).toBe("Credentials are not allowed in the URL; the signature authenticates us.");
+    expect(detailText({ field: "name", code: "invalid_type", message: "Expected string." })).toBe(
+      "Enter the name as text.",
+    );
     // A rule's own message is already plain: kept.
     expect(detailText({ field: "left", code: "invalid_reference", message: "Not earlier." })).toBe(
       "Not earlier.",
@@ -154,7 +164,7 @@ describe("problem text", () => {
         origin: "number",
         maximum: 100,
         path: ["seconds"],
-        message: "x",
+        message: "Invalid input: expected int, received number",
       }),
     ).toBe("Use a number at most 100.");
     expect(
@@ -162,7 +172,7 @@ describe("problem text", () => {
         code: "invalid_type",
         expected: "int",
         path: ["seconds"],
-        message: "x",
+        message: "Invalid input: expected int, received number",
         input: 1.5,
       }),
     ).toBe("Use a whole number.");

@@ -36,7 +36,7 @@ export type PlacedProblem = { field: string; path: string; message: string };
 
 /** zod's and the API's own wording, never shown as it is. */
 const SCHEMA_TEXT =
-  /^(too (small|big)|invalid (input|option|type|value|string|union|key)|expected |unrecognized key|this field is required|unknown field)/i;
+  /^(too (small|big)|invalid\b|expected |unrecognized key|this field is required|unknown field)/i;
 
 // A list's items are named by the list's singular: parameters[1] → "Parameter 2".
 const ITEM_NAMES: Record<string, string> = {
@@ -130,6 +130,12 @@ function sentence(said: Said, label: string, kind: FieldKind | undefined): strin
   const name = inSentence(label);
   const enter = kind === "choice" || kind === "boolean" ? "Choose" : "Enter";
   const given = said.message.trim();
+  // A rule's own sentence ("Use https …") is already plain: said as it is.
+  const plain = given && !SCHEMA_TEXT.test(given) && !/^\w+ is (required|not a field)/.test(given);
+  if (plain && !/^(required|unknown_field)$/.test(said.code)) {
+    if (/^duplicate\b.*\bname\.?$/i.test(given)) return "This name is used twice.";
+    return /[.!?]$/.test(given) ? given : `${given}.`;
+  }
   switch (said.code) {
     case "required":
       if (kind === "json") return `Enter the ${name} as a JSON object.`;
@@ -166,9 +172,7 @@ function sentence(said: Said, label: string, kind: FieldKind | undefined): strin
       const format = said.format ?? given.toLowerCase();
       if (/email/.test(format)) return "Enter an email address, like name@example.com.";
       if (/url/.test(format)) return "Enter a full URL, like https://example.com/hook.";
-      return SCHEMA_TEXT.test(given) || !given
-        ? `Check the ${name}: it is not in its format.`
-        : given;
+      return `Check the ${name}: it is not in its format.`;
     }
     case "unknown_field":
       return `${label} is not a setting here.`;
@@ -181,8 +185,6 @@ function sentence(said: Said, label: string, kind: FieldKind | undefined): strin
     case "unknown_agent":
       return "Choose an agent of this workspace.";
     default:
-      if (/^duplicate\b.*\bname\.?$/i.test(given)) return "This name is used twice.";
-      if (given && !SCHEMA_TEXT.test(given)) return /[.!?]$/.test(given) ? given : `${given}.`;
       return `Check the ${name}.`;
   }
 }
