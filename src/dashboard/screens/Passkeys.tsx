@@ -82,7 +82,7 @@ export function Passkeys() {
             No passkey was added.
           </p>
         ) : (
-          form.shown(add.error) && <ErrorNote error={add.error} />
+          form.shown(add.error) ? <ErrorNote error={add.error} /> : null
         )
       ) : null}
       <DataTable
