@@ -81,9 +81,9 @@ export function Passkeys() {
           <p className="muted" role="status">
             No passkey was added.
           </p>
-        ) : (
-          form.shown(add.error) ? <ErrorNote error={add.error} /> : null
-        )
+        ) : form.shown(add.error) ? (
+          <ErrorNote error={add.error} />
+        ) : null
       ) : null}
       <DataTable
         status={{ query: list, what: "passkeys", empty: "No passkeys yet." }}

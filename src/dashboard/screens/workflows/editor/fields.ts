@@ -8,7 +8,7 @@ import { getOpenApiMetadata } from "@asteasolutions/zod-to-openapi";
 import type { z } from "zod";
 import { judge, layersOf, NODE_MODELS, type NodeType } from "../../../../workflows/nodes";
 import { detailText, type FieldKind, type FieldLabels } from "../../../ui/problem-text";
-import type { FieldProblem, NodeJson } from "./model";
+import type { FieldProblem, NodeJson } from "./node-json";
 
 type Common = {
   /** Dotted path from the node: `url`, `dedupe.key`. */

@@ -9,12 +9,9 @@ import type { ErrorDetail, Schemas } from "../../../api";
 import { detailText } from "../../../ui/problem-text";
 import { labelsAnyType } from "./fields";
 import { layout, type Point } from "./layout";
+import type { FieldProblem, NodeJson } from "./node-json";
 
-/** A node's JSON as the API takes it: key, type, name, position and its settings. */
-export type NodeJson = { key: string; type: NodeType; name?: string } & Record<string, unknown>;
-
-/** A problem the API (or the node's schema) found in one of the node's settings. */
-export type FieldProblem = { field: string; message: string };
+export type { FieldProblem, NodeJson } from "./node-json";
 
 /** What a canvas node carries: its JSON and the problems the last save found in it. */
 export type CanvasData = { node: NodeJson; problems: FieldProblem[] };
