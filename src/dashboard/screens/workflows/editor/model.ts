@@ -4,7 +4,6 @@
  * layout.ts), new nodes' keys, and the API's problems (`nodes[i].field`) by the node they name.
  */
 import type { Edge, Node } from "@xyflow/react";
-import type { NodeType } from "../../../../workflows/nodes";
 import type { ErrorDetail, Schemas } from "../../../api";
 import { detailText } from "../../../ui/problem-text";
 import { labelsAnyType } from "./fields";
