@@ -51,23 +51,23 @@ export function useFormProblems(labels: FieldLabels) {
   const placedError = useRef<unknown>(null);
   const top = useRef<HTMLDivElement>(null);
   useFocusOnRefusal(top, refusals);
+  // None: nothing refused, the problems shown so far are cleared and focus stays.
   const refuse = (list: PlacedProblem[]) => {
     setProblems(list);
-    setRefusals((count) => count + 1);
+    if (list.length > 0) setRefusals((count) => count + 1);
   };
   const general = problems.filter((problem) => !Object.hasOwn(labels, problem.field));
   return {
     problems,
+    /** Refuses the submit with problems the form found itself (already in plain words). */
+    refuse,
     /** The messages of the field at `path` and inside it (dotted, indexes in: `parameters.1.name`). */
     at: (path: string) =>
       problems
         .filter((p) => p.path === path || p.path.startsWith(`${path}.`))
         .map((p) => p.message),
     /** Refuses the submit with zod's issues (a failed `safeParse`); none: clears. */
-    refuseIssues: (issues: readonly IssueLike[]) => {
-      if (issues.length === 0) setProblems([]);
-      else refuse(placeIssues(issues, labels));
-    },
+    refuseIssues: (issues: readonly IssueLike[]) => refuse(placeIssues(issues, labels)),
     /** Places an API refusal's field details; other errors stay for the form's foot. */
     refuseError: (error: unknown) => {
       const details = error instanceof ApiFailure ? error.details : [];

@@ -49,6 +49,7 @@ const ITEM_NAMES: Record<string, string> = {
   events: "Event",
   origins: "Origin",
   sites: "Site",
+  allowedOrigins: "Site",
   scopes: "Scope",
 };
 
