@@ -130,6 +130,9 @@ describe("problem text", () => {
     expect(detailText({ field: "name", code: "invalid_type", message: "Expected string." })).toBe(
       "Enter the name as text.",
     );
+    expect(
+      detailText({ field: "email", code: "required", message: "This field is required." }),
+    ).toBe("Enter an email.");
     // A rule's own message is already plain: kept.
     expect(detailText({ field: "left", code: "invalid_reference", message: "Not earlier." })).toBe(
       "Not earlier.",
@@ -166,7 +169,7 @@ describe("problem text", () => {
         path: ["seconds"],
         message: "Invalid input: expected int, received number",
       }),
-    ).toBe("Use a number at most 100.");
+    ).toBe("Use 100 or less.");
     expect(
       issueText({
         code: "invalid_type",

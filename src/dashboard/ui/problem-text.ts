@@ -149,7 +149,7 @@ function sentence(said: Said, label: string, kind: FieldKind | undefined): strin
         return `${enter} ${article(name)} ${name}.`;
       }
       const most = said.big ? "at most" : "at least";
-      if (unit === "number") return `Use a number ${most} ${bound}.`;
+      if (unit === "number") return `Use ${bound} or ${said.big ? "less" : "more"}.`;
       return `Use ${most} ${bound} ${bound === 1 ? unit.replace(/s$/, "") : unit}.`;
     }
     case "invalid_option": {
