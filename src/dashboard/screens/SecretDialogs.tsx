@@ -12,9 +12,21 @@ import { FormDialog } from "../ui/Dialog";
 import { useDialogMutation } from "../ui/dialog-mutation";
 import { Field } from "../ui/Field";
 import { useFormProblems } from "../ui/form-problems";
+import type { PlacedProblem } from "../ui/problem-text";
 
 /** The fields an API refusal is placed on (the name is the path's, the value the body's). */
 const LABELS = { name: { label: "Name" }, value: { label: "Value" } };
+
+/** What the API would refuse in a secret, said before it is sent: each on its field. */
+function secretProblems(name: string, value: string): PlacedProblem[] {
+  const problems: PlacedProblem[] = [];
+  const say = (field: string, message: string) => problems.push({ field, path: field, message });
+  if (name === "") say("name", "Enter a name.");
+  else if (!new RegExp(`^${SECRET_NAME_PATTERN}$`).test(name))
+    say("name", `Use ${SECRET_NAME_RULE.charAt(0).toLowerCase()}${SECRET_NAME_RULE.slice(1)}`);
+  if (value === "") say("value", "Enter a value.");
+  return problems;
+}
 
 /**
  * "Set a secret" (`name` is `""`) or "Replace the value of NAME" (the name fixed), closed when
@@ -65,7 +77,13 @@ export function SetSecret(props: {
       onClose={close}
       confirm={fixed || replaces ? "Replace value" : "Save secret"}
       mutation={{ isPending: save.isPending, error: form.shown(save.error) }}
-      onSubmit={(data) => save.mutate({ name, value: String(data.get("value") ?? "") })}
+      onSubmit={(data) => {
+        const value = String(data.get("value") ?? "");
+        const found = secretProblems(name, value);
+        form.refuse(found);
+        if (found.length === 0) save.mutate({ name, value });
+      }}
+      noValidate
     >
       {form.top}
       <Field
