@@ -207,6 +207,12 @@ describe("the dashboard", () => {
     expect(new URL(current.url()).pathname).toBe("/app/settings/api-access/widget-keys");
     await current.getByRole("button", { name: "Create widget key" }).click();
     const dialog = current.getByRole("dialog", { name: "Create a widget key" });
+    // The browser's own check (a required name) is said under the field, not in its bubble.
+    await dialog.getByRole("button", { name: "Create key" }).click();
+    await expect.poll(() => describedBy(dialog.getByLabel("Name"))).toBe("Enter a name.");
+    await expect
+      .poll(() => dialog.getByLabel("Name").evaluate((node) => node === document.activeElement))
+      .toBe(true);
     await dialog.getByLabel("Name").fill("Billing server");
     await dialog.getByLabel("Onboarding assistant").check();
     await shot("3-create-key");

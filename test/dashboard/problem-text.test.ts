@@ -11,6 +11,7 @@ import {
   placeIssues,
   placeOf,
   segmentsOf,
+  validityText,
 } from "../../src/dashboard/ui/problem-text";
 import { DETAIL_CODES } from "../../src/platform/detail-codes";
 
@@ -158,6 +159,23 @@ describe("problem text", () => {
     expect(placeDetails([{ code: "invalid_value", message: "The agent is in use" }])).toEqual([
       { field: "", path: "", message: "The agent is in use." },
     ]);
+  });
+
+  it("says what the browser's own checks refused as the API's details are said", () => {
+    const control = { type: "text", maxLength: 200, minLength: -1, min: "", max: "" };
+    const name = { label: "Name" };
+    expect(validityText({ ...control, validity: { valueMissing: true } }, name)).toBe(
+      "Enter a name.",
+    );
+    expect(validityText({ ...control, validity: { tooLong: true } }, name)).toBe(
+      "Use at most 200 characters.",
+    );
+    expect(
+      validityText({ ...control, type: "url", validity: { typeMismatch: true } }, { label: "URL" }),
+    ).toBe("Enter a full URL, like https://example.com/hook.");
+    expect(
+      validityText({ ...control, type: "email", validity: { typeMismatch: true } }, name),
+    ).toBe("Enter an email address, like name@example.com.");
   });
 
   it("says a number out of range and a whole number", () => {

@@ -63,7 +63,7 @@ export function RoleSelect(props: FieldControl & { defaultValue: "member" | "adm
 
 /** The fields of an invitation an API refusal is placed on. */
 const INVITE_LABELS: FieldLabels = {
-  email: { label: "Email" },
+  email: { label: "Email address" },
   name: { label: "Name" },
   role: { label: "Role", kind: "choice" },
 };

@@ -13,6 +13,7 @@ import {
   type PlacedProblem,
   placeDetails,
   placeIssues,
+  validityText,
 } from "./problem-text";
 
 /** The first enabled control marked invalid (`aria-invalid`) inside `scope`, if any. */
@@ -56,6 +57,30 @@ export function useFormProblems(labels: FieldLabels) {
     setProblems(list);
     if (list.length > 0) setRefusals((count) => count + 1);
   };
+  // The browser's own checks (`required`, `type="url"`, …) refused the submit: their problems
+  // are said like the API's, under their fields, instead of the browser's bubble.
+  const labelsNow = useRef(labels);
+  labelsNow.current = labels;
+  useEffect(() => {
+    const form = top.current?.closest("form");
+    if (!form) return;
+    let found: PlacedProblem[] = [];
+    const invalid = (event: Event) => {
+      const control = event.target as HTMLInputElement;
+      event.preventDefault();
+      const field = control.name;
+      const label = labelsNow.current[field] ?? {
+        label: control.labels?.[0]?.textContent?.replace(/\s*\(optional\)$/, "") ?? field,
+      };
+      if (found.length === 0) queueMicrotask(() => refuse(found.splice(0)));
+      found.push({ field, path: field, message: validityText(control, label) });
+    };
+    form.addEventListener("invalid", invalid, true);
+    return () => {
+      found = [];
+      form.removeEventListener("invalid", invalid, true);
+    };
+  });
   const general = problems.filter((problem) => !Object.hasOwn(labels, problem.field));
   return {
     problems,

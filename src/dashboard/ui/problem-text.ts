@@ -282,3 +282,42 @@ export function placeIssues(issues: readonly IssueLike[], labels: FieldLabels = 
     };
   });
 }
+
+/** What `validityText` reads of a control the browser found invalid (an `<input>`'s own fields). */
+export type ControlLike = {
+  type: string;
+  maxLength: number;
+  minLength: number;
+  min: string;
+  max: string;
+  validity: Partial<Record<keyof ValidityState, boolean>>;
+};
+
+/**
+ * The plain sentence for a control the browser's own checks refused (`required`, `type="url"`,
+ * `maxLength`, …), said as the API's detail would be, instead of the browser's bubble.
+ */
+export function validityText(control: ControlLike, field: FieldLabel): string {
+  const { validity } = control;
+  const range = (big: boolean, bound: number, unit: Said["unit"]): Said => ({
+    code: "out_of_range",
+    message: "",
+    big,
+    bound,
+    unit,
+  });
+  const said: Said = validity.valueMissing
+    ? { code: "required", message: "" }
+    : validity.typeMismatch || validity.patternMismatch || validity.badInput
+      ? { code: "invalid_format", message: "", format: control.type }
+      : validity.tooLong
+        ? range(true, control.maxLength, "characters")
+        : validity.tooShort
+          ? range(false, control.minLength, "characters")
+          : validity.rangeOverflow
+            ? range(true, Number(control.max), "number")
+            : validity.rangeUnderflow
+              ? range(false, Number(control.min), "number")
+              : { code: "", message: "" };
+  return sentence(said, field.label, field.kind);
+}

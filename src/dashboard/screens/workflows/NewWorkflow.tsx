@@ -65,6 +65,7 @@ export function NewWorkflow() {
           {(control) => (
             <input
               {...control}
+              name="name"
               required
               maxLength={200}
               value={name}
@@ -80,6 +81,7 @@ export function NewWorkflow() {
           {(control) => (
             <input
               {...control}
+              name="slug"
               required
               maxLength={63}
               value={slug ?? slugOf(name)}
