@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import axe from "axe-core";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, type DemoWorkspace, seedDemoWorkspace } from "../../scripts/demo-seed.mjs";
 import { fetchApi } from "../../scripts/local-server.mjs";
@@ -54,6 +54,18 @@ afterAll(async () => {
 function need<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new Error(`${what} is missing (beforeAll failed)`);
   return value;
+}
+
+/** What describes a control (its hint and problems, by `aria-describedby`), as one text. */
+async function describedBy(control: Locator): Promise<string> {
+  const ids = (await control.getAttribute("aria-describedby")) ?? "";
+  const said = await control
+    .page()
+    .evaluate(
+      (list) => list.map((id) => document.getElementById(id)?.textContent ?? "").join(" "),
+      ids.split(" ").filter(Boolean),
+    );
+  return said.trim();
 }
 
 async function shot(name: string): Promise<void> {
@@ -105,18 +117,29 @@ describe("the dashboard", () => {
     const current = need(page, "page");
     await current.getByRole("button", { name: "New agent" }).click();
     const dialog = current.getByRole("dialog", { name: "New agent" });
-    await dialog.getByLabel("Name", { exact: true }).fill("Billing helper");
+    // Sent empty: the API's own schema refuses it in the browser, in plain words under the field,
+    // which is marked invalid and takes focus.
+    await dialog.getByRole("button", { name: "Create agent" }).click();
+    const name = dialog.getByLabel("Name", { exact: true });
+    await expect.poll(() => describedBy(name)).toContain("Enter a name.");
+    expect(await name.getAttribute("aria-invalid")).toBe("true");
+    await expect.poll(() => name.evaluate((node) => node === document.activeElement)).toBe(true);
+    await name.fill("Billing helper");
     await dialog.getByLabel("Greeting").fill("Hello {{participant.name}}, about your invoice?");
     await dialog.getByText("Preview for Ada: Hello Ada, about your invoice?").waitFor();
     await dialog.getByRole("button", { name: "Add a parameter" }).click();
-    await dialog.getByLabel("Name", { exact: true }).nth(1).fill("bad name!");
+    await dialog.getByRole("group", { name: "Parameter 1" }).getByLabel("Name").fill("invoiceId");
+    await dialog.getByRole("button", { name: "Add a parameter" }).click();
+    const second = dialog.getByRole("group", { name: "Parameter 2" });
+    await second.getByLabel("Name").fill("bad name!");
     await dialog.getByRole("button", { name: "Create agent" }).click();
-    // The API's own schema refuses it in the browser, before anything is sent.
-    await dialog
-      .getByRole("alert")
-      .getByText(/parameters\.0\.name/)
-      .waitFor();
-    await dialog.getByLabel("Name", { exact: true }).nth(1).fill("invoiceId");
+    // Numbered as the person sees it, under that parameter's Name (never "parameters.1.name").
+    await expect.poll(() => describedBy(second.getByLabel("Name"))).toMatch(/^Parameter 2: /);
+    expect(await dialog.textContent()).not.toMatch(/parameters\.\d|Too small|expected/);
+    await expect
+      .poll(() => second.getByLabel("Name").evaluate((node) => node === document.activeElement))
+      .toBe(true);
+    await dialog.getByRole("button", { name: "Remove parameter bad name!" }).click();
     await dialog.getByLabel("Required").check();
     await shot("2a-new-agent");
     expect(await seriousFindings()).toEqual([]);
@@ -184,6 +207,12 @@ describe("the dashboard", () => {
     expect(new URL(current.url()).pathname).toBe("/app/settings/api-access/widget-keys");
     await current.getByRole("button", { name: "Create widget key" }).click();
     const dialog = current.getByRole("dialog", { name: "Create a widget key" });
+    // The browser's own check (a required name) is said under the field, not in its bubble.
+    await dialog.getByRole("button", { name: "Create key" }).click();
+    await expect.poll(() => describedBy(dialog.getByLabel("Name"))).toBe("Enter a name.");
+    await expect
+      .poll(() => dialog.getByLabel("Name").evaluate((node) => node === document.activeElement))
+      .toBe(true);
     await dialog.getByLabel("Name").fill("Billing server");
     await dialog.getByLabel("Onboarding assistant").check();
     await shot("3-create-key");

@@ -104,11 +104,13 @@ describe("an Owner builds a workflow from an empty canvas", () => {
       .fill("100");
     await canvasNode(page, "Set").click();
     await panel(page).getByLabel("Fields", { exact: true }).fill('{"big": true}');
-    // The operator is left on "Choose…": Save is refused, and the problem stands on the field.
+    // The operator is left on "Choose…": Save is refused, the problem stands on the field, and
+    // focus moves to it (the selected node's first invalid setting).
+    await canvasNode(page, "Condition").click();
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.getByText(/Not saved: 1 problem/).waitFor();
-    await canvasNode(page, "Condition").click();
     const operator = panel(page).getByLabel("Operator");
+    await expect.poll(() => operator.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(await operator.getAttribute("aria-invalid")).toBe("true");
     const describedBy = need((await operator.getAttribute("aria-describedby")) ?? undefined, "ids");
     const said = await page

@@ -85,7 +85,23 @@ describe("the Events screens", () => {
 
     await page.getByRole("button", { name: "Add endpoint" }).click();
     const dialog = page.getByRole("dialog", { name: "Add an event endpoint" });
-    await dialog.getByLabel("URL").fill(endpointUrl);
+    // The API refuses a URL with credentials: its words stand under the URL, which takes focus.
+    const url = dialog.getByLabel("URL");
+    await url.fill("https://user:pw@example.com/events");
+    await dialog.getByRole("button", { name: "Add endpoint" }).click();
+    await expect
+      .poll(() => url.evaluate((node) => node === document.activeElement && node.ariaInvalid))
+      .toBe("true");
+    const ids = (await url.getAttribute("aria-describedby")) ?? "";
+    expect(await dialog.locator(`[id="${ids.split(" ").at(-1)}"]`).textContent()).toBe(
+      "Credentials are not allowed in the URL; the signature authenticates us.",
+    );
+    // That refusal is the page's only failed request.
+    expect(need(owner, "owner").problems.splice(0)).toEqual([
+      `[http 400] ${need(server, "server").base}/v1/manage/event-endpoints`,
+      "[console] Failed to load resource: the server responded with a status of 400 (Bad Request)",
+    ]);
+    await url.fill(endpointUrl);
     await dialog.getByLabel("Description (optional)").fill("Local receiver");
     await dialog.getByRole("checkbox", { name: /link\.created/ }).check();
     await dialog.getByRole("checkbox", { name: /conversation\.ended/ }).check();

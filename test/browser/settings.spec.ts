@@ -93,9 +93,16 @@ describe("Settings > Secrets", () => {
     await name.fill("stripe key");
     await dialog.getByLabel("Value").fill(STRIPE_VALUE);
     await dialog.getByRole("button", { name: "Save secret" }).click();
-    // The browser refuses the name as the API would, before any request.
+    // The browser refuses the name as the API would, before any request: in words under the
+    // field, which is marked invalid and takes focus.
     expect(await name.evaluate((input: HTMLInputElement) => input.validity.patternMismatch)).toBe(
       true,
+    );
+    await expect.poll(() => name.evaluate((input) => input === document.activeElement)).toBe(true);
+    expect(await name.getAttribute("aria-invalid")).toBe("true");
+    const ids = (await name.getAttribute("aria-describedby")) ?? "";
+    expect(await dialog.locator(`[id="${ids.split(" ").at(-1)}"]`).textContent()).toBe(
+      "Use upper-case letters, digits and _, starting with a letter; at most 64 characters.",
     );
     await name.fill("STRIPE_API_KEY");
     expect(await dialog.getByLabel("Value").getAttribute("type")).toBe("password");

@@ -117,7 +117,23 @@ describe("the canvas model", () => {
     );
     expect(sorted.byNode.get("n2")).toEqual([{ field: "left", message: "Not earlier." }]);
     expect(sorted.byNode.get("n5")).toEqual([{ field: "", message: "Whole node." }]);
-    expect(sorted.general).toEqual(["connections[0].to: No such node."]);
+    expect(sorted.general).toEqual(["Connection 1: no such node."]);
+  });
+
+  it("says a refused save's problems in plain words, with the setting's label", () => {
+    const sorted = sortProblems(
+      [
+        { field: "nodes[0].operator", code: "required", message: "operator is required." },
+        { field: "nodes[1].fields", code: "invalid_type", message: "Invalid input" },
+      ],
+      ["n0", "n1"],
+    );
+    expect(sorted.byNode.get("n0")).toEqual([
+      { field: "operator", message: "Choose an operator." },
+    ]);
+    expect(sorted.byNode.get("n1")).toEqual([
+      { field: "fields", message: "Enter the fields as a JSON object." },
+    ]);
   });
 });
 
@@ -198,6 +214,19 @@ describe("the panel's fields", () => {
     expect(checkNode({ key: "w", type: "wait", seconds: 5 })).toEqual([]);
     const problems = checkNode({ key: "w", type: "wait", seconds: 86_401 });
     expect(problems.map((problem) => problem.field)).toEqual(["seconds"]);
+  });
+
+  it("says a node nobody touched is missing its settings in plain words", () => {
+    expect(checkNode({ key: "c", type: "condition", left: "{{a.b}}", right: 1 })).toEqual([
+      { field: "operator", message: "Choose an operator." },
+    ]);
+    const set = checkNode({ key: "s", type: "set" });
+    expect(set.map((problem) => problem.message).join(" ")).not.toMatch(
+      /expected|received|Invalid/,
+    );
+    expect(checkNode({ key: "s", type: "set", fields: "x" })).toEqual([
+      { field: "fields", message: "Enter the fields as a JSON object." },
+    ]);
   });
 });
 

@@ -11,11 +11,25 @@ import { api, type Schemas, unwrap } from "../api";
 import { FormDialog } from "../ui/Dialog";
 import { Field } from "../ui/Field";
 import { Problems } from "../ui/feedback";
+import { useFormProblems } from "../ui/form-problems";
+import type { FieldLabels } from "../ui/problem-text";
 import { type ParameterRow, ParametersEditor, toParameters } from "./ParametersEditor";
 
 type Agent = Schemas["Agent"];
 
 const PREVIEW_NAME = "Ada";
+
+/** The fields problems are placed on; a parameter's by its path without the index. */
+const LABELS: FieldLabels = {
+  name: { label: "Name" },
+  mode: { label: "Mode", kind: "choice" },
+  greeting: { label: "Greeting" },
+  instructions: { label: "Instructions" },
+  "parameters.name": { label: "Name" },
+  "parameters.type": { label: "Type", kind: "choice" },
+  "parameters.required": { label: "Required", kind: "boolean" },
+  "parameters.options": { label: "Options" },
+};
 
 /** The greeting as a person named Ada would read it; other templates stay visible as typed. */
 function preview(greeting: string): string {
@@ -37,7 +51,7 @@ export function AgentEditor(props: { open: boolean; agent: Agent | null; onClose
   const queries = useQueryClient();
   const [greeting, setGreeting] = useState(agent?.greeting ?? "");
   const [rows, setRows] = useState<ParameterRow[]>(rowsOf(agent));
-  const [problems, setProblems] = useState<string[]>([]);
+  const form = useFormProblems(LABELS);
   const save = useMutation({
     mutationFn: (body: Schemas["CreateAgent"]) =>
       agent
@@ -47,21 +61,22 @@ export function AgentEditor(props: { open: boolean; agent: Agent | null; onClose
       void queries.invalidateQueries({ queryKey: ["agents"] });
       props.onClose();
     },
+    onError: form.refuseError,
   });
-  const submit = (form: FormData) => {
+  const submit = (data: FormData) => {
     const body = {
-      name: String(form.get("name") ?? ""),
-      mode: String(form.get("mode") ?? "initiator"),
+      name: String(data.get("name") ?? ""),
+      mode: String(data.get("mode") ?? "initiator"),
       greeting: greeting.trim() ? greeting : null,
-      instructions: String(form.get("instructions") ?? "").trim() || null,
+      instructions: String(data.get("instructions") ?? "").trim() || null,
       parameters: toParameters(rows),
     };
     const checked = CreateAgentSchema.safeParse(body);
     if (!checked.success) {
-      setProblems(checked.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
+      form.refuseIssues(checked.error.issues);
       return;
     }
-    setProblems([]);
+    form.clear();
     save.mutate(checked.data as Schemas["CreateAgent"]);
   };
   return (
@@ -70,15 +85,17 @@ export function AgentEditor(props: { open: boolean; agent: Agent | null; onClose
       title={agent ? `Edit ${agent.name}` : "New agent"}
       onClose={props.onClose}
       confirm={agent ? "Save agent" : "Create agent"}
-      mutation={save}
+      mutation={{ isPending: save.isPending, error: form.shown(save.error) }}
       onSubmit={submit}
       noValidate
     >
-      <Field label="Name">
+      {form.top}
+      <Field label="Name" error={form.at("name")}>
         {(control) => <input {...control} name="name" defaultValue={agent?.name ?? ""} required />}
       </Field>
       <fieldset>
         <legend>Mode</legend>
+        <Problems problems={form.at("mode")} />
         <label className="check">
           <input
             type="radio"
@@ -100,6 +117,7 @@ export function AgentEditor(props: { open: boolean; agent: Agent | null; onClose
       </fieldset>
       <Field
         label="Greeting"
+        error={form.at("greeting")}
         hint={`Preview for ${PREVIEW_NAME}: ${greeting.trim() ? preview(greeting) : "(no greeting)"}`}
       >
         {(control) => (
@@ -111,7 +129,7 @@ export function AgentEditor(props: { open: boolean; agent: Agent | null; onClose
           />
         )}
       </Field>
-      <Field label="Instructions">
+      <Field label="Instructions" error={form.at("instructions")}>
         {(control) => (
           <textarea
             {...control}
@@ -121,8 +139,7 @@ export function AgentEditor(props: { open: boolean; agent: Agent | null; onClose
           />
         )}
       </Field>
-      <ParametersEditor rows={rows} onChange={setRows} />
-      <Problems problems={problems} />
+      <ParametersEditor rows={rows} onChange={setRows} problemsAt={form.at} />
     </FormDialog>
   );
 }

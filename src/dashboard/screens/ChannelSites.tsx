@@ -15,6 +15,8 @@ import {
 import { api, type Schemas, unwrap } from "../api";
 import { DialogActions } from "../ui/DialogActions";
 import { Field } from "../ui/Field";
+import { useFormProblems } from "../ui/form-problems";
+import type { FieldLabels } from "../ui/problem-text";
 
 /** The problems of `lines` as the API would find them, each naming the line it is about. */
 function problemsOf(lines: string[]): string[] {
@@ -27,6 +29,10 @@ function problemsOf(lines: string[]): string[] {
   return [...new Set(problems)];
 }
 
+const FIELD = "allowedOrigins";
+/** The field the browser's and the API's problems with the sites are placed on. */
+const SITES_LABELS: FieldLabels = { [FIELD]: { label: "Site" } };
+
 /** The sites of `channel` of agent `agentId`; `canChange` offers changing them. */
 export function ChannelSites(props: {
   agentId: string;
@@ -36,7 +42,7 @@ export function ChannelSites(props: {
   const { agentId, channel } = props;
   const sites = channel.allowedOrigins;
   const [editing, setEditing] = useState(false);
-  const [problems, setProblems] = useState<string[]>([]);
+  const form = useFormProblems(SITES_LABELS);
   const queries = useQueryClient();
   const input = useRef<HTMLTextAreaElement>(null);
   const change = useRef<HTMLButtonElement>(null);
@@ -60,9 +66,10 @@ export function ChannelSites(props: {
       await queries.invalidateQueries({ queryKey: ["channels", agentId] });
       setEditing(false);
     },
+    onError: form.refuseError,
   });
   const close = () => {
-    setProblems([]);
+    form.clear();
     save.reset();
     setEditing(false);
   };
@@ -74,7 +81,7 @@ export function ChannelSites(props: {
       .map((line) => line.trim())
       .filter(Boolean);
     const found = problemsOf(lines);
-    setProblems(found);
+    form.refuse(found.map((message) => ({ field: FIELD, path: FIELD, message })));
     if (found.length === 0) save.mutate(lines);
   };
 
@@ -104,10 +111,11 @@ export function ChannelSites(props: {
       ) : null}
       {editing ? (
         <form className="stack" onSubmit={submit} noValidate>
+          {form.top}
           <Field
             label={`Allowed sites of ${channel.name}`}
             hint="One origin a line, such as https://shop.example.com; https://*.example.com allows its subdomains. At most 20. Empty: any site."
-            error={problems}
+            error={form.at(FIELD)}
           >
             {(control) => (
               <textarea
@@ -121,7 +129,11 @@ export function ChannelSites(props: {
               />
             )}
           </Field>
-          <DialogActions confirm="Save allowed sites" mutation={save} onClose={close} />
+          <DialogActions
+            confirm="Save allowed sites"
+            mutation={{ isPending: save.isPending, error: form.shown(save.error) }}
+            onClose={close}
+          />
         </form>
       ) : null}
     </div>

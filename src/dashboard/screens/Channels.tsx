@@ -12,6 +12,7 @@ import { Dialog } from "../ui/Dialog";
 import { DialogActions } from "../ui/DialogActions";
 import { Field } from "../ui/Field";
 import { ListStatus } from "../ui/feedback";
+import { useFormProblems } from "../ui/form-problems";
 import { ChannelSites } from "./ChannelSites";
 import { WidgetPreview } from "./WidgetPreview";
 
@@ -69,6 +70,7 @@ export function Channels(props: {
         ),
       ),
   });
+  const form = useFormProblems({ name: { label: "Name" } });
   const add = useMutation({
     mutationFn: (name: string) =>
       unwrap(
@@ -78,12 +80,18 @@ export function Channels(props: {
         }),
       ),
     onSuccess: () => void queries.invalidateQueries({ queryKey: ["channels", agent?.id] }),
+    onError: form.refuseError,
   });
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const form = event.currentTarget;
     // Cleared only once added: a refused name stays to be corrected.
-    add.mutate(String(new FormData(form).get("name") ?? ""), { onSuccess: () => form.reset() });
+    const target = event.currentTarget;
+    add.mutate(String(new FormData(target).get("name") ?? ""), {
+      onSuccess: () => {
+        form.clear();
+        target.reset();
+      },
+    });
   };
   return (
     <Dialog
@@ -108,7 +116,8 @@ export function Channels(props: {
           : null}
         {props.canChange ? (
           <form className="inline-form" onSubmit={submit}>
-            <Field label="New widget channel">
+            {form.top}
+            <Field label="New widget channel" error={form.at("name")}>
               {(control) => <input {...control} name="name" required maxLength={200} />}
             </Field>
             <button type="submit" disabled={add.isPending}>
@@ -116,7 +125,11 @@ export function Channels(props: {
             </button>
           </form>
         ) : null}
-        <DialogActions mutation={add} onClose={props.onClose} closeLabel="Close" />
+        <DialogActions
+          mutation={{ isPending: add.isPending, error: form.shown(add.error) }}
+          onClose={props.onClose}
+          closeLabel="Close"
+        />
       </div>
     </Dialog>
   );

@@ -9,6 +9,7 @@ import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { FormDialog } from "../ui/Dialog";
 import { useDialogMutation } from "../ui/dialog-mutation";
 import { Field } from "../ui/Field";
+import { useFormProblems } from "../ui/form-problems";
 import { ROLES_HINT, RoleSelect } from "./MemberInvite";
 
 type Member = Schemas["Member"];
@@ -28,6 +29,7 @@ export function ChangeRole(props: {
   onChanged: (member: Member) => void;
 }) {
   const queries = useQueryClient();
+  const form = useFormProblems({ role: { label: "Role", kind: "choice" } });
   const { mutation: change, close } = useDialogMutation(
     {
       mutationFn: (input: { id: string; role: Role }) =>
@@ -44,12 +46,16 @@ export function ChangeRole(props: {
         props.onChanged(member);
         close();
       },
+      onError: form.refuseError,
     },
-    props.onClose,
+    () => {
+      form.clear();
+      props.onClose();
+    },
   );
   const member = props.member;
-  const submit = (form: FormData) => {
-    const role: Role = form.get("role") === "admin" ? "admin" : "member";
+  const submit = (data: FormData) => {
+    const role: Role = data.get("role") === "admin" ? "admin" : "member";
     if (member) change.mutate({ id: member.id, role });
   };
   return (
@@ -58,11 +64,13 @@ export function ChangeRole(props: {
       title={props.self ? "Change your role" : `Change the role of ${member?.name ?? ""}`}
       onClose={close}
       confirm="Save role"
-      mutation={change}
+      mutation={{ isPending: change.isPending, error: form.shown(change.error) }}
       onSubmit={submit}
     >
+      {form.top}
       <Field
         label="Role"
+        error={form.at("role")}
         hint={`${ROLES_HINT} The new role applies from ${props.self ? "your" : "their"} next request.`}
       >
         {(control) => (

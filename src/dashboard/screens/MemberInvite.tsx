@@ -16,6 +16,8 @@ import { DialogActions } from "../ui/DialogActions";
 import { useDialogMutation } from "../ui/dialog-mutation";
 import { Field, type FieldControl } from "../ui/Field";
 import { When } from "../ui/feedback";
+import { useFormProblems } from "../ui/form-problems";
+import type { FieldLabels } from "../ui/problem-text";
 
 type Member = Schemas["Member"];
 
@@ -60,9 +62,17 @@ export function RoleSelect(props: FieldControl & { defaultValue: "member" | "adm
   );
 }
 
+/** The fields of an invitation an API refusal is placed on. */
+const INVITE_LABELS: FieldLabels = {
+  email: { label: "Email address" },
+  name: { label: "Name" },
+  role: { label: "Role", kind: "choice" },
+};
+
 /** "Invite a member" (`open`): email, name and role; then the sign-in link to hand over. */
 export function InviteMember(props: { open: boolean; onClose: () => void }) {
   const queries = useQueryClient();
+  const form = useFormProblems(INVITE_LABELS);
   const {
     mutation: invite,
     answer: link,
@@ -77,14 +87,18 @@ export function InviteMember(props: { open: boolean; onClose: () => void }) {
       onSuccess: () => {
         void queries.invalidateQueries({ queryKey: ["members"] });
       },
+      onError: form.refuseError,
     },
-    props.onClose,
+    () => {
+      form.clear();
+      props.onClose();
+    },
   );
-  const submit = (form: FormData) => {
+  const submit = (data: FormData) => {
     invite.mutate({
-      email: String(form.get("email") ?? "").trim(),
-      name: String(form.get("name") ?? "").trim(),
-      role: form.get("role") === "admin" ? "admin" : "member",
+      email: String(data.get("email") ?? "").trim(),
+      name: String(data.get("name") ?? "").trim(),
+      role: data.get("role") === "admin" ? "admin" : "member",
     });
   };
   return (
@@ -93,19 +107,20 @@ export function InviteMember(props: { open: boolean; onClose: () => void }) {
       title={link ? "Hand over the sign-in link" : "Invite a member"}
       onClose={close}
       confirm="Invite"
-      mutation={invite}
+      mutation={{ isPending: invite.isPending, error: form.shown(invite.error) }}
       onSubmit={submit}
       done={link ? <HandOver link={link} onDone={close} /> : null}
     >
-      <Field label="Email">
+      {form.top}
+      <Field label="Email" error={form.at("email")}>
         {(control) => <input {...control} name="email" type="email" required maxLength={254} />}
       </Field>
-      <Field label="Name">
+      <Field label="Name" error={form.at("name")}>
         {(control) => (
           <input {...control} name="name" required maxLength={200} autoComplete="off" />
         )}
       </Field>
-      <Field label="Role" hint={ROLES_HINT}>
+      <Field label="Role" hint={ROLES_HINT} error={form.at("role")}>
         {(control) => <RoleSelect {...control} defaultValue="member" />}
       </Field>
     </FormDialog>

@@ -43,7 +43,10 @@ export function toParameters(rows: ParameterRow[]) {
 export function ParametersEditor(props: {
   rows: ParameterRow[];
   onChange: (rows: ParameterRow[]) => void;
+  /** The plain-words problems of a setting, by its path (`parameters.1.name`). */
+  problemsAt?: (path: string) => string[];
 }) {
+  const problemsAt = props.problemsAt ?? (() => []);
   const id = useId();
   const update = (index: number, change: Partial<ParameterRow>) =>
     props.onChange(props.rows.map((row, at) => (at === index ? { ...row, ...change } : row)));
@@ -60,9 +63,10 @@ export function ParametersEditor(props: {
               label="Name"
               value={row.name}
               onChange={(name) => update(index, { name })}
+              error={problemsAt(`parameters.${index}.name`)}
               required
             />
-            <Field label="Type">
+            <Field label="Type" error={problemsAt(`parameters.${index}.type`)}>
               {(control) => (
                 <select
                   {...control}
@@ -89,6 +93,7 @@ export function ParametersEditor(props: {
               label="Options (comma-separated, optional)"
               value={row.options}
               onChange={(options) => update(index, { options })}
+              error={problemsAt(`parameters.${index}.options`)}
             />
             <button
               type="button"
@@ -121,10 +126,11 @@ function TextField(props: {
   label: string;
   value: string;
   onChange: (value: string) => void;
+  error: string[];
   required?: boolean;
 }) {
   return (
-    <Field label={props.label}>
+    <Field label={props.label} error={props.error}>
       {(control) => (
         <input
           {...control}

@@ -11,6 +11,7 @@ import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { DataTable, RowAction } from "../ui/DataTable";
 import { Field } from "../ui/Field";
 import { ErrorNote, When } from "../ui/feedback";
+import { useFormProblems } from "../ui/form-problems";
 import { Screen } from "../ui/Screen";
 
 /** The passkeys screen, the same for every role: each member's own passkeys and sessions. */
@@ -22,6 +23,7 @@ export function Passkeys() {
       readAll((query) => unwrap(api.GET("/v1/manage/passkeys", { params: { query } }))),
   });
   const [deleting, setDeleting] = useState<Schemas["Passkey"] | null>(null);
+  const form = useFormProblems({ name: { label: "Name" } });
   const add = useMutation({
     mutationFn: async (name: string) => {
       const ceremony = await unwrap(api.POST("/v1/manage/passkeys/options"));
@@ -37,6 +39,7 @@ export function Passkeys() {
       );
     },
     onSuccess: () => void queries.invalidateQueries({ queryKey: ["passkeys"] }),
+    onError: form.refuseError,
   });
   const remove = useMutation({
     mutationFn: ({ id }: Schemas["Passkey"]) =>
@@ -62,7 +65,8 @@ export function Passkeys() {
       intro="A passkey signs you in on this device (or your phone) without a link or a password."
     >
       <form className="inline-form" onSubmit={submit}>
-        <Field label="Name">
+        {form.top}
+        <Field label="Name" error={form.at("name")}>
           {(control) => (
             <input {...control} name="name" maxLength={100} placeholder="This laptop" />
           )}
@@ -77,9 +81,9 @@ export function Passkeys() {
           <p className="muted" role="status">
             No passkey was added.
           </p>
-        ) : (
+        ) : form.shown(add.error) ? (
           <ErrorNote error={add.error} />
-        )
+        ) : null
       ) : null}
       <DataTable
         status={{ query: list, what: "passkeys", empty: "No passkeys yet." }}

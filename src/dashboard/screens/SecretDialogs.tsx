@@ -11,6 +11,22 @@ import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { FormDialog } from "../ui/Dialog";
 import { useDialogMutation } from "../ui/dialog-mutation";
 import { Field } from "../ui/Field";
+import { useFormProblems } from "../ui/form-problems";
+import type { PlacedProblem } from "../ui/problem-text";
+
+/** The fields an API refusal is placed on (the name is the path's, the value the body's). */
+const LABELS = { name: { label: "Name" }, value: { label: "Value" } };
+
+/** What the API would refuse in a secret, said before it is sent: each on its field. */
+function secretProblems(name: string, value: string): PlacedProblem[] {
+  const problems: PlacedProblem[] = [];
+  const say = (field: string, message: string) => problems.push({ field, path: field, message });
+  if (name === "") say("name", "Enter a name.");
+  else if (!new RegExp(`^${SECRET_NAME_PATTERN}$`).test(name))
+    say("name", `Use ${SECRET_NAME_RULE.charAt(0).toLowerCase()}${SECRET_NAME_RULE.slice(1)}`);
+  if (value === "") say("value", "Enter a value.");
+  return problems;
+}
 
 /**
  * "Set a secret" (`name` is `""`) or "Replace the value of NAME" (the name fixed), closed when
@@ -26,6 +42,7 @@ export function SetSecret(props: {
   const queries = useQueryClient();
   const replacesId = useId();
   const [typed, setTyped] = useState("");
+  const form = useFormProblems(LABELS);
   const { mutation: save, close } = useDialogMutation(
     {
       mutationFn: (input: { name: string; value: string }) =>
@@ -42,9 +59,11 @@ export function SetSecret(props: {
         props.onSaved(input.name);
         close();
       },
+      onError: form.refuseError,
     },
     () => {
       setTyped("");
+      form.clear();
       props.onClose();
     },
   );
@@ -57,10 +76,22 @@ export function SetSecret(props: {
       title={fixed ? `Replace the value of ${name}` : "Set a secret"}
       onClose={close}
       confirm={fixed || replaces ? "Replace value" : "Save secret"}
-      mutation={save}
-      onSubmit={(form) => save.mutate({ name, value: String(form.get("value") ?? "") })}
+      mutation={{ isPending: save.isPending, error: form.shown(save.error) }}
+      onSubmit={(data) => {
+        const value = String(data.get("value") ?? "");
+        const found = secretProblems(name, value);
+        form.refuse(found);
+        if (found.length === 0) save.mutate({ name, value });
+      }}
+      noValidate
     >
-      <Field label="Name" hint={SECRET_NAME_RULE} describedBy={replaces ? replacesId : undefined}>
+      {form.top}
+      <Field
+        label="Name"
+        hint={SECRET_NAME_RULE}
+        describedBy={replaces ? replacesId : undefined}
+        error={form.at("name")}
+      >
         {(control) => (
           <input
             {...control}
@@ -84,6 +115,7 @@ export function SetSecret(props: {
       ) : null}
       <Field
         label="Value"
+        error={form.at("value")}
         hint="It is stored encrypted and never shown again. Workflows use the new value from their next run."
       >
         {(control) => (

@@ -13,7 +13,9 @@ import { DataTable, RowAction } from "../ui/DataTable";
 import { FormDialog } from "../ui/Dialog";
 import { useDialogMutation } from "../ui/dialog-mutation";
 import { Field } from "../ui/Field";
-import { When } from "../ui/feedback";
+import { Problems, When } from "../ui/feedback";
+import { useFormProblems } from "../ui/form-problems";
+import type { FieldLabels } from "../ui/problem-text";
 import { Screen } from "../ui/Screen";
 
 type Key = Schemas["WidgetKey"];
@@ -79,9 +81,17 @@ export function WidgetKeys({ canChange }: { canChange: boolean }) {
   );
 }
 
+/** The fields of a new key an API refusal is placed on. */
+const KEY_LABELS: FieldLabels = {
+  name: { label: "Name" },
+  flowIds: { label: "Agents", kind: "choice" },
+  expiresAt: { label: "Expiry date" },
+};
+
 /** "Create widget key": a name, the agents it may serve and an expiry; then the key, once. */
 function CreateKey(props: { open: boolean; onClose: () => void; agents: Schemas["Agent"][] }) {
   const queries = useQueryClient();
+  const form = useFormProblems(KEY_LABELS);
   const {
     mutation: create,
     answer: created,
@@ -91,14 +101,18 @@ function CreateKey(props: { open: boolean; onClose: () => void; agents: Schemas[
       mutationFn: (body: Schemas["CreateWidgetKey"]) =>
         unwrap(api.POST("/v1/manage/widget-keys", { body })),
       onSuccess: () => void queries.invalidateQueries({ queryKey: ["widget-keys"] }),
+      onError: form.refuseError,
     },
-    props.onClose,
+    () => {
+      form.clear();
+      props.onClose();
+    },
   );
-  const submit = (form: FormData) => {
-    const flowIds = form.getAll("flowIds").map(String);
-    const expires = String(form.get("expiresAt") ?? "");
+  const submit = (data: FormData) => {
+    const flowIds = data.getAll("flowIds").map(String);
+    const expires = String(data.get("expiresAt") ?? "");
     create.mutate({
-      name: String(form.get("name") ?? ""),
+      name: String(data.get("name") ?? ""),
       ...(flowIds.length > 0 ? { flowIds } : {}),
       ...(expires ? { expiresAt: new Date(`${expires}T23:59:59`).toISOString() } : {}),
     });
@@ -109,7 +123,7 @@ function CreateKey(props: { open: boolean; onClose: () => void; agents: Schemas[
       title={created ? "Copy your widget key now" : "Create a widget key"}
       onClose={close}
       confirm="Create key"
-      mutation={create}
+      mutation={{ isPending: create.isPending, error: form.shown(create.error) }}
       onSubmit={submit}
       done={
         created ? (
@@ -124,20 +138,22 @@ function CreateKey(props: { open: boolean; onClose: () => void; agents: Schemas[
         ) : null
       }
     >
-      <Field label="Name">
+      {form.top}
+      <Field label="Name" error={form.at("name")}>
         {(control) => (
           <input {...control} name="name" required maxLength={200} autoComplete="off" />
         )}
       </Field>
       <fieldset>
         <legend>Agents it may create links for (none checked: every agent)</legend>
+        <Problems problems={form.at("flowIds")} />
         {props.agents.map((agent) => (
           <label key={agent.id} className="check">
             <input type="checkbox" name="flowIds" value={agent.id} /> {agent.name}
           </label>
         ))}
       </fieldset>
-      <Field label="Expires (optional)">
+      <Field label="Expires (optional)" error={form.at("expiresAt")}>
         {(control) => <input {...control} name="expiresAt" type="date" />}
       </Field>
     </FormDialog>

@@ -4,6 +4,7 @@
  */
 import type { ReactNode } from "react";
 import { ApiFailure } from "../api";
+import { detailText } from "./problem-text";
 
 /** "Loading `what`…", as a status. */
 export function Loading({ what }: { what: string }) {
@@ -14,16 +15,27 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
-/** An API error as its message and code, anything else as "Something went wrong". */
+/**
+ * An API error as its message and code, and its details in plain words (problem-text.ts) when a
+ * form has not placed them on its fields; anything else as "Something went wrong".
+ */
 export function ErrorNote({ error }: { error: unknown }) {
   const message =
     error instanceof ApiFailure
       ? `${error.message} (${error.code})`
       : "Something went wrong; try again.";
+  const details = error instanceof ApiFailure ? error.details.map((d) => detailText(d)) : [];
   return (
-    <p className="error" role="alert">
-      {message}
-    </p>
+    <div className="error" role="alert">
+      <p>{message}</p>
+      {details.length > 0 ? (
+        <ul>
+          {details.map((detail) => (
+            <li key={detail}>{detail}</li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
   );
 }
 

@@ -10,9 +10,19 @@ import { ShownOnce } from "../../ui/CopyField";
 import { Dialog, FormDialog } from "../../ui/Dialog";
 import { useDialogMutation } from "../../ui/dialog-mutation";
 import { Field } from "../../ui/Field";
+import { Problems } from "../../ui/feedback";
+import { useFormProblems } from "../../ui/form-problems";
+import type { FieldLabels } from "../../ui/problem-text";
 import { EVENT_TYPES } from "./event-types";
 
 type Endpoint = Schemas["EventEndpoint"];
+
+/** The fields of "Add endpoint" an API refusal is placed on. */
+const ENDPOINT_LABELS: FieldLabels = {
+  url: { label: "URL" },
+  description: { label: "Description" },
+  events: { label: "Events", kind: "choice" },
+};
 type WithSecret = Schemas["EventEndpointWithSecret"];
 
 /** The secret of `endpoint`, shown once: a warning, the field and its copy button, and Done. */
@@ -35,6 +45,7 @@ function SecretOnce(props: { endpoint: WithSecret; onDone: () => void }) {
  */
 export function AddEndpoint(props: { open: boolean; onClose: () => void }) {
   const queries = useQueryClient();
+  const form = useFormProblems(ENDPOINT_LABELS);
   const {
     mutation: create,
     answer: created,
@@ -46,8 +57,12 @@ export function AddEndpoint(props: { open: boolean; onClose: () => void }) {
       onSuccess: () => {
         void queries.invalidateQueries({ queryKey: ["event-endpoints"] });
       },
+      onError: form.refuseError,
     },
-    props.onClose,
+    () => {
+      form.clear();
+      props.onClose();
+    },
   );
   const submit = (form: FormData) => {
     const chosen = new Set(form.getAll("events").map(String));
@@ -65,20 +80,26 @@ export function AddEndpoint(props: { open: boolean; onClose: () => void }) {
       title={created ? "Copy the signing secret now" : "Add an event endpoint"}
       onClose={close}
       confirm="Add endpoint"
-      mutation={create}
+      mutation={{ isPending: create.isPending, error: form.shown(create.error) }}
       onSubmit={submit}
       done={created ? <SecretOnce endpoint={created} onDone={close} /> : null}
     >
-      <Field label="URL" hint="An https address of your server. Events are POSTed to it, signed.">
+      {form.top}
+      <Field
+        label="URL"
+        hint="An https address of your server. Events are POSTed to it, signed."
+        error={form.at("url")}
+      >
         {(control) => (
           <input {...control} name="url" type="url" required maxLength={2048} autoComplete="off" />
         )}
       </Field>
-      <Field label="Description (optional)">
+      <Field label="Description (optional)" error={form.at("description")}>
         {(control) => <input {...control} name="description" maxLength={500} />}
       </Field>
       <fieldset>
         <legend>Events to send (none checked: every event)</legend>
+        <Problems problems={form.at("events")} />
         {EVENT_TYPES.map(({ type, label }) => (
           <label key={type} className="check">
             <input type="checkbox" name="events" value={type} /> <code>{type}</code>: {label}

@@ -9,10 +9,14 @@ import { api, type Schemas, unwrap } from "../../api";
 import { navigate } from "../../router";
 import { FormDialog } from "../../ui/Dialog";
 import { Field } from "../../ui/Field";
+import { useFormProblems } from "../../ui/form-problems";
 import { workflowPaths } from "./status";
 
 /** What the slug field suggests until it is typed in. */
 const slugOf = (name: string) => slugify(name, 63);
+
+/** The fields an API refusal is placed on; the rest of the body is the dialog's own. */
+const LABELS = { name: { label: "Name" }, slug: { label: "Slug" } };
 
 /** The button and its dialog. */
 export function NewWorkflow() {
@@ -20,6 +24,7 @@ export function NewWorkflow() {
   const [name, setName] = useState("");
   const [slug, setSlug] = useState<string | null>(null);
   const queries = useQueryClient();
+  const form = useFormProblems(LABELS);
   const create = useMutation({
     mutationFn: (body: { name: string; slug: string }) =>
       unwrap(
@@ -36,6 +41,7 @@ export function NewWorkflow() {
       void queries.invalidateQueries({ queryKey: ["workflows"] });
       navigate(workflowPaths(created.id).editor);
     },
+    onError: form.refuseError,
   });
   return (
     <>
@@ -45,15 +51,21 @@ export function NewWorkflow() {
       <FormDialog
         open={open}
         title="New workflow"
-        onClose={() => setOpen(false)}
+        onClose={() => {
+          form.clear();
+          create.reset();
+          setOpen(false);
+        }}
         confirm="Create and open the editor"
-        mutation={create}
+        mutation={{ isPending: create.isPending, error: form.shown(create.error) }}
         onSubmit={() => create.mutate({ name: name.trim(), slug: slug ?? slugOf(name) })}
       >
-        <Field label="Name">
+        {form.top}
+        <Field label="Name" error={form.at("name")}>
           {(control) => (
             <input
               {...control}
+              name="name"
               required
               maxLength={200}
               value={name}
@@ -63,11 +75,13 @@ export function NewWorkflow() {
         </Field>
         <Field
           label="Slug"
+          error={form.at("slug")}
           hint="In the webhook URLs: lower-case letters, digits and inner hyphens."
         >
           {(control) => (
             <input
               {...control}
+              name="slug"
               required
               maxLength={63}
               value={slug ?? slugOf(name)}

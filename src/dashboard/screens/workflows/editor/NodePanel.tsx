@@ -4,9 +4,10 @@
  * a webhook's test calls once the workflow is saved, its connections (the keyboard's way to
  * connect nodes), and removing it.
  */
-import { useId } from "react";
+import { useEffect, useId, useRef } from "react";
 import { DEFAULT_NAMES } from "../../../../workflows/nodes";
 import type { Schemas } from "../../../api";
+import { firstInvalid } from "../../../ui/form-problems";
 import { Capture } from "./Capture";
 import { Connections } from "./Connections";
 import { fieldsOf, mergeProblems, problemsAt } from "./fields";
@@ -37,8 +38,17 @@ export function NodePanel({ node, local, workflow, editor, canChange, suggestion
   const label = json.name ?? DEFAULT_NAMES[json.type];
   const nameProblems = problemsAt(problems, "name");
   const keyProblems = problemsAt(problems, "key");
+  const section = useRef<HTMLElement>(null);
+  const answered = useRef(editor.general);
+  // `general` is set anew by every save's answer: after a refused one, focus goes to the first
+  // invalid setting of this node, if it has one (not on opening the panel).
+  useEffect(() => {
+    if (answered.current === editor.general) return;
+    answered.current = editor.general;
+    firstInvalid(section.current)?.focus();
+  }, [editor.general]);
   return (
-    <section className="node-panel" aria-labelledby={`${id}-title`}>
+    <section ref={section} className="node-panel" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>
         {label}
         {label === DEFAULT_NAMES[json.type] ? null : (

@@ -1,7 +1,8 @@
 /**
  * A node's settings in the side panel (docs/dashboard.md#workflow-editor): one input per field of
  * its schema (fields.ts), with the schema's range and description, and the problems of that
- * setting (the schema's as you type, the API's from the last save) next to it.
+ * setting (the schema's as you type, the API's from the last save) next to it, in plain words
+ * that say where inside the setting they stand ("Event 1: …").
  */
 import { useEffect, useId, useState } from "react";
 import { type Field, problemsAt } from "./fields";
@@ -33,7 +34,11 @@ export function SettingFields(props: Props) {
 function SettingField(props: Props & { field: Field }) {
   const { field, node } = props;
   const id = useId();
-  const problems = problemsAt(props.problems, field.path);
+  // A group's settings show their own problems; the group those of it as a whole.
+  const inner = field.kind === "group" ? field.fields : [];
+  const problems = problemsAt(props.problems, field.path).filter(
+    (problem) => !inner.some((child) => problemsAt([problem], child.path).length > 0),
+  );
   const set = (value: unknown) => props.onChange(setAt(node, field.path, value));
   const value = getAt(node, field.path);
   const described = `${id}-about ${id}-problems`;
@@ -47,7 +52,6 @@ function SettingField(props: Props & { field: Field }) {
       <ul id={`${id}-problems`} className="field-problems">
         {problems.map((problem) => (
           <li key={`${problem.field} ${problem.message}`} className="error">
-            {problem.field === field.path ? "" : `${problem.field.slice(field.path.length + 1)}: `}
             {problem.message}
           </li>
         ))}

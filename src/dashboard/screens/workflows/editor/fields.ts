@@ -7,7 +7,8 @@
 import { getOpenApiMetadata } from "@asteasolutions/zod-to-openapi";
 import type { z } from "zod";
 import { judge, layersOf, NODE_MODELS, type NodeType } from "../../../../workflows/nodes";
-import type { FieldProblem, NodeJson } from "./model";
+import { detailText, type FieldKind, type FieldLabels } from "../../../ui/problem-text";
+import type { FieldProblem, NodeJson } from "./node-json";
 
 type Common = {
   /** Dotted path from the node: `url`, `dedupe.key`. */
@@ -134,13 +135,59 @@ export function fieldsOf(type: NodeType): Field[] {
   return fields;
 }
 
+/** How problem-text names a setting's control: a choice is chosen, an object typed as JSON. */
+const KINDS: Partial<Record<Field["kind"], FieldKind>> = {
+  choice: "choice",
+  choices: "choice",
+  number: "number",
+  boolean: "boolean",
+  json: "json",
+  group: "json",
+};
+
+/** The panel's labels of a `type` node's settings (and of its name and key), by path. */
+export function labelsOf(type: NodeType): FieldLabels {
+  const labels: FieldLabels = { name: { label: "Label" }, key: { label: "Key" } };
+  const add = (fields: Field[]) => {
+    for (const field of fields) {
+      labels[field.path] = { label: field.label, kind: KINDS[field.kind] ?? "text" };
+      if (field.kind === "group") add(field.fields);
+    }
+  };
+  add(fieldsOf(type));
+  return labels;
+}
+
+/** The labels of a setting at `path` in any node type, when they all agree (for the API's problems). */
+export function labelsAnyType(): FieldLabels {
+  if (anyType) return anyType;
+  const merged: Record<string, FieldLabels[string] | null> = {};
+  for (const type of Object.keys(NODE_MODELS) as NodeType[]) {
+    for (const [path, label] of Object.entries(labelsOf(type))) {
+      const known = merged[path];
+      merged[path] = known === undefined || (known && known.kind === label.kind) ? label : null;
+    }
+  }
+  anyType = Object.fromEntries(
+    Object.entries(merged).filter((entry): entry is [string, FieldLabels[string]] => !!entry[1]),
+  );
+  return anyType;
+}
+let anyType: FieldLabels | undefined;
+
 /**
  * What the node's model says of `node`, as the API would: a problem per refused setting, `field`
- * its path (`dedupe.key`, `events[0]`), "" for the node as a whole.
+ * its path (`dedupe.key`, `events[0]`), "" for the node as a whole; each message in plain words
+ * with the panel's label of the setting (problem-text.ts), e.g. "Choose an operator.".
  */
 export function checkNode(node: NodeJson): FieldProblem[] {
   const verdict = judge<unknown>(NODE_MODELS[node.type], node);
-  return verdict.ok ? [] : verdict.problems.map(({ field, message }) => ({ field, message }));
+  if (verdict.ok) return [];
+  const labels = labelsOf(node.type);
+  return verdict.problems.map((problem) => ({
+    field: problem.field,
+    message: detailText(problem, labels),
+  }));
 }
 
 /**

@@ -4,15 +4,13 @@
  * layout.ts), new nodes' keys, and the API's problems (`nodes[i].field`) by the node they name.
  */
 import type { Edge, Node } from "@xyflow/react";
-import type { NodeType } from "../../../../workflows/nodes";
 import type { ErrorDetail, Schemas } from "../../../api";
+import { detailText } from "../../../ui/problem-text";
+import { labelsAnyType } from "./fields";
 import { layout, type Point } from "./layout";
+import type { FieldProblem, NodeJson } from "./node-json";
 
-/** A node's JSON as the API takes it: key, type, name, position and its settings. */
-export type NodeJson = { key: string; type: NodeType; name?: string } & Record<string, unknown>;
-
-/** A problem the API (or the node's schema) found in one of the node's settings. */
-export type FieldProblem = { field: string; message: string };
+export type { FieldProblem, NodeJson } from "./node-json";
 
 /** What a canvas node carries: its JSON and the problems the last save found in it. */
 export type CanvasData = { node: NodeJson; problems: FieldProblem[] };
@@ -94,6 +92,8 @@ const NODE_FIELD = /^nodes\[(\d+)\](?:\.(.+))?$/;
 /**
  * Splits the problems of a refused save (`field` a path such as `nodes[2].url`): those naming a node (by its index in the saved order)
  * go to that node as `{field, message}` (field "" for the node as a whole); the rest stay general.
+ * Messages are in plain words (problem-text.ts): a node's with its setting's label, a general one
+ * with where it stands ("Connection 1: …").
  */
 export function sortProblems(
   problems: ErrorDetail[],
@@ -102,15 +102,15 @@ export function sortProblems(
   const byNode = new Map<string, FieldProblem[]>();
   const general: string[] = [];
   for (const problem of problems) {
-    const message = problem.message ?? problem.code ?? "Invalid.";
     const match = NODE_FIELD.exec(problem.field ?? "");
     const id = match ? savedOrder[Number(match[1])] : undefined;
     if (!id) {
-      general.push(problem.field ? `${problem.field}: ${message}` : message);
+      general.push(detailText(problem));
       continue;
     }
+    const field = match?.[2] ?? "";
     const list = byNode.get(id) ?? [];
-    list.push({ field: match?.[2] ?? "", message });
+    list.push({ field, message: detailText({ ...problem, field }, labelsAnyType()) });
     byNode.set(id, list);
   }
   return { byNode, general };
