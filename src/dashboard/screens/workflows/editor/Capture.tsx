@@ -38,12 +38,10 @@ export function Capture({ workflowId, nodeKey }: { workflowId: string; nodeKey: 
       </button>
       {arm.isError ? <ErrorNote error={arm.error} /> : null}
       {armed ? (
-        <>
-          <p className="muted">
-            The test URL (at the top of this panel) takes the next {ARMING.count} calls until{" "}
-            <When iso={armed.expiresAt} />.
-          </p>
-        </>
+        <p className="muted">
+          The test URL (at the top of this panel) takes the next {ARMING.count} calls until{" "}
+          <When iso={armed.expiresAt} />.
+        </p>
       ) : null}
       <p role="status">
         {list.length === 0
