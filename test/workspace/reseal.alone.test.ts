@@ -3,7 +3,9 @@
  * value again under the current key, in the background, a page at a time on its object's alarm,
  * resuming after its object is evicted; `GET /v1/operator/reseal/{id}` shows how far it got. Here
  * the values to reseal are ones stored before sealed values named their key; the rotation from one
- * key to another, across restarts of a real server, is test/browser/key-rotation.spec.ts.
+ * key to another, across restarts of a real server, is test/browser/key-rotation.spec.ts. It runs
+ * on a runtime of its own (`*.alone.test.ts`, vitest.config.ts), so a job walks this file's data;
+ * walking many runners is test/workspace/runner-walk.test.ts.
  */
 import { evictDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -44,10 +46,7 @@ async function legacySeal(plaintext: string, aad: string): Promise<string> {
 
 const operator = { token: OPERATOR_TOKEN };
 
-/**
- * Job `id` once it has ended. A reseal walks every workspace and workflow of the database, and
- * the test runtime's holds those of every other file: it may take a while.
- */
+/** Job `id` once it has ended (a reseal walks every workspace and workflow of the database). */
 const completed = (id: string) =>
   eventually(async () => {
     const job = await expectJson<Job>(
