@@ -98,9 +98,9 @@ describe("an Owner builds a workflow from an empty canvas", () => {
 
   it("3. configures the condition with a mistake and sees it under its field", async () => {
     const { page } = need(owner, "owner");
-    await panel(page).getByLabel("Left", { exact: true }).fill("{{webhook_1.body.total}}");
+    await panel(page).getByLabel("Left value", { exact: true }).fill("{{webhook_1.body.total}}");
     await panel(page)
-      .getByLabel(/^Right/)
+      .getByLabel(/^Right value/)
       .fill("100");
     await canvasNode(page, "Set").click();
     await panel(page).getByLabel("Fields", { exact: true }).fill('{"big": true}');

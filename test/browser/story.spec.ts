@@ -248,7 +248,9 @@ describe("the dashboard's story", () => {
     await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(2);
 
     await condition.click();
-    await panel(page).getByLabel("Left", { exact: true }).fill("{{webhook_1.headers.x-secret}}");
+    await panel(page)
+      .getByLabel("Left value", { exact: true })
+      .fill("{{webhook_1.headers.x-secret}}");
     await panel(page).getByLabel("Operator").selectOption("equals");
     await panel(page)
       .getByLabel("Insert a field into Right")

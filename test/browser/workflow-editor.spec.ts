@@ -161,7 +161,7 @@ describe("the workflow editor", () => {
     expect(offered).toContain("{{webhook_1.headers.x-secret}}");
     expect(offered).toContain("{{webhook_1.body.order.id}}");
     await left.selectOption("{{webhook_1.headers.x-secret}}");
-    expect(await panel(page).getByLabel("Left", { exact: true }).inputValue()).toBe(
+    expect(await panel(page).getByLabel("Left value", { exact: true }).inputValue()).toBe(
       "{{webhook_1.headers.x-secret}}",
     );
     await panel(page).getByLabel("Operator").selectOption("equals");

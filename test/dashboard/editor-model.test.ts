@@ -220,6 +220,11 @@ describe("the panel's fields", () => {
     expect(checkNode({ key: "c", type: "condition", left: "{{a.b}}", right: 1 })).toEqual([
       { field: "operator", message: "Choose an operator." },
     ]);
+    // A setting's label is a noun a sentence can take: "Enter a left value.", not "Enter a left.".
+    expect(checkNode({ key: "c", type: "condition" })).toEqual([
+      { field: "left", message: "Enter a left value." },
+      { field: "operator", message: "Choose an operator." },
+    ]);
     const set = checkNode({ key: "s", type: "set" });
     expect(set.map((problem) => problem.message).join(" ")).not.toMatch(
       /expected|received|Invalid/,

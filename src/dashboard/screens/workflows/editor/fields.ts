@@ -54,8 +54,12 @@ const innermost = (schema: Schema) => layersOf(schema).at(-1) as Schema;
 
 const ACRONYMS: Record<string, string> = { http: "HTTP", url: "URL", id: "ID" };
 
+// Settings whose name alone is not a noun a sentence can take ("Enter a left value.").
+const NAMED: Record<string, string> = { left: "Left value", right: "Right value" };
+
 /** "responseTimeoutSeconds" → "Response timeout seconds", "httpMethod" → "HTTP method". */
 function label(name: string): string {
+  if (NAMED[name]) return NAMED[name];
   const words = name
     .replace(/([a-z])([A-Z])/g, "$1 $2")
     .toLowerCase()
