@@ -123,6 +123,10 @@ describe("an Owner builds a workflow from an empty canvas", () => {
       .allTextContents();
     expect(said.join(" ")).toContain("Choose an operator.");
     expect(said.join(" ")).not.toMatch(/Invalid option|expected/);
+    // The problem is in view beside the field it names, not below the window's edge.
+    const problem = page.locator(`[id="${describedBy.split(" ").at(-1)}"]`);
+    const seen = need((await problem.boundingBox()) ?? undefined, "the problem");
+    expect(seen.y + seen.height).toBeLessThanOrEqual(900);
     await step(page, "3-mistake");
   });
 

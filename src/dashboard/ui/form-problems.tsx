@@ -27,7 +27,16 @@ export function firstInvalid(scope: Element | null): HTMLElement | null {
  */
 export function focusFirstInvalid(from: HTMLElement | null): void {
   const scope = from?.closest("form") ?? from?.parentElement ?? null;
-  (firstInvalid(scope) ?? from)?.focus();
+  focusInView(firstInvalid(scope) ?? from);
+}
+
+/**
+ * Focuses `control` with it and the problem under it in the middle of its scrolling box: a plain
+ * focus scrolls only as far as the control, leaving its problem below the edge.
+ */
+export function focusInView(control: HTMLElement | null): void {
+  control?.focus({ preventScroll: true });
+  control?.scrollIntoView({ block: "center" });
 }
 
 /**

@@ -7,7 +7,7 @@
 import { useEffect, useId, useRef } from "react";
 import { DEFAULT_NAMES } from "../../../../workflows/nodes";
 import type { Schemas } from "../../../api";
-import { firstInvalid } from "../../../ui/form-problems";
+import { firstInvalid, focusInView } from "../../../ui/form-problems";
 import { Capture } from "./Capture";
 import { Connections } from "./Connections";
 import { fieldsOf, mergeProblems, problemsAt } from "./fields";
@@ -45,7 +45,7 @@ export function NodePanel({ node, local, workflow, editor, canChange, suggestion
   useEffect(() => {
     if (answered.current === editor.general) return;
     answered.current = editor.general;
-    firstInvalid(section.current)?.focus();
+    focusInView(firstInvalid(section.current));
   }, [editor.general]);
   return (
     <section ref={section} className="node-panel" aria-labelledby={`${id}-title`}>
