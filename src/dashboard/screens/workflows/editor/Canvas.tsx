@@ -10,6 +10,7 @@ import {
   Background,
   type Connection,
   Controls,
+  type FitViewOptions,
   MiniMap,
   type NodeTypes,
   ReactFlow,
@@ -30,12 +31,16 @@ const NODE_VIEWS: NodeTypes = { workflow: WorkflowNodeView, note: NoteView };
 
 /**
  * How the canvas fits the workflow in view: never zoomed past 100 %, and clear of the zoom
- * controls (bottom left) and the minimap (bottom right), which would otherwise cover nodes.
+ * controls (bottom left) and the minimap (bottom right), which would otherwise cover nodes. On a
+ * phone (editor.css hides the minimap under 900 px) the nodes get the room instead.
  */
-export const FIT = {
-  maxZoom: 1,
-  padding: { top: "32px", right: "32px", bottom: "150px", left: "64px" },
-} as const;
+export function fit(): FitViewOptions {
+  const narrow = window.matchMedia("(max-width: 900px)").matches;
+  const padding = narrow
+    ? ({ top: "8px", right: "8px", bottom: "8px", left: "48px" } as const)
+    : ({ top: "32px", right: "32px", bottom: "150px", left: "64px" } as const);
+  return { maxZoom: 1, padding };
+}
 
 // Small enough to leave the canvas to the nodes.
 const MINIMAP = { width: 150, height: 100 };
@@ -79,7 +84,7 @@ export function useShowNode(): (id: string) => void {
       const b = flow.flowToScreenPosition({ x: x + NODE_SIZE.width, y: y + NODE_SIZE.height });
       if (a.x >= box.left && a.y >= box.top && b.x <= box.right && b.y <= box.bottom) return;
       // All of the workflow in view, not only the new node: it was added after another.
-      void flow.fitView(FIT);
+      void flow.fitView(fit());
     });
 }
 
@@ -107,7 +112,7 @@ export function Canvas({ editor, canChange }: { editor: EditorState; canChange: 
     const element = box.current;
     if (!element) return;
     const watcher = new ResizeObserver(() => {
-      if (!moved.current) void flow.fitView(FIT);
+      if (!moved.current) void flow.fitView(fit());
     });
     watcher.observe(element);
     return () => watcher.disconnect();
@@ -118,7 +123,7 @@ export function Canvas({ editor, canChange }: { editor: EditorState; canChange: 
   const shownRun = run?.execution ? run.chosen : null;
   useEffect(() => {
     if (!shownRun) return;
-    requestAnimationFrame(() => requestAnimationFrame(() => void flow.fitView(FIT)));
+    requestAnimationFrame(() => requestAnimationFrame(() => void flow.fitView(fit())));
   }, [shownRun, flow]);
   return (
     <div className="canvas" ref={box}>
@@ -146,7 +151,7 @@ export function Canvas({ editor, canChange }: { editor: EditorState; canChange: 
           deleteKeyCode={null}
           colorMode="system"
           fitView
-          fitViewOptions={FIT}
+          fitViewOptions={fit()}
           // A pan or zoom by the person (an event; fitting has none) ends the automatic fitting.
           onMoveStart={(event) => {
             if (event) moved.current = true;
