@@ -13,7 +13,7 @@ import { onEveryShard, runnerIfEver } from "../runner/client";
 import type { ExecutionMode, ExecutionRecord, ReplayMode } from "../runner/contract";
 import { listExecutionsMerged } from "../runner/merged-lists";
 import { shardOfId } from "../runner/shards";
-import { QUEUE_FULL_RETRY_SECONDS } from "../runner/slots";
+import { queueFull } from "./queue-full";
 
 /** An execution record as the API shows it. */
 export function toExecutionView(record: ExecutionRecord): ExecutionView {
@@ -104,9 +104,10 @@ export async function getExecution(
 }
 
 /**
- * Replays one execution: a new one with the same trigger input (docs/webhooks.md#replay).
+ * Replays one execution: a new one with the same trigger input (docs/webhooks.md#replay); `as`
+ * "test" makes it a test run (docs/webhooks.md#test-runs).
  * @returns the new execution's record, once recorded
- * @throws 404 not_found, 409 replay_unavailable
+ * @throws 404 not_found, 409 replay_unavailable, 429 queue_full
  */
 export async function replayExecution(
   env: Env,
@@ -114,18 +115,15 @@ export async function replayExecution(
   shardsEver: number,
   executionId: string,
   mode: ReplayMode,
+  as?: ExecutionMode,
 ): Promise<ExecutionView> {
   // The replay runs on the shard of the execution it replays, which holds its input.
   const runner = holder(env, workflowId, shardsEver, executionId);
   if (!runner) throw noSuchExecution();
-  const result = await runner.replay(workflowId, executionId, mode);
+  const result = await runner.replay(workflowId, executionId, mode, as);
   if (result.ok) return toExecutionView(result.record);
   if (result.reason === "not_found") throw noSuchExecution();
-  if (result.reason === "queue_full") {
-    throw new ApiError(429, "queue_full", "The workflow's execution queue is full.", {
-      headers: { "retry-after": String(QUEUE_FULL_RETRY_SECONDS) },
-    });
-  }
+  if (result.reason === "queue_full") throw queueFull();
   throw new ApiError(
     409,
     "replay_unavailable",

@@ -10,15 +10,16 @@ import { DAY_MS, retentionOf } from "../../db/retention";
 import { workspaces } from "../../db/schema";
 import { decodeKeyCursor, encodeKeyCursor } from "../../platform/cursor";
 import type { AppBindings } from "../../platform/env";
-import { ApiError, notFound } from "../../platform/errors";
+import { notFound } from "../../platform/errors";
 import { isoTime } from "../../platform/ids";
 import type { Page, PageQuery } from "../../platform/paging";
 import { getWorkflow, webhookTestUrl } from "../definitions/workflows";
+import { replayExecution } from "../executions/executions";
+import { queueFull } from "../executions/queue-full";
 import { runnerIfEver, workflowRunner } from "../runner/client";
 import { listRequestsMerged } from "../runner/merged-lists";
 import type { LoggedRequest } from "../runner/request-log-entry";
 import { shardOfId } from "../runner/shards";
-import { QUEUE_FULL_RETRY_SECONDS } from "../runner/slots";
 import { REQUEST_ID, type RequestSchemas, SAMPLE_ID } from "./schemas";
 
 type Env = Pick<AppBindings, "WORKFLOW_RUNNER">;
@@ -127,7 +128,10 @@ export async function startTestRun(
   );
 }
 
-/** A test run with the trigger input of an execution that started at `nodeKey`, on its shard. */
+/**
+ * A test run with the trigger input of an execution that started at `nodeKey`: a replay on the
+ * current definition, as a test.
+ */
 async function testRunOfExecution(
   env: Env,
   workflowId: string,
@@ -137,24 +141,12 @@ async function testRunOfExecution(
 ) {
   const runner = runnerIfEver(env, workflowId, shardsEver, shardOfId(executionId));
   const record = runner ? await runner.getExecution(executionId) : null;
-  if (!runner || !record || record.trigger.key !== nodeKey) {
+  if (!record || record.trigger.key !== nodeKey) {
     throw notFound("No execution of this workflow started at this node with this id.");
   }
-  const result = await runner.replay(workflowId, executionId, "current", "test");
-  if (result.ok) return { executionId: result.record.id, sampleId: null, replayOf: executionId };
-  if (result.reason === "queue_full") throw queueFull();
-  if (result.reason === "not_found") throw notFound("No such execution of this workflow.");
-  throw new ApiError(
-    409,
-    "replay_unavailable",
-    "The execution's trigger node is no longer in the workflow.",
-  );
+  const run = await replayExecution(env, workflowId, shardsEver, executionId, "current", "test");
+  return { executionId: run.id, sampleId: null, replayOf: executionId };
 }
-
-const queueFull = () =>
-  new ApiError(429, "queue_full", "The workflow's execution queue is full.", {
-    headers: { "retry-after": String(QUEUE_FULL_RETRY_SECONDS) },
-  });
 
 /**
  * A page of a webhook node's captured samples (at most `CAPTURE.keptPerNode` are kept), newest

@@ -13,6 +13,7 @@ import { ApiError } from "../../platform/errors";
 import { errorResponses } from "../../platform/openapi";
 import { appUrl } from "../../platform/origins";
 import { workflowShards } from "../definitions/lookups";
+import { queueFull } from "../executions/queue-full";
 import { runnerIfEver } from "../runner/client";
 import type { BadBodyStatus, CaptureOutcome } from "../runner/contract";
 import { runnerOfToken } from "../runner/result-tokens";
@@ -113,9 +114,7 @@ function refused(outcome: Exclude<CaptureOutcome, { kind: "captured" }>): ApiErr
     case "bad_body":
       return badBody(outcome.status, outcome.message);
     case "queue_full":
-      return new ApiError(429, "queue_full", "The workflow's execution queue is full.", {
-        headers: { "retry-after": String(outcome.retryAfterSeconds) },
-      });
+      return queueFull(outcome.retryAfterSeconds);
   }
 }
 
