@@ -34,7 +34,7 @@ const NODE_VIEWS: NodeTypes = { workflow: WorkflowNodeView, note: NoteView };
  * controls (bottom left) and the minimap (bottom right), which would otherwise cover nodes. On a
  * phone (editor.css hides the minimap under 900 px) the nodes get the room instead.
  */
-export function fit(): FitViewOptions {
+export function fitOptions(): FitViewOptions {
   const narrow = window.matchMedia("(max-width: 900px)").matches;
   const padding = narrow
     ? ({ top: "8px", right: "8px", bottom: "8px", left: "48px" } as const)
@@ -84,7 +84,7 @@ export function useShowNode(): (id: string) => void {
       const b = flow.flowToScreenPosition({ x: x + NODE_SIZE.width, y: y + NODE_SIZE.height });
       if (a.x >= box.left && a.y >= box.top && b.x <= box.right && b.y <= box.bottom) return;
       // All of the workflow in view, not only the new node: it was added after another.
-      void flow.fitView(fit());
+      void flow.fitView(fitOptions());
     });
 }
 
@@ -112,7 +112,7 @@ export function Canvas({ editor, canChange }: { editor: EditorState; canChange: 
     const element = box.current;
     if (!element) return;
     const watcher = new ResizeObserver(() => {
-      if (!moved.current) void flow.fitView(fit());
+      if (!moved.current) void flow.fitView(fitOptions());
     });
     watcher.observe(element);
     return () => watcher.disconnect();
@@ -123,7 +123,7 @@ export function Canvas({ editor, canChange }: { editor: EditorState; canChange: 
   const shownRun = run?.execution ? run.chosen : null;
   useEffect(() => {
     if (!shownRun) return;
-    requestAnimationFrame(() => requestAnimationFrame(() => void flow.fitView(fit())));
+    requestAnimationFrame(() => requestAnimationFrame(() => void flow.fitView(fitOptions())));
   }, [shownRun, flow]);
   return (
     <div className="canvas" ref={box}>
@@ -151,7 +151,7 @@ export function Canvas({ editor, canChange }: { editor: EditorState; canChange: 
           deleteKeyCode={null}
           colorMode="system"
           fitView
-          fitViewOptions={fit()}
+          fitViewOptions={fitOptions()}
           // A pan or zoom by the person (an event; fitting has none) ends the automatic fitting.
           onMoveStart={(event) => {
             if (event) moved.current = true;

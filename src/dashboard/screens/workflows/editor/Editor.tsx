@@ -13,7 +13,7 @@ import { useMemo, useRef } from "react";
 import { ApiFailure, api, type Schemas, unwrap } from "../../../api";
 import { ErrorNote } from "../../../ui/feedback";
 import { useLeaveGuard } from "../../../ui/leave-guard";
-import { Canvas, fit, useShowNode, useViewCentre } from "./Canvas";
+import { Canvas, fitOptions, useShowNode, useViewCentre } from "./Canvas";
 import { checkNode } from "./fields";
 import { NodePanel } from "./NodePanel";
 import { Palette } from "./Palette";
@@ -48,7 +48,7 @@ function EditorBody({ workflow, canChange }: Props) {
   const tidy = () => {
     editor.arrange();
     // After React Flow has the new positions.
-    requestAnimationFrame(() => void flow.fitView({ ...fit(), duration: 200 }));
+    requestAnimationFrame(() => void flow.fitView({ ...fitOptions(), duration: 200 }));
   };
   const queries = useQueryClient();
   const secrets = useSecretNames();
