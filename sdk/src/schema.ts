@@ -1835,6 +1835,10 @@ export interface components {
             webhookUrls: {
                 [key: string]: string;
             };
+            /** @description Each webhook node's test URL, by node key: taken while capture is armed (docs/webhooks.md#capture) */
+            webhookTestUrls: {
+                [key: string]: string;
+            };
             createdAt: string;
             updatedAt: string;
         };

@@ -18,7 +18,6 @@ import {
 import { matchingTypes } from "../../src/dashboard/screens/workflows/editor/NodeSearch";
 import { nextNoteKey, notesOf, toNotes } from "../../src/dashboard/screens/workflows/editor/notes";
 import { shortcutOf } from "../../src/dashboard/screens/workflows/editor/shortcuts";
-import { testUrlOf } from "../../src/dashboard/screens/workflows/editor/WebhookUrls";
 
 const node = (id: string, json: NodeJson, x: number, y: number): CanvasNode =>
   canvasNode(id, json, { x, y });
@@ -180,11 +179,5 @@ describe("sticky notes and webhook URLs", () => {
     expect(toNotes(shown)).toEqual([{ ...notes[0], size: { width: 220, height: 140 } }, notes[1]]);
     expect(notesOf({ notes: [] })).toEqual([]);
     expect(nextNoteKey(shown)).toBe("note_2");
-  });
-
-  it("gives a webhook's test URL under /webhook-test/", () => {
-    expect(testUrlOf("https://edge.example/webhooks/demo/orders/webhook_1")).toBe(
-      "https://edge.example/webhook-test/demo/orders/webhook_1",
-    );
   });
 });

@@ -47,6 +47,7 @@ const workflow: Schemas["Workflow"] = {
   concurrency: null,
   notes: [],
   webhookUrls: {},
+  webhookTestUrls: {},
   createdAt: "",
   updatedAt: "",
 };

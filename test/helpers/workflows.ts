@@ -15,6 +15,7 @@ export type WorkflowView = {
   nodes: Record<string, unknown>[];
   connections: Record<string, unknown>[];
   webhookUrls: Record<string, string>;
+  webhookTestUrls: Record<string, string>;
 };
 
 export type ExecutionView = {

@@ -32,7 +32,6 @@ const flowOf = (fail = false) => ({
   ],
   connections: [{ from: "webhook_1", to: "out" }],
 });
-const testUrlOf = (url: string | undefined) => (url ?? "").replace("/webhooks/", "/webhook-test/");
 const arm = (ws: Workspace, id: string, body: object) =>
   call("POST", `/v1/manage/workflows/${id}/nodes/webhook_1/capture`, {
     token: ws.ownerToken,
@@ -58,9 +57,15 @@ describe("test runs", () => {
   it("capture with run starts a test execution of a stopped workflow with the call", async () => {
     const ws = await seedWorkspace();
     const flow = await createWorkflow(ws, flowOf(), { start: false });
-    const armed = await expectJson<{ run: boolean }>(await arm(ws, flow.id, { run: true }), 201);
+    const armed = await expectJson<{ run: boolean; testUrl: string }>(
+      await arm(ws, flow.id, { run: true }),
+      201,
+    );
     expect(armed.run).toBe(true);
-    const answer = await hook(testUrlOf(flow.webhookUrls.webhook_1), { body: { id: 7 } });
+    // The Workflow answer gives the same test URL the arming does (the editor shows it).
+    expect(flow.webhookTestUrls.webhook_1).toBe(armed.testUrl);
+    expect(flow.webhookTestUrls.webhook_1).toContain("/webhook-test/");
+    const answer = await hook(flow.webhookTestUrls.webhook_1 ?? "", { body: { id: 7 } });
     expect(answer.status).toBe(200);
     const body = (await answer.json()) as { captured: true; executionId: string };
     expect(body.captured).toBe(true);
@@ -74,7 +79,7 @@ describe("test runs", () => {
 
     // Armed without `run` (the default), a captured call runs nothing, as before.
     expect((await expectJson<{ run: boolean }>(await arm(ws, flow.id, {}), 201)).run).toBe(false);
-    const plain = await hook(testUrlOf(flow.webhookUrls.webhook_1), { body: { id: 8 } });
+    const plain = await hook(flow.webhookTestUrls.webhook_1 ?? "", { body: { id: 8 } });
     expect(await plain.json()).toEqual({ captured: true });
     expect((await list(ws, flow.id)).data).toHaveLength(1);
   });
@@ -87,9 +92,7 @@ describe("test runs", () => {
     expect(await errorCode(await testRun(ws, flow.id, {}, "out"))).toBe("not_found");
     await expectJson(await arm(ws, flow.id, { count: 2 }), 201);
     for (const id of [1, 2]) {
-      expect((await hook(testUrlOf(flow.webhookUrls.webhook_1), { body: { id } })).status).toBe(
-        200,
-      );
+      expect((await hook(flow.webhookTestUrls.webhook_1 ?? "", { body: { id } })).status).toBe(200);
     }
     const samples = await expectJson<{ data: { id: string }[] }>(
       await call("GET", `/v1/manage/workflows/${flow.id}/nodes/webhook_1/samples`, {
@@ -147,7 +150,7 @@ describe("test runs", () => {
     const ws = await seedWorkspace();
     const flow = await createWorkflow(ws, flowOf(true));
     await expectJson(await arm(ws, flow.id, {}), 201);
-    expect((await hook(testUrlOf(flow.webhookUrls.webhook_1), { body: { id: 1 } })).status).toBe(
+    expect((await hook(flow.webhookTestUrls.webhook_1 ?? "", { body: { id: 1 } })).status).toBe(
       200,
     );
     const started = await expectJson<{ executionId: string }>(await testRun(ws, flow.id), 202);

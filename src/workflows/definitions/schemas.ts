@@ -86,6 +86,10 @@ export const workflowSchemas = once(() => {
       webhookUrls: z.record(z.string(), z.string()).openapi({
         description: "Each webhook node's full URL, by node key",
       }),
+      webhookTestUrls: z.record(z.string(), z.string()).openapi({
+        description:
+          "Each webhook node's test URL, by node key: taken while capture is armed (docs/webhooks.md#capture)",
+      }),
       createdAt: z.string(),
       updatedAt: z.string(),
     })

@@ -33,6 +33,7 @@ export type WorkflowView = {
   concurrency: WorkflowConcurrency | null;
   notes: WorkflowNote[];
   webhookUrls: Record<string, string>;
+  webhookTestUrls: Record<string, string>;
   createdAt: string;
   updatedAt: string;
 };
@@ -49,9 +50,12 @@ export function webhookTestUrl(webhookUrl: string, appUrl: string): string {
 
 function toView(row: Workflow, workspaceSlug: string, appUrl: string): WorkflowView {
   const webhookUrls: Record<string, string> = {};
+  const webhookTestUrls: Record<string, string> = {};
   for (const node of row.definition.nodes) {
-    if (node.type === "webhook")
-      webhookUrls[node.key] = webhookUrl(appUrl, workspaceSlug, row.slug, node.key);
+    if (node.type !== "webhook") continue;
+    const url = webhookUrl(appUrl, workspaceSlug, row.slug, node.key);
+    webhookUrls[node.key] = url;
+    webhookTestUrls[node.key] = webhookTestUrl(url, appUrl);
   }
   return {
     id: row.id,
@@ -63,6 +67,7 @@ function toView(row: Workflow, workspaceSlug: string, appUrl: string): WorkflowV
     concurrency: row.definition.concurrency ?? null,
     notes: row.notes,
     webhookUrls,
+    webhookTestUrls,
     createdAt: isoTime(row.createdAt),
     updatedAt: isoTime(row.updatedAt),
   };

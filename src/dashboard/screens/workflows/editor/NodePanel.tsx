@@ -56,7 +56,12 @@ export function NodePanel({ node, local, workflow, editor, canChange, suggestion
         )}
       </h2>
       {json.type === "webhook" ? (
-        <WebhookUrls node={json} url={url} stopped={workflow.status === "stopped"} />
+        <WebhookUrls
+          node={json}
+          url={url}
+          testUrl={workflow.webhookTestUrls[json.key]}
+          stopped={workflow.status === "stopped"}
+        />
       ) : null}
       {whole.map((problem) => (
         <p key={problem.message} className="error">

@@ -3,27 +3,25 @@
  * shows them: the HTTP method, the production URL (runs the workflow while it is started) and the
  * test URL (taken while listening for test calls; docs/webhooks.md#capture), each with Copy.
  */
-import { useId, useState } from "react";
+import { useId } from "react";
+import { CopyButton } from "../../../ui/CopyButton";
 import type { NodeJson } from "./model";
 
-/** The test URL of production URL `url`: `/webhooks/<ws>/<wf>/<key>` under `/webhook-test/`. */
-export function testUrlOf(url: string): string {
-  const parts = url.split("/");
-  // The last three parts are the workspace, the workflow and the node; before them, "webhooks".
-  parts.splice(-4, 1, "webhook-test");
-  return parts.join("/");
-}
-
-/** The URLs of webhook `node` (`url` its production URL; absent until saved). */
-export function WebhookUrls(props: { node: NodeJson; url: string | undefined; stopped: boolean }) {
+/** The URLs of webhook `node`, as the Workflow answer gives them (absent until saved). */
+export function WebhookUrls(props: {
+  node: NodeJson;
+  url: string | undefined;
+  testUrl: string | undefined;
+  stopped: boolean;
+}) {
   const method = typeof props.node.httpMethod === "string" ? props.node.httpMethod : "POST";
-  if (!props.url) {
+  if (!props.url || !props.testUrl) {
     return <p className="muted">Save the workflow to get this node's production and test URLs.</p>;
   }
   return (
     <div className="webhook-urls">
       <UrlRow label="Production URL" what="the production URL" method={method} url={props.url} />
-      <UrlRow label="Test URL" what="the test URL" method={method} url={testUrlOf(props.url)} />
+      <UrlRow label="Test URL" what="the test URL" method={method} url={props.testUrl} />
       {props.stopped ? (
         <p className="muted">
           The workflow is stopped: the production URL answers 404 until you start it.
@@ -35,16 +33,6 @@ export function WebhookUrls(props: { node: NodeJson; url: string | undefined; st
 
 function UrlRow(props: { label: string; what: string; method: string; url: string }) {
   const id = useId();
-  const [said, setSaid] = useState("");
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(props.url);
-      setSaid("Copied.");
-    } catch {
-      // A browser without clipboard access: the field can still be selected and copied.
-      setSaid("Could not copy; select the text and copy it yourself.");
-    }
-  };
   return (
     <div className="url-row">
       <label htmlFor={id}>{props.label}</label>
@@ -53,13 +41,8 @@ function UrlRow(props: { label: string; what: string; method: string; url: strin
           {props.method}
         </span>
         <input id={id} readOnly value={props.url} onFocus={(e) => e.currentTarget.select()} />
-        <button type="button" onClick={copy}>
-          Copy<span className="visually-hidden"> {props.what}</span>
-        </button>
+        <CopyButton text={props.url} what={props.what} />
       </div>
-      <span role="status" className="muted">
-        {said}
-      </span>
     </div>
   );
 }
