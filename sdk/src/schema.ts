@@ -1892,8 +1892,12 @@ export interface components {
         };
         /** @description At most `limit` executions run at once; the others wait in a FIFO queue of at most `queueLimit` (default 1,000), and a call finding it full is answered 429 queue_full. Absent or null: no limit (docs/webhooks.md#concurrency). */
         WorkflowConcurrencyInput: {
+            /** @description How many executions of the workflow run at once, 1 to 100. */
             limit: number;
-            /** @default 1000 */
+            /**
+             * @description How many executions may wait for a slot, 1 to 10,000; more get 429.
+             * @default 1000
+             */
             queueLimit?: number;
         } | null;
         /** @description A page of a list, its items in `data` in the list's order (docs/api/README.md#lists-and-paging) */

@@ -472,6 +472,32 @@ describe("runs on the canvas", () => {
       .toBe(true);
     await look(page, "editor-9-test-failed");
   });
+
+  it("sets the workflow's concurrency in its settings, checked as typed", async () => {
+    const { page } = need(owner, "owner");
+    // The workflow the last test opened.
+    const id = need(/\/workflows\/([^/]+)\/editor/.exec(page.url())?.[1], "the workflow's id");
+    await page.getByRole("button", { name: "Workflow settings" }).click();
+    const settings = page.getByRole("region", { name: "Workflow settings" });
+    const limit = settings.getByRole("spinbutton", { name: "Limit", exact: true });
+    await limit.fill("101");
+    await settings.getByText("Use 100 or less.").waitFor();
+    expect(await limit.getAttribute("aria-invalid")).toBe("true");
+    await limit.fill("2");
+    await settings.getByRole("spinbutton", { name: /Queue limit/ }).fill("50");
+    await page.getByText("Unsaved changes.").waitFor();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+    const saved = await api("GET", `/v1/manage/workflows/${id}`, { token: demo.memberToken });
+    expect(saved.json.concurrency).toEqual({ limit: 2, queueLimit: 50 });
+    // Emptied, the limit is removed again on the next save.
+    await limit.fill("");
+    await settings.getByRole("spinbutton", { name: /Queue limit/ }).fill("");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+    const cleared = await api("GET", `/v1/manage/workflows/${id}`, { token: demo.memberToken });
+    expect(cleared.json.concurrency).toBeNull();
+  });
 });
 
 describe("the editor for a Member, dark and at 375 px", () => {

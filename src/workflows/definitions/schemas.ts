@@ -2,6 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { once } from "../../platform/once";
 import { listQuery, pageSchema } from "../../platform/paging";
+import { concurrencySchemas } from "../nodes/concurrency";
 import { WORKFLOW_NODE } from "../nodes/models";
 import { MAX_NOTES, noteSchema } from "./notes";
 
@@ -36,21 +37,7 @@ export const workflowSchemas = once(() => {
     example: { from: "webhook_1", to: "check" },
   });
 
-  const concurrencyDescription =
-    "At most `limit` executions run at once; the others wait in a FIFO queue of at most `queueLimit` (default 1,000), and a call finding it full is answered 429 queue_full. Absent or null: no limit (docs/webhooks.md#concurrency).";
-  const Concurrency = z
-    .strictObject({
-      limit: z.number().int().min(1).max(100),
-      queueLimit: z.number().int().min(1).max(10_000).default(1_000),
-    })
-    .openapi("WorkflowConcurrencyInput", { description: concurrencyDescription });
-  /**
-   * The same limits as a workflow shows them: `queueLimit` is always there (its default was filled
-   * in on write), so the document lists it as required and the SDK's response type has it.
-   */
-  const ConcurrencyShown = z
-    .object({ limit: z.number().int(), queueLimit: z.number().int() })
-    .openapi("WorkflowConcurrency", { description: concurrencyDescription });
+  const { Concurrency, ConcurrencyShown } = concurrencySchemas();
 
   const Note = noteSchema();
 

@@ -1,5 +1,6 @@
 /** The node model (docs/webhooks.md): shared by the server and the dashboard's editor. */
 
+export { CONCURRENCY_TEMPLATED, concurrencySchemas } from "./concurrency";
 export type { NodeType } from "./models";
 export {
   DEFAULT_NAMES,

@@ -24,6 +24,7 @@ import { useShortcuts } from "./shortcuts";
 import { suggestionsFor } from "./suggestions";
 import { type EditorState, useEditor } from "./use-editor";
 import { useWindowFit } from "./use-window-fit";
+import { useWorkflowSettings, WorkflowSettings } from "./WorkflowSettings";
 
 type Props = { workflow: Schemas["Workflow"]; canChange: boolean };
 
@@ -53,6 +54,8 @@ function EditorBody({ workflow, canChange }: Props) {
   const queries = useQueryClient();
   const secrets = useSecretNames();
   const samples = useNewestSamples(workflow.id, Object.keys(workflow.webhookUrls));
+  const settings = useWorkflowSettings(workflow);
+  const dirty = editor.dirty || settings.dirty;
   const save = useMutation({
     mutationFn: ({ nodes, connections, notes }: Definition) => {
       // A PUT replaces the notes too: left out, they would be deleted.
@@ -60,7 +63,7 @@ function EditorBody({ workflow, canChange }: Props) {
       return unwrap(
         api.PUT("/v1/manage/workflows/{id}", {
           params: { path: { id: workflow.id } },
-          body: { ...body, concurrency: workflow.concurrency } as Schemas["WorkflowInput"],
+          body: { ...body, ...settings.body() } as Schemas["WorkflowInput"],
         }),
       );
     },
@@ -68,14 +71,15 @@ function EditorBody({ workflow, canChange }: Props) {
       queries.setQueryData(["workflow", updated.id], updated);
       void queries.invalidateQueries({ queryKey: ["workflows"] });
       editor.showProblems([], definition.order, true);
+      settings.savedNow();
     },
     onError: (error, definition) => {
       if (error instanceof ApiFailure && error.code === "invalid_request") {
-        editor.showProblems(error.details, definition.order, false);
+        editor.showProblems(settings.refused(error.details), definition.order, false);
       }
     },
   });
-  useLeaveGuard(editor.dirty);
+  useLeaveGuard(dirty);
   const search = useRef<HTMLInputElement>(null);
   const body = useRef<HTMLDivElement>(null);
   useWindowFit(body);
@@ -128,9 +132,12 @@ function EditorBody({ workflow, canChange }: Props) {
           </button>
         ) : null}
         {canChange ? <EditButtons editor={editor} /> : null}
-        <span role="status">{saveState(save, editor.dirty)}</span>
+        <button type="button" onClick={() => editor.deselect()}>
+          Workflow settings
+        </button>
+        <span role="status">{saveState(save, dirty)}</span>
       </div>
-      <RunBar workflow={workflow} canChange={canChange} dirty={editor.dirty} />
+      <RunBar workflow={workflow} canChange={canChange} dirty={dirty} />
       {save.isError && !refused ? <ErrorNote error={save.error} /> : null}
       {editor.general.length > 0 ? (
         <ul className="general-problems" aria-label="Problems of the workflow">
@@ -161,7 +168,12 @@ function EditorBody({ workflow, canChange }: Props) {
             suggestions={suggestions}
           />
         ) : (
-          <p className="node-panel muted">Select a node to see its settings.</p>
+          <WorkflowSettings
+            settings={settings.settings}
+            saved={settings.saved}
+            canChange={canChange}
+            onChange={settings.change}
+          />
         )}
       </div>
     </div>
@@ -192,7 +204,7 @@ function saveState(
   if (save.isPending) return "Saving…";
   if (save.error instanceof ApiFailure && save.error.code === "invalid_request") {
     const count = save.error.details.length;
-    return `Not saved: ${count} ${count === 1 ? "problem" : "problems"}, shown on the nodes they name.`;
+    return `Not saved: ${count} ${count === 1 ? "problem" : "problems"}, shown where they stand.`;
   }
   if (dirty) return "Unsaved changes.";
   return save.isSuccess ? "Saved." : "";

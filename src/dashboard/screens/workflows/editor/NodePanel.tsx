@@ -103,7 +103,8 @@ export function NodePanel({ node, local, workflow, editor, canChange, suggestion
           problems={problems}
           disabled={!canChange}
           suggestions={suggestions}
-          onChange={change}
+          // setAt keeps the node's key and type: what comes back is still the node.
+          onChange={(next) => change(next as typeof json)}
         />
       </fieldset>
       {json.type === "webhook" && url && canChange ? (

@@ -6,19 +6,22 @@
  */
 import { useEffect, useId, useState } from "react";
 import { type Field, problemsAt } from "./fields";
-import type { FieldProblem, NodeJson } from "./model";
+import type { FieldProblem } from "./model";
 import type { Suggestion } from "./suggestions";
 import { TemplateInput } from "./TemplateInput";
 import { getAt, setAt, textToValue, valueToText } from "./values";
 
+/** `node` is any settings object: a node's JSON, or the workflow's own settings. */
 type Props = {
-  node: NodeJson;
+  node: Settings;
   fields: Field[];
   problems: FieldProblem[];
   disabled: boolean;
   suggestions: Suggestion[];
-  onChange: (node: NodeJson) => void;
+  onChange: (node: Settings) => void;
 };
+
+type Settings = Record<string, unknown>;
 
 /** The node's settings as inputs; every change hands the whole new node JSON to `onChange`. */
 export function SettingFields(props: Props) {

@@ -6,8 +6,15 @@
  */
 import { getOpenApiMetadata } from "@asteasolutions/zod-to-openapi";
 import type { z } from "zod";
-import { judge, layersOf, NODE_MODELS, type NodeType } from "../../../../workflows/nodes";
-import { detailText, type FieldKind, type FieldLabels } from "../../../ui/problem-text";
+import {
+  CONCURRENCY_TEMPLATED,
+  concurrencySchemas,
+  judge,
+  layersOf,
+  NODE_MODELS,
+  type NodeType,
+} from "../../../../workflows/nodes";
+import { detailText, type FieldKind, type FieldLabels, issueText } from "../../../ui/problem-text";
 import type { FieldProblem, NodeJson } from "./node-json";
 
 type Common = {
@@ -137,6 +144,46 @@ export function fieldsOf(type: NodeType): Field[] {
     cache.set(type, fields);
   }
   return fields;
+}
+
+let workflowFields: Field[] | undefined;
+
+/**
+ * The workflow's own settings as panel fields (docs/dashboard.md#workflow-settings): its
+ * `concurrency`, from the schema the API validates it with; optional, as the API takes it.
+ */
+export function workflowSettingFields(): Field[] {
+  if (!workflowFields) {
+    const { Concurrency } = concurrencySchemas();
+    const templated = CONCURRENCY_TEMPLATED.map((name) => `concurrency.${name}`);
+    workflowFields = [field("concurrency", Concurrency.optional() as Schema, templated)];
+  }
+  return workflowFields;
+}
+
+/** The labels of the workflow's own settings, by path (for problem-text). */
+export function workflowSettingLabels(): FieldLabels {
+  const labels: FieldLabels = {};
+  const add = (fields: Field[]) => {
+    for (const each of fields) {
+      labels[each.path] = { label: each.label, kind: KINDS[each.kind] ?? "text" };
+      if (each.kind === "group") add(each.fields);
+    }
+  };
+  add(workflowSettingFields());
+  return labels;
+}
+
+/** What the schema says of the workflow's settings now, in plain words, by path. */
+export function checkWorkflowSettings(settings: { concurrency?: unknown }): FieldProblem[] {
+  if (settings.concurrency === undefined) return [];
+  const parsed = concurrencySchemas().Concurrency.safeParse(settings.concurrency);
+  if (parsed.success) return [];
+  const labels = workflowSettingLabels();
+  return parsed.error.issues.map((issue) => {
+    const path = ["concurrency", ...issue.path];
+    return { field: path.join("."), message: issueText({ ...issue, path }, labels) };
+  });
 }
 
 /** How problem-text names a setting's control: a choice is chosen, an object typed as JSON. */

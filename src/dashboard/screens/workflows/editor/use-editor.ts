@@ -263,6 +263,11 @@ export function useEditor(workflow: Schemas["Workflow"]) {
     onEdgesChange,
     selected,
     setSelected,
+    /** Selects nothing, so the panel shows the workflow's own settings. */
+    deselect: () => {
+      changeNodes(nodes.map((node) => ({ type: "select", id: node.id, selected: false })));
+      setSelected(null);
+    },
     dirty,
     general,
     addNode,
