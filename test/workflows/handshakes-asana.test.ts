@@ -6,7 +6,9 @@
  * until the builder saves the node without asana, which resets it.
  */
 import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
+import { HookSecretStore } from "../../src/workflows/runner/hook-secrets";
 import { RUNNER_CAPACITY_PER_MINUTE, shardOfId } from "../../src/workflows/runner/shards";
 import { call, expectJson, seedWorkspace } from "../helpers/api";
 import { expectError } from "../helpers/errors";
@@ -135,5 +137,40 @@ describe("asana's kept hook secret", () => {
     }
     expect(ids.some((id) => shardOfId(id) !== 0)).toBe(true);
     expect((await storedState(shardStub(flow.id, 0))).text).toMatch(/k1\./);
+  });
+});
+
+/** A fresh object to borrow the SQLite of; the store under test is built on it directly. */
+const anyObject = () => env.LINK_LEDGER.get(env.LINK_LEDGER.newUniqueId());
+const key = (byte: number) => btoa(String.fromCharCode(...new Uint8Array(32).fill(byte)));
+
+describe("the hook secret store", () => {
+  it("keeps one secret a node, bound to it, resealed under a new SECRETS_KEY", async () => {
+    await runInDurableObject(anyObject(), async (_instance, state) => {
+      const { sql } = state.storage;
+      const old = new HookSecretStore(sql, { SECRETS_KEY: key(1) });
+      expect(await old.keep("wf_1", "hook", SECRET)).toBe(true);
+      expect(await old.keep("wf_1", "hook", OTHER)).toBe(false);
+      expect(await old.keep("wf_1", "hook", SECRET)).toBe(true);
+      expect(await old.get("wf_1", "hook")).toBe(SECRET);
+      // Bound to its workflow and node: copied to another node's row, it does not open.
+      const [row] = sql.exec<{ sealed: string }>("SELECT sealed FROM hook_secrets").toArray();
+      sql.exec("INSERT INTO hook_secrets VALUES ('moved', 'wf_1', ?, 0)", row?.sealed ?? "");
+      await expect(old.get("wf_1", "moved")).rejects.toThrow(/could not be decrypted/);
+      old.keepOnly(["hook"]);
+      expect(await old.get("wf_1", "moved")).toBeNull();
+      // docs/security.md#rotating-keys: resealed, it opens with the new key alone.
+      const rotating = new HookSecretStore(sql, {
+        SECRETS_KEY: key(2),
+        SECRETS_KEY_PREVIOUS: key(1),
+      });
+      expect(await rotating.reseal()).toBe(1);
+      expect(await rotating.reseal()).toBe(0);
+      expect(await new HookSecretStore(sql, { SECRETS_KEY: key(2) }).get("wf_1", "hook")).toBe(
+        SECRET,
+      );
+      old.keepOnly([]);
+      expect(await old.get("wf_1", "hook")).toBeNull();
+    });
   });
 });
