@@ -6,7 +6,7 @@
  * Example values are the documentation's own where it publishes them (cited by each test).
  */
 import { describe, expect, it } from "vitest";
-import { seedWorkspace, type Workspace } from "../helpers/api";
+import { call, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
 import { expectError } from "../helpers/errors";
 import {
   base64,
@@ -195,5 +195,42 @@ describe("handshakes", () => {
       { outcome: "handshake", status: 200, executionId: null, reason: null },
     ]);
     expect(await executionCount(ws, flow.id)).toBe(0);
+  });
+
+  it("refuses meta without a verifyToken template and asana with a secret, every problem listed", async () => {
+    const ws = await seedWorkspace();
+    const response = await call("POST", "/v1/manage/workflows", {
+      token: ws.ownerToken,
+      body: {
+        name: "Bad handshakes",
+        slug: "bad-handshakes",
+        nodes: [
+          { type: "webhook", verify: { preset: "meta", secret: "{{secrets.APP}}" } },
+          {
+            key: "plain",
+            type: "webhook",
+            verify: { preset: "meta", secret: "{{secrets.APP}}", verifyToken: "meatyhamhock" },
+          },
+          { key: "asana", type: "webhook", verify: { preset: "asana", secret: "{{secrets.A}}" } },
+          {
+            key: "zoom",
+            type: "webhook",
+            verify: { preset: "zoom", secret: "{{secrets.Z}}", verifyToken: "{{secrets.T}}" },
+          },
+        ],
+        connections: [],
+      },
+    });
+    const body = await expectJson<{
+      error: { details: { field: string; code: string }[] };
+    }>(response, 400);
+    expect(body.error.details.map((d) => `${d.field} ${d.code}`).sort()).toEqual(
+      [
+        "nodes[0].verify.verifyToken invalid_secret",
+        "nodes[1].verify.verifyToken invalid_secret",
+        "nodes[2].verify.secret not_allowed",
+        "nodes[3].verify.verifyToken not_allowed",
+      ].sort(),
+    );
   });
 });
