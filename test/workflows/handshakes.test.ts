@@ -194,6 +194,13 @@ describe("handshakes", () => {
     expect(await loggedCalls(ws, flow.id, 1)).toEqual([
       { outcome: "handshake", status: 200, executionId: null, reason: null },
     ]);
+    // The kept secret is a credential: the request log never shows it.
+    const page = await expectJson<{ data: { headers: Record<string, string> }[] }>(
+      await call("GET", `/v1/manage/workflows/${flow.id}/requests`, { token: ws.ownerToken }),
+      200,
+    );
+    expect(page.data[0]?.headers["x-hook-secret"]).toBe("[redacted]");
+    expect(JSON.stringify(page)).not.toContain(secret);
     expect(await executionCount(ws, flow.id)).toBe(0);
   });
 
