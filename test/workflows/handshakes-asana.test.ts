@@ -121,6 +121,26 @@ describe("asana's kept hook secret", () => {
     );
   });
 
+  it("is resealed by the runner's reseal (docs/security.md#rotating-keys)", async () => {
+    const ws = await seedWorkspace();
+    const flow = await createWorkflow(ws, {
+      nodes: [{ type: "webhook", verify: { preset: "asana" } }],
+    });
+    const url = flow.webhookUrls.webhook_1 as string;
+    expect((await handshake(url, SECRET)).status).toBe(200);
+    const stub = shardStub(flow.id, 0);
+    // As sealed before sealed values named their key: only a reseal gives it the current key's id.
+    const legacy = await legacySeal(SECRET, `hook-secret/${flow.id}/webhook_1`);
+    await runInDurableObject(stub, (_instance, state) => {
+      state.storage.sql.exec("UPDATE hook_secrets SET sealed = ?", legacy);
+    });
+    await stub.resealRecords(null, 10);
+    const stored = await storedState(stub);
+    expect(stored.text).not.toContain(legacy);
+    expect(stored.text).toMatch(/k1\.[0-9a-f]{16}\./);
+    expect((await delivery(url, SECRET, JSON.stringify({ events: [] }))).status).toBe(200);
+  });
+
   it("is kept and read on shard 0 for calls that reach the other shards", async () => {
     const ws = await seedWorkspace();
     const rateLimitPerMinute = 3 * RUNNER_CAPACITY_PER_MINUTE + 1; // four shards
@@ -139,6 +159,22 @@ describe("asana's kept hook secret", () => {
     expect((await storedState(shardStub(flow.id, 0))).text).toMatch(/k1\./);
   });
 });
+
+/** A value as sealed before key ids: `base64(iv || ciphertext || tag)` under SECRETS_KEY. */
+async function legacySeal(plaintext: string, aad: string): Promise<string> {
+  const raw = Uint8Array.from(atob(env.SECRETS_KEY as string), (c) => c.charCodeAt(0));
+  const aes = await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt"]);
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const encoder = new TextEncoder();
+  const sealed = new Uint8Array(
+    await crypto.subtle.encrypt(
+      { name: "AES-GCM", iv, additionalData: encoder.encode(aad) },
+      aes,
+      encoder.encode(plaintext),
+    ),
+  );
+  return btoa(String.fromCharCode(...iv, ...sealed));
+}
 
 /** A fresh object to borrow the SQLite of; the store under test is built on it directly. */
 const anyObject = () => env.LINK_LEDGER.get(env.LINK_LEDGER.newUniqueId());
