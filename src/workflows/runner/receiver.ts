@@ -1,7 +1,8 @@
 /**
  * The WorkflowRunner's webhook half (docs/architecture.md#workflow-runner, docs/webhooks.md): checks
- * 404 (or stopped), 405, 429 (this shard's share, docs/scaling.md#runner-shards), signature, body,
- * deduplication; starts the execution, answers per responseMode, logs and counts the call.
+ * 404 (or stopped), 405, 429 (this shard's share, docs/scaling.md#runner-shards), signature, a
+ * sender's handshake (answered, docs/webhooks.md#handshakes), body, deduplication; starts the
+ * execution, answers per responseMode, logs and counts the call.
  */
 import { DAY_MS } from "../../db/retention";
 import { log } from "../../platform/log";
