@@ -1251,7 +1251,7 @@ export interface components {
              * @example {{secrets.GH_WEBHOOK_SECRET}}
              */
             secret: string;
-            /** @description Where the scheme signs a timestamp (stripe, slack, standard-webhooks): how far from now it may be (s). Default: 300. */
+            /** @description Where the scheme signs a timestamp (stripe, slack, standard-webhooks, zoom): how far from now it may be (s). Default: 300. */
             toleranceSeconds?: number;
         } | {
             /**
@@ -1264,7 +1264,7 @@ export interface components {
              * @example {{secrets.GH_WEBHOOK_SECRET}}
              */
             secret: string;
-            /** @description Where the scheme signs a timestamp (stripe, slack, standard-webhooks): how far from now it may be (s). Default: 300. */
+            /** @description Where the scheme signs a timestamp (stripe, slack, standard-webhooks, zoom): how far from now it may be (s). Default: 300. */
             toleranceSeconds?: number;
             /** @description The header that holds the signature */
             header: string;
@@ -1286,7 +1286,7 @@ export interface components {
              * @example {{secrets.GH_WEBHOOK_SECRET}}
              */
             secret: string;
-            /** @description Where the scheme signs a timestamp (stripe, slack, standard-webhooks): how far from now it may be (s). Default: 300. */
+            /** @description Where the scheme signs a timestamp (stripe, slack, standard-webhooks, zoom): how far from now it may be (s). Default: 300. */
             toleranceSeconds?: number;
             /**
              * @description `"{{secrets.NAME}}"`: the workspace secret holding the Verify Token entered in the App Dashboard; a subscription request (GET `hub.mode=subscribe`) with another token is answered 403
@@ -1299,7 +1299,7 @@ export interface components {
              * @enum {string}
              */
             preset: "asana";
-            /** @description Where the scheme signs a timestamp (stripe, slack, standard-webhooks): how far from now it may be (s). Default: 300. */
+            /** @description Where the scheme signs a timestamp (stripe, slack, standard-webhooks, zoom): how far from now it may be (s). Default: 300. */
             toleranceSeconds?: number;
         };
         /** @description A delivery whose key was seen within the window starts nothing and is answered as the first one, with `x-deduplicated: true` (docs/webhooks.md#deduplication). */

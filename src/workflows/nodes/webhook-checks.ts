@@ -73,7 +73,7 @@ const checks = once(() => {
     }),
     toleranceSeconds: withDefault(z.number().int().min(1).max(DAY), 300, {
       about:
-        "Where the scheme signs a timestamp (stripe, slack, standard-webhooks): how far from now it may be (s).",
+        "Where the scheme signs a timestamp (stripe, slack, standard-webhooks, zoom): how far from now it may be (s).",
       code: "out_of_range",
       message: `An integer from 1 to ${DAY}.`,
     }),
