@@ -1003,7 +1003,7 @@ export interface paths {
         put?: never;
         /**
          * Webhook receiver (the node's httpMethod; no credentials)
-         * @description Starts an execution of a running workflow. `immediate`: 200 `{success, executionId}` at once, or the node's own reply. `lastNode`: 200 with the final node's output, 504 workflow_timeout (with `error.resultUrl`, `error.resultToken` and `Location`) or 500 workflow_failed (`error.executionId` names the execution; details carry it and the failing node). `responseNode`: the status, headers and body of the first respond node reached, as soon as it has run (the execution goes on; docs/webhooks.md#respond-node); without one, as lastNode. A Content-Encoding other than identity gets 415 unsupported_media_type. A node with `verify` refuses a call whose signature does not verify with 401 invalid_signature (docs/webhooks.md#signatures).
+         * @description Starts an execution of a running workflow. `immediate`: 200 `{success, executionId}` at once, or the node's own reply. `lastNode`: 200 with the final node's output, 504 workflow_timeout (with `error.resultUrl`, `error.resultToken` and `Location`) or 500 workflow_failed (`error.executionId` names the execution; details carry it and the failing node). `responseNode`: the status, headers and body of the first respond node reached, as soon as it has run (the execution goes on; docs/webhooks.md#respond-node); without one, as lastNode. A Content-Encoding other than identity gets 415 unsupported_media_type. A node with `verify` refuses a call whose signature does not verify with 401 invalid_signature (docs/webhooks.md#signatures). With a handshake preset, a sender's handshake is answered as the sender asks, starting nothing, whatever the node's httpMethod; a refused one gets 403 handshake_refused (docs/webhooks.md#handshakes).
          */
         post: operations["receiveWebhook"];
         delete?: never;
@@ -1228,7 +1228,7 @@ export interface components {
             /** @description Calls accepted per minute on the node's URL; more get 429. Default: 1200. */
             rateLimitPerMinute?: number;
             verify?: components["schemas"]["WebhookVerify"];
-            /** @description Repeated deliveries (docs/webhooks.md#deduplication). Left out, a node with `verify` dedupes on the preset's delivery id, and where the preset signs no timestamp (github, shopify, twilio, hmac-sha256) on the signature too, for 604800 s or else 86400 s; false turns that off. */
+            /** @description Repeated deliveries (docs/webhooks.md#deduplication). Left out, a node with `verify` dedupes on the preset's delivery id, and where the preset signs no timestamp (github, shopify, twilio, hmac-sha256, meta, dropbox, x, asana) on the signature too, for 604800 s or else 86400 s; false turns that off. */
             dedupe?: false | components["schemas"]["WebhookDedupe"];
             /** @description immediate only: the reply's status. Default: 200. */
             responseStatus?: number;
@@ -1245,13 +1245,13 @@ export interface components {
              * @description A sender's own scheme (docs/webhooks.md#presets)
              * @enum {string}
              */
-            preset: "github" | "stripe" | "slack" | "shopify" | "twilio" | "standard-webhooks";
+            preset: "github" | "stripe" | "slack" | "shopify" | "twilio" | "standard-webhooks" | "zoom" | "microsoft-graph" | "dropbox" | "x";
             /**
              * @description `"{{secrets.NAME}}"`: the workspace secret that holds the signing secret
              * @example {{secrets.GH_WEBHOOK_SECRET}}
              */
             secret: string;
-            /** @description Where the scheme signs a timestamp (stripe, slack, standard-webhooks): how far from now it may be (s). Default: 300. */
+            /** @description Where the scheme signs a timestamp (stripe, slack, standard-webhooks, zoom): how far from now it may be (s). Default: 300. */
             toleranceSeconds?: number;
         } | {
             /**
@@ -1264,7 +1264,7 @@ export interface components {
              * @example {{secrets.GH_WEBHOOK_SECRET}}
              */
             secret: string;
-            /** @description Where the scheme signs a timestamp (stripe, slack, standard-webhooks): how far from now it may be (s). Default: 300. */
+            /** @description Where the scheme signs a timestamp (stripe, slack, standard-webhooks, zoom): how far from now it may be (s). Default: 300. */
             toleranceSeconds?: number;
             /** @description The header that holds the signature */
             header: string;
@@ -1275,12 +1275,38 @@ export interface components {
             encoding?: "hex" | "base64";
             /** @description Text before the signature in the header, such as `sha256=`. Default: "". */
             prefix?: string;
+        } | {
+            /**
+             * @description Meta (WhatsApp, Messenger, Instagram): `secret` the app secret, `verifyToken` the Verify Token
+             * @enum {string}
+             */
+            preset: "meta";
+            /**
+             * @description `"{{secrets.NAME}}"`: the workspace secret that holds the signing secret
+             * @example {{secrets.GH_WEBHOOK_SECRET}}
+             */
+            secret: string;
+            /** @description Where the scheme signs a timestamp (stripe, slack, standard-webhooks, zoom): how far from now it may be (s). Default: 300. */
+            toleranceSeconds?: number;
+            /**
+             * @description `"{{secrets.NAME}}"`: the workspace secret holding the Verify Token entered in the App Dashboard; a subscription request (GET `hub.mode=subscribe`) with another token is answered 403
+             * @example {{secrets.META_VERIFY_TOKEN}}
+             */
+            verifyToken: string;
+        } | {
+            /**
+             * @description Asana: no secret to name; the X-Hook-Secret of the handshake is kept, sealed, and checks later deliveries (docs/webhooks.md#handshakes)
+             * @enum {string}
+             */
+            preset: "asana";
+            /** @description Where the scheme signs a timestamp (stripe, slack, standard-webhooks, zoom): how far from now it may be (s). Default: 300. */
+            toleranceSeconds?: number;
         };
         /** @description A delivery whose key was seen within the window starts nothing and is answered as the first one, with `x-deduplicated: true` (docs/webhooks.md#deduplication). */
         WebhookDedupe: {
-            /** @description A template (it must hold `{{`) over this node's own output naming the delivery, such as `{{webhook_1.headers.x-github-delivery}}`. Required unless the node has a verify preset, whose delivery id is then the key (github `headers.x-github-delivery`, stripe `body.id`, slack `body.event_id`, shopify `headers.x-shopify-webhook-id`, twilio `headers.i-twilio-idempotency-token`, standard-webhooks `headers.webhook-id`; hmac-sha256 has none). With a preset that signs no timestamp (github, shopify, twilio, hmac-sha256) the call's signature names the delivery too, whatever the key. */
+            /** @description A template (it must hold `{{`) over this node's own output naming the delivery, such as `{{webhook_1.headers.x-github-delivery}}`. Required unless the node has a verify preset, whose delivery id is then the key (github `headers.x-github-delivery`, stripe `body.id`, slack `body.event_id`, shopify `headers.x-shopify-webhook-id`, twilio `headers.i-twilio-idempotency-token`, standard-webhooks `headers.webhook-id`; hmac-sha256 has none). With a preset that signs no timestamp (github, shopify, twilio, hmac-sha256, meta, dropbox, x, asana) the call's signature names the delivery too, whatever the key. */
             key?: string;
-            /** @description How long a key is remembered (s). Default: 604800 with a verify preset that signs no timestamp (github, shopify, twilio, hmac-sha256), else 86400. */
+            /** @description How long a key is remembered (s). Default: 604800 with a verify preset that signs no timestamp (github, shopify, twilio, hmac-sha256, meta, dropbox, x, asana), else 86400. */
             windowSeconds?: number;
         };
         /** @description Starts an execution for the agent's conversation events (docs/events.md). */
@@ -1464,7 +1490,7 @@ export interface components {
                  * @example invalid_request
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_parameters" | "passkey_refused" | "credential_in_query" | "invalid_key" | "invalid_signature" | "insufficient_scope" | "cross_site_request" | "forbidden_flow" | "browser_not_allowed" | "link_unavailable" | "invalid_ticket" | "not_found" | "widget_not_found" | "webhook_not_found" | "method_not_allowed" | "too_many_pending_links" | "slug_taken" | "link_not_open" | "idempotency_key_in_use" | "endpoint_disabled" | "replay_unavailable" | "member_exists" | "cannot_remove_owner" | "cannot_change_owner" | "conversation_ended" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_body" | "upgrade_required" | "rate_limited" | "queue_full" | "too_many_connections" | "internal_error" | "misconfigured" | "workflow_failed" | "workflow_timeout";
+                code: "invalid_request" | "invalid_parameters" | "passkey_refused" | "credential_in_query" | "invalid_key" | "invalid_signature" | "insufficient_scope" | "handshake_refused" | "cross_site_request" | "forbidden_flow" | "browser_not_allowed" | "link_unavailable" | "invalid_ticket" | "not_found" | "widget_not_found" | "webhook_not_found" | "method_not_allowed" | "too_many_pending_links" | "slug_taken" | "link_not_open" | "idempotency_key_in_use" | "endpoint_disabled" | "replay_unavailable" | "member_exists" | "cannot_remove_owner" | "cannot_change_owner" | "conversation_ended" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_body" | "upgrade_required" | "rate_limited" | "queue_full" | "too_many_connections" | "internal_error" | "misconfigured" | "workflow_failed" | "workflow_timeout";
                 message: string;
                 details: {
                     [key: string]: unknown;
@@ -1998,7 +2024,7 @@ export interface components {
             /** @description The HTTP status the call was answered with */
             status: number;
             /** @enum {string} */
-            outcome: "accepted" | "deduplicated" | "queued" | "invalid_signature" | "rate_limited" | "method_not_allowed" | "payload_too_large" | "invalid_body" | "stopped" | "queue_full";
+            outcome: "accepted" | "deduplicated" | "queued" | "invalid_signature" | "rate_limited" | "method_not_allowed" | "payload_too_large" | "invalid_body" | "stopped" | "queue_full" | "handshake";
             executionId: string | null;
             latencyMs: number;
             /** @description The body's size in bytes */
@@ -2127,6 +2153,7 @@ export interface components {
                         invalid_body?: components["schemas"]["CallStats"];
                         stopped?: components["schemas"]["CallStats"];
                         queue_full?: components["schemas"]["CallStats"];
+                        handshake?: components["schemas"]["CallStats"];
                     };
                 };
                 deliveries: {
@@ -2180,6 +2207,7 @@ export interface components {
                     invalid_body?: components["schemas"]["CallStats"];
                     stopped?: components["schemas"]["CallStats"];
                     queue_full?: components["schemas"]["CallStats"];
+                    handshake?: components["schemas"]["CallStats"];
                 };
             };
             deliveries: {
@@ -7324,7 +7352,7 @@ export interface operations {
     listRequests: {
         parameters: {
             query?: {
-                outcome?: "accepted" | "deduplicated" | "queued" | "invalid_signature" | "rate_limited" | "method_not_allowed" | "payload_too_large" | "invalid_body" | "stopped" | "queue_full";
+                outcome?: "accepted" | "deduplicated" | "queued" | "invalid_signature" | "rate_limited" | "method_not_allowed" | "payload_too_large" | "invalid_body" | "stopped" | "queue_full" | "handshake";
                 /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */
@@ -10917,6 +10945,20 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "invalid_signature";
+                        };
+                    };
+                };
+            };
+            /** @description `handshake_refused`: A sender's webhook handshake was refused: a wrong Meta verify token, or a new Asana hook secret while one is kept. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "handshake_refused";
                         };
                     };
                 };

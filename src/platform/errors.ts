@@ -32,6 +32,11 @@ export const ERROR_CODES = {
     meaning: "The webhook call's signature did not verify against the node's `verify` setting.",
   },
   insufficient_scope: { status: [403], meaning: "The credential cannot do this." },
+  handshake_refused: {
+    status: [403],
+    meaning:
+      "A sender's webhook handshake was refused: a wrong Meta verify token, or a new Asana hook secret while one is kept.",
+  },
   cross_site_request: {
     status: [403],
     meaning:

@@ -66,6 +66,12 @@ const valid: RawNode[] = [
   hook({ verify: hmac({}), dedupe: { windowSeconds: 604_800 } }),
   hook({ verify: { preset: "github", secret }, dedupe: false }),
   hook({ dedupe: false }),
+  // The handshake presets (docs/webhooks.md#handshakes): meta's verifyToken, asana's no secret.
+  ...["zoom", "microsoft-graph", "dropbox", "x"].map((preset) =>
+    hook({ verify: { preset, secret } }),
+  ),
+  hook({ verify: { preset: "meta", secret, verifyToken: "{{secrets.TOKEN}}" } }),
+  hook({ verify: { preset: "asana", toleranceSeconds: 60 } }),
 ];
 
 const invalid = [
@@ -155,6 +161,12 @@ const invalid = [
   bad(hook({ verify: hmac({ encoding: "base32" }) }), "verify.encoding invalid_option"),
   bad(hook({ verify: hmac({ prefix: "p".repeat(65) }) }), "verify.prefix invalid_type"),
   bad(hook({ verify: hmac({ prefix: 1 }) }), "verify.prefix invalid_type"),
+  bad(hook({ verify: { preset: "meta", secret } }), "verify.verifyToken invalid_secret"),
+  bad(
+    hook({ verify: { preset: "meta", secret, verifyToken: "token" } }),
+    "verify.verifyToken invalid_secret",
+  ),
+  bad(hook({ verify: { preset: "asana", secret } }), "verify.secret not_allowed"),
   // dedupe
   bad(hook({ dedupe: true }), "dedupe invalid_type"),
   bad(hook({ dedupe: {} }), "dedupe.key required"),

@@ -176,8 +176,15 @@ describe("dedupePlan, decided when a call arrives", () => {
     twilio: "headers.i-twilio-idempotency-token",
     "standard-webhooks": "headers.webhook-id",
     "hmac-sha256": null,
+    // The handshake presets' senders send no delivery id (docs/webhooks.md#handshakes).
+    meta: null,
+    zoom: null,
+    "microsoft-graph": null,
+    dropbox: null,
+    x: null,
+    asana: null,
   };
-  const unstamped = ["github", "shopify", "twilio", "hmac-sha256"];
+  const unstamped = ["github", "shopify", "twilio", "hmac-sha256", "meta", "dropbox", "x", "asana"];
 
   it.each(SIGNATURE_PRESETS)("%s: a node saved with verify and no dedupe dedupes", (preset) => {
     // As stored before the default existed: no dedupe at all.

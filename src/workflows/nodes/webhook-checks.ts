@@ -6,6 +6,12 @@
 import { z } from "@hono/zod-openapi";
 import { once } from "../../platform/once";
 import { setting, withDefault, withoutNulls } from "./common";
+import {
+  HANDSHAKE_PRESETS,
+  handshakeVerifySchemas,
+  OWN_SCHEMA_PRESETS,
+  UNSTAMPED_HANDSHAKE_PRESETS,
+} from "./handshake-verify";
 import { HEADER_NAME } from "./reply";
 
 /** Signature schemes a webhook node can check (docs/webhooks.md#presets). */
@@ -16,6 +22,7 @@ export const SIGNATURE_PRESETS = [
   "shopify",
   "twilio",
   "standard-webhooks",
+  ...HANDSHAKE_PRESETS,
   "hmac-sha256",
 ] as const;
 export type SignaturePreset = (typeof SIGNATURE_PRESETS)[number];
@@ -34,7 +41,13 @@ const PRESET_DEDUPE_KEYS: Partial<Record<SignaturePreset, string>> = {
  * The presets that sign no timestamp: a replayed call is as good as new to the check, and only
  * deduplication refuses it, on its signature (their delivery ids are not signed).
  */
-const UNSTAMPED: readonly SignaturePreset[] = ["github", "shopify", "twilio", "hmac-sha256"];
+const UNSTAMPED: readonly SignaturePreset[] = [
+  "github",
+  "shopify",
+  "twilio",
+  "hmac-sha256",
+  ...UNSTAMPED_HANDSHAKE_PRESETS,
+];
 /** How long a delivery's key is remembered (s), by default: a day, a week where nothing is stamped. */
 const DAY = 86_400;
 const WEEK = 604_800;
@@ -60,7 +73,7 @@ const checks = once(() => {
     }),
     toleranceSeconds: withDefault(z.number().int().min(1).max(DAY), 300, {
       about:
-        "Where the scheme signs a timestamp (stripe, slack, standard-webhooks): how far from now it may be (s).",
+        "Where the scheme signs a timestamp (stripe, slack, standard-webhooks, zoom): how far from now it may be (s).",
       code: "out_of_range",
       message: `An integer from 1 to ${DAY}.`,
     }),
@@ -94,11 +107,12 @@ const checks = once(() => {
 
   const PresetVerify = z.strictObject({
     preset: preset(
-      z.enum(SIGNATURE_PRESETS).exclude(["hmac-sha256"]),
+      z.enum(SIGNATURE_PRESETS).exclude(["hmac-sha256", ...OWN_SCHEMA_PRESETS]),
       "A sender's own scheme (docs/webhooks.md#presets)",
     ),
     ...verifyCommon,
   });
+  const { MetaVerify, AsanaVerify } = handshakeVerifySchemas(verifyCommon, preset, SECRET_TEMPLATE);
 
   /**
    * A webhook node's `verify`: `header`, `encoding` and `prefix` for the hmac-sha256 preset only
@@ -112,7 +126,9 @@ const checks = once(() => {
       ...(preset === "hmac-sha256" ? ["encoding", "prefix"] : []),
     ],
     z
-      .discriminatedUnion("preset", [PresetVerify, HmacVerify], { unionFallback: true })
+      .discriminatedUnion("preset", [PresetVerify, HmacVerify, MetaVerify, AsanaVerify], {
+        unionFallback: true,
+      })
       .transform((verify): Verify<typeof PresetVerify, typeof HmacVerify> => {
         if (verify.preset !== "hmac-sha256") return verify;
         const { prefix, header, ...rest } = verify;
@@ -165,8 +181,11 @@ export const verifySetting = () => checks().VerifySetting;
 /** A webhook node's `dedupe` setting (docs/webhooks.md#deduplication). */
 export const dedupeSetting = () => checks().DedupeSetting;
 
-type Verify<P extends z.ZodType, H extends z.ZodType> = Omit<z.output<P>, "preset"> & {
+/** `secret` is absent for asana alone; `verifyToken` is meta's (docs/webhooks.md#handshakes). */
+type Verify<P extends z.ZodType, H extends z.ZodType> = Omit<z.output<P>, "preset" | "secret"> & {
   preset: SignaturePreset;
+  secret?: string;
+  verifyToken?: string;
 } & Partial<Pick<z.output<H>, Extract<"header" | "encoding" | "prefix", keyof z.output<H>>>>;
 
 /** A webhook node's signature check, with its defaults; the hmac-sha256 fields for it alone. */

@@ -106,7 +106,14 @@ export type DirectOutcome =
   | { kind: "responded"; executionId: string; reply: Reply }
   | { kind: "failed"; executionId: string; nodeKey: string | null }
   /** `resultToken`: the handle for fetching the result later (docs/webhooks.md#result-handles). */
-  | { kind: "timeout"; executionId: string; resultToken?: string };
+  | { kind: "timeout"; executionId: string; resultToken?: string }
+  /**
+   * A sender's handshake, answered for the builder with `reply` (status, content type, headers and
+   * body; none for asana's); nothing started (docs/webhooks.md#handshakes).
+   */
+  | { kind: "handshake"; reply: Reply }
+  /** A handshake refused (403 handshake_refused): meta's wrong verify token, asana's second secret. */
+  | { kind: "handshake_refused" };
 
 /** What a result handle shows: the settled outcome, or that the execution is still running. */
 export type ResultState = Settled | { kind: "running"; executionId: string };
@@ -233,6 +240,13 @@ export interface WorkflowRunnerApi {
   testRun(workflowId: string, nodeKey: string, sampleId?: string): Promise<TestRunResult>;
   /** A webhook node's captured samples, newest first; null when the workflow has no such node. */
   samples(workflowId: string, nodeKey: string): Promise<Sample[] | null>;
+  /**
+   * Shard 0 keeps an asana hook secret for a node, sealed (docs/webhooks.md#handshakes).
+   * @returns true once `secret` is the node's kept one; false while another is kept
+   */
+  keepHookSecret(workflowId: string, nodeKey: string, secret: string): Promise<boolean>;
+  /** The asana hook secret shard 0 keeps for a node, or null. */
+  hookSecret(workflowId: string, nodeKey: string): Promise<string | null>;
   /**
    * Shard 0 claims a call's delivery keys for the execution (docs/webhooks.md#deduplication).
    * @returns the first execution's id for a repeated key, or null once this call holds them

@@ -34,6 +34,7 @@ import { DedupeStore, type DeliveryKey } from "./dedupe-store";
 import { listExecutionsBefore } from "./execution-pages";
 import { ExecutionStore } from "./execution-store";
 import { Executor } from "./executor";
+import { asanaNodes, HookSecretStore, HookSecrets } from "./hook-secrets";
 import { Housekeeping } from "./housekeeping";
 import { LateAnswers, webhookNode } from "./late-answers";
 import type { MetricBucket } from "./metrics-counts";
@@ -56,6 +57,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   private readonly receiver: WebhookReceiver;
   private readonly late: LateAnswers;
   private readonly deliveries: Deliveries;
+  private readonly hookSecrets: HookSecrets;
   private readonly requests: RequestLog;
   private readonly captures: CaptureStore;
   private readonly replays: Replays;
@@ -88,11 +90,13 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
       results: new ResultTokens(ctx.storage.sql),
     });
     this.deliveries = new Deliveries(new DedupeStore(ctx.storage.sql), (id) => shard(id, 0));
+    this.hookSecrets = new HookSecrets(new HookSecretStore(ctx.storage.sql, env), shard);
     this.receiver = new WebhookReceiver({
       source: this.source,
       executor: this.executor,
       rateLimits: new RateLimitStore(ctx.storage, (promise) => ctx.waitUntil(promise)),
       deliveries: this.deliveries,
+      hookSecrets: this.hookSecrets,
       late: this.late,
       requests: this.requests,
       metrics: this.metrics,
@@ -112,6 +116,8 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     // A raised or removed limit lets queued executions start now (docs/webhooks.md#concurrency).
     if (config) {
       this.executor.limitChanged(config.definition.concurrency);
+      // Saved without asana, a node's kept hook secret is reset (docs/webhooks.md#handshakes).
+      this.hookSecrets.local.keepOnly(asanaNodes(config.definition.nodes));
       await this.housekeeping.arm();
     } else {
       // Deleted: nothing is written again (a write under way, a late alarm) after this.
@@ -135,6 +141,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
 
   async resealRecords(after: string | null, limit: number): Promise<ResealPage> {
     await this.executor.store.settle();
+    if (after === null) await this.hookSecrets.local.reseal();
     return resealRecords(this.ctx.storage, new StateBox(this.env), after, limit);
   }
 
@@ -156,6 +163,14 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     windowMs: number,
   ): Promise<string | null> {
     return this.deliveries.local.claim(keys, executionId, Date.now(), windowMs);
+  }
+
+  async keepHookSecret(workflowId: string, nodeKey: string, secret: string): Promise<boolean> {
+    return await this.hookSecrets.local.keep(workflowId, nodeKey, secret);
+  }
+
+  async hookSecret(workflowId: string, nodeKey: string): Promise<string | null> {
+    return await this.hookSecrets.local.get(workflowId, nodeKey);
   }
 
   async releaseDelivery(executionId: string): Promise<void> {

@@ -26,6 +26,10 @@ export function statusOf(outcome: DirectOutcome): number {
       return 429;
     case "bad_body":
       return outcome.status;
+    case "handshake":
+      return outcome.reply.status;
+    case "handshake_refused":
+      return 403;
   }
 }
 
@@ -38,6 +42,9 @@ export function loggedOutcome(outcome: WebhookOutcome): RequestOutcome {
       return "stopped";
     case "bad_body":
       return outcome.status === 413 ? "payload_too_large" : "invalid_body";
+    case "handshake":
+    case "handshake_refused":
+      return "handshake";
     case "accepted":
     case "succeeded":
     case "responded":

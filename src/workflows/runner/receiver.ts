@@ -1,15 +1,17 @@
 /**
  * The WorkflowRunner's webhook half (docs/architecture.md#workflow-runner, docs/webhooks.md): checks
- * 404 (or stopped), 405, 429 (this shard's share, docs/scaling.md#runner-shards), signature, body,
- * deduplication; starts the execution, answers per responseMode, logs and counts the call.
+ * 404 (or stopped), 405, 429 (this shard's share, docs/scaling.md#runner-shards), signature, a
+ * sender's handshake (answered, docs/webhooks.md#handshakes), body, deduplication; starts the
+ * execution, answers per responseMode, logs and counts the call.
  */
 import { DAY_MS } from "../../db/retention";
 import { log } from "../../platform/log";
 import type { RateLimitStore } from "../../platform/rate-limit-store";
 import { redactPrepared } from "../engine/redact";
-import type { WebhookNode } from "../nodes/types";
+import type { WebhookNode, WebhookVerify } from "../nodes/types";
+import { answerHandshake, handshakeOf } from "../webhook/handshakes";
 import { renderReply } from "../webhook/http-answer";
-import { signatureOf, verifyCall } from "../webhook/signatures";
+import { checkSignature, type SignedRequest, signatureOf, verifyCall } from "../webhook/signatures";
 import type { RunnerConfig } from "./config";
 import type {
   DirectOutcome,
@@ -21,6 +23,7 @@ import type {
 import { redactHeaders } from "./credential-headers";
 import type { Deliveries } from "./dedupe-claims";
 import type { Executor } from "./executor";
+import type { HookSecrets } from "./hook-secrets";
 import { type LateAnswers, webhookNode } from "./late-answers";
 import type { RunnerMetrics } from "./metrics-store";
 import { loggedOutcome, statusOf } from "./outcome-status";
@@ -35,6 +38,8 @@ export type ReceiverParts = {
   executor: Executor;
   rateLimits: RateLimitStore;
   deliveries: Deliveries;
+  /** Asana's kept hook secrets (docs/webhooks.md#handshakes). */
+  hookSecrets: HookSecrets;
   late: LateAnswers;
   requests: RequestLog;
   /** The runner's hourly counters (docs/operations.md#metrics). */
@@ -90,7 +95,9 @@ export class WebhookReceiver {
     const { executor, rateLimits, source, deliveries, late } = this.parts;
     // A stopped workflow's URLs answer 404 (docs/api/webhooks.md#responses); the log says why.
     if (config.status !== "running") return { outcome: { kind: "not_found", stale: false } };
-    if (call.method !== node.httpMethod) {
+    // A handshake is answered whatever the node's method (docs/webhooks.md#handshakes).
+    const handshake = node.verify ? handshakeOf(node.verify, call) : null;
+    if (!handshake && call.method !== node.httpMethod) {
       return { outcome: { kind: "method_not_allowed", allow: node.httpMethod } };
     }
     // Each shard enforces its share; the shares add up to the node's limit (docs/scaling.md#rate-limits).
@@ -103,9 +110,10 @@ export class WebhookReceiver {
       return { outcome: { kind: "rate_limited", retryAfterSeconds, limit } };
     }
     const secrets = await source.secretValues(config.workspaceId);
-    if (node.verify && call.body) {
+    // Unsigned handshakes carry no signature: each is checked as answerHandshake says.
+    if (node.verify && call.body && (handshake === null || handshake.signed)) {
       const signed = { url: call.url, headers: call.headers, body: call.body };
-      const refusal = await verifyCall(node.verify, secrets, signed);
+      const refusal = await this.verify(config, node.key, node.verify, signed, secrets, here);
       if (refusal) {
         // Why is logged and recorded, never told: it would help whoever forged the call.
         log("warn", "webhook_signature_refused", {
@@ -115,6 +123,12 @@ export class WebhookReceiver {
         });
         return { outcome: { kind: "invalid_signature" }, reason: refusal };
       }
+    }
+    if (handshake && node.verify) {
+      const { workflowId } = config;
+      const keep = (secret: string) =>
+        this.parts.hookSecrets.keep(workflowId, node.key, secret, here);
+      return await answerHandshake(handshake, node.verify, secrets, keep);
     }
     if (!call.input.ok) {
       const { status, message } = call.input;
@@ -159,6 +173,20 @@ export class WebhookReceiver {
     if (settled) return { outcome: await late.withHandle(workflowId, await settled), queued };
     const reply = renderReply(node, output, executionId);
     return { outcome: accepted(executionId, reply, queued), queued };
+  }
+
+  /** Checks a call's signature; asana's with the hook secret its handshake left (none: refused). */
+  private async verify(
+    config: RunnerConfig,
+    nodeKey: string,
+    verify: WebhookVerify,
+    signed: SignedRequest,
+    secrets: Awaited<ReturnType<WorkflowSource["secretValues"]>>,
+    here: number,
+  ) {
+    if (verify.preset !== "asana") return await verifyCall(verify, secrets, signed);
+    const kept = await this.parts.hookSecrets.get(config.workflowId, nodeKey, here);
+    return await checkSignature(verify, kept ?? undefined, signed);
   }
 
   /** A repeated delivery's first answer, from the shard its execution id names. */

@@ -12,6 +12,7 @@ export const REQUEST_OUTCOMES = [
   "invalid_body",
   "stopped",
   "queue_full",
+  "handshake",
 ] as const;
 export type RequestOutcome = (typeof REQUEST_OUTCOMES)[number];
 

@@ -13,12 +13,11 @@ import { ApiError } from "../../platform/errors";
 import { errorResponses } from "../../platform/openapi";
 import { appUrl } from "../../platform/origins";
 import { workflowShards } from "../definitions/lookups";
-import { queueFull } from "../executions/queue-full";
 import { runnerIfEver } from "../runner/client";
-import type { BadBodyStatus, CaptureOutcome } from "../runner/contract";
 import { runnerOfToken } from "../runner/result-tokens";
 import { encodeReply, type Reply } from "./http-answer";
 import { captureWebhook, receiveWebhook, type WebhookTarget } from "./receive";
+import { refused } from "./refusals";
 
 export const webhooksRouter = createRouter();
 
@@ -30,18 +29,6 @@ const sandboxed = createMiddleware(async (c, next) => {
 });
 webhooksRouter.use("/webhooks/*", sandboxed);
 webhooksRouter.use("/webhook-test/*", sandboxed);
-
-/** The error of a refused body: 413 payload_too_large, 415 unsupported_media_type, 422 invalid_body. */
-function badBody(status: BadBodyStatus, message: string): ApiError {
-  switch (status) {
-    case 413:
-      return new ApiError(413, "payload_too_large", message);
-    case 415:
-      return new ApiError(415, "unsupported_media_type", message);
-    case 422:
-      return new ApiError(422, "invalid_body", message);
-  }
-}
 
 /** 500 workflow_failed of a lastNode or responseNode execution, naming it and its failed node. */
 function workflowFailed(executionId: string, nodeKey: string | null): ApiError {
@@ -96,27 +83,6 @@ webhooksRouter.get("/webhooks/results/:executionId", async (c) => {
       throw workflowFailed(state.executionId, state.nodeKey);
   }
 });
-
-/** A refusal's error: 404, 405, the body's 413, 415 or 422, or 429 for a full queue. */
-function refused(outcome: Exclude<CaptureOutcome, { kind: "captured" }>): ApiError {
-  switch (outcome.kind) {
-    case "not_found":
-      return new ApiError(404, "webhook_not_found", "No running workflow listens at this URL.");
-    case "method_not_allowed":
-      return new ApiError(
-        405,
-        "method_not_allowed",
-        `This webhook accepts ${outcome.allow} only.`,
-        {
-          headers: { allow: outcome.allow },
-        },
-      );
-    case "bad_body":
-      return badBody(outcome.status, outcome.message);
-    case "queue_full":
-      return queueFull(outcome.retryAfterSeconds);
-  }
-}
 
 const targetOf = (c: Context): WebhookTarget => ({
   workspace: c.req.param("workspace") ?? "",
@@ -179,7 +145,10 @@ webhooksRouter.all("/webhooks/:workspace/:workflow/:node", async (c) => {
     case "method_not_allowed":
     case "bad_body":
     case "queue_full":
+    case "handshake_refused":
       throw refused(outcome);
+    case "handshake":
+      return replyWith(c, outcome.reply);
     case "rate_limited":
       throw new ApiError(
         429,
@@ -202,7 +171,7 @@ webhooksRouter.openAPIRegistry.registerPath(
     security: [],
     summary: "Webhook receiver (the node's httpMethod; no credentials)",
     description:
-      "Starts an execution of a running workflow. `immediate`: 200 `{success, executionId}` at once, or the node's own reply. `lastNode`: 200 with the final node's output, 504 workflow_timeout (with `error.resultUrl`, `error.resultToken` and `Location`) or 500 workflow_failed (`error.executionId` names the execution; details carry it and the failing node). `responseNode`: the status, headers and body of the first respond node reached, as soon as it has run (the execution goes on; docs/webhooks.md#respond-node); without one, as lastNode. A Content-Encoding other than identity gets 415 unsupported_media_type. A node with `verify` refuses a call whose signature does not verify with 401 invalid_signature (docs/webhooks.md#signatures).",
+      "Starts an execution of a running workflow. `immediate`: 200 `{success, executionId}` at once, or the node's own reply. `lastNode`: 200 with the final node's output, 504 workflow_timeout (with `error.resultUrl`, `error.resultToken` and `Location`) or 500 workflow_failed (`error.executionId` names the execution; details carry it and the failing node). `responseNode`: the status, headers and body of the first respond node reached, as soon as it has run (the execution goes on; docs/webhooks.md#respond-node); without one, as lastNode. A Content-Encoding other than identity gets 415 unsupported_media_type. A node with `verify` refuses a call whose signature does not verify with 401 invalid_signature (docs/webhooks.md#signatures). With a handshake preset, a sender's handshake is answered as the sender asks, starting nothing, whatever the node's httpMethod; a refused one gets 403 handshake_refused (docs/webhooks.md#handshakes).",
     request: {
       params: z.object({ workspace: z.string(), workflow: z.string(), node: z.string() }),
       body: { content: { "application/json": { schema: z.unknown() } } },
@@ -217,6 +186,7 @@ webhooksRouter.openAPIRegistry.registerPath(
         "webhook_not_found",
         "method_not_allowed",
         "invalid_signature",
+        "handshake_refused",
         "payload_too_large",
         "unsupported_media_type",
         "invalid_body",

@@ -5,6 +5,7 @@
 import { base64ToBytes, bytesToBase64, bytesToHex, constantTimeEqual } from "../../platform/crypto";
 import type { WebhookVerify } from "../nodes/types";
 import { SECRET_TEMPLATE } from "../nodes/webhook-checks";
+import { HANDSHAKE_CHECKS, handshakeSignatureOf } from "./handshake-presets";
 
 /** Why a call's signature was refused; logged, never answered (docs/webhooks.md#signatures). */
 export type SignatureRefusal = "no_secret" | "missing_header" | "bad_signature" | "stale_timestamp";
@@ -191,6 +192,7 @@ const CHECKS: Record<WebhookVerify["preset"], Check> = {
       ? verdict(constantTimeEqual(base64(mac), value))
       : verdict(constantTimeEqual(hex(mac), value.toLowerCase()));
   },
+  ...HANDSHAKE_CHECKS,
 };
 
 /**
@@ -231,7 +233,7 @@ export function signatureOf(
       return settings.encoding === "base64" ? (value ?? null) : (value?.toLowerCase() ?? null);
     }
     default:
-      return null;
+      return handshakeSignatureOf(settings.preset, headers);
   }
 }
 
@@ -242,6 +244,6 @@ export function verifyCall(
   request: SignedRequest,
   nowMs = Date.now(),
 ): Promise<SignatureRefusal | null> {
-  const name = SECRET_TEMPLATE.exec(verify.secret)?.[1];
+  const name = SECRET_TEMPLATE.exec(verify.secret ?? "")?.[1];
   return checkSignature(verify, name ? secretValues.values[name] : undefined, request, nowMs);
 }

@@ -28,6 +28,7 @@ const OUTCOMES: Record<string, string> = {
   invalid_body: "Bad body",
   stopped: "Stopped",
   queue_full: "Queue full",
+  handshake: "Handshake",
 };
 
 /** The Overview's charts over the points (oldest first). */

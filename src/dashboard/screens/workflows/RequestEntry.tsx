@@ -58,7 +58,8 @@ function EntryDetail({ workflowId, entry }: { workflowId: string; entry: Entry }
         </dd>
         <dt>Answer</dt>
         <dd>
-          {entry.status} <Badge tone={outcomeTone(entry.outcome)}>{OUTCOMES[entry.outcome]}</Badge>{" "}
+          {entry.status}{" "}
+          <Badge tone={outcomeTone(entry.outcome, entry.status)}>{OUTCOMES[entry.outcome]}</Badge>{" "}
           in {entry.latencyMs} ms
         </dd>
         {entry.reason ? (

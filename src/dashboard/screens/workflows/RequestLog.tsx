@@ -76,7 +76,9 @@ export function RequestLog({ workflowId }: { workflowId: string }) {
           {
             label: "Outcome",
             cell: (entry) => (
-              <Badge tone={outcomeTone(entry.outcome)}>{OUTCOMES[entry.outcome]}</Badge>
+              <Badge tone={outcomeTone(entry.outcome, entry.status)}>
+                {OUTCOMES[entry.outcome]}
+              </Badge>
             ),
           },
           { label: "Status", cell: (entry) => entry.status },

@@ -20,14 +20,15 @@ export const OUTCOMES: Record<Outcome, string> = {
   invalid_body: "Invalid body",
   stopped: "Workflow stopped",
   queue_full: "Queue full",
+  handshake: "Handshake",
 };
 
-/** Outcomes that ran (or will run) the workflow; every other one is a refusal. */
-const RAN: ReadonlySet<Outcome> = new Set(["accepted", "deduplicated", "queued"]);
+/** Outcomes that ran (or will run) the workflow, or answered a sender's handshake; others are refusals. */
+const RAN: ReadonlySet<Outcome> = new Set(["accepted", "deduplicated", "queued", "handshake"]);
 
-/** A request log outcome's badge colour: refusals are bad, queued is under way. */
-export function outcomeTone(outcome: Outcome): Tone {
-  if (!RAN.has(outcome)) return "bad";
+/** A request log outcome's badge colour: refusals are bad (a refused handshake too), queued is under way. */
+export function outcomeTone(outcome: Outcome, status = 200): Tone {
+  if (!RAN.has(outcome) || status >= 400) return "bad";
   return outcome === "queued" ? "busy" : "ok";
 }
 
@@ -37,7 +38,8 @@ export function outcomeTone(outcome: Outcome): Tone {
  * since it would help whoever forged the call.
  */
 export function reasonToldToCaller(outcome: Outcome): boolean {
-  return outcome !== "invalid_signature";
+  // A refused handshake's answer says only that it was refused (docs/webhooks.md#handshakes).
+  return outcome !== "invalid_signature" && outcome !== "handshake";
 }
 
 /** An execution's (or a node run's) badge colour. */
