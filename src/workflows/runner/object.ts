@@ -34,6 +34,7 @@ import { DedupeStore, type DeliveryKey } from "./dedupe-store";
 import { listExecutionsBefore } from "./execution-pages";
 import { ExecutionStore } from "./execution-store";
 import { Executor } from "./executor";
+import { Gatherings } from "./gatherings";
 import { Housekeeping } from "./housekeeping";
 import { LateAnswers, webhookNode } from "./late-answers";
 import type { MetricBucket } from "./metrics-counts";
@@ -62,6 +63,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   private readonly tests: TestRuns;
   private readonly metrics: RunnerMetrics;
   private readonly housekeeping: Housekeeping;
+  private readonly gatherings: Gatherings;
   private deleted = false;
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
@@ -88,6 +90,8 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
       results: new ResultTokens(ctx.storage.sql),
     });
     this.deliveries = new Deliveries(new DedupeStore(ctx.storage.sql), (id) => shard(id, 0));
+    const { source, executor, deliveries } = this;
+    this.gatherings = new Gatherings(ctx, new StateBox(env), { source, executor, deliveries });
     this.receiver = new WebhookReceiver({
       source: this.source,
       executor: this.executor,
@@ -96,6 +100,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
       late: this.late,
       requests: this.requests,
       metrics: this.metrics,
+      gatherings: this.gatherings,
       shard,
     });
     this.replays = new Replays(this.source, this.executor, ctx.storage.sql);
@@ -192,7 +197,8 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   }
 
   async getExecution(executionId: string): Promise<ExecutionRecord | null> {
-    return await this.executor.store.get(executionId);
+    // A gathering not started yet is shown queued (docs/webhooks.md#flow-control).
+    return (await this.executor.store.get(executionId)) ?? this.gatherings.record(executionId);
   }
 
   async listExecutions(
@@ -277,6 +283,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   override async alarm(): Promise<void> {
     if (this.deleted) return;
     await this.executor.runDue();
+    await this.gatherings.runDue();
     await this.replays.watch();
     await this.metrics.alarm();
     await this.housekeeping.run();
