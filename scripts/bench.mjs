@@ -4,8 +4,8 @@
  * proxy), on 127.0.0.1. Four groups, each on a fresh server with its own `GET /health` reference:
  * - launch: create, create with an event endpoint listening, look-up, revoke, idempotent replay,
  *   list (a search in a workspace of BENCH_LIST_LINKS links), look-up of links no ledger has seen;
- * - webhooks: immediate, lastNode, with `verify` (GitHub), with `dedupe`, on 1, 2 and 4 runner
- *   shards; then the hold test;
+ * - webhooks: immediate, lastNode, with `verify` (GitHub), with `dedupe`, with `debounce` and
+ *   `batch`, on 1, 2 and 4 runner shards; then the hold test;
  * - chat: a person's message over the socket, round trip to the agent's final message;
  * - floor: the runtime's own cost of the steps a call cannot skip (scripts/bench/floor.mjs), a
  *   chat round trip's included.

@@ -2,7 +2,7 @@
  * Debounce and batch (docs/webhooks.md#debounce, docs/webhooks.md#batch): calls of one key gather
  * in the runner's SQLite (GatheringStore, their data sealed like running states) under the execution
  * id the first call was answered with; the alarm starts each gathering through `Executor.start` once
- * due, so a restart or an eviction loses none (docs/scaling.md#flow-control-on-one-shard).
+ * due, so a restart or an eviction loses none (docs/scaling.md#debounce-and-batch).
  */
 import type { JsonValue } from "../../platform/json";
 import { log } from "../../platform/log";

@@ -14,7 +14,7 @@ export const MAX_RUNNER_SHARDS = 8;
  * How many runners the definition asks for: its highest `rateLimitPerMinute` over
  * RUNNER_CAPACITY_PER_MINUTE, rounded up, at most MAX_RUNNER_SHARDS; one with `concurrency`, and
  * one with a webhook node's `debounce` or `batch`, so each key's gathering lives on one object
- * (docs/scaling.md#flow-control-on-one-shard).
+ * (docs/scaling.md#debounce-and-batch).
  */
 export function shardCount(definition: WorkflowDefinition): number {
   if (definition.concurrency) return 1;
