@@ -233,8 +233,8 @@ async function main() {
     process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : undefined,
   );
   const vars = {
-    RATE_LIMIT_PER_MINUTE: "1000000000",
-    MAX_PENDING_LINKS: "1000000000",
+    RATE_LIMIT_PER_MINUTE: "999999999",
+    MAX_PENDING_LINKS: "999999999",
     OPERATOR_TOKEN: randomBytes(24).toString("hex"),
     SECRETS_KEY: randomBytes(32).toString("base64"),
     ALLOW_PRIVATE_OUTBOUND: "true",

@@ -66,6 +66,10 @@ const valid: RawNode[] = [
   hook({ verify: hmac({}), dedupe: { windowSeconds: 604_800 } }),
   hook({ verify: { preset: "github", secret }, dedupe: false }),
   hook({ dedupe: false }),
+  hook({ debounce: { key: "{{hook.body.customer}}", periodSeconds: 1 } }),
+  hook({ debounce: { key: "", periodSeconds: 86_400, maxWaitSeconds: 86_400 }, dedupe: false }),
+  hook({ batch: { maxSize: 2, maxWaitSeconds: 1 } }),
+  hook({ batch: { maxSize: 1_000, maxWaitSeconds: 3_600, key: "{{hook.body.tenant}}" } }),
 ];
 
 const invalid = [
@@ -172,6 +176,27 @@ const invalid = [
     "dedupe.windowSeconds out_of_range",
   ),
   bad(hook({ dedupe: { key: "{{hook.body.id}}", scope: "x" } }), "dedupe.scope unknown_field"),
+  bad(hook({ debounce: { periodSeconds: 1 } }), "debounce.key invalid_type"),
+  bad(hook({ debounce: { key: "k", periodSeconds: 0 } }), "debounce.periodSeconds out_of_range"),
+  bad(
+    hook({ debounce: { key: "k", periodSeconds: 1, maxWaitSeconds: 86_401 } }),
+    "debounce.maxWaitSeconds out_of_range",
+  ),
+  bad(hook({ batch: { maxSize: 1_001, maxWaitSeconds: 1 } }), "batch.maxSize out_of_range"),
+  bad(hook({ batch: { maxSize: 2, maxWaitSeconds: 0 } }), "batch.maxWaitSeconds out_of_range"),
+  bad(hook({ batch: { maxSize: 2, maxWaitSeconds: 1, size: 3 } }), "batch.size unknown_field"),
+  bad(
+    hook({ debounce: { key: "k", periodSeconds: 1 }, responseMode: "lastNode" }),
+    "debounce not_allowed",
+  ),
+  bad(
+    hook({ batch: { maxSize: 2, maxWaitSeconds: 1 }, responseMode: "responseNode" }),
+    "batch not_allowed",
+  ),
+  bad(
+    hook({ debounce: { key: "k", periodSeconds: 1 }, batch: { maxSize: 2, maxWaitSeconds: 1 } }),
+    "batch not_allowed",
+  ),
 ];
 
 /** The webhook node's corpus. */

@@ -13,6 +13,8 @@ export const OUTCOMES: Record<Outcome, string> = {
   accepted: "Accepted",
   deduplicated: "Deduplicated",
   queued: "Queued",
+  debounced: "Debounced",
+  batched: "Batched",
   invalid_signature: "Invalid signature",
   rate_limited: "Rate limited",
   method_not_allowed: "Method not allowed",
@@ -23,7 +25,13 @@ export const OUTCOMES: Record<Outcome, string> = {
 };
 
 /** Outcomes that ran (or will run) the workflow; every other one is a refusal. */
-const RAN: ReadonlySet<Outcome> = new Set(["accepted", "deduplicated", "queued"]);
+const RAN: ReadonlySet<Outcome> = new Set([
+  "accepted",
+  "deduplicated",
+  "queued",
+  "debounced",
+  "batched",
+]);
 
 /** A request log outcome's badge colour: refusals are bad, queued is under way. */
 export function outcomeTone(outcome: Outcome): Tone {
