@@ -18,7 +18,7 @@ import {
   send,
   succeeded,
 } from "../helpers/flow-gather";
-import { createWorkflow, execution } from "../helpers/workflows";
+import { createWorkflow, execution, hook } from "../helpers/workflows";
 
 let ws: Workspace;
 beforeAll(async () => {
@@ -127,6 +127,22 @@ describe("batch", () => {
       "deduplicated",
       "batched",
     ]);
+  });
+
+  it("a builder's test run of a batch node runs with a batch of one", async () => {
+    const flow = await createWorkflow(ws, batched({ maxSize: 5, maxWaitSeconds: 60 }), {
+      start: false,
+    });
+    const armed = await call("POST", `/v1/manage/workflows/${flow.id}/nodes/webhook_1/capture`, {
+      token: ws.ownerToken,
+      body: { run: true },
+    });
+    expect(armed.status).toBe(201);
+    const answer = await hook(flow.webhookTestUrls.webhook_1 as string, { body: { n: 7 } });
+    const { executionId } = (await answer.json()) as { executionId: string };
+    const { output, record } = await succeeded(ws, flow.id, executionId);
+    expect((output as { items: Item[] }).items.map((item) => item.body.n)).toEqual([7]);
+    expect(record.nodes.find((node) => node.key === "done")?.output).toEqual({ first: 7 });
   });
 
   it("runs on one shard, and is refused at save with a held caller or out of range", async () => {

@@ -97,6 +97,19 @@ describe("debounce", () => {
     });
   });
 
+  it("a call after the quiet period opens the next execution, even before the alarm fired", async () => {
+    const flow = await createWorkflow(ws, debounced(byCustomer));
+    const url = flow.webhookUrls.webhook_1 as string;
+    const first = await send(url, { customer: "late", n: 1 });
+    const next = await at(Date.now() + MINUTE + 1_000, () => send(url, { customer: "late", n: 2 }));
+    expect(next.executionId).not.toBe(first.executionId);
+    expect(next.debounced).toBeNull();
+    // The late call started the due one: it ran with its own data, not the newer call's.
+    expect((await succeeded(ws, flow.id, first.executionId)).output).toMatchObject({
+      body: { n: 1 },
+    });
+  });
+
   it('counts a key that renders empty under ""', async () => {
     const flow = await createWorkflow(
       ws,

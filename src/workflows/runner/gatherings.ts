@@ -116,7 +116,13 @@ export class Gatherings {
     const aad = stateAad(config.workflowId, call.executionId);
     const sealed = { call_id: call.executionId, data: await box.seal(JSON.stringify(data), aad) };
     // From here to the writes nothing is awaited: two calls of one key never open two gatherings.
-    const open = this.store.open(node.key, key, kind);
+    let open = this.store.open(node.key, key, kind);
+    if (open && open.due_at <= now) {
+      // Its time came and the alarm is on its way: this call belongs to the next one.
+      this.store.close(open.execution_id);
+      this.ctx.waitUntil(this.runDue());
+      open = undefined;
+    }
     let executionId: string;
     let dueAt: number;
     if (!open) {
@@ -235,7 +241,7 @@ export class Gatherings {
 }
 
 /** One call as a batch's item: `{body, headers, queryParams, method, receivedAt}` (ISO 8601). */
-function batchItem(output: WebhookOutput, receivedAt: number) {
+export function batchItem(output: WebhookOutput, receivedAt: number) {
   const { body, headers, queryParams, method, rawBody } = output;
   const at = new Date(receivedAt).toISOString();
   return { body, headers, queryParams, method, receivedAt: at, ...(rawBody ? { rawBody } : {}) };
