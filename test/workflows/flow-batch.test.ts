@@ -5,7 +5,7 @@
  * durable, deduplicated first, logged `batched`, on one shard, refused at save with a held caller.
  */
 import { evictDurableObject } from "cloudflare:test";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { WorkflowDefinition } from "../../src/workflows/nodes/types";
 import { shardCount } from "../../src/workflows/runner/shards";
 import { call, seedWorkspace, type Workspace } from "../helpers/api";
@@ -127,6 +127,28 @@ describe("batch", () => {
       "deduplicated",
       "batched",
     ]);
+  });
+
+  it("an erasure drops the waiting calls that carry the person", async () => {
+    const flow = await createWorkflow(ws, batched({ maxSize: 5, maxWaitSeconds: 60 }));
+    const url = flow.webhookUrls.webhook_1 as string;
+    const first = await send(url, { customer: "cus_gone_7", n: 1 });
+    await send(url, { customer: "cus_kept_7", n: 2 });
+    const erasing = await call("POST", "/v1/manage/erasures", {
+      token: ws.ownerToken,
+      body: { externalId: "cus_gone_7" },
+    });
+    const { id } = (await erasing.json()) as { id: string };
+    await vi.waitFor(
+      async () => {
+        const answer = await call("GET", `/v1/manage/erasures/${id}`, { token: ws.ownerToken });
+        expect(((await answer.json()) as { status: string }).status).toBe("succeeded");
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    await alarmAt(flow.id, Date.now() + 61_000);
+    const { output } = await succeeded(ws, flow.id, first.executionId);
+    expect((output as { items: Item[] }).items.map((item) => item.body.n)).toEqual([2]);
   });
 
   it("a builder's test run of a batch node runs with a batch of one", async () => {

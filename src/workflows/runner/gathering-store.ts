@@ -141,6 +141,31 @@ export class GatheringStore {
       .toArray();
   }
 
+  /** Every waiting call with its workflow (for erasure), at most `limit`. */
+  everyCall(
+    limit: number,
+  ): (GatheredCall & { execution_id: string; n: number; workflow_id: string })[] {
+    return this.sql
+      .exec<GatheredCall & { execution_id: string; n: number; workflow_id: string }>(
+        `SELECT c.execution_id, c.n, c.call_id, c.data, g.workflow_id FROM gathered_calls c
+          JOIN gatherings g ON g.execution_id = c.execution_id LIMIT ?`,
+        limit,
+      )
+      .toArray();
+  }
+
+  /** Drops one call; a gathering left with none is dropped too. */
+  dropCall(executionId: string, n: number): void {
+    this.sql.exec("DELETE FROM gathered_calls WHERE execution_id = ? AND n = ?", executionId, n);
+    const left = this.sql
+      .exec<{ n: number }>(
+        "SELECT COUNT(*) AS n FROM gathered_calls WHERE execution_id = ?",
+        executionId,
+      )
+      .one().n;
+    if (left === 0) this.delete(executionId);
+  }
+
   /** Closes a gathering: calls of its key open a new one from now on. */
   close(executionId: string): void {
     this.sql.exec("UPDATE gatherings SET open = 0 WHERE execution_id = ?", executionId);

@@ -134,7 +134,8 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   }
 
   async eraseRecords(externalId: string, after: string | null, limit: number) {
-    const parts = { storage: this.ctx.storage, executor: this.executor, requests: this.requests };
+    const { executor, requests, gatherings } = this;
+    const parts = { storage: this.ctx.storage, executor, requests, gatherings };
     return eraseFromRunner(parts, new StateBox(this.env), externalId, { after, limit });
   }
 
