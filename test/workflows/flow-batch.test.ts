@@ -4,10 +4,12 @@
  * maxWaitSeconds after the first; each call is answered at once with the batch's id; per key;
  * durable, deduplicated first, logged `batched`, on one shard, refused at save with a held caller.
  */
-import { evictDurableObject } from "cloudflare:test";
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { WorkflowDefinition } from "../../src/workflows/nodes/types";
 import { shardCount } from "../../src/workflows/runner/shards";
+import { StateBox, stateAad } from "../../src/workflows/runner/state-box";
 import { call, seedWorkspace, type Workspace } from "../helpers/api";
 import {
   alarmAt,
@@ -151,6 +153,30 @@ describe("batch", () => {
     expect((output as { items: Item[] }).items.map((item) => item.body.n)).toEqual([2]);
   });
 
+  it("a reseal seals its waiting calls again under the current key", async () => {
+    const flow = await createWorkflow(ws, batched({ maxSize: 2, maxWaitSeconds: 60 }));
+    const url = flow.webhookUrls.webhook_1 as string;
+    const first = await send(url, { n: 1 });
+    const page = await runInDurableObject(runner(flow.id), async (instance, state) => {
+      const { sql } = state.storage;
+      const [stored] = sql
+        .exec<{ call_id: string; data: string }>("SELECT * FROM gathered_calls")
+        .toArray();
+      const aad = stateAad(flow.id, stored?.call_id ?? "");
+      // As sealed before sealed values named their key (docs/security.md#rotating-keys).
+      const plain = await new StateBox(env).open(stored?.data ?? "", aad);
+      const legacy = `sealed:v1:${await legacySeal(plain, aad)}`;
+      sql.exec("UPDATE gathered_calls SET data = ?", legacy);
+      const resealed = await instance.resealRecords(null, 10);
+      const [now] = sql.exec<{ data: string }>("SELECT data FROM gathered_calls").toArray();
+      return { resealed, named: now?.data.startsWith("sealed:v1:k1.") };
+    });
+    expect(page).toMatchObject({ resealed: { executions: 1 }, named: true });
+    await send(url, { n: 2 });
+    const { output } = await succeeded(ws, flow.id, first.executionId);
+    expect((output as { items: Item[] }).items.map((item) => item.body.n)).toEqual([1, 2]);
+  });
+
   it("a builder's test run of a batch node runs with a batch of one", async () => {
     const flow = await createWorkflow(ws, batched({ maxSize: 5, maxWaitSeconds: 60 }), {
       start: false,
@@ -208,3 +234,19 @@ describe("batch", () => {
     );
   });
 });
+
+/** A value as sealed before key ids: `base64(iv || ciphertext || tag)` under SECRETS_KEY. */
+async function legacySeal(plaintext: string, aad: string): Promise<string> {
+  const raw = Uint8Array.from(atob(env.SECRETS_KEY as string), (c) => c.charCodeAt(0));
+  const key = await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt"]);
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const additionalData = new TextEncoder().encode(aad);
+  const sealed = new Uint8Array(
+    await crypto.subtle.encrypt(
+      { name: "AES-GCM", iv, additionalData },
+      key,
+      new TextEncoder().encode(plaintext),
+    ),
+  );
+  return btoa(String.fromCharCode(...iv, ...sealed));
+}

@@ -154,6 +154,18 @@ export class GatheringStore {
       .toArray();
   }
 
+  /** Replaces a call's sealed data if it is still `call.data`; whether it was. */
+  replaceCall(call: GatheredCall & { execution_id: string; n: number }, data: string): boolean {
+    const done = this.sql.exec(
+      "UPDATE gathered_calls SET data = ? WHERE execution_id = ? AND n = ? AND data = ?",
+      data,
+      call.execution_id,
+      call.n,
+      call.data,
+    );
+    return done.rowsWritten > 0;
+  }
+
   /** Drops one call; a gathering left with none is dropped too. */
   dropCall(executionId: string, n: number): void {
     this.sql.exec("DELETE FROM gathered_calls WHERE execution_id = ? AND n = ?", executionId, n);

@@ -14,6 +14,7 @@ import type { Deliveries } from "./dedupe-claims";
 import type { Executor } from "./executor";
 import { flowKey } from "./flow-key";
 import { type GatheringKind, type GatheringRow, GatheringStore } from "./gathering-store";
+import { eraseGathered, resealGathered } from "./gathering-upkeep";
 import { webhookNode } from "./late-answers";
 import type { RequestOutcome } from "./request-log-entry";
 import { QUEUE_FULL_RETRY_SECONDS } from "./slots";
@@ -24,8 +25,6 @@ import type { WorkflowSource } from "./workflow-source";
 export const MAX_GATHERINGS = 10_000;
 /** Gatherings started per pass of the alarm; more wait for the next pass, right after. */
 const STARTS_PER_PASS = 100;
-/** Waiting calls an erasure opens at most (MAX_GATHERINGS batches of 10 calls). */
-const MAX_ERASE_SCAN = 100_000;
 /** Failed attempts to start a gathering before it is given up (logged). */
 const MAX_ATTEMPTS = 5;
 /** How long after a failed attempt the next one comes (ms). */
@@ -220,25 +219,14 @@ export class Gatherings {
     }
   }
 
-  /**
-   * Drops the waiting calls that carry a person (docs/security.md#erasure), each opened to be read;
-   * a gathering left with no call runs nothing. At most MAX_ERASE_SCAN calls are read (logged beyond).
-   * @returns how many calls were dropped
-   */
-  async erase(carries: (text: string) => boolean): Promise<number> {
-    const calls = this.store.everyCall(MAX_ERASE_SCAN + 1);
-    if (calls.length > MAX_ERASE_SCAN)
-      log("warn", "gathering_erase_capped", { calls: calls.length });
-    let dropped = 0;
-    for (const call of calls.slice(0, MAX_ERASE_SCAN)) {
-      const aad = stateAad(call.workflow_id, call.call_id);
-      const text = await this.box.open(call.data, aad).catch(() => null);
-      // One that no longer opens can never run: it goes too.
-      if (text !== null && !carries(text)) continue;
-      this.store.dropCall(call.execution_id, call.n);
-      dropped++;
-    }
-    return dropped;
+  /** Drops the waiting calls that carry a person (gathering-upkeep.ts); how many. */
+  erase(carries: (text: string) => boolean): Promise<number> {
+    return eraseGathered(this.store, this.box, carries);
+  }
+
+  /** Seals the waiting calls again under the current key (gathering-upkeep.ts); how many. */
+  reseal(): Promise<number> {
+    return resealGathered(this.store, this.box);
   }
 
   /**

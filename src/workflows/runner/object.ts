@@ -141,7 +141,9 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
 
   async resealRecords(after: string | null, limit: number): Promise<ResealPage> {
     await this.executor.store.settle();
-    return resealRecords(this.ctx.storage, new StateBox(this.env), after, limit);
+    const page = await resealRecords(this.ctx.storage, new StateBox(this.env), after, limit);
+    if (after === null) page.executions += await this.gatherings.reseal(); // waiting calls too
+    return page;
   }
 
   async receive(call: WebhookCall): Promise<WebhookOutcome | ShardAnswer> {
