@@ -1234,7 +1234,7 @@ export interface components {
             batch?: components["schemas"]["WebhookBatch"];
             /** @description immediate only: the reply's status. Default: 200. */
             responseStatus?: number;
-            /** @description immediate only: the reply's headers, templates over the call and {{$execution.id}}. Default: none. Up to 20, names in any case (sent in lower case), values templates of at most 4096 characters as written and as resolved. Refused: connection, keep-alive, proxy-authenticate, proxy-authorization, proxy-connection, te, trailer, transfer-encoding, upgrade, content-length, x-execution-id, x-deduplicated, and a set-cookie with a Domain (docs/webhooks.md#replies). */
+            /** @description immediate only: the reply's headers, templates over the call and {{$execution.id}}. Default: none. Up to 20, names in any case (sent in lower case), values templates of at most 4096 characters as written and as resolved. Refused: connection, keep-alive, proxy-authenticate, proxy-authorization, proxy-connection, te, trailer, transfer-encoding, upgrade, content-length, x-execution-id, x-deduplicated, x-debounced, and a set-cookie with a Domain (docs/webhooks.md#replies). */
             responseHeaders?: {
                 [key: string]: string;
             };
@@ -1453,7 +1453,7 @@ export interface components {
             };
             /** @description The answer's status; a 3xx needs a `location` header; 204, 205, 304 and every 3xx carry no body. Default: 200. */
             status?: number;
-            /** @description The answer's headers, templates over earlier nodes and {{$execution.id}}; a `content-type` replaces the one of `contentType`. Default: none. Up to 20, names in any case (sent in lower case), values templates of at most 4096 characters as written and as resolved. Refused: connection, keep-alive, proxy-authenticate, proxy-authorization, proxy-connection, te, trailer, transfer-encoding, upgrade, content-length, x-execution-id, x-deduplicated, and a set-cookie with a Domain (docs/webhooks.md#replies). */
+            /** @description The answer's headers, templates over earlier nodes and {{$execution.id}}; a `content-type` replaces the one of `contentType`. Default: none. Up to 20, names in any case (sent in lower case), values templates of at most 4096 characters as written and as resolved. Refused: connection, keep-alive, proxy-authenticate, proxy-authorization, proxy-connection, te, trailer, transfer-encoding, upgrade, content-length, x-execution-id, x-deduplicated, x-debounced, and a set-cookie with a Domain (docs/webhooks.md#replies). */
             headers?: {
                 [key: string]: string;
             };
