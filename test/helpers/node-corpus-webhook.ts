@@ -118,6 +118,10 @@ const invalid = [
     "responseHeaders.x-execution-id refused_header",
   ),
   bad(
+    hook({ responseHeaders: { "X-Debounced": "false" } }),
+    "responseHeaders.X-Debounced refused_header",
+  ),
+  bad(
     hook({ responseHeaders: { "Set-Cookie": "a=1; Domain=evil.example" } }),
     "responseHeaders.Set-Cookie refused_header",
   ),
