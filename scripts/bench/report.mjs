@@ -28,6 +28,8 @@ export const FLOOR_OF = {
   "webhook-lastNode": "floor-rpc-put",
   "webhook-verify": "floor-rpc-put",
   "webhook-dedupe": "floor-rpc-put",
+  "webhook-debounce": "floor-rpc-put",
+  "webhook-batch": "floor-rpc-put",
   chat: "floor-chat",
 };
 

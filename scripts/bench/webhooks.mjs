@@ -1,10 +1,13 @@
 // The webhook scenarios (ours, and the same calls to the Node-RED peer): immediate and lastNode
 // through webhook → secret check → set, and the immediate one behind a GitHub signature and with
-// deduplication (every call a new delivery).
+// deduplication (every call a new delivery), debounced over 100 keys, and batched by 100.
 import { createHmac } from "node:crypto";
 import { GITHUB_SECRET, HOOK_BODY, LAST_NODE_ANSWER, WEBHOOK_SECRET } from "./workflows.mjs";
 
 let deliveries = 0;
+let customers = 0;
+/** The debounce scenario's keys: its calls cycle through them (each merges into its key's execution). */
+const FLOW_KEYS = 100;
 
 /** A POST of the bench body with the secret header; `onResponse` counts wrong lastNode answers. */
 function hookRequest(pathname, extraHeaders = {}) {
@@ -61,6 +64,18 @@ export function webhookScenarios(paths) {
         },
       },
     },
+    {
+      name: "webhook-debounce",
+      expect: 200,
+      request: {
+        ...hookRequest(paths["bench-debounce"]),
+        setupRequest(req) {
+          req.headers = { ...req.headers, "x-customer": `c-${customers++ % FLOW_KEYS}` };
+          return req;
+        },
+      },
+    },
+    { name: "webhook-batch", expect: 200, request: hookRequest(paths["bench-batch"]) },
   ];
 }
 

@@ -58,6 +58,18 @@ export const WORKFLOWS = {
     }),
   ),
   "bench-dedupe": checked(hookNode({ dedupe: { key: "{{webhook_1.headers.x-delivery}}" } })),
+  // Flow control (docs/webhooks.md#debounce, docs/webhooks.md#batch): each call merged into its
+  // key's execution (100 keys, a 1 s period), or gathered into batches of 100.
+  "bench-debounce": checked(
+    hookNode({ debounce: { key: "{{webhook_1.headers.x-customer}}", periodSeconds: 1 } }),
+  ),
+  "bench-batch": {
+    nodes: [
+      hookNode({ batch: { maxSize: 100, maxWaitSeconds: 1 } }),
+      { key: "ok", type: "set", fields: { first: "{{webhook_1.items.0.body.orderId}}" } },
+    ],
+    connections: [{ from: "webhook_1", to: "ok" }],
+  },
   // Runner shards (docs/scaling.md#runner-shards): one runner, two (60,000 a minute) and four
   // (100,000).
   "bench-shards-1": oneRunner(),

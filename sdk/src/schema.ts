@@ -1230,9 +1230,11 @@ export interface components {
             verify?: components["schemas"]["WebhookVerify"];
             /** @description Repeated deliveries (docs/webhooks.md#deduplication). Left out, a node with `verify` dedupes on the preset's delivery id, and where the preset signs no timestamp (github, shopify, twilio, hmac-sha256, meta, dropbox, x, asana) on the signature too, for 604800 s or else 86400 s; false turns that off. */
             dedupe?: false | components["schemas"]["WebhookDedupe"];
+            debounce?: components["schemas"]["WebhookDebounce"];
+            batch?: components["schemas"]["WebhookBatch"];
             /** @description immediate only: the reply's status. Default: 200. */
             responseStatus?: number;
-            /** @description immediate only: the reply's headers, templates over the call and {{$execution.id}}. Default: none. Up to 20, names in any case (sent in lower case), values templates of at most 4096 characters as written and as resolved. Refused: connection, keep-alive, proxy-authenticate, proxy-authorization, proxy-connection, te, trailer, transfer-encoding, upgrade, content-length, x-execution-id, x-deduplicated, and a set-cookie with a Domain (docs/webhooks.md#replies). */
+            /** @description immediate only: the reply's headers, templates over the call and {{$execution.id}}. Default: none. Up to 20, names in any case (sent in lower case), values templates of at most 4096 characters as written and as resolved. Refused: connection, keep-alive, proxy-authenticate, proxy-authorization, proxy-connection, te, trailer, transfer-encoding, upgrade, content-length, x-execution-id, x-deduplicated, x-debounced, and a set-cookie with a Domain (docs/webhooks.md#replies). */
             responseHeaders?: {
                 [key: string]: string;
             };
@@ -1308,6 +1310,30 @@ export interface components {
             key?: string;
             /** @description How long a key is remembered (s). Default: 604800 with a verify preset that signs no timestamp (github, shopify, twilio, hmac-sha256, meta, dropbox, x, asana), else 86400. */
             windowSeconds?: number;
+        };
+        /** @description Calls of one key within the period merge into one execution, run with the newest call's data once the period passes without a newer call (or `maxWaitSeconds` after the first); each call is answered at once with that execution's id, merged ones with `x-debounced: true` (docs/webhooks.md#debounce). responseMode immediate only. */
+        WebhookDebounce: {
+            /**
+             * @description A template over this node's output naming whose calls merge, such as `{{webhook_1.body.customer}}`; one that renders empty counts under the key "".
+             * @example {{webhook_1.body.customer}}
+             */
+            key: string;
+            /** @description The quiet period (s): the execution starts once no call of its key came for this long. */
+            periodSeconds: number;
+            /** @description At most this long after the first call (s) the execution starts, however busy its key. Default: none. */
+            maxWaitSeconds?: number;
+        };
+        /** @description Calls gather into one execution whose trigger output is `{items: [{body, headers, queryParams, method, receivedAt}]}`, started at `maxSize` calls or `maxWaitSeconds` after the first; each call is answered at once with the batch's execution id (docs/webhooks.md#batch). responseMode immediate only. */
+        WebhookBatch: {
+            /** @description The batch starts once this many calls have arrived. */
+            maxSize: number;
+            /** @description The batch starts this long after its first call (s), however few it holds. */
+            maxWaitSeconds: number;
+            /**
+             * @description A template over this node's output: each key gathers its own batches. Default: none (one batch at a time, the key "").
+             * @example {{webhook_1.body.customer}}
+             */
+            key?: string;
         };
         /** @description Starts an execution for the agent's conversation events (docs/events.md). */
         ConversationEventNode: {
@@ -1453,7 +1479,7 @@ export interface components {
             };
             /** @description The answer's status; a 3xx needs a `location` header; 204, 205, 304 and every 3xx carry no body. Default: 200. */
             status?: number;
-            /** @description The answer's headers, templates over earlier nodes and {{$execution.id}}; a `content-type` replaces the one of `contentType`. Default: none. Up to 20, names in any case (sent in lower case), values templates of at most 4096 characters as written and as resolved. Refused: connection, keep-alive, proxy-authenticate, proxy-authorization, proxy-connection, te, trailer, transfer-encoding, upgrade, content-length, x-execution-id, x-deduplicated, and a set-cookie with a Domain (docs/webhooks.md#replies). */
+            /** @description The answer's headers, templates over earlier nodes and {{$execution.id}}; a `content-type` replaces the one of `contentType`. Default: none. Up to 20, names in any case (sent in lower case), values templates of at most 4096 characters as written and as resolved. Refused: connection, keep-alive, proxy-authenticate, proxy-authorization, proxy-connection, te, trailer, transfer-encoding, upgrade, content-length, x-execution-id, x-deduplicated, x-debounced, and a set-cookie with a Domain (docs/webhooks.md#replies). */
             headers?: {
                 [key: string]: string;
             };
@@ -2024,7 +2050,7 @@ export interface components {
             /** @description The HTTP status the call was answered with */
             status: number;
             /** @enum {string} */
-            outcome: "accepted" | "deduplicated" | "queued" | "invalid_signature" | "rate_limited" | "method_not_allowed" | "payload_too_large" | "invalid_body" | "stopped" | "queue_full" | "handshake";
+            outcome: "accepted" | "deduplicated" | "queued" | "debounced" | "batched" | "invalid_signature" | "rate_limited" | "method_not_allowed" | "payload_too_large" | "invalid_body" | "stopped" | "queue_full" | "handshake";
             executionId: string | null;
             latencyMs: number;
             /** @description The body's size in bytes */
@@ -2146,6 +2172,8 @@ export interface components {
                         accepted?: components["schemas"]["CallStats"];
                         deduplicated?: components["schemas"]["CallStats"];
                         queued?: components["schemas"]["CallStats"];
+                        debounced?: components["schemas"]["CallStats"];
+                        batched?: components["schemas"]["CallStats"];
                         invalid_signature?: components["schemas"]["CallStats"];
                         rate_limited?: components["schemas"]["CallStats"];
                         method_not_allowed?: components["schemas"]["CallStats"];
@@ -2200,6 +2228,8 @@ export interface components {
                     accepted?: components["schemas"]["CallStats"];
                     deduplicated?: components["schemas"]["CallStats"];
                     queued?: components["schemas"]["CallStats"];
+                    debounced?: components["schemas"]["CallStats"];
+                    batched?: components["schemas"]["CallStats"];
                     invalid_signature?: components["schemas"]["CallStats"];
                     rate_limited?: components["schemas"]["CallStats"];
                     method_not_allowed?: components["schemas"]["CallStats"];
@@ -7352,7 +7382,7 @@ export interface operations {
     listRequests: {
         parameters: {
             query?: {
-                outcome?: "accepted" | "deduplicated" | "queued" | "invalid_signature" | "rate_limited" | "method_not_allowed" | "payload_too_large" | "invalid_body" | "stopped" | "queue_full" | "handshake";
+                outcome?: "accepted" | "deduplicated" | "queued" | "debounced" | "batched" | "invalid_signature" | "rate_limited" | "method_not_allowed" | "payload_too_large" | "invalid_body" | "stopped" | "queue_full" | "handshake";
                 /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */

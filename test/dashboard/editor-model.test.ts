@@ -178,6 +178,29 @@ describe("the panel's fields", () => {
     });
   });
 
+  it("offers debounce and batch as groups of their own fields, keys as templates", () => {
+    const webhook = Object.fromEntries(fieldsOf("webhook").map((field) => [field.path, field]));
+    const group = (name: string) => {
+      const field = webhook[name];
+      expect(field).toMatchObject({ kind: "group", required: false });
+      return Object.fromEntries(
+        (field?.kind === "group" ? field.fields : []).map((inner) => [inner.path, inner]),
+      );
+    };
+    const debounce = group("debounce");
+    expect(Object.keys(debounce)).toEqual([
+      "debounce.key",
+      "debounce.periodSeconds",
+      "debounce.maxWaitSeconds",
+    ]);
+    expect(debounce["debounce.key"]).toMatchObject({ templated: true, required: true });
+    expect(debounce["debounce.periodSeconds"]).toMatchObject({ kind: "number", max: 86_400 });
+    const batch = group("batch");
+    expect(batch["batch.maxSize"]).toMatchObject({ kind: "number", min: 2, max: 1_000 });
+    expect(batch["batch.maxWaitSeconds"]).toMatchObject({ max: 3_600 });
+    expect(batch["batch.key"]).toMatchObject({ templated: true, required: false });
+  });
+
   it("tells a fault the API and the schema both find once, in the API's words", () => {
     const saved = [{ field: "events[0]", message: "Use conversation.started, …" }];
     const local = [

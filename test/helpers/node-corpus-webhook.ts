@@ -72,6 +72,10 @@ const valid: RawNode[] = [
   ),
   hook({ verify: { preset: "meta", secret, verifyToken: "{{secrets.TOKEN}}" } }),
   hook({ verify: { preset: "asana", toleranceSeconds: 60 } }),
+  hook({ debounce: { key: "{{hook.body.customer}}", periodSeconds: 1 } }),
+  hook({ debounce: { key: "", periodSeconds: 86_400, maxWaitSeconds: 86_400 }, dedupe: false }),
+  hook({ batch: { maxSize: 2, maxWaitSeconds: 1 } }),
+  hook({ batch: { maxSize: 1_000, maxWaitSeconds: 3_600, key: "{{hook.body.tenant}}" } }),
 ];
 
 const invalid = [
@@ -118,6 +122,10 @@ const invalid = [
   bad(
     hook({ responseHeaders: { "x-execution-id": "1" } }),
     "responseHeaders.x-execution-id refused_header",
+  ),
+  bad(
+    hook({ responseHeaders: { "X-Debounced": "false" } }),
+    "responseHeaders.X-Debounced refused_header",
   ),
   bad(
     hook({ responseHeaders: { "Set-Cookie": "a=1; Domain=evil.example" } }),
@@ -184,6 +192,27 @@ const invalid = [
     "dedupe.windowSeconds out_of_range",
   ),
   bad(hook({ dedupe: { key: "{{hook.body.id}}", scope: "x" } }), "dedupe.scope unknown_field"),
+  bad(hook({ debounce: { periodSeconds: 1 } }), "debounce.key invalid_type"),
+  bad(hook({ debounce: { key: "k", periodSeconds: 0 } }), "debounce.periodSeconds out_of_range"),
+  bad(
+    hook({ debounce: { key: "k", periodSeconds: 1, maxWaitSeconds: 86_401 } }),
+    "debounce.maxWaitSeconds out_of_range",
+  ),
+  bad(hook({ batch: { maxSize: 1_001, maxWaitSeconds: 1 } }), "batch.maxSize out_of_range"),
+  bad(hook({ batch: { maxSize: 2, maxWaitSeconds: 0 } }), "batch.maxWaitSeconds out_of_range"),
+  bad(hook({ batch: { maxSize: 2, maxWaitSeconds: 1, size: 3 } }), "batch.size unknown_field"),
+  bad(
+    hook({ debounce: { key: "k", periodSeconds: 1 }, responseMode: "lastNode" }),
+    "debounce not_allowed",
+  ),
+  bad(
+    hook({ batch: { maxSize: 2, maxWaitSeconds: 1 }, responseMode: "responseNode" }),
+    "batch not_allowed",
+  ),
+  bad(
+    hook({ debounce: { key: "k", periodSeconds: 1 }, batch: { maxSize: 2, maxWaitSeconds: 1 } }),
+    "batch not_allowed",
+  ),
 ];
 
 /** The webhook node's corpus. */

@@ -31,7 +31,7 @@ export const EXECUTION_SCOPE = "$execution";
 export const HEADER_NAME = /^[a-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
 /** Headers a reply may not set: hop-by-hop and framing ones are the runtime's, the x- ones ours. */
 const REFUSED_HEADERS = new Set(
-  "connection keep-alive proxy-authenticate proxy-authorization proxy-connection te trailer transfer-encoding upgrade content-length x-execution-id x-deduplicated".split(
+  "connection keep-alive proxy-authenticate proxy-authorization proxy-connection te trailer transfer-encoding upgrade content-length x-execution-id x-deduplicated x-debounced".split(
     " ",
   ),
 );

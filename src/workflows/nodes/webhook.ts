@@ -12,6 +12,7 @@ import {
   SIGNATURE_PRESETS,
   verifySetting,
 } from "./webhook-checks";
+import { BATCH_OUTPUT, batchSetting, debounceSetting, gatherRules } from "./webhook-gather";
 
 const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"] as const;
 /** The settings of an immediate webhook's own reply. */
@@ -29,13 +30,14 @@ const presetOf = (verify: unknown) =>
 
 /**
  * A webhook trigger: its reply settings only when immediate (`not_allowed` otherwise), a dedupe
- * key unless it has a verify preset, and a dedupe window left out filled with the preset's default.
+ * key unless it has a verify preset, a dedupe window left out filled with the preset's default, and
+ * debounce or batch (webhook-gather.ts) with responseMode immediate only, never both.
  */
 export const webhook = defineNode({
   type: "webhook",
   label: "Webhook",
   trigger: true,
-  templated: ["dedupe.key", "responseHeaders", "responseBody"],
+  templated: ["dedupe.key", "debounce.key", "batch.key", "responseHeaders", "responseBody"],
   component: "WebhookNode",
   description:
     "Starts an execution for each call to its URL (docs/api/webhooks.md#urls); `responseStatus`, `responseHeaders` and `responseBody` only with responseMode immediate (docs/webhooks.md#replies).",
@@ -54,6 +56,8 @@ export const webhook = defineNode({
     }),
     verify: verifySetting().optional(),
     dedupe: dedupeSetting(),
+    debounce: debounceSetting(),
+    batch: batchSetting(),
     responseStatus: setting(z.number().int().min(200).max(299).optional(), {
       about: "immediate only: the reply's status. Default: 200.",
       code: "out_of_range",
@@ -66,7 +70,10 @@ export const webhook = defineNode({
       'immediate only: the reply\'s body, its strings templates over the call and {{$execution.id}}. Default: `{"success": true, "executionId": …}`.',
     ),
   }),
-  output: () => ({ body: {}, headers: {}, queryParams: {}, method: "" }),
+  output: (node) =>
+    isPlainObject(node.batch)
+      ? BATCH_OUTPUT
+      : { body: {}, headers: {}, queryParams: {}, method: "" },
   rules: (node, ctx) => {
     const mode = typeof node.responseMode === "string" ? node.responseMode : "immediate";
     for (const field of mode === "immediate" ? [] : REPLY_FIELDS) {
@@ -76,6 +83,7 @@ export const webhook = defineNode({
       const message = `${field} is for responseMode "immediate" only.`;
       ctx.addIssue({ code: "custom", path: [field], message, params });
     }
+    gatherRules(node, mode, ctx);
     if (isPlainObject(node.dedupe) && node.dedupe.key === undefined && !presetOf(node.verify)) {
       const message = "dedupe needs a key (a template), or a verify preset.";
       ctx.addIssue({

@@ -99,7 +99,8 @@ export type DirectOutcome =
   | { kind: "bad_body"; status: BadBodyStatus; message: string }
   /** `reply`: the node's own (docs/webhooks.md#replies); absent, the default one. */
   /** `queued`: it waits for a slot of the workflow's concurrency (docs/webhooks.md#concurrency). */
-  | { kind: "accepted"; executionId: string; queued?: boolean; reply?: Reply }
+  /** `debounced`: merged into an execution an earlier call opened (docs/webhooks.md#debounce). */
+  | { kind: "accepted"; executionId: string; queued?: boolean; debounced?: boolean; reply?: Reply }
   | { kind: "queue_full"; retryAfterSeconds: number }
   | { kind: "succeeded"; executionId: string; output: JsonValue }
   /** responseNode: the reply of the first respond node reached (docs/webhooks.md#respond-node). */

@@ -50,6 +50,11 @@ export class DedupeStore {
     return null;
   }
 
+  /** A call merged into another's execution (docs/webhooks.md#debounce): its keys name that one. */
+  rebind(executionId: string, into: string): void {
+    this.sql.exec("UPDATE dedupe SET execution_id = ? WHERE execution_id = ?", into, executionId);
+  }
+
   /** Forgets the key an execution claimed, when the execution could not be started after all. */
   release(executionId: string): void {
     this.sql.exec("DELETE FROM dedupe WHERE execution_id = ?", executionId);

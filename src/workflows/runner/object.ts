@@ -7,7 +7,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { database } from "../../db/database";
 import type { AppBindings } from "../../platform/env";
-import { log } from "../../platform/log";
 import { outboundPolicy } from "../../platform/outbound";
 import { RateLimitStore } from "../../platform/rate-limit-store";
 import { type Arming, CaptureStore, type Sample } from "./capture-store";
@@ -31,9 +30,11 @@ import type {
 } from "./contract";
 import { Deliveries } from "./dedupe-claims";
 import { DedupeStore, type DeliveryKey } from "./dedupe-store";
+import { startFromEvent } from "./event-starts";
 import { listExecutionsBefore } from "./execution-pages";
 import { ExecutionStore } from "./execution-store";
 import { Executor } from "./executor";
+import { Gatherings } from "./gatherings";
 import { asanaNodes, HookSecretStore, HookSecrets } from "./hook-secrets";
 import { Housekeeping } from "./housekeeping";
 import { LateAnswers, webhookNode } from "./late-answers";
@@ -64,6 +65,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   private readonly tests: TestRuns;
   private readonly metrics: RunnerMetrics;
   private readonly housekeeping: Housekeeping;
+  private readonly gatherings: Gatherings;
   private deleted = false;
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
@@ -91,6 +93,8 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     });
     this.deliveries = new Deliveries(new DedupeStore(ctx.storage.sql), (id) => shard(id, 0));
     this.hookSecrets = new HookSecrets(new HookSecretStore(ctx.storage.sql, env), shard);
+    const { source, executor, deliveries } = this;
+    this.gatherings = new Gatherings(ctx, new StateBox(env), { source, executor, deliveries });
     this.receiver = new WebhookReceiver({
       source: this.source,
       executor: this.executor,
@@ -100,6 +104,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
       late: this.late,
       requests: this.requests,
       metrics: this.metrics,
+      gatherings: this.gatherings,
       shard,
     });
     this.replays = new Replays(this.source, this.executor, ctx.storage.sql);
@@ -135,14 +140,17 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   }
 
   async eraseRecords(externalId: string, after: string | null, limit: number) {
-    const parts = { storage: this.ctx.storage, executor: this.executor, requests: this.requests };
+    const { executor, requests, gatherings } = this;
+    const parts = { storage: this.ctx.storage, executor, requests, gatherings };
     return eraseFromRunner(parts, new StateBox(this.env), externalId, { after, limit });
   }
 
   async resealRecords(after: string | null, limit: number): Promise<ResealPage> {
     await this.executor.store.settle();
     if (after === null) await this.hookSecrets.local.reseal();
-    return resealRecords(this.ctx.storage, new StateBox(this.env), after, limit);
+    const page = await resealRecords(this.ctx.storage, new StateBox(this.env), after, limit);
+    if (after === null) page.executions += await this.gatherings.reseal(); // waiting calls too
+    return page;
   }
 
   async receive(call: WebhookCall): Promise<WebhookOutcome | ShardAnswer> {
@@ -186,28 +194,12 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   }
 
   async startFromEvent(call: EventCall): Promise<boolean> {
-    const config = await this.source.workflow(call.workflowId);
-    if (config?.status !== "running" || config.workflowId !== call.workflowId) return false;
-    const node = config.definition.nodes.find((n) => n.key === call.nodeKey);
-    if (
-      node?.type !== "conversation_event" ||
-      node.agentId !== call.agentId ||
-      !node.events.includes(call.event)
-    ) {
-      return false;
-    }
-    const secrets = await this.source.secretValues(config.workspaceId);
-    const known = await this.executor.store.get(call.executionId);
-    // No await from this check to `start` (which marks it in flight): two deliveries cannot both pass.
-    if (known || this.executor.isRunning(call.executionId)) return false;
-    const started = await this.executor.start(config, node, call.executionId, call.output, secrets);
-    if (started !== "queue_full") return true;
-    log("warn", "event_refused_queue_full", { workflowId: call.workflowId, event: call.event });
-    return false;
+    return await startFromEvent(this.source, this.executor, call);
   }
 
   async getExecution(executionId: string): Promise<ExecutionRecord | null> {
-    return await this.executor.store.get(executionId);
+    // A gathering not started yet is shown queued (docs/webhooks.md#flow-control).
+    return (await this.executor.store.get(executionId)) ?? this.gatherings.record(executionId);
   }
 
   async listExecutions(
@@ -292,6 +284,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   override async alarm(): Promise<void> {
     if (this.deleted) return;
     await this.executor.runDue();
+    await this.gatherings.runDue();
     await this.replays.watch();
     await this.metrics.alarm();
     await this.housekeeping.run();

@@ -23,11 +23,13 @@ import type {
 import { redactHeaders } from "./credential-headers";
 import type { Deliveries } from "./dedupe-claims";
 import type { Executor } from "./executor";
+import type { Gatherings } from "./gatherings";
 import type { HookSecrets } from "./hook-secrets";
 import { type LateAnswers, webhookNode } from "./late-answers";
 import type { RunnerMetrics } from "./metrics-store";
 import { loggedOutcome, statusOf } from "./outcome-status";
 import type { RequestLog } from "./request-log";
+import type { RequestOutcome } from "./request-log-entry";
 import { shardOfId, shareOf } from "./shards";
 import { QUEUE_FULL_RETRY_SECONDS } from "./slots";
 import type { WorkflowSource } from "./workflow-source";
@@ -44,15 +46,18 @@ export type ReceiverParts = {
   requests: RequestLog;
   /** The runner's hourly counters (docs/operations.md#metrics). */
   metrics: RunnerMetrics;
+  /** Debounced and batched calls (docs/webhooks.md#debounce, docs/webhooks.md#batch). */
+  gatherings: Gatherings;
   /** Another shard of a workflow's runners (for the first call of a repeated delivery). */
   shard: (workflowId: string, shard: number) => DurableObjectStub<WorkflowRunnerContract>;
 };
 
-/** An outcome and, for the request log only, why it was refused or that it was queued. */
+/** An outcome and, for the request log only, why it was refused, that it was queued or gathered. */
 type Answer = {
   outcome: WebhookOutcome | Extract<ShardAnswer, { kind: "shard_full" }>;
   reason?: string;
   queued?: boolean;
+  logged?: RequestOutcome;
 };
 
 /** Outcomes a sender can repeat without limit: the log keeps their body's preview only. */
@@ -79,10 +84,11 @@ export class WebhookReceiver {
     }
     const node = webhookNode(config, call.nodeKey);
     if (!node) return { kind: "not_found", stale: false };
-    const { outcome, reason, queued } = await this.answer(config, node, call, here);
+    const { outcome, reason, queued, logged } = await this.answer(config, node, call, here);
     // Another shard may have room: the Worker asks it, and only the last one asked logs the call.
     if (outcome.kind === "shard_full") return outcome;
-    await this.record(config, node, call, here, { outcome, reason: reason ?? null, queued });
+    const shown = { outcome, reason: reason ?? null, queued, logged };
+    await this.record(config, node, call, here, shown);
     return outcome;
   }
 
@@ -146,6 +152,8 @@ export class WebhookReceiver {
           : await this.firstAnswer(workflowId, node, first, here);
       return { outcome: { kind: "deduplicated", first: answer } };
     }
+    if (node.debounce || node.batch)
+      return await this.parts.gatherings.answer(config, node, call, output);
     // From here to `start` nothing is awaited: the queue cannot fill up in between.
     if (executor.queueFull(concurrency)) {
       deliveries.started(executionId);
@@ -225,12 +233,18 @@ export class WebhookReceiver {
       outcome,
       reason,
       queued,
-    }: { outcome: WebhookOutcome; reason: string | null; queued?: boolean },
+      logged: gathered,
+    }: {
+      outcome: WebhookOutcome;
+      reason: string | null;
+      queued?: boolean;
+      logged?: RequestOutcome;
+    },
   ): Promise<void> {
     const secrets = await this.parts.source.secretValues(config.workspaceId);
     const answered = outcome.kind === "deduplicated" ? outcome.first : outcome;
     this.parts.requests.setMaxAge(config.retention.requestLogDays * DAY_MS);
-    const logged = queued ? "queued" : loggedOutcome(outcome);
+    const logged = gathered ?? (queued ? "queued" : loggedOutcome(outcome));
     const latencyMs = Math.max(0, Date.now() - call.receivedAt);
     this.parts.metrics.call(logged, latencyMs);
     this.parts.requests.record(

@@ -111,7 +111,7 @@ export function scrubRows(
 
 /**
  * Erases the next page of what a runner holds of a person (docs/security.md#erasure): records and,
- * with the first page, log entries, samples and delivery keys.
+ * with the first page, log entries, samples, delivery keys and waiting debounced or batched calls.
  * @returns where to go on (null once done) and how many executions and log entries were erased
  */
 export async function eraseFromRunner(
@@ -121,6 +121,8 @@ export async function eraseFromRunner(
       forgetErased(id: string): void;
     };
     requests: { erase(carries: (text: string) => boolean): Promise<number> };
+    /** Debounced and batched calls not run yet (docs/webhooks.md#debounce). */
+    gatherings: { erase(carries: (text: string) => boolean): Promise<number> };
   },
   box: StateBox,
   externalId: string,
@@ -131,10 +133,12 @@ export async function eraseFromRunner(
   const done = await eraseRecords(storage, executor.store, box, carries, page);
   for (const id of done.erased) executor.forgetErased(id);
   let requests = 0;
+  let gathered = 0;
   if (page.after === null) {
     requests = await parts.requests.erase(carries);
+    gathered = await parts.gatherings.erase(carries);
     scrubRows(storage.sql, "capture_samples", "output", carries);
     scrubRows(storage.sql, "dedupe", "key", carries);
   }
-  return { next: done.next, executions: done.erased.length, requests };
+  return { next: done.next, executions: done.erased.length + gathered, requests };
 }

@@ -5,6 +5,8 @@ export const REQUEST_OUTCOMES = [
   "accepted",
   "deduplicated",
   "queued",
+  "debounced",
+  "batched",
   "invalid_signature",
   "rate_limited",
   "method_not_allowed",

@@ -6,12 +6,13 @@
 import { newId } from "../../platform/ids";
 import type { JsonValue } from "../../platform/json";
 import { redactPrepared } from "../engine/redact";
-import type { WebhookNode } from "../nodes/types";
+import type { WebhookNode, WebhookOutput } from "../nodes/types";
 import type { CaptureStore } from "./capture-store";
 import type { RunnerConfig } from "./config";
 import type { CaptureOutcome, TestRunResult, WebhookCall } from "./contract";
 import { redactHeaders } from "./credential-headers";
 import type { Executor } from "./executor";
+import { batchItem } from "./gatherings";
 import { webhookNode } from "./late-answers";
 import { namesThisWorkflow } from "./receiver";
 import { idOnShard } from "./shards";
@@ -75,7 +76,11 @@ export class TestRuns {
     const secrets = await this.source.secretValues(config.workspaceId);
     // Samples live on shard 0, and so do the executions they start.
     const id = idOnShard(newId("exe"), 0);
-    const started = await this.executor.start(config, node, id, output, secrets, { mode: "test" });
+    // A batch node's test runs with a batch of one, the shape its later nodes read (docs/webhooks.md#batch).
+    const trigger = node.batch
+      ? { items: [batchItem(output as WebhookOutput, Date.now())] }
+      : output;
+    const started = await this.executor.start(config, node, id, trigger, secrets, { mode: "test" });
     return started === "queue_full" ? null : id;
   }
 }

@@ -118,6 +118,7 @@ webhooksRouter.all("/webhooks/:workspace/:workflow/:node", async (c) => {
       throw new ApiError(401, "invalid_signature", "The request's signature did not verify.");
     case "accepted":
       if (outcome.queued) c.header("x-execution-status", "queued");
+      if (outcome.debounced) c.header("x-debounced", "true");
       return outcome.reply
         ? replyWith(c, outcome.reply)
         : c.json({ success: true, executionId: outcome.executionId }, 200);

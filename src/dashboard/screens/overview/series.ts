@@ -21,6 +21,8 @@ const OUTCOMES: Record<string, string> = {
   accepted: "Accepted",
   deduplicated: "Deduplicated",
   queued: "Queued",
+  debounced: "Debounced",
+  batched: "Batched",
   invalid_signature: "Bad signature",
   rate_limited: "Rate limited",
   method_not_allowed: "Wrong method",

@@ -13,6 +13,8 @@ export const OUTCOMES: Record<Outcome, string> = {
   accepted: "Accepted",
   deduplicated: "Deduplicated",
   queued: "Queued",
+  debounced: "Debounced",
+  batched: "Batched",
   invalid_signature: "Invalid signature",
   rate_limited: "Rate limited",
   method_not_allowed: "Method not allowed",
@@ -24,7 +26,14 @@ export const OUTCOMES: Record<Outcome, string> = {
 };
 
 /** Outcomes that ran (or will run) the workflow, or answered a sender's handshake; others are refusals. */
-const RAN: ReadonlySet<Outcome> = new Set(["accepted", "deduplicated", "queued", "handshake"]);
+const RAN: ReadonlySet<Outcome> = new Set([
+  "accepted",
+  "deduplicated",
+  "queued",
+  "debounced",
+  "batched",
+  "handshake",
+]);
 
 /** A request log outcome's badge colour: refusals are bad (a refused handshake too), queued is under way. */
 export function outcomeTone(outcome: Outcome, status = 200): Tone {
