@@ -1230,6 +1230,7 @@ export interface components {
             verify?: components["schemas"]["WebhookVerify"];
             /** @description Repeated deliveries (docs/webhooks.md#deduplication). Left out, a node with `verify` dedupes on the preset's delivery id, and where the preset signs no timestamp (github, shopify, twilio, hmac-sha256, meta, dropbox, x, asana) on the signature too, for 604800 s or else 86400 s; false turns that off. */
             dedupe?: false | components["schemas"]["WebhookDedupe"];
+            throttle?: components["schemas"]["WebhookThrottle"];
             debounce?: components["schemas"]["WebhookDebounce"];
             batch?: components["schemas"]["WebhookBatch"];
             /** @description immediate only: the reply's status. Default: 200. */
@@ -1310,6 +1311,18 @@ export interface components {
             key?: string;
             /** @description How long a key is remembered (s). Default: 604800 with a verify preset that signs no timestamp (github, shopify, twilio, hmac-sha256, meta, dropbox, x, asana), else 86400. */
             windowSeconds?: number;
+        };
+        /** @description At most `limit` executions of this node's calls start per `periodSeconds` (per key); later calls wait in the workflow's queue, answered `x-execution-status: queued`, and 429 queue_full past its queueLimit (docs/webhooks.md#throttle). */
+        WebhookThrottle: {
+            /** @description How many executions may start per period (per key). */
+            limit: number;
+            /** @description The period (s), sliding: at any moment, at most `limit` starts in the last period. */
+            periodSeconds: number;
+            /**
+             * @description A template over this node's output, such as `{{webhook_1.body.customer}}`: each key has its own limit. Default: none (all calls together, the key "").
+             * @example {{webhook_1.body.customer}}
+             */
+            key?: string;
         };
         /** @description Calls of one key within the period merge into one execution, run with the newest call's data once the period passes without a newer call (or `maxWaitSeconds` after the first); each call is answered at once with that execution's id, merged ones with `x-debounced: true` (docs/webhooks.md#debounce). responseMode immediate only. */
         WebhookDebounce: {
@@ -1898,6 +1911,8 @@ export interface components {
         WorkflowConcurrency: {
             limit: number;
             queueLimit: number;
+            key?: string;
+            keyLimit?: number;
         } | null;
         /** @description A sticky note on the canvas; runs never see it (docs/api/webhooks.md#notes) */
         WorkflowNote: {
@@ -1951,6 +1966,13 @@ export interface components {
              * @default 1000
              */
             queueLimit?: number;
+            /**
+             * @description Per-key concurrency: a template over the trigger's output, such as `{{webhook_1.body.customer}}`; at most `keyLimit` executions of one key run at once, first in first out per key, while other keys go on. One that renders empty counts under the key "" (docs/webhooks.md#per-key-concurrency).
+             * @example {{webhook_1.body.customer}}
+             */
+            key?: string;
+            /** @description With `key`: how many executions of one key run at once, 1 to 100. Default 1: a strict order per key. */
+            keyLimit?: number;
         } | null;
         /** @description A page of a list, its items in `data` in the list's order (docs/api/README.md#lists-and-paging) */
         WorkflowList: components["schemas"]["Page"] & {

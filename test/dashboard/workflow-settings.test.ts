@@ -14,7 +14,7 @@ describe("workflow settings", () => {
     const [concurrency] = workflowSettingFields();
     expect(concurrency).toMatchObject({ path: "concurrency", kind: "group", required: false });
     if (concurrency?.kind !== "group") throw new Error("not a group");
-    const shape = concurrencySchemas().Concurrency.shape;
+    const shape = concurrencySchemas().Concurrency.in.shape;
     expect(concurrency.fields.map((field) => field.path)).toEqual(
       Object.keys(shape).map((name) => `concurrency.${name}`),
     );

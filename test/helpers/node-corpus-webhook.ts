@@ -72,6 +72,8 @@ const valid: RawNode[] = [
   ),
   hook({ verify: { preset: "meta", secret, verifyToken: "{{secrets.TOKEN}}" } }),
   hook({ verify: { preset: "asana", toleranceSeconds: 60 } }),
+  hook({ throttle: { limit: 1, periodSeconds: 1 } }),
+  hook({ throttle: { limit: 1_000, periodSeconds: 86_400, key: "{{hook.body.account}}" } }),
   hook({ debounce: { key: "{{hook.body.customer}}", periodSeconds: 1 } }),
   hook({ debounce: { key: "", periodSeconds: 86_400, maxWaitSeconds: 86_400 }, dedupe: false }),
   hook({ batch: { maxSize: 2, maxWaitSeconds: 1 } }),
@@ -192,6 +194,12 @@ const invalid = [
     "dedupe.windowSeconds out_of_range",
   ),
   bad(hook({ dedupe: { key: "{{hook.body.id}}", scope: "x" } }), "dedupe.scope unknown_field"),
+  bad(hook({ throttle: { limit: 0, periodSeconds: 1 } }), "throttle.limit out_of_range"),
+  bad(
+    hook({ throttle: { limit: 1, periodSeconds: 86_401 } }),
+    "throttle.periodSeconds out_of_range",
+  ),
+  bad(hook({ throttle: { limit: 1, periodSeconds: 1, key: 5 } }), "throttle.key invalid_type"),
   bad(hook({ debounce: { periodSeconds: 1 } }), "debounce.key invalid_type"),
   bad(hook({ debounce: { key: "k", periodSeconds: 0 } }), "debounce.periodSeconds out_of_range"),
   bad(

@@ -42,7 +42,7 @@ let counter = 0;
 /** Creates a workflow (and starts it unless `start` is false); the slug is unique per call. */
 export async function createWorkflow(
   ws: Workspace,
-  definition: { nodes: unknown[]; connections?: unknown[] },
+  definition: { nodes: unknown[]; connections?: unknown[]; concurrency?: object },
   options: { start?: boolean; slug?: string } = {},
 ): Promise<WorkflowView> {
   counter += 1;
@@ -54,6 +54,7 @@ export async function createWorkflow(
         slug: options.slug ?? `flow-${counter}`,
         nodes: definition.nodes,
         connections: definition.connections ?? [],
+        ...(definition.concurrency ? { concurrency: definition.concurrency } : {}),
       },
     }),
     201,

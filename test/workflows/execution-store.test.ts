@@ -36,6 +36,7 @@ function execution(id: string, finished: boolean, n: string = id): LiveExecution
     mode: "production",
     queuedAt: null,
     startedAt: now,
+    flow: {},
   };
 }
 

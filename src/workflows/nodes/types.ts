@@ -28,8 +28,16 @@ export type HttpRetry = NonNullable<HttpRequestNode["retry"]>;
 
 export type Connection = z.output<typeof ConnectionSchema>;
 
-/** At most `limit` executions at once, the rest queue FIFO up to `queueLimit` (docs/webhooks.md#concurrency). */
-export type WorkflowConcurrency = { limit: number; queueLimit: number };
+/**
+ * At most `limit` executions at once, the rest queue FIFO up to `queueLimit`; with `key`, at most
+ * `keyLimit` of one key (docs/webhooks.md#concurrency, docs/webhooks.md#per-key-concurrency).
+ */
+export type WorkflowConcurrency = {
+  limit: number;
+  queueLimit: number;
+  key?: string;
+  keyLimit?: number;
+};
 
 /** A validated definition with every default filled in. */
 export type WorkflowDefinition = {

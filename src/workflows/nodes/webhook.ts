@@ -13,6 +13,7 @@ import {
   verifySetting,
 } from "./webhook-checks";
 import { BATCH_OUTPUT, batchSetting, debounceSetting, gatherRules } from "./webhook-gather";
+import { throttleSetting } from "./webhook-throttle";
 
 const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"] as const;
 /** The settings of an immediate webhook's own reply. */
@@ -37,7 +38,14 @@ export const webhook = defineNode({
   type: "webhook",
   label: "Webhook",
   trigger: true,
-  templated: ["dedupe.key", "debounce.key", "batch.key", "responseHeaders", "responseBody"],
+  templated: [
+    "dedupe.key",
+    "debounce.key",
+    "batch.key",
+    "throttle.key",
+    "responseHeaders",
+    "responseBody",
+  ],
   component: "WebhookNode",
   description:
     "Starts an execution for each call to its URL (docs/api/webhooks.md#urls); `responseStatus`, `responseHeaders` and `responseBody` only with responseMode immediate (docs/webhooks.md#replies).",
@@ -56,6 +64,7 @@ export const webhook = defineNode({
     }),
     verify: verifySetting().optional(),
     dedupe: dedupeSetting(),
+    throttle: throttleSetting(),
     debounce: debounceSetting(),
     batch: batchSetting(),
     responseStatus: setting(z.number().int().min(200).max(299).optional(), {

@@ -11,6 +11,7 @@ import type {
 } from "../nodes/types";
 import type { RunnerConfig } from "./config";
 import type { ExecutionMode, ExecutionRecord } from "./contract";
+import type { Flow } from "./flow-control";
 
 /**
  * Storage keys: `x/<seq>` a record (seq grows with every new execution, so listing is newest
@@ -42,6 +43,8 @@ export type LiveExecution = {
   queuedAt: number | null;
   /** A builder's test (docs/webhooks.md#test-runs): not counted in the workflow's metrics. */
   mode: ExecutionMode;
+  /** What admission counts it under (docs/webhooks.md#flow-control). */
+  flow: Flow;
 };
 
 /**
@@ -59,7 +62,7 @@ export function newExecution(
     runOn?: { definition: WorkflowDefinition; definitionAt: number };
     mode?: ExecutionMode;
   },
-  { now, queued }: { now: number; queued: boolean },
+  { now, queued, flow = {} }: { now: number; queued: boolean; flow?: Flow },
 ): LiveExecution {
   const definition = options.runOn?.definition ?? config.definition;
   return {
@@ -73,6 +76,7 @@ export function newExecution(
     replayOf: options.replayOf ?? null,
     queuedAt: queued ? now : null,
     mode: options.mode ?? "production",
+    flow,
   };
 }
 
@@ -106,6 +110,8 @@ export type Row = {
   queuedAt?: number | null;
   /** Only a test's is stored (`test`); absent, production (and on records from before tests). */
   mode?: "test";
+  /** Stored while unfinished, when it has one (docs/webhooks.md#flow-control). */
+  flow?: Flow;
 };
 
 /** When an execution was created (epoch ms): queued, or else started; the order of merged lists. */
@@ -155,6 +161,7 @@ export function toLive(row: Row, live: string): LiveExecution {
     replayOf: row.replayOf ?? null,
     queuedAt: row.queuedAt ?? null,
     mode: row.mode ?? "production",
+    flow: row.flow ?? {},
   };
 }
 

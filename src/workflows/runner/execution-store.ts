@@ -24,6 +24,7 @@ import {
   toRecord,
   type Wake,
 } from "./execution-row";
+import { hasFlow } from "./flow-control";
 import { LiveIndex } from "./live-index";
 import type { ExecutionResult } from "./metrics-counts";
 import { deleteFinished } from "./record-housekeeping";
@@ -78,8 +79,9 @@ export class ExecutionStore {
     const rows = await this.storage.get<Row>([...live.values()].map(recordKey));
     for (const [key, seq] of live) {
       const row = rows.get(recordKey(seq));
-      if (row)
-        this.live.set(key.slice(2), { seq, wake: row.wake, queued: row.status === "queued" });
+      if (!row) continue;
+      const { wake, flow, status } = row;
+      this.live.set(key.slice(2), { seq, wake, queued: status === "queued", flow });
     }
   }
 
@@ -124,6 +126,7 @@ export class ExecutionStore {
       input,
       queuedAt: execution.queuedAt,
       ...(execution.mode === "test" ? { mode: "test" as const } : {}),
+      ...(!finished && hasFlow(execution.flow) ? { flow: execution.flow } : {}),
     };
     if (!this.definitions.has(execution.definitionAt)) {
       this.definitions.set(execution.definitionAt, execution.definition);
@@ -136,7 +139,7 @@ export class ExecutionStore {
     }
     this.unsaved.set(execution.id, { seq, row, isNew });
     if (finished) this.live.delete(execution.id);
-    else this.live.set(execution.id, { seq, wake: row.wake, queued });
+    else this.live.set(execution.id, { seq, wake: row.wake, queued, flow: execution.flow });
     return this.commit.request(finished ? FINISHED_BATCH_MS : 0);
   }
 

@@ -18,6 +18,7 @@ import type { RunnerConfig } from "./config";
 import type { ExecutionMode, Settled } from "./contract";
 import { type LiveExecution, newExecution, type Wake } from "./execution-row";
 import type { ExecutionStore } from "./execution-store";
+import { flowOf, ThrottleLog } from "./flow-control";
 import { HeldCallers, type HeldOutcome } from "./held-callers";
 import { fetchFailure, performFetch } from "./outbound-fetch";
 import { Slots } from "./slots";
@@ -32,7 +33,8 @@ export class Executor {
   private readonly inFlight = new Set<string>();
   private readonly settledUnsaved = new Map<string, Settled>();
   private readonly held = new HeldCallers<Settled>();
-  private readonly slots = new Slots();
+  private readonly slots: Slots;
+  private readonly throttles: ThrottleLog;
   private alarmAt: number | null = null;
 
   /**
@@ -46,7 +48,10 @@ export class Executor {
     private readonly secretsFor: (workflowId: string) => Promise<Secrets>,
     private readonly limitFor: (workflowId: string) => Promise<WorkflowConcurrency | undefined>,
     private readonly policy: OutboundPolicy,
-  ) {}
+  ) {
+    this.throttles = new ThrottleLog(ctx.storage);
+    this.slots = new Slots(this.throttles);
+  }
 
   /** Reads the alarm, running executions and queue once, at start; queued ones that fit start. */
   async load(): Promise<void> {
@@ -54,8 +59,9 @@ export class Executor {
     await this.store.load();
     const { live } = this.store;
     if (live.interruptFetches(Date.now()) > 0) await this.schedule(Date.now());
+    await this.throttles.load();
     const waiting = live.queued();
-    const head = waiting[0] === undefined ? null : await this.store.opened(waiting[0]);
+    const head = waiting[0] === undefined ? null : await this.store.opened(waiting[0].id);
     const limit = head ? await this.limitFor(head.workflowId) : undefined;
     this.slots.load(live.active(), waiting, limit);
     this.startQueued(this.slots.release(null));
@@ -93,15 +99,21 @@ export class Executor {
   ): Promise<"started" | "queued" | "queue_full"> {
     const now = Date.now();
     this.slots.setLimit(config.definition.concurrency);
-    const admission = this.slots.admit(executionId);
+    const flow = flowOf(config.definition.concurrency, trigger, output, options.mode);
+    const admission = this.slots.admit(executionId, flow, now);
     if (admission === "full") return Promise.resolve("queue_full");
+    const queued = admission === "queue";
     const execution = newExecution(config, trigger, executionId, output, options, {
       now,
-      queued: admission === "queue",
+      queued,
+      flow,
     });
-    if (admission === "queue") {
+    if (queued) {
       return this.store.save(execution, secrets.redact, null, true).then(
-        () => "queued",
+        () => {
+          this.wakeForThrottle();
+          return "queued" as const;
+        },
         (error: unknown) => {
           this.slots.drop(executionId);
           throw error;
@@ -120,10 +132,10 @@ export class Executor {
     return this.schedule(at);
   }
 
-  /** Whether a new execution under `limit` would be refused now, its queue being full. */
-  queueFull(limit: WorkflowConcurrency | undefined): boolean {
-    this.slots.setLimit(limit);
-    return this.slots.decide() === "full";
+  /** Whether a new execution from `trigger` would be refused now, its queue being full. */
+  queueFull(config: RunnerConfig, trigger: WebhookNode, output: JsonValue): boolean {
+    this.slots.setLimit(config.definition.concurrency);
+    return this.slots.decide(flowOf(config.definition.concurrency, trigger, output)) === "full";
   }
 
   /** The workflow's concurrency changed (or is first known): queued executions that fit start. */
@@ -137,6 +149,7 @@ export class Executor {
    * recorded as failed and its slot passed on: a stuck head must not stall the queue.
    */
   private startQueued(ids: string[]): void {
+    this.wakeForThrottle();
     for (const id of ids) {
       const run = async () => {
         const execution = await this.store.opened(id);
@@ -190,8 +203,16 @@ export class Executor {
         this.ctx.waitUntil(this.drive(execution, secrets).catch(logDriveError));
       }
     }
+    // A throttle's period may have passed (docs/webhooks.md#throttle).
+    this.startQueued(this.slots.release(null));
     const next = this.store.live.nextWake();
     if (next !== null) await this.schedule(Math.max(next, Date.now() + 1));
+  }
+
+  /** Has the alarm fire when a throttle holding back a queued execution has room again. */
+  private wakeForThrottle(): void {
+    const at = this.slots.nextWake();
+    if (at !== null) this.schedule(at).catch(logDriveError);
   }
 
   /**

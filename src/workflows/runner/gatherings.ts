@@ -127,10 +127,7 @@ export class Gatherings {
     let executionId: string;
     let dueAt: number;
     if (!open) {
-      if (
-        executor.queueFull(config.definition.concurrency) ||
-        this.store.count() >= MAX_GATHERINGS
-      ) {
+      if (executor.queueFull(config, node, output) || this.store.count() >= MAX_GATHERINGS) {
         return { kind: "queue_full" };
       }
       executionId = call.executionId;

@@ -3,8 +3,11 @@
  * (docs/webhooks.md#concurrency); rebuilt from storage at start.
  */
 import type { Wake } from "./execution-row";
+import type { Flow } from "./flow-control";
+import type { Admitted } from "./slots";
 
-type Entry = { seq: number; wake: Wake | null; queued: boolean };
+/** `flow`: what admission counts it under (docs/webhooks.md#flow-control); absent, nothing. */
+type Entry = { seq: number; wake: Wake | null; queued: boolean; flow?: Flow };
 
 /** Unfinished executions by id. */
 export class LiveIndex {
@@ -61,16 +64,18 @@ export class LiveIndex {
     return count;
   }
 
-  /** Ids of the started (not queued) executions. */
-  active(): string[] {
-    return [...this.entries].filter(([, entry]) => !entry.queued).map(([id]) => id);
+  /** The started (not queued) executions, with their flow. */
+  active(): Admitted[] {
+    return [...this.entries]
+      .filter(([, entry]) => !entry.queued)
+      .map(([id, entry]) => ({ id, flow: entry.flow ?? {} }));
   }
 
-  /** Ids of the queued executions, oldest first (FIFO). */
-  queued(): string[] {
+  /** The queued executions with their flow, oldest first (FIFO). */
+  queued(): Admitted[] {
     return [...this.entries]
       .filter(([, entry]) => entry.queued)
       .sort(([, a], [, b]) => a.seq - b.seq)
-      .map(([id]) => id);
+      .map(([id, entry]) => ({ id, flow: entry.flow ?? {} }));
   }
 }

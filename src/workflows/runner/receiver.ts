@@ -141,7 +141,6 @@ export class WebhookReceiver {
       return { outcome: { kind: "bad_body", status, message }, reason: message };
     }
     const { output } = call.input;
-    const { concurrency } = config.definition;
     const { executionId, workflowId } = call;
     const signature = node.verify ? signatureOf(node.verify, call.headers) : null;
     const first = await deliveries.claim(workflowId, node, executionId, output, signature);
@@ -155,7 +154,7 @@ export class WebhookReceiver {
     if (node.debounce || node.batch)
       return await this.parts.gatherings.answer(config, node, call, output);
     // From here to `start` nothing is awaited: the queue cannot fill up in between.
-    if (executor.queueFull(concurrency)) {
+    if (executor.queueFull(config, node, output)) {
       deliveries.started(executionId);
       // Not started: the sender's retry must not be taken for a repeat.
       await deliveries.release(workflowId, executionId);

@@ -13,12 +13,12 @@ export const MAX_RUNNER_SHARDS = 8;
 /**
  * How many runners the definition asks for: its highest `rateLimitPerMinute` over
  * RUNNER_CAPACITY_PER_MINUTE, rounded up, at most MAX_RUNNER_SHARDS; one with `concurrency`, and
- * one with a webhook node's `debounce` or `batch`, so each key's gathering lives on one object
- * (docs/scaling.md#debounce-and-batch).
+ * one with a webhook node's `throttle`, `debounce` or `batch`, so each key's state lives on one
+ * object and every limit is exact (docs/scaling.md#flow-control).
  */
 export function shardCount(definition: WorkflowDefinition): number {
   if (definition.concurrency) return 1;
-  if (definition.nodes.some((n) => n.type === "webhook" && (n.debounce || n.batch))) return 1;
+  if (definition.nodes.some((n) => n.type === "webhook" && (n.throttle || n.debounce || n.batch))) return 1;
   let highest = 0;
   for (const node of definition.nodes) {
     if (node.type === "webhook") highest = Math.max(highest, node.rateLimitPerMinute);

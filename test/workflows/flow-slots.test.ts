@@ -1,0 +1,65 @@
+/**
+ * Admission's pure parts (docs/webhooks.md#flow-control): a throttle's sliding window and when it
+ * frees, per-key order in the queue, and a test run that no throttle counts.
+ */
+import { describe, expect, it } from "vitest";
+import type { WebhookNode } from "../../src/workflows/nodes/types";
+import { flowOf, ThrottleLog } from "../../src/workflows/runner/flow-control";
+import { Slots } from "../../src/workflows/runner/slots";
+
+const storage = {
+  put: async () => {},
+  list: async () => new Map(),
+} as unknown as DurableObjectStorage;
+const throttle = { bucket: "hook\u0000", limit: 2, periodMs: 1_000 };
+
+describe("admission", () => {
+  it("throttles over a sliding window and says when it has room", () => {
+    const log = new ThrottleLog(storage);
+    log.add(throttle, 0);
+    log.add(throttle, 400);
+    expect(log.allows(throttle, 900)).toBe(false);
+    expect(log.freesAt(throttle, 900)).toBe(1_000);
+    expect(log.allows(throttle, 1_001)).toBe(true);
+    expect(log.freesAt(throttle, 1_001)).toBeNull();
+  });
+
+  it("queues behind an earlier execution of the same key, never another key's", () => {
+    const slots = new Slots(new ThrottleLog(storage));
+    slots.setLimit({ limit: 3, queueLimit: 10, key: "{{k}}", keyLimit: 1 });
+    expect(slots.admit("a1", { key: "a" }, 0)).toBe("run");
+    expect(slots.admit("a2", { key: "a" }, 0)).toBe("queue");
+    expect(slots.admit("a3", { key: "a" }, 0)).toBe("queue");
+    expect(slots.admit("b1", { key: "b" }, 0)).toBe("run");
+    expect(slots.release("b1", 0)).toEqual([]);
+    expect(slots.release("a1", 0)).toEqual(["a2"]);
+    expect(slots.queued).toBe(1);
+  });
+
+  it("starts a throttled execution once its period passes, keeping its key's order", () => {
+    const slots = new Slots(new ThrottleLog(storage));
+    const one = { ...throttle, limit: 1 };
+    expect(slots.admit("t1", { throttle: one }, 0)).toBe("run");
+    expect(slots.admit("t2", { throttle: one }, 10)).toBe("queue");
+    expect(slots.admit("t3", { throttle: one }, 20)).toBe("queue");
+    expect(slots.nextWake(20)).toBe(1_000);
+    expect(slots.release(null, 999)).toEqual([]);
+    expect(slots.release(null, 1_000)).toEqual(["t2"]);
+    expect(slots.nextWake(1_000)).toBe(2_000);
+  });
+
+  it("does not throttle a builder's test run", () => {
+    const node = {
+      key: "hook",
+      type: "webhook",
+      throttle: { limit: 1, periodSeconds: 60, key: "{{hook.body.a}}" },
+    } as unknown as WebhookNode;
+    const output = { body: { a: "x" } };
+    expect(flowOf(undefined, node, output).throttle).toEqual({
+      bucket: "hook\u0000x",
+      limit: 1,
+      periodMs: 60_000,
+    });
+    expect(flowOf(undefined, node, output, "test")).toEqual({});
+  });
+});
