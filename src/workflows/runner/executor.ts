@@ -103,11 +103,8 @@ export class Executor {
     const admission = this.slots.admit(executionId, flow, now);
     if (admission === "full") return Promise.resolve("queue_full");
     const queued = admission === "queue";
-    const execution = newExecution(config, trigger, executionId, output, options, {
-      now,
-      queued,
-      flow,
-    });
+    const admitted = { now, queued, flow };
+    const execution = newExecution(config, trigger, executionId, output, options, admitted);
     if (queued) {
       return this.store.save(execution, secrets.redact, null, true).then(
         () => {

@@ -18,7 +18,8 @@ export const MAX_RUNNER_SHARDS = 8;
  */
 export function shardCount(definition: WorkflowDefinition): number {
   if (definition.concurrency) return 1;
-  if (definition.nodes.some((n) => n.type === "webhook" && (n.throttle || n.debounce || n.batch))) return 1;
+  if (definition.nodes.some((n) => n.type === "webhook" && (n.throttle || n.debounce || n.batch)))
+    return 1;
   let highest = 0;
   for (const node of definition.nodes) {
     if (node.type === "webhook") highest = Math.max(highest, node.rateLimitPerMinute);
