@@ -50,6 +50,9 @@ type Answer = {
   queued?: boolean;
 };
 
+/** The secret that verified the call's signature, by name (docs/webhooks.md#rotation). */
+type Verified = { with?: string };
+
 /** Outcomes a sender can repeat without limit: the log keeps their body's preview only. */
 const FLOODS = new Set(["rate_limited", "method_not_allowed", "not_found", "queue_full"]);
 
@@ -74,10 +77,12 @@ export class WebhookReceiver {
     }
     const node = webhookNode(config, call.nodeKey);
     if (!node) return { kind: "not_found", stale: false };
-    const { outcome, reason, queued } = await this.answer(config, node, call, here);
+    const verified: Verified = {};
+    const { outcome, reason, queued } = await this.answer(config, node, call, here, verified);
     // Another shard may have room: the Worker asks it, and only the last one asked logs the call.
     if (outcome.kind === "shard_full") return outcome;
-    await this.record(config, node, call, here, { outcome, reason: reason ?? null, queued });
+    const logged = { outcome, reason: reason ?? null, queued, verifiedWith: verified.with };
+    await this.record(config, node, call, here, logged);
     return outcome;
   }
 
@@ -86,6 +91,7 @@ export class WebhookReceiver {
     node: WebhookNode,
     call: WebhookCall,
     here: number,
+    verified: Verified,
   ): Promise<Answer> {
     const { executor, rateLimits, source, deliveries, late } = this.parts;
     // A stopped workflow's URLs answer 404 (docs/api/webhooks.md#responses); the log says why.
@@ -104,8 +110,9 @@ export class WebhookReceiver {
     }
     const secrets = await source.secretValues(config.workspaceId);
     if (node.verify && call.body) {
-      const signed = { url: call.url, headers: call.headers, body: call.body };
-      const refusal = await verifyCall(node.verify, secrets, signed);
+      const signed = { url: call.url, method: call.method, headers: call.headers, body: call.body };
+      const { refusal, verifiedWith } = await verifyCall(node.verify, secrets, signed);
+      verified.with = verifiedWith;
       if (refusal) {
         // Why is logged and recorded, never told: it would help whoever forged the call.
         log("warn", "webhook_signature_refused", {
@@ -197,7 +204,13 @@ export class WebhookReceiver {
       outcome,
       reason,
       queued,
-    }: { outcome: WebhookOutcome; reason: string | null; queued?: boolean },
+      verifiedWith,
+    }: {
+      outcome: WebhookOutcome;
+      reason: string | null;
+      queued?: boolean;
+      verifiedWith?: string;
+    },
   ): Promise<void> {
     const secrets = await this.parts.source.secretValues(config.workspaceId);
     const answered = outcome.kind === "deduplicated" ? outcome.first : outcome;
@@ -218,6 +231,7 @@ export class WebhookReceiver {
         size: call.size,
         headers: redactPrepared(redactHeaders(call.headers, node.verify?.header), secrets.redact),
         reason,
+        ...(verifiedWith ? { verifiedWith } : {}),
         body: call.body,
         // Refusals that come in floods keep their preview only (docs/webhooks.md#request-log).
         keepBody: !FLOODS.has(outcome.kind === "deduplicated" ? outcome.first.kind : outcome.kind),
