@@ -5,11 +5,11 @@
  */
 import { z } from "@hono/zod-openapi";
 import { once } from "../../platform/once";
-import { setting, withDefault, withoutNulls } from "./common";
-import { HEADER_NAME } from "./reply";
 import type { Row } from "../webhook/preset-types";
 import { signsNoTimestamp } from "../webhook/preset-types";
 import { PRESETS } from "../webhook/presets";
+import { setting, withDefault, withoutNulls } from "./common";
+import { HEADER_NAME } from "./reply";
 
 /** Signature schemes a webhook node can check, one row each (docs/webhooks.md#presets). */
 export const SIGNATURE_PRESETS = Object.keys(PRESETS) as [SignaturePreset, ...SignaturePreset[]];
@@ -92,12 +92,17 @@ const checks = once(() => {
 
   const PresetVerify = z.strictObject({
     preset: preset(
-      z.enum(SIGNATURE_PRESETS).exclude([...GENERIC]).openapi({
-        "x-enumDescriptions": Object.fromEntries(
-          SIGNATURE_PRESETS.map((name) => [name, PRESETS[name].about]),
-        ),
-      }),
-      `A sender's own scheme (docs/webhooks.md#presets): ${SIGNATURE_PRESETS.filter((name) => !isGeneric(name))
+      z
+        .enum(SIGNATURE_PRESETS)
+        .exclude([...GENERIC])
+        .openapi({
+          "x-enumDescriptions": Object.fromEntries(
+            SIGNATURE_PRESETS.map((name) => [name, PRESETS[name].about]),
+          ),
+        }),
+      `A sender's own scheme (docs/webhooks.md#presets): ${SIGNATURE_PRESETS.filter(
+        (name) => !isGeneric(name),
+      )
         .map((name) => `\`${name}\`, ${PRESETS[name].about}`)
         .join("; ")}.`,
     ),
@@ -111,10 +116,7 @@ const checks = once(() => {
    */
   const VerifySetting = withoutNulls(
     // Another preset's `encoding: null` is still a setting it does not take.
-    ({ preset }) => [
-      "toleranceSeconds",
-      ...(isGeneric(preset) ? ["encoding", "prefix"] : []),
-    ],
+    ({ preset }) => ["toleranceSeconds", ...(isGeneric(preset) ? ["encoding", "prefix"] : [])],
     z
       .discriminatedUnion("preset", [PresetVerify, HmacVerify], { unionFallback: true })
       .transform((verify): Verify<typeof PresetVerify, typeof HmacVerify> => {

@@ -7,7 +7,7 @@ import { base64ToBytes, constantTimeEqual } from "../../platform/crypto";
 const encoder = new TextEncoder();
 
 /** The parts of a message as one run of bytes (text as UTF-8). */
-export function concat(parts: (string | Uint8Array)[]): Uint8Array {
+export function concat(parts: (string | Uint8Array)[]): Uint8Array<ArrayBuffer> {
   const bytes = parts.map((part) => (typeof part === "string" ? encoder.encode(part) : part));
   const out = new Uint8Array(bytes.reduce((n, part) => n + part.byteLength, 0));
   let offset = 0;
@@ -18,8 +18,11 @@ export function concat(parts: (string | Uint8Array)[]): Uint8Array {
   return out;
 }
 
+/** Text's UTF-8 bytes. */
+export const utf8 = (text: string) => concat([text]);
+
 /** An HMAC signer for `key`, imported once for the several messages a check may sign. */
-export async function hmacKey(hash: "SHA-256" | "SHA-1", key: Uint8Array) {
+export async function hmacKey(hash: "SHA-256" | "SHA-1", key: Uint8Array<ArrayBuffer>) {
   const cryptoKey = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash }, false, [
     "sign",
   ]);
@@ -28,7 +31,7 @@ export async function hmacKey(hash: "SHA-256" | "SHA-1", key: Uint8Array) {
 }
 
 /** Base64 (standard or URL-safe) as bytes, or null when it is not base64. */
-export function decodeBase64(text: string): Uint8Array | null {
+export function decodeBase64(text: string): Uint8Array<ArrayBuffer> | null {
   try {
     return base64ToBytes(text.replaceAll("-", "+").replaceAll("_", "/"));
   } catch {

@@ -97,7 +97,8 @@ export type TableRow = {
 /** A preset with a check of its own (twilio, and senders that need a handshake). */
 export type CustomRow = {
   about: string;
-  check: Check;
+  /** Its check is signatures.ts's OWN_CHECKS entry of the same name. */
+  check: "own";
   /** The header a check that signs no timestamp reads its signature from (dedupe names it). */
   signatureHeader?: string;
   dedupe?: string;

@@ -2,53 +2,10 @@
  * The signature presets, one row each (docs/webhooks.md#presets): where the sender puts its
  * signature, what it signs, with which algorithm and encoding, the timestamp it signs, and the
  * delivery id a node dedupes on by default. `signatures.ts` checks every row the same way; a row
- * that a table cannot say carries its own `check` (twilio).
+ * that a table cannot say has `check: "own"`, its check in signatures.ts's OWN_CHECKS (twilio).
+ * Data only: the node schemas (and so the dashboard) read it without any checking code.
  */
-import type { Part, Row, SignatureSource } from "./preset-types";
-import { twilioCheck } from "./twilio";
-
-/** The raw body's bytes, the URL as called, the HTTP method, the signed timestamp as sent. */
-const BODY: Part = { from: "body" };
-const URL_: Part = { from: "url" };
-const METHOD: Part = { from: "method" };
-const TS: Part = { from: "timestamp" };
-const header = (name: string): Part => ({ header: name });
-const field = (path: string): Part => ({ field: path });
-/** A header of `name=value` pairs separated by `split`; the signatures are those named `tag`. */
-const pairs = (name: string, split: string, tag: string): SignatureSource => ({
-  header: name,
-  split,
-  tag,
-});
-
-/** Standard Webhooks (Svix) under a header prefix: `<p>id`, `<p>timestamp`, `<p>signature`. */
-const standard = (prefix: string, about: string, dedupe = `headers.${prefix}id`): Row => ({
-  about,
-  algorithm: "hmac-sha256",
-  secret: "whsec",
-  signature: pairs(`${prefix}signature`, " ", "v1,"),
-  encoding: "base64",
-  timestamp: { header: `${prefix}timestamp`, unit: "s" },
-  signed: [header(`${prefix}id`), ".", TS, ".", BODY],
-  dedupe,
-});
-
-/** A body HMAC into one header, as `prefix` + hex or base64: the most common scheme. */
-const bodyMac = (
-  about: string,
-  algorithm: "hmac-sha256" | "hmac-sha1",
-  name: string,
-  encoding: "hex" | "base64",
-  tag: string,
-  dedupe?: string,
-): Row => ({
-  about,
-  algorithm,
-  signature: { header: name, tag },
-  encoding,
-  signed: [BODY],
-  ...(dedupe ? { dedupe } : {}),
-});
+import { BODY, bodyMac, field, METHOD, pairs, type Row, standard, TS, URL_ } from "./preset-rows";
 
 /** Every preset, in the order the docs and the editor list them. */
 export const PRESETS = {
@@ -87,8 +44,9 @@ export const PRESETS = {
     "headers.x-shopify-webhook-id",
   ),
   twilio: {
-    about: "Twilio: HMAC-SHA1 of the URL and the sorted form fields, base64 in `X-Twilio-Signature`",
-    check: twilioCheck,
+    about:
+      "Twilio: HMAC-SHA1 of the URL and the sorted form fields, base64 in `X-Twilio-Signature`",
+    check: "own",
     signatureHeader: "x-twilio-signature",
     dedupe: "headers.i-twilio-idempotency-token",
   },
@@ -297,7 +255,10 @@ export const PRESETS = {
     encoding: "base64",
     signed: [BODY],
   },
-  clerk: standard("svix-", "Clerk (Svix): `svix-id`, `svix-timestamp`, `svix-signature: v1,<base64>`"),
+  clerk: standard(
+    "svix-",
+    "Clerk (Svix): `svix-id`, `svix-timestamp`, `svix-signature: v1,<base64>`",
+  ),
   resend: standard(
     "svix-",
     "Resend (Svix): `svix-id`, `svix-timestamp`, `svix-signature: v1,<base64>`",

@@ -7,8 +7,9 @@
 import { bytesToBase64, bytesToHex, constantTimeEqual } from "../../platform/crypto";
 import type { WebhookVerify } from "../nodes/types";
 import { SECRET_TEMPLATE } from "../nodes/webhook-checks";
-import { anyEqual, concat, decodeBase64, hmacKey } from "./macs";
+import { anyEqual, concat, decodeBase64, hmacKey, utf8 } from "./macs";
 import type {
+  Check,
   Part,
   Row,
   SignatureRefusal,
@@ -19,6 +20,8 @@ import type {
 } from "./preset-types";
 import { signsNoTimestamp } from "./preset-types";
 import { PRESETS } from "./presets";
+import { verifiesPublicKey } from "./public-keys";
+import { twilioCheck } from "./twilio";
 
 export type { SignatureRefusal, SignedRequest } from "./preset-types";
 
@@ -115,7 +118,7 @@ function secondsOf(text: string, unit: TimestampSource["unit"]): number {
 /** HubSpot's v3 URL: these escapes undone (developers.hubspot.com, "Validate requests"). */
 const HUBSPOT_ESCAPES = /%(3A|2F|3F|40|21|24|27|28|29|2A|2C|3B)/gi;
 const unescapeUrl = (url: string) =>
-  url.replace(HUBSPOT_ESCAPES, (escape) => decodeURIComponent(escape));
+  url.replace(HUBSPOT_ESCAPES, (escaped) => decodeURIComponent(escaped));
 
 /** The signed message's parts, or null when one of them is missing. */
 function messageOf(call: Reading, parts: Part[], timestamp: string | undefined) {
@@ -135,68 +138,9 @@ function messageOf(call: Reading, parts: Part[], timestamp: string | undefined) 
   return out;
 }
 
-function hexToBytes(text: string): Uint8Array | null {
-  if (!/^(?:[0-9a-fA-F]{2})*$/.test(text)) return null;
-  return Uint8Array.from(text.match(/../g) ?? [], (pair) => Number.parseInt(pair, 16));
-}
-
-/** A DER ECDSA signature (SEQUENCE of two INTEGERs) as WebCrypto's r‖s, 32 bytes each. */
-function derToRaw(der: Uint8Array): Uint8Array | null {
-  if (der[0] !== 0x30 || der.byteLength < 8) return null;
-  const out = new Uint8Array(64);
-  let at = der[1] === 0x81 ? 3 : 2;
-  for (const half of [0, 32]) {
-    const length = der[at + 1] ?? 0;
-    if (der[at] !== 0x02 || length === 0 || at + 2 + length > der.byteLength) return null;
-    let int = der.subarray(at + 2, at + 2 + length);
-    while (int.byteLength > 32 && int[0] === 0) int = int.subarray(1);
-    if (int.byteLength > 32) return null;
-    out.set(int, half + 32 - int.byteLength);
-    at += 2 + length;
-  }
-  return out;
-}
-
-/** A public key in base64 DER (SPKI), a PEM block's lines and markers left out. */
-const spkiBytes = (secret: string) =>
-  decodeBase64(secret.replace(/-----[A-Z ]+-----/g, "").replace(/\s+/g, ""));
-
-/** Whether `signature` signs `message` under the row's public-key algorithm and `secret`. */
-async function verifiesPublicKey(
-  row: TableRow,
-  secret: string,
-  signature: string,
-  message: Uint8Array,
-): Promise<boolean | null> {
-  try {
-    if (row.algorithm === "ed25519") {
-      const key = hexToBytes(secret.trim());
-      const sig = hexToBytes(signature);
-      if (!key || key.byteLength !== 32) return null;
-      if (!sig || sig.byteLength !== 64) return false;
-      const imported = await crypto.subtle.importKey("raw", key, { name: "Ed25519" }, false, [
-        "verify",
-      ]);
-      return await crypto.subtle.verify({ name: "Ed25519" }, imported, sig, message);
-    }
-    const key = spkiBytes(secret);
-    if (!key) return null;
-    const imported = await crypto.subtle
-      .importKey("spki", key, { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"])
-      .catch(() => null);
-    if (!imported) return null;
-    const der = decodeBase64(signature);
-    const raw = der ? derToRaw(der) : null;
-    if (!raw) return false;
-    return await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, imported, raw, message);
-  } catch {
-    return false;
-  }
-}
-
 /** The HMAC key of a secret: its UTF-8 bytes, or base64 after `whsec_` (Standard Webhooks). */
-function macKey(row: TableRow, secret: string): Uint8Array | null {
-  if (row.secret !== "whsec") return encoder.encode(secret);
+function macKey(row: TableRow, secret: string): Uint8Array<ArrayBuffer> | null {
+  if (row.secret !== "whsec") return utf8(secret);
   const bytes = decodeBase64(secret.startsWith("whsec_") ? secret.slice(6) : secret);
   return bytes && bytes.byteLength > 0 ? bytes : null;
 }
@@ -211,10 +155,16 @@ async function checkRow(
 ): Promise<SignatureRefusal | null> {
   const given = signaturesOf(call, row, settings);
   if (!given) return "missing_header";
-  if (row.algorithm === "token") return constantTimeEqual(secret, given[0] ?? "") ? null : "bad_signature";
+  if (row.algorithm === "token")
+    return constantTimeEqual(secret, given[0] ?? "") ? null : "bad_signature";
   if (row.algorithm === "basic") {
     const expected = bytesToBase64(encoder.encode(secret));
-    return anyEqual(expected, given.map((each) => each.trim())) ? null : "bad_signature";
+    return anyEqual(
+      expected,
+      given.map((each) => each.trim()),
+    )
+      ? null
+      : "bad_signature";
   }
   let timestamp: string | undefined;
   if (row.timestamp) {
@@ -237,11 +187,16 @@ async function checkRow(
   }
   const key = macKey(row, secret);
   if (!key) return "no_secret";
-  const mac = await (await hmacKey(row.algorithm === "hmac-sha1" ? "SHA-1" : "SHA-256", key))(parts);
+  const mac = await (await hmacKey(row.algorithm === "hmac-sha1" ? "SHA-1" : "SHA-256", key))(
+    parts,
+  );
   return encodingOf(row, settings) === "base64"
     ? verdict(anyEqual(bytesToBase64(mac), given))
     : verdict(anyEqual(bytesToHex(mac), given));
 }
+
+/** The checks of the rows that say `check: "own"`, by preset. */
+const OWN_CHECKS: Partial<Record<WebhookVerify["preset"], Check>> = { twilio: twilioCheck };
 
 const verdict = (ok: boolean): SignatureRefusal | null => (ok ? null : "bad_signature");
 
@@ -259,7 +214,10 @@ export async function checkSignature(
 ): Promise<SignatureRefusal | null> {
   if (!secret) return "no_secret";
   const row: Row = PRESETS[settings.preset];
-  if ("check" in row) return row.check(request, secret, settings, nowMs);
+  if ("check" in row) {
+    const own = OWN_CHECKS[settings.preset];
+    return own ? own(request, secret, settings, nowMs) : "no_secret";
+  }
   return checkRow(row, reading(request), secret, settings, nowMs);
 }
 

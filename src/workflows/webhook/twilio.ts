@@ -3,7 +3,7 @@
  * fields, which a table row cannot say.
  */
 import { bytesToBase64, bytesToHex, constantTimeEqual } from "../../platform/crypto";
-import { hmacKey } from "./macs";
+import { concat, hmacKey, utf8 } from "./macs";
 import type { Check } from "./preset-types";
 
 /** A Twilio form's fields as `twilio`'s getExpectedTwilioSignature signs them: sorted, deduplicated. */
@@ -48,10 +48,12 @@ export const twilioCheck: Check = async ({ url, headers, body }, secret) => {
   if ((headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")) {
     fields = twilioFields(new URLSearchParams(new TextDecoder().decode(body)));
   } else if (claimed !== null || body.byteLength > 0) {
-    const digest = bytesToHex(new Uint8Array(await crypto.subtle.digest("SHA-256", body)));
+    const digest = bytesToHex(
+      new Uint8Array(await crypto.subtle.digest("SHA-256", concat([body]))),
+    );
     if (!constantTimeEqual(digest, (claimed ?? "").toLowerCase())) return "bad_signature";
   }
-  const signer = await hmacKey("SHA-1", new TextEncoder().encode(secret));
+  const signer = await hmacKey("SHA-1", utf8(secret));
   let found = false;
   for (const candidate of twilioUrls(url)) {
     const expected = bytesToBase64(await signer([candidate + fields]));
