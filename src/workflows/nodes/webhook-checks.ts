@@ -33,6 +33,10 @@ const UNSTAMPED = SIGNATURE_PRESETS.filter((name) => signsNoTimestamp(PRESETS[na
 const DAY = 86_400;
 const WEEK = 604_800;
 
+/** Each preset's line of the table, for the OpenAPI document's `x-enumDescriptions`. */
+const describe = (names: readonly SignaturePreset[]) =>
+  Object.fromEntries(names.map((name) => [name, PRESETS[name].about]));
+
 const isGeneric = (name: unknown) => GENERIC.some((generic) => generic === name);
 
 const preset = <T extends z.ZodType>(schema: T, about: string) =>
@@ -66,7 +70,7 @@ const checks = once(() => {
 
   const HmacVerify = z.strictObject({
     preset: preset(
-      z.enum(GENERIC),
+      z.enum(GENERIC).openapi({ "x-enumDescriptions": describe(GENERIC) }),
       "Any sender that signs the body with HMAC-SHA256 or HMAC-SHA1 into a header of its own",
     ),
     ...verifyCommon,
@@ -96,9 +100,7 @@ const checks = once(() => {
         .enum(SIGNATURE_PRESETS)
         .exclude([...GENERIC])
         .openapi({
-          "x-enumDescriptions": Object.fromEntries(
-            SIGNATURE_PRESETS.map((name) => [name, PRESETS[name].about]),
-          ),
+          "x-enumDescriptions": describe(SIGNATURE_PRESETS.filter((name) => !isGeneric(name))),
         }),
       `A sender's own scheme (docs/webhooks.md#presets): ${SIGNATURE_PRESETS.filter(
         (name) => !isGeneric(name),
@@ -125,8 +127,7 @@ const checks = once(() => {
         return { ...rest, header: header.toLowerCase(), ...(prefix ? { prefix } : {}) };
       })
       .openapi("WebhookVerify", {
-        description:
-          "The sender's signature, checked over the raw body before anything runs; a call that does not verify is answered 401 invalid_signature (docs/webhooks.md#signatures).",
+        description: `The sender's signature, checked over the raw body before anything runs; a call that does not verify is answered 401 invalid_signature (docs/webhooks.md#signatures). \`preset\`: ${SIGNATURE_PRESETS.join(", ")} (docs/webhooks.md#presets); \`secret\`: \`"{{secrets.NAME}}"\`, or two while it rotates, \`["{{secrets.NEW}}", "{{secrets.OLD}}"]\`.`,
       }),
   );
 
