@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest";
 import type { WebhookVerify } from "../../src/workflows/nodes/types";
 import { SIGNATURE_PRESETS } from "../../src/workflows/nodes/webhook-checks";
-import { checkSignature } from "../../src/workflows/webhook/signatures";
+import { checkSignature, verifyCall } from "../../src/workflows/webhook/signatures";
 
 const encoder = new TextEncoder();
 const NOW = 1_767_225_600; // s
@@ -381,4 +381,39 @@ describe("every provider preset", () => {
       ).toBe("no_secret");
     },
   );
+});
+
+describe("verifyCall with a rotating secret (docs/webhooks.md#rotation)", () => {
+  const rotating = settings("bitbucket", { secret: ["{{secrets.NEW}}", "{{secrets.OLD}}"] });
+  const signedWith = async (secret: string) => ({
+    url: "https://edge.test/w",
+    headers: (await bodyMac("x-hub-signature", "sha256=", hex)(secret, JSON_BODY)).headers,
+    body: encoder.encode(JSON_BODY),
+  });
+
+  it("names the secret that verified; refused, the first secret's reason unless it is missing", async () => {
+    const both = { values: { NEW: "new-key", OLD: "old-key" } };
+    expect(await verifyCall(rotating, both, await signedWith("old-key"))).toEqual({
+      refusal: null,
+      verifiedWith: "OLD",
+    });
+    expect(await verifyCall(rotating, both, await signedWith("new-key"))).toEqual({
+      refusal: null,
+      verifiedWith: "NEW",
+    });
+    expect(await verifyCall(rotating, both, await signedWith("guess"))).toEqual({
+      refusal: "bad_signature",
+    });
+    const onlyOld = { values: { OLD: "old-key" } };
+    expect(await verifyCall(rotating, onlyOld, await signedWith("guess"))).toEqual({
+      refusal: "bad_signature",
+    });
+    expect(await verifyCall(rotating, onlyOld, await signedWith("old-key"))).toEqual({
+      refusal: null,
+      verifiedWith: "OLD",
+    });
+    expect(await verifyCall(rotating, { values: {} }, await signedWith("old-key"))).toEqual({
+      refusal: "no_secret",
+    });
+  });
 });
