@@ -1250,10 +1250,7 @@ export interface components {
              * @description `"{{secrets.NAME}}"`: the workspace secret that holds the signing secret; or two, `["{{secrets.NEW}}", "{{secrets.OLD}}"]`, while it rotates: either verifies, and the request log names the one that did (docs/webhooks.md#rotation)
              * @example {{secrets.GH_WEBHOOK_SECRET}}
              */
-            secret: string | [
-                string,
-                string
-            ];
+            secret: string | string[];
             /** @description Where the scheme signs a timestamp (stripe, slack, standard-webhooks, …: docs/webhooks.md#presets): how far from now it may be (s). Default: 300. */
             toleranceSeconds?: number;
         } | {
@@ -1266,10 +1263,7 @@ export interface components {
              * @description `"{{secrets.NAME}}"`: the workspace secret that holds the signing secret; or two, `["{{secrets.NEW}}", "{{secrets.OLD}}"]`, while it rotates: either verifies, and the request log names the one that did (docs/webhooks.md#rotation)
              * @example {{secrets.GH_WEBHOOK_SECRET}}
              */
-            secret: string | [
-                string,
-                string
-            ];
+            secret: string | string[];
             /** @description Where the scheme signs a timestamp (stripe, slack, standard-webhooks, …: docs/webhooks.md#presets): how far from now it may be (s). Default: 300. */
             toleranceSeconds?: number;
             /** @description The header that holds the signature */

@@ -53,7 +53,7 @@ const preset = <T extends z.ZodType>(schema: T, about: string) =>
 const checks = once(() => {
   const template = z.string().regex(SECRET_TEMPLATE);
   const verifyCommon = {
-    secret: setting(z.union([template, z.tuple([template, template])]), {
+    secret: setting(z.union([template, z.array(template).length(2)]), {
       about:
         '`"{{secrets.NAME}}"`: the workspace secret that holds the signing secret; or two, `["{{secrets.NEW}}", "{{secrets.OLD}}"]`, while it rotates: either verifies, and the request log names the one that did (docs/webhooks.md#rotation)',
       example: "{{secrets.GH_WEBHOOK_SECRET}}",
