@@ -1228,7 +1228,7 @@ export interface components {
             /** @description Calls accepted per minute on the node's URL; more get 429. Default: 1200. */
             rateLimitPerMinute?: number;
             verify?: components["schemas"]["WebhookVerify"];
-            /** @description Repeated deliveries (docs/webhooks.md#deduplication). Left out, a node with `verify` dedupes on the preset's delivery id, and where the preset signs no timestamp (github, shopify, twilio, hmac-sha256, meta, dropbox, x, asana) on the signature too, for 604800 s or else 86400 s; false turns that off. */
+            /** @description Repeated deliveries (docs/webhooks.md#deduplication). Left out, a node with `verify` dedupes on the preset's delivery id, and where the preset signs no timestamp (github, shopify, twilio, hmac-sha256, hmac-sha1, bitbucket, intercom, square, typeform, vercel, pagerduty, sentry, jira, woocommerce, lemonsqueezy, docusign, meta, dropbox, x, asana) on the signature too, for 604800 s or else 86400 s; false turns that off. */
             dedupe?: false | components["schemas"]["WebhookDedupe"];
             throttle?: components["schemas"]["WebhookThrottle"];
             debounce?: components["schemas"]["WebhookDebounce"];
@@ -1242,32 +1242,32 @@ export interface components {
             /** @description immediate only: the reply's body, its strings templates over the call and {{$execution.id}}. Default: `{"success": true, "executionId": …}`. At most 16384 bytes as JSON. */
             responseBody?: unknown;
         };
-        /** @description The sender's signature, checked over the raw body before anything runs; a call that does not verify is answered 401 invalid_signature (docs/webhooks.md#signatures). */
+        /** @description The sender's signature, checked over the raw body before anything runs; a call that does not verify is answered 401 invalid_signature (docs/webhooks.md#signatures). `preset`: github, stripe, slack, shopify, twilio, standard-webhooks, hmac-sha256, hmac-sha1, gitlab, bitbucket, discord, sendgrid, mailgun, postmark, paddle, linear, intercom, square, hubspot, typeform, calendly, mux, vercel, pagerduty, zendesk, sentry, jira, woocommerce, lemonsqueezy, docusign, clerk, resend, meta, zoom, microsoft-graph, dropbox, x, asana (docs/webhooks.md#presets); `secret`: `"{{secrets.NAME}}"`, or two while it rotates, `["{{secrets.NEW}}", "{{secrets.OLD}}"]`. */
         WebhookVerify: {
             /**
-             * @description A sender's own scheme (docs/webhooks.md#presets)
+             * @description A sender's own scheme (docs/webhooks.md#presets): `github`, GitHub: HMAC-SHA256 of the body, `X-Hub-Signature-256: sha256=<hex>`; `stripe`, Stripe: `Stripe-Signature: t=<s>,v1=<hex>`, HMAC-SHA256 of `t.body`; `slack`, Slack: `X-Slack-Signature: v0=<hex>`, HMAC-SHA256 of `v0:<timestamp>:body`; `shopify`, Shopify: HMAC-SHA256 of the body, base64 in `X-Shopify-Hmac-Sha256`; `twilio`, Twilio: HMAC-SHA1 of the URL and the sorted form fields, base64 in `X-Twilio-Signature`; `standard-webhooks`, Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64>`; `gitlab`, GitLab: the secret token itself in `X-Gitlab-Token` (nothing is signed); `bitbucket`, Bitbucket: HMAC-SHA256 of the body, `X-Hub-Signature: sha256=<hex>`; `discord`, Discord interactions: Ed25519 of `timestamp + body` in `X-Signature-Ed25519`; the secret is the app's public key (hex); `sendgrid`, SendGrid Event Webhook: ECDSA P-256 of `timestamp + body`; the secret is the verification key (base64); `mailgun`, Mailgun: HMAC-SHA256 of `signature.timestamp + signature.token`, hex in the body's `signature.signature`; `postmark`, Postmark: basic auth, `Authorization: Basic …`; the secret is `"user:password"`; `paddle`, Paddle Billing: `Paddle-Signature: ts=<s>;h1=<hex>`, HMAC-SHA256 of `ts:body`; `linear`, Linear: HMAC-SHA256 of the body, hex in `Linear-Signature`; the body's `webhookTimestamp` (ms) is checked; `intercom`, Intercom: HMAC-SHA1 of the body, `X-Hub-Signature: sha1=<hex>`; `square`, Square: HMAC-SHA256 of the notification URL + body, base64 in `X-Square-Hmacsha256-Signature`; `hubspot`, HubSpot (v3): HMAC-SHA256 of method + URL + body + timestamp, base64 in `X-HubSpot-Signature-v3`; `typeform`, Typeform: HMAC-SHA256 of the body, `Typeform-Signature: sha256=<base64>`; `calendly`, Calendly: `Calendly-Webhook-Signature: t=<s>,v1=<hex>`, HMAC-SHA256 of `t.body`; `mux`, Mux: `Mux-Signature: t=<s>,v1=<hex>`, HMAC-SHA256 of `t.body`; `vercel`, Vercel: HMAC-SHA1 of the body, hex in `X-Vercel-Signature`; `pagerduty`, PagerDuty (v3): HMAC-SHA256 of the body, `X-PagerDuty-Signature: v1=<hex>,v1=<hex>`; `zendesk`, Zendesk: HMAC-SHA256 of timestamp + body, base64 in `X-Zendesk-Webhook-Signature` (ISO 8601 timestamp); `sentry`, Sentry integrations: HMAC-SHA256 of the body, hex in `Sentry-Hook-Signature`; `jira`, Jira (Cloud webhooks with a secret): HMAC-SHA256 of the body, `X-Hub-Signature: sha256=<hex>`; `woocommerce`, WooCommerce: HMAC-SHA256 of the body, base64 in `X-WC-Webhook-Signature`; `lemonsqueezy`, Lemon Squeezy: HMAC-SHA256 of the body, hex in `X-Signature`; `docusign`, DocuSign Connect: HMAC-SHA256 of the body, base64 in `X-DocuSign-Signature-1` (or -2 while keys rotate); `clerk`, Clerk (Svix): `svix-id`, `svix-timestamp`, `svix-signature: v1,<base64>`; `resend`, Resend (Svix): `svix-id`, `svix-timestamp`, `svix-signature: v1,<base64>`; `zoom`, Zoom: `x-zm-signature: v0=<hex>`, HMAC-SHA256 of `v0:<x-zm-request-timestamp>:body`; answers `endpoint.url_validation`; `microsoft-graph`, Microsoft Graph change notifications: each `value[].clientState` equals the secret; answers `validationToken`; `dropbox`, Dropbox: HMAC-SHA256 of the body with the app secret, hex in `X-Dropbox-Signature`; answers the `challenge` handshake; `x`, X (Twitter): `x-twitter-webhooks-signature: sha256=<base64>`, HMAC-SHA256 of the body with the consumer secret; answers the `crc_token` check.
              * @enum {string}
              */
-            preset: "github" | "stripe" | "slack" | "shopify" | "twilio" | "standard-webhooks" | "zoom" | "microsoft-graph" | "dropbox" | "x";
+            preset: "github" | "stripe" | "slack" | "shopify" | "twilio" | "standard-webhooks" | "gitlab" | "bitbucket" | "discord" | "sendgrid" | "mailgun" | "postmark" | "paddle" | "linear" | "intercom" | "square" | "hubspot" | "typeform" | "calendly" | "mux" | "vercel" | "pagerduty" | "zendesk" | "sentry" | "jira" | "woocommerce" | "lemonsqueezy" | "docusign" | "clerk" | "resend" | "zoom" | "microsoft-graph" | "dropbox" | "x";
             /**
-             * @description `"{{secrets.NAME}}"`: the workspace secret that holds the signing secret
+             * @description `"{{secrets.NAME}}"`: the workspace secret that holds the signing secret; or two, `["{{secrets.NEW}}", "{{secrets.OLD}}"]`, while it rotates: either verifies, and the request log names the one that did (docs/webhooks.md#rotation)
              * @example {{secrets.GH_WEBHOOK_SECRET}}
              */
-            secret: string;
-            /** @description Where the scheme signs a timestamp (stripe, slack, standard-webhooks, zoom): how far from now it may be (s). Default: 300. */
+            secret: string | string[];
+            /** @description Where the scheme signs a timestamp (stripe, slack, standard-webhooks, …: docs/webhooks.md#presets): how far from now it may be (s). Default: 300. */
             toleranceSeconds?: number;
         } | {
             /**
-             * @description Any sender that signs the body with HMAC-SHA256 into a header of its own
+             * @description Any sender that signs the body with HMAC-SHA256 or HMAC-SHA1 into a header of its own
              * @enum {string}
              */
-            preset: "hmac-sha256";
+            preset: "hmac-sha256" | "hmac-sha1";
             /**
-             * @description `"{{secrets.NAME}}"`: the workspace secret that holds the signing secret
+             * @description `"{{secrets.NAME}}"`: the workspace secret that holds the signing secret; or two, `["{{secrets.NEW}}", "{{secrets.OLD}}"]`, while it rotates: either verifies, and the request log names the one that did (docs/webhooks.md#rotation)
              * @example {{secrets.GH_WEBHOOK_SECRET}}
              */
-            secret: string;
-            /** @description Where the scheme signs a timestamp (stripe, slack, standard-webhooks, zoom): how far from now it may be (s). Default: 300. */
+            secret: string | string[];
+            /** @description Where the scheme signs a timestamp (stripe, slack, standard-webhooks, …: docs/webhooks.md#presets): how far from now it may be (s). Default: 300. */
             toleranceSeconds?: number;
             /** @description The header that holds the signature */
             header: string;
@@ -1285,11 +1285,11 @@ export interface components {
              */
             preset: "meta";
             /**
-             * @description `"{{secrets.NAME}}"`: the workspace secret that holds the signing secret
+             * @description `"{{secrets.NAME}}"`: the workspace secret that holds the signing secret; or two, `["{{secrets.NEW}}", "{{secrets.OLD}}"]`, while it rotates: either verifies, and the request log names the one that did (docs/webhooks.md#rotation)
              * @example {{secrets.GH_WEBHOOK_SECRET}}
              */
-            secret: string;
-            /** @description Where the scheme signs a timestamp (stripe, slack, standard-webhooks, zoom): how far from now it may be (s). Default: 300. */
+            secret: string | string[];
+            /** @description Where the scheme signs a timestamp (stripe, slack, standard-webhooks, …: docs/webhooks.md#presets): how far from now it may be (s). Default: 300. */
             toleranceSeconds?: number;
             /**
              * @description `"{{secrets.NAME}}"`: the workspace secret holding the Verify Token entered in the App Dashboard; a subscription request (GET `hub.mode=subscribe`) with another token is answered 403
@@ -1302,14 +1302,14 @@ export interface components {
              * @enum {string}
              */
             preset: "asana";
-            /** @description Where the scheme signs a timestamp (stripe, slack, standard-webhooks, zoom): how far from now it may be (s). Default: 300. */
+            /** @description Where the scheme signs a timestamp (stripe, slack, standard-webhooks, …: docs/webhooks.md#presets): how far from now it may be (s). Default: 300. */
             toleranceSeconds?: number;
         };
         /** @description A delivery whose key was seen within the window starts nothing and is answered as the first one, with `x-deduplicated: true` (docs/webhooks.md#deduplication). */
         WebhookDedupe: {
-            /** @description A template (it must hold `{{`) over this node's own output naming the delivery, such as `{{webhook_1.headers.x-github-delivery}}`. Required unless the node has a verify preset, whose delivery id is then the key (github `headers.x-github-delivery`, stripe `body.id`, slack `body.event_id`, shopify `headers.x-shopify-webhook-id`, twilio `headers.i-twilio-idempotency-token`, standard-webhooks `headers.webhook-id`; hmac-sha256 has none). With a preset that signs no timestamp (github, shopify, twilio, hmac-sha256, meta, dropbox, x, asana) the call's signature names the delivery too, whatever the key. */
+            /** @description A template (it must hold `{{`) over this node's own output naming the delivery, such as `{{webhook_1.headers.x-github-delivery}}`. Required unless the node has a verify preset, whose delivery id is then the key (github `headers.x-github-delivery`, stripe `body.id`, slack `body.event_id`, shopify `headers.x-shopify-webhook-id`, twilio `headers.i-twilio-idempotency-token`, standard-webhooks `headers.webhook-id`, gitlab `headers.x-gitlab-event-uuid`, bitbucket `headers.x-request-uuid`, discord `body.id`, mailgun `body.signature.token`, paddle `body.event_id`, linear `headers.linear-delivery`, intercom `body.id`, square `body.event_id`, typeform `body.event_id`, mux `body.id`, vercel `body.id`, pagerduty `body.event.id`, zendesk `headers.x-zendesk-webhook-invocation-id`, sentry `headers.request-id`, jira `headers.x-atlassian-webhook-identifier`, woocommerce `headers.x-wc-webhook-delivery-id`, clerk `headers.svix-id`, resend `headers.svix-id`; hmac-sha256 has none). With a preset that signs no timestamp (github, shopify, twilio, hmac-sha256, hmac-sha1, bitbucket, intercom, square, typeform, vercel, pagerduty, sentry, jira, woocommerce, lemonsqueezy, docusign, meta, dropbox, x, asana) the call's signature names the delivery too, whatever the key. */
             key?: string;
-            /** @description How long a key is remembered (s). Default: 604800 with a verify preset that signs no timestamp (github, shopify, twilio, hmac-sha256, meta, dropbox, x, asana), else 86400. */
+            /** @description How long a key is remembered (s). Default: 604800 with a verify preset that signs no timestamp (github, shopify, twilio, hmac-sha256, hmac-sha1, bitbucket, intercom, square, typeform, vercel, pagerduty, sentry, jira, woocommerce, lemonsqueezy, docusign, meta, dropbox, x, asana), else 86400. */
             windowSeconds?: number;
         };
         /** @description At most `limit` executions of this node's calls start per `periodSeconds` (per key); later calls wait in the workflow's queue, answered `x-execution-status: queued`, and 429 queue_full past its queueLimit (docs/webhooks.md#throttle). */
@@ -2085,6 +2085,8 @@ export interface components {
             bodyPreview: string;
             /** @description Why a call was refused; null for calls not refused so. For invalid_signature: no_secret, missing_header, bad_signature or stale_timestamp, kept from the caller (its answer says only that the signature did not verify). For invalid_body and payload_too_large: the sentence the caller's answer gave as its `message` */
             reason: string | null;
+            /** @description The name of the workspace secret that verified the call's signature (docs/webhooks.md#rotation); never its value */
+            verifiedWith?: string;
         };
         LoggedRequestDetail: components["schemas"]["LoggedRequest"] & {
             /** @description The whole body; null when never read */

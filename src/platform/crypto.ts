@@ -32,7 +32,7 @@ export function bytesToBase64(bytes: Uint8Array): string {
 }
 
 /** The bytes of standard base64. @throws DOMException when the text is not base64 */
-export function base64ToBytes(base64: string): Uint8Array {
+export function base64ToBytes(base64: string): Uint8Array<ArrayBuffer> {
   return Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
 }
 

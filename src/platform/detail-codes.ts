@@ -38,7 +38,8 @@ export const DETAIL_CODES = {
   not_allowed:
     "Workflow: a setting not allowed with the node's other settings (a body on a 204, a preset's field under another).",
   invalid_http_method: "Workflow: a webhook's `httpMethod` that is not an HTTP method it takes.",
-  invalid_secret: 'Workflow: a `verify.secret` that is not `"{{secrets.NAME}}"`.',
+  invalid_secret:
+    'Workflow: a `verify.secret` that is not `"{{secrets.NAME}}"` or a list of two of them.',
   missing_location: "Workflow: a respond node's 3xx status without `headers.location`.",
   invalid_header: "Workflow: a header name HTTP does not allow.",
   refused_header: "Workflow: a header the service sets itself or refuses to send.",

@@ -6,7 +6,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server.edge";
 import { describe, expect, it } from "vitest";
-import { fieldsOf } from "../../src/dashboard/screens/workflows/editor/fields";
+import { checkNode, fieldsOf } from "../../src/dashboard/screens/workflows/editor/fields";
 import type { NodeJson } from "../../src/dashboard/screens/workflows/editor/model";
 import { SettingFields } from "../../src/dashboard/screens/workflows/editor/SettingFields";
 
@@ -48,5 +48,36 @@ describe("a node's choices", () => {
     const method = select(render({ key: "webhook_1", type: "webhook" }), "HTTP method (optional)");
     expect(method.options[0]).toBe("Default");
     expect(method.selected).toEqual(["Default"]);
+  });
+});
+
+describe("a webhook's signature check (issue 31)", () => {
+  const rotating = {
+    key: "webhook_1",
+    type: "webhook",
+    verify: { preset: "discord", secret: ["{{secrets.NEW}}", "{{secrets.OLD}}"] },
+  } as NodeJson;
+
+  it("offers every preset, the new ones too, and the two-secret form in the field's description", () => {
+    const verify = fieldsOf("webhook").find((field) => field.path === "verify");
+    expect(verify?.kind).toBe("json");
+    for (const preset of ["discord", "sendgrid", "postmark", "clerk", "hmac-sha1"]) {
+      expect(verify?.description).toContain(preset);
+    }
+    expect(verify?.description).toContain('["{{secrets.NEW}}", "{{secrets.OLD}}"]');
+  });
+
+  it("renders a node with two secrets and judges it as the API saves it; a third is a problem", () => {
+    const html = render(rotating);
+    expect(html).toContain("{{secrets.NEW}}");
+    expect(html).toContain("{{secrets.OLD}}");
+    expect(checkNode(rotating)).toEqual([]);
+    const three = {
+      ...rotating,
+      verify: { preset: "discord", secret: ["{{secrets.A}}", "{{secrets.B}}", "{{secrets.C}}"] },
+    } as NodeJson;
+    expect(checkNode(three).map((problem) => problem.field)).toEqual(["verify.secret"]);
+    const unknown = { ...rotating, verify: { preset: "gitlub", secret: "{{secrets.A}}" } };
+    expect(checkNode(unknown as NodeJson)[0]?.message).toContain("discord");
   });
 });

@@ -15,6 +15,9 @@ const hmac = (settings: RawNode) => ({
 
 const valid: RawNode[] = [
   { type: "webhook" },
+  // A rotating secret (docs/webhooks.md#rotation) and presets of issue 31.
+  hook({ verify: { preset: "discord", secret: [secret, "{{secrets.OLD}}"] } }),
+  hook({ verify: { preset: "hmac-sha1", secret, header: "x-sig", prefix: "sha1=" } }),
   {
     key: `W${"a".repeat(63)}`,
     type: "webhook",
@@ -138,7 +141,19 @@ const invalid = [
   bad(hook({ responseBody: jsonString(16_385) }), "responseBody too_large"),
   // verify
   bad(hook({ verify: "github" }), "verify invalid_type"),
-  bad(hook({ verify: { preset: "gitlab", secret } }), "verify.preset invalid_option"),
+  bad(hook({ verify: { preset: "gitlub", secret } }), "verify.preset invalid_option"),
+  bad(
+    hook({ verify: { preset: "github", secret: [secret, secret, secret] } }),
+    "verify.secret invalid_secret",
+  ),
+  bad(
+    hook({ verify: { preset: "github", secret: [secret, "plain"] } }),
+    "verify.secret invalid_secret",
+  ),
+  bad(
+    hook({ verify: { preset: "discord", secret, header: "x-sig" } }),
+    "verify.header not_allowed",
+  ),
   bad(hook({ verify: { secret } }), "verify.preset invalid_option"),
   bad(hook({ verify: { preset: "github" } }), "verify.secret invalid_secret"),
   bad(hook({ verify: { preset: "github", secret: "plain" } }), "verify.secret invalid_secret"),

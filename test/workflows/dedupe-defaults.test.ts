@@ -1,7 +1,7 @@
 /**
  * Deduplication by default (docs/webhooks.md#deduplication): a node with `verify` and no `dedupe`
  * dedupes on the preset's delivery id, and where the preset signs no timestamp (github, shopify,
- * twilio, hmac-sha256) on the signature too, for up to 7 days; `dedupe: false` turns it off; the
+ * twilio, hmac-sha256 and the other body HMACs) on the signature too, for up to 7 days; `dedupe: false` turns it off; the
  * default is decided when a call arrives, so a definition saved without it gets it.
  */
 import { getExpectedTwilioSignature } from "twilio/lib/webhooks/webhooks";
@@ -166,7 +166,7 @@ describe("dedupePlan, decided when a call arrives", () => {
     preset,
     secret: "{{secrets.S}}",
     toleranceSeconds: 300,
-    ...(preset === "hmac-sha256" ? { header: "x-sig", encoding: "hex" } : {}),
+    ...(preset.startsWith("hmac-") ? { header: "x-sig", encoding: "hex" } : {}),
   });
   const ids: Record<WebhookVerify["preset"], string | null> = {
     github: "headers.x-github-delivery",
@@ -176,6 +176,7 @@ describe("dedupePlan, decided when a call arrives", () => {
     twilio: "headers.i-twilio-idempotency-token",
     "standard-webhooks": "headers.webhook-id",
     "hmac-sha256": null,
+    "hmac-sha1": null,
     // The handshake presets' senders send no delivery id (docs/webhooks.md#handshakes).
     meta: null,
     zoom: null,
@@ -183,8 +184,56 @@ describe("dedupePlan, decided when a call arrives", () => {
     dropbox: null,
     x: null,
     asana: null,
+    // Each sender's delivery id as its documentation names it; null where it sends none.
+    gitlab: "headers.x-gitlab-event-uuid",
+    bitbucket: "headers.x-request-uuid",
+    discord: "body.id",
+    sendgrid: null,
+    mailgun: "body.signature.token",
+    postmark: null,
+    paddle: "body.event_id",
+    linear: "headers.linear-delivery",
+    intercom: "body.id",
+    square: "body.event_id",
+    hubspot: null,
+    typeform: "body.event_id",
+    calendly: null,
+    mux: "body.id",
+    vercel: "body.id",
+    pagerduty: "body.event.id",
+    zendesk: "headers.x-zendesk-webhook-invocation-id",
+    sentry: "headers.request-id",
+    jira: "headers.x-atlassian-webhook-identifier",
+    woocommerce: "headers.x-wc-webhook-delivery-id",
+    lemonsqueezy: null,
+    docusign: null,
+    clerk: "headers.svix-id",
+    resend: "headers.svix-id",
   };
-  const unstamped = ["github", "shopify", "twilio", "hmac-sha256", "meta", "dropbox", "x", "asana"];
+  // HMACs of the body and nothing stamped; gitlab's token and postmark's password are the same on
+  // every call, so they name no delivery and their id is the key.
+  const unstamped = [
+    "meta",
+    "dropbox",
+    "x",
+    "asana",
+    "github",
+    "shopify",
+    "twilio",
+    "hmac-sha256",
+    "hmac-sha1",
+    "bitbucket",
+    "intercom",
+    "square",
+    "typeform",
+    "vercel",
+    "pagerduty",
+    "sentry",
+    "jira",
+    "woocommerce",
+    "lemonsqueezy",
+    "docusign",
+  ];
 
   it.each(SIGNATURE_PRESETS)("%s: a node saved with verify and no dedupe dedupes", (preset) => {
     // As stored before the default existed: no dedupe at all.

@@ -178,7 +178,7 @@ describe("problems that come together", () => {
       ["verify.encoding not_allowed"],
     ],
     [
-      { type: "webhook", verify: { preset: "gitlab" } },
+      { type: "webhook", verify: { preset: "gitlub" } },
       ["verify.preset invalid_option", "verify.secret invalid_secret"],
     ],
     // A value of the wrong type is said to be only that.

@@ -92,7 +92,7 @@ describe("webhook signature verification", () => {
         nodes: [
           {
             type: "webhook",
-            verify: { preset: "gitlab", secret: "plain", toleranceSeconds: 0, header: "x-sig" },
+            verify: { preset: "gitlub", secret: "plain", toleranceSeconds: 0, header: "x-sig" },
           },
           {
             key: "hmac",

@@ -5,52 +5,43 @@
  */
 import { z } from "@hono/zod-openapi";
 import { once } from "../../platform/once";
+import type { Row } from "../webhook/preset-types";
+import { signsNoTimestamp } from "../webhook/preset-types";
+import { PRESETS } from "../webhook/presets";
 import { setting, withDefault, withoutNulls } from "./common";
-import {
-  HANDSHAKE_PRESETS,
-  handshakeVerifySchemas,
-  OWN_SCHEMA_PRESETS,
-  UNSTAMPED_HANDSHAKE_PRESETS,
-} from "./handshake-verify";
+import { handshakeVerifySchemas, OWN_SCHEMA_PRESETS } from "./handshake-verify";
 import { HEADER_NAME } from "./reply";
 
-/** Signature schemes a webhook node can check (docs/webhooks.md#presets). */
-export const SIGNATURE_PRESETS = [
-  "github",
-  "stripe",
-  "slack",
-  "shopify",
-  "twilio",
-  "standard-webhooks",
-  ...HANDSHAKE_PRESETS,
-  "hmac-sha256",
-] as const;
-export type SignaturePreset = (typeof SIGNATURE_PRESETS)[number];
-/** `{{secrets.NAME}}` and nothing else: the one secret the signature is checked with. */
+/** Signature schemes a webhook node can check, one row each (docs/webhooks.md#presets). */
+export const SIGNATURE_PRESETS = Object.keys(PRESETS) as [SignaturePreset, ...SignaturePreset[]];
+export type SignaturePreset = keyof typeof PRESETS;
+/** The presets whose node names its own header, encoding and prefix. */
+const GENERIC = ["hmac-sha256", "hmac-sha1"] as const;
+/** `{{secrets.NAME}}` and nothing else: a secret the signature is checked with. */
 export const SECRET_TEMPLATE = /^\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]{0,63})\s*\}\}$/;
 /** The delivery id each preset's sender puts on its calls, as a path into the node's output. */
-const PRESET_DEDUPE_KEYS: Partial<Record<SignaturePreset, string>> = {
-  github: "headers.x-github-delivery",
-  stripe: "body.id",
-  slack: "body.event_id",
-  shopify: "headers.x-shopify-webhook-id",
-  twilio: "headers.i-twilio-idempotency-token",
-  "standard-webhooks": "headers.webhook-id",
-};
+const PRESET_DEDUPE_KEYS: Partial<Record<SignaturePreset, string>> = Object.fromEntries(
+  Object.entries(PRESETS as Record<string, Row>).flatMap(([name, row]) =>
+    row.dedupe ? [[name, row.dedupe]] : [],
+  ),
+);
 /**
  * The presets that sign no timestamp: a replayed call is as good as new to the check, and only
  * deduplication refuses it, on its signature (their delivery ids are not signed).
  */
-const UNSTAMPED: readonly SignaturePreset[] = [
-  "github",
-  "shopify",
-  "twilio",
-  "hmac-sha256",
-  ...UNSTAMPED_HANDSHAKE_PRESETS,
-];
+const UNSTAMPED = SIGNATURE_PRESETS.filter((name) => signsNoTimestamp(PRESETS[name]));
 /** How long a delivery's key is remembered (s), by default: a day, a week where nothing is stamped. */
 const DAY = 86_400;
 const WEEK = 604_800;
+
+/** Each preset's line of the table, for the OpenAPI document's `x-enumDescriptions`. */
+const describe = (names: readonly SignaturePreset[]) =>
+  Object.fromEntries(names.map((name) => [name, PRESETS[name].about]));
+
+const isGeneric = (name: unknown) => GENERIC.some((generic) => generic === name);
+/** The presets PresetVerify takes: not the generic ones, nor those with settings of their own. */
+const sharedSchema = (name: string) =>
+  !isGeneric(name) && !OWN_SCHEMA_PRESETS.some((own) => own === name);
 
 const preset = <T extends z.ZodType>(schema: T, about: string) =>
   setting(schema, {
@@ -64,16 +55,18 @@ const preset = <T extends z.ZodType>(schema: T, about: string) =>
  * model: docs/performance.md#start-up).
  */
 const checks = once(() => {
+  const template = z.string().regex(SECRET_TEMPLATE);
   const verifyCommon = {
-    secret: setting(z.string().regex(SECRET_TEMPLATE), {
-      about: '`"{{secrets.NAME}}"`: the workspace secret that holds the signing secret',
+    secret: setting(z.union([template, z.array(template).length(2)]), {
+      about:
+        '`"{{secrets.NAME}}"`: the workspace secret that holds the signing secret; or two, `["{{secrets.NEW}}", "{{secrets.OLD}}"]`, while it rotates: either verifies, and the request log names the one that did (docs/webhooks.md#rotation)',
       example: "{{secrets.GH_WEBHOOK_SECRET}}",
       code: "invalid_secret",
-      message: 'Name a workspace secret: "{{secrets.NAME}}".',
+      message: 'Name a workspace secret, "{{secrets.NAME}}", or two in a list.',
     }),
     toleranceSeconds: withDefault(z.number().int().min(1).max(DAY), 300, {
       about:
-        "Where the scheme signs a timestamp (stripe, slack, standard-webhooks, zoom): how far from now it may be (s).",
+        "Where the scheme signs a timestamp (stripe, slack, standard-webhooks, …: docs/webhooks.md#presets): how far from now it may be (s).",
       code: "out_of_range",
       message: `An integer from 1 to ${DAY}.`,
     }),
@@ -81,8 +74,8 @@ const checks = once(() => {
 
   const HmacVerify = z.strictObject({
     preset: preset(
-      z.literal("hmac-sha256"),
-      "Any sender that signs the body with HMAC-SHA256 into a header of its own",
+      z.enum(GENERIC).openapi({ "x-enumDescriptions": describe(GENERIC) }),
+      "Any sender that signs the body with HMAC-SHA256 or HMAC-SHA1 into a header of its own",
     ),
     ...verifyCommon,
     header: setting(
@@ -90,7 +83,7 @@ const checks = once(() => {
       {
         about: "The header that holds the signature",
         code: "required",
-        message: "hmac-sha256 needs the header that holds the signature.",
+        message: "hmac-sha256 and hmac-sha1 need the header that holds the signature.",
       },
     ),
     encoding: withDefault(z.enum(["hex", "base64"]), "hex", {
@@ -107,36 +100,39 @@ const checks = once(() => {
 
   const PresetVerify = z.strictObject({
     preset: preset(
-      z.enum(SIGNATURE_PRESETS).exclude(["hmac-sha256", ...OWN_SCHEMA_PRESETS]),
-      "A sender's own scheme (docs/webhooks.md#presets)",
+      z
+        .enum(SIGNATURE_PRESETS)
+        .exclude([...GENERIC, ...OWN_SCHEMA_PRESETS])
+        .openapi({
+          "x-enumDescriptions": describe(SIGNATURE_PRESETS.filter(sharedSchema)),
+        }),
+      `A sender's own scheme (docs/webhooks.md#presets): ${SIGNATURE_PRESETS.filter(sharedSchema)
+        .map((name) => `\`${name}\`, ${PRESETS[name].about}`)
+        .join("; ")}.`,
     ),
     ...verifyCommon,
   });
   const { MetaVerify, AsanaVerify } = handshakeVerifySchemas(verifyCommon, preset, SECRET_TEMPLATE);
 
   /**
-   * A webhook node's `verify`: `header`, `encoding` and `prefix` for the hmac-sha256 preset only
+   * A webhook node's `verify`: `header`, `encoding` and `prefix` for the generic presets only
    * (`not_allowed` with another). A preset that is none of them is judged as the first, so every
    * other problem is listed too.
    */
   const VerifySetting = withoutNulls(
     // Another preset's `encoding: null` is still a setting it does not take.
-    ({ preset }) => [
-      "toleranceSeconds",
-      ...(preset === "hmac-sha256" ? ["encoding", "prefix"] : []),
-    ],
+    ({ preset }) => ["toleranceSeconds", ...(isGeneric(preset) ? ["encoding", "prefix"] : [])],
     z
       .discriminatedUnion("preset", [PresetVerify, HmacVerify, MetaVerify, AsanaVerify], {
         unionFallback: true,
       })
       .transform((verify): Verify<typeof PresetVerify, typeof HmacVerify> => {
-        if (verify.preset !== "hmac-sha256") return verify;
+        if (!("header" in verify)) return verify;
         const { prefix, header, ...rest } = verify;
         return { ...rest, header: header.toLowerCase(), ...(prefix ? { prefix } : {}) };
       })
       .openapi("WebhookVerify", {
-        description:
-          "The sender's signature, checked over the raw body before anything runs; a call that does not verify is answered 401 invalid_signature (docs/webhooks.md#signatures).",
+        description: `The sender's signature, checked over the raw body before anything runs; a call that does not verify is answered 401 invalid_signature (docs/webhooks.md#signatures). \`preset\`: ${SIGNATURE_PRESETS.join(", ")} (docs/webhooks.md#presets); \`secret\`: \`"{{secrets.NAME}}"\`, or two while it rotates, \`["{{secrets.NEW}}", "{{secrets.OLD}}"]\`.`,
       }),
   );
 
@@ -184,9 +180,9 @@ export const dedupeSetting = () => checks().DedupeSetting;
 /** `secret` is absent for asana alone; `verifyToken` is meta's (docs/webhooks.md#handshakes). */
 type Verify<P extends z.ZodType, H extends z.ZodType> = Omit<z.output<P>, "preset" | "secret"> & {
   preset: SignaturePreset;
-  secret?: string;
   verifyToken?: string;
-} & Partial<Pick<z.output<H>, Extract<"header" | "encoding" | "prefix", keyof z.output<H>>>>;
+} & Partial<Pick<z.output<P>, Extract<"secret", keyof z.output<P>>>> &
+  Partial<Pick<z.output<H>, Extract<"header" | "encoding" | "prefix", keyof z.output<H>>>>;
 
 /** A webhook node's signature check, with its defaults; the hmac-sha256 fields for it alone. */
 export type WebhookVerify = Verify<Checks["PresetVerify"], Checks["HmacVerify"]>;

@@ -44,6 +44,10 @@ export const requestSchemas = once(() => {
         description:
           "Why a call was refused; null for calls not refused so. For invalid_signature: no_secret, missing_header, bad_signature or stale_timestamp, kept from the caller (its answer says only that the signature did not verify). For invalid_body and payload_too_large: the sentence the caller's answer gave as its `message`",
       }),
+      verifiedWith: z.string().optional().openapi({
+        description:
+          "The name of the workspace secret that verified the call's signature (docs/webhooks.md#rotation); never its value",
+      }),
     })
     .openapi("LoggedRequest");
 

@@ -1,17 +1,16 @@
-/**
- * The WorkflowRunner's webhook half (docs/architecture.md#workflow-runner, docs/webhooks.md): checks
- * 404 (or stopped), 405, 429 (this shard's share, docs/scaling.md#runner-shards), signature, a
- * sender's handshake (answered, docs/webhooks.md#handshakes), body, deduplication; starts the
- * execution, answers per responseMode, logs and counts the call.
- */
-import { DAY_MS } from "../../db/retention";
 import { log } from "../../platform/log";
 import type { RateLimitStore } from "../../platform/rate-limit-store";
-import { redactPrepared } from "../engine/redact";
 import type { WebhookNode, WebhookVerify } from "../nodes/types";
 import { answerHandshake, handshakeOf } from "../webhook/handshakes";
 import { renderReply } from "../webhook/http-answer";
-import { checkSignature, type SignedRequest, signatureOf, verifyCall } from "../webhook/signatures";
+import {
+  checkSignature,
+  type SignedRequest,
+  signatureOf,
+  type VerifyResult,
+  verifyCall,
+} from "../webhook/signatures";
+import { recordCall } from "./call-record";
 import type { RunnerConfig } from "./config";
 import type {
   DirectOutcome,
@@ -20,14 +19,12 @@ import type {
   WebhookOutcome,
   WorkflowRunnerContract,
 } from "./contract";
-import { redactHeaders } from "./credential-headers";
 import type { Deliveries } from "./dedupe-claims";
 import type { Executor } from "./executor";
 import type { Gatherings } from "./gatherings";
 import type { HookSecrets } from "./hook-secrets";
 import { type LateAnswers, webhookNode } from "./late-answers";
 import type { RunnerMetrics } from "./metrics-store";
-import { loggedOutcome, statusOf } from "./outcome-status";
 import type { RequestLog } from "./request-log";
 import type { RequestOutcome } from "./request-log-entry";
 import { shardOfId, shareOf } from "./shards";
@@ -60,8 +57,8 @@ type Answer = {
   logged?: RequestOutcome;
 };
 
-/** Outcomes a sender can repeat without limit: the log keeps their body's preview only. */
-const FLOODS = new Set(["rate_limited", "method_not_allowed", "not_found", "queue_full"]);
+/** The secret that verified the call's signature, by name (docs/webhooks.md#rotation). */
+type Verified = { with?: string };
 
 /** A shard told another shard count re-reads a copy older than this (ms): D1 may hold a newer save. */
 const RECHECK_AFTER_MS = 1_000;
@@ -84,11 +81,18 @@ export class WebhookReceiver {
     }
     const node = webhookNode(config, call.nodeKey);
     if (!node) return { kind: "not_found", stale: false };
-    const { outcome, reason, queued, logged } = await this.answer(config, node, call, here);
+    const verified: Verified = {};
+    const { outcome, reason, queued, logged } = await this.answer(
+      config,
+      node,
+      call,
+      here,
+      verified,
+    );
     // Another shard may have room: the Worker asks it, and only the last one asked logs the call.
     if (outcome.kind === "shard_full") return outcome;
-    const shown = { outcome, reason: reason ?? null, queued, logged };
-    await this.record(config, node, call, here, shown);
+    const shown = { outcome, reason: reason ?? null, queued, logged, verifiedWith: verified.with };
+    await recordCall(this.parts, config, node, call, here, shown);
     return outcome;
   }
 
@@ -97,6 +101,7 @@ export class WebhookReceiver {
     node: WebhookNode,
     call: WebhookCall,
     here: number,
+    verified: Verified,
   ): Promise<Answer> {
     const { executor, rateLimits, source, deliveries, late } = this.parts;
     // A stopped workflow's URLs answer 404 (docs/api/webhooks.md#responses); the log says why.
@@ -118,8 +123,16 @@ export class WebhookReceiver {
     const secrets = await source.secretValues(config.workspaceId);
     // Unsigned handshakes carry no signature: each is checked as answerHandshake says.
     if (node.verify && call.body && (handshake === null || handshake.signed)) {
-      const signed = { url: call.url, headers: call.headers, body: call.body };
-      const refusal = await this.verify(config, node.key, node.verify, signed, secrets, here);
+      const signed = { url: call.url, method: call.method, headers: call.headers, body: call.body };
+      const { refusal, verifiedWith } = await this.verify(
+        config,
+        node.key,
+        node.verify,
+        signed,
+        secrets,
+        here,
+      );
+      verified.with = verifiedWith;
       if (refusal) {
         // Why is logged and recorded, never told: it would help whoever forged the call.
         log("warn", "webhook_signature_refused", {
@@ -190,10 +203,12 @@ export class WebhookReceiver {
     signed: SignedRequest,
     secrets: Awaited<ReturnType<WorkflowSource["secretValues"]>>,
     here: number,
-  ) {
+  ): Promise<VerifyResult> {
     if (verify.preset !== "asana") return await verifyCall(verify, secrets, signed);
     const kept = await this.parts.hookSecrets.get(config.workflowId, nodeKey, here);
-    return await checkSignature(verify, kept ?? undefined, signed);
+    const refusal = await checkSignature(verify, kept ?? undefined, signed);
+    // The kept hook secret is no workspace secret: the log names the header it came in.
+    return refusal ? { refusal } : { refusal: null, verifiedWith: "X-Hook-Secret" };
   }
 
   /** A repeated delivery's first answer, from the shard its execution id names. */
@@ -220,52 +235,6 @@ export class WebhookReceiver {
     const node = config ? webhookNode(config, nodeKey) : undefined;
     if (!node) return { kind: "accepted", executionId };
     return await late.firstAnswer(workflowId, node, executionId);
-  }
-
-  /** Adds the call to the request log (docs/webhooks.md#request-log). */
-  private async record(
-    config: RunnerConfig,
-    node: WebhookNode,
-    call: WebhookCall,
-    here: number,
-    {
-      outcome,
-      reason,
-      queued,
-      logged: gathered,
-    }: {
-      outcome: WebhookOutcome;
-      reason: string | null;
-      queued?: boolean;
-      logged?: RequestOutcome;
-    },
-  ): Promise<void> {
-    const secrets = await this.parts.source.secretValues(config.workspaceId);
-    const answered = outcome.kind === "deduplicated" ? outcome.first : outcome;
-    this.parts.requests.setMaxAge(config.retention.requestLogDays * DAY_MS);
-    const logged = gathered ?? (queued ? "queued" : loggedOutcome(outcome));
-    const latencyMs = Math.max(0, Date.now() - call.receivedAt);
-    this.parts.metrics.call(logged, latencyMs);
-    this.parts.requests.record(
-      {
-        requestId: call.requestId,
-        receivedAt: call.receivedAt,
-        nodeKey: node.key,
-        method: call.method,
-        status: statusOf(answered),
-        outcome: logged,
-        executionId: "executionId" in answered ? answered.executionId : null,
-        latencyMs,
-        size: call.size,
-        headers: redactPrepared(redactHeaders(call.headers, node.verify?.header), secrets.redact),
-        reason,
-        body: call.body,
-        // Refusals that come in floods keep their preview only (docs/webhooks.md#request-log).
-        keepBody: !FLOODS.has(outcome.kind === "deduplicated" ? outcome.first.kind : outcome.kind),
-      },
-      secrets.redact,
-      here,
-    );
   }
 }
 

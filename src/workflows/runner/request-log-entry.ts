@@ -49,6 +49,8 @@ export type LoggedRequest = {
   bodyPreview: string;
   /** Why it was refused, for refusals: a signature's reason is kept from the caller, a body's is its answer's message. */
   reason: string | null;
+  /** The name of the secret that verified the signature (never its value): docs/webhooks.md#rotation. */
+  verifiedWith?: string;
 };
 
 /** One call with its whole body: UTF-8 text, or base64 of bytes that are not; null when never read. */

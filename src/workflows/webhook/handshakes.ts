@@ -99,10 +99,12 @@ export function handshakeOf(verify: WebhookVerify, call: Call): Handshake | null
 
 /** The value of the workspace secret a `{{secrets.NAME}}` template names, if it exists. */
 export function secretNamed(
-  template: string | undefined,
+  template: string | readonly string[] | undefined,
   secrets: { values: Record<string, string> },
 ): string | undefined {
-  const name = SECRET_TEMPLATE.exec(template ?? "")?.[1];
+  // While a secret rotates the first named is the new one: a handshake is answered with it.
+  const first = typeof template === "string" ? template : template?.[0];
+  const name = SECRET_TEMPLATE.exec(first ?? "")?.[1];
   return name && Object.hasOwn(secrets.values, name) ? secrets.values[name] : undefined;
 }
 

@@ -1,202 +1,211 @@
 /**
- * Senders' signatures on webhook calls (docs/webhooks.md#signatures): HMAC over the raw body bytes,
- * compared in constant time; a signed timestamp further than `toleranceSeconds` from now refuses.
+ * Senders' signatures on webhook calls (docs/webhooks.md#signatures): each preset's row
+ * (presets.ts) says where the signature is and what is signed; HMACs are compared in constant
+ * time, Ed25519 and ECDSA signatures verified under the sender's public key, and a signed
+ * timestamp further than `toleranceSeconds` from now refuses.
  */
-import { base64ToBytes, bytesToBase64, bytesToHex, constantTimeEqual } from "../../platform/crypto";
+import { bytesToBase64, bytesToHex, constantTimeEqual } from "../../platform/crypto";
 import type { WebhookVerify } from "../nodes/types";
 import { SECRET_TEMPLATE } from "../nodes/webhook-checks";
-import { HANDSHAKE_CHECKS, handshakeSignatureOf } from "./handshake-presets";
+import { HANDSHAKE_CHECKS } from "./handshake-presets";
+import { anyEqual, concat, decodeBase64, hmacKey, utf8 } from "./macs";
+import type {
+  Check,
+  Part,
+  Row,
+  SignatureRefusal,
+  SignedRequest,
+  TableRow,
+  TimestampSource,
+  VerifySettings,
+} from "./preset-types";
+import { signsNoTimestamp } from "./preset-types";
+import { PRESETS } from "./presets";
+import { verifiesPublicKey } from "./public-keys";
+import { twilioCheck } from "./twilio";
 
-/** Why a call's signature was refused; logged, never answered (docs/webhooks.md#signatures). */
-export type SignatureRefusal = "no_secret" | "missing_header" | "bad_signature" | "stale_timestamp";
-
-/** What the check reads of a call. */
-export type SignedRequest = {
-  /** The full URL as the sender called it (Twilio signs it). */
-  url: string;
-  /** Header names in lowercase. */
-  headers: Record<string, string>;
-  /** The body's bytes as received. */
-  body: Uint8Array;
-};
+export type { SignatureRefusal, SignedRequest } from "./preset-types";
 
 const encoder = new TextEncoder();
 
-/** An HMAC signer for `key`, imported once for the several messages a check may sign. */
-async function hmacKey(hash: "SHA-256" | "SHA-1", key: Uint8Array) {
-  const cryptoKey = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash }, false, [
-    "sign",
-  ]);
-  return async (parts: (string | Uint8Array)[]) => {
-    const data = concat(
-      parts.map((part) => (typeof part === "string" ? encoder.encode(part) : part)),
-    );
-    return new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, data));
+/** The call as a row reads it: its JSON body parsed once, when a row reads a field of it. */
+type Reading = SignedRequest & { json: () => unknown };
+
+function reading(request: SignedRequest): Reading {
+  let parsed: { value: unknown } | undefined;
+  return {
+    ...request,
+    json() {
+      if (!parsed) {
+        try {
+          parsed = { value: JSON.parse(new TextDecoder().decode(request.body)) };
+        } catch {
+          parsed = { value: undefined };
+        }
+      }
+      return parsed.value;
+    },
   };
 }
 
-async function hmac(hash: "SHA-256" | "SHA-1", key: Uint8Array, parts: (string | Uint8Array)[]) {
-  return (await hmacKey(hash, key))(parts);
+/** A field of the JSON body by dotted path, as text; undefined when absent or not a scalar. */
+function fieldOf(call: Reading, path: string): string | undefined {
+  let at: unknown = call.json();
+  for (const name of path.split(".")) {
+    if (typeof at !== "object" || at === null || !Object.hasOwn(at, name)) return undefined;
+    at = (at as Record<string, unknown>)[name];
+  }
+  return typeof at === "string" || typeof at === "number" ? String(at) : undefined;
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, part) => n + part.byteLength, 0));
-  let offset = 0;
+/** The header's value, or the first present of several. */
+function headerOf(call: Reading, names: string | string[]): string | undefined {
+  for (const name of typeof names === "string" ? [names] : names) {
+    if (Object.hasOwn(call.headers, name)) return call.headers[name];
+  }
+  return undefined;
+}
+
+/** The header's entries (split by `split`), kept when they start with `tag`, `tag` cut off. */
+function tagged(value: string, tag: string, split?: string): string[] {
+  const entries = split === undefined ? [value] : value.split(split).map((entry) => entry.trim());
+  return entries.filter((entry) => entry.startsWith(tag)).map((entry) => entry.slice(tag.length));
+}
+
+/** The signature source of a row, the generic presets' own from the node's settings. */
+function sourceOf(row: TableRow, settings: VerifySettings) {
+  if (row.signature !== "setting") return row.signature;
+  return { header: settings.header ?? "", tag: settings.prefix ?? "" };
+}
+
+const encodingOf = (row: TableRow, settings: VerifySettings) =>
+  row.encoding === "setting" ? (settings.encoding ?? "hex") : row.encoding;
+
+/** The signatures the call carries, or null when it carries none. */
+function signaturesOf(call: Reading, row: TableRow, settings: VerifySettings): string[] | null {
+  const source = sourceOf(row, settings);
+  if ("field" in source) {
+    const value = fieldOf(call, source.field);
+    return value ? [value] : null;
+  }
+  const value = headerOf(call, source.header);
+  // Hex is read in either case, its tag too (`SHA256=…` verifies as GitHub's `sha256=…`).
+  const hex = encodingOf(row, settings) === "hex";
+  const found =
+    value === undefined
+      ? []
+      : hex
+        ? tagged(value.toLowerCase(), source.tag.toLowerCase(), source.split)
+        : tagged(value, source.tag, source.split);
+  return found.length > 0 ? found : null;
+}
+
+function timestampOf(call: Reading, row: TableRow, source: TimestampSource): string | undefined {
+  if ("field" in source) return fieldOf(call, source.field);
+  if ("header" in source) return headerOf(call, source.header);
+  const signature = row.signature;
+  if (signature === "setting" || "field" in signature) return undefined;
+  const value = headerOf(call, signature.header);
+  return value === undefined ? undefined : tagged(value, source.tag, signature.split)[0];
+}
+
+/** Seconds since the epoch of a timestamp as sent, or NaN when it is none. */
+function secondsOf(text: string, unit: TimestampSource["unit"]): number {
+  if (unit === "iso") return /^\d{4}-\d\d-\d\dT/.test(text) ? Date.parse(text) / 1000 : Number.NaN;
+  if (!/^\d{1,16}$/.test(text)) return Number.NaN;
+  return unit === "ms" ? Number(text) / 1000 : Number(text);
+}
+
+/** HubSpot's v3 URL: these escapes undone (developers.hubspot.com, "Validate requests"). */
+const HUBSPOT_ESCAPES = /%(3A|2F|3F|40|21|24|27|28|29|2A|2C|3B)/gi;
+const unescapeUrl = (url: string) =>
+  url.replace(HUBSPOT_ESCAPES, (escaped) => decodeURIComponent(escaped));
+
+/** The signed message's parts, or null when one of them is missing. */
+function messageOf(call: Reading, parts: Part[], timestamp: string | undefined) {
+  const out: (string | Uint8Array)[] = [];
   for (const part of parts) {
-    out.set(part, offset);
-    offset += part.byteLength;
+    let value: string | Uint8Array | undefined;
+    if (typeof part === "string") value = part;
+    else if ("header" in part) value = headerOf(call, part.header);
+    else if ("field" in part) value = fieldOf(call, part.field);
+    else if (part.from === "body") value = call.body;
+    else if (part.from === "method") value = call.method ?? "POST";
+    else if (part.from === "timestamp") value = timestamp;
+    else value = "decoded" in part && part.decoded ? unescapeUrl(call.url) : call.url;
+    if (value === undefined) return null;
+    out.push(value);
   }
   return out;
 }
 
-const hex = bytesToHex;
-const base64 = bytesToBase64;
-
-function decodeBase64(text: string): Uint8Array | null {
-  try {
-    return base64ToBytes(text);
-  } catch {
-    return null;
-  }
+/** The HMAC key of a secret: its UTF-8 bytes, or base64 after `whsec_` (Standard Webhooks). */
+function macKey(row: TableRow, secret: string): Uint8Array<ArrayBuffer> | null {
+  if (row.secret !== "whsec") return utf8(secret);
+  const bytes = decodeBase64(secret.startsWith("whsec_") ? secret.slice(6) : secret);
+  return bytes && bytes.byteLength > 0 ? bytes : null;
 }
 
-/** True when any of `given` is `expected` (each compared in constant time). */
-function anyEqual(expected: string, given: readonly string[]): boolean {
-  let found = false;
-  for (const candidate of given) found = constantTimeEqual(expected, candidate) || found;
-  return found;
-}
-
-function fresh(timestamp: string | undefined, toleranceSeconds: number, nowMs: number): boolean {
-  const seconds = Number(timestamp);
-  return Number.isInteger(seconds) && Math.abs(nowMs / 1000 - seconds) <= toleranceSeconds;
-}
-
-/** A Twilio form's fields as `twilio`'s getExpectedTwilioSignature signs them: sorted, deduplicated. */
-function twilioFields(params: URLSearchParams): string {
-  const fields = [...params];
-  fields.sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
-  return fields
-    .filter(
-      ([name, value], i) => i === 0 || fields[i - 1]?.[0] !== name || fields[i - 1]?.[1] !== value,
-    )
-    .map(([name, value]) => name + value)
-    .join("");
-}
-
-const STANDARD_PORTS: Record<string, string> = { "http:": "80", "https:": "443" };
-
-/**
- * The URLs Twilio may have signed for a call to `url`: as received, with the runtime's `'` → `%27`
- * undone, and each with the standard port the runtime drops (as Twilio's validateRequest accepts).
- */
-function twilioUrls(url: string): string[] {
-  const query = url.indexOf("?");
-  const urls = [url];
-  if (query !== -1 && url.includes("%27", query)) {
-    urls.push(url.slice(0, query) + url.slice(query).replaceAll("%27", "'"));
-  }
-  const { protocol, host, port } = new URL(url);
-  const origin = `${protocol}//${host}`;
-  const standard = STANDARD_PORTS[protocol];
-  if (port !== "" || !standard || !url.startsWith(origin)) return urls;
-  return [...urls, ...urls.map((each) => `${origin}:${standard}${each.slice(origin.length)}`)];
-}
-
-type Check = (
-  request: SignedRequest,
+/** Checks a call against a row: null when it verifies, else why not. */
+async function checkRow(
+  row: TableRow,
+  call: Reading,
   secret: string,
-  settings: WebhookVerify,
+  settings: VerifySettings,
   nowMs: number,
-) => Promise<SignatureRefusal | null>;
-
-const key = (secret: string) => encoder.encode(secret);
-const verdict = (ok: boolean): SignatureRefusal | null => (ok ? null : "bad_signature");
-
-/** Each preset: what the sender sends and how it is checked (docs/webhooks.md#presets). */
-const CHECKS: Record<WebhookVerify["preset"], Check> = {
-  async github({ headers, body }, secret) {
-    const given = headers["x-hub-signature-256"];
-    if (!given) return "missing_header";
-    const expected = `sha256=${hex(await hmac("SHA-256", key(secret), [body]))}`;
-    return verdict(constantTimeEqual(expected, given.toLowerCase()));
-  },
-  async stripe({ headers, body }, secret, { toleranceSeconds }, nowMs) {
-    const pairs = (headers["stripe-signature"] ?? "").split(",").map((part) => part.split("="));
-    const timestamp = pairs.find(([name]) => name?.trim() === "t")?.[1];
-    const signatures = pairs
-      .filter(([name]) => name?.trim() === "v1")
-      .map(([, value]) => value ?? "");
-    if (!timestamp || signatures.length === 0) return "missing_header";
-    if (!fresh(timestamp, toleranceSeconds, nowMs)) return "stale_timestamp";
-    const expected = hex(await hmac("SHA-256", key(secret), [`${timestamp}.`, body]));
-    return verdict(anyEqual(expected, signatures));
-  },
-  async slack({ headers, body }, secret, { toleranceSeconds }, nowMs) {
-    const timestamp = headers["x-slack-request-timestamp"];
-    const given = headers["x-slack-signature"];
-    if (!timestamp || !given) return "missing_header";
-    if (!fresh(timestamp, toleranceSeconds, nowMs)) return "stale_timestamp";
-    const expected = `v0=${hex(await hmac("SHA-256", key(secret), [`v0:${timestamp}:`, body]))}`;
-    return verdict(constantTimeEqual(expected, given));
-  },
-  async shopify({ headers, body }, secret) {
-    const given = headers["x-shopify-hmac-sha256"];
-    if (!given) return "missing_header";
-    return verdict(constantTimeEqual(base64(await hmac("SHA-256", key(secret), [body])), given));
-  },
-  async twilio({ url, headers, body }, secret) {
-    const given = headers["x-twilio-signature"];
-    if (!given) return "missing_header";
-    // A form body's fields are signed after the URL, sorted by name; a JSON body is signed by
-    // the URL's bodySHA256 parameter instead, which must then be the body's digest.
-    let fields = "";
-    const claimed = new URL(url).searchParams.get("bodySHA256");
-    if ((headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")) {
-      fields = twilioFields(new URLSearchParams(new TextDecoder().decode(body)));
-    } else if (claimed !== null || body.byteLength > 0) {
-      const digest = hex(new Uint8Array(await crypto.subtle.digest("SHA-256", body)));
-      if (!constantTimeEqual(digest, (claimed ?? "").toLowerCase())) return "bad_signature";
-    }
-    const signer = await hmacKey("SHA-1", key(secret));
+): Promise<SignatureRefusal | null> {
+  const given = signaturesOf(call, row, settings);
+  if (!given) return "missing_header";
+  if (row.algorithm === "token")
+    return constantTimeEqual(secret, given[0] ?? "") ? null : "bad_signature";
+  if (row.algorithm === "basic") {
+    const expected = bytesToBase64(encoder.encode(secret));
+    return anyEqual(
+      expected,
+      given.map((each) => each.trim()),
+    )
+      ? null
+      : "bad_signature";
+  }
+  let timestamp: string | undefined;
+  if (row.timestamp) {
+    timestamp = timestampOf(call, row, row.timestamp);
+    if (timestamp === undefined) return "missing_header";
+    const seconds = secondsOf(timestamp, row.timestamp.unit);
+    const fresh = Math.abs(nowMs / 1000 - seconds) <= settings.toleranceSeconds;
+    if (!fresh) return "stale_timestamp";
+  }
+  const parts = messageOf(call, row.signed, timestamp);
+  if (!parts) return "missing_header";
+  if (row.algorithm === "ed25519" || row.algorithm === "ecdsa-p256") {
     let found = false;
-    for (const candidate of twilioUrls(url)) {
-      const expected = base64(await signer([candidate + fields]));
-      found = constantTimeEqual(expected, given) || found;
+    for (const signature of given) {
+      const verified = await verifiesPublicKey(row, secret, signature, concat(parts));
+      if (verified === null) return "no_secret";
+      found = verified || found;
     }
-    return verdict(found);
-  },
-  async "standard-webhooks"({ headers, body }, secret, { toleranceSeconds }, nowMs) {
-    const id = headers["webhook-id"];
-    const timestamp = headers["webhook-timestamp"];
-    const given = headers["webhook-signature"];
-    if (!id || !timestamp || !given) return "missing_header";
-    if (!fresh(timestamp, toleranceSeconds, nowMs)) return "stale_timestamp";
-    const secretBytes = decodeBase64(secret.startsWith("whsec_") ? secret.slice(6) : secret);
-    if (!secretBytes || secretBytes.byteLength === 0) return "no_secret";
-    const expected = base64(await hmac("SHA-256", secretBytes, [`${id}.${timestamp}.`, body]));
-    const signatures = given
-      .split(" ")
-      .filter((entry) => entry.startsWith("v1,"))
-      .map((entry) => entry.slice(3));
-    return verdict(anyEqual(expected, signatures));
-  },
-  async "hmac-sha256"({ headers, body }, secret, settings) {
-    const name = settings.header;
-    const given = name && Object.hasOwn(headers, name) ? headers[name] : undefined;
-    const prefix = settings.prefix ?? "";
-    if (!given?.startsWith(prefix)) return "missing_header";
-    const mac = await hmac("SHA-256", key(secret), [body]);
-    const value = given.slice(prefix.length);
-    return settings.encoding === "base64"
-      ? verdict(constantTimeEqual(base64(mac), value))
-      : verdict(constantTimeEqual(hex(mac), value.toLowerCase()));
-  },
+    return found ? null : "bad_signature";
+  }
+  const key = macKey(row, secret);
+  if (!key) return "no_secret";
+  const mac = await (await hmacKey(row.algorithm === "hmac-sha1" ? "SHA-1" : "SHA-256", key))(
+    parts,
+  );
+  return encodingOf(row, settings) === "base64"
+    ? verdict(anyEqual(bytesToBase64(mac), given))
+    : verdict(anyEqual(bytesToHex(mac), given));
+}
+
+/** The checks of the rows that say `check: "own"`, by preset. */
+const OWN_CHECKS: Partial<Record<WebhookVerify["preset"], Check>> = {
+  twilio: twilioCheck,
   ...HANDSHAKE_CHECKS,
 };
 
+const verdict = (ok: boolean): SignatureRefusal | null => (ok ? null : "bad_signature");
+
 /**
- * Checks a call's signature.
+ * Checks a call's signature against its preset's row (docs/webhooks.md#presets).
  * @param secret the signing secret's value; undefined when the workspace has no such secret
  * @param nowMs the time timestamps are compared with (epoch ms)
  * @returns null when it verifies, else why not (fail closed: no secret refuses every call)
@@ -208,7 +217,12 @@ export async function checkSignature(
   nowMs = Date.now(),
 ): Promise<SignatureRefusal | null> {
   if (!secret) return "no_secret";
-  return CHECKS[settings.preset](request, secret, settings, nowMs);
+  const row: Row = PRESETS[settings.preset];
+  if ("check" in row) {
+    const own = OWN_CHECKS[settings.preset];
+    return own ? own(request, secret, settings, nowMs) : "no_secret";
+  }
+  return checkRow(row, reading(request), secret, settings, nowMs);
 }
 
 /**
@@ -219,31 +233,46 @@ export function signatureOf(
   settings: WebhookVerify,
   headers: Record<string, string>,
 ): string | null {
-  switch (settings.preset) {
-    case "github":
-      return headers["x-hub-signature-256"]?.toLowerCase() ?? null;
-    case "shopify":
-      return headers["x-shopify-hmac-sha256"] ?? null;
-    case "twilio":
-      return headers["x-twilio-signature"] ?? null;
-    case "hmac-sha256": {
-      const name = settings.header;
-      const given = name && Object.hasOwn(headers, name) ? headers[name] : undefined;
-      const value = given?.slice((settings.prefix ?? "").length);
-      return settings.encoding === "base64" ? (value ?? null) : (value?.toLowerCase() ?? null);
-    }
-    default:
-      return handshakeSignatureOf(settings.preset, headers);
-  }
+  const row: Row = PRESETS[settings.preset];
+  if (!signsNoTimestamp(row)) return null;
+  if ("check" in row) return row.signatureHeader ? (headers[row.signatureHeader] ?? null) : null;
+  const source = sourceOf(row, settings);
+  if ("field" in source) return null;
+  const value = headerOf(reading({ url: "", headers, body: new Uint8Array() }), source.header);
+  if (value === undefined) return null;
+  // The generic presets' signature is named without its prefix, as they always were.
+  const shown = row.signature === "setting" ? value.slice(source.tag.length) : value;
+  return encodingOf(row, settings) === "base64" ? shown : shown.toLowerCase();
 }
 
-/** Checks a call against a node's `verify`, its secret named by the `{{secrets.NAME}}` template. */
-export function verifyCall(
+/** The secrets a node's `verify.secret` names: one template, or two while a secret rotates. */
+export const secretNames = (secret: string | readonly string[]): string[] =>
+  (typeof secret === "string" ? [secret] : [...secret]).flatMap(
+    (template) => SECRET_TEMPLATE.exec(template)?.[1] ?? [],
+  );
+
+/** A call checked against a node's `verify`: why it was refused, or the secret that verified it. */
+export type VerifyResult =
+  | { refusal: SignatureRefusal; verifiedWith?: undefined }
+  | { refusal: null; verifiedWith: string };
+
+/**
+ * Checks a call against a node's `verify`, with each secret its `{{secrets.NAME}}` templates name
+ * in turn (docs/webhooks.md#rotation): the first that verifies is the one the log names. Refused,
+ * the first secret's reason, unless the workspace lacks it.
+ */
+export async function verifyCall(
   verify: WebhookVerify,
   secretValues: { values: Record<string, string> },
   request: SignedRequest,
   nowMs = Date.now(),
-): Promise<SignatureRefusal | null> {
-  const name = SECRET_TEMPLATE.exec(verify.secret ?? "")?.[1];
-  return checkSignature(verify, name ? secretValues.values[name] : undefined, request, nowMs);
+): Promise<VerifyResult> {
+  let refusal: SignatureRefusal | null = null;
+  for (const name of secretNames(verify.secret ?? [])) {
+    const value = Object.hasOwn(secretValues.values, name) ? secretValues.values[name] : undefined;
+    const reason = await checkSignature(verify, value, request, nowMs);
+    if (reason === null) return { refusal: null, verifiedWith: name };
+    if (refusal === null || refusal === "no_secret") refusal = reason;
+  }
+  return { refusal: refusal ?? "no_secret" };
 }
