@@ -485,14 +485,25 @@ describe("runs on the canvas", () => {
     expect(await limit.getAttribute("aria-invalid")).toBe("true");
     await limit.fill("2");
     await settings.getByRole("spinbutton", { name: /Queue limit/ }).fill("50");
+    // Per-key concurrency: the key is a template over the webhook's call.
+    const key = settings.getByRole("textbox", { name: /^Key/ });
+    await key.fill("{{webhook_1.body.order}}");
+    await settings.getByRole("spinbutton", { name: /Key limit/ }).fill("2");
     await page.getByText("Unsaved changes.").waitFor();
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
     const saved = await api("GET", `/v1/manage/workflows/${id}`, { token: demo.memberToken });
-    expect(saved.json.concurrency).toEqual({ limit: 2, queueLimit: 50 });
+    expect(saved.json.concurrency).toEqual({
+      limit: 2,
+      queueLimit: 50,
+      key: "{{webhook_1.body.order}}",
+      keyLimit: 2,
+    });
     // Emptied, the limit is removed again on the next save.
     await limit.fill("");
     await settings.getByRole("spinbutton", { name: /Queue limit/ }).fill("");
+    await key.fill("");
+    await settings.getByRole("spinbutton", { name: /Key limit/ }).fill("");
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
     const cleared = await api("GET", `/v1/manage/workflows/${id}`, { token: demo.memberToken });

@@ -112,6 +112,19 @@ function EditorBody({ workflow, canChange }: Props) {
         : [],
     [selected, editor.nodes, editor.edges, samples, secrets],
   );
+  // The workflow's concurrency key reads a trigger's call, as a webhook's own templates do.
+  const trigger = editor.nodes.find((node) => node.data.node.type === "webhook")?.id;
+  const settingSuggestions = useMemo(
+    () =>
+      suggestionsFor({
+        id: trigger ?? "",
+        nodes: editor.nodes,
+        edges: [],
+        samples,
+        secrets: [],
+      }).filter((suggestion) => !suggestion.template.startsWith("{{$")),
+    [trigger, editor.nodes, samples],
+  );
   const refused = save.error instanceof ApiFailure && save.error.code === "invalid_request";
   return (
     <div className="editor">
@@ -172,6 +185,7 @@ function EditorBody({ workflow, canChange }: Props) {
             settings={settings.settings}
             saved={settings.saved}
             canChange={canChange}
+            suggestions={settingSuggestions}
             onChange={settings.change}
           />
         )}

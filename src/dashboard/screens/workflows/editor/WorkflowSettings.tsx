@@ -15,6 +15,7 @@ import {
 } from "./fields";
 import type { FieldProblem } from "./model";
 import { SettingFields } from "./SettingFields";
+import type { Suggestion } from "./suggestions";
 
 /** The workflow's settings the editor changes; saved with the definition. */
 export type WorkflowSettingsValue = { concurrency?: unknown };
@@ -24,11 +25,13 @@ type Props = {
   /** The API's problems with them from the last save, in plain words. */
   saved: FieldProblem[];
   canChange: boolean;
+  /** The fields a template setting (the concurrency key) may read: the webhook's call. */
+  suggestions: Suggestion[];
   onChange: (settings: WorkflowSettingsValue) => void;
 };
 
 /** The panel; read-only unless `canChange`. */
-export function WorkflowSettings({ settings, saved, canChange, onChange }: Props) {
+export function WorkflowSettings({ settings, saved, canChange, suggestions, onChange }: Props) {
   const id = useId();
   const problems = mergeProblems(saved, checkWorkflowSettings(settings));
   return (
@@ -40,7 +43,7 @@ export function WorkflowSettings({ settings, saved, canChange, onChange }: Props
         fields={workflowSettingFields()}
         problems={problems}
         disabled={!canChange}
-        suggestions={[]}
+        suggestions={suggestions}
         onChange={onChange}
       />
     </section>
