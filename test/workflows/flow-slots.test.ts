@@ -24,6 +24,24 @@ describe("admission", () => {
     expect(log.freesAt(throttle, 1_001)).toBeNull();
   });
 
+  it("forgets the buckets whose window emptied, in memory and in storage", async () => {
+    const deleted: string[][] = [];
+    const kept = new Map<string, unknown>([
+      ["t/old\u0000", { times: [0], until: 1_000 }],
+      ["t/new\u0000", { times: [1_500], until: 2_500 }],
+    ]);
+    const log = new ThrottleLog({
+      put: async () => {},
+      list: async () => kept,
+      delete: async (keys: string[]) => void deleted.push(keys),
+    } as unknown as DurableObjectStorage);
+    await log.load(2_000);
+    expect(deleted).toEqual([["t/old\u0000"]]);
+    const one = (bucket: string) => ({ bucket, limit: 1, periodMs: 1_000 });
+    expect(log.allows(one("new\u0000"), 2_000)).toBe(false);
+    expect(log.allows(one("old\u0000"), 2_000)).toBe(true);
+  });
+
   it("queues behind an earlier execution of the same key, never another key's", () => {
     const slots = new Slots(new ThrottleLog(storage));
     slots.setLimit({ limit: 3, queueLimit: 10, key: "{{k}}", keyLimit: 1 });

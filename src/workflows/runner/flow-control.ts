@@ -44,25 +44,34 @@ export const hasFlow = (flow: Flow) => flow.key !== undefined || flow.throttle !
 /** Storage key of a throttle bucket's start times. */
 const startsKey = (bucket: string) => `t/${bucket}`;
 
+/** A bucket's recent starts (epoch ms, oldest first) and when the newest leaves the window. */
+type Starts = { times: number[]; until: number };
+
+/** How many starts between sweeps of buckets whose window is empty (keys seen once go). */
+const SWEEP_EVERY = 1_000;
+
 /**
- * Each throttle bucket's recent start times (epoch ms, oldest first), at most `limit` of them and
- * none older than the period: a sliding window, exact across restarts.
+ * Each throttle bucket's recent start times, at most `limit` of them and none older than the
+ * period: a sliding window, exact across restarts. A bucket whose window emptied is deleted (on
+ * start and every SWEEP_EVERY starts), so keys seen once do not stay.
  */
 export class ThrottleLog {
-  private readonly starts = new Map<string, number[]>();
+  private readonly starts = new Map<string, Starts>();
+  private added = 0;
 
   constructor(private readonly storage: DurableObjectStorage) {}
 
-  /** Reads the logs once, while the object starts. */
-  async load(): Promise<void> {
-    for (const [key, times] of await this.storage.list<number[]>({ prefix: "t/" })) {
-      this.starts.set(key.slice(2), times);
+  /** Reads the logs once, while the object starts, and deletes those whose window emptied. */
+  async load(now = Date.now()): Promise<void> {
+    for (const [key, starts] of await this.storage.list<Starts>({ prefix: "t/" })) {
+      this.starts.set(key.slice(2), starts);
     }
+    this.sweep(now);
   }
 
   private within(throttle: ThrottleFlow, now: number): number[] {
     const since = now - throttle.periodMs;
-    return (this.starts.get(throttle.bucket) ?? []).filter((at) => at > since);
+    return (this.starts.get(throttle.bucket)?.times ?? []).filter((at) => at > since);
   }
 
   /** Whether one more execution may start in the bucket now. */
@@ -73,10 +82,10 @@ export class ThrottleLog {
   /** Counts a start; written in the background (the output gate holds answers until durable). */
   add(throttle: ThrottleFlow, now: number): void {
     const times = [...this.within(throttle, now), now].slice(-throttle.limit);
-    this.starts.set(throttle.bucket, times);
-    this.storage.put(startsKey(throttle.bucket), times).catch((error: unknown) => {
-      log("error", "throttle_log_write_failed", { error });
-    });
+    const starts = { times, until: now + throttle.periodMs };
+    this.starts.set(throttle.bucket, starts);
+    this.storage.put(startsKey(throttle.bucket), starts).catch(logWriteError);
+    if (++this.added % SWEEP_EVERY === 0) this.sweep(now);
   }
 
   /** When the bucket has room again (epoch ms), or null when it has room now. */
@@ -85,4 +94,18 @@ export class ThrottleLog {
     if (times.length < throttle.limit) return null;
     return (times[times.length - throttle.limit] as number) + throttle.periodMs;
   }
+
+  /** Forgets the buckets whose newest start has left its window. */
+  private sweep(now: number): void {
+    const gone = [...this.starts].filter(([, starts]) => starts.until <= now).map(([key]) => key);
+    for (const bucket of gone) this.starts.delete(bucket);
+    // At most 128 keys a call (the storage API's limit).
+    for (let at = 0; at < gone.length; at += 128) {
+      this.storage.delete(gone.slice(at, at + 128).map(startsKey)).catch(logWriteError);
+    }
+  }
+}
+
+function logWriteError(error: unknown): void {
+  log("error", "throttle_log_write_failed", { error });
 }
