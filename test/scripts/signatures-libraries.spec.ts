@@ -2,18 +2,20 @@
  * The presets (docs/webhooks.md#presets) against the providers' official npm libraries, in Node:
  * those libraries need Node's `crypto` and `Buffer`, which the Worker's runtime does not give
  * (test/workflows/signatures-providers.test.ts checks every preset in workerd). Where a library
- * signs (`@octokit/webhooks-methods`, `svix`), the call it signs verifies; where it only verifies
- * (`discord-interactions`, `@sendgrid/eventwebhook`, `@paddle/paddle-node-sdk`, `@mux/mux-node`,
- * `@linear/sdk`), a call the library accepts is accepted by the preset too, and a tampered one
- * refused by both. Nothing is written.
+ * signs (`@octokit/webhooks-methods`, `svix`, `@hubspot/api-client`), the call it signs verifies;
+ * where it only verifies (`discord-interactions`, `@sendgrid/eventwebhook`,
+ * `@paddle/paddle-node-sdk`, `@mux/mux-node`, `@linear/sdk`, `square`), a call the library accepts
+ * is accepted by the preset too, and a tampered one refused by both. Nothing is written.
  */
 import { createHmac, generateKeyPairSync, sign as signWith, timingSafeEqual } from "node:crypto";
+import { Signature as HubSpotSignature } from "@hubspot/api-client";
 import { LinearWebhookClient } from "@linear/sdk/webhooks";
 import Mux from "@mux/mux-node";
 import { sign as githubSign } from "@octokit/webhooks-methods";
 import { NodeRuntime, Webhooks as PaddleWebhooks } from "@paddle/paddle-node-sdk";
 import { EventWebhook } from "@sendgrid/eventwebhook";
 import { verifyKey } from "discord-interactions";
+import { WebhooksHelper } from "square";
 import { Webhook as Svix } from "svix";
 import { describe, expect, it } from "vitest";
 import type { WebhookVerify } from "../../src/workflows/nodes/types";
@@ -134,5 +136,46 @@ describe("the providers' own libraries", () => {
     expect(await check("linear", "lin-secret", headers, body)).toBeNull();
     expect(() => linear.verify(Buffer.from(`${body} `), headers["linear-signature"])).toThrow();
     expect(await check("linear", "lin-secret", headers, `${body} `)).toBe("bad_signature");
+  });
+
+  it("square: square's WebhooksHelper and the preset agree", async () => {
+    const url = "https://edge.test/w";
+    const signature = createHmac("sha256", "sq-key")
+      .update(url + BODY)
+      .digest("base64");
+    const headers = { "x-square-hmacsha256-signature": signature };
+    const verify = (body: string, key: string) =>
+      WebhooksHelper.verifySignature({
+        requestBody: body,
+        signatureHeader: signature,
+        signatureKey: key,
+        notificationUrl: url,
+      });
+    expect(await verify(BODY, "sq-key")).toBe(true);
+    expect(await check("square", "sq-key", headers)).toBeNull();
+    expect(await verify(`${BODY} `, "sq-key")).toBe(false);
+    expect(await check("square", "sq-key", headers, `${BODY} `)).toBe("bad_signature");
+    expect(await verify(BODY, "other")).toBe(false);
+    expect(await check("square", "other", headers)).toBe("bad_signature");
+  });
+
+  it("hubspot: @hubspot/api-client's Signature (v3) signs", async () => {
+    const timestamp = Date.now();
+    const options = { clientSecret: "hs-secret", requestBody: BODY, url: "https://edge.test/w" };
+    const signature = HubSpotSignature.getSignature("POST", "v3", {
+      ...options,
+      timestamp,
+      signature: "",
+    });
+    const headers = {
+      "x-hubspot-signature-v3": signature,
+      "x-hubspot-request-timestamp": String(timestamp),
+    };
+    expect(
+      HubSpotSignature.isValid({ ...options, signature, timestamp, signatureVersion: "v3" }),
+    ).toBe(true);
+    expect(await check("hubspot", "hs-secret", headers)).toBeNull();
+    expect(await check("hubspot", "hs-secret", headers, `${BODY} `)).toBe("bad_signature");
+    expect(await check("hubspot", "other", headers)).toBe("bad_signature");
   });
 });
