@@ -4,8 +4,9 @@
  * (test/workflows/signatures-providers.test.ts checks every preset in workerd). Where a library
  * signs (`@octokit/webhooks-methods`, `svix`, `@hubspot/api-client`), the call it signs verifies;
  * where it only verifies (`discord-interactions`, `@sendgrid/eventwebhook`,
- * `@paddle/paddle-node-sdk`, `@mux/mux-node`, `@linear/sdk`, `square`), a call the library accepts
- * is accepted by the preset too, and a tampered one refused by both. Nothing is written.
+ * `@paddle/paddle-node-sdk`, `@mux/mux-node`, `@linear/sdk`, `square`, `@slack/bolt`), a call the
+ * library accepts is accepted by the preset too, and a tampered one refused by both. Nothing is
+ * written.
  */
 import { createHmac, generateKeyPairSync, sign as signWith, timingSafeEqual } from "node:crypto";
 import { Signature as HubSpotSignature } from "@hubspot/api-client";
@@ -14,6 +15,7 @@ import Mux from "@mux/mux-node";
 import { sign as githubSign } from "@octokit/webhooks-methods";
 import { NodeRuntime, Webhooks as PaddleWebhooks } from "@paddle/paddle-node-sdk";
 import { EventWebhook } from "@sendgrid/eventwebhook";
+import { isValidSlackRequest } from "@slack/bolt";
 import { verifyKey } from "discord-interactions";
 import { WebhooksHelper } from "square";
 import { Webhook as Svix } from "svix";
@@ -177,5 +179,26 @@ describe("the providers' own libraries", () => {
     expect(await check("hubspot", "hs-secret", headers)).toBeNull();
     expect(await check("hubspot", "hs-secret", headers, `${BODY} `)).toBe("bad_signature");
     expect(await check("hubspot", "other", headers)).toBe("bad_signature");
+  });
+
+  it("slack: @slack/bolt's isValidSlackRequest and the preset agree", async () => {
+    const timestamp = Number(nowS());
+    const signature = `v0=${hmacHex("sl-secret", `v0:${timestamp}:${BODY}`)}`;
+    const headers = {
+      "x-slack-signature": signature,
+      "x-slack-request-timestamp": String(timestamp),
+    };
+    const valid = (body: string, signingSecret: string) =>
+      isValidSlackRequest({
+        signingSecret,
+        body,
+        headers: { "x-slack-signature": signature, "x-slack-request-timestamp": timestamp },
+      });
+    expect(valid(BODY, "sl-secret")).toBe(true);
+    expect(await check("slack", "sl-secret", headers)).toBeNull();
+    expect(valid(`${BODY} `, "sl-secret")).toBe(false);
+    expect(await check("slack", "sl-secret", headers, `${BODY} `)).toBe("bad_signature");
+    expect(valid(BODY, "other")).toBe(false);
+    expect(await check("slack", "other", headers)).toBe("bad_signature");
   });
 });
