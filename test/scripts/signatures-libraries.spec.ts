@@ -4,10 +4,12 @@
  * (test/workflows/signatures-providers.test.ts checks every preset in workerd). Where a library
  * signs (`@octokit/webhooks-methods`, `svix`, `@hubspot/api-client`), the call it signs verifies;
  * where it only verifies (`discord-interactions`, `@sendgrid/eventwebhook`,
- * `@paddle/paddle-node-sdk`, `@mux/mux-node`, `@linear/sdk`, `square`, `@slack/bolt`), a call the
- * library accepts is accepted by the preset too, and a tampered one refused by both. Nothing is
- * written.
+ * `@paddle/paddle-node-sdk`, `@mux/mux-node`, `@linear/sdk`, `square`, `@slack/bolt`,
+ * `@shopify/shopify-api`), a call the library accepts is accepted by the preset too, and a
+ * tampered one refused by both. Nothing is written.
  */
+// Shopify's library runs on the Fetch API (Request, Response) this way.
+import "@shopify/shopify-api/adapters/web-api";
 import { createHmac, generateKeyPairSync, sign as signWith, timingSafeEqual } from "node:crypto";
 import { Signature as HubSpotSignature } from "@hubspot/api-client";
 import { LinearWebhookClient } from "@linear/sdk/webhooks";
@@ -15,6 +17,7 @@ import Mux from "@mux/mux-node";
 import { sign as githubSign } from "@octokit/webhooks-methods";
 import { NodeRuntime, Webhooks as PaddleWebhooks } from "@paddle/paddle-node-sdk";
 import { EventWebhook } from "@sendgrid/eventwebhook";
+import { ApiVersion, shopifyApi } from "@shopify/shopify-api";
 import { isValidSlackRequest } from "@slack/bolt";
 import { verifyKey } from "discord-interactions";
 import { WebhooksHelper } from "square";
@@ -200,5 +203,34 @@ describe("the providers' own libraries", () => {
     expect(await check("slack", "sl-secret", headers, `${BODY} `)).toBe("bad_signature");
     expect(valid(BODY, "other")).toBe(false);
     expect(await check("slack", "other", headers)).toBe("bad_signature");
+  });
+
+  it("shopify: @shopify/shopify-api's webhooks.validate and the preset agree", async () => {
+    const shopify = shopifyApi({
+      apiKey: "key",
+      apiSecretKey: "shop-secret",
+      apiVersion: ApiVersion.October24,
+      isEmbeddedApp: false,
+      hostName: "edge.test",
+      logger: { level: 0 },
+    });
+    const hmac = createHmac("sha256", "shop-secret").update(BODY).digest("base64");
+    const headers = {
+      "x-shopify-hmac-sha256": hmac,
+      "x-shopify-topic": "orders/create",
+      "x-shopify-api-version": "2024-10",
+      "x-shopify-shop-domain": "shop.myshopify.com",
+      "x-shopify-webhook-id": "wh_1",
+    };
+    const valid = async (rawBody: string) => {
+      const rawRequest = new Request("https://edge.test/w", { method: "POST", headers });
+      return (await shopify.webhooks.validate({ rawBody, rawRequest, rawResponse: new Response() }))
+        .valid;
+    };
+    expect(await valid(BODY)).toBe(true);
+    expect(await check("shopify", "shop-secret", headers)).toBeNull();
+    expect(await valid(`${BODY} `)).toBe(false);
+    expect(await check("shopify", "shop-secret", headers, `${BODY} `)).toBe("bad_signature");
+    expect(await check("shopify", "other", headers)).toBe("bad_signature");
   });
 });
