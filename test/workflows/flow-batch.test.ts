@@ -100,6 +100,31 @@ describe("batch", () => {
     expect(await numbers(none.executionId)).toEqual([4]);
   });
 
+  it("starts early when its calls' data would pass 512 KiB; that call opens the next batch", async () => {
+    const flow = await createWorkflow(ws, batched({ maxSize: 10, maxWaitSeconds: 3_600 }));
+    const url = flow.webhookUrls.webhook_1 as string;
+    const big = "x".repeat(150_000);
+    const ids: string[] = [];
+    for (const n of [1, 2, 3]) ids.push((await send(url, { n, big })).executionId);
+    // Sealed, three such calls are over 512 KiB: the third opened a batch of its own.
+    expect(ids[0]).toBe(ids[1]);
+    expect(ids[2]).not.toBe(ids[0]);
+    const { output } = await succeeded(ws, flow.id, ids[0] as string);
+    expect((output as { items: Item[] }).items.map((item) => item.body.n)).toEqual([1, 2]);
+  });
+
+  it("shows each item's credential headers redacted, as a call's are", async () => {
+    const flow = await createWorkflow(ws, batched({ maxSize: 2, maxWaitSeconds: 3_600 }));
+    const url = flow.webhookUrls.webhook_1 as string;
+    const auth = { authorization: "Basic dXNlcjpwYXNzd29yZA==" };
+    const { executionId } = await send(url, { n: 1 }, auth);
+    await send(url, { n: 2 }, auth);
+    const { output, record } = await succeeded(ws, flow.id, executionId);
+    const items = (output as { items: { headers: Record<string, string> }[] }).items;
+    expect(items.map((item) => item.headers.authorization)).toEqual(["[redacted]", "[redacted]"]);
+    expect(JSON.stringify(record)).not.toContain("dXNlcjpwYXNzd29yZA==");
+  });
+
   it("keeps its calls across a restart and an eviction", async () => {
     const flow = await createWorkflow(ws, batched({ maxSize: 3, maxWaitSeconds: 60 }));
     const url = flow.webhookUrls.webhook_1 as string;

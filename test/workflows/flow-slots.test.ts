@@ -54,6 +54,16 @@ describe("admission", () => {
     expect(slots.queued).toBe(1);
   });
 
+  it("ends per-key limits for queued executions too when the key is removed", () => {
+    const slots = new Slots(new ThrottleLog(storage));
+    slots.setLimit({ limit: 5, queueLimit: 10, key: "{{k}}", keyLimit: 1 });
+    expect(slots.admit("a1", { key: "a" }, 0)).toBe("run");
+    expect(slots.admit("a2", { key: "a" }, 0)).toBe("queue");
+    slots.setLimit({ limit: 5, queueLimit: 10 });
+    expect(slots.release(null, 0)).toEqual(["a2"]);
+    expect(slots.admit("a3", { key: "a" }, 0)).toBe("run");
+  });
+
   it("starts a throttled execution once its period passes, keeping its key's order", () => {
     const slots = new Slots(new ThrottleLog(storage));
     const one = { ...throttle, limit: 1 };

@@ -207,4 +207,45 @@ describe("new presets through a webhook URL", () => {
     ).toBe("true");
     expect(await executionCount(ws, bitbucket.id)).toBe(1);
   });
+
+  it("a replay cannot add signatures to pass as new: the one that verified names the delivery", async () => {
+    const ws = await seedWorkspace();
+    await putSecret(ws, "PD", "pd-secret");
+    await putSecret(ws, "DS", "ds-secret");
+    const body = '{"event":{"id":"ev_1","event_type":"incident.triggered"}}';
+    const json = { "content-type": "application/json" };
+    const pagerduty = await flow(ws, { preset: "pagerduty", secret: "{{secrets.PD}}" });
+    const pdUrl = pagerduty.webhookUrls.webhook_1 as string;
+    const signature = `v1=${await hmacHex("pd-secret", body)}`;
+    const pdCall = (value: string) =>
+      hook(pdUrl, { headers: { ...json, "x-pagerduty-signature": value }, body });
+    expect((await pdCall(signature)).headers.get("x-deduplicated")).toBeNull();
+    // Extra entries (PagerDuty's own list form) still verify, and are still the same delivery.
+    for (const replay of [`${signature},v1=00`, `v1=ff,${signature}`]) {
+      expect((await pdCall(replay)).headers.get("x-deduplicated")).toBe("true");
+    }
+    expect(await executionCount(ws, pagerduty.id)).toBe(1);
+
+    // DocuSign sends one header per HMAC key: a secret that matches the second one verifies.
+    const docusign = await flow(ws, { preset: "docusign", secret: "{{secrets.DS}}" });
+    const dsUrl = docusign.webhookUrls.webhook_1 as string;
+    const key = await crypto.subtle.importKey(
+      "raw",
+      encoder.encode("ds-secret"),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    );
+    const mac = btoa(
+      String.fromCharCode(
+        ...new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(body))),
+      ),
+    );
+    const two = { "x-docusign-signature-1": "b3RoZXI=", "x-docusign-signature-2": mac };
+    expect((await hook(dsUrl, { headers: { ...json, ...two }, body })).status).toBe(200);
+    // The same delivery with the headers swapped is a repeat, not a new one.
+    const swapped = { "x-docusign-signature-1": mac, "x-docusign-signature-2": "b3RoZXI=" };
+    const repeat = await hook(dsUrl, { headers: { ...json, ...swapped }, body });
+    expect(repeat.headers.get("x-deduplicated")).toBe("true");
+  });
 });

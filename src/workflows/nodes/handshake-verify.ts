@@ -1,28 +1,10 @@
 /**
- * The `verify` presets whose senders shake hands before they deliver (docs/webhooks.md#handshakes):
- * their names, and the settings of the two that differ from the others: meta's `verifyToken`, and
- * asana, which names no secret (it is the one its handshake brings, kept sealed by the runner).
+ * The settings of the handshake presets (docs/webhooks.md#handshakes) that differ from the others:
+ * meta's `verifyToken`, and asana, which names no secret (it is the one its handshake brings, kept
+ * sealed by the runner). Their rows: webhook/handshake-rows.ts.
  */
 import { z } from "@hono/zod-openapi";
 import { setting } from "./common";
-
-/** The handshake presets (docs/webhooks.md#presets), added to SIGNATURE_PRESETS. */
-export const HANDSHAKE_PRESETS = [
-  "meta",
-  "zoom",
-  "microsoft-graph",
-  "dropbox",
-  "x",
-  "asana",
-] as const;
-export type HandshakePreset = (typeof HANDSHAKE_PRESETS)[number];
-
-/**
- * The handshake presets whose senders sign no timestamp: a replayed delivery is only refused by
- * deduplication on its signature (docs/webhooks.md#deduplication). zoom stamps its calls;
- * microsoft-graph signs nothing (its `clientState` is the same on every delivery).
- */
-export const UNSTAMPED_HANDSHAKE_PRESETS = ["meta", "dropbox", "x", "asana"] as const;
 
 /** The presets with a schema of their own; the others take PresetVerify's `secret`. */
 export const OWN_SCHEMA_PRESETS = ["meta", "asana"] as const;

@@ -40,22 +40,32 @@ export function shownRunsJson(
   const trigger = definition.nodes.find((node) => node.key === triggerKey);
   const extra = trigger?.type === "webhook" ? trigger.verify?.header : undefined;
   const values: string[] = [];
-  const shown = runs.map((run) => {
-    const output = run.output;
-    const headers = isPlainObject(output) ? output.headers : undefined;
-    if (!isPlainObject(output) || !isPlainObject(headers)) return run;
-    if (run.type !== "webhook" && run.type !== "http_request") return run;
-    const own = run.key === triggerKey ? extra : undefined;
+  /** The headers redacted; their credential values kept to be redacted wherever copied. */
+  const redact = (headers: Record<string, unknown>, own: string | undefined) => {
     const redacted = redactHeaders(headers as Record<string, string>, own);
     for (const [name, value] of Object.entries(headers)) {
-      if (
-        redacted[name] === REDACTED &&
-        typeof value === "string" &&
-        value.length >= MIN_VALUE_CHARS
-      )
-        values.push(value);
+      const long = typeof value === "string" && value.length >= MIN_VALUE_CHARS;
+      if (redacted[name] === REDACTED && long) values.push(value as string);
     }
-    return { ...run, output: { ...output, headers: redacted } };
+    return redacted;
+  };
+  const shown = runs.map((run) => {
+    const output = run.output;
+    if (!isPlainObject(output)) return run;
+    if (run.type !== "webhook" && run.type !== "http_request") return run;
+    const own = run.key === triggerKey ? extra : undefined;
+    // A batch's calls are its items, each with its own headers (docs/webhooks.md#batch).
+    if (run.type === "webhook" && Array.isArray(output.items)) {
+      const items = output.items.map((item) =>
+        isPlainObject(item) && isPlainObject(item.headers)
+          ? { ...item, headers: redact(item.headers, own) }
+          : item,
+      );
+      return { ...run, output: { ...output, items } };
+    }
+    const headers = output.headers;
+    if (!isPlainObject(headers)) return run;
+    return { ...run, output: { ...output, headers: redact(headers, own) } };
   });
   return redactedJson(shown, values.length === 0 ? secrets : [...secrets, ...values]);
 }

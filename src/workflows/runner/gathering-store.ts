@@ -20,8 +20,10 @@ export type GatheringRow = {
   calls: number;
   /** 1 while calls of its key join it; 0 once due (full, or its time came). */
   open: number;
-  /** Failed attempts to start it (a workflow that could not be read, a queue still full). */
+  /** Failed attempts to start it (a workflow that could not be read). */
   attempts: number;
+  /** Its calls' sealed data, in characters: a batch starts early past MAX_BATCH_CHARS. */
+  bytes: number;
 };
 
 /** One call's data, sealed with the call's own id (the id it was sealed under, before its gathering was known). */
@@ -33,7 +35,8 @@ export class GatheringStore {
     sql.exec(`CREATE TABLE IF NOT EXISTS gatherings (execution_id TEXT PRIMARY KEY,
       workflow_id TEXT NOT NULL, node_key TEXT NOT NULL, key TEXT NOT NULL, kind TEXT NOT NULL,
       first_at INTEGER NOT NULL, last_at INTEGER NOT NULL, due_at INTEGER NOT NULL,
-      calls INTEGER NOT NULL, open INTEGER NOT NULL, attempts INTEGER NOT NULL DEFAULT 0);
+      calls INTEGER NOT NULL, open INTEGER NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+      bytes INTEGER NOT NULL DEFAULT 0);
       CREATE INDEX IF NOT EXISTS gatherings_open ON gatherings (node_key, key, kind, open);
       CREATE INDEX IF NOT EXISTS gatherings_due ON gatherings (due_at);
       CREATE TABLE IF NOT EXISTS gathered_calls (execution_id TEXT NOT NULL, n INTEGER NOT NULL,
@@ -65,10 +68,10 @@ export class GatheringStore {
   }
 
   /** Opens a gathering with its first call. */
-  create(row: Omit<GatheringRow, "attempts">, call: GatheredCall): void {
+  create(row: Omit<GatheringRow, "attempts" | "bytes">, call: GatheredCall): void {
     this.sql.exec(
       `INSERT INTO gatherings (execution_id, workflow_id, node_key, key, kind, first_at, last_at,
-        due_at, calls, open) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        due_at, calls, open, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       row.execution_id,
       row.workflow_id,
       row.node_key,
@@ -79,6 +82,7 @@ export class GatheringStore {
       row.due_at,
       row.calls,
       row.open,
+      call.data.length,
     );
     this.putCall(row.execution_id, 0, call);
   }
@@ -95,11 +99,15 @@ export class GatheringStore {
   ): void {
     this.putCall(executionId, n, call);
     this.sql.exec(
-      "UPDATE gatherings SET last_at = ?, due_at = ?, calls = ?, open = ? WHERE execution_id = ?",
+      `UPDATE gatherings SET last_at = ?, due_at = ?, calls = ?, open = ?,
+        bytes = CASE WHEN ? = 0 THEN ? ELSE bytes + ? END WHERE execution_id = ?`,
       next.lastAt,
       next.dueAt,
       next.calls,
       next.open ? 1 : 0,
+      n,
+      call.data.length,
+      call.data.length,
       executionId,
     );
   }
@@ -190,6 +198,11 @@ export class GatheringStore {
       dueAt,
       executionId,
     );
+  }
+
+  /** Starts it later without counting a failure (the workflow's queue was full). */
+  postpone(executionId: string, dueAt: number): void {
+    this.sql.exec("UPDATE gatherings SET due_at = ? WHERE execution_id = ?", dueAt, executionId);
   }
 
   /** Forgets a gathering and its calls (started, or given up). */

@@ -27,6 +27,11 @@ export const MAX_GATHERINGS = 10_000;
 const STARTS_PER_PASS = 100;
 /** Failed attempts to start a gathering before it is given up (logged). */
 const MAX_ATTEMPTS = 5;
+/**
+ * A batch's sealed call data, in characters, past which it starts before its next call joins: its
+ * execution's record stays within what one large call brings (docs/webhooks.md#batch).
+ */
+export const MAX_BATCH_CHARS = 512 * 1024;
 /** How long after a failed attempt the next one comes (ms). */
 const RETRY_MS = 30_000;
 
@@ -74,9 +79,13 @@ export class Gatherings {
     let gathered: Gathered;
     try {
       gathered = await this.gather(config, node, call, output);
-    } finally {
+    } catch (error) {
       deliveries.started(executionId);
+      // Nothing gathered: the sender's retry of this delivery must not be taken for a repeat.
+      await deliveries.release(workflowId, executionId);
+      throw error;
     }
+    deliveries.started(executionId);
     if (gathered.kind === "queue_full") {
       await deliveries.release(workflowId, executionId);
       return { outcome: { kind: "queue_full", retryAfterSeconds: QUEUE_FULL_RETRY_SECONDS } };
@@ -118,8 +127,11 @@ export class Gatherings {
     const sealed = { call_id: call.executionId, data: await box.seal(JSON.stringify(data), aad) };
     // From here to the writes nothing is awaited: two calls of one key never open two gatherings.
     let open = this.store.open(node.key, key, kind);
-    if (open && open.due_at <= now) {
-      // Its time came and the alarm is on its way: this call belongs to the next one.
+    // A batch whose data would grow past MAX_BATCH_CHARS starts now, as one whose time came.
+    const overflows = kind === "batch" && open && open.bytes + sealed.data.length > MAX_BATCH_CHARS;
+    if (open && (open.due_at <= now || overflows)) {
+      // Its time came (or its room ran out) and the alarm is on its way: this call opens the next.
+      if (overflows) this.store.postpone(open.execution_id, now);
       this.store.close(open.execution_id);
       this.ctx.waitUntil(this.runDue());
       open = undefined;
@@ -198,7 +210,10 @@ export class Gatherings {
       const output: JsonValue = row.kind === "batch" ? { items: opened } : (opened.at(-1) ?? null);
       const secrets = await source.secretValues(config.workspaceId);
       const started = await executor.start(config, node, id, output, secrets);
-      if (started === "queue_full") return this.retry(row, QUEUE_FULL_RETRY_SECONDS * 1000);
+      // Its calls were answered: it waits for room as long as it takes, as a queued execution does.
+      if (started === "queue_full") {
+        return this.store.postpone(id, Date.now() + QUEUE_FULL_RETRY_SECONDS * 1000);
+      }
       this.store.delete(id);
     } catch (error) {
       log("error", "gathering_start_failed", { workflowId: row.workflow_id, error });

@@ -4,6 +4,7 @@
  * its workflow and node; other shards ask shard 0 in one call. Nothing is cached in memory: every
  * delivery opens the stored one, so a reset or a restart is seen at once.
  */
+import { constantTimeEqual } from "../../platform/crypto";
 import {
   type KeyConfig,
   keyring,
@@ -48,7 +49,7 @@ export class HookSecretStore {
       return true;
     }
     // The sender repeating its handshake with the same secret is answered again.
-    return (await this.open(workflowId, nodeKey, kept)) === secret;
+    return constantTimeEqual(await this.open(workflowId, nodeKey, kept), secret);
   }
 
   /** The node's kept secret, or null. @throws Error when it does not open with the configured keys */

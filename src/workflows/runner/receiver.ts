@@ -1,3 +1,9 @@
+/**
+ * The WorkflowRunner's webhook half (docs/architecture.md#workflow-runner, docs/webhooks.md): checks
+ * 404 (or stopped), handshakes (docs/webhooks.md#handshakes), 405, 429 (this shard's share,
+ * docs/scaling.md#runner-shards), signature, body, deduplication; gathers (debounce, batch) or
+ * starts the execution under its flow control, answers per responseMode, logs and counts the call.
+ */
 import { log } from "../../platform/log";
 import type { RateLimitStore } from "../../platform/rate-limit-store";
 import type { WebhookNode, WebhookVerify } from "../nodes/types";
@@ -57,8 +63,8 @@ type Answer = {
   logged?: RequestOutcome;
 };
 
-/** The secret that verified the call's signature, by name (docs/webhooks.md#rotation). */
-type Verified = { with?: string };
+/** The secret that verified the call, by name (docs/webhooks.md#rotation), and its signature. */
+type Verified = { with?: string; signature?: string };
 
 /** A shard told another shard count re-reads a copy older than this (ms): D1 may hold a newer save. */
 const RECHECK_AFTER_MS = 1_000;
@@ -124,7 +130,7 @@ export class WebhookReceiver {
     // Unsigned handshakes carry no signature: each is checked as answerHandshake says.
     if (node.verify && call.body && (handshake === null || handshake.signed)) {
       const signed = { url: call.url, method: call.method, headers: call.headers, body: call.body };
-      const { refusal, verifiedWith } = await this.verify(
+      const { refusal, verifiedWith, signature } = await this.verify(
         config,
         node.key,
         node.verify,
@@ -133,6 +139,7 @@ export class WebhookReceiver {
         here,
       );
       verified.with = verifiedWith;
+      verified.signature = signature;
       if (refusal) {
         // Why is logged and recorded, never told: it would help whoever forged the call.
         log("warn", "webhook_signature_refused", {
@@ -155,7 +162,9 @@ export class WebhookReceiver {
     }
     const { output } = call.input;
     const { executionId, workflowId } = call;
-    const signature = node.verify ? signatureOf(node.verify, call.headers) : null;
+    const signature = node.verify
+      ? signatureOf(node.verify, call.headers, verified.signature)
+      : null;
     const first = await deliveries.claim(workflowId, node, executionId, output, signature);
     if (first) {
       const answer =
@@ -206,9 +215,11 @@ export class WebhookReceiver {
   ): Promise<VerifyResult> {
     if (verify.preset !== "asana") return await verifyCall(verify, secrets, signed);
     const kept = await this.parts.hookSecrets.get(config.workflowId, nodeKey, here);
-    const refusal = await checkSignature(verify, kept ?? undefined, signed);
+    const out: { signature?: string } = {};
+    const refusal = await checkSignature(verify, kept ?? undefined, signed, Date.now(), out);
     // The kept hook secret is no workspace secret: the log names the header it came in.
-    return refusal ? { refusal } : { refusal: null, verifiedWith: "X-Hook-Secret" };
+    if (refusal) return { refusal };
+    return { refusal: null, verifiedWith: "X-Hook-Secret", signature: out.signature };
   }
 
   /** A repeated delivery's first answer, from the shard its execution id names. */

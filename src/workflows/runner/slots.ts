@@ -60,17 +60,27 @@ export class Slots {
     return !this.limit || this.running.size < this.limit.limit;
   }
 
+  /**
+   * The key an execution counts under now: its own, while the workflow's current limit has a key
+   * (removed, per-key limits end for the executions admitted under it too).
+   */
+  private keyOf(flow: Flow): string | undefined {
+    return this.limit?.key === undefined ? undefined : flow.key;
+  }
+
   /** Whether `flow`'s own limits let it start now (its key's and its throttle's). */
   private fits(flow: Flow, now: number): boolean {
+    const key = this.keyOf(flow);
     const keyLimit = this.limit?.keyLimit ?? 1;
-    if (flow.key !== undefined && (this.runningByKey.get(flow.key) ?? 0) >= keyLimit) return false;
+    if (key !== undefined && (this.runningByKey.get(key) ?? 0) >= keyLimit) return false;
     return !flow.throttle || this.throttles.allows(flow.throttle, now);
   }
 
   /** What `admit` would decide now, without admitting anything. */
   decide(flow: Flow, now = Date.now()): Admission {
+    const key = this.keyOf(flow);
     const behind =
-      (flow.key !== undefined && this.waitingByKey.has(flow.key)) ||
+      (key !== undefined && this.waitingByKey.has(key)) ||
       (flow.throttle !== undefined && this.waitingByBucket.has(flow.throttle.bucket));
     if (this.overallFree() && !behind && this.fits(flow, now)) return "run";
     const queueLimit = this.limit?.queueLimit ?? DEFAULT_QUEUE_LIMIT;
@@ -123,7 +133,7 @@ export class Slots {
     const heldBuckets = new Set<string>();
     for (let at = 0; at < this.waiting.length && this.overallFree(); ) {
       const { flow: waiting } = this.waiting[at] as Admitted;
-      const { key } = waiting;
+      const key = this.keyOf(waiting);
       const bucket = waiting.throttle?.bucket;
       const held =
         (key !== undefined && heldKeys.has(key)) ||
@@ -145,8 +155,12 @@ export class Slots {
   /** When a waiting execution's throttle next has room (epoch ms), or null. */
   nextWake(now = Date.now()): number | null {
     let soonest: number | null = null;
+    const seen = new Set<string>();
     for (const { flow } of this.waiting) {
-      const at = flow.throttle ? this.throttles.freesAt(flow.throttle, now) : null;
+      // Each bucket once: a long queue of one key costs one look at its window.
+      if (!flow.throttle || seen.has(flow.throttle.bucket)) continue;
+      seen.add(flow.throttle.bucket);
+      const at = this.throttles.freesAt(flow.throttle, now);
       if (at !== null && (soonest === null || at < soonest)) soonest = at;
     }
     return soonest;

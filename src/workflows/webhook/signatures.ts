@@ -88,15 +88,18 @@ function signaturesOf(call: Reading, row: TableRow, settings: VerifySettings): s
     const value = fieldOf(call, source.field);
     return value ? [value] : null;
   }
-  const value = headerOf(call, source.header);
+  // Every header named that is present (DocuSign sends one per key while its keys rotate).
+  const names = typeof source.header === "string" ? [source.header] : source.header;
+  const values = names.flatMap((name) =>
+    Object.hasOwn(call.headers, name) ? [call.headers[name] as string] : [],
+  );
   // Hex is read in either case, its tag too (`SHA256=…` verifies as GitHub's `sha256=…`).
   const hex = encodingOf(row, settings) === "hex";
-  const found =
-    value === undefined
-      ? []
-      : hex
-        ? tagged(value.toLowerCase(), source.tag.toLowerCase(), source.split)
-        : tagged(value, source.tag, source.split);
+  const found = values.flatMap((value) =>
+    hex
+      ? tagged(value.toLowerCase(), source.tag.toLowerCase(), source.split)
+      : tagged(value, source.tag, source.split),
+  );
   return found.length > 0 ? found : null;
 }
 
@@ -146,6 +149,9 @@ function macKey(row: TableRow, secret: string): Uint8Array<ArrayBuffer> | null {
   return bytes && bytes.byteLength > 0 ? bytes : null;
 }
 
+/** Where a check puts the HMAC signature that verified, as the dedupe key names it. */
+export type Verified = { signature?: string };
+
 /** Checks a call against a row: null when it verifies, else why not. */
 async function checkRow(
   row: TableRow,
@@ -153,6 +159,7 @@ async function checkRow(
   secret: string,
   settings: VerifySettings,
   nowMs: number,
+  out: Verified,
 ): Promise<SignatureRefusal | null> {
   const given = signaturesOf(call, row, settings);
   if (!given) return "missing_header";
@@ -191,9 +198,16 @@ async function checkRow(
   const mac = await (await hmacKey(row.algorithm === "hmac-sha1" ? "SHA-1" : "SHA-256", key))(
     parts,
   );
-  return encodingOf(row, settings) === "base64"
-    ? verdict(anyEqual(bytesToBase64(mac), given))
-    : verdict(anyEqual(bytesToHex(mac), given));
+  const hex = encodingOf(row, settings) !== "base64";
+  const expected = hex ? bytesToHex(mac) : bytesToBase64(mac);
+  if (!anyEqual(expected, given)) return "bad_signature";
+  // The one that verified, whatever else the call carries (a replay may add entries or headers).
+  // Named as the header writes it; the generic presets' without their prefix, as they always were.
+  const source = sourceOf(row, settings);
+  const tag = "tag" in source ? source.tag : "";
+  const prefix = row.signature === "setting" ? "" : hex ? tag.toLowerCase() : tag;
+  out.signature = prefix + expected;
+  return null;
 }
 
 /** The checks of the rows that say `check: "own"`, by preset. */
@@ -201,8 +215,6 @@ const OWN_CHECKS: Partial<Record<WebhookVerify["preset"], Check>> = {
   twilio: twilioCheck,
   ...HANDSHAKE_CHECKS,
 };
-
-const verdict = (ok: boolean): SignatureRefusal | null => (ok ? null : "bad_signature");
 
 /**
  * Checks a call's signature against its preset's row (docs/webhooks.md#presets).
@@ -215,6 +227,7 @@ export async function checkSignature(
   secret: string | undefined,
   request: SignedRequest,
   nowMs = Date.now(),
+  out: Verified = {},
 ): Promise<SignatureRefusal | null> {
   if (!secret) return "no_secret";
   const row: Row = PRESETS[settings.preset];
@@ -222,27 +235,23 @@ export async function checkSignature(
     const own = OWN_CHECKS[settings.preset];
     return own ? own(request, secret, settings, nowMs) : "no_secret";
   }
-  return checkRow(row, reading(request), secret, settings, nowMs);
+  return checkRow(row, reading(request), secret, settings, nowMs, out);
 }
 
 /**
  * A verified call's signature, normalized: the delivery key of presets that sign no timestamp
- * (docs/webhooks.md#deduplication); null for the others.
+ * (docs/webhooks.md#deduplication); null for the others. A table row's is the one its check
+ * found verifying (`verified`); an own check's, its one signature header.
  */
 export function signatureOf(
   settings: WebhookVerify,
   headers: Record<string, string>,
+  verified?: string,
 ): string | null {
   const row: Row = PRESETS[settings.preset];
   if (!signsNoTimestamp(row)) return null;
   if ("check" in row) return row.signatureHeader ? (headers[row.signatureHeader] ?? null) : null;
-  const source = sourceOf(row, settings);
-  if ("field" in source) return null;
-  const value = headerOf(reading({ url: "", headers, body: new Uint8Array() }), source.header);
-  if (value === undefined) return null;
-  // The generic presets' signature is named without its prefix, as they always were.
-  const shown = row.signature === "setting" ? value.slice(source.tag.length) : value;
-  return encodingOf(row, settings) === "base64" ? shown : shown.toLowerCase();
+  return verified ?? null;
 }
 
 /** The secrets a node's `verify.secret` names: one template, or two while a secret rotates. */
@@ -253,8 +262,8 @@ export const secretNames = (secret: string | readonly string[]): string[] =>
 
 /** A call checked against a node's `verify`: why it was refused, or the secret that verified it. */
 export type VerifyResult =
-  | { refusal: SignatureRefusal; verifiedWith?: undefined }
-  | { refusal: null; verifiedWith: string };
+  | { refusal: SignatureRefusal; verifiedWith?: undefined; signature?: undefined }
+  | { refusal: null; verifiedWith: string; signature?: string };
 
 /**
  * Checks a call against a node's `verify`, with each secret its `{{secrets.NAME}}` templates name
@@ -270,8 +279,9 @@ export async function verifyCall(
   let refusal: SignatureRefusal | null = null;
   for (const name of secretNames(verify.secret ?? [])) {
     const value = Object.hasOwn(secretValues.values, name) ? secretValues.values[name] : undefined;
-    const reason = await checkSignature(verify, value, request, nowMs);
-    if (reason === null) return { refusal: null, verifiedWith: name };
+    const out: Verified = {};
+    const reason = await checkSignature(verify, value, request, nowMs, out);
+    if (reason === null) return { refusal: null, verifiedWith: name, signature: out.signature };
     if (refusal === null || refusal === "no_secret") refusal = reason;
   }
   return { refusal: refusal ?? "no_secret" };
