@@ -2072,7 +2072,7 @@ export interface components {
             /** @description The HTTP status the call was answered with */
             status: number;
             /** @enum {string} */
-            outcome: "accepted" | "deduplicated" | "queued" | "debounced" | "batched" | "invalid_signature" | "rate_limited" | "method_not_allowed" | "payload_too_large" | "invalid_body" | "stopped" | "queue_full" | "handshake";
+            outcome: "accepted" | "deduplicated" | "queued" | "debounced" | "batched" | "invalid_signature" | "rate_limited" | "method_not_allowed" | "payload_too_large" | "invalid_body" | "stopped" | "queue_full" | "handshake" | "handshake_refused";
             executionId: string | null;
             latencyMs: number;
             /** @description The body's size in bytes */
@@ -2206,6 +2206,7 @@ export interface components {
                         stopped?: components["schemas"]["CallStats"];
                         queue_full?: components["schemas"]["CallStats"];
                         handshake?: components["schemas"]["CallStats"];
+                        handshake_refused?: components["schemas"]["CallStats"];
                     };
                 };
                 deliveries: {
@@ -2262,6 +2263,7 @@ export interface components {
                     stopped?: components["schemas"]["CallStats"];
                     queue_full?: components["schemas"]["CallStats"];
                     handshake?: components["schemas"]["CallStats"];
+                    handshake_refused?: components["schemas"]["CallStats"];
                 };
             };
             deliveries: {
@@ -7406,7 +7408,7 @@ export interface operations {
     listRequests: {
         parameters: {
             query?: {
-                outcome?: "accepted" | "deduplicated" | "queued" | "debounced" | "batched" | "invalid_signature" | "rate_limited" | "method_not_allowed" | "payload_too_large" | "invalid_body" | "stopped" | "queue_full" | "handshake";
+                outcome?: "accepted" | "deduplicated" | "queued" | "debounced" | "batched" | "invalid_signature" | "rate_limited" | "method_not_allowed" | "payload_too_large" | "invalid_body" | "stopped" | "queue_full" | "handshake" | "handshake_refused";
                 /** @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `nextCursor` of the page before; absent for the first page. An opaque string: a cursor this list did not give out is 400 `invalid_request` (field `query.cursor`). */

@@ -16,8 +16,8 @@ describe("a refusal's reason in the request log", () => {
   it("a handshake answered is no refusal; a refused one is, and its reason was not told", () => {
     // docs/webhooks.md#handshakes: answered 200, refused 403 handshake_refused without the reason.
     expect(outcomeTone("handshake", 200)).toBe("ok");
-    expect(outcomeTone("handshake", 403)).toBe("bad");
+    expect(outcomeTone("handshake_refused", 403)).toBe("bad");
     expect(outcomeTone("invalid_signature", 401)).toBe("bad");
-    expect(reasonToldToCaller("handshake")).toBe(false);
+    expect(reasonToldToCaller("handshake_refused")).toBe(false);
   });
 });

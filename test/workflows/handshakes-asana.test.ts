@@ -74,7 +74,7 @@ describe("asana's kept hook secret", () => {
       "accepted null",
       "invalid_signature bad_signature",
       "invalid_signature bad_signature",
-      "handshake secret_kept",
+      "handshake_refused secret_kept",
       "handshake null",
     ]);
 

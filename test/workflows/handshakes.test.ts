@@ -81,7 +81,7 @@ describe("handshakes", () => {
     expect((await hook(flow.url, { method: "GET" })).status).toBe(405);
     expect(await loggedCalls(ws, flow.id, 3)).toEqual([
       { outcome: "handshake", status: 200, executionId: null, reason: null },
-      { outcome: "handshake", status: 403, executionId: null, reason: "bad_verify_token" },
+      { outcome: "handshake_refused", status: 403, executionId: null, reason: "bad_verify_token" },
       { outcome: "method_not_allowed", status: 405, executionId: null, reason: null },
     ]);
     expect(await executionCount(ws, flow.id)).toBe(0);
@@ -177,7 +177,7 @@ describe("handshakes", () => {
     await expectError(oracle, 403, "handshake_refused");
     expect(await loggedCalls(ws, flow.id, 2)).toEqual([
       { outcome: "handshake", status: 200, executionId: null, reason: null },
-      { outcome: "handshake", status: 403, executionId: null, reason: "bad_token" },
+      { outcome: "handshake_refused", status: 403, executionId: null, reason: "bad_token" },
     ]);
     expect(await executionCount(ws, flow.id)).toBe(0);
   });

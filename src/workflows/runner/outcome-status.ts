@@ -43,8 +43,9 @@ export function loggedOutcome(outcome: WebhookOutcome): RequestOutcome {
     case "bad_body":
       return outcome.status === 413 ? "payload_too_large" : "invalid_body";
     case "handshake":
-    case "handshake_refused":
       return "handshake";
+    case "handshake_refused":
+      return "handshake_refused";
     case "accepted":
     case "succeeded":
     case "responded":

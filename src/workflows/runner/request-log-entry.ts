@@ -15,6 +15,7 @@ export const REQUEST_OUTCOMES = [
   "stopped",
   "queue_full",
   "handshake",
+  "handshake_refused",
 ] as const;
 export type RequestOutcome = (typeof REQUEST_OUTCOMES)[number];
 

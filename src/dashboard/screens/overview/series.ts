@@ -31,6 +31,7 @@ const OUTCOMES: Record<string, string> = {
   stopped: "Stopped",
   queue_full: "Queue full",
   handshake: "Handshake",
+  handshake_refused: "Handshake refused",
 };
 
 /** The Overview's charts over the points (oldest first). */

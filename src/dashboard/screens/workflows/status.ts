@@ -23,6 +23,7 @@ export const OUTCOMES: Record<Outcome, string> = {
   stopped: "Workflow stopped",
   queue_full: "Queue full",
   handshake: "Handshake",
+  handshake_refused: "Handshake refused",
 };
 
 /** Outcomes that ran (or will run) the workflow, or answered a sender's handshake; others are refusals. */
@@ -48,7 +49,7 @@ export function outcomeTone(outcome: Outcome, status = 200): Tone {
  */
 export function reasonToldToCaller(outcome: Outcome): boolean {
   // A refused handshake's answer says only that it was refused (docs/webhooks.md#handshakes).
-  return outcome !== "invalid_signature" && outcome !== "handshake";
+  return outcome !== "invalid_signature" && outcome !== "handshake_refused";
 }
 
 /** An execution's (or a node run's) badge colour. */
