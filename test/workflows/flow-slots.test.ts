@@ -76,6 +76,20 @@ describe("admission", () => {
     expect(slots.nextWake(1_000)).toBe(2_000);
   });
 
+  it("starts an execution only when both its concurrency and its throttle allow", () => {
+    const slots = new Slots(new ThrottleLog(storage));
+    slots.setLimit({ limit: 1, queueLimit: 10 });
+    const one = { ...throttle, limit: 1 };
+    expect(slots.admit("c1", { throttle: one }, 0)).toBe("run");
+    expect(slots.admit("c2", { throttle: one }, 0)).toBe("queue");
+    // The slot frees within the period: the throttle still holds c2.
+    expect(slots.release("c1", 500)).toEqual([]);
+    // The period passes: c2 starts; with its slot taken, c3 waits for the slot.
+    expect(slots.release(null, 1_000)).toEqual(["c2"]);
+    expect(slots.admit("c3", {}, 3_000)).toBe("queue");
+    expect(slots.release("c2", 3_000)).toEqual(["c3"]);
+  });
+
   it("does not throttle a builder's test run", () => {
     const node = {
       key: "hook",
