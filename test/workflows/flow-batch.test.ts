@@ -37,6 +37,12 @@ function batched(batch: object, webhook: object = {}) {
   };
 }
 
+type ListPage = {
+  data: { id: string; status: string }[];
+  hasMore: boolean;
+  nextCursor: string | null;
+};
+
 type Item = {
   body: { n: number };
   headers: object;
@@ -74,6 +80,21 @@ describe("batch", () => {
     const next = await send(url, { n: 4 });
     expect(next.executionId).not.toBe(id);
     expect(next.debounced).toBeNull();
+    // The waiting batch is listed first; a cursor pages on from it to the stored executions.
+    const list = (cursor?: string) =>
+      call(
+        "GET",
+        `/v1/manage/workflows/${flow.id}/executions?limit=1${cursor ? `&cursor=${cursor}` : ""}`,
+        { token: ws.ownerToken },
+      ).then((answer) => answer.json() as Promise<ListPage>);
+    const first = await list();
+    expect(first.data.map((each) => [each.id, each.status])).toEqual([
+      [next.executionId, "queued"],
+    ]);
+    expect(first.hasMore).toBe(true);
+    const second = await list(first.nextCursor ?? "");
+    expect(second.data.map((each) => each.id)).toEqual([id]);
+    expect(second.hasMore).toBe(false);
   });
 
   it("starts maxWaitSeconds after its first call with what came; keys gather apart", async () => {

@@ -51,10 +51,10 @@ describe("debounce", () => {
     expect(other.executionId).not.toBe(first.executionId);
     expect(other.debounced).toBeNull();
 
-    // Before it runs: GET answers it queued; the list shows it once started.
+    // Before it runs: GET answers it queued, and the list shows it, waiting executions first.
     const waiting = await execution(ws, flow.id, first.executionId);
     expect(waiting).toMatchObject({ status: "queued", nodes: [], finishedAt: null });
-    expect(await listedIds(ws, flow.id)).toEqual([]);
+    expect(await listedIds(ws, flow.id)).toEqual([other.executionId, first.executionId]);
     expect(await outcomes(ws, flow.id)).toEqual([
       ["accepted", first.executionId],
       ["debounced", first.executionId],

@@ -62,6 +62,21 @@ export class GatheringStore {
       .toArray()[0];
   }
 
+  /** Gatherings newest first (by first call, then id), after the one `after` names. */
+  page(limit: number, after?: string): GatheringRow[] {
+    const from = after === undefined ? undefined : this.get(after);
+    if (after !== undefined && !from) return [];
+    const where = from ? "WHERE first_at < ? OR (first_at = ? AND execution_id < ?)" : "";
+    const bound = from ? [from.first_at, from.first_at, from.execution_id] : [];
+    return this.sql
+      .exec<GatheringRow>(
+        `SELECT * FROM gatherings ${where} ORDER BY first_at DESC, execution_id DESC LIMIT ?`,
+        ...bound,
+        limit,
+      )
+      .toArray();
+  }
+
   /** How many gatherings wait, open or due (bounded by the receiver). */
   count(): number {
     return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM gatherings").one().n;

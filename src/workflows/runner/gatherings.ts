@@ -13,6 +13,7 @@ import type { DirectOutcome, ExecutionRecord, WebhookCall } from "./contract";
 import type { Deliveries } from "./dedupe-claims";
 import type { Executor } from "./executor";
 import { flowKey } from "./flow-key";
+import { gatheringRecord, waitingGatherings } from "./gathering-list";
 import { type GatheringKind, type GatheringRow, GatheringStore } from "./gathering-store";
 import { eraseGathered, resealGathered } from "./gathering-upkeep";
 import { webhookNode } from "./late-answers";
@@ -247,19 +248,17 @@ export class Gatherings {
    */
   record(executionId: string): ExecutionRecord | null {
     const row = this.store.get(executionId);
-    if (!row) return null;
-    return {
-      id: row.execution_id,
-      workflowId: row.workflow_id,
-      status: "queued",
-      trigger: { key: row.node_key, type: "webhook" },
-      nodes: [],
-      startedAt: row.first_at,
-      finishedAt: null,
-      replayOf: null,
-      queuedAt: row.first_at,
-      mode: "production",
-    };
+    return row ? gatheringRecord(row) : null;
+  }
+
+  /** Whether a gathering not started yet has this id. */
+  has(executionId: string): boolean {
+    return this.store.get(executionId) !== undefined;
+  }
+
+  /** Waiting gatherings as the executions list shows them, newest first (gathering-list.ts). */
+  waiting(limit: number, after?: string): ExecutionRecord[] {
+    return waitingGatherings(this.store, limit, after);
   }
 }
 

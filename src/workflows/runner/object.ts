@@ -34,6 +34,7 @@ import { startFromEvent } from "./event-starts";
 import { listExecutionsBefore } from "./execution-pages";
 import { ExecutionStore } from "./execution-store";
 import { Executor } from "./executor";
+import { listWithGatherings } from "./gathering-list";
 import { Gatherings } from "./gatherings";
 import { asanaNodes, HookSecretStore, HookSecrets } from "./hook-secrets";
 import { Housekeeping } from "./housekeeping";
@@ -207,7 +208,8 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     startingAfter?: string,
     mode?: ExecutionMode,
   ): Promise<ExecutionPage> {
-    return await this.executor.store.list(limit, startingAfter, mode);
+    const query = { limit, startingAfter, mode };
+    return await listWithGatherings(this.executor.store, this.gatherings, query);
   }
 
   async listExecutionsBefore(
