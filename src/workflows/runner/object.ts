@@ -200,7 +200,8 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
 
   async getExecution(executionId: string): Promise<ExecutionRecord | null> {
     // A gathering not started yet is shown queued (docs/webhooks.md#flow-control).
-    return (await this.executor.store.get(executionId)) ?? this.gatherings.record(executionId);
+    const stored = await this.executor.store.get(executionId);
+    return stored ?? (this.deleted ? null : this.gatherings.record(executionId));
   }
 
   async listExecutions(
@@ -209,6 +210,8 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     mode?: ExecutionMode,
   ): Promise<ExecutionPage> {
     const query = { limit, startingAfter, mode };
+    // Deleted, its storage (the gatherings' tables too) is gone: nothing waits.
+    if (this.deleted) return await this.executor.store.list(limit, startingAfter, mode);
     return await listWithGatherings(this.executor.store, this.gatherings, query);
   }
 
