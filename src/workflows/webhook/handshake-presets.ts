@@ -1,34 +1,10 @@
 /**
  * The handshake presets' own checks (docs/webhooks.md#presets): microsoft-graph's shared
- * `clientState` and x's body signature, every comparison in constant time; and the HMAC the
- * handshakes answer with.
+ * `clientState` and x's body signature, every comparison in constant time.
  */
 import { bytesToBase64, constantTimeEqual } from "../../platform/crypto";
+import { hmacSha256 } from "./macs";
 import type { SignedRequest as Delivery, SignatureRefusal as Refusal } from "./preset-types";
-
-const encoder = new TextEncoder();
-
-/** HMAC-SHA256 of `parts` under `secret`'s UTF-8 bytes. */
-export async function hmacSha256(
-  secret: string,
-  ...parts: (string | Uint8Array)[]
-): Promise<Uint8Array> {
-  const bytes = parts.map((part) => (typeof part === "string" ? encoder.encode(part) : part));
-  const data = new Uint8Array(bytes.reduce((n, part) => n + part.byteLength, 0));
-  let offset = 0;
-  for (const part of bytes) {
-    data.set(part, offset);
-    offset += part.byteLength;
-  }
-  const key = await crypto.subtle.importKey(
-    "raw",
-    encoder.encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  return new Uint8Array(await crypto.subtle.sign("HMAC", key, data));
-}
 
 const verdict = (ok: boolean): Refusal | null => (ok ? null : "bad_signature");
 

@@ -8,7 +8,7 @@ import type { JsonValue } from "../../platform/json";
 import type { WebhookVerify } from "../nodes/types";
 import { SECRET_TEMPLATE } from "../nodes/webhook-checks";
 import type { DirectOutcome, WebhookCall } from "../runner/contract";
-import { hmacSha256 } from "./handshake-presets";
+import { hmacSha256 } from "./macs";
 
 /** A handshake, as read from the call; `signed` ones are verified as deliveries are, first. */
 export type Handshake = { signed: boolean } & (

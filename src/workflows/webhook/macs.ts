@@ -30,6 +30,11 @@ export async function hmacKey(hash: "SHA-256" | "SHA-1", key: Uint8Array<ArrayBu
     new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, concat(parts)));
 }
 
+/** HMAC-SHA256 of `parts` under `secret`'s UTF-8 bytes (the handshakes' answers, X's check). */
+export async function hmacSha256(secret: string, ...parts: (string | Uint8Array)[]) {
+  return (await hmacKey("SHA-256", utf8(secret)))(parts);
+}
+
 /** Base64 (standard or URL-safe) as bytes, or null when it is not base64. */
 export function decodeBase64(text: string): Uint8Array<ArrayBuffer> | null {
   try {
