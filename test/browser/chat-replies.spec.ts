@@ -4,7 +4,9 @@
  * 30 s gets a clear message and "Try again", which brings the reply; agent messages show a safe
  * subset of Markdown (links open in a new tab), the person's stay plain text. The socket passes through a
  * Playwright route that can hold, drop or replace the server's agent messages, so a slow or
- * failing agent is shown without a real model. Screenshots go to test-results/browser/chat-*.png.
+ * failing agent is shown without a real model. A workflow's question (docs/chat.md#questions) comes
+ * the same way: the route plays the conversation's part (test/conversations/questions.test.ts shows
+ * the server's). Screenshots go to test-results/browser/chat-*.png.
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -182,6 +184,90 @@ describe("the agent's replies", () => {
       expect(await mine.locator(".text").textContent()).toBe("**pricing** please");
       expect(await mine.locator("strong").count()).toBe(0);
       await shot(chat, "5-markdown");
+      expect(chat.problems).toEqual([]);
+      await closeChat(chat);
+    }
+  });
+
+  it("18. a workflow's question: options as buttons in a named group, answered by one, then closed", async () => {
+    const w = world();
+    const question = {
+      id: "msg_question",
+      role: "agent",
+      text: "Your payment failed. **Update your card now?**",
+      at: new Date().toISOString(),
+      blocks: [
+        {
+          type: "p",
+          spans: [
+            { text: "Your payment failed. " },
+            { text: "Update your card now?", strong: true },
+          ],
+        },
+      ],
+      source: "workflow",
+      question: {
+        id: "qst_card",
+        options: [
+          { label: "Update my card", value: "yes" },
+          { label: "Not now", value: "no" },
+        ],
+        allowText: false,
+      },
+    };
+    for (const variant of [VARIANTS[0], VARIANTS[3]] as const) {
+      if (!variant) continue;
+      const link = await createLink(w);
+      const answers: unknown[] = [];
+      let toPage: (frame: unknown) => void = () => {};
+      const chat = await openChat(w, link.url, variant, async (page) => {
+        await page.routeWebSocket(/\/socket\?ticket=/, (ws) => {
+          const server = ws.connectToServer();
+          toPage = (frame) => ws.send(JSON.stringify(frame));
+          ws.onMessage((data) => {
+            const frame = JSON.parse(String(data)) as { type: string; questionId?: string };
+            if (frame.type !== "answer") return server.send(data);
+            answers.push(frame);
+            // What the conversation sends: the answer as the person's message, the question closed.
+            const at = new Date().toISOString();
+            toPage({
+              type: "message",
+              message: {
+                id: "msg_answer",
+                role: "person",
+                text: "Update my card",
+                at,
+                answerTo: frame.questionId,
+              },
+            });
+            toPage({
+              type: "message",
+              message: { ...question, question: { ...question.question, closed: true } },
+            });
+          });
+        });
+      });
+      const { page } = chat;
+      await waitForState(page, "open");
+      toPage({ type: "message", message: question });
+      const group = page.getByRole("group", { name: "Your payment failed. Update your card now?" });
+      await group.waitFor();
+      expect(await group.getByRole("button").allTextContents()).toEqual([
+        "Update my card",
+        "Not now",
+      ]);
+      await shot(chat, "18-question");
+
+      // By keyboard: the button answers with its value, shown as the person's message.
+      await group.getByRole("button", { name: "Update my card" }).focus();
+      await page.keyboard.press("Enter");
+      await page.locator("#messages .message.person", { hasText: "Update my card" }).waitFor();
+      expect(answers).toEqual([{ type: "answer", questionId: "qst_card", value: "yes" }]);
+      // The answer below the question says it: the buttons went, and no group is left.
+      await expect.poll(() => page.getByRole("group").count()).toBe(0);
+      // The buttons went; focus went back to the composer, not to the page.
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("message-input");
+      await shot(chat, "18-answered");
       expect(chat.problems).toEqual([]);
       await closeChat(chat);
     }
