@@ -24,7 +24,7 @@ export type StoredQuestion = {
 /**
  * A chat message (docs/api/conversations.md), `at` in epoch ms; `interrupted`: a reply cut off
  * midway; `blocks`: an agent message's parsed Markdown (docs/chat.md#formatting), if stored;
- * `source: "workflow"`: written by a workflow (docs/workflows.md#send_message); `answerTo`: the
+ * `source: "workflow"`: written by a workflow (docs/chat.md#messages-from-workflows); `answerTo`: the
  * person's answer to that question, which the agent does not reply to.
  */
 export type StoredMessage = {
@@ -39,7 +39,7 @@ export type StoredMessage = {
   answerTo?: string;
 };
 
-/** A message a workflow writes into the conversation (docs/workflows.md#send_message). */
+/** A message a workflow writes into the conversation (docs/chat.md#messages-from-workflows). */
 export type WorkflowMessage = {
   /** Derived by the caller from execution and node (`msg_` + 24 hex of sha256(executionId/nodeKey)), so a retried call stores nothing twice. */
   id: string;

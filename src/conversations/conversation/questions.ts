@@ -1,5 +1,5 @@
 /**
- * What workflows write into a conversation (docs/chat.md#questions, docs/workflows.md#send_message):
+ * What workflows write into a conversation (docs/chat.md#questions, docs/chat.md#messages-from-workflows):
  * the outcome of each posted message (a retried call stores nothing twice), messages kept until the
  * first open, and ask_person's questions with their askers, who are never shown to the page.
  */
@@ -148,14 +148,14 @@ export class QuestionStore {
   }
 }
 
-/** The runner shard of `asker` as far as questions go (docs/workflows.md#ask_person). */
+/** The runner shard of `asker` as far as questions go (docs/chat.md#questions). */
 function askerRunner(env: AppBindings, asker: QuestionAsker): WorkflowRunnerQuestions {
   const stub: DurableObjectStub<WorkflowRunnerContract> = workflowRunner(
     env,
     asker.workflowId,
     asker.shard,
   );
-  // The runner implements WorkflowRunnerQuestions as part of its contract (docs/workflows.md).
+  // The runner implements WorkflowRunnerQuestions as part of its contract (docs/chat.md#questions).
   return stub as unknown as WorkflowRunnerQuestions;
 }
 

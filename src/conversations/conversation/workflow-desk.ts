@@ -11,7 +11,7 @@ import type { PendingLink, QuestionRow, QuestionStore } from "./questions";
 import { broadcast, sendError, sendRefusal } from "./sockets";
 import { type ConversationStore, messageId, type OutboxItem } from "./store";
 
-/** Options one question offers at most (docs/workflows.md#ask_person). */
+/** Options one question offers at most (docs/chat.md#questions). */
 export const MAX_QUESTION_OPTIONS = 10;
 
 /** What the desk needs of its conversation. */
@@ -202,7 +202,7 @@ function admitAnswer(
   return { text, answer: text };
 }
 
-/** Refuses a message no node could send (docs/workflows.md#send_message, #ask_person). */
+/** Refuses a message no node could send (docs/chat.md#messages-from-workflows). */
 function checkMessage(message: WorkflowMessage): void {
   const text = message.text.trim();
   if (!message.id || text.length === 0 || text.length > CHAT_LIMITS.maxMessageChars) {
