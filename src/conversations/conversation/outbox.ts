@@ -24,23 +24,21 @@ export class OutboxDelivery {
     const facts = this.store.facts();
     for (const { item, attempts } of this.store.dueOutbox(now)) {
       if (this.delivering.has(item.id)) continue;
-      // A question's asker needs no facts: a link never opened may close its questions.
-      const toAsker = item.kind === "answer" || item.kind === "close-question";
-      if (!facts && !toAsker) continue;
+      // A question's asker needs no facts: a link never opened may close its questions. The
+      // other items are queued only once the conversation has facts.
+      if (!facts && item.kind !== "answer" && item.kind !== "close-question") continue;
       this.delivering.add(item.id);
       try {
-        if (toAsker) {
+        if (item.kind === "answer" || item.kind === "close-question") {
           await tellAsker(this.env, item);
-        } else if (!facts) {
-          continue;
-        } else if (item.kind === "link-ended") {
+        } else if (facts && item.kind === "link-ended") {
           await linkLedger(this.env, facts.workspaceId).endLink(
             facts.workspaceId,
             facts.linkId,
             item.at,
             item.reason ?? linkEndReason(this.store.state()?.endReason),
           );
-        } else {
+        } else if (facts && item.kind === "event") {
           await deliverConversationEvent(this.env, facts, item);
         }
         this.store.delivered(item.id);
