@@ -120,8 +120,8 @@ function finish(state: State, text: string): void {
   if (endDialog.open) endDialog.close();
   replies.settle();
   messages.dropDrafts();
-  questions.closeAll();
   form.hidden = true;
+  questions.closeAll();
   setState(state, text);
 }
 

@@ -86,7 +86,7 @@ export class MessageList {
     item.append(speaker, text);
     const { question } = message;
     if (question) {
-      text.id = `text-${message.id}`;
+      text.id = message.id;
       item.append(this.questions.render(question, text.id));
     }
     if (message.answerTo) this.questions.answeredBy(message.answerTo);

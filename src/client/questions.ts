@@ -88,7 +88,8 @@ export function createQuestions(hooks: QuestionHooks): Questions {
         button.addEventListener("click", () => answer(id, option.value));
         group.append(button);
       }
-      box.append(group);
+      // A question that only takes text has no buttons, and so no group.
+      if (question.options.length) box.append(group);
       if (question.allowText) {
         texts.add(id);
         box.append(make("p", "note", TEXT.typeAnswer));
