@@ -165,6 +165,13 @@ describe("postWorkflowMessage (docs/chat.md#questions)", () => {
       ok: false,
       reason: "revoked",
     });
+    // Revoked before any workflow wrote to it (a race with the node's look-up): refused too.
+    const fresh = conversation(env, `ses_revoked_first_${now}`);
+    await fresh.revoke(now);
+    expect(await fresh.postWorkflowMessage(workflowMessage("after"), link, now)).toEqual({
+      ok: false,
+      reason: "revoked",
+    });
   });
 
   it("the brain sees workflow messages as context in the history it is given", async () => {

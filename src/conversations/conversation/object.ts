@@ -172,8 +172,8 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
   /** The link was revoked: end the conversation and close every socket at once. */
   async revoke(now = Date.now()): Promise<void> {
     if (!this.store.facts()) {
-      // Never opened: only a workflow's questions, if any, have anything to close.
-      if (!this.store.pendingLink() || this.store.revokedAt() !== null) return;
+      // Never opened: a workflow's later message is refused, its open questions close.
+      if (this.store.revokedAt() !== null) return;
       this.store.setRevokedAt(now);
       this.desk.closeQuestions(now);
       return this.scheduleAlarm();
