@@ -1,8 +1,9 @@
 // A workflow's questions on the chat page (docs/chat.md#questions): each question's options as
 // real buttons in a group named by the question itself; when text is allowed, the composer
 // answers the newest such question, as the question says. One click sends the `answer` frame;
-// the buttons wait for the server, which sends the question again, closed: then they give way to
-// a note saying it was answered or closed. Focus never falls to the page.
+// the buttons wait for the server, which stores the answer as the person's message and sends the
+// question again, closed: answered, the buttons go (the answer below says it); closed unanswered,
+// a note takes their place. Focus never falls to the page.
 // Closures rather than a class: their names minify, and the page has a gzip budget.
 import type { WireQuestion } from "../conversations/protocol";
 import { TEXT } from "./texts";
