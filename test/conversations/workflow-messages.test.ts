@@ -174,6 +174,23 @@ describe("postWorkflowMessage (docs/chat.md#questions)", () => {
     });
   });
 
+  it("rejects a message no node could send: empty or over 2,000 characters, 11 options, none and no text", async () => {
+    const stub = conversation(env, `ses_bad_${Date.now()}`);
+    const options = Array.from({ length: 11 }, (_, n) => ({ label: `${n}`, value: `${n}` }));
+    for (const message of [
+      workflowMessage("   "),
+      workflowMessage("x".repeat(2_001)),
+      workflowMessage("Pick one", { options }),
+      workflowMessage("Pick one", { options: [] }),
+      workflowMessage("Pick one", { options: [YES_NO[0], YES_NO[0]] as typeof YES_NO }),
+    ]) {
+      await expect(stub.postWorkflowMessage(message, far())).rejects.toThrow();
+    }
+    expect(await stub.postWorkflowMessage(workflowMessage("x".repeat(2_000)), far())).toMatchObject(
+      { ok: true },
+    );
+  });
+
   it("the brain sees workflow messages as context in the history it is given", async () => {
     const { session, stub, target } = await openedLink();
     const histories = await installRecordingBrain(stub);
