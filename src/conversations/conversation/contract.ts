@@ -11,8 +11,21 @@ export type ConversationContext = {
 };
 
 /**
+ * A workflow's question as a message carries it (docs/chat.md#questions), never its asker;
+ * `closed` once answered or when the conversation or link ended.
+ */
+export type StoredQuestion = {
+  id: string;
+  options: { label: string; value: string }[];
+  allowText: boolean;
+  closed?: boolean;
+};
+
+/**
  * A chat message (docs/api/conversations.md), `at` in epoch ms; `interrupted`: a reply cut off
- * midway; `blocks`: an agent message's parsed Markdown (docs/chat.md#formatting), if stored.
+ * midway; `blocks`: an agent message's parsed Markdown (docs/chat.md#formatting), if stored;
+ * `source: "workflow"`: written by a workflow (docs/chat.md#messages-from-workflows); `answerTo`: the
+ * person's answer to that question, which the agent does not reply to.
  */
 export type StoredMessage = {
   id: string;
@@ -21,7 +34,31 @@ export type StoredMessage = {
   at: number;
   interrupted?: boolean;
   blocks?: Block[];
+  source?: "workflow";
+  question?: StoredQuestion;
+  answerTo?: string;
 };
+
+/** A message a workflow writes into the conversation (docs/chat.md#messages-from-workflows). */
+export type WorkflowMessage = {
+  /** Derived by the caller from execution and node (`msg_` + 24 hex of sha256(executionId/nodeKey)), so a retried call stores nothing twice. */
+  id: string;
+  /** Markdown, 1 to 2,000 characters. */
+  text: string;
+  /** ask_person's question: the chat shows options as buttons, and a text answer when allowed. */
+  question?: {
+    id: string; // `qst_` + 24 hex of sha256(executionId/nodeKey)
+    options: { label: string; value: string }[]; // 0 to 10
+    allowText: boolean;
+    /** Where the answer and the closing go. */
+    asker: { workflowId: string; shard: number; executionId: string; nodeKey: string };
+  };
+};
+
+/** `delivered`: `live` when at least one socket was open and got it, else `stored` (shown at the next open). */
+export type PostedMessage =
+  | { ok: true; messageId: string; delivered: "live" | "stored" }
+  | { ok: false; reason: "ended" | "revoked" | "expired" };
 
 /**
  * Why a conversation ended, one word for each fact wherever it is shown (events to endpoints,
@@ -70,6 +107,12 @@ export interface ConversationApi {
   revoke(now?: number): Promise<void>;
   /** Ends an open conversation; a no-op once ended. */
   end(reason: EndReason, now?: number): Promise<void>;
+  /** Stores an agent message with `source: "workflow"` and sends it to live sockets; a repeat of the same id returns the first outcome. Before the first open it is kept and shown after the greeting. */
+  postWorkflowMessage(
+    message: WorkflowMessage,
+    link: { linkId: string; workspaceId: string; expiresAt: number },
+    now?: number,
+  ): Promise<PostedMessage>;
   /** Every message, oldest first, for `conversation.ended` with a transcript (docs/events.md). */
   transcript(): Promise<StoredMessage[]>;
   /**
