@@ -51,6 +51,7 @@ export async function openChatSession(
     globalTask: link.globalTask,
     startedAt: link.startedAt ?? now,
     expiresAt: link.expiresAt,
+    analysis: agent.analysis,
   };
   const opened = await conversation(env, link.sessionId).open(facts, now);
   if (!opened.opened) {

@@ -2,6 +2,7 @@
 import { linkLedger } from "../../launch/ledger/client";
 import type { AppBindings } from "../../platform/env";
 import { log } from "../../platform/log";
+import { requestAnalysis } from "../analysis";
 import { deliverConversationEvent } from "../workflow-triggers";
 import { type ConversationStore, linkEndReason } from "./store";
 
@@ -35,6 +36,8 @@ export class OutboxDelivery {
           );
         } else {
           await deliverConversationEvent(this.env, facts, item);
+          // After the end, never before it: the analysis runs on its own queue.
+          if (item.event === "conversation.ended") await requestAnalysis(this.env, facts);
         }
         this.store.delivered(item.id);
       } catch (error) {
