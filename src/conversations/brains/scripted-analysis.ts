@@ -9,7 +9,7 @@ const QUOTE_LENGTH = 120;
 
 /**
  * Summary: how many messages, the person's first and last. Data: for each field, the last
- * `name: value` (or `name = value`) the person wrote, read as the field's type where it can be
+ * `name: value` (or `name = value`, the name in any case) the person wrote, read as the field's type where it can be
  * (digits as a number; yes/no/true/false as a boolean), else as written, so a mismatch shows.
  */
 export function scriptedAnalysis(request: AnalysisRequest): RawAnalysis {
@@ -40,7 +40,11 @@ function quote(text: string): string {
 
 function lastMention(messages: string[], name: string): string | null {
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const pattern = new RegExp(`(?:^|[^A-Za-z0-9_])${escaped}\\s*[:=]\\s*([^,;\\n]+)`, "gi");
+  // The value ends at a comma, semicolon, line end, or a sentence's end (`.` then a space).
+  const pattern = new RegExp(
+    `(?:^|[^A-Za-z0-9_])${escaped}\\s*[:=]\\s*([^,;\\n]+?)(?=\\s*[,;\\n]|[.!?](?:\\s|$)|$)`,
+    "gi",
+  );
   let found: string | null = null;
   for (const message of messages) {
     for (const match of message.matchAll(pattern)) found = match[1]?.trim() || found;
