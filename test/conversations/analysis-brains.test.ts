@@ -12,6 +12,7 @@ import {
   WorkersAiBrain,
 } from "../../src/conversations/brains";
 import type { AnalysisSettings } from "../../src/db/schema";
+import type { AiRunner } from "../../src/platform/env";
 import { ANALYSIS } from "../helpers/fake-openai.mjs";
 
 const FAKE_LLM_URL = (env as unknown as { FAKE_LLM_URL: string }).FAKE_LLM_URL;
@@ -94,7 +95,7 @@ describe("the scripted stand-in", () => {
 describe("the models' JSON output mode", () => {
   it("Workers AI: the agent's model with response_format json_schema, the answer parsed", async () => {
     const calls: { model: string; input: Record<string, unknown> }[] = [];
-    const ai = {
+    const ai: AiRunner = {
       run: async (model: string, input: unknown) => {
         calls.push({ model, input: input as Record<string, unknown> });
         return { response: { summary: "Fine.", data: { plan: "basic", seats: 1 } } };

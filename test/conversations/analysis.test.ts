@@ -6,6 +6,7 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { type ConversationAnalysis, type LifecycleEvent, verifyEvent } from "../../sdk/src/index";
 import {
   type AnalysisJob,
   MAX_ANALYSIS_TRIES,
@@ -16,7 +17,7 @@ import worker from "../../src/index";
 import type { AppBindings } from "../../src/platform/env";
 import { call, eventually, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
 import { connect, createLaunch, open } from "../helpers/chat";
-import { eventsOfTypes, registerReceiver, storedEvents } from "../helpers/events";
+import { eventsOfTypes, received, registerReceiver, storedEvents } from "../helpers/events";
 import { createWorkflow, type ExecutionView } from "../helpers/workflows";
 
 const ANALYSIS = {
@@ -115,6 +116,14 @@ describe("analysis after the end", () => {
     expect(analyzed.data.analysis).toEqual(expected);
     expect(analyzed.data.link.id).toBe(link.id);
     expect(analyzed.data.conversation).not.toHaveProperty("analysis");
+    // The SDK's verifyEvent types it: `data.analysis` is a ConversationAnalysis.
+    const delivery = (await received(receiver)).find((r) =>
+      r.body.includes('"conversation.analyzed"'),
+    );
+    const verified = verifyEvent(delivery?.body ?? "", delivery?.headers ?? {}, receiver.secret);
+    const typed: ConversationAnalysis | undefined = (verified as LifecycleEvent).data.analysis;
+    expect(verified.type).toBe("conversation.analyzed");
+    expect(typed?.data.order_id).toBe("A-17");
     // Its event comes after the end's.
     const endedAt = Date.parse(events.get("conversation.ended")?.createdAt ?? "");
     expect(Date.parse(analyzed.createdAt)).toBeGreaterThanOrEqual(endedAt);
