@@ -51,7 +51,8 @@ export async function openChatSession(
     globalTask: link.globalTask,
     startedAt: link.startedAt ?? now,
     expiresAt: link.expiresAt,
-    analysis: agent.analysis,
+    // Kept only when asked for: every conversation stores its facts.
+    ...(agent.analysis ? { analysis: agent.analysis } : {}),
   };
   const opened = await conversation(env, link.sessionId).open(facts, now);
   if (!opened.opened) {
