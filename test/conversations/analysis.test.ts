@@ -89,6 +89,10 @@ describe("analysis after the end", () => {
         { type: "conversation_event", agentId: ws.agentId, events: ["conversation.analyzed"] },
       ],
     });
+    // A trigger naming no events keeps today's two: it is not started by the analysis.
+    const defaults = await createWorkflow(ws, {
+      nodes: [{ type: "conversation_event", agentId: ws.agentId }],
+    });
     const link = await createLaunch(ws, { participant: { name: "Ada", externalId: "crm-7" } });
     await chatAndEnd(link.token, "order_id: A-17, quantity: lots, urgent: yes, plan: enterprise");
 
@@ -148,6 +152,11 @@ describe("analysis after the end", () => {
       (await storedEvents(ws.workspaceId)).filter((e) => e.type === "conversation.analyzed"),
     ).toHaveLength(1);
     expect(await executions(ws, flow.id)).toHaveLength(1);
+    const started = (await executions(ws, defaults.id)).map((run) => run.nodes[0]?.output);
+    expect(started.map((output) => (output as { event: string }).event).sort()).toEqual([
+      "conversation.ended",
+      "conversation.started",
+    ]);
   }, 40_000);
 
   it("an agent without analysis gets none", async () => {
