@@ -10,9 +10,11 @@ import { type ConversationAnalysis, type LifecycleEvent, verifyEvent } from "../
 import {
   type AnalysisJob,
   MAX_ANALYSIS_TRIES,
+  requestAnalysis,
   runAnalysis,
 } from "../../src/conversations/analysis";
 import type { AgentBrain } from "../../src/conversations/brains";
+import type { ConversationFacts } from "../../src/conversations/conversation/contract";
 import worker from "../../src/index";
 import type { AppBindings } from "../../src/platform/env";
 import { call, eventually, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
@@ -183,12 +185,6 @@ async function jobOf(ws: Workspace, linkId: string): Promise<AnalysisJob> {
     linkId,
     sessionId: row?.session_id as string,
     settings: ANALYSIS as AnalysisJob["settings"],
-    context: {
-      agent: { name: "Onboarding", instructions: null, model: null },
-      participant: { name: null },
-      parameters: {},
-      globalTask: null,
-    },
   };
 }
 
@@ -205,6 +201,30 @@ const failing: AgentBrain = {
   reply: () => Promise.reject(new Error("unused")),
   analyze: () => Promise.reject(new Error("model unavailable")),
 };
+
+describe("the queue's message", () => {
+  it("names the conversation and the setting, nothing of the person; none without analysis", async () => {
+    const sent: unknown[] = [];
+    const queue = {
+      ANALYSES: { send: async (body: unknown) => void sent.push(body) } as unknown as Queue,
+    };
+    const facts = {
+      workspaceId: "ws_1",
+      linkId: "lnk_1",
+      sessionId: "ses_1",
+      participant: { name: "Ada" },
+      participantExternalId: "crm-7",
+      parameters: { plan: "pro" },
+      analysis: ANALYSIS,
+    } as unknown as ConversationFacts;
+    await requestAnalysis(queue, facts);
+    await requestAnalysis(queue, { ...facts, analysis: null });
+    await requestAnalysis(queue, { ...facts, analysis: undefined });
+    expect(sent).toEqual([
+      { workspaceId: "ws_1", linkId: "lnk_1", sessionId: "ses_1", settings: ANALYSIS },
+    ]);
+  });
+});
 
 describe("retries", () => {
   it("a failing brain is tried again with backoff, then `failed` after the last try", async () => {

@@ -1,16 +1,18 @@
 /** Asking for a conversation's analysis once it ended (docs/api/conversations.md#analysis). */
 import type { AnalysisSettings } from "../../db/schema";
 import type { AppBindings } from "../../platform/env";
-import type { ConversationContext, ConversationFacts } from "../conversation/contract";
+import type { ConversationFacts } from "../conversation/contract";
 
-/** The analyses queue's message: one ended conversation to analyse, with what the brain needs. */
+/**
+ * The analyses queue's message: which ended conversation to analyse, and how. Nothing of the
+ * person: the consumer reads the link, so an erasure meanwhile leaves nothing to analyse.
+ */
 export type AnalysisJob = {
   workspaceId: string;
   linkId: string;
   sessionId: string;
   /** The agent's setting as the conversation opened. */
   settings: AnalysisSettings;
-  context: ConversationContext;
 };
 
 /** The queue's name in wrangler.toml: the entry hands its batches to `consumeAnalyses`. */
@@ -31,12 +33,6 @@ export async function requestAnalysis(
     linkId: facts.linkId,
     sessionId: facts.sessionId,
     settings: facts.analysis,
-    context: {
-      agent: facts.agent,
-      participant: facts.participant,
-      parameters: facts.parameters,
-      globalTask: facts.globalTask,
-    },
   };
   await env.ANALYSES.send(job);
 }

@@ -4,11 +4,12 @@
  */
 import { and, eq } from "drizzle-orm";
 import { database } from "../../db/database";
-import { type Link, links } from "../../db/schema";
+import { agents, type Link, links } from "../../db/schema";
 import type { AppBindings } from "../../platform/env";
 import { log } from "../../platform/log";
 import { type AgentBrain, chooseBrain } from "../brains";
 import { conversation } from "../conversation/client";
+import type { ConversationContext } from "../conversation/contract";
 import { recordAnalysis, startAnalyzedWorkflows } from "./record";
 import type { AnalysisJob } from "./request";
 import { failedAnalysis, validateAnalysis } from "./validate";
@@ -50,12 +51,13 @@ export async function runAnalysis(
     return { done: true };
   }
   if (link.endedAt === null) return { retryInSeconds: END_PENDING_SECONDS };
+  const context = await contextOf(env, link);
   let analysis: Link["analysis"];
   try {
     const transcript = await conversation(env, job.sessionId).transcript();
     const raw = await brain.analyze(
       {
-        context: job.context,
+        context,
         transcript: transcript.map((message) => ({ role: message.role, text: message.text })),
         settings: job.settings,
       },
@@ -70,6 +72,21 @@ export async function runAnalysis(
   }
   await recordAnalysis(env, link, analysis, now);
   return { done: true };
+}
+
+/** What the brain knows of the conversation: the agent as it is now (its name if deleted meanwhile). */
+async function contextOf(env: AppBindings, link: Link): Promise<ConversationContext> {
+  const agent = await database(env)
+    .select({ name: agents.name, instructions: agents.instructions, model: agents.model })
+    .from(agents)
+    .where(and(eq(agents.id, link.flowId), eq(agents.workspaceId, link.workspaceId)))
+    .get();
+  return {
+    agent: agent ?? { name: "the agent", instructions: null, model: null },
+    participant: { name: link.participantName },
+    parameters: link.parameters,
+    globalTask: link.globalTask,
+  };
 }
 
 /** The analyses queue's consumer: each message one try; the queue's own retries bound the rest. */
