@@ -11,7 +11,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { WidgetKeyPrincipal } from "../../auth";
 import { closeRevokedConversation } from "../../conversations/conversation/client";
 import { database } from "../../db/database";
-import type { Link, NewLink } from "../../db/schema";
+import type { ConversationAnalysis, Link, NewLink } from "../../db/schema";
 import type { EventEndReason } from "../../events/contract";
 import type { AppBindings } from "../../platform/env";
 import { RateLimitStore } from "../../platform/rate-limit-store";
@@ -42,6 +42,7 @@ import { createIdempotently, IdempotencyKeys } from "./idempotency";
 import { KeyRevocations } from "./key-revocations";
 import {
   activateStatements,
+  analysisStatements,
   createStatements,
   endStatements,
   revokeStatements,
@@ -208,6 +209,20 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     const ended: Link = { ...found, status, endedAt };
     await this.events.write(workspaceId, endStatements(this.env.DB, ended, reason));
     // A revocation may have won the race (then nothing changed): the next read goes to D1.
+    this.linkCache.delete(linkId);
+  }
+
+  async recordAnalysis(
+    workspaceId: string,
+    linkId: string,
+    analysis: ConversationAnalysis,
+    at: number,
+  ): Promise<void> {
+    const found = await findLinkRow(this.db, workspaceId, linkId);
+    if (!found || found.analysis) return;
+    this.epoch++;
+    await this.events.write(workspaceId, analysisStatements(this.env.DB, found, analysis, at));
+    // The look-up reads the analysis from D1 next (docs/api/launch.md#analysis).
     this.linkCache.delete(linkId);
   }
 
