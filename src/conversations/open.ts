@@ -11,6 +11,7 @@ import { conversation } from "./conversation/client";
 import type { ConversationFacts } from "./conversation/contract";
 import { richWires } from "./markdown";
 import { CHAT_LIMITS } from "./protocol";
+import { channelAsksRating, sessionRating } from "./rating";
 import type { ChatSession } from "./schemas";
 
 /**
@@ -60,6 +61,7 @@ export async function openChatSession(
     });
   }
   const view = opened.view;
+  const asksRating = await channelAsksRating(db, link.channelId);
   const socketOrigin = baseUrl.replace(/^http/, "ws");
   return {
     sessionId: link.sessionId,
@@ -73,5 +75,6 @@ export async function openChatSession(
         }
       : {}),
     limits: { ...CHAT_LIMITS },
+    rating: sessionRating(asksRating, view.rating),
   };
 }

@@ -1,6 +1,6 @@
 /**
- * Workflow events of conversations (docs/events.md#conversation-events-to-workflows): `conversation.started` and
- * `conversation.ended` start every running workflow of the workspace that has a
+ * Workflow events of conversations (docs/events.md#conversation-events-to-workflows): `conversation.started`,
+ * `conversation.ended` and `conversation.rated` start every running workflow of the workspace that has a
  * `conversation_event` trigger for the conversation's agent listening to that event.
  */
 
@@ -29,6 +29,8 @@ export type ConversationEventOutput = {
   participant: { name: string | null; externalId: string | null };
   /** conversation.ended only: the same word its event to endpoints carries (docs/events.md). */
   reason?: EndReason;
+  /** conversation.rated only: the person's rating, as its event to endpoints carries it. */
+  rating?: { score: number; comment: string | null; ratedAt: string };
 };
 
 /** The event's trigger output. */
@@ -42,6 +44,7 @@ export function eventOutput(facts: ConversationFacts, item: EventItem): Conversa
     channelId: facts.channelId,
     participant: { name: facts.participant.name, externalId: facts.participantExternalId },
     ...(item.reason ? { reason: item.reason } : {}),
+    ...(item.rating ? { rating: { ...item.rating, ratedAt: isoTime(item.rating.ratedAt) } } : {}),
   };
 }
 

@@ -17,9 +17,11 @@ import type {
   ConversationView,
   EndReason,
   OpenResult,
+  RateResult,
   StoredMessage,
 } from "./contract";
 import { OutboxDelivery } from "./outbox";
+import { rateConversation } from "./rating";
 import { ReplyDesk } from "./replies";
 import { broadcast, closeAll, sendError, sendRefusal } from "./sockets";
 import { ConversationStore, messageId, type OutboxItem } from "./store";
@@ -77,6 +79,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
       status: ended ? "ended" : "in-progress",
       messages: this.store.messages(-1, true),
       ticket,
+      ...(this.store.rating() ? { rating: this.store.rating() ?? undefined } : {}),
     };
     return { opened: true, view };
   }
@@ -159,6 +162,23 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     await this.ctx.storage.deleteAlarm();
     this.alarmAt = null;
     return messages;
+  }
+
+  /** Keeps the person's rating of the ended conversation, once (see the contract). */
+  async rate(
+    rating: { score: number; comment: string | null },
+    now = Date.now(),
+  ): Promise<RateResult> {
+    const result = rateConversation(this.store, rating, now);
+    if (!result.ok) return result;
+    this.enqueue({
+      kind: "event",
+      id: outboxId(),
+      event: "conversation.rated",
+      at: now,
+      rating: result.rating,
+    });
+    return result;
   }
 
   /** Every message, oldest first (docs/events.md#transcripts). */

@@ -34,6 +34,11 @@ export class OutboxDelivery {
             item.reason ?? linkEndReason(this.store.state()?.endReason),
           );
         } else {
+          // The link records the rating (and its event) before workflows hear of it; both repeat safely.
+          if (item.rating) {
+            const { workspaceId, linkId } = facts;
+            await linkLedger(this.env, workspaceId).rateLink(workspaceId, linkId, item.rating);
+          }
           await deliverConversationEvent(this.env, facts, item);
         }
         this.store.delivered(item.id);

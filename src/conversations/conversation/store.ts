@@ -2,7 +2,7 @@
 import { randomBase64Url } from "../../platform/crypto";
 import { HISTORY_READ_LIMIT } from "../brains/prompt";
 import { markdownBlocks } from "../markdown";
-import type { ConversationFacts, EndReason, StoredMessage } from "./contract";
+import type { ConversationFacts, ConversationRating, EndReason, StoredMessage } from "./contract";
 import { createMessagesTable, insertMessage, newestMessageAt, readMessages } from "./message-rows";
 import { RecentMessages } from "./recent";
 
@@ -24,9 +24,11 @@ export type OutboxItem =
   | {
       kind: "event";
       id: string;
-      event: "conversation.started" | "conversation.ended";
+      event: "conversation.started" | "conversation.ended" | "conversation.rated";
       at: number;
       reason?: EndReason;
+      /** `conversation.rated` only: recorded on the link by the ledger, then told to workflows. */
+      rating?: ConversationRating;
     }
   | {
       kind: "link-ended";
@@ -88,6 +90,15 @@ export class ConversationStore {
     const held = this.recent?.newest(1);
     const newest = held ? (held[0]?.at ?? null) : newestMessageAt(this.sql);
     return newest === null ? opened : Math.max(opened, newest);
+  }
+
+  /** The person's rating (docs/api/conversations.md#rating); null until given. */
+  rating(): ConversationRating | null {
+    return this.read<ConversationRating>("rating");
+  }
+
+  setRating(rating: ConversationRating): void {
+    this.write("rating", rating);
   }
 
   setFacts(facts: ConversationFacts): void {

@@ -9,9 +9,10 @@ import { database } from "../../db/database";
 import type { EventType } from "../../db/event-tables";
 import { type Link, links } from "../../db/schema";
 import { eventStatements, RELAY_GRACE_MS, relayStaleDeliveries } from "../../events";
-import type { EventEndReason } from "../../events/contract";
+import type { EventEndReason, EventRating } from "../../events/contract";
 import type { Write } from "../../platform/d1-write-batcher";
 import type { AppBindings } from "../../platform/env";
+import { isoTime } from "../../platform/ids";
 import { toLaunch } from "../links";
 
 type Statements = [Write, ...Write[]];
@@ -36,13 +37,19 @@ function linkEvent(
     "link.revoked": row("status = 'revoked'"),
     "conversation.started": row("session_id = ?", link.sessionId),
     "conversation.ended": row("ended_at IS NOT NULL"),
+    "conversation.rated": row("rated_at IS NOT NULL"),
   }[type];
   return eventStatements(d1, {
     workspaceId: link.workspaceId,
     linkId: link.id,
     type,
     createdAt: at,
-    data: { link: view, conversation, ...(reason ? { reason } : {}) },
+    data: {
+      link: view,
+      conversation,
+      ...(reason ? { reason } : {}),
+      ...(type === "conversation.rated" ? { rating: eventRating(link) } : {}),
+    },
     when: holds,
   });
 }
@@ -122,6 +129,40 @@ export function endStatements(d1: D1Database, ended: Link, reason: EventEndReaso
         ),
       ),
     ...linkEvent(d1, "conversation.ended", ended, at, reason),
+  ];
+}
+
+/** The rating as `conversation.rated` carries it (docs/events.md#conversationrated). */
+function eventRating(link: Link): EventRating {
+  return {
+    score: link.ratingScore ?? 0,
+    comment: link.ratingComment,
+    ratedAt: isoTime(link.ratedAt ?? 0),
+  };
+}
+
+/**
+ * The person's rating recorded on the link, once, with `conversation.rated`: a link rated before
+ * keeps its first rating (the update changes no row) and the event is not written twice.
+ */
+export function rateStatements(d1: D1Database, rated: Link): Statements {
+  const db = database({ DB: d1 });
+  return [
+    db
+      .update(links)
+      .set({
+        ratingScore: rated.ratingScore,
+        ratingComment: rated.ratingComment,
+        ratedAt: rated.ratedAt,
+      })
+      .where(
+        and(
+          eq(links.id, rated.id),
+          eq(links.workspaceId, rated.workspaceId),
+          isNull(links.ratedAt),
+        ),
+      ),
+    ...linkEvent(d1, "conversation.rated", rated, rated.ratedAt ?? Date.now()),
   ];
 }
 

@@ -42,6 +42,9 @@ export function toRow(link: NewLink): Link {
     startedAt: null,
     endedAt: null,
     revokedAt: null,
+    ratingScore: null,
+    ratingComment: null,
+    ratedAt: null,
     ...link,
   };
 }

@@ -36,6 +36,7 @@ import type {
   LedgerUsage,
   LinkLedgerContract,
   LinkMember,
+  LinkRating,
 } from "./contract";
 import { EventWatch } from "./event-watch";
 import { createIdempotently, IdempotencyKeys } from "./idempotency";
@@ -44,6 +45,7 @@ import {
   activateStatements,
   createStatements,
   endStatements,
+  rateStatements,
   revokeStatements,
 } from "./lifecycle-events";
 import { LinkCache, toRow } from "./link-cache";
@@ -208,6 +210,17 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     const ended: Link = { ...found, status, endedAt };
     await this.events.write(workspaceId, endStatements(this.env.DB, ended, reason));
     // A revocation may have won the race (then nothing changed): the next read goes to D1.
+    this.linkCache.delete(linkId);
+  }
+
+  /** The person rated the ended conversation (docs/api/conversations.md#rating); the first rating stays. */
+  async rateLink(workspaceId: string, linkId: string, rating: LinkRating): Promise<void> {
+    const found = await findLinkRow(this.db, workspaceId, linkId);
+    if (!found || found.ratedAt !== null) return;
+    this.epoch++;
+    const { score: ratingScore, comment: ratingComment, ratedAt } = rating;
+    const rated: Link = { ...found, ratingScore, ratingComment, ratedAt };
+    await this.events.write(workspaceId, rateStatements(this.env.DB, rated));
     this.linkCache.delete(linkId);
   }
 

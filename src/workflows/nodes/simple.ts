@@ -7,7 +7,12 @@ import type { JsonValue } from "../../platform/json";
 import { isPlainObject } from "../engine/template";
 import { defineNode, jsonValue, setting, withDefault } from "./common";
 
-const EVENTS = ["conversation.started", "conversation.ended"] as const;
+const EVENTS = ["conversation.started", "conversation.ended", "conversation.rated"] as const;
+/** The trigger's events when none are given: `conversation.rated` is only ever chosen. */
+const DEFAULT_EVENTS = [
+  "conversation.started",
+  "conversation.ended",
+] satisfies (typeof EVENTS)[number][];
 const OPERATORS = ["equals", "notEquals", "contains", "exists", "gt", "gte", "lt", "lte"] as const;
 
 /** Starts an execution for the conversation events of one agent. */
@@ -28,13 +33,14 @@ export const conversationEvent = defineNode({
         .min(1)
         // Each event once, in the order first given.
         .transform((events) => [...new Set(events)]),
-      [...EVENTS],
+      [...DEFAULT_EVENTS],
       { about: "The events that start the workflow.", codes: { too_small: "required" } },
     ),
   }),
   output: () => ({
     ...{ event: "", at: "", launchId: "", sessionId: "", flowId: "", channelId: "" },
     ...{ participant: { name: "", externalId: "" }, reason: "" },
+    ...{ rating: { score: 0, comment: "", ratedAt: "" } },
   }),
 });
 
