@@ -12,6 +12,7 @@ export { AgentEdgeError } from "./errors.js";
 export {
   type EndReason,
   type Event,
+  type EventRating,
   type EventType,
   EventVerificationError,
   type LifecycleEvent,

@@ -93,10 +93,9 @@ describe("POST /v1/chat/rating", () => {
     expect(runs[0]?.nodes[1]?.output).toEqual({ score: 4 });
     // The default trigger heard started and ended, not the rating.
     const heard = await executions(ws, defaults.id);
-    expect(heard.map((run) => (run.nodes[0]?.output as { event: string }).event).sort()).toEqual([
-      "conversation.ended",
-      "conversation.started",
-    ]);
+    expect(
+      heard.map((run) => (run.nodes[0]?.output as { event?: string } | undefined)?.event).sort(),
+    ).toEqual(["conversation.ended", "conversation.started"]);
 
     // A reload shows it done; the members' look-up shows it.
     const session = await expectJson<SessionRating>(await openSession(link.token), 200);
@@ -162,7 +161,11 @@ describe("POST /v1/chat/rating", () => {
       await rate({ token: link.token, score: 9, comment: "x".repeat(1_001), extra: true }),
       400,
     );
-    expect(both.details.map((detail) => detail.field).sort()).toEqual(["comment", "extra", "score"]);
+    expect(both.details.map((detail) => detail.field).sort()).toEqual([
+      "comment",
+      "extra",
+      "score",
+    ]);
     // 1,000 characters fit; nothing was kept by the refusals.
     const kept = await rate({ token: link.token, score: 2, comment: "y".repeat(1_000) });
     expect(kept.status).toBe(201);
