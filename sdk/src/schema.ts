@@ -2369,7 +2369,13 @@ export interface components {
                     /** @description Agent messages only: the text read as a safe subset of Markdown */
                     blocks?: components["schemas"]["ChatBlock"][];
                 }[];
-                rating: components["schemas"]["ConversationRating"] & (Record<string, never> | null);
+                /** @description The person's rating after the end (docs/api/conversations.md#rating); null until rated */
+                rating: {
+                    /** @description 1 to 5 */
+                    score: number;
+                    comment: string | null;
+                    ratedAt: string;
+                } | null;
             } | null;
         };
         /** @description A paragraph, or a list whose items are blocks */

@@ -7,6 +7,7 @@ import { CLOSE_CODES, type ServerFrame, type WireMessage } from "../conversation
 import { Connection } from "./connection";
 import { embedInWidget } from "./embed";
 import { MessageList } from "./messages";
+import { RatingPrompt } from "./rating";
 import { ReplyWatch } from "./reply-watch";
 import { ScrollKeeper } from "./scroll";
 import type { Session, State } from "./session";
@@ -43,6 +44,7 @@ const widget = channelId ? embedInWidget(endDialog) : null;
 const name = () => agentName.textContent ?? "";
 const messages = new MessageList(list, name);
 const scroller = new ScrollKeeper(log, byId<HTMLButtonElement>("new-messages"));
+const rating = new RatingPrompt(retry, token);
 const replies = new ReplyWatch(byId<HTMLElement>("typing"), () => replyProblem(TEXT.replyLate));
 let maxChars = input.maxLength > 0 ? input.maxLength : 2000;
 // Kept until the server echoes it, so a refused message can be put back into the input.
@@ -116,6 +118,7 @@ function finish(state: State, text: string): void {
   messages.dropDrafts();
   form.hidden = true;
   setState(state, text);
+  if (state === "ended") rating.show();
 }
 
 function addMessage(message: WireMessage, history = false): void {
@@ -157,6 +160,7 @@ function updateCount(): void {
 
 function applySession(session: Session, first: boolean): void {
   agentName.textContent = session.agent.name;
+  rating.configure(session.rating);
   document.title = `Chat with ${session.agent.name}`;
   maxChars = session.limits.maxMessageChars;
   input.maxLength = maxChars;

@@ -18,7 +18,8 @@ export const LinkDetailSchema = z
           description:
             "Every message, oldest first; an agent's with its Markdown `blocks`, as the chat shows them",
         }),
-        rating: RatingSchema.nullable().openapi({
+        // Inline: a nullable reference comes out of the generator as an odd intersection.
+        rating: z.object(RatingSchema.shape).nullable().openapi({
           description:
             "The person's rating after the end (docs/api/conversations.md#rating); null until rated",
         }),

@@ -1,6 +1,6 @@
 /**
- * A link's page (docs/dashboard.md#screens): its status, the person, metadata and times, and the
- * conversation's messages, read again every few seconds while it is in progress. Owners and Admins
+ * A link's page (docs/dashboard.md#screens): its status, the person, metadata and times, the
+ * person's rating, and the conversation's messages, read again every few seconds while it is in progress. Owners and Admins
  * may end the conversation or revoke the link from here.
  */
 import { useQuery } from "@tanstack/react-query";
@@ -12,6 +12,7 @@ import { Screen, Trail } from "../../ui/Screen";
 import { personName, StatusBadge } from "./format";
 import { LinkActions } from "./LinkActions";
 import { linksHome } from "./LinkList";
+import { LinkRating } from "./LinkRating";
 import { Transcript } from "./Transcript";
 
 /** How often an open conversation is read again, in ms. */
@@ -108,6 +109,7 @@ export function LinkDetail({ id, canChange }: { id: string; canChange: boolean }
           )}
         </section>
       </div>
+      {data.conversation ? <LinkRating rating={data.conversation.rating} /> : null}
       <section aria-labelledby="conversation-title">
         <h2 id="conversation-title">Conversation</h2>
         <Transcript
