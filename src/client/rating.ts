@@ -44,7 +44,7 @@ export class RatingPrompt {
     if (!this.state?.enabled || !this.section.hidden) return;
     this.section.hidden = false;
     if (this.state.score !== null) {
-      this.thank();
+      this.thank(false);
       return;
     }
     this.section.innerHTML = FORM;
@@ -81,18 +81,18 @@ export class RatingPrompt {
     } catch {}
     // Rated already (another tab): the person's part is done all the same.
     if (code === "ok" || code === "already_rated") {
-      this.thank();
+      this.thank(true);
       return;
     }
     submit.disabled = false;
     this.say(form, "Your rating could not be sent. Please try again.");
   }
 
-  private thank(): void {
-    const hadFocus = this.section.contains(document.activeElement);
+  /** Thanks; `focus` after sending, as the form (and the focus in it) goes. */
+  private thank(focus: boolean): void {
     this.section.innerHTML = `<p class="rating-thanks" id="rating-title" tabindex="-1">${THANKS}</p>`;
     // Focus moves from the removed form to the answer, which a screen reader then reads.
-    if (hadFocus) this.section.querySelector("p")?.focus();
+    if (focus) this.section.querySelector("p")?.focus();
   }
 
   private say(form: HTMLFormElement, text: string): void {
