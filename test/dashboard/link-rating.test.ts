@@ -5,7 +5,12 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server.edge";
 import { describe, expect, it } from "vitest";
-import { LinkRating, stars } from "../../src/dashboard/screens/links/LinkRating";
+import {
+  awaitingRating,
+  LinkRating,
+  RATING_WATCH_MS,
+  stars,
+} from "../../src/dashboard/screens/links/LinkRating";
 
 const render = (rating: Parameters<typeof LinkRating>[0]["rating"]) =>
   renderToStaticMarkup(createElement(LinkRating, { rating }));
@@ -25,5 +30,25 @@ describe("LinkRating", () => {
     expect(render(null)).toContain("Not rated.");
     expect(stars(5)).toBe("★★★★★");
     expect(stars(1)).toBe("★☆☆☆☆");
+  });
+
+  it("keeps reading an ended, unrated link for a few minutes after the end, and then not", () => {
+    const endedAt = "2026-11-27T03:00:00.000Z";
+    const ended = Date.parse(endedAt);
+    const conversation = {
+      sessionId: "ses_1",
+      status: "ended" as const,
+      startedAt: endedAt,
+      endedAt,
+      messages: [],
+      rating: null,
+    };
+    expect(awaitingRating(conversation, ended + 1_000)).toBe(true);
+    expect(awaitingRating(conversation, ended + RATING_WATCH_MS)).toBe(false);
+    const rating = { score: 3, comment: null, ratedAt: endedAt };
+    expect(awaitingRating({ ...conversation, rating }, ended + 1_000)).toBe(false);
+    const open = { ...conversation, status: "in-progress" as const, endedAt: null };
+    expect(awaitingRating(open, ended)).toBe(false);
+    expect(awaitingRating(null, ended)).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * A link's page (docs/dashboard.md#screens): its status, the person, metadata and times, the
- * person's rating, and the conversation's messages, read again every few seconds while it is in progress. Owners and Admins
- * may end the conversation or revoke the link from here.
+ * person's rating and the conversation's messages, read again every few seconds while it is in
+ * progress (and for a few minutes after the end, until rated). Owners and Admins may end the
+ * conversation or revoke the link from here.
  */
 import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useState } from "react";
@@ -12,7 +13,7 @@ import { Screen, Trail } from "../../ui/Screen";
 import { personName, StatusBadge } from "./format";
 import { LinkActions } from "./LinkActions";
 import { linksHome } from "./LinkList";
-import { LinkRating } from "./LinkRating";
+import { awaitingRating, LinkRating } from "./LinkRating";
 import { Transcript } from "./Transcript";
 
 /** How often an open conversation is read again, in ms. */
@@ -26,8 +27,12 @@ export function LinkDetail({ id, canChange }: { id: string; canChange: boolean }
   const link = useQuery({
     queryKey: ["link", id],
     queryFn: () => unwrap(api.GET("/v1/manage/links/{id}", { params: { path: { id } } })),
-    refetchInterval: (query) =>
-      query.state.data?.conversation?.status === "in-progress" ? LIVE_REFRESH_MS : false,
+    refetchInterval: (query) => {
+      const conversation = query.state.data?.conversation;
+      const live =
+        conversation?.status === "in-progress" || awaitingRating(conversation, Date.now());
+      return live ? LIVE_REFRESH_MS : false;
+    },
   });
   const agents = useAgents();
   const [note, setNote] = useState("");

@@ -4,7 +4,24 @@
  */
 import type { Schemas } from "../../api";
 
-type Rating = NonNullable<NonNullable<Schemas["LinkDetail"]["conversation"]>["rating"]>;
+type Conversation = NonNullable<Schemas["LinkDetail"]["conversation"]>;
+type Rating = NonNullable<Conversation["rating"]>;
+
+/** How long after the end the page keeps looking for the person's rating, in ms. */
+export const RATING_WATCH_MS = 5 * 60_000;
+
+/**
+ * Whether the page should read the link again for a rating: ended less than RATING_WATCH_MS ago
+ * and not rated yet (the person rates right after the end, if at all).
+ */
+export function awaitingRating(
+  conversation: Conversation | null | undefined,
+  now: number,
+): boolean {
+  if (conversation?.status !== "ended" || conversation.rating || !conversation.endedAt)
+    return false;
+  return now - Date.parse(conversation.endedAt) < RATING_WATCH_MS;
+}
 
 /** Filled and empty stars for `score` (1 to 5), for the eye only. */
 export function stars(score: number): string {
