@@ -75,11 +75,12 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
       this.store.addTicket(await sha256Hex(ticket), now + TICKET_TTL_MS);
     }
     await this.scheduleAlarm();
+    const rating = this.store.rating();
     const view: ConversationView = {
       status: ended ? "ended" : "in-progress",
       messages: this.store.messages(-1, true),
       ticket,
-      ...(this.store.rating() ? { rating: this.store.rating() ?? undefined } : {}),
+      ...(rating ? { rating } : {}),
     };
     return { opened: true, view };
   }
