@@ -20,7 +20,7 @@ const HASHED = "assets";
 /** What the Worker reads to name the hashed bundles in the chat page (src/conversations/assets.ts). */
 const MANIFEST = "chat-assets.json";
 /** Budgets (gzip bytes) of issue 15: the chat page's script and styles, and the whole widget. */
-const BUDGET = { chat: 15_000, widget: 5_000 };
+const BUDGET = { chat: 16_000, widget: 5_000 };
 
 const common = {
   absWorkingDir: root,

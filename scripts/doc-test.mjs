@@ -11,13 +11,13 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { seedPaymentWorkflow } from "./demo-payment.mjs";
 import {
   createDemoLink,
   probeDemoWebhook,
   seedDemoWorkflow,
   seedDemoWorkspace,
 } from "./demo-seed.mjs";
-import { seedPaymentWorkflow } from "./demo-payment.mjs";
 import { demoEnv } from "./demo-text.mjs";
 import { extractBlocks, matchShape, pick } from "./doc-test-parse.mjs";
 import { lastAnswer, startShell, writeCurlWrapper } from "./doc-test-shell.mjs";

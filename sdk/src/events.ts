@@ -22,6 +22,9 @@ export type EndReason = NonNullable<LifecycleEvent["data"]["reason"]>;
  */
 export type ConversationAnalysis = components["schemas"]["ConversationAnalysis"];
 
+/** The person's rating, `conversation.rated`'s `data.rating` (docs/events.md#conversationrated). */
+export type EventRating = NonNullable<LifecycleEvent["data"]["rating"]>;
+
 /** A delivery that is not from agent-edge, altered, too old, or not an event. */
 export class EventVerificationError extends Error {
   override readonly name = "EventVerificationError";

@@ -13,6 +13,7 @@ export {
   type ConversationAnalysis,
   type EndReason,
   type Event,
+  type EventRating,
   type EventType,
   EventVerificationError,
   type LifecycleEvent,

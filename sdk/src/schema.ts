@@ -1069,6 +1069,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/chat/rating": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rate the link's ended conversation, once (browser API, token in the body) */
+        post: operations["rateConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/chat/sessions/{sessionId}/socket": {
         parameters: {
             query?: never;
@@ -1173,10 +1190,11 @@ export interface components {
                     text: string;
                     at: string;
                 }[];
+                rating?: components["schemas"]["ConversationRating"];
             };
         };
         /** @enum {string} */
-        EventType: "link.created" | "conversation.started" | "conversation.ended" | "link.expired" | "link.revoked" | "conversation.analyzed";
+        EventType: "link.created" | "conversation.started" | "conversation.ended" | "conversation.rated" | "link.expired" | "link.revoked" | "conversation.analyzed";
         /** @enum {string} */
         LinkStatus: "pending" | "active" | "ended" | "expired" | "revoked";
         /** @description The ended conversation's analysis once ready (docs/api/launch.md#analysis); absent before, and for agents without analysis */
@@ -1197,6 +1215,13 @@ export interface components {
                 field: string;
                 message: string;
             }[];
+        };
+        /** @description conversation.rated only: the person's score (1 to 5) and comment */
+        ConversationRating: {
+            /** @description 1 to 5 */
+            score: number;
+            comment: string | null;
+            ratedAt: string;
         };
         TestEvent: {
             id: string;
@@ -1388,7 +1413,7 @@ export interface components {
             /** @description An agent of the workspace */
             agentId: string;
             /** @description The events that start the workflow. Default: "conversation.started", "conversation.ended". */
-            events?: ("conversation.started" | "conversation.ended" | "conversation.analyzed")[];
+            events?: ("conversation.started" | "conversation.ended" | "conversation.rated" | "conversation.analyzed")[];
         };
         /** @description Connections leaving it carry `branch: "true"` or `"false"`. */
         ConditionNode: {
@@ -1550,7 +1575,7 @@ export interface components {
                  * @example invalid_request
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_parameters" | "passkey_refused" | "credential_in_query" | "invalid_key" | "invalid_signature" | "insufficient_scope" | "handshake_refused" | "cross_site_request" | "forbidden_flow" | "browser_not_allowed" | "link_unavailable" | "invalid_ticket" | "not_found" | "widget_not_found" | "webhook_not_found" | "method_not_allowed" | "too_many_pending_links" | "slug_taken" | "link_not_open" | "idempotency_key_in_use" | "endpoint_disabled" | "replay_unavailable" | "member_exists" | "cannot_remove_owner" | "cannot_change_owner" | "conversation_ended" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_body" | "upgrade_required" | "rate_limited" | "queue_full" | "too_many_connections" | "internal_error" | "misconfigured" | "workflow_failed" | "workflow_timeout";
+                code: "invalid_request" | "invalid_parameters" | "passkey_refused" | "credential_in_query" | "invalid_key" | "invalid_signature" | "insufficient_scope" | "handshake_refused" | "cross_site_request" | "forbidden_flow" | "browser_not_allowed" | "link_unavailable" | "invalid_ticket" | "not_found" | "widget_not_found" | "webhook_not_found" | "method_not_allowed" | "too_many_pending_links" | "slug_taken" | "link_not_open" | "conversation_not_ended" | "already_rated" | "rating_disabled" | "idempotency_key_in_use" | "endpoint_disabled" | "replay_unavailable" | "member_exists" | "cannot_remove_owner" | "cannot_change_owner" | "conversation_ended" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_body" | "upgrade_required" | "rate_limited" | "queue_full" | "too_many_connections" | "internal_error" | "misconfigured" | "workflow_failed" | "workflow_timeout";
                 message: string;
                 details: {
                     [key: string]: unknown;
@@ -1844,6 +1869,8 @@ export interface components {
             name: string;
             /** @description The sites whose pages may embed the chat (docs/widget.md#allowed-sites); empty for any */
             allowedOrigins: string[];
+            /** @description Whether the chat asks the person to rate the conversation (1 to 5 and a comment) when it ends (docs/api/conversations.md#rating) */
+            rating: boolean;
             /** @description A template of the embed tag: the flow and channel ids, and {{LAUNCH_TOKEN}} in data-launch where the token of a link (POST /v1/widget/launches) goes */
             snippet: string;
             createdAt: string;
@@ -1860,6 +1887,11 @@ export interface components {
              *     ]
              */
             allowedOrigins?: string[];
+            /**
+             * @description Whether the chat asks the person to rate the conversation (1 to 5 and a comment) when it ends (docs/api/conversations.md#rating)
+             * @default true
+             */
+            rating?: boolean;
         };
         /** @description A page of a list, its items in `data` in the list's order (docs/api/README.md#lists-and-paging) */
         ChannelList: components["schemas"]["Page"] & {
@@ -1875,6 +1907,8 @@ export interface components {
              *     ]
              */
             allowedOrigins?: string[];
+            /** @description Whether the chat asks the person to rate the conversation (1 to 5 and a comment) when it ends (docs/api/conversations.md#rating) */
+            rating?: boolean;
         };
         PreviewLink: {
             /** @example lnk_… */
@@ -2394,6 +2428,13 @@ export interface components {
                     /** @description Agent messages only: the text read as a safe subset of Markdown */
                     blocks?: components["schemas"]["ChatBlock"][];
                 }[];
+                /** @description The person's rating after the end (docs/api/conversations.md#rating); null until rated */
+                rating: {
+                    /** @description 1 to 5 */
+                    score: number;
+                    comment: string | null;
+                    ratedAt: string;
+                } | null;
             } | null;
         };
         /** @description A paragraph, or a list whose items are blocks */
@@ -2593,12 +2634,28 @@ export interface components {
                 messagesPerMinute: number;
                 sessionOpensPerMinute: number;
             };
+            /** @description The rating after the end (docs/api/conversations.md#rating) */
+            rating: {
+                /** @description Whether the page asks for a rating once the conversation ends (the channel's `rating`) */
+                enabled: boolean;
+                /** @description 1 to 5; null until rated */
+                score: number | null;
+                ratedAt: string | null;
+            };
         };
         OpenChatSession: {
             /** @description The link's token (from `#launch=`) */
             token: string;
             /** @description The widget channel whose embedded chat opens the link (`/chat/embed/{channelId}`): a link of another channel is 404 not_found */
             channelId?: string;
+        };
+        RateConversation: {
+            /** @description The link's token (from `#launch=`) */
+            token: string;
+            /** @description 1 (bad) to 5 (very good) */
+            score: number;
+            /** @description At most 1000 characters; kept trimmed, blank as none */
+            comment?: string;
         };
         ChatEmbedding: {
             /** @description Whether the channel's allowed origins (or the dashboard's) include `origin`; always true when the channel allows any site */
@@ -11501,6 +11558,156 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed; `details` lists every problem. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body has a `Content-Encoding`; bodies are accepted as sent, never decoded. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `internal_error`: A fault on our side; nothing internal is shown.
+             *
+             *     `misconfigured`: The deployment's settings are wrong (a secret or var); the message names the variable, never its value.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error" | "misconfigured";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    rateConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RateConversation"];
+            };
+        };
+        responses: {
+            /** @description The rating as kept; `conversation.rated` follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationRating"];
+                };
+            };
+            /**
+             * @description `credential_in_query`: A credential was sent in the query string; send it in a header.
+             *
+             *     `invalid_request`: The request is malformed; `details` lists every problem.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "credential_in_query" | "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `link_unavailable`: The link is expired or revoked (`details[0].reason`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "link_unavailable";
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: No such resource in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `rating_disabled`: The link's widget channel does not ask for ratings.
+             *
+             *     `conversation_not_ended`: The conversation has not ended yet (or never started), so it cannot be rated.
+             *
+             *     `already_rated`: The conversation was rated already; a rating is kept once.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rating_disabled" | "conversation_not_ended" | "already_rated";
                         };
                     };
                 };

@@ -39,6 +39,7 @@ function toChannel(row: Channel, baseUrl: string): ChannelView {
     type: row.type,
     name: row.name,
     allowedOrigins: row.allowedOrigins,
+    rating: row.rating,
     snippet: widgetSnippetTemplate(baseUrl, row.agentId, row.id),
     createdAt: isoTime(row.createdAt),
   };
@@ -190,6 +191,7 @@ export async function createChannel(
     type: input.type,
     name: input.name,
     allowedOrigins: storedOrigins(input.allowedOrigins ?? []),
+    rating: input.rating ?? true,
     createdAt: now,
   };
   await db.insert(channels).values(row);
@@ -197,7 +199,7 @@ export async function createChannel(
 }
 
 /**
- * Changes a channel's name or allowed origins; the embedded chat's policy and the widget's answer
+ * Changes a channel's name, allowed origins or rating setting; the embedded chat's policy and the widget's answer
  * follow at once (the widget's, cached by browsers, within 60 s).
  * @throws ApiError 404 not_found (no such agent, or no such channel of it, in the workspace)
  */
@@ -227,10 +229,11 @@ export async function updateChannel(
     allowedOrigins: input.allowedOrigins
       ? storedOrigins(input.allowedOrigins)
       : current.allowedOrigins,
+    rating: input.rating ?? current.rating,
   };
   await db
     .update(channels)
-    .set({ name: next.name, allowedOrigins: next.allowedOrigins })
+    .set({ name: next.name, allowedOrigins: next.allowedOrigins, rating: next.rating })
     .where(eq(channels.id, channelId));
   return toChannel(next, baseUrl);
 }

@@ -41,16 +41,22 @@ export const channelSchemas = once(() => {
       example: ["https://shop.example.com", "https://*.example.org"],
     });
 
+  const Rating = z.boolean().openapi({
+    description:
+      "Whether the chat asks the person to rate the conversation (1 to 5 and a comment) when it ends (docs/api/conversations.md#rating)",
+  });
+
   const CreateChannelSchema = z
     .strictObject({
       type: z.literal("widget"),
       name: ChannelName,
       allowedOrigins: AllowedOrigins.optional(),
+      rating: Rating.optional().openapi({ default: true }),
     })
     .openapi("CreateChannel");
 
   const UpdateChannelSchema = z
-    .strictObject({ name: ChannelName, allowedOrigins: AllowedOrigins })
+    .strictObject({ name: ChannelName, allowedOrigins: AllowedOrigins, rating: Rating })
     .partial()
     .openapi("UpdateChannel");
 
@@ -64,6 +70,7 @@ export const channelSchemas = once(() => {
         description:
           "The sites whose pages may embed the chat (docs/widget.md#allowed-sites); empty for any",
       }),
+      rating: Rating,
       snippet: z.string().openapi({
         description:
           "A template of the embed tag: the flow and channel ids, and {{LAUNCH_TOKEN}} in data-launch where the token of a link (POST /v1/widget/launches) goes",

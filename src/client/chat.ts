@@ -8,6 +8,7 @@ import { Connection } from "./connection";
 import { embedInWidget } from "./embed";
 import { MessageList } from "./messages";
 import { createQuestions } from "./questions";
+import { RatingPrompt } from "./rating";
 import { ReplyWatch } from "./reply-watch";
 import { ScrollKeeper } from "./scroll";
 import type { Session, State } from "./session";
@@ -49,6 +50,7 @@ const questions = createQuestions({
 });
 const messages = new MessageList(list, name, questions);
 const scroller = new ScrollKeeper(log, byId<HTMLButtonElement>("new-messages"));
+const rating = new RatingPrompt(retry, token);
 const replies = new ReplyWatch(byId<HTMLElement>("typing"), () => replyProblem(TEXT.replyLate));
 let maxChars = input.maxLength > 0 ? input.maxLength : 2000;
 // Kept until the server echoes it, so a refused message can be put back into the input.
@@ -123,6 +125,7 @@ function finish(state: State, text: string): void {
   form.hidden = true;
   questions.closeAll();
   setState(state, text);
+  if (state === "ended") rating.show();
 }
 
 function addMessage(message: WireMessage, history = false): void {
@@ -164,6 +167,7 @@ function updateCount(): void {
 
 function applySession(session: Session, first: boolean): void {
   agentName.textContent = session.agent.name;
+  rating.configure(session.rating);
   document.title = `Chat with ${session.agent.name}`;
   maxChars = session.limits.maxMessageChars;
   input.maxLength = maxChars;

@@ -21,6 +21,7 @@ const SessionSchema = z.object({
   messages: z.array(WireMessageSchema),
   socketUrl: z.optional(z.string()),
   limits: z.object({ maxMessageChars: z.number() }),
+  rating: z.optional(z.object({ enabled: z.boolean(), score: z.nullable(z.number()) })),
 });
 /** The parts of an opened session the page uses. */
 export type Session = z.infer<typeof SessionSchema>;

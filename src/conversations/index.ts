@@ -1,2 +1,2 @@
 export { richWires } from "./markdown";
-export { ChatMessageSchema } from "./schemas";
+export { ChatMessageSchema, RatingSchema } from "./schemas";

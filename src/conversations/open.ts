@@ -11,6 +11,7 @@ import { conversation } from "./conversation/client";
 import type { ConversationFacts } from "./conversation/contract";
 import { richWires } from "./markdown";
 import { CHAT_LIMITS } from "./protocol";
+import { channelAsksRating, sessionRating } from "./rating";
 import type { ChatSession } from "./schemas";
 
 /**
@@ -30,11 +31,15 @@ export async function openChatSession(
   const db = database(env);
   const ledgerFor = (id: string) => linkLedger(env, id);
   const { link } = await openLinkByToken(db, ledgerFor, token, now, channelId);
-  const agent = await db
-    .select()
-    .from(agents)
-    .where(and(eq(agents.id, link.flowId), eq(agents.workspaceId, link.workspaceId)))
-    .get();
+  // The channel's rating setting is read beside the agent, costing no extra round trip in time.
+  const [agent, asksRating] = await Promise.all([
+    db
+      .select()
+      .from(agents)
+      .where(and(eq(agents.id, link.flowId), eq(agents.workspaceId, link.workspaceId)))
+      .get(),
+    channelAsksRating(db, link.channelId),
+  ]);
   if (!agent || !link.sessionId) throw notFound("The agent of this link no longer exists.");
   const facts: ConversationFacts = {
     sessionId: link.sessionId,
@@ -75,5 +80,6 @@ export async function openChatSession(
         }
       : {}),
     limits: { ...CHAT_LIMITS },
+    rating: sessionRating(asksRating, view.rating),
   };
 }

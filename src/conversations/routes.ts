@@ -24,13 +24,17 @@ import { conversation } from "./conversation/client";
 import { chatPagePolicy, embedAncestors, mayEmbed } from "./embedding";
 import { openChatSession } from "./open";
 import { chatPageHtml } from "./page";
+import { rateConversation } from "./rating";
 import {
   ChannelIdParamSchema,
   ChatSessionSchema,
   EmbeddingQuerySchema,
   EmbeddingSchema,
   MAX_CHAT_BODY_BYTES,
+  MAX_RATING_BODY_BYTES,
   OpenSessionSchema,
+  RateConversationSchema,
+  RatingSchema,
   SessionIdParamSchema,
 } from "./schemas";
 
@@ -76,6 +80,39 @@ chatRouter.openapi(openSessionRoute, async (c) => {
   const session = await openChatSession(c.env, token, baseUrl(c.env, c.req.url), channelId);
   c.header("cache-control", "no-store");
   return c.json(session, 200);
+});
+
+const rateRoute = createRoute({
+  method: "post",
+  path: "/v1/chat/rating",
+  operationId: "rateConversation",
+  tags: ["Chat"],
+  security: [],
+  summary: "Rate the link's ended conversation, once (browser API, token in the body)",
+  middleware: jsonBody(MAX_RATING_BODY_BYTES),
+  request: {
+    body: { required: true, content: { "application/json": { schema: RateConversationSchema } } },
+  },
+  responses: {
+    201: {
+      description: "The rating as kept; `conversation.rated` follows",
+      content: { "application/json": { schema: RatingSchema } },
+    },
+    ...errorResponses(
+      "link_unavailable",
+      "not_found",
+      "rating_disabled",
+      "conversation_not_ended",
+      "already_rated",
+      "rate_limited",
+    ),
+  },
+});
+
+chatRouter.openapi(rateRoute, async (c) => {
+  const rating = await rateConversation(c.env, c.req.valid("json"));
+  c.header("cache-control", "no-store");
+  return c.json(rating, 201);
 });
 
 // Documented here; the handler below reads the upgrade itself (docs/api/conversations.md#socket-protocol).

@@ -121,6 +121,16 @@ export const ChatSessionSchema = z
       messagesPerMinute: z.number(),
       sessionOpensPerMinute: z.number(),
     }),
+    rating: z
+      .object({
+        enabled: z.boolean().openapi({
+          description:
+            "Whether the page asks for a rating once the conversation ends (the channel's `rating`)",
+        }),
+        score: z.number().int().nullable().openapi({ description: "1 to 5; null until rated" }),
+        ratedAt: z.string().nullable(),
+      })
+      .openapi({ description: "The rating after the end (docs/api/conversations.md#rating)" }),
   })
   .openapi("ChatSession");
 
@@ -132,3 +142,39 @@ export const SessionIdParamSchema = z.object({
     .regex(/^ses_[0-9A-Za-z]{22}$/)
     .openapi({ param: { name: "sessionId", in: "path" } }),
 });
+
+/** Longest rating comment, in characters (docs/limits.md#chat). */
+export const MAX_RATING_COMMENT_CHARS = 1_000;
+/** Largest body of `POST /v1/chat/rating`, in bytes: a whole comment of 4-byte characters fits. */
+export const MAX_RATING_BODY_BYTES = 8_192;
+
+export const RateConversationSchema = z
+  .strictObject({
+    token: z
+      .string()
+      .min(1)
+      .max(200)
+      .openapi({ description: "The link's token (from `#launch=`)" }),
+    score: z.number().int().min(1).max(5).openapi({ description: "1 (bad) to 5 (very good)" }),
+    comment: z
+      .string()
+      .max(MAX_RATING_COMMENT_CHARS)
+      .optional()
+      .openapi({
+        description: `At most ${MAX_RATING_COMMENT_CHARS} characters; kept trimmed, blank as none`,
+      }),
+  })
+  .openapi("RateConversation");
+
+export type RateConversation = z.infer<typeof RateConversationSchema>;
+
+/** A kept rating (docs/api/conversations.md#rating); `conversation.rated` carries the same. */
+export const RatingSchema = z
+  .object({
+    score: z.number().int().openapi({ description: "1 to 5" }),
+    comment: z.string().nullable(),
+    ratedAt: z.string(),
+  })
+  .openapi("ConversationRating");
+
+export type Rating = z.infer<typeof RatingSchema>;

@@ -1,6 +1,6 @@
 /**
  * Workflow events of conversations (docs/events.md#conversation-events-to-workflows): `conversation.started`,
- * `conversation.ended` and `conversation.analyzed` start every running workflow of the workspace that has a
+ * `conversation.ended`, `conversation.rated` and `conversation.analyzed` start every running workflow of the workspace that has a
  * `conversation_event` trigger for the conversation's agent listening to that event.
  */
 
@@ -12,15 +12,21 @@ import type { AppBindings } from "../platform/env";
 import { isoTime } from "../platform/ids";
 import type { ConversationEventNode, WorkflowNode } from "../workflows/nodes";
 import { workflowRunner } from "../workflows/runner/client";
-import type { ConversationFacts, EndReason } from "./conversation/contract";
+import type { ConversationFacts, ConversationRating, EndReason } from "./conversation/contract";
 
 /** One conversation event: an outbox item of the Conversation, or a finished analysis. */
 type EventItem = {
   /** Unique per event: execution ids are derived from it. */
   id: string;
-  event: "conversation.started" | "conversation.ended" | "conversation.analyzed";
+  event:
+    | "conversation.started"
+    | "conversation.ended"
+    | "conversation.rated"
+    | "conversation.analyzed";
   at: number;
   reason?: EndReason;
+  /** `conversation.rated` only; `ratedAt` epoch ms. */
+  rating?: ConversationRating;
   analysis?: ConversationAnalysis;
 };
 
@@ -44,6 +50,8 @@ export type ConversationEventOutput = {
   reason?: EndReason;
   /** conversation.analyzed only: the analysis, as its event to endpoints carries it. */
   analysis?: ConversationAnalysis;
+  /** conversation.rated only: the person's rating, as its event to endpoints carries it. */
+  rating?: { score: number; comment: string | null; ratedAt: string };
 };
 
 /** The event's trigger output. */
@@ -58,6 +66,7 @@ export function eventOutput(facts: EventFacts, item: EventItem): ConversationEve
     participant: { name: facts.participant.name, externalId: facts.participantExternalId },
     ...(item.reason ? { reason: item.reason } : {}),
     ...(item.analysis ? { analysis: item.analysis } : {}),
+    ...(item.rating ? { rating: { ...item.rating, ratedAt: isoTime(item.rating.ratedAt) } } : {}),
   };
 }
 

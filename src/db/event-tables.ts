@@ -10,6 +10,7 @@ export const EVENT_TYPES = [
   "link.created",
   "conversation.started",
   "conversation.ended",
+  "conversation.rated",
   "link.expired",
   "link.revoked",
   "conversation.analyzed",

@@ -132,6 +132,8 @@ export const channels = sqliteTable(
       .$type<string[]>()
       .notNull()
       .default([]),
+    /** Whether the chat asks for a rating when the conversation ends (docs/api/conversations.md#rating). */
+    rating: integer("rating", { mode: "boolean" }).notNull().default(true),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [index("channels_agent").on(t.agentId)],
@@ -172,6 +174,10 @@ export const links = sqliteTable(
     revokedAt: integer("revoked_at"),
     /** The ended conversation's analysis once ready (docs/api/launch.md#analysis); erased with the row. */
     analysis: text("analysis", { mode: "json" }).$type<ConversationAnalysis>(),
+    /** The person's rating after the end (docs/api/conversations.md#rating): 1 to 5, once. */
+    ratingScore: integer("rating_score"),
+    ratingComment: text("rating_comment"),
+    ratedAt: integer("rated_at"),
   },
   (t) => [
     index("links_workspace_status_expiry").on(t.workspaceId, t.status, t.expiresAt),

@@ -25,6 +25,16 @@ export type EventConversation = {
 /** Why a conversation ended, as `conversation.ended` says it: the conversation's own words. */
 export type EventEndReason = EndReason;
 
+/** The person's rating of an ended conversation (docs/events.md#conversationrated). */
+export type EventRating = {
+  /** 1 to 5. */
+  score: number;
+  /** At most 1,000 characters; null without one. */
+  comment: string | null;
+  /** ISO 8601. */
+  ratedAt: string;
+};
+
 /** The `data` of an event body. */
 export type EventData = {
   link: EventLink;
@@ -33,6 +43,8 @@ export type EventData = {
   reason?: EventEndReason;
   /** `conversation.analyzed` only (docs/events.md#conversationanalyzed). */
   analysis?: ConversationAnalysis;
+  /** `conversation.rated` only. */
+  rating?: EventRating;
 };
 
 /** The queue's message: which delivery to attempt. */

@@ -1,5 +1,6 @@
 /** Event endpoint schemas of the management API (docs/events.md#event-endpoints). */
 import { z } from "@hono/zod-openapi";
+import { RatingSchema } from "../conversations";
 import { END_REASONS } from "../conversations/conversation/contract";
 import { EVENT_TYPES } from "../db/event-tables";
 import { ConversationAnalysisSchema, LaunchSchema } from "../launch";
@@ -164,6 +165,9 @@ export const eventSchemas = once(() => {
           )
           .optional()
           .openapi({ description: "conversation.ended to an endpoint with includeTranscript" }),
+        rating: RatingSchema.optional().openapi({
+          description: "conversation.rated only: the person's score (1 to 5) and comment",
+        }),
       }),
     })
     .openapi("LifecycleEvent");

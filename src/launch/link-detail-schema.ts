@@ -1,6 +1,6 @@
 /** A link as the workspace's members see it (docs/api/manage.md#links). */
 import { z } from "@hono/zod-openapi";
-import { ChatMessageSchema } from "../conversations";
+import { ChatMessageSchema, RatingSchema } from "../conversations";
 import { LaunchSchema } from "./schemas";
 
 /**
@@ -17,6 +17,11 @@ export const LinkDetailSchema = z
         messages: z.array(ChatMessageSchema).openapi({
           description:
             "Every message, oldest first; an agent's with its Markdown `blocks`, as the chat shows them",
+        }),
+        // Inline: a nullable reference comes out of the generator as an odd intersection.
+        rating: z.object(RatingSchema.shape).nullable().openapi({
+          description:
+            "The person's rating after the end (docs/api/conversations.md#rating); null until rated",
         }),
       })
       .nullable()

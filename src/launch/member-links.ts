@@ -7,10 +7,11 @@
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { richWires } from "../conversations";
 import type { StoredMessage } from "../conversations/conversation/contract";
+import { isoTime } from "../platform/ids";
 import type { LinkLedgerApi } from "./ledger/contract";
 import type { LinkDetail } from "./link-detail-schema";
 import { findLinkRow, LINK_NOT_FOUND, type LinkScope } from "./link-rules";
-import { endLinkConversation, getLink, type LinkAccess, revokeLink } from "./links";
+import { endLinkConversation, type LinkAccess, ledgerValue, revokeLink, toLaunch } from "./links";
 import type { LaunchList, ListLaunchesQuery } from "./schemas";
 import { listLinks } from "./search";
 
@@ -54,7 +55,7 @@ export function listWorkspaceLinks(
 /**
  * The link as the launch look-up shows it, plus its conversation's messages (oldest first, `at`
  * in ISO 8601) once it was opened, an agent's with its Markdown `blocks` as the chat gets them
- * (docs/chat.md#formatting).
+ * (docs/chat.md#formatting), and the person's rating (docs/api/conversations.md#rating).
  * @param transcript reads the messages of a conversation session (its object's `transcript()`)
  * @throws ApiError 404 not_found outside the workspace
  */
@@ -66,10 +67,16 @@ export async function getWorkspaceLink(
   transcript: (sessionId: string) => Promise<StoredMessage[]>,
   now = Date.now(),
 ): Promise<LinkDetail> {
-  const link = await getLink(memberAccess(db, ledger), scopeOf(workspaceId), linkId, now);
+  const row = ledgerValue(await memberAccess(db, ledger).lookupLink(scopeOf(workspaceId), linkId));
+  const link = toLaunch(row, now);
   if (!link.conversation) return { ...link, conversation: null };
   const messages = await transcript(link.conversation.sessionId);
-  return { ...link, conversation: { ...link.conversation, messages: await richWires(messages) } };
+  const rating =
+    row.ratingScore !== null && row.ratedAt !== null
+      ? { score: row.ratingScore, comment: row.ratingComment, ratedAt: isoTime(row.ratedAt) }
+      : null;
+  const conversation = { ...link.conversation, messages: await richWires(messages), rating };
+  return { ...link, conversation };
 }
 
 /**

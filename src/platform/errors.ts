@@ -68,6 +68,18 @@ export const ERROR_CODES = {
     status: [409],
     meaning: "Nobody has opened the link, so it has no conversation to end.",
   },
+  conversation_not_ended: {
+    status: [409],
+    meaning: "The conversation has not ended yet (or never started), so it cannot be rated.",
+  },
+  already_rated: {
+    status: [409],
+    meaning: "The conversation was rated already; a rating is kept once.",
+  },
+  rating_disabled: {
+    status: [409],
+    meaning: "The link's widget channel does not ask for ratings.",
+  },
   idempotency_key_in_use: {
     status: [409],
     meaning: "A request with this Idempotency-Key is still being processed; see `Retry-After`.",

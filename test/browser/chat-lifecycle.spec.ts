@@ -4,7 +4,8 @@
  * status region, retries at most 5 s apart and at once when the tab becomes visible or the network
  * comes back, keeping typed text and giving focus back; a link that expires while its chat is open
  * switches the open page to the expired state (what the Worker sends then, played on a routed
- * socket; the Worker's side is test/conversations/expiry.test.ts). Screenshots go to
+ * socket; the Worker's side is test/conversations/expiry.test.ts); after the end it asks for a
+ * rating, 1 to 5 with a comment (docs/chat.md#rating). Screenshots go to
  * test-results/browser/chat-*.png.
  */
 import type { WebSocketRoute } from "playwright-core";
@@ -57,6 +58,44 @@ describe("the chat's lifecycle", () => {
       await dialog.getByRole("button", { name: "End chat" }).click();
       await waitForState(page, "ended");
       await shot(chat, "6-ended");
+      expect(chat.problems).toEqual([]);
+      await closeChat(chat);
+    }
+  });
+
+  it("issue 32. after the end the chat asks for a rating: 4 with a comment, then thanks, also after a reload", async () => {
+    const w = world();
+    // Two looks keep it short: the wide light one and the narrow dark one.
+    for (const variant of [VARIANTS[0], VARIANTS[3]].filter((v) => v !== undefined)) {
+      const link = await createLink(w);
+      const chat = await openChat(w, link.url, variant);
+      const { page } = chat;
+      await waitForState(page, "open");
+      await page.locator("#end-chat").click();
+      await page
+        .getByRole("dialog", { name: "End this chat?" })
+        .getByRole("button", { name: "End chat" })
+        .click();
+      await waitForState(page, "ended");
+      const group = page.getByRole("group", { name: "How was this conversation?" });
+      await group.waitFor();
+      expect(await group.getByRole("radio").count()).toBe(5);
+      // The label is what a pointer meets; the radio inside is what a screen reader names.
+      await group.locator('label[for="rating-4"]').click();
+      expect(await group.getByRole("radio", { name: "4 out of 5" }).isChecked()).toBe(true);
+      await page.getByLabel("Comment (optional)").fill("Quick and clear.");
+      await page.waitForTimeout(200); // the buttons' 0.15 s colour transition, for the picture
+      await shot(chat, "rating-chosen");
+      await page.getByRole("button", { name: "Send rating" }).click();
+      const thanks = page.getByText("Thanks for your rating!");
+      await thanks.waitFor();
+      // Focus went from the removed form to the thanks, which a screen reader then reads.
+      expect(await page.evaluate(() => document.activeElement?.className)).toBe("rating-thanks");
+      await shot(chat, "rating-thanks");
+      await page.reload();
+      await waitForState(page, "ended");
+      await thanks.waitFor();
+      expect(await page.getByRole("radio").count()).toBe(0);
       expect(chat.problems).toEqual([]);
       await closeChat(chat);
     }

@@ -211,6 +211,19 @@ describe("the dashboard", () => {
       .toBe(true);
     await shot("2d-channel-sites");
     expect(await seriousFindings()).toEqual([]);
+
+    // Its rating (issue 32): asked for by default; unticking the checkbox is saved at once.
+    const rating = channels.getByRole("checkbox", { name: /Ask for a rating when a chat ends/ });
+    expect(await rating.isChecked()).toBe(true);
+    await rating.uncheck();
+    await channels.getByText("Ratings are no longer asked for.").waitFor();
+    const unrated = await api("GET", `/v1/manage/agents/${agent.id}/channels`, {
+      token: demo.memberToken,
+    });
+    expect(unrated.json.data[0].rating).toBe(false);
+    expect(await rating.isChecked()).toBe(false);
+    await shot("2e-channel-rating");
+    expect(await seriousFindings()).toEqual([]);
     await channels.getByRole("button", { name: "Close" }).click();
   });
 

@@ -264,6 +264,18 @@ describe("the Links screen", () => {
     expect(await seats.getByRole("cell").allTextContents()).toEqual(["Unknown"]);
     expect(await seriousFindings(current)).toEqual([]);
     await shot(current, "5-ended");
+
+    // Ended by the dashboard, the chat asks for a rating (issue 32); the link's page then shows it.
+    await chat.locator('label[for="rating-5"]').click();
+    await chat.getByLabel("Comment (optional)").fill("Very helpful.");
+    await chat.getByRole("button", { name: "Send rating" }).click();
+    await chat.getByText("Thanks for your rating!").waitFor();
+    // The page keeps reading the ended link for a while, so the rating appears without a reload.
+    const rated = current.getByRole("region", { name: "Rating" });
+    await rated.getByText("5 out of 5").waitFor();
+    await rated.getByText("Very helpful.").waitFor();
+    expect(await seriousFindings(current)).toEqual([]);
+    await shot(current, "6-rated");
     await chat.context().close();
   });
 

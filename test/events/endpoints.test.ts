@@ -33,6 +33,7 @@ describe("event endpoints", () => {
       "link.created",
       "conversation.started",
       "conversation.ended",
+      "conversation.rated",
       "link.expired",
       "link.revoked",
       "conversation.analyzed",

@@ -155,7 +155,7 @@ export function fuzzHints(pools: Pools): Hints {
  */
 export function knownBodies(
   pools: Pools,
-  seeded: { linkToken: string; editedSlug: string; testRunOf: string },
+  seeded: { linkToken: string; editedSlug: string; testRunOf: string; ratingTokens: string[] },
 ): Record<string, fc.Arbitrary<unknown>> {
   const unique = fc.uuid().map((u) => u.slice(0, 8));
   const since = "2020-01-01T00:00:00.000Z";
@@ -204,5 +204,9 @@ export function knownBodies(
     "POST /webhooks/{workspace}/{workflow}/{node}": one({ orderId: 1042 }),
     "POST /webhook-test/{workspace}/{workflow}/{node}": one({ orderId: 1 }),
     "POST /v1/chat/sessions": one({ token: seeded.linkToken }),
+    // Each ended conversation takes one rating; later ones are 409 already_rated (documented).
+    "POST /v1/chat/rating": fc
+      .constantFrom(...seeded.ratingTokens)
+      .map((token) => ({ token, score: 4, comment: "fuzz" })),
   };
 }

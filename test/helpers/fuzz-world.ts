@@ -69,6 +69,15 @@ export async function seedWorld(document: {
   // Links someone opened, so ending their conversation succeeds.
   const opened = await three(() => createLaunch(ws));
   await Promise.all(opened.map((link) => open(link.token)));
+  // Links whose conversation ended, so a rating succeeds (once each).
+  const ended = await three(() => createLaunch(ws));
+  await Promise.all(
+    ended.map(async (link) => {
+      await open(link.token);
+      const end = `/v1/widget/launches/${link.id}/end`;
+      await expectJson(await call("POST", end, { token: ws.widgetKey }), 204);
+    }),
+  );
 
   // Workflows: one called and read, one answering lastNode, one held past its timeout for a
   // result handle, one to edit, start and stop, and victims.
@@ -291,6 +300,7 @@ export async function seedWorld(document: {
       linkToken: chatLinks[1]?.token as string,
       editedSlug: editFlow.slug,
       testRunOf: lastRuns.data[0]?.id as string,
+      ratingTokens: ended.map((link) => link.token),
     }),
     live: (op) =>
       op.key === "GET /v1/chat/sessions/{sessionId}/socket"

@@ -79,6 +79,7 @@ describe("OpenAPI document (generated from the zod schemas)", () => {
         "POST /webhooks/{workspace}/{workflow}/{node}",
         "GET /webhooks/results/{executionId}",
         "POST /v1/chat/sessions",
+        "POST /v1/chat/rating",
         "GET /v1/chat/sessions/{sessionId}/socket",
         "GET /v1/chat/channels/{channelId}/embedding",
         "GET /v1/manage/usage",

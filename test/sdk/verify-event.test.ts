@@ -6,13 +6,14 @@
 import { describe, expect, it } from "vitest";
 import {
   type EndReason,
+  type EventRating,
   EventVerificationError,
   type LifecycleEvent,
   verifyEvent,
 } from "../../sdk/src/index";
 import { END_REASONS } from "../../src/conversations/conversation/contract";
-import { eventually, seedWorkspace } from "../helpers/api";
-import { createLaunch } from "../helpers/chat";
+import { call, eventually, seedWorkspace } from "../helpers/api";
+import { connect, createLaunch, open } from "../helpers/chat";
 import { received, registerReceiver } from "../helpers/events";
 
 describe("verifyEvent", () => {
@@ -47,6 +48,29 @@ describe("verifyEvent", () => {
         ),
     ];
     for (const attempt of refused) expect(attempt).toThrow(EventVerificationError);
+  });
+});
+
+describe("verifyEvent of conversation.rated", () => {
+  it("types the rating: score, comment and time", async () => {
+    const ws = await seedWorkspace();
+    const receiver = await registerReceiver(ws, { events: ["conversation.rated"] });
+    const link = await createLaunch(ws);
+    const client = await connect((await open(link.token)).socketUrl as string);
+    client.send({ type: "end" });
+    await client.next("ended");
+    const body = { token: link.token, score: 5, comment: "Great" };
+    expect((await call("POST", "/v1/chat/rating", { body })).status).toBe(201);
+    const [delivery] = await eventually(async () => {
+      const got = await received(receiver);
+      return got.length > 0 ? got : undefined;
+    });
+    if (!delivery) throw new Error("no delivery");
+    const event = verifyEvent(delivery.body, delivery.headers, receiver.secret) as LifecycleEvent;
+    expect(event.type).toBe("conversation.rated");
+    const rating: EventRating | undefined = event.data.rating;
+    expect(rating).toMatchObject({ score: 5, comment: "Great" });
+    expect(rating?.ratedAt).toMatch(/Z$/);
   });
 });
 

@@ -90,11 +90,25 @@ export type ConversationFacts = ConversationContext & {
   analysis?: AnalysisSettings | null;
 };
 
+/** The person's rating of the ended conversation (docs/api/conversations.md#rating); `ratedAt` epoch ms. */
+export type ConversationRating = { score: number; comment: string | null; ratedAt: number };
+
+/** `rate`'s answer: the rating kept, or why none was (`retryAfterSeconds` past the opens' limit). */
+export type RateResult =
+  | { ok: true; rating: ConversationRating }
+  | {
+      ok: false;
+      reason: "not_ended" | "already_rated" | "rate_limited";
+      retryAfterSeconds?: number;
+    };
+
 /** How `open` found the conversation; `ticket` is absent once it ended (read-only). */
 export type ConversationView = {
   status: "in-progress" | "ended";
   messages: StoredMessage[];
   ticket?: string;
+  /** The person's rating, once given. */
+  rating?: ConversationRating;
 };
 
 /** `open`'s answer: the view, or a refusal past the per-link limit of opens (whole seconds). */
@@ -116,6 +130,12 @@ export interface ConversationApi {
     link: { linkId: string; workspaceId: string; expiresAt: number },
     now?: number,
   ): Promise<PostedMessage>;
+  /**
+   * Keeps the person's rating of the ended conversation, once (docs/api/conversations.md#rating),
+   * counted against the per-link limit of opens; the ledger records it and workflows hear it
+   * through the outbox (`conversation.rated`).
+   */
+  rate(rating: { score: number; comment: string | null }, now?: number): Promise<RateResult>;
   /** Every message, oldest first, for `conversation.ended` with a transcript (docs/events.md). */
   transcript(): Promise<StoredMessage[]>;
   /**

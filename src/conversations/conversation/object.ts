@@ -18,11 +18,13 @@ import type {
   EndReason,
   OpenResult,
   PostedMessage,
+  RateResult,
   StoredMessage,
   WorkflowMessage,
 } from "./contract";
 import { OutboxDelivery } from "./outbox";
 import { type PendingLink, QuestionStore } from "./questions";
+import { rateConversation } from "./rating";
 import { ReplyDesk } from "./replies";
 import { broadcast, closeAll, sendError, sendRefusal } from "./sockets";
 import { ConversationStore, messageId, type OutboxItem } from "./store";
@@ -89,10 +91,12 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
       this.store.addTicket(await sha256Hex(ticket), now + TICKET_TTL_MS);
     }
     await this.scheduleAlarm();
+    const rating = this.store.rating();
     const view: ConversationView = {
       status: ended ? "ended" : "in-progress",
       messages: this.questions.withStates(this.store.messages(-1, true)),
       ticket,
+      ...(rating ? { rating } : {}),
     };
     return { opened: true, view };
   }
@@ -194,6 +198,23 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     await this.ctx.storage.deleteAlarm();
     this.alarmAt = null;
     return messages;
+  }
+
+  /** Keeps the person's rating of the ended conversation, once (see the contract). */
+  async rate(
+    rating: { score: number; comment: string | null },
+    now = Date.now(),
+  ): Promise<RateResult> {
+    const result = rateConversation(this.store, rating, now);
+    if (!result.ok) return result;
+    this.enqueue({
+      kind: "event",
+      id: outboxId(),
+      event: "conversation.rated",
+      at: now,
+      rating: result.rating,
+    });
+    return result;
   }
 
   /** Every message, oldest first (docs/events.md#transcripts). */

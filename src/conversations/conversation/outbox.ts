@@ -40,6 +40,11 @@ export class OutboxDelivery {
             item.reason ?? linkEndReason(this.store.state()?.endReason),
           );
         } else if (facts && item.kind === "event") {
+          // The link records the rating (and its event) before workflows hear of it; both repeat safely.
+          if (item.rating) {
+            const { workspaceId, linkId } = facts;
+            await linkLedger(this.env, workspaceId).rateLink(workspaceId, linkId, item.rating);
+          }
           await deliverConversationEvent(this.env, facts, item);
           // After the end, never before it: the analysis runs on its own queue.
           if (item.event === "conversation.ended") await requestAnalysis(this.env, facts);

@@ -2,7 +2,7 @@
 import { randomBase64Url } from "../../platform/crypto";
 import { HISTORY_READ_LIMIT } from "../brains/prompt";
 import { markdownBlocks } from "../markdown";
-import type { ConversationFacts, EndReason, StoredMessage } from "./contract";
+import type { ConversationFacts, ConversationRating, EndReason, StoredMessage } from "./contract";
 import { createMessagesTable, insertMessage, newestMessageAt, readMessages } from "./message-rows";
 import type { AskerItem, PendingLink } from "./questions";
 import { RecentMessages } from "./recent";
@@ -25,9 +25,11 @@ export type OutboxItem =
   | {
       kind: "event";
       id: string;
-      event: "conversation.started" | "conversation.ended";
+      event: "conversation.started" | "conversation.ended" | "conversation.rated";
       at: number;
       reason?: EndReason;
+      /** `conversation.rated` only: recorded on the link by the ledger, then told to workflows. */
+      rating?: ConversationRating;
     }
   | {
       kind: "link-ended";
@@ -109,6 +111,15 @@ export class ConversationStore {
 
   setRevokedAt(at: number): void {
     this.write("revokedAt", at);
+  }
+
+  /** The person's rating (docs/api/conversations.md#rating); null until given. */
+  rating(): ConversationRating | null {
+    return this.read<ConversationRating>("rating");
+  }
+
+  setRating(rating: ConversationRating): void {
+    this.write("rating", rating);
   }
 
   setFacts(facts: ConversationFacts): void {

@@ -1,7 +1,8 @@
 /**
  * An agent's channels (docs/dashboard.md#screens): each widget channel with its embed snippet, a
  * copy button, a live preview of the widget (`WidgetPreview`, any member) and its allowed sites
- * (`ChannelSites`); Owners and Admins add a channel and change its sites. The snippet names the
+ * (`ChannelSites`) and whether it asks for ratings (`ChannelRating`); Owners and Admins add a
+ * channel and change its sites and rating. The snippet names the
  * flow and channel; the page that embeds it adds the link's token (docs/api/launch.md).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -13,6 +14,7 @@ import { DialogActions } from "../ui/DialogActions";
 import { Field } from "../ui/Field";
 import { ListStatus } from "../ui/feedback";
 import { useFormProblems } from "../ui/form-problems";
+import { ChannelRating } from "./ChannelRating";
 import { ChannelSites } from "./ChannelSites";
 import { WidgetPreview } from "./WidgetPreview";
 
@@ -46,6 +48,7 @@ function Snippet(props: {
         {previewing ? <WidgetPreview agent={agent} channel={channel} /> : null}
       </section>
       <ChannelSites agentId={agent.id} channel={channel} canChange={props.canChange} />
+      <ChannelRating agentId={agent.id} channel={channel} canChange={props.canChange} />
     </div>
   );
 }

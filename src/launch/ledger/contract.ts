@@ -67,6 +67,9 @@ export type LedgerUsage = { pendingLinks: number; maxPendingLinks: number };
 /** The member a dashboard preview link is for (docs/api/manage.md#widget-preview). */
 export type LinkMember = { workspaceId: string; memberId: string };
 
+/** A rating as the link stores it: score 1 to 5, comment or null, `ratedAt` epoch ms. */
+export type LinkRating = { score: number; comment: string | null; ratedAt: number };
+
 /** What the LinkLedger offers over RPC. Times are epoch milliseconds. */
 export interface LinkLedgerApi {
   /** Counts one call of the key unless it is revoked or over its rate limit. */
@@ -112,6 +115,11 @@ export interface LinkLedgerApi {
     analysis: ConversationAnalysis,
     at: number,
   ): Promise<void>;
+  /**
+   * Records the person's rating of the link's ended conversation (docs/api/conversations.md#rating)
+   * with `conversation.rated`; the first rating stays, so repeating it changes nothing.
+   */
+  rateLink(workspaceId: string, linkId: string, rating: LinkRating): Promise<void>;
   /** Makes sure overdue deliveries of the workspace are relayed (docs/events.md#delivery). */
   watchDeliveries(workspaceId: string): Promise<void>;
   /** Revokes a widget key, refused from the next call on; false for an unknown key. */

@@ -9,9 +9,10 @@ import { database } from "../../db/database";
 import type { EventType } from "../../db/event-tables";
 import { type ConversationAnalysis, type Link, links } from "../../db/schema";
 import { eventStatements, RELAY_GRACE_MS, relayStaleDeliveries } from "../../events";
-import type { EventEndReason } from "../../events/contract";
+import type { EventEndReason, EventRating } from "../../events/contract";
 import type { Write } from "../../platform/d1-write-batcher";
 import type { AppBindings } from "../../platform/env";
+import { isoTime } from "../../platform/ids";
 import { eventConversation, toLaunch } from "../links";
 
 type Statements = [Write, ...Write[]];
@@ -36,6 +37,7 @@ function linkEvent(
     "link.revoked": row("status = 'revoked'"),
     "conversation.started": row("session_id = ?", link.sessionId),
     "conversation.ended": row("ended_at IS NOT NULL"),
+    "conversation.rated": row("rated_at IS NOT NULL"),
   }[type];
   return eventStatements(d1, {
     workspaceId: link.workspaceId,
@@ -46,6 +48,7 @@ function linkEvent(
       link: view,
       conversation: eventConversation(conversation),
       ...(reason ? { reason } : {}),
+      ...(type === "conversation.rated" ? { rating: eventRating(link) } : {}),
     },
     when: holds,
   });
@@ -163,6 +166,40 @@ export function analysisStatements(
         params: [link.id, json],
       },
     }),
+  ];
+}
+
+/** The rating as `conversation.rated` carries it (docs/events.md#conversationrated). */
+function eventRating(link: Link): EventRating {
+  return {
+    score: link.ratingScore ?? 0,
+    comment: link.ratingComment,
+    ratedAt: isoTime(link.ratedAt ?? 0),
+  };
+}
+
+/**
+ * The person's rating recorded on the link, once, with `conversation.rated`: a link rated before
+ * keeps its first rating (the update changes no row) and the event is not written twice.
+ */
+export function rateStatements(d1: D1Database, rated: Link): Statements {
+  const db = database({ DB: d1 });
+  return [
+    db
+      .update(links)
+      .set({
+        ratingScore: rated.ratingScore,
+        ratingComment: rated.ratingComment,
+        ratedAt: rated.ratedAt,
+      })
+      .where(
+        and(
+          eq(links.id, rated.id),
+          eq(links.workspaceId, rated.workspaceId),
+          isNull(links.ratedAt),
+        ),
+      ),
+    ...linkEvent(d1, "conversation.rated", rated, rated.ratedAt ?? Date.now()),
   ];
 }
 

@@ -43,6 +43,9 @@ export function toRow(link: NewLink): Link {
     endedAt: null,
     revokedAt: null,
     analysis: null,
+    ratingScore: null,
+    ratingComment: null,
+    ratedAt: null,
     ...link,
   };
 }

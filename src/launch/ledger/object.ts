@@ -36,6 +36,7 @@ import type {
   LedgerUsage,
   LinkLedgerContract,
   LinkMember,
+  LinkRating,
 } from "./contract";
 import { EventWatch } from "./event-watch";
 import { createIdempotently, IdempotencyKeys } from "./idempotency";
@@ -45,6 +46,7 @@ import {
   analysisStatements,
   createStatements,
   endStatements,
+  rateStatements,
   revokeStatements,
 } from "./lifecycle-events";
 import { LinkCache, toRow } from "./link-cache";
@@ -223,6 +225,17 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     this.epoch++;
     await this.events.write(workspaceId, analysisStatements(this.env.DB, found, analysis, at));
     // The look-up reads the analysis from D1 next (docs/api/launch.md#analysis).
+    this.linkCache.delete(linkId);
+  }
+
+  /** The person rated the ended conversation (docs/api/conversations.md#rating); the first rating stays. */
+  async rateLink(workspaceId: string, linkId: string, rating: LinkRating): Promise<void> {
+    const found = await findLinkRow(this.db, workspaceId, linkId);
+    if (!found || found.ratedAt !== null) return;
+    this.epoch++;
+    const { score: ratingScore, comment: ratingComment, ratedAt } = rating;
+    const rated: Link = { ...found, ratingScore, ratingComment, ratedAt };
+    await this.events.write(workspaceId, rateStatements(this.env.DB, rated));
     this.linkCache.delete(linkId);
   }
 

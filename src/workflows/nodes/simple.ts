@@ -7,7 +7,12 @@ import type { JsonValue } from "../../platform/json";
 import { isPlainObject } from "../engine/template";
 import { defineNode, jsonValue, setting, withDefault } from "./common";
 
-const EVENTS = ["conversation.started", "conversation.ended", "conversation.analyzed"] as const;
+const EVENTS = [
+  "conversation.started",
+  "conversation.ended",
+  "conversation.rated",
+  "conversation.analyzed",
+] as const;
 /** The events a trigger listens to when it names none: today's two, so older workflows keep theirs. */
 const DEFAULT_EVENTS: (typeof EVENTS)[number][] = ["conversation.started", "conversation.ended"];
 const OPERATORS = ["equals", "notEquals", "contains", "exists", "gt", "gte", "lt", "lte"] as const;
@@ -37,7 +42,8 @@ export const conversationEvent = defineNode({
   output: () => ({
     ...{ event: "", at: "", launchId: "", sessionId: "", flowId: "", channelId: "" },
     ...{ participant: { name: "", externalId: "" }, reason: "" },
-    // conversation.analyzed only (docs/events.md#conversation-events-to-workflows).
+    // conversation.rated and conversation.analyzed only (docs/events.md#conversation-events-to-workflows).
+    ...{ rating: { score: 0, comment: "", ratedAt: "" } },
     analysis: { status: "", summary: "", data: {}, problems: [] },
   }),
 });

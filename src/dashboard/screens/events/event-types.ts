@@ -12,6 +12,7 @@ export const EVENT_TYPES = [
   { type: "link.created", label: "A link was created" },
   { type: "conversation.started", label: "A link was opened and its conversation started" },
   { type: "conversation.ended", label: "A conversation ended" },
+  { type: "conversation.rated", label: "The person rated a conversation" },
   { type: "link.expired", label: "A link expired unopened" },
   { type: "link.revoked", label: "A link was revoked" },
   { type: "conversation.analyzed", label: "An ended conversation was analysed" },

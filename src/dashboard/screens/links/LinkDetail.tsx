@@ -1,7 +1,8 @@
 /**
  * A link's page (docs/dashboard.md#screens): its status, the person, metadata and times, the
- * ended conversation's analysis, and the conversation's messages, read again every few seconds while it is in progress. Owners and Admins
- * may end the conversation or revoke the link from here.
+ * person's rating, the ended conversation's analysis, and the conversation's messages, read again
+ * every few seconds while it is in progress (and after the end until rated, a few minutes, and
+ * until its analysis comes). Owners and Admins may end the conversation or revoke the link from here.
  */
 import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useState } from "react";
@@ -14,6 +15,7 @@ import { personName, StatusBadge } from "./format";
 import { LinkActions } from "./LinkActions";
 import { LinkAnalysis } from "./LinkAnalysis";
 import { linksHome } from "./LinkList";
+import { awaitingRating, LinkRating } from "./LinkRating";
 import { Transcript } from "./Transcript";
 
 /** How often an open conversation is read again, in ms. */
@@ -30,9 +32,10 @@ export function LinkDetail({ id, canChange }: { id: string; canChange: boolean }
   const link = useQuery({
     queryKey: ["link", id],
     queryFn: () => unwrap(api.GET("/v1/manage/links/{id}", { params: { path: { id } } })),
-    // Read again while the conversation is open, and after its end until its analysis comes.
+    // Read again while the conversation is open, and after its end until rated or analysed.
     refetchInterval: ({ state: { data } }) =>
       data?.conversation?.status === "in-progress" ||
+      awaitingRating(data?.conversation, Date.now()) ||
       awaitingAnalysis(data?.conversation, analyses(data?.flowId))
         ? LIVE_REFRESH_MS
         : false,
@@ -116,6 +119,7 @@ export function LinkDetail({ id, canChange }: { id: string; canChange: boolean }
           )}
         </section>
       </div>
+      {data.conversation ? <LinkRating rating={data.conversation.rating} /> : null}
       <LinkAnalysis
         analysis={data.conversation?.analysis}
         waiting={awaitingAnalysis(data.conversation, analyses(data.flowId))}
