@@ -11,6 +11,7 @@ import { chooseBrain, renderAgentText } from "../brains";
 import { loadMarkdown, richWire } from "../markdown";
 import { CLOSE_CODES, IDLE_TIMEOUT_MS, parseClientFrame } from "../protocol";
 import { admitMessage, admitOpen } from "./admission";
+import { nextAlarmAt } from "./alarm-time";
 import type {
   ConversationContract,
   ConversationFacts,
@@ -22,7 +23,7 @@ import type {
   StoredMessage,
   WorkflowMessage,
 } from "./contract";
-import { OutboxDelivery } from "./outbox";
+import { OutboxDelivery, outboxId } from "./outbox";
 import { type PendingLink, QuestionStore } from "./questions";
 import { rateConversation } from "./rating";
 import { ReplyDesk } from "./replies";
@@ -62,7 +63,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
       sockets: () => this.ctx.getWebSockets(),
       post: (message) => this.post(message),
       enqueue: (item) => this.enqueue(item),
-      expire: (now) => this.expire(now),
+      expire: (now) => this.end("expired", now),
       schedule: () => this.scheduleAlarm(),
     });
   }
@@ -91,7 +92,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
       this.store.addTicket(await sha256Hex(ticket), now + TICKET_TTL_MS);
     }
     await this.scheduleAlarm();
-    const rating = this.store.rating();
+    const rating = this.store.kept("rating");
     const view: ConversationView = {
       status: ended ? "ended" : "in-progress",
       messages: this.questions.withStates(this.store.messages(-1, true)),
@@ -143,7 +144,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
       return sendError(ws, "conversation_ended", "This conversation has ended.");
     }
     // The alarm may not have run yet at the very moment of expiry.
-    if (Date.now() >= facts.expiresAt) return this.expire(Date.now());
+    if (Date.now() >= facts.expiresAt) return this.end("expired", Date.now());
     if (frame.type === "end") return this.end("person", Date.now());
     if (frame.type === "retry") return this.replies.retry(ws, facts, Date.now());
     // Answers go to the workflow that asked; the agent does not reply to them.
@@ -177,12 +178,12 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
   async revoke(now = Date.now()): Promise<void> {
     if (!this.store.facts()) {
       // Never opened: a workflow's later message is refused, its open questions close.
-      if (this.store.revokedAt() !== null) return;
-      this.store.setRevokedAt(now);
+      if (this.store.kept("revokedAt") !== null) return;
+      this.store.keep("revokedAt", now);
       this.desk.closeQuestions(now);
       return this.scheduleAlarm();
     }
-    if (this.store.revokedAt() === null) this.store.setRevokedAt(now);
+    if (this.store.kept("revokedAt") === null) this.store.keep("revokedAt", now);
     // Your server revoked it: `server`, the word events to endpoints use too (docs/events.md).
     this.finish("server", now);
     closeAll(this.ctx.getWebSockets(), { type: "revoked" }, CLOSE_CODES.revoked, "revoked");
@@ -206,14 +207,15 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     now = Date.now(),
   ): Promise<RateResult> {
     const result = rateConversation(this.store, rating, now);
-    if (!result.ok) return result;
-    this.enqueue({
-      kind: "event",
-      id: outboxId(),
-      event: "conversation.rated",
-      at: now,
-      rating: result.rating,
-    });
+    const rated = result.ok ? result.rating : undefined;
+    if (rated)
+      this.enqueue({
+        kind: "event",
+        id: outboxId(),
+        event: "conversation.rated",
+        at: now,
+        rating: rated,
+      });
     return result;
   }
 
@@ -222,11 +224,13 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     return this.questions.withStates(this.store.messages());
   }
 
-  /** Ends an open conversation (person, agent or idle); a no-op once ended. */
+  /** Ends an open conversation (person, agent, idle or expired); a no-op once ended. */
   async end(reason: EndReason, now = Date.now()): Promise<void> {
     if (!this.finish(reason, now)) return;
     this.enqueue({ kind: "link-ended", id: outboxId(), at: now, reason });
-    closeAll(this.ctx.getWebSockets(), { type: "ended" }, CLOSE_CODES.ended, "ended");
+    // The link expired mid-chat (docs/api/conversations.md#lifecycle): sockets get `expired`, 4411.
+    const frame = reason === "expired" ? "expired" : "ended";
+    closeAll(this.ctx.getWebSockets(), { type: frame }, CLOSE_CODES[frame], frame);
     await this.scheduleAlarm();
   }
 
@@ -240,18 +244,10 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     const activeAt = this.store.lastActivityAt();
     if (state && facts && activeAt !== null && state.endedAt === null) {
       const idleAt = activeAt + IDLE_TIMEOUT_MS;
-      if (now >= facts.expiresAt && facts.expiresAt <= idleAt) await this.expire(now);
+      if (now >= facts.expiresAt && facts.expiresAt <= idleAt) await this.end("expired", now);
       else if (now >= idleAt) await this.end("idle", now);
     } else if (!facts) this.desk.expirePending(now);
     await this.deliverOutbox(now);
-    await this.scheduleAlarm();
-  }
-
-  /** The link expired mid-chat (docs/api/conversations.md#lifecycle): sockets get `expired`, 4411. */
-  private async expire(now: number): Promise<void> {
-    if (!this.finish("expired", now)) return;
-    this.enqueue({ kind: "link-ended", id: outboxId(), at: now, reason: "expired" });
-    closeAll(this.ctx.getWebSockets(), { type: "expired" }, CLOSE_CODES.expired, "expired");
     await this.scheduleAlarm();
   }
 
@@ -285,16 +281,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
 
   private async scheduleAlarm(): Promise<void> {
     if (this.erased) return;
-    const state = this.store.state();
-    const times = [this.store.nextOutboxDue(), this.desk.pendingExpiry()];
-    const expiresAt = this.store.facts()?.expiresAt;
-    const activeAt = this.store.lastActivityAt();
-    if (state && activeAt !== null && state.endedAt === null) {
-      times.push(activeAt + IDLE_TIMEOUT_MS);
-      if (expiresAt !== undefined) times.push(expiresAt);
-    }
-    const next = Math.min(...times.filter((t): t is number => t !== null));
-    const at = Number.isFinite(next) ? Math.max(next, Date.now() + 1) : null;
+    const at = nextAlarmAt(this.store, this.desk.pendingExpiry(), Date.now());
     if (this.alarmAt === undefined) this.alarmAt = await this.ctx.storage.getAlarm();
     // An earlier pending alarm stays: waking early costs less than a write per message.
     const set = this.alarmAt;
@@ -303,11 +290,6 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     else await this.ctx.storage.setAlarm(at);
     this.alarmAt = at;
   }
-}
-
-/** An outbox item's id; secret enough that execution ids derived from it stay unguessable. */
-function outboxId(): string {
-  return `out_${randomBase64Url(16)}`;
 }
 
 function message(role: StoredMessage["role"], text: string, at: number): StoredMessage {

@@ -1,5 +1,7 @@
 /** The Conversation's outbox, delivered at least once (docs/architecture.md#conversation). */
+
 import { linkLedger } from "../../launch/ledger/client";
+import { randomBase64Url } from "../../platform/crypto";
 import type { AppBindings } from "../../platform/env";
 import { log } from "../../platform/log";
 import { requestAnalysis } from "../analysis";
@@ -59,4 +61,9 @@ export class OutboxDelivery {
       }
     }
   }
+}
+
+/** An outbox item's id; secret enough that execution ids derived from it stay unguessable. */
+export function outboxId(): string {
+  return `out_${randomBase64Url(16)}`;
 }

@@ -18,8 +18,8 @@ export function rateConversation(
   if (wait !== null) return { ok: false, reason: "rate_limited", retryAfterSeconds: wait };
   store.addOpen(now);
   if (store.state()?.endedAt == null) return { ok: false, reason: "not_ended" };
-  if (store.rating()) return { ok: false, reason: "already_rated" };
+  if (store.kept("rating")) return { ok: false, reason: "already_rated" };
   const kept = { score: rating.score, comment: rating.comment, ratedAt: now };
-  store.setRating(kept);
+  store.keep("rating", kept);
   return { ok: true, rating: kept };
 }

@@ -56,6 +56,13 @@ function currentReason(item: OutboxItem): OutboxItem {
 }
 
 /**
+ * The small values kept in `meta` by name: the link a workflow wrote to before the first open
+ * (docs/chat.md#questions), when the link was revoked (epoch ms; erased counts as revoked), and
+ * the person's rating (docs/api/conversations.md#rating).
+ */
+export type Kept = { pending: PendingLink; revokedAt: number; rating: ConversationRating };
+
+/**
  * The conversation's tables (meta, messages, tickets, opens, retries, outbox), synchronous. What
  * every message reads is kept in memory, safe as the only writer (a failed write restarts the
  * object). Returned values are shared with that memory: callers copy, never change them.
@@ -95,31 +102,13 @@ export class ConversationStore {
     return newest === null ? opened : Math.max(opened, newest);
   }
 
-  /** The link a workflow wrote to before the first open (docs/chat.md#questions), or null. */
-  pendingLink(): PendingLink | null {
-    return this.read<PendingLink>("pending");
+  /** A small value kept beside the conversation (see `Kept`), or null before it is set. */
+  kept<K extends keyof Kept>(name: K): Kept[K] | null {
+    return this.read<Kept[K]>(name);
   }
 
-  setPendingLink(link: PendingLink): void {
-    this.write("pending", link);
-  }
-
-  /** When the link was revoked (epoch ms), or null; erased counts as revoked (`erased`). */
-  revokedAt(): number | null {
-    return this.read<number>("revokedAt");
-  }
-
-  setRevokedAt(at: number): void {
-    this.write("revokedAt", at);
-  }
-
-  /** The person's rating (docs/api/conversations.md#rating); null until given. */
-  rating(): ConversationRating | null {
-    return this.read<ConversationRating>("rating");
-  }
-
-  setRating(rating: ConversationRating): void {
-    this.write("rating", rating);
+  keep<K extends keyof Kept>(name: K, value: Kept[K]): void {
+    this.write(name, value);
   }
 
   setFacts(facts: ConversationFacts): void {
@@ -264,7 +253,7 @@ export class ConversationStore {
     this.recent = null;
     this.nextDue = undefined;
     // Holds nothing of the person: a workflow's late message is refused rather than kept.
-    this.setRevokedAt(0);
+    this.keep("revokedAt", 0);
     return messages;
   }
 

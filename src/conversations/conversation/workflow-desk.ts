@@ -72,7 +72,7 @@ export class WorkflowDesk {
       if (broadcast(this.hooks.sockets(), frame) > 0) delivered = "live";
     } else {
       // Nobody opened the link yet: shown after the greeting when someone does.
-      this.store.setPendingLink(link);
+      this.store.keep("pending", link);
       this.questions.keepEarly(stored);
     }
     this.questions.recordPost(message.id, delivered);
@@ -127,14 +127,14 @@ export class WorkflowDesk {
 
   /** Before the first open: the link's expiry closes its open questions (the alarm's part). */
   expirePending(now: number): void {
-    const link = this.store.pendingLink();
+    const link = this.store.kept("pending");
     if (!this.store.facts() && link && now >= link.expiresAt) this.closeQuestions(now);
   }
 
   /** When the alarm must close a never-opened link's questions (epoch ms), or null. */
   pendingExpiry(): number | null {
-    const link = this.store.pendingLink();
-    if (this.store.facts() || !link || this.store.revokedAt() !== null) return null;
+    const link = this.store.kept("pending");
+    if (this.store.facts() || !link || this.store.kept("revokedAt") !== null) return null;
     return this.questions.openQuestions().length > 0 ? link.expiresAt : null;
   }
 
@@ -148,7 +148,7 @@ export class WorkflowDesk {
     link: PendingLink,
     now: number,
   ): Promise<Extract<PostedMessage, { ok: false }>["reason"] | null> {
-    if (this.store.revokedAt() !== null) return "revoked";
+    if (this.store.kept("revokedAt") !== null) return "revoked";
     const facts = this.store.facts();
     if (!facts) return now >= link.expiresAt ? "expired" : null;
     const state = this.store.state();
