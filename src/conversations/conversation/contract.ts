@@ -23,6 +23,27 @@ export type StoredMessage = {
   blocks?: Block[];
 };
 
+/** A message a workflow writes into the conversation (docs/workflows.md#send_message). */
+export type WorkflowMessage = {
+  /** Derived by the caller from execution and node (`msg_` + 24 hex of sha256(executionId/nodeKey)), so a retried call stores nothing twice. */
+  id: string;
+  /** Markdown, 1 to 2,000 characters. */
+  text: string;
+  /** ask_person's question: the chat shows options as buttons, and a text answer when allowed. */
+  question?: {
+    id: string; // `qst_` + 24 hex of sha256(executionId/nodeKey)
+    options: { label: string; value: string }[]; // 0 to 10
+    allowText: boolean;
+    /** Where the answer and the closing go. */
+    asker: { workflowId: string; shard: number; executionId: string; nodeKey: string };
+  };
+};
+
+/** `delivered`: `live` when at least one socket was open and got it, else `stored` (shown at the next open). */
+export type PostedMessage =
+  | { ok: true; messageId: string; delivered: "live" | "stored" }
+  | { ok: false; reason: "ended" | "revoked" | "expired" };
+
 /**
  * Why a conversation ended, one word for each fact wherever it is shown (events to endpoints,
  * workflow triggers, the dashboard; docs/events.md#event-types): `server` is your server,
@@ -70,6 +91,12 @@ export interface ConversationApi {
   revoke(now?: number): Promise<void>;
   /** Ends an open conversation; a no-op once ended. */
   end(reason: EndReason, now?: number): Promise<void>;
+  /** Stores an agent message with `source: "workflow"` and sends it to live sockets; a repeat of the same id returns the first outcome. Before the first open it is kept and shown after the greeting. */
+  postWorkflowMessage(
+    message: WorkflowMessage,
+    link: { linkId: string; workspaceId: string; expiresAt: number },
+    now?: number,
+  ): Promise<PostedMessage>;
   /** Every message, oldest first, for `conversation.ended` with a transcript (docs/events.md). */
   transcript(): Promise<StoredMessage[]>;
   /**

@@ -4,6 +4,7 @@ import type { Link, NewLink } from "../../db/schema";
 import type { EventEndReason } from "../../events/contract";
 import type { ErrorDetail } from "../../platform/errors";
 import type { RateLimitDecision } from "../../platform/sliding-window";
+import type { LinkSession } from "./workflow-links";
 
 /** A refusal that crosses the boundary as data; the Worker turns it into an ApiError. */
 export type Refusal = {
@@ -82,13 +83,26 @@ export interface LinkLedgerApi {
    * checks over every agent, counted against the member's own rate limit.
    */
   createMemberLink(member: LinkMember, link: NewLink): Promise<Guarded<CreateOutcome>>;
+  /**
+   * A workflow's create_link (docs/workflows.md#create_link): `createLink`'s checks over every agent
+   * and the pending cap, counted against no key. The link's id is derived from the execution and
+   * node, so a resumed execution's repeat (same id and token) succeeds again without a second link.
+   */
+  createWorkflowLink(workspaceId: string, link: NewLink): Promise<LedgerResult<CreateOutcome>>;
+  /**
+   * The link's session (docs/workflows.md#send_message), with its effective status and expiry: a
+   * pending, unexpired link without one is given one (`ses_…`; it stays pending, its look-up still
+   * shows `conversation: null`) so a workflow can write to it before it opens; 404 not_found for
+   * no link of the workspace.
+   */
+  linkSession(workspaceId: string, linkId: string, now: number): Promise<LedgerResult<LinkSession>>;
   /** Admits the call, then reads the link. */
   lookupLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<Link>>;
   /** Admits the call, then revokes the link from any state (idempotent). */
   revokeLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<null>>;
   /** Revokes a link for an Owner or Admin (docs/api/manage.md#links), counted against no key. */
   revokeWorkspaceLink(workspaceId: string, linkId: string): Promise<LedgerResult<null>>;
-  /** Moves a pending, unexpired link to active; true when this call opened it. */
+  /** Moves a pending, unexpired link to active (keeping a session given before); true when this call opened it. */
   activateLink(
     workspaceId: string,
     linkId: string,

@@ -40,15 +40,11 @@ import type {
 import { EventWatch } from "./event-watch";
 import { createIdempotently, IdempotencyKeys } from "./idempotency";
 import { KeyRevocations } from "./key-revocations";
-import {
-  activateStatements,
-  createStatements,
-  endStatements,
-  revokeStatements,
-} from "./lifecycle-events";
+import { createStatements, endStatements, revokeStatements } from "./lifecycle-events";
 import { LinkCache, toRow } from "./link-cache";
 import { eraseLink } from "./link-erasure";
 import { PendingLinks } from "./pending-links";
+import { activate, giveSession, PerLink, repeatedCreate } from "./workflow-links";
 
 const LINK_CACHE_SIZE = 20_000;
 
@@ -69,6 +65,8 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
   private readonly linkCache = new LinkCache(LINK_CACHE_SIZE);
   /** Bumped by every write, so a read-through that raced a write does not cache a stale row. */
   private epoch = 0;
+  /** Opening a link and giving it a session, one at a time per link. */
+  private readonly perLink = new PerLink();
 
   /** Counts one call of the key (docs/api/launch.md#rate-limit) unless the key is revoked or over its limit. */
   async admit(key: Pick<WidgetKeyPrincipal, "keyId">): Promise<Admission> {
@@ -134,6 +132,24 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     return { ok: true, value: { replayed: false } };
   }
 
+  /** A workflow's create_link (see the contract): a repeat of the same link is answered again. */
+  async createWorkflowLink(workspaceId: string, link: NewLink) {
+    const existing = await findLinkRow(this.db, workspaceId, link.id);
+    if (existing) return repeatedCreate(existing, link);
+    return this.create({ workspaceId, flowIds: null }, link);
+  }
+
+  /** The link's session, given to a pending one now (see the contract; workflow-links.ts). */
+  async linkSession(workspaceId: string, linkId: string, now: number) {
+    return this.perLink.run(linkId, async () => {
+      const found = await this.findInScope({ workspaceId, flowIds: null }, linkId);
+      return giveSession(this.db, found, now, () => {
+        this.epoch++;
+        this.linkCache.delete(linkId);
+      });
+    });
+  }
+
   /** Admits the call and reads the link (404 not_found, 403 forbidden_flow). */
   async lookupLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<Link>> {
     return this.guarded(this.admit(key), async () => this.findInScope(key, linkId));
@@ -158,9 +174,11 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
       await this.pending.load(scope.workspaceId);
       const revokedAt = Date.now();
       // Revocation also ends an open conversation (docs/api/conversations.md).
-      const endedAt = found.value.sessionId ? (found.value.endedAt ?? revokedAt) : null;
+      // A session given before the link opened (linkSession) is no conversation that ended.
+      const opened = found.value.startedAt !== null;
+      const endedAt = opened ? (found.value.endedAt ?? revokedAt) : null;
       const revoked: Link = { ...found.value, status: "revoked", revokedAt, endedAt };
-      const wasOpen = found.value.sessionId !== null && found.value.endedAt === null;
+      const wasOpen = opened && found.value.endedAt === null;
       this.epoch++;
       await this.events.write(scope.workspaceId, revokeStatements(this.env.DB, revoked, wasOpen));
       this.pending.delete(linkId);
@@ -171,27 +189,13 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     return { ok: true, value: null };
   }
 
-  /** Moves a pending, unexpired link to active, freeing its slot; true when this call opened it. */
-  async activateLink(
-    workspaceId: string,
-    linkId: string,
-    sessionId: string,
-    startedAt: number,
-  ): Promise<boolean> {
-    await this.pending.load(workspaceId);
-    const found = await findLinkRow(this.db, workspaceId, linkId);
-    if (found?.status !== "pending" || found.expiresAt <= startedAt) return false;
-    this.epoch++;
-    const active: Link = { ...found, status: "active", sessionId, startedAt };
-    const results = await this.events.write(workspaceId, activateStatements(this.env.DB, active));
-    const opened = (results[0] as D1Result).meta.changes === 1;
-    if (opened) {
-      this.pending.delete(linkId);
-      this.linkCache.set(active);
-    } else {
-      this.linkCache.delete(linkId);
-    }
-    return opened;
+  /** Moves a pending, unexpired link to active (see the contract; workflow-links.ts). */
+  async activateLink(workspaceId: string, linkId: string, sessionId: string, startedAt: number) {
+    const { db, events, pending, linkCache } = this;
+    const parts = { db, d1: this.env.DB, events, pending, linkCache, write: () => this.epoch++ };
+    return this.perLink.run(linkId, () =>
+      activate(parts, workspaceId, linkId, sessionId, startedAt),
+    );
   }
 
   /** The conversation ended (docs/api/conversations.md): active → `ended`, revoked gets its end time. */

@@ -259,6 +259,28 @@ export interface WorkflowRunnerApi {
   repeatAnswer(workflowId: string, nodeKey: string, executionId: string): Promise<DirectOutcome>;
 }
 
+/**
+ * What a Conversation tells the runner of an ask_person question (docs/workflows.md#ask_person),
+ * part of the WorkflowRunner contract: the runner implements both (its WorkflowRunnerApi).
+ */
+export interface WorkflowRunnerQuestions {
+  /** The person answered ask_person's question: the waiting execution goes on by branch `answered` with `{answer, answeredAt (ISO)}`. Idempotent; an execution no longer waiting on it ignores it. */
+  answerQuestion(answer: {
+    executionId: string;
+    nodeKey: string;
+    questionId: string;
+    answer: string;
+    answeredAt: number;
+  }): Promise<void>;
+  /** The link ended: the waiting execution goes on by branch `timeout` with `{timedOut: true}`. Idempotent. */
+  closeQuestion(closing: {
+    executionId: string;
+    nodeKey: string;
+    questionId: string;
+    closedAt: number;
+  }): Promise<void>;
+}
+
 /** A page of `eraseRecords`: where to go on (null: done), what was erased. */
 export type ErasurePage = { next: string | null; executions: number; requests: number };
 
@@ -266,4 +288,7 @@ export type ErasurePage = { next: string | null; executions: number; requests: n
 export type ResealPage = { next: string | null; executions: number; keptInputs: number };
 
 /** The runner as its namespace binding knows it. */
-export interface WorkflowRunnerContract extends WorkflowRunnerApi, Rpc.DurableObjectBranded {}
+export interface WorkflowRunnerContract
+  extends WorkflowRunnerApi,
+    WorkflowRunnerQuestions,
+    Rpc.DurableObjectBranded {}
