@@ -130,7 +130,7 @@ describe("create_link", () => {
       metadata: { invoice: "in_7" },
       conversation: null,
     });
-    const row = await linkRow(created.id);
+    const row = await linkRow(created.id ?? "");
     expect(row?.token_hash).toBe(await sha256Hex(token));
     expect(row?.created_by_key).toBe(flow.id);
     const events = await env.DB.prepare("SELECT type FROM events WHERE link_id = ?")
@@ -147,7 +147,7 @@ describe("create_link", () => {
     expect((await storedState(runner(flow.id))).text).not.toContain(token);
     expect(logged.join("\n")).not.toContain(token);
     // The person opens it with the token.
-    expect((await open(token)).sessionId).toMatch(/^ses_/);
+    expect((await open(token ?? "")).sessionId).toMatch(/^ses_/);
   });
 
   it("fails with the API's code and details when the launch rules refuse the link", async () => {
@@ -215,7 +215,7 @@ describe("send_message", () => {
     if (post?.sessionId) expect(post.sessionId).toBe(row?.session_id);
     // Opened, the conversation is the one written to: the session given before is kept.
     const token = tokenOf((JSON.parse(answer) as { url: string }).url);
-    expect((await open(token)).sessionId).toBe(row?.session_id);
+    expect((await open(token ?? "")).sessionId).toBe(row?.session_id);
     expect((await lookUp(ws, linkId)).conversation?.sessionId).toBe(row?.session_id);
   });
 

@@ -36,6 +36,7 @@ import type {
   LedgerUsage,
   LinkLedgerContract,
   LinkMember,
+  WorkflowLinkRequest,
 } from "./contract";
 import { EventWatch } from "./event-watch";
 import { createIdempotently, IdempotencyKeys } from "./idempotency";
@@ -44,7 +45,7 @@ import { createStatements, endStatements, revokeStatements } from "./lifecycle-e
 import { LinkCache, toRow } from "./link-cache";
 import { eraseLink } from "./link-erasure";
 import { PendingLinks } from "./pending-links";
-import { activate, giveSession, PerLink, repeatedCreate } from "./workflow-links";
+import * as workflows from "./workflow-links";
 
 const LINK_CACHE_SIZE = 20_000;
 
@@ -66,7 +67,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
   /** Bumped by every write, so a read-through that raced a write does not cache a stale row. */
   private epoch = 0;
   /** Opening a link and giving it a session, one at a time per link. */
-  private readonly perLink = new PerLink();
+  private readonly perLink = new workflows.PerLink();
 
   /** Counts one call of the key (docs/api/launch.md#rate-limit) unless the key is revoked or over its limit. */
   async admit(key: Pick<WidgetKeyPrincipal, "keyId">): Promise<Admission> {
@@ -132,18 +133,27 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     return { ok: true, value: { replayed: false } };
   }
 
-  /** A workflow's create_link (see the contract): a repeat of the same link is answered again. */
-  async createWorkflowLink(workspaceId: string, link: NewLink) {
-    const existing = await findLinkRow(this.db, workspaceId, link.id);
-    if (existing) return repeatedCreate(existing, link);
-    return this.create({ workspaceId, flowIds: null }, link);
+  /** A workflow's create_link (see the contract; workflow-links.ts). */
+  async createWorkflowLink(workspaceId: string, request: WorkflowLinkRequest) {
+    const create = (link: NewLink) => this.create({ workspaceId, flowIds: null }, link);
+    return workflows.createLink({ db: this.db, env: this.env, create }, workspaceId, request);
+  }
+
+  /** A workflow's end_conversation (see the contract; workflow-links.ts). */
+  async endWorkflowLink(workspaceId: string, linkId: string, now: number) {
+    const access = {
+      lookupLink: (scope: LinkScope, id: string) => this.findInScope(scope, id),
+      revokeLink: (scope: LinkScope, id: string) => this.revoke(scope, id),
+      endLink: (ws: string, id: string, at: number) => this.endLink(ws, id, at, "server"),
+    };
+    return workflows.endLink(access, this.env, workspaceId, linkId, now);
   }
 
   /** The link's session, given to a pending one now (see the contract; workflow-links.ts). */
   async linkSession(workspaceId: string, linkId: string, now: number) {
     return this.perLink.run(linkId, async () => {
       const found = await this.findInScope({ workspaceId, flowIds: null }, linkId);
-      return giveSession(this.db, found, now, () => {
+      return workflows.giveSession(this.db, found, now, () => {
         this.epoch++;
         this.linkCache.delete(linkId);
       });
@@ -194,7 +204,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     const { db, events, pending, linkCache } = this;
     const parts = { db, d1: this.env.DB, events, pending, linkCache, write: () => this.epoch++ };
     return this.perLink.run(linkId, () =>
-      activate(parts, workspaceId, linkId, sessionId, startedAt),
+      workflows.activate(parts, workspaceId, linkId, sessionId, startedAt),
     );
   }
 

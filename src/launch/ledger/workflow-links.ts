@@ -5,28 +5,129 @@
  */
 import { and, eq, isNull } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { conversation } from "../../conversations/conversation/client";
 import { type Link, links, type NewLink } from "../../db/schema";
-import { newId } from "../../platform/ids";
-import { findLinkRow } from "../link-rules";
-import { effectiveStatus } from "../links";
-import type { LinkStatus } from "../schemas";
-import type { CreateOutcome, LedgerResult } from "./contract";
+import { sha256Hex } from "../../platform/crypto";
+import type { AppBindings } from "../../platform/env";
+import { ApiError } from "../../platform/errors";
+import { isoTime, newId } from "../../platform/ids";
+import { issuesToDetails } from "../../platform/validation";
+import { findLinkRow, type LinkScope } from "../link-rules";
+import { effectiveStatus, endLinkConversation, type LinkAccess, launchAddresses } from "../links";
+import { CreateLaunchSchema, DEFAULT_EXPIRES_IN_SECONDS } from "../schemas";
+import type { LedgerResult, LinkSession, WorkflowLink, WorkflowLinkRequest } from "./contract";
 import type { EventWatch } from "./event-watch";
 import { activateStatements } from "./lifecycle-events";
 import type { LinkCache } from "./link-cache";
 import type { PendingLinks } from "./pending-links";
 
-/** A link's session as `linkSession` answers it. */
-export type LinkSession = { status: LinkStatus; sessionId: string | null; expiresAt: number };
+/**
+ * The link a workflow's create_link asks for, built as `createLink` builds one from a launch body
+ * (docs/workflows.md#create_link), or 400 invalid_request with every problem of the settings.
+ * `createdByKey` is the workflow's id: no widget key made it.
+ */
+async function workflowLink(
+  workspaceId: string,
+  { settings, linkId, token, workflowId, now }: WorkflowLinkRequest,
+): Promise<LedgerResult<NewLink>> {
+  const parsed = CreateLaunchSchema.safeParse(settings);
+  if (!parsed.success) {
+    const details = issuesToDetails(parsed.error.issues, settings);
+    const message = "The link's settings, once resolved, were refused.";
+    return { ok: false, refusal: { status: 400, code: "invalid_request", message, details } };
+  }
+  const input = parsed.data;
+  const link: NewLink = {
+    id: linkId,
+    workspaceId,
+    flowId: input.flowId,
+    channelId: input.channelId,
+    tokenHash: await sha256Hex(token),
+    status: "pending",
+    parameters: (input.parameters ?? {}) as NewLink["parameters"],
+    participantName: input.participant?.name ?? null,
+    participantExternalId: input.participant?.externalId ?? null,
+    globalTask: input.globalTask ?? null,
+    metadata: input.metadata ?? {},
+    expiresAt: now + (input.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS) * 1000,
+    createdAt: now,
+    createdByKey: workflowId,
+  };
+  return { ok: true, value: link };
+}
 
 /**
- * The answer to a workflow's create of a link whose id is already taken: the same create again
- * (a resumed execution; same workspace and token) succeeds as it did; anything else is a bug.
+ * A workflow's create_link (see the ledger's contract): the link built from the settings, made by
+ * `create` (the ledger's checks and write) unless its id holds it already, made before by the same
+ * execution and node (same workspace and token: a resumed execution).
+ * @throws Error for another link under the id (a bug), or without BASE_URL and APP_URL
  */
-export function repeatedCreate(existing: Link, link: NewLink): LedgerResult<CreateOutcome> {
-  const same = existing.workspaceId === link.workspaceId && existing.tokenHash === link.tokenHash;
-  if (!same) throw new Error("A workflow's link id is taken by another link.");
-  return { ok: true, value: { replayed: false } };
+export async function createLink(
+  {
+    db,
+    env,
+    create,
+  }: {
+    db: DrizzleD1Database;
+    env: Pick<AppBindings, "BASE_URL" | "APP_URL">;
+    create: (link: NewLink) => Promise<LedgerResult<unknown>>;
+  },
+  workspaceId: string,
+  request: WorkflowLinkRequest,
+): Promise<LedgerResult<WorkflowLink>> {
+  const built = await workflowLink(workspaceId, request);
+  if (!built.ok) return built;
+  const link = built.value;
+  const existing = await findLinkRow(db, workspaceId, link.id);
+  if (existing) {
+    const same = existing.workspaceId === workspaceId && existing.tokenHash === link.tokenHash;
+    if (!same) throw new Error("A workflow's link id is taken by another link.");
+  } else {
+    const made = await create(link);
+    if (!made.ok) return made;
+  }
+  return { ok: true, value: createdView(env, link, request.token) };
+}
+
+/** create_link's output: the link with its addresses. @throws Error without BASE_URL or APP_URL */
+function createdView(
+  env: Pick<AppBindings, "BASE_URL" | "APP_URL">,
+  link: NewLink,
+  token: string,
+): WorkflowLink {
+  const baseUrl = env.BASE_URL || env.APP_URL;
+  if (!baseUrl) throw new Error("BASE_URL is not set: the link would have no address.");
+  return {
+    id: link.id,
+    status: "pending",
+    ...launchAddresses(baseUrl, link.flowId, link.channelId, token),
+    expiresAt: isoTime(link.expiresAt),
+  };
+}
+
+/**
+ * A workflow's end_conversation, as the API's end (`endLinkConversation`) with the ledger's own
+ * access: its refusals (404 not_found, 409 link_not_open) as data.
+ */
+export async function endLink(
+  access: LinkAccess<LinkScope>,
+  env: Pick<AppBindings, "CONVERSATION">,
+  workspaceId: string,
+  linkId: string,
+  now: number,
+): Promise<LedgerResult<null>> {
+  const end = (sessionId: string, at: number) => conversation(env, sessionId).end("server", at);
+  try {
+    await endLinkConversation(access, { workspaceId, flowIds: null }, linkId, end, now);
+    return { ok: true, value: null };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const { status, code, message } = error;
+    return {
+      ok: false,
+      refusal: { status: status as 404 | 409, code: code as "not_found", message },
+    };
+  }
 }
 
 /**

@@ -145,6 +145,9 @@ export type NodeAction =
     }
   | { type: "end_conversation"; linkId: string; reason: string | null };
 
+/** The step of a person node's action. */
+export type LiveStep = { kind: "act"; nodeKey: string; action: NodeAction };
+
 /** How an action went: the node's output, or the refusal that fails it. */
 export type ActionResult =
   | { ok: true; output: JsonValue }

@@ -20,8 +20,9 @@ import { type LiveExecution, newExecution } from "./execution-row";
 import type { ExecutionStore } from "./execution-store";
 import { flowOf, ThrottleLog } from "./flow-control";
 import { HeldCallers, type HeldOutcome } from "./held-callers";
+import type { Act } from "./person-actions";
 import { Slots } from "./slots";
-import { type Act, prepareAct, shownRedaction, takeStep, wakeOf } from "./steps";
+import { prepareAct, shownRedaction, takeStep, wakeOf } from "./steps";
 import type { Secrets } from "./workflow-source";
 
 /** Runs executions with the pure engine, saving after every stretch and holding their callers. */

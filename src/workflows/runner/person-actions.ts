@@ -1,29 +1,23 @@
 /**
- * Performs the actions of the nodes that reach the person (docs/workflows.md): create_link through
- * the link ledger by the launch API's rules, send_message and ask_person into the link's
- * Conversation, end_conversation as the API's end. Each is idempotent by execution and node (ids
- * derived from both), so an action repeated after a restart does nothing twice.
+ * Performs the actions of the nodes that reach the person (docs/workflows.md): create_link and
+ * end_conversation through the link ledger by the launch API's rules, send_message and ask_person
+ * into the link's Conversation (the ledger giving a link not yet opened its session). Each is
+ * idempotent by execution and node (ids derived from both), so an action repeated after a restart
+ * does nothing twice.
  */
-import { conversation } from "../../conversations/conversation/client";
-import { database } from "../../db/database";
-import type { NewLink } from "../../db/schema";
-import { linkLedger } from "../../launch/ledger/client";
 import type { Refusal } from "../../launch/ledger/contract";
-import { launchAddresses } from "../../launch/links";
-import { endWorkspaceLink } from "../../launch/member-links";
-import { CreateLaunchSchema, DEFAULT_EXPIRES_IN_SECONDS } from "../../launch/schemas";
 import { randomBase64Url, sha256Hex } from "../../platform/crypto";
 import type { AppBindings } from "../../platform/env";
-import { ApiError } from "../../platform/errors";
-import { isoTime } from "../../platform/ids";
 import type { JsonValue } from "../../platform/json";
-import { issuesToDetails } from "../../platform/validation";
 import { MESSAGE_CHARS } from "../nodes/person";
-import type { ActionResult, ExecutionState, NodeAction } from "../nodes/types";
+import type { ActionResult, ExecutionState, LiveStep, NodeAction } from "../nodes/types";
+import type { LiveExecution } from "./execution-row";
 import { shardOfId } from "./shards";
-import type { Act } from "./steps";
 
-type Env = Pick<AppBindings, "DB" | "LINK_LEDGER" | "CONVERSATION" | "BASE_URL" | "APP_URL">;
+/** Performs a person node's action for an execution (the executor's `act`). */
+export type Act = (execution: LiveExecution, step: LiveStep) => Promise<ActionResult>;
+
+type Env = Pick<AppBindings, "LINK_LEDGER" | "CONVERSATION">;
 
 /** Whose action it is: the workflow's workspace, the execution and node. */
 export type Actor = {
@@ -51,7 +45,12 @@ export function prepareAction(state: ExecutionState, nodeKey: string, action: No
   state.tokens = { ...state.tokens, [nodeKey]: randomBase64Url(32) };
 }
 
-const refused = ({ message, code, details }: Refusal | ApiError): ActionResult => ({
+// The ledger and the Conversation by their bindings: the workflows folder does not import the
+// launch and conversations folders at run time (they start workflows: a folder cycle).
+const ledger = (env: Env, workspaceId: string) =>
+  env.LINK_LEDGER.get(env.LINK_LEDGER.idFromName(workspaceId));
+
+const refused = ({ message, code, details }: Refusal): ActionResult => ({
   ok: false,
   error: message,
   code: code as Extract<ActionResult, { ok: false }>["code"],
@@ -87,49 +86,15 @@ export async function performAction(
 async function createLink(
   env: Env,
   actor: Actor,
-  given: Record<string, JsonValue>,
+  settings: Record<string, JsonValue>,
   token: string | undefined,
   now: number,
 ): Promise<ActionResult> {
-  const parsed = CreateLaunchSchema.safeParse(given);
-  if (!parsed.success) {
-    const details = issuesToDetails(parsed.error.issues, given) as JsonValue[];
-    return invalid("The link's settings, once resolved, were refused.", details);
-  }
-  const baseUrl = env.BASE_URL || env.APP_URL;
-  if (!baseUrl) throw new Error("BASE_URL is not set: the link's address is unknown.");
   if (!token) throw new Error("The link's token was not prepared.");
-  const input = parsed.data;
-  const link: NewLink = {
-    id: await actionId("lnk", actor),
-    workspaceId: actor.workspaceId,
-    flowId: input.flowId,
-    channelId: input.channelId,
-    tokenHash: await sha256Hex(token),
-    status: "pending",
-    parameters: (input.parameters ?? {}) as Record<string, JsonValue>,
-    participantName: input.participant?.name ?? null,
-    participantExternalId: input.participant?.externalId ?? null,
-    globalTask: input.globalTask ?? null,
-    metadata: input.metadata ?? {},
-    expiresAt: now + (input.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS) * 1000,
-    createdAt: now,
-    // No widget key made it: the workflow did (docs/workflows.md#create_link).
-    createdByKey: actor.workflowId,
-  };
-  const result = await linkLedger(env, actor.workspaceId).createWorkflowLink(
-    actor.workspaceId,
-    link,
-  );
-  if (!result.ok) return refused(result.refusal);
-  const addresses = launchAddresses(baseUrl, link.flowId, link.channelId, token);
-  const output = {
-    id: link.id,
-    status: "pending",
-    ...addresses,
-    expiresAt: isoTime(link.expiresAt),
-  };
-  return { ok: true, output };
+  const { workspaceId, workflowId } = actor;
+  const request = { settings, linkId: await actionId("lnk", actor), token, workflowId, now };
+  const result = await ledger(env, workspaceId).createWorkflowLink(workspaceId, request);
+  return result.ok ? { ok: true, output: result.value } : refused(result.refusal);
 }
 
 /** send_message and ask_person: the message (and question) into the link's conversation. */
@@ -145,7 +110,7 @@ async function post(
     const message = `${field} has ${text.length} characters once resolved: ${MESSAGE_CHARS.min} to ${MESSAGE_CHARS.max} are allowed.`;
     return invalid(message, [{ field, code: "out_of_range", message }]);
   }
-  const session = await linkLedger(env, actor.workspaceId).linkSession(
+  const session = await ledger(env, actor.workspaceId).linkSession(
     actor.workspaceId,
     action.linkId,
     now,
@@ -172,7 +137,8 @@ async function post(
       : undefined;
   const message = { id: await actionId("msg", actor), text, ...(question ? { question } : {}) };
   const link = { linkId: action.linkId, workspaceId: actor.workspaceId, expiresAt };
-  const posted = await conversation(env, sessionId).postWorkflowMessage(message, link, now);
+  const chat = env.CONVERSATION.get(env.CONVERSATION.idFromName(sessionId));
+  const posted = await chat.postWorkflowMessage(message, link, now);
   if (!posted.ok) return unavailable(posted.reason);
   const output = { messageId: posted.messageId, delivered: posted.delivered };
   return { ok: true, output: question ? { ...output, questionId: question.id } : output };
@@ -194,18 +160,14 @@ async function endConversation(
   reason: string | null,
   now: number,
 ): Promise<ActionResult> {
-  const ledger = linkLedger(env, actor.workspaceId);
-  try {
-    await endWorkspaceLink(database(env), ledger, actor.workspaceId, linkId, (sessionId, at) =>
-      conversation(env, sessionId).end("server", at),
-    );
-  } catch (error) {
-    if (error instanceof ApiError) return refused(error);
-    throw error;
-  }
-  return { ok: true, output: { linkId, ended: true, reason, endedAt: isoTime(now) } };
+  const { workspaceId } = actor;
+  const result = await ledger(env, workspaceId).endWorkflowLink(workspaceId, linkId, now);
+  if (!result.ok) return refused(result.refusal);
+  return {
+    ok: true,
+    output: { linkId, ended: true, reason, endedAt: new Date(now).toISOString() },
+  };
 }
-
 /** The runner's `Act` (steps.ts): the action for the execution's workflow and workspace. */
 export function personActs(
   env: Env,

@@ -11,7 +11,7 @@ import { secretsForRedaction } from "../engine/redact";
 import type { ActionResult, ExecutionState, Step } from "../nodes/types";
 import type { LiveExecution, Wake } from "./execution-row";
 import { fetchFailure, performFetch } from "./outbound-fetch";
-import { prepareAction } from "./person-actions";
+import { type Act, prepareAction } from "./person-actions";
 
 /** Readies an action before its state is saved: a create_link's token (person-actions.ts). */
 export const prepareAct = (state: ExecutionState, step: Extract<Step, { kind: "act" }>) =>
@@ -23,12 +23,6 @@ const FETCH_LEASE_MS = 30_000;
 const ACT_LEASE_MS = 60_000;
 
 type Outward = Extract<Step, { kind: "fetch" | "act" | "wait" }>;
-
-/** Performs a person node's action for an execution (person-actions.ts). */
-export type Act = (
-  execution: LiveExecution,
-  step: Extract<Step, { kind: "act" }>,
-) => Promise<ActionResult>;
 
 /** What the execution waits for while `step` is under way, and when the alarm looks again. */
 export function wakeOf(step: Outward, now: number): Wake {
