@@ -1,5 +1,5 @@
 /**
- * The session of a link not yet opened (docs/workflows.md#send_message): the ledger gives a
+ * The session of a link not yet opened (docs/workflows.md#send-message): the ledger gives a
  * pending link one, keeps it when the link opens, and a revocation reaches its conversation
  * without recording an end of a conversation that never started.
  */

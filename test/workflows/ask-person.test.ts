@@ -1,5 +1,5 @@
 /**
- * ask_person run by the runner (docs/workflows.md#ask_person): the question posted into the link's
+ * ask_person run by the runner (docs/workflows.md#ask-person): the question posted into the link's
  * conversation with its asker, then a durable wait that ends by `answered` (answerQuestion, once),
  * or by `timeout` at its time or when the link ends (closeQuestion); through a restart and an
  * eviction. The Conversation's side is a test double (test/helpers/conversation-double.ts); the

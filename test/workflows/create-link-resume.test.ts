@@ -1,5 +1,5 @@
 /**
- * create_link is idempotent across a resumed execution (docs/workflows.md#create_link): the runner
+ * create_link is idempotent across a resumed execution (docs/workflows.md#create-link): the runner
  * dies after the ledger made the link but before the node's result was saved; the alarm takes the
  * node up again, which finds the same link (id from execution and node, token kept sealed in the
  * state) rather than making a second one.

@@ -105,7 +105,7 @@ describe("a waiting execution's state at rest", () => {
   });
 });
 
-describe("a created link's token at rest (docs/workflows.md#create_link)", () => {
+describe("a created link's token at rest (docs/workflows.md#create-link)", () => {
   it("is sealed in the waiting state, used after a restart, and stored nowhere in plaintext", async () => {
     const inbox = `mail-${crypto.randomUUID()}`;
     const flow = await createWorkflow(ws, {

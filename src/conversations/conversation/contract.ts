@@ -23,7 +23,7 @@ export type StoredMessage = {
   blocks?: Block[];
 };
 
-/** A message a workflow writes into the conversation (docs/workflows.md#send_message). */
+/** A message a workflow writes into the conversation (docs/workflows.md#send-message). */
 export type WorkflowMessage = {
   /** Derived by the caller from execution and node (`msg_` + 24 hex of sha256(executionId/nodeKey)), so a retried call stores nothing twice. */
   id: string;

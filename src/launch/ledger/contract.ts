@@ -74,7 +74,7 @@ export type LinkSession = {
 };
 
 /**
- * A workflow's create_link (docs/workflows.md#create_link): its settings as resolved (checked as
+ * A workflow's create_link (docs/workflows.md#create-link): its settings as resolved (checked as
  * `POST /v1/widget/launches` checks a body), the link id and token the runner derived and sealed.
  */
 export type WorkflowLinkRequest = {
@@ -113,7 +113,7 @@ export interface LinkLedgerApi {
    */
   createMemberLink(member: LinkMember, link: NewLink): Promise<Guarded<CreateOutcome>>;
   /**
-   * A workflow's create_link (docs/workflows.md#create_link): the launch API's checks (the body's
+   * A workflow's create_link (docs/workflows.md#create-link): the launch API's checks (the body's
    * shape, 400 invalid_request), then `createLink`'s over every agent and the pending cap, counted
    * against no key. The link's id is derived from the execution and node, so a resumed execution's
    * repeat (same id and token) is answered again without a second link.
@@ -124,12 +124,12 @@ export interface LinkLedgerApi {
     request: WorkflowLinkRequest,
   ): Promise<LedgerResult<WorkflowLink>>;
   /**
-   * A workflow's end_conversation (docs/workflows.md#end_conversation): as
+   * A workflow's end_conversation (docs/workflows.md#end-conversation): as
    * `POST /v1/widget/launches/{id}/end` (404 not_found, 409 link_not_open), counted against no key.
    */
   endWorkflowLink(workspaceId: string, linkId: string, now: number): Promise<LedgerResult<null>>;
   /**
-   * The link's session (docs/workflows.md#send_message), with its effective status and expiry: a
+   * The link's session (docs/workflows.md#send-message), with its effective status and expiry: a
    * pending, unexpired link without one is given one (`ses_…`; it stays pending, its look-up still
    * shows `conversation: null`) so a workflow can write to it before it opens; 404 not_found for
    * no link of the workspace.

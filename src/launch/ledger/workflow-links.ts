@@ -1,7 +1,7 @@
 /**
  * What the link ledger does for workflows (docs/workflows.md): a create_link's repeat, and the
  * session of a link not yet opened, which a workflow writes to before the person comes
- * (docs/workflows.md#send_message).
+ * (docs/workflows.md#send-message).
  */
 import { and, eq, isNull } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
@@ -23,7 +23,7 @@ import type { PendingLinks } from "./pending-links";
 
 /**
  * The link a workflow's create_link asks for, built as `createLink` builds one from a launch body
- * (docs/workflows.md#create_link), or 400 invalid_request with every problem of the settings.
+ * (docs/workflows.md#create-link), or 400 invalid_request with every problem of the settings.
  * `createdByKey` is the workflow's id: no widget key made it.
  */
 async function workflowLink(
@@ -131,7 +131,7 @@ export async function endLink(
 }
 
 /**
- * The link's session (design of docs/workflows.md#send_message): a pending, unexpired link without
+ * The link's session (design of docs/workflows.md#send-message): a pending, unexpired link without
  * one is given one now (it stays pending and unopened); null for a link that never had one and
  * cannot open any more. Run one at a time per link with `activateLink` (`PerLink`).
  */

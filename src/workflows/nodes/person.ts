@@ -7,9 +7,9 @@ import { z } from "@hono/zod-openapi";
 import { isPlainObject } from "../engine/template";
 import { defineNode, jsonValue, setting } from "./common";
 
-/** ask_person's timeout bounds (s): a minute to 30 days (docs/limits.md#workflows). */
+/** ask_person's timeout bounds (s): a minute to 30 days (docs/limits.md). */
 export const ASK_TIMEOUT_SECONDS = { min: 60, max: 2_592_000 } as const;
-/** A workflow message's length bounds (characters), as a chat message's (docs/limits.md#workflows). */
+/** A workflow message's length bounds (characters), as a chat message's (docs/limits.md). */
 export const MESSAGE_CHARS = { min: 1, max: 2_000 } as const;
 /** At most this many options on a question. */
 export const MAX_OPTIONS = 10;
@@ -20,14 +20,14 @@ const linkId = () =>
     codes: { too_small: "required" },
   });
 
-/** Creates a pending link, as `POST /v1/widget/launches` does (docs/workflows.md#create_link). */
+/** Creates a pending link, as `POST /v1/widget/launches` does (docs/workflows.md#create-link). */
 export const createLink = defineNode({
   type: "create_link",
   label: "Create link",
   templated: ["flowId", "channelId", "parameters", "participant", "globalTask", "metadata"],
   component: "CreateLinkNode",
   description:
-    "Creates a link as `POST /v1/widget/launches` does; output `{id, status, url, embedHtml, expiresAt}`, the token in `url` and `embedHtml` shown `[redacted]` (docs/workflows.md#create_link).",
+    "Creates a link as `POST /v1/widget/launches` does; output `{id, status, url, embedHtml, expiresAt}`, the token in `url` and `embedHtml` shown `[redacted]` (docs/workflows.md#create-link).",
   settings: () => ({
     flowId: setting(z.string().min(1), {
       about: "The agent id (a template).",
@@ -60,14 +60,14 @@ export const createLink = defineNode({
   output: () => ({ id: "", status: "pending", url: "", embedHtml: "", expiresAt: "" }),
 });
 
-/** Writes an agent message into the link's conversation (docs/workflows.md#send_message). */
+/** Writes an agent message into the link's conversation (docs/workflows.md#send-message). */
 export const sendMessage = defineNode({
   type: "send_message",
   label: "Send message",
   templated: ["linkId", "text"],
   component: "SendMessageNode",
   description:
-    'Writes an agent message into the link\'s conversation; output `{messageId, delivered: "live"|"stored"}` (docs/workflows.md#send_message).',
+    'Writes an agent message into the link\'s conversation; output `{messageId, delivered: "live"|"stored"}` (docs/workflows.md#send-message).',
   settings: () => ({
     linkId: linkId(),
     text: setting(z.string().min(MESSAGE_CHARS.min).max(MESSAGE_CHARS.max), {
@@ -83,7 +83,7 @@ const Option = z.strictObject({
   value: z.string().min(1).max(100),
 });
 
-/** Asks the person and waits for the answer (docs/workflows.md#ask_person). */
+/** Asks the person and waits for the answer (docs/workflows.md#ask-person). */
 export const askPerson = defineNode({
   type: "ask_person",
   label: "Ask person",
@@ -91,7 +91,7 @@ export const askPerson = defineNode({
   branches: ["answered", "timeout"],
   component: "AskPersonNode",
   description:
-    'Asks the person in the link\'s conversation and waits; connections leaving it carry `branch: "answered"` (output `{answer, answeredAt}`) or `"timeout"` (output `{timedOut: true}`) (docs/workflows.md#ask_person).',
+    'Asks the person in the link\'s conversation and waits; connections leaving it carry `branch: "answered"` (output `{answer, answeredAt}`) or `"timeout"` (output `{timedOut: true}`) (docs/workflows.md#ask-person).',
   settings: () => ({
     linkId: linkId(),
     question: setting(z.string().min(MESSAGE_CHARS.min).max(MESSAGE_CHARS.max), {
@@ -135,14 +135,14 @@ export const askPerson = defineNode({
   output: () => ({ answer: "", answeredAt: "", timedOut: true }),
 });
 
-/** Ends the link's conversation, as `POST /v1/widget/launches/{id}/end` (docs/workflows.md#end_conversation). */
+/** Ends the link's conversation, as `POST /v1/widget/launches/{id}/end` (docs/workflows.md#end-conversation). */
 export const endConversation = defineNode({
   type: "end_conversation",
   label: "End conversation",
   templated: ["linkId", "reason"],
   component: "EndConversationNode",
   description:
-    "Ends the link's conversation as `POST /v1/widget/launches/{id}/end` does; output `{linkId, ended, reason}` (docs/workflows.md#end_conversation).",
+    "Ends the link's conversation as `POST /v1/widget/launches/{id}/end` does; output `{linkId, ended, reason}` (docs/workflows.md#end-conversation).",
   settings: () => ({
     linkId: linkId(),
     reason: setting(z.string().max(500).optional(), {

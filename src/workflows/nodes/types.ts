@@ -116,7 +116,7 @@ export type ExecutionState = {
   waitUntil: number | null;
   /**
    * The tokens of the links its create_link nodes made, by node key: sealed with the state,
-   * `[redacted]` wherever the execution is shown (docs/workflows.md#create_link).
+   * `[redacted]` wherever the execution is shown (docs/workflows.md#create-link).
    */
   tokens?: Record<string, string>;
 };

@@ -260,7 +260,7 @@ export interface WorkflowRunnerApi {
 }
 
 /**
- * What a Conversation tells the runner of an ask_person question (docs/workflows.md#ask_person),
+ * What a Conversation tells the runner of an ask_person question (docs/workflows.md#ask-person),
  * part of the WorkflowRunner contract: the runner implements both (its WorkflowRunnerApi).
  */
 export interface WorkflowRunnerQuestions {

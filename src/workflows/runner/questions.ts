@@ -1,5 +1,5 @@
 /**
- * The answers and closings of ask_person questions (docs/workflows.md#ask_person), which the
+ * The answers and closings of ask_person questions (docs/workflows.md#ask-person), which the
  * link's Conversation sends at least once: applied to the execution waiting on the question, which
  * goes on; any other (repeated, late, unknown) is ignored.
  */

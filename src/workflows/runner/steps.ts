@@ -62,7 +62,7 @@ export async function takeStep(
 
 /**
  * The values hidden wherever the execution is shown: the workspace's secrets (prepared by
- * `secretsForRedaction`) and the tokens of the links it created (docs/workflows.md#create_link).
+ * `secretsForRedaction`) and the tokens of the links it created (docs/workflows.md#create-link).
  */
 export function shownRedaction(prepared: string[], state: ExecutionState): string[] {
   const tokens = Object.values(state.tokens ?? {});
