@@ -92,11 +92,8 @@ function parseConnections(
     const branches = source ? branchesOf(source.type) : [];
     if (source && branches.length > 0 && !hasBranch) {
       const named = branches.map((each) => `"${each}"`).join(" or ");
-      add(
-        "branch",
-        "missing_branch",
-        `Connections leaving ${source.type} "${from}" need a branch: ${named}.`,
-      );
+      const message = `Connections leaving ${source.type} "${from}" need a branch: ${named}.`;
+      add("branch", "missing_branch", message);
     } else if (source && hasBranch && branch !== undefined && !branches.includes(branch)) {
       const message =
         branches.length === 0
