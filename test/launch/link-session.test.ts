@@ -63,4 +63,10 @@ describe("linkSession", () => {
       .map((event) => event.type);
     expect(types).toEqual(["link.created", "link.revoked"]);
   });
+
+  it("erasing a pending link with a session reaches its conversation", async () => {
+    const link = await createLaunch(ws);
+    await ledger().linkSession(ws.workspaceId, link.id, Date.now());
+    expect(await ledger().eraseLink(ws.workspaceId, link.id)).toMatchObject({ conversation: true });
+  });
 });

@@ -168,6 +168,30 @@ describe("create_link", () => {
     });
   });
 
+  it("creates a new link in a replay: the replay is another execution", async () => {
+    const { flow, record } = await run([linkNode()]);
+    const first = nodeOf(record, "link")?.output as { id: string } | undefined;
+    const replayed = await expectJson<{ id: string }>(
+      await call("POST", `/v1/manage/workflows/${flow.id}/executions/${record.id}/replay`, {
+        token: ws.ownerToken,
+        body: {},
+      }),
+      201,
+    );
+    const again = await vi.waitFor(
+      async () => {
+        const found = await execution(ws, flow.id, replayed.id);
+        if (found.status === "running") throw new Error("still running");
+        return found;
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    const second = nodeOf(again, "link")?.output as { id: string } | undefined;
+    expect(second?.id).toMatch(/^lnk_/);
+    expect(second?.id).not.toBe(first?.id);
+    expect(await linkRow(second?.id ?? "")).toMatchObject({ status: "pending" });
+  });
+
   it("counts against the workspace's cap of pending links", async () => {
     const full = await seedWorkspace();
     await insertPendingLinks(full.workspaceId, full.agentId, full.channelId, 10_000);
