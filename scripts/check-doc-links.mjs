@@ -83,7 +83,7 @@ const idUnion = ids.slice(
 );
 const prefixes = new Set([
   ...[...idUnion.matchAll(/"([a-z]+)"/g)].map((match) => match[1]),
-  ...["dlv", "req", "msg", "whr", "smp", "mt", "wk_live", "whsec", "si", "ds"],
+  ...["dlv", "req", "msg", "qst", "whr", "smp", "mt", "wk_live", "whsec", "si", "ds"],
 ]);
 let shownIds = 0;
 for (const path of [...docs, ...files("docs", /\.html$/), "README.md"]) {

@@ -5,6 +5,7 @@
 /**
  * @typedef {import("./demo-seed.mjs").DemoWorkspace} DemoWorkspace
  * @typedef {import("./demo-seed.mjs").DemoWorkflow} DemoWorkflow
+ * @typedef {import("./demo-payment.mjs").PaymentDemo} PaymentDemo
  */
 
 /** `value` as one shell word in single quotes. */
@@ -15,7 +16,7 @@ const shellWord = (value) => `'${String(value).replaceAll("'", "'\\''")}'`;
  * examples use (`source .dev-demo.env`), written by `npm run dev` and by the doc tests
  * (scripts/doc-test.mjs) for their own server.
  * @param {string} base the server's base URL
- * @param {DemoWorkspace & DemoWorkflow} demo
+ * @param {DemoWorkspace & DemoWorkflow & Partial<PaymentDemo>} demo
  * @param {{ operatorToken?: string, linkId?: string | null }} [extra] the Worker's OPERATOR_TOKEN
  *   (docs/operations.md's first workspace) and a link of the demo agent
  * @returns {string}
@@ -34,6 +35,11 @@ export function demoEnv(base, demo, extra = {}) {
     WORKFLOW_ID: demo.workflowId,
     WEBHOOK_URL: demo.webhookUrl,
     DEMO_WEBHOOK_SECRET: demo.webhookSecret,
+    BILLING_FLOW_ID: demo.billingAgentId,
+    PAYMENT_WORKFLOW_ID: demo.paymentWorkflowId,
+    PAYMENT_WEBHOOK_URL: demo.paymentWebhookUrl,
+    STRIPE_WEBHOOK_SECRET: demo.stripeSecret,
+    MAILER_URL: demo.mailerUrl,
   };
   const lines = [
     "# Written by `npm run dev` at every start: the local demo's credentials (git-ignored).",
@@ -44,11 +50,23 @@ export function demoEnv(base, demo, extra = {}) {
   return `${lines.join("\n")}\n`;
 }
 
+/** The banner's lines about the "Payment failed" workflow (README "A workflow that reaches the person"). */
+function paymentLines(demo) {
+  return `
+"Payment failed" workflow ${demo.paymentWorkflowId}: a Stripe event opens a chat with the customer.
+Send it a signed invoice.payment_failed event (\`source .dev-demo.env\` first), then open the
+link the stand-in mailer prints here ([mailer] lines) and answer the question in the chat:
+  body='{"id":"evt_'$RANDOM'","type":"invoice.payment_failed","data":{"object":{"id":"in_1042","customer":"cus_123","customer_name":"Ada","customer_email":"ada@demo.example","amount_due":4900,"currency":"usd","hosted_invoice_url":"https://invoice.stripe.com/i/demo"}}}'
+  t=$(date +%s); sig=$(printf '%s' "$t.$body" | openssl dgst -sha256 -hmac "$STRIPE_WEBHOOK_SECRET" | sed 's/^.* //')
+  curl -s -X POST "$PAYMENT_WEBHOOK_URL" -H "Stripe-Signature: t=$t,v1=$sig" -H "Content-Type: application/json" -d "$body"
+`;
+}
+
 /**
  * The banner `npm run dev` prints: base URL, demo credentials, and curl examples for the launch
  * API and the demo workflow's webhook.
  * @param {string} base the server's base URL, e.g. `http://127.0.0.1:8787`
- * @param {DemoWorkspace & DemoWorkflow} demo
+ * @param {DemoWorkspace & DemoWorkflow & Partial<PaymentDemo>} demo
  * @param {boolean} reused whether the demo came from an earlier run
  * @param {string | null} [chatUrl] a fresh link's `url`, ready to open
  * @param {string | null} [signInUrl] a one-time sign-in link for the demo owner
@@ -93,7 +111,7 @@ Call the demo workflow's webhook:
 It answers {"ok":true,"orderId":1042,"message":"Order 1042 received"}; a wrong secret answers {"ok":false,...}.
 List its executions:
   curl -s ${base}/v1/manage/workflows/${demo.workflowId}/executions ${owner}
-
+${demo.paymentWebhookUrl ? paymentLines(demo) : ""}
 These local-only credentials are kept in .dev-demo.json and .dev-demo.env (git-ignored).
 =================================================================================
 `;

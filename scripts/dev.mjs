@@ -1,7 +1,8 @@
 // `npm run dev [-- --port 8790]`: local development in one command. Creates .dev.vars with random
 // secrets when missing, applies the local D1 migrations, starts `wrangler dev`
 // (scripts/local-server.mjs, shared with the benchmark and the browser tests), seeds a demo
-// workspace (agent, widget channel, widget key, a running webhook workflow) through the HTTP API
+// workspace (agent, widget channel, widget key, a running webhook workflow, and the "Payment
+// failed" workflow with its stand-in mailer, scripts/demo-payment.mjs) through the HTTP API
 // once (scripts/demo-seed.mjs), checks at every start that the demo webhook answers the banner's
 // call (seeding its secret and workflow again when not), and prints one banner
 // (scripts/demo-text.mjs): wrangler's own start-up lines are summarised or left out
@@ -12,6 +13,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { seedPaymentWorkflow } from "./demo-payment.mjs";
 import {
   createDemoLink,
   ensureDemoWorkflow,
@@ -22,6 +24,7 @@ import { demoBanner, demoEnv } from "./demo-text.mjs";
 import { startFilter, summariseMigrations } from "./dev-output.mjs";
 import { DEV_PORT, fetchApi, startLocalServer } from "./local-server.mjs";
 import { portOption } from "./port-option.mjs";
+import { startStandInMailer } from "./stand-in-mailer.mjs";
 
 const root = join(import.meta.dirname, "..");
 const varsPath = join(root, ".dev.vars");
@@ -30,6 +33,8 @@ const envPath = join(root, ".dev-demo.env");
 
 const seedOnly = process.argv.includes("--seed-only");
 let server;
+/** The stand-in mailer of the "Payment failed" demo (scripts/stand-in-mailer.mjs). */
+let mailer;
 
 function fail(message) {
   console.error(`\n[dev] ${message}`);
@@ -145,7 +150,7 @@ const api = fetchApi(base);
 let stopping = false;
 const stopAndExit = () => {
   stopping = true;
-  void server.stop().then(() => process.exit(0));
+  void Promise.all([server.stop(), mailer?.stop()]).then(() => process.exit(0));
 };
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, stopAndExit);
 void server.exited.then((code) => {
@@ -154,7 +159,18 @@ void server.exited.then((code) => {
   process.exit(code ?? 1);
 });
 const existing = await loadDemo();
-const demo = existing?.demo ?? (await seed(vars.OPERATOR_TOKEN));
+const seeded = existing?.demo ?? (await seed(vars.OPERATOR_TOKEN));
+// The "Payment failed" workflow mails its links here; the mailer's port changes at every start,
+// so its secret MAILER_URL (and the workflow, when it is gone) is seeded at every start.
+mailer = await startStandInMailer({ print: (line) => console.log(line) });
+const payment = await orFail(
+  seedPaymentWorkflow(api, seeded.memberToken, {
+    mailerUrl: mailer.url,
+    stripeSecret: seeded.stripeSecret ?? `whsec_${randomBytes(24).toString("base64")}`,
+    known: seeded,
+  }),
+);
+const demo = saveDemo({ ...seeded, ...payment, mailerUrl: mailer.url });
 const link = await createDemoLink(api, demo).catch(() => null);
 // Rewritten at every start: the port, a reseeded secret and the fresh link change.
 const env = demoEnv(base, demo, { operatorToken: vars.OPERATOR_TOKEN, linkId: link?.id });

@@ -17,10 +17,12 @@ import {
   seedDemoWorkflow,
   seedDemoWorkspace,
 } from "./demo-seed.mjs";
+import { seedPaymentWorkflow } from "./demo-payment.mjs";
 import { demoEnv } from "./demo-text.mjs";
 import { extractBlocks, matchShape, pick } from "./doc-test-parse.mjs";
 import { lastAnswer, startShell, writeCurlWrapper } from "./doc-test-shell.mjs";
 import { fetchApi, ROOT, startFreshServer } from "./local-server.mjs";
+import { startStandInMailer } from "./stand-in-mailer.mjs";
 
 /** `npm run dev`'s own address: a doc command naming it would call the developer's server. */
 const DEV_URL = /\b(127\.0\.0\.1|localhost):8787\b/;
@@ -146,6 +148,7 @@ console.log(
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agent-edge-doc-test-"));
 let server;
+let mailer;
 let operatorToken;
 let code = 1;
 try {
@@ -157,7 +160,14 @@ try {
   const api = fetchApi(server.base);
   const workspace = await seedDemoWorkspace(api, operatorToken);
   const secret = randomBytes(24).toString("base64url");
-  const demo = { ...workspace, ...(await seedDemoWorkflow(api, workspace.memberToken, secret)) };
+  const orders = await seedDemoWorkflow(api, workspace.memberToken, secret);
+  // The README's "Payment failed" story mails its link to the stand-in mailer, as in `npm run dev`.
+  mailer = await startStandInMailer();
+  const payment = await seedPaymentWorkflow(api, workspace.memberToken, {
+    mailerUrl: mailer.url,
+    stripeSecret: `whsec_${randomBytes(24).toString("base64")}`,
+  });
+  const demo = { ...workspace, ...orders, ...payment, mailerUrl: mailer.url };
   const link = await createDemoLink(api, demo);
   const env = demoEnv(server.base, demo, { operatorToken, linkId: link?.id });
   fs.writeFileSync(path.join(dir, ".dev-demo.env"), env, { mode: 0o600 });
@@ -205,7 +215,7 @@ try {
   console.error(`[test:docs] ${error instanceof Error ? error.message : error}`);
   if (server) console.error(`[test:docs] wrangler's output, last lines:\n${server.output()}`);
 } finally {
-  await server?.stop();
+  await Promise.all([server?.stop(), mailer?.stop()]);
   fs.rmSync(dir, { recursive: true, force: true });
 }
 process.exit(code);

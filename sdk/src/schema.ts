@@ -2440,6 +2440,23 @@ export interface components {
                     at: string;
                     /** @description Present (true) on an agent reply cut off midway: the text is what had arrived, kept whole */
                     interrupted?: boolean;
+                    /**
+                     * @description Present on an agent message a workflow wrote (send_message, ask_person)
+                     * @enum {string}
+                     */
+                    source?: "workflow";
+                    /** @description ask_person's question: options shown as buttons, a text answer when `allowText`; `closed` once answered or when the conversation ended */
+                    question?: {
+                        id: string;
+                        options: {
+                            label: string;
+                            value: string;
+                        }[];
+                        allowText: boolean;
+                        closed?: boolean;
+                    };
+                    /** @description On the person's answer to a question: that question's id */
+                    answerTo?: string;
                     /** @description Agent messages only: the text read as a safe subset of Markdown */
                     blocks?: components["schemas"]["ChatBlock"][];
                 }[];
@@ -2615,6 +2632,23 @@ export interface components {
                 at: string;
                 /** @description Present (true) on an agent reply cut off midway: the text is what had arrived, kept whole */
                 interrupted?: boolean;
+                /**
+                 * @description Present on an agent message a workflow wrote (send_message, ask_person)
+                 * @enum {string}
+                 */
+                source?: "workflow";
+                /** @description ask_person's question: options shown as buttons, a text answer when `allowText`; `closed` once answered or when the conversation ended */
+                question?: {
+                    id: string;
+                    options: {
+                        label: string;
+                        value: string;
+                    }[];
+                    allowText: boolean;
+                    closed?: boolean;
+                };
+                /** @description On the person's answer to a question: that question's id */
+                answerTo?: string;
                 /** @description Agent messages only: the text read as a safe subset of Markdown */
                 blocks?: components["schemas"]["ChatBlock"][];
             }[];

@@ -7,6 +7,7 @@ import { CLOSE_CODES, type ServerFrame, type WireMessage } from "../conversation
 import { Connection } from "./connection";
 import { embedInWidget } from "./embed";
 import { MessageList } from "./messages";
+import { createQuestions } from "./questions";
 import { ReplyWatch } from "./reply-watch";
 import { ScrollKeeper } from "./scroll";
 import type { Session, State } from "./session";
@@ -41,7 +42,12 @@ const channelId = document.querySelector<HTMLMetaElement>(
 const widget = channelId ? embedInWidget(endDialog) : null;
 
 const name = () => agentName.textContent ?? "";
-const messages = new MessageList(list, name);
+// A workflow's questions answer over the socket; focus goes back to the composer after one.
+const questions = createQuestions({
+  send: (questionId, value) => connection.send({ type: "answer", questionId, value }),
+  focusAfter: () => (form.hidden ? log.focus() : input.focus()),
+});
+const messages = new MessageList(list, name, questions);
 const scroller = new ScrollKeeper(log, byId<HTMLButtonElement>("new-messages"));
 const replies = new ReplyWatch(byId<HTMLElement>("typing"), () => replyProblem(TEXT.replyLate));
 let maxChars = input.maxLength > 0 ? input.maxLength : 2000;
@@ -115,6 +121,7 @@ function finish(state: State, text: string): void {
   replies.settle();
   messages.dropDrafts();
   form.hidden = true;
+  questions.closeAll();
   setState(state, text);
 }
 
@@ -207,6 +214,8 @@ function showError(error: Extract<ServerFrame, { type: "error" }>["error"]): voi
   }
   lastSent = "";
   replies.settle();
+  // A refused answer to a question (docs/chat.md#questions) is said like any refusal.
+  questions.refused(error.code === "question_closed");
   if (error.code === "rate_limited") {
     const seconds = Number(error.details[0]?.retryAfterSeconds);
     say(TEXT.tooFast(Number.isFinite(seconds) ? Math.ceil(seconds) : null), true);
@@ -224,13 +233,17 @@ function sendMessage(): void {
     say(TEXT.tooLong(maxChars), true);
     return;
   }
-  connection.send({ type: "message", text });
+  // An open question that takes text is answered by the composer (docs/chat.md#questions).
+  const questionId = questions.textQuestion();
+  if (questionId) questions.answer(questionId, text);
+  else connection.send({ type: "message", text });
   lastSent = text;
   input.value = "";
   say("");
   retry.hidden = true;
   updateCount();
-  replies.wait();
+  // The agent owes no reply to an answer.
+  if (!questionId) replies.wait();
   // After a click on Send, the person goes on typing where they were.
   input.focus();
 }

@@ -3,8 +3,9 @@
 // speaker for screen readers and its local time.
 // A reply being written shows as a draft of plain text, growing with each `delta` frame, hidden
 // from screen readers: the log announces the final message once, when it replaces the draft.
-// Scrolling is ./scroll.ts's job.
+// Scrolling is ./scroll.ts's job; a workflow's question's controls are ./questions.ts's.
 import type { WireMessage } from "../conversations/protocol";
+import type { Questions } from "./questions";
 import { renderBlocks } from "./rich-text";
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "2-digit" });
@@ -14,12 +15,16 @@ export class MessageList {
   private readonly seen = new Set<string>();
   /** Drafts of replies being written, by the id their message will have. */
   private readonly drafts = new Map<string, HTMLLIElement>();
-  /** Who wrote the newest message shown; a person's means a reply is owed. */
+  /**
+   * Who wrote the newest message shown; a person's means a reply is owed. Null for none, or for
+   * the person's answer to a workflow's question, which the agent does not reply to.
+   */
   newestRole: WireMessage["role"] | null = null;
 
   constructor(
     private readonly list: HTMLOListElement,
     private readonly agentName: () => string,
+    private readonly questions: Questions,
   ) {}
 
   /**
@@ -55,9 +60,13 @@ export class MessageList {
 
   /** Appends `message` (in place of its draft) unless it is already shown; returns whether it was new. */
   add(message: WireMessage): boolean {
-    if (this.seen.has(message.id)) return false;
+    if (this.seen.has(message.id)) {
+      // Sent again once its question closed (docs/chat.md#questions).
+      if (message.question?.closed) this.questions.close(message.question.id);
+      return false;
+    }
     this.seen.add(message.id);
-    this.newestRole = message.role;
+    this.newestRole = message.answerTo ? null : message.role;
     const item = document.createElement("li");
     item.className = `message ${message.role}`;
     item.dataset.id = message.id;
@@ -75,6 +84,12 @@ export class MessageList {
       text.textContent = message.text;
     }
     item.append(speaker, text);
+    const { question } = message;
+    if (question) {
+      text.id = message.id;
+      item.append(this.questions.render(question, text.id));
+    }
+    if (message.answerTo) this.questions.answeredBy(message.answerTo);
     if (message.interrupted) {
       const note = document.createElement("p");
       note.className = "note";

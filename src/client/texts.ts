@@ -10,6 +10,8 @@ export const TEXT = {
   invalid: "This chat link is not valid.",
   failed: "Something went wrong. Please try again in a moment.",
   reconnecting: "Reconnecting…",
+  typeAnswer: "Type your answer below.",
+  questionClosed: "Question closed.",
   replyFailed: (name: string) => `${name} could not reply. Please try again.`,
   replyLate: (name: string) => `${name} is taking too long to reply. Please try again.`,
   tooLong: (max: number) => `Your message is too long. Keep it to ${max} characters or fewer.`,

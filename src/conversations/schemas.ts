@@ -52,6 +52,24 @@ export const MessageSchema = z.object({
     description:
       "Present (true) on an agent reply cut off midway: the text is what had arrived, kept whole",
   }),
+  source: z.literal("workflow").optional().openapi({
+    description: "Present on an agent message a workflow wrote (send_message, ask_person)",
+  }),
+  question: z
+    .object({
+      id: z.string(),
+      options: z.array(z.object({ label: z.string(), value: z.string() })),
+      allowText: z.boolean(),
+      closed: z.boolean().optional(),
+    })
+    .optional()
+    .openapi({
+      description:
+        "ask_person's question: options shown as buttons, a text answer when `allowText`; `closed` once answered or when the conversation ended",
+    }),
+  answerTo: z.string().optional().openapi({
+    description: "On the person's answer to a question: that question's id",
+  }),
 });
 
 const SpanSchema = z

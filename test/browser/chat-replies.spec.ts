@@ -4,7 +4,9 @@
  * 30 s gets a clear message and "Try again", which brings the reply; agent messages show a safe
  * subset of Markdown (links open in a new tab), the person's stay plain text. The socket passes through a
  * Playwright route that can hold, drop or replace the server's agent messages, so a slow or
- * failing agent is shown without a real model. Screenshots go to test-results/browser/chat-*.png.
+ * failing agent is shown without a real model. A workflow's question (docs/chat.md#questions) comes
+ * the same way: the route plays the conversation's part (test/conversations/questions.test.ts shows
+ * the server's). Screenshots go to test-results/browser/chat-*.png.
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -182,6 +184,110 @@ describe("the agent's replies", () => {
       expect(await mine.locator(".text").textContent()).toBe("**pricing** please");
       expect(await mine.locator("strong").count()).toBe(0);
       await shot(chat, "5-markdown");
+      expect(chat.problems).toEqual([]);
+      await closeChat(chat);
+    }
+  });
+
+  it("18. a workflow's question: buttons in a named group answered by one; text by the composer; closed", async () => {
+    const w = world();
+    /** A workflow's message asking `text`, as the conversation sends it. */
+    const asking = (id: string, text: string, options: { label: string; value: string }[]) => ({
+      id: `msg_${id}`,
+      role: "agent",
+      text,
+      at: new Date().toISOString(),
+      blocks: [{ type: "p", spans: [{ text }] }],
+      source: "workflow",
+      question: { id: `qst_${id}`, options, allowText: options.length === 0 },
+    });
+    const card = asking("card", "Update your card now?", [
+      { label: "Update my card", value: "yes" },
+      { label: "Not now", value: "no" },
+    ]);
+    const address = asking("address", "Where should the new card go?", []);
+    const asked = [card, address];
+    for (const variant of [VARIANTS[0], VARIANTS[3]] as const) {
+      if (!variant) continue;
+      const link = await createLink(w);
+      const answers: unknown[] = [];
+      let toPage: (frame: unknown) => void = () => {};
+      const chat = await openChat(w, link.url, variant, async (page) => {
+        await page.routeWebSocket(/\/socket\?ticket=/, (ws) => {
+          const server = ws.connectToServer();
+          toPage = (frame) => ws.send(JSON.stringify(frame));
+          ws.onMessage((data) => {
+            const frame = JSON.parse(String(data)) as {
+              type: string;
+              questionId?: string;
+              value?: string;
+            };
+            if (frame.type !== "answer") return server.send(data);
+            answers.push(frame);
+            // What the conversation sends: the answer as the person's message (an option's
+            // label), then the question's message again, closed.
+            const message = asked.find((m) => m.question.id === frame.questionId);
+            if (!message) return;
+            const option = message.question.options.find((o) => o.value === frame.value);
+            const text = option?.label ?? frame.value;
+            const at = new Date().toISOString();
+            const answerTo = frame.questionId;
+            toPage({
+              type: "message",
+              message: { id: `msg_a${answers.length}`, role: "person", text, at, answerTo },
+            });
+            toPage({
+              type: "message",
+              message: { ...message, question: { ...message.question, closed: true } },
+            });
+          });
+        });
+      });
+      const { page } = chat;
+      await waitForState(page, "open");
+      toPage({ type: "message", message: card });
+      const group = page.getByRole("group", { name: "Update your card now?" });
+      await group.waitFor();
+      expect(await group.getByRole("button").allTextContents()).toEqual([
+        "Update my card",
+        "Not now",
+      ]);
+      await shot(chat, "18-question");
+
+      // By keyboard: the button answers with its value, shown as the person's message (its label).
+      await group.getByRole("button", { name: "Update my card" }).focus();
+      await page.keyboard.press("Enter");
+      await page.locator("#messages .message.person", { hasText: "Update my card" }).waitFor();
+      expect(answers).toEqual([{ type: "answer", questionId: "qst_card", value: "yes" }]);
+      // The answer below the question says it: the buttons went, and focus went to the composer.
+      await expect.poll(() => page.getByRole("group").count()).toBe(0);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("message-input");
+      await shot(chat, "18-answered");
+
+      // A question that takes text: the composer's next message is its answer.
+      toPage({ type: "message", message: address });
+      await page.getByText("Type your answer below.").waitFor();
+      await page.locator("#message-input").fill("12 Harbour Road");
+      await page.locator("#message-input").press("Enter");
+      await page.locator("#messages .message.person", { hasText: "12 Harbour Road" }).waitFor();
+      expect(answers.at(-1)).toEqual({
+        type: "answer",
+        questionId: "qst_address",
+        value: "12 Harbour Road",
+      });
+      await expect.poll(() => page.getByText("Type your answer below.").count()).toBe(0);
+
+      // Closed unanswered (the conversation or link ended): said in place of the buttons.
+      const late = asking("late", "Still there?", [{ label: "Yes", value: "yes" }]);
+      toPage({ type: "message", message: late });
+      await page.getByRole("group", { name: "Still there?" }).waitFor();
+      toPage({
+        type: "message",
+        message: { ...late, question: { ...late.question, closed: true } },
+      });
+      await page.getByText("Question closed.").waitFor();
+      expect(await page.getByRole("group").count()).toBe(0);
+      await shot(chat, "18-closed");
       expect(chat.problems).toEqual([]);
       await closeChat(chat);
     }

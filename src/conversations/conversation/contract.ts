@@ -11,8 +11,21 @@ export type ConversationContext = {
 };
 
 /**
+ * A workflow's question as a message carries it (docs/chat.md#questions), never its asker;
+ * `closed` once answered or when the conversation or link ended.
+ */
+export type StoredQuestion = {
+  id: string;
+  options: { label: string; value: string }[];
+  allowText: boolean;
+  closed?: boolean;
+};
+
+/**
  * A chat message (docs/api/conversations.md), `at` in epoch ms; `interrupted`: a reply cut off
- * midway; `blocks`: an agent message's parsed Markdown (docs/chat.md#formatting), if stored.
+ * midway; `blocks`: an agent message's parsed Markdown (docs/chat.md#formatting), if stored;
+ * `source: "workflow"`: written by a workflow (docs/chat.md#messages-from-workflows); `answerTo`: the
+ * person's answer to that question, which the agent does not reply to.
  */
 export type StoredMessage = {
   id: string;
@@ -21,9 +34,12 @@ export type StoredMessage = {
   at: number;
   interrupted?: boolean;
   blocks?: Block[];
+  source?: "workflow";
+  question?: StoredQuestion;
+  answerTo?: string;
 };
 
-/** A message a workflow writes into the conversation (docs/workflows.md#send-message). */
+/** A message a workflow writes into the conversation (docs/chat.md#messages-from-workflows). */
 export type WorkflowMessage = {
   /** Derived by the caller from execution and node (`msg_` + 24 hex of sha256(executionId/nodeKey)), so a retried call stores nothing twice. */
   id: string;

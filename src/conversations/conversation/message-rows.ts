@@ -1,16 +1,25 @@
 /** The Conversation's `messages` table and statements (docs/architecture.md#storage). */
 import type { Block } from "../protocol";
-import type { StoredMessage } from "./contract";
+import type { StoredMessage, StoredQuestion } from "./contract";
 
 /** Columns the messages table gained after objects already existed, with their definitions. */
 const ADDED_COLUMNS = [
   ["interrupted", "INTEGER NOT NULL DEFAULT 0"],
   ["blocks", "TEXT"],
+  ["source", "TEXT"],
+  ["question", "TEXT"],
+  ["answer_to", "TEXT"],
 ] as const;
 
-type MessageRow = Omit<StoredMessage, "interrupted" | "blocks"> & {
+type MessageRow = Omit<
+  StoredMessage,
+  "interrupted" | "blocks" | "source" | "question" | "answerTo"
+> & {
   interrupted: number;
   blocks?: string | null;
+  source?: "workflow" | null;
+  question?: string | null;
+  answer_to?: string | null;
 };
 
 /**
@@ -31,13 +40,23 @@ export function createMessagesTable(sql: SqlStorage): void {
 /** Stores one whole message, an agent's with its Markdown blocks as JSON. */
 export function insertMessage(sql: SqlStorage, message: StoredMessage): void {
   sql.exec(
-    "INSERT INTO messages (id, role, text, at, interrupted, blocks) VALUES (?, ?, ?, ?, ?, ?)",
+    "INSERT INTO messages (id, role, text, at, interrupted, blocks, source, question, answer_to) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     message.id,
     message.role,
     message.text,
     message.at,
     message.interrupted ? 1 : 0,
     message.blocks ? JSON.stringify(message.blocks) : null,
+    message.source ?? null,
+    // Its open or closed state lives with the question (./questions.ts), not in the message.
+    message.question
+      ? JSON.stringify({
+          id: message.question.id,
+          options: message.question.options,
+          allowText: message.question.allowText,
+        })
+      : null,
+    message.answerTo ?? null,
   );
 }
 
@@ -46,14 +65,17 @@ export function readMessages(sql: SqlStorage, limit: number): StoredMessage[] {
   // SQLite takes LIMIT -1 as no limit.
   return sql
     .exec<MessageRow>(
-      "SELECT id, role, text, at, interrupted, blocks FROM (SELECT * FROM messages ORDER BY seq DESC LIMIT ?) ORDER BY seq",
+      "SELECT id, role, text, at, interrupted, blocks, source, question, answer_to FROM (SELECT * FROM messages ORDER BY seq DESC LIMIT ?) ORDER BY seq",
       limit,
     )
     .toArray()
-    .map(({ interrupted, blocks: json, ...message }) => ({
+    .map(({ interrupted, blocks: json, source, question, answer_to, ...message }) => ({
       ...message,
       ...(interrupted ? { interrupted: true } : {}),
       ...(typeof json === "string" ? { blocks: JSON.parse(json) as Block[] } : {}),
+      ...(source ? { source } : {}),
+      ...(typeof question === "string" ? { question: JSON.parse(question) as StoredQuestion } : {}),
+      ...(answer_to ? { answerTo: answer_to } : {}),
     }));
 }
 

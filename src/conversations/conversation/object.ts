@@ -17,12 +17,16 @@ import type {
   ConversationView,
   EndReason,
   OpenResult,
+  PostedMessage,
   StoredMessage,
+  WorkflowMessage,
 } from "./contract";
 import { OutboxDelivery } from "./outbox";
+import { type PendingLink, QuestionStore } from "./questions";
 import { ReplyDesk } from "./replies";
 import { broadcast, closeAll, sendError, sendRefusal } from "./sockets";
 import { ConversationStore, messageId, type OutboxItem } from "./store";
+import { WorkflowDesk } from "./workflow-desk";
 
 /** A socket ticket must be used within this time. */
 const TICKET_TTL_MS = 60_000;
@@ -34,6 +38,8 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
   private readonly store: ConversationStore;
   private readonly outbox: OutboxDelivery;
   private readonly replies: ReplyDesk;
+  private readonly questions: QuestionStore;
+  private readonly desk: WorkflowDesk;
   /** The alarm as set (epoch ms, null for none); undefined until read after the object starts. */
   private alarmAt: number | null | undefined;
   /** Set by `erase`: nothing still under way (a reply, a delivery) may store or schedule again. */
@@ -44,10 +50,18 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     // Stored replies carry their Markdown blocks: every path that stores or sends one is sync.
     void ctx.blockConcurrencyWhile(loadMarkdown);
     this.store = new ConversationStore(ctx.storage.sql);
+    this.questions = new QuestionStore(ctx.storage.sql);
     this.outbox = new OutboxDelivery(env, this.store);
     this.replies = new ReplyDesk(chooseBrain(env), this.store, () => this.ctx.getWebSockets(), {
       post: (reply) => this.post({ ...reply, role: "agent", at: Date.now() }),
       after: (end) => (end ? this.end("agent", Date.now()) : this.scheduleAlarm()),
+    });
+    this.desk = new WorkflowDesk(this.store, this.questions, {
+      sockets: () => this.ctx.getWebSockets(),
+      post: (message) => this.post(message),
+      enqueue: (item) => this.enqueue(item),
+      expire: (now) => this.expire(now),
+      schedule: () => this.scheduleAlarm(),
     });
   }
 
@@ -63,6 +77,8 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
         const greeting = renderAgentText(facts.greeting ?? "", facts).trim();
         if (greeting) this.store.addMessage(message("agent", greeting, now));
       }
+      // What workflows wrote before anyone opened the link (proactive messages) follows it.
+      this.desk.handOverEarly();
       this.enqueue({ kind: "event", id: outboxId(), event: "conversation.started", at: now });
     }
     const state = this.store.state();
@@ -75,7 +91,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     await this.scheduleAlarm();
     const view: ConversationView = {
       status: ended ? "ended" : "in-progress",
-      messages: this.store.messages(-1, true),
+      messages: this.questions.withStates(this.store.messages(-1, true)),
       ticket,
     };
     return { opened: true, view };
@@ -126,6 +142,8 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     if (Date.now() >= facts.expiresAt) return this.expire(Date.now());
     if (frame.type === "end") return this.end("person", Date.now());
     if (frame.type === "retry") return this.replies.retry(ws, facts, Date.now());
+    // Answers go to the workflow that asked; the agent does not reply to them.
+    if (frame.type === "answer") return this.desk.answer(ws, frame, Date.now());
 
     const now = Date.now();
     // The stored history is the log of the rate limit: exact across hibernation.
@@ -141,9 +159,26 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     } catch {} // already closed
   }
 
+  /** A workflow's message (docs/chat.md#questions): to live sockets, or kept for the next open. */
+  async postWorkflowMessage(
+    message: WorkflowMessage,
+    link: PendingLink,
+    now = Date.now(),
+  ): Promise<PostedMessage> {
+    if (this.erased) return { ok: false, reason: "revoked" };
+    return this.desk.post(message, link, now);
+  }
+
   /** The link was revoked: end the conversation and close every socket at once. */
   async revoke(now = Date.now()): Promise<void> {
-    if (!this.store.facts()) return;
+    if (!this.store.facts()) {
+      // Never opened: a workflow's later message is refused, its open questions close.
+      if (this.store.revokedAt() !== null) return;
+      this.store.setRevokedAt(now);
+      this.desk.closeQuestions(now);
+      return this.scheduleAlarm();
+    }
+    if (this.store.revokedAt() === null) this.store.setRevokedAt(now);
     // Your server revoked it: `server`, the word events to endpoints use too (docs/events.md).
     this.finish("server", now);
     closeAll(this.ctx.getWebSockets(), { type: "revoked" }, CLOSE_CODES.revoked, "revoked");
@@ -155,7 +190,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     this.erased = true;
     closeAll(this.ctx.getWebSockets(), { type: "revoked" }, CLOSE_CODES.revoked, "erased");
     // Every row goes; the tables stay, so a call still under way finds them empty, not missing.
-    const messages = this.store.erase();
+    const messages = this.store.erase() + this.questions.erase();
     await this.ctx.storage.deleteAlarm();
     this.alarmAt = null;
     return messages;
@@ -163,7 +198,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
 
   /** Every message, oldest first (docs/events.md#transcripts). */
   async transcript(): Promise<StoredMessage[]> {
-    return this.store.messages();
+    return this.questions.withStates(this.store.messages());
   }
 
   /** Ends an open conversation (person, agent or idle); a no-op once ended. */
@@ -186,7 +221,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
       const idleAt = activeAt + IDLE_TIMEOUT_MS;
       if (now >= facts.expiresAt && facts.expiresAt <= idleAt) await this.expire(now);
       else if (now >= idleAt) await this.end("idle", now);
-    }
+    } else if (!facts) this.desk.expirePending(now);
     await this.deliverOutbox(now);
     await this.scheduleAlarm();
   }
@@ -203,6 +238,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
     const state = this.store.state();
     if (!state || state.endedAt !== null) return false;
     this.store.setState({ ...state, endedAt: now, endReason: reason });
+    this.desk.closeQuestions(now);
     this.enqueue({ kind: "event", id: outboxId(), event: "conversation.ended", at: now, reason });
     return true;
   }
@@ -229,7 +265,7 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
   private async scheduleAlarm(): Promise<void> {
     if (this.erased) return;
     const state = this.store.state();
-    const times = [this.store.nextOutboxDue()];
+    const times = [this.store.nextOutboxDue(), this.desk.pendingExpiry()];
     const expiresAt = this.store.facts()?.expiresAt;
     const activeAt = this.store.lastActivityAt();
     if (state && activeAt !== null && state.endedAt === null) {

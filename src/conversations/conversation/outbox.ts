@@ -3,6 +3,7 @@ import { linkLedger } from "../../launch/ledger/client";
 import type { AppBindings } from "../../platform/env";
 import { log } from "../../platform/log";
 import { deliverConversationEvent } from "../workflow-triggers";
+import { tellAsker } from "./questions";
 import { type ConversationStore, linkEndReason } from "./store";
 
 /** Delays (ms) before the 1st, 2nd… retry of an item; the last repeats. */
@@ -21,19 +22,23 @@ export class OutboxDelivery {
   /** Delivers every item due at `now` (epoch ms); a failure is logged and retried later. */
   async deliver(now: number): Promise<void> {
     const facts = this.store.facts();
-    if (!facts) return;
     for (const { item, attempts } of this.store.dueOutbox(now)) {
       if (this.delivering.has(item.id)) continue;
+      // A question's asker needs no facts: a link never opened may close its questions. The
+      // other items are queued only once the conversation has facts.
+      if (!facts && item.kind !== "answer" && item.kind !== "close-question") continue;
       this.delivering.add(item.id);
       try {
-        if (item.kind === "link-ended") {
+        if (item.kind === "answer" || item.kind === "close-question") {
+          await tellAsker(this.env, item);
+        } else if (facts && item.kind === "link-ended") {
           await linkLedger(this.env, facts.workspaceId).endLink(
             facts.workspaceId,
             facts.linkId,
             item.at,
             item.reason ?? linkEndReason(this.store.state()?.endReason),
           );
-        } else {
+        } else if (facts && item.kind === "event") {
           await deliverConversationEvent(this.env, facts, item);
         }
         this.store.delivered(item.id);

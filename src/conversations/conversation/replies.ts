@@ -138,10 +138,17 @@ export class ReplyDesk {
   async retry(ws: WebSocket, facts: ConversationFacts, now: number): Promise<void> {
     const newest = this.store.messages(1, true)[0];
     if (newest?.role === "agent") {
-      return trySend(ws, frameText({ type: "message", message: richWire(newest) }));
+      trySend(ws, frameText({ type: "message", message: richWire(newest) }));
+      return;
     }
-    if (this.busy) return trySend(ws, frameText({ type: "typing", active: true }));
-    if (!newest) return sendError(ws, "invalid_message", "There is no message to answer yet.");
+    if (this.busy) {
+      trySend(ws, frameText({ type: "typing", active: true }));
+      return;
+    }
+    // A person's answer to a workflow's question is the workflow's to act on, not the agent's.
+    if (!newest || newest.answerTo) {
+      return sendError(ws, "invalid_message", "There is no message to answer yet.");
+    }
     const refused = admitRetry(this.store.retryTimes(now - 60_000), now);
     if (refused) return sendRefusal(ws, refused);
     this.store.addRetry(now);

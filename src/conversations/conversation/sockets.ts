@@ -18,16 +18,21 @@ export function sendRefusal(ws: WebSocket, refusal: Refusal): void {
 }
 
 /** Sends the frame; a socket that is closing misses it (the history has the message). */
-export function trySend(ws: WebSocket, frame: string): void {
+export function trySend(ws: WebSocket, frame: string): boolean {
   try {
     ws.send(frame);
-  } catch {} // a socket that is closing misses the frame; the history has it
+    return true;
+  } catch {
+    return false; // a socket that is closing misses the frame; the history has it
+  }
 }
 
-/** Sends `frame` to every socket. */
-export function broadcast(sockets: WebSocket[], frame: ServerFrame): void {
+/** Sends `frame` to every socket; returns how many took it. */
+export function broadcast(sockets: WebSocket[], frame: ServerFrame): number {
   const text = frameText(frame);
-  for (const socket of sockets) trySend(socket, text);
+  let sent = 0;
+  for (const socket of sockets) if (trySend(socket, text)) sent++;
+  return sent;
 }
 
 /** Sends `frame` to every socket, then closes each with `code` (the page's final state). */

@@ -4,6 +4,7 @@ import { HISTORY_READ_LIMIT } from "../brains/prompt";
 import { markdownBlocks } from "../markdown";
 import type { ConversationFacts, EndReason, StoredMessage } from "./contract";
 import { createMessagesTable, insertMessage, newestMessageAt, readMessages } from "./message-rows";
+import type { AskerItem, PendingLink } from "./questions";
 import { RecentMessages } from "./recent";
 
 /** A new message's id (`msg_` and 16 random characters). */
@@ -34,7 +35,8 @@ export type OutboxItem =
       at: number;
       /** Absent on items stored before reasons were recorded; they were ended by the person. */
       reason?: EndReason;
-    };
+    }
+  | AskerItem;
 
 /** The link's end reason for an item queued before items carried one (revocations queue none). */
 export function linkEndReason(reason: EndReason | null | undefined): EndReason {
@@ -46,8 +48,9 @@ export function linkEndReason(reason: EndReason | null | undefined): EndReason {
  * A stored reason in today's words: revocations were once stored as `revoked`, a second word for
  * what events call `server` (docs/events.md#event-types); items queued then still read as `server`.
  */
-function currentReason<T extends { reason?: EndReason }>(item: T): T {
-  return (item.reason as string) === "revoked" ? { ...item, reason: "server" } : item;
+function currentReason(item: OutboxItem): OutboxItem {
+  if (!("reason" in item) || (item.reason as string) !== "revoked") return item;
+  return { ...item, reason: "server" };
 }
 
 /**
@@ -88,6 +91,24 @@ export class ConversationStore {
     const held = this.recent?.newest(1);
     const newest = held ? (held[0]?.at ?? null) : newestMessageAt(this.sql);
     return newest === null ? opened : Math.max(opened, newest);
+  }
+
+  /** The link a workflow wrote to before the first open (docs/chat.md#questions), or null. */
+  pendingLink(): PendingLink | null {
+    return this.read<PendingLink>("pending");
+  }
+
+  setPendingLink(link: PendingLink): void {
+    this.write("pending", link);
+  }
+
+  /** When the link was revoked (epoch ms), or null; erased counts as revoked (`erased`). */
+  revokedAt(): number | null {
+    return this.read<number>("revokedAt");
+  }
+
+  setRevokedAt(at: number): void {
+    this.write("revokedAt", at);
   }
 
   setFacts(facts: ConversationFacts): void {
@@ -231,6 +252,8 @@ export class ConversationStore {
     this.meta.clear();
     this.recent = null;
     this.nextDue = undefined;
+    // Holds nothing of the person: a workflow's late message is refused rather than kept.
+    this.setRevokedAt(0);
     return messages;
   }
 

@@ -55,6 +55,22 @@ export const BlockSchema: z.ZodMiniType<Block> = z.union([
   }),
 ]);
 
+/** An option of a workflow's question: the button shows `label`, the answer sends `value`. */
+export const QuestionOptionSchema = z.object({ label: z.string(), value: z.string() });
+
+/**
+ * A workflow's question on an agent message (docs/chat.md#questions): options as buttons, a text
+ * answer when `allowText`; `closed` once answered, or when its conversation or link ended.
+ */
+export const WireQuestionSchema = z.object({
+  id: z.string(),
+  options: z.array(QuestionOptionSchema),
+  allowText: z.boolean(),
+  closed: z.optional(z.boolean()),
+});
+/** A question as the page sees it. */
+export type WireQuestion = z.infer<typeof WireQuestionSchema>;
+
 export const WireMessageSchema = z.object({
   id: z.string(),
   role: z.enum(["agent", "person"]),
@@ -64,6 +80,11 @@ export const WireMessageSchema = z.object({
   blocks: z.optional(z.array(BlockSchema)),
   /** The reply was cut off midway: `text` is what had arrived (docs/chat.md#replies). */
   interrupted: z.optional(z.boolean()),
+  /** Written by a workflow (send_message, ask_person), not by the agent's brain. */
+  source: z.optional(z.literal("workflow")),
+  question: z.optional(WireQuestionSchema),
+  /** The person's answer to this question (the id), not a message the agent replies to. */
+  answerTo: z.optional(z.string()),
 });
 /** A message as the page sees it. */
 export type WireMessage = z.infer<typeof WireMessageSchema>;
@@ -73,6 +94,8 @@ export const ClientFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("message"), text: z.string() }),
   z.object({ type: z.literal("end") }),
   z.object({ type: z.literal("retry") }),
+  // The person's answer to a workflow's question (docs/chat.md#questions).
+  z.object({ type: z.literal("answer"), questionId: z.string(), value: z.string() }),
 ]);
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
 
@@ -83,6 +106,8 @@ export const SocketErrorCodeSchema = z.enum([
   "rate_limited",
   "conversation_ended",
   "reply_failed",
+  "invalid_request",
+  "question_closed",
 ]);
 export type SocketErrorCode = z.infer<typeof SocketErrorCodeSchema>;
 
@@ -119,7 +144,7 @@ export function parseClientFrame(data: string | ArrayBuffer): ClientFrame | stri
   const frame = ClientFrameSchema.safeParse(value);
   return frame.success
     ? frame.data
-    : 'Send {"type":"message","text":"..."}, {"type":"retry"} or {"type":"end"}.';
+    : 'Send {"type":"message","text":"..."}, {"type":"answer","questionId":"...","value":"..."}, {"type":"retry"} or {"type":"end"}.';
 }
 
 /** Reads a frame the server sent; null for anything that is not one. */
@@ -144,6 +169,9 @@ export function toWire(message: {
   text: string;
   at: number;
   interrupted?: boolean;
+  source?: "workflow";
+  question?: WireQuestion;
+  answerTo?: string;
 }): WireMessage {
   const wire: WireMessage = {
     id: message.id,
@@ -152,5 +180,8 @@ export function toWire(message: {
     at: new Date(message.at).toISOString(),
   };
   if (message.interrupted) wire.interrupted = true;
+  if (message.source) wire.source = message.source;
+  if (message.question) wire.question = message.question;
+  if (message.answerTo) wire.answerTo = message.answerTo;
   return wire;
 }
