@@ -47,9 +47,9 @@ describe("create_link across a restart", () => {
       200,
     );
     const made = () =>
-      env.DB.prepare("SELECT id, token_hash FROM links WHERE workspace_id = ?")
+      env.DB.prepare("SELECT id, token_hash, expires_at FROM links WHERE workspace_id = ?")
         .bind(ws.workspaceId)
-        .all<{ id: string; token_hash: string }>();
+        .all<{ id: string; token_hash: string; expires_at: number }>();
     await vi.waitFor(
       async () => {
         if ((await made()).results.length !== 1) throw new Error("no link yet");
@@ -72,6 +72,10 @@ describe("create_link across a restart", () => {
     expect(calls).toBe(2);
     const links = (await made()).results;
     expect(links).toHaveLength(1);
-    expect(ended.nodes[1]?.output).toMatchObject({ id: links[0]?.id, status: "pending" });
+    expect(ended.nodes[1]?.output).toMatchObject({
+      id: links[0]?.id,
+      status: "pending",
+      expiresAt: new Date(links[0]?.expires_at ?? 0).toISOString(),
+    });
   });
 });

@@ -82,10 +82,14 @@ export async function createLink(
   if (existing) {
     const same = existing.workspaceId === workspaceId && existing.tokenHash === link.tokenHash;
     if (!same) throw new Error("A workflow's link id is taken by another link.");
-  } else {
-    const made = await create(link);
-    if (!made.ok) return made;
+    // Answered as first made: its expiry counted from the first try, not this one.
+    return {
+      ok: true,
+      value: createdView(env, { ...link, expiresAt: existing.expiresAt }, request.token),
+    };
   }
+  const made = await create(link);
+  if (!made.ok) return made;
   return { ok: true, value: createdView(env, link, request.token) };
 }
 
