@@ -169,8 +169,9 @@ describe("create_link", () => {
   });
 
   it("creates a new link in a replay: the replay is another execution", async () => {
-    const { flow, record } = await run([linkNode()]);
+    const { flow, record, answer } = await run([linkNode()]);
     const first = nodeOf(record, "link")?.output as { id: string } | undefined;
+    const token = tokenOf((JSON.parse(answer) as { url: string }).url);
     const replayed = await expectJson<{ id: string }>(
       await call("POST", `/v1/manage/workflows/${flow.id}/executions/${record.id}/replay`, {
         token: ws.ownerToken,
@@ -190,6 +191,9 @@ describe("create_link", () => {
     expect(second?.id).toMatch(/^lnk_/);
     expect(second?.id).not.toBe(first?.id);
     expect(await linkRow(second?.id ?? "")).toMatchObject({ status: "pending" });
+    // The replay's input (the call) and record hold neither token.
+    expect(JSON.stringify(again)).not.toContain(token);
+    expect(JSON.stringify(again.nodes[0]?.output)).toBe(JSON.stringify(record.nodes[0]?.output));
   });
 
   it("counts against the workspace's cap of pending links", async () => {
