@@ -3,6 +3,7 @@
  * deliveries, and the Durable Object classes.
  */
 
+import { ANALYSES_QUEUE, type AnalysisJob, consumeAnalyses } from "./conversations/analysis";
 import type { DeliveryMessage } from "./events/contract";
 import { consumeDeliveries } from "./events/delivery";
 import type { AppBindings } from "./platform/env";
@@ -13,9 +14,15 @@ export { LinkLedger } from "./launch/ledger/object";
 export { WorkflowRunner } from "./workflows/runner/object";
 export { MaintenanceJob } from "./workspace/jobs/object";
 
-/** HTTP through the app; the queue's messages are deliveries of lifecycle events (docs/events.md). */
+/**
+ * HTTP through the app; the queues' messages are deliveries of lifecycle events (docs/events.md)
+ * and analyses of ended conversations (docs/api/conversations.md#analysis).
+ */
 export default {
   fetch: (request: Request, env: AppBindings, ctx?: ExecutionContext) =>
     appFor(request).fetch(request, env, ctx),
-  queue: consumeDeliveries,
-} satisfies ExportedHandler<AppBindings, DeliveryMessage>;
+  queue: (batch: MessageBatch<unknown>, env: AppBindings) =>
+    batch.queue === ANALYSES_QUEUE
+      ? consumeAnalyses(batch as MessageBatch<AnalysisJob>, env)
+      : consumeDeliveries(batch as MessageBatch<DeliveryMessage>, env),
+} satisfies ExportedHandler<AppBindings, unknown>;

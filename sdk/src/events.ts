@@ -16,6 +16,11 @@ export type EventType = LifecycleEvent["type"] | TestEvent["type"];
  * `conversation_event` trigger gets; a revoked open link is `server` (docs/events.md#event-types).
  */
 export type EndReason = NonNullable<LifecycleEvent["data"]["reason"]>;
+/**
+ * An ended conversation's analysis: `conversation.analyzed`'s `data.analysis`, and the look-up's
+ * `conversation.analysis` once ready (docs/events.md#conversationanalyzed).
+ */
+export type ConversationAnalysis = components["schemas"]["ConversationAnalysis"];
 
 /** A delivery that is not from agent-edge, altered, too old, or not an event. */
 export class EventVerificationError extends Error {

@@ -10,6 +10,7 @@ import type { components, paths } from "./schema.js";
 
 export { AgentEdgeError } from "./errors.js";
 export {
+  type ConversationAnalysis,
   type EndReason,
   type Event,
   type EventType,

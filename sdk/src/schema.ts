@@ -1157,12 +1157,14 @@ export interface components {
                     status: "in-progress" | "ended";
                     startedAt: string;
                     endedAt: string | null;
+                    analysis?: components["schemas"]["ConversationAnalysis"];
                 } | null;
                 /**
                  * @description conversation.ended only
                  * @enum {string}
                  */
                 reason?: "person" | "agent" | "idle" | "server" | "expired";
+                analysis?: components["schemas"]["ConversationAnalysis"] & unknown;
                 /** @description conversation.ended to an endpoint with includeTranscript */
                 messages?: {
                     id: string;
@@ -1174,9 +1176,28 @@ export interface components {
             };
         };
         /** @enum {string} */
-        EventType: "link.created" | "conversation.started" | "conversation.ended" | "link.expired" | "link.revoked";
+        EventType: "link.created" | "conversation.started" | "conversation.ended" | "link.expired" | "link.revoked" | "conversation.analyzed";
         /** @enum {string} */
         LinkStatus: "pending" | "active" | "ended" | "expired" | "revoked";
+        /** @description The ended conversation's analysis once ready (docs/api/launch.md#analysis); absent before, and for agents without analysis */
+        ConversationAnalysis: {
+            /**
+             * @description failed: the brain failed on every try; summary and every field are null
+             * @enum {string}
+             */
+            status: "completed" | "failed";
+            /** @description null when not asked for or failed */
+            summary: string | null;
+            /** @description Every field by name; null when unknown or when its value failed */
+            data: {
+                [key: string]: string | number | boolean | null;
+            };
+            /** @description Values that failed their field's type or options (then null) */
+            problems: {
+                field: string;
+                message: string;
+            }[];
+        };
         TestEvent: {
             id: string;
             /** @enum {string} */
@@ -1367,7 +1388,7 @@ export interface components {
             /** @description An agent of the workspace */
             agentId: string;
             /** @description The events that start the workflow. Default: "conversation.started", "conversation.ended". */
-            events?: ("conversation.started" | "conversation.ended")[];
+            events?: ("conversation.started" | "conversation.ended" | "conversation.analyzed")[];
         };
         /** @description Connections leaving it carry `branch: "true"` or `"false"`. */
         ConditionNode: {
@@ -1713,6 +1734,7 @@ export interface components {
                 status: "in-progress" | "ended";
                 startedAt: string;
                 endedAt: string | null;
+                analysis?: components["schemas"]["ConversationAnalysis"];
             } | null;
         };
         /** @description A page of a list, its items in `data` in the list's order (docs/api/README.md#lists-and-paging) */
@@ -1862,8 +1884,25 @@ export interface components {
                 options?: (string | number | boolean)[];
                 description?: string;
             }[];
+            analysis: components["schemas"]["AnalysisSettings"];
             createdAt: string;
             updatedAt: string;
+        };
+        /** @description What is learned from each ended conversation; null for nothing */
+        AnalysisSettings: {
+            /** @description Write a short summary of the conversation */
+            summary: boolean;
+            /** @description Data to extract, at most 20 fields with unique names */
+            fields: components["schemas"]["AnalysisField"][];
+        } | null;
+        AnalysisField: {
+            name: string;
+            /** @enum {string} */
+            type: "string" | "number" | "integer" | "boolean";
+            /** @description What the field holds: the brain reads it to fill the field */
+            description: string;
+            /** @description string fields only: the value must be one of these */
+            options?: string[];
         };
         CreateAgent: {
             name: string;
@@ -1876,6 +1915,7 @@ export interface components {
             model?: string | null;
             /** @default [] */
             parameters?: components["schemas"]["ParameterDefinition"][];
+            analysis?: components["schemas"]["AnalysisSettings"] & unknown;
         };
         ParameterDefinition: {
             name: string;
@@ -1900,6 +1940,7 @@ export interface components {
             /** @description Workers AI model of the agent's brain when the AI binding is configured (default @cf/meta/llama-3.1-8b-instruct) */
             model?: string | null;
             parameters?: components["schemas"]["ParameterDefinition"][];
+            analysis?: components["schemas"]["AnalysisSettings"] & unknown;
         };
         Channel: {
             id: string;
@@ -2431,6 +2472,7 @@ export interface components {
                 status: "in-progress" | "ended";
                 startedAt: string;
                 endedAt: string | null;
+                analysis?: components["schemas"]["ConversationAnalysis"];
                 /** @description Every message, oldest first; an agent's with its Markdown `blocks`, as the chat shows them */
                 messages: {
                     id: string;

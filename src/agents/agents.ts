@@ -26,6 +26,7 @@ function toAgent(row: Agent): AgentView {
     instructions: row.instructions,
     model: row.model,
     parameters: row.parameters,
+    analysis: row.analysis ?? null,
     createdAt: isoTime(row.createdAt),
     updatedAt: isoTime(row.updatedAt),
   };
@@ -73,6 +74,7 @@ export async function createAgent(
     instructions: input.instructions ?? null,
     model: input.model ?? null,
     parameters: input.parameters as ParameterDefinition[],
+    analysis: input.analysis ?? null,
     createdAt: now,
     updatedAt: now,
   };
@@ -140,6 +142,7 @@ export async function updateAgent(
       instructions: next.instructions ?? null,
       model: next.model ?? null,
       parameters: next.parameters,
+      analysis: next.analysis ?? null,
       updatedAt: now,
     })
     .where(eq(agents.id, agentId));

@@ -51,6 +51,8 @@ export async function openChatSession(
     globalTask: link.globalTask,
     startedAt: link.startedAt ?? now,
     expiresAt: link.expiresAt,
+    // Kept only when asked for: every conversation stores its facts.
+    ...(agent.analysis ? { analysis: agent.analysis } : {}),
   };
   const opened = await conversation(env, link.sessionId).open(facts, now);
   if (!opened.opened) {

@@ -1,21 +1,34 @@
 /**
- * Workflow events of conversations (docs/events.md#conversation-events-to-workflows): `conversation.started` and
- * `conversation.ended` start every running workflow of the workspace that has a
+ * Workflow events of conversations (docs/events.md#conversation-events-to-workflows): `conversation.started`,
+ * `conversation.ended` and `conversation.analyzed` start every running workflow of the workspace that has a
  * `conversation_event` trigger for the conversation's agent listening to that event.
  */
 
 import { and, eq } from "drizzle-orm";
 import { database } from "../db/database";
-import { workflows } from "../db/schema";
+import { type ConversationAnalysis, workflows } from "../db/schema";
 import { sha256Hex } from "../platform/crypto";
 import type { AppBindings } from "../platform/env";
 import { isoTime } from "../platform/ids";
 import type { ConversationEventNode, WorkflowNode } from "../workflows/nodes";
 import { workflowRunner } from "../workflows/runner/client";
 import type { ConversationFacts, EndReason } from "./conversation/contract";
-import type { OutboxItem } from "./conversation/store";
 
-type EventItem = Extract<OutboxItem, { kind: "event" }>;
+/** One conversation event: an outbox item of the Conversation, or a finished analysis. */
+type EventItem = {
+  /** Unique per event: execution ids are derived from it. */
+  id: string;
+  event: "conversation.started" | "conversation.ended" | "conversation.analyzed";
+  at: number;
+  reason?: EndReason;
+  analysis?: ConversationAnalysis;
+};
+
+/** What the event's output tells of the conversation. */
+type EventFacts = Pick<
+  ConversationFacts,
+  "workspaceId" | "linkId" | "sessionId" | "flowId" | "channelId" | "participantExternalId"
+> & { participant: { name: string | null } };
 
 /** The trigger's output: what later nodes read as `{{<trigger key>.<field>}}`. */
 export type ConversationEventOutput = {
@@ -29,10 +42,12 @@ export type ConversationEventOutput = {
   participant: { name: string | null; externalId: string | null };
   /** conversation.ended only: the same word its event to endpoints carries (docs/events.md). */
   reason?: EndReason;
+  /** conversation.analyzed only: the analysis, as its event to endpoints carries it. */
+  analysis?: ConversationAnalysis;
 };
 
 /** The event's trigger output. */
-export function eventOutput(facts: ConversationFacts, item: EventItem): ConversationEventOutput {
+export function eventOutput(facts: EventFacts, item: EventItem): ConversationEventOutput {
   return {
     event: item.event,
     at: isoTime(item.at),
@@ -42,6 +57,7 @@ export function eventOutput(facts: ConversationFacts, item: EventItem): Conversa
     channelId: facts.channelId,
     participant: { name: facts.participant.name, externalId: facts.participantExternalId },
     ...(item.reason ? { reason: item.reason } : {}),
+    ...(item.analysis ? { analysis: item.analysis } : {}),
   };
 }
 
@@ -52,7 +68,7 @@ export function eventOutput(facts: ConversationFacts, item: EventItem): Conversa
  */
 export async function deliverConversationEvent(
   env: AppBindings,
-  facts: ConversationFacts,
+  facts: EventFacts,
   item: EventItem,
 ): Promise<void> {
   const rows = await database(env)

@@ -12,6 +12,7 @@ export const EVENT_TYPES = [
   "conversation.ended",
   "link.expired",
   "link.revoked",
+  "conversation.analyzed",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -74,6 +74,25 @@ export type ParameterDefinition = {
   description?: string;
 };
 
+/** An agent's analysis of its ended conversations (docs/api/manage.md#analysis). */
+export type AnalysisSettings = {
+  summary: boolean;
+  fields: {
+    name: string;
+    type: "string" | "number" | "integer" | "boolean";
+    description: string;
+    options?: string[];
+  }[];
+};
+
+/** A conversation's analysis as stored and shown (docs/events.md#conversationanalyzed). */
+export type ConversationAnalysis = {
+  status: "completed" | "failed";
+  summary: string | null;
+  data: Record<string, string | number | boolean | null>;
+  problems: { field: string; message: string }[];
+};
+
 export const agents = sqliteTable(
   "agents",
   {
@@ -88,6 +107,8 @@ export const agents = sqliteTable(
     /** Workers AI model of the agent's brain; null: the default (docs/api/conversations.md). */
     model: text("model"),
     parameters: text("parameters", { mode: "json" }).$type<ParameterDefinition[]>().notNull(),
+    /** What to learn from each ended conversation; null for none (docs/api/manage.md#analysis). */
+    analysis: text("analysis", { mode: "json" }).$type<AnalysisSettings>(),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
@@ -149,6 +170,8 @@ export const links = sqliteTable(
     startedAt: integer("started_at"),
     endedAt: integer("ended_at"),
     revokedAt: integer("revoked_at"),
+    /** The ended conversation's analysis once ready (docs/api/launch.md#analysis); erased with the row. */
+    analysis: text("analysis", { mode: "json" }).$type<ConversationAnalysis>(),
   },
   (t) => [
     index("links_workspace_status_expiry").on(t.workspaceId, t.status, t.expiresAt),

@@ -1,5 +1,6 @@
 /** Shapes of lifecycle events shared by the ledger, the outbox and the consumer (docs/events.md#bodies). */
 import type { EndReason } from "../conversations/conversation/contract";
+import type { ConversationAnalysis } from "../db/schema";
 
 /** The link as events show it: the look-up shape without its conversation (docs/events.md#bodies). */
 export type EventLink = {
@@ -30,6 +31,8 @@ export type EventData = {
   conversation: EventConversation;
   /** `conversation.ended` only. */
   reason?: EventEndReason;
+  /** `conversation.analyzed` only (docs/events.md#conversationanalyzed). */
+  analysis?: ConversationAnalysis;
 };
 
 /** The queue's message: which delivery to attempt. */

@@ -2,7 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { END_REASONS } from "../conversations/conversation/contract";
 import { EVENT_TYPES } from "../db/event-tables";
-import { LaunchSchema } from "../launch";
+import { ConversationAnalysisSchema, LaunchSchema } from "../launch";
 import { once } from "../platform/once";
 import { listQuery, pageSchema } from "../platform/paging";
 
@@ -150,6 +150,9 @@ export const eventSchemas = once(() => {
         link: LaunchSchema.omit({ conversation: true }),
         conversation: LaunchSchema.shape.conversation,
         reason: z.enum(END_REASONS).optional().openapi({ description: "conversation.ended only" }),
+        analysis: ConversationAnalysisSchema.optional().openapi({
+          description: "conversation.analyzed only",
+        }),
         messages: z
           .array(
             z.object({

@@ -1,7 +1,15 @@
 export { findLinkRow } from "./link-rules";
-export { effectiveStatus, launchAddresses, ledgerValue, openLinkByToken } from "./links";
+export {
+  effectiveStatus,
+  eventConversation,
+  launchAddresses,
+  ledgerValue,
+  openLinkByToken,
+  toLaunch,
+} from "./links";
 export type { LaunchEnv } from "./rate-limit";
 export {
+  ConversationAnalysisSchema,
   CreatedLaunchSchema,
   CreateLaunchSchema,
   LaunchSchema,

@@ -154,9 +154,18 @@ export function toLaunch(link: Link, now: number): Launch {
             status: link.endedAt === null ? "in-progress" : "ended",
             startedAt: isoTime(link.startedAt),
             endedAt: isoTimeOrNull(link.endedAt),
+            // Once ready; absent before and for agents without analysis (docs/api/launch.md#analysis).
+            ...(link.analysis ? { analysis: link.analysis } : {}),
           }
         : null,
   };
+}
+
+/** The conversation as events show it: without the analysis, which only `conversation.analyzed` carries. */
+export function eventConversation(conversation: Launch["conversation"]) {
+  if (!conversation) return null;
+  const { analysis: _, ...shown } = conversation;
+  return shown;
 }
 
 /** Looks up a link in the caller's scope (404 not_found, 403 forbidden_flow). */

@@ -109,6 +109,22 @@ export const CreatedLaunchSchema = z
   .openapi("CreatedLaunch");
 export type CreatedLaunch = z.infer<typeof CreatedLaunchSchema>;
 
+/** The analysis of one ended conversation (docs/api/launch.md#analysis). */
+export const ConversationAnalysisSchema = z
+  .object({
+    status: z.enum(["completed", "failed"]).openapi({
+      description: "failed: the brain failed on every try; summary and every field are null",
+    }),
+    summary: z.string().nullable().openapi({ description: "null when not asked for or failed" }),
+    data: z
+      .record(z.string(), z.union([z.string(), z.number(), z.boolean()]).nullable())
+      .openapi({ description: "Every field by name; null when unknown or when its value failed" }),
+    problems: z
+      .array(z.object({ field: z.string(), message: z.string() }))
+      .openapi({ description: "Values that failed their field's type or options (then null)" }),
+  })
+  .openapi("ConversationAnalysis");
+
 export const LaunchSchema = z
   .object({
     id: z.string(),
@@ -125,6 +141,10 @@ export const LaunchSchema = z
         status: z.enum(["in-progress", "ended"]),
         startedAt: z.string(),
         endedAt: z.string().nullable(),
+        analysis: ConversationAnalysisSchema.optional().openapi({
+          description:
+            "The ended conversation's analysis once ready (docs/api/launch.md#analysis); absent before, and for agents without analysis",
+        }),
       })
       .nullable()
       .openapi({ description: "null until the link is first opened" }),

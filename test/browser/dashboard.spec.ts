@@ -141,6 +141,16 @@ describe("the dashboard", () => {
       .toBe(true);
     await dialog.getByRole("button", { name: "Remove parameter bad name!" }).click();
     await dialog.getByLabel("Required").check();
+    // Analysis (docs/api/manage.md#analysis): a field without a description is refused in the
+    // browser, numbered as the section shows it.
+    await dialog.getByLabel("Analyse each conversation once it ended").check();
+    await dialog.getByRole("button", { name: "Add a field" }).click();
+    const field = dialog.getByRole("group", { name: "Field 1" });
+    await field.getByLabel("Name").fill("invoice_total");
+    await field.getByLabel("Type").selectOption("number");
+    await dialog.getByRole("button", { name: "Create agent" }).click();
+    await expect.poll(() => describedBy(field.getByLabel("Description"))).toMatch(/^Field 1: /);
+    await field.getByLabel("Description").fill("The invoice's total");
     await shot("2a-new-agent");
     expect(await seriousFindings()).toEqual([]);
     await dialog.getByRole("button", { name: "Create agent" }).click();
@@ -151,6 +161,10 @@ describe("the dashboard", () => {
     expect(agent.parameters).toEqual([
       expect.objectContaining({ name: "invoiceId", type: "string", required: true }),
     ]);
+    expect(agent.analysis).toEqual({
+      summary: true,
+      fields: [{ name: "invoice_total", type: "number", description: "The invoice's total" }],
+    });
     await row.getByRole("button", { name: "Channels of Billing helper" }).click();
     const channels = current.getByRole("dialog", { name: "Channels of Billing helper" });
     await channels.getByLabel("New widget channel").fill("Website");

@@ -4,6 +4,7 @@
  * person's external id; a person chats on one link's page and the owner reads the transcript, ends
  * the conversation (the chat learns it) and revokes another link, each after a confirm dialog; a
  * member sees the same pages without those controls; the page works at 375 px and in dark mode.
+ * The agent analyses its conversations: the ended one's page shows its summary and fields.
  * axe-core finds nothing serious or critical on any screen or dialog. Screenshots go to
  * test-results/browser/links-*.png.
  */
@@ -106,6 +107,17 @@ beforeAll(async () => {
   server = await startWranglerServer();
   api = fetchApi(server.base);
   demo = await seedDemoWorkspace(api, server.operatorToken);
+  // Ended conversations are analysed (docs/api/manage.md#analysis): the scripted brain's stand-in.
+  const analysed = await api("PATCH", `/v1/manage/agents/${demo.agentId}`, {
+    token: demo.memberToken,
+    body: {
+      analysis: {
+        summary: true,
+        fields: [{ name: "seats", type: "integer", description: "Seats asked for" }],
+      },
+    },
+  });
+  expect(analysed.status, analysed.text).toBe(200);
   ada = await createLink("Ada", "cus_ada");
   bob = await createLink("Bob", "cus_bob");
   for (let i = 1; i <= FILLER_LINKS; i++) await createLink(`Person ${i}`, `cus_${i}`);
@@ -245,6 +257,12 @@ describe("the Links screen", () => {
     expect(await current.getByRole("button", { name: "End conversation" }).count()).toBe(0);
     const looked = await api("GET", `/v1/widget/launches/${link.id}`, { token: demo.widgetKey });
     expect(looked.json.status).toBe("ended");
+    // The analysis comes after the end; the page reads the link again until it is there.
+    const analysis = current.getByRole("region", { name: "Analysis" });
+    await analysis.getByText(/messages with Onboarding assistant/).waitFor();
+    const seats = analysis.getByRole("row", { name: /seats/ });
+    expect(await seats.getByRole("cell").allTextContents()).toEqual(["Unknown"]);
+    expect(await seriousFindings(current)).toEqual([]);
     await shot(current, "5-ended");
     await chat.context().close();
   });

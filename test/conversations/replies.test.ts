@@ -16,7 +16,7 @@ const history = [{ role: "person" as const, text: "Hello" }];
 
 /** A brain whose reply is whatever `answer` does. */
 function brain(answer: () => Promise<{ text: string; end: boolean }>): AgentBrain {
-  return { kind: "scripted", reply: answer };
+  return { kind: "scripted", reply: answer, analyze: async () => ({}) };
 }
 
 describe("replyWithin (docs/api/conversations.md#replies)", () => {

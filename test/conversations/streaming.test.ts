@@ -117,6 +117,7 @@ async function answerWith(brain: AgentBrain) {
     const ends: boolean[] = [];
     const watched: AgentBrain = {
       kind: brain.kind,
+      analyze: (request, signal) => brain.analyze(request, signal),
       reply: (c, h, onDelta, signal) =>
         brain.reply(
           c,

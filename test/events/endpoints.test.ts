@@ -35,6 +35,7 @@ describe("event endpoints", () => {
       "conversation.ended",
       "link.expired",
       "link.revoked",
+      "conversation.analyzed",
     ]);
     expect(created).toMatchObject({ status: "enabled", includeTranscript: false });
     const listed = await expectJson<{ data: Endpoint[] }>(

@@ -7,9 +7,13 @@
  *   - `ok`:    the pieces of REPLY, one chunk each, then `[DONE]`
  *   - `cut`:   the first two pieces, then the connection is destroyed midway
  *   - `error`: 401 with OpenAI's error body
+ *   - `json`:  one unstreamed completion whose content is ANALYSIS as JSON (JSON output mode)
  * - `GET /requests/<id>`: the requests received for `id`, `{authorization, body}` each
  */
 import http from "node:http";
+
+/** What `json` answers, as the message's content. */
+export const ANALYSIS = { summary: "Ada asked about her plan.", data: { plan: "pro", seats: "3" } };
 
 /** What `ok` streams, piece by piece; it ends the conversation. */
 export const REPLY = ["Hello Ada, ", "the **Pro** plan ", "is ready.", " [E", "ND]"];
@@ -42,6 +46,19 @@ export function startFakeOpenAi() {
               type: "invalid_request_error",
               code: "invalid_api_key",
             },
+          }),
+        );
+      }
+      if (scenario === "json") {
+        response.writeHead(200, { "content-type": "application/json" });
+        const message = { role: "assistant", content: JSON.stringify(ANALYSIS) };
+        return response.end(
+          JSON.stringify({
+            id: "chatcmpl-fake",
+            object: "chat.completion",
+            created: 1,
+            model: "fake-model",
+            choices: [{ index: 0, message, finish_reason: "stop" }],
           }),
         );
       }

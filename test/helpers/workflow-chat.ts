@@ -114,6 +114,7 @@ export async function installRecordingBrain(
       histories.push(history.map(({ role, text }) => ({ role, text })));
       return { text: "Noted.", end: false };
     },
+    analyze: async () => ({}),
   };
   await runInDurableObject(stub, (instance) => {
     (instance as unknown as { replies: { brain: AgentBrain } }).replies.brain = brain;

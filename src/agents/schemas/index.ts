@@ -1,6 +1,9 @@
 /** Agent schemas (docs/api/manage.md#agents-and-channels): what creates, changes and shows an agent. */
 import { z } from "@hono/zod-openapi";
 import { PROTOTYPE_KEYS } from "../../platform/json";
+import { AnalysisSettingsSchema } from "./analysis";
+
+export { AnalysisSettingsSchema, MAX_ANALYSIS_FIELDS } from "./analysis";
 
 const ParameterValue = z.union([z.string(), z.number(), z.boolean()]);
 
@@ -70,6 +73,7 @@ const AgentFields = {
       "Workers AI model of the agent's brain when the AI binding is configured (default @cf/meta/llama-3.1-8b-instruct)",
   }),
   parameters: Parameters,
+  analysis: AnalysisSettingsSchema.nullable().optional(),
 };
 
 export const CreateAgentSchema = z
@@ -95,6 +99,9 @@ export const AgentSchema = z
         description: z.string().optional(),
       }),
     ),
+    analysis: AnalysisSettingsSchema.nullable().openapi({
+      description: "What is learned from each ended conversation; null for nothing",
+    }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

@@ -7,7 +7,14 @@ import type { AgentBrain } from "./types";
 export { DEFAULT_MODEL, OpenAiCompatibleBrain, WorkersAiBrain } from "./models";
 export { renderAgentText, systemPrompt } from "./prompt";
 export { ScriptedBrain } from "./scripted";
-export type { AgentBrain, BrainReply, DeltaSink, HistoryMessage } from "./types";
+export type {
+  AgentBrain,
+  AnalysisRequest,
+  BrainReply,
+  DeltaSink,
+  HistoryMessage,
+  RawAnalysis,
+} from "./types";
 
 /**
  * The OpenAI-compatible brain when all three LLM_* are set (a deliberate choice, winning over

@@ -5,14 +5,23 @@
 import { APIError } from "openai/core/error";
 import { Stream } from "openai/core/streaming";
 import type {
+  ChatCompletion,
   ChatCompletionChunk,
   ChatCompletionCreateParamsStreaming,
 } from "openai/resources/chat/completions";
 import type { AiRunner } from "../../platform/env";
 import type { ConversationContext } from "../conversation/contract";
+import { analysisJsonSchema, analysisMessages, parseAnalysis } from "./analysis-prompt";
 import { chatMessages } from "./prompt";
 import { streamReply } from "./stream-reply";
-import type { AgentBrain, BrainReply, DeltaSink, HistoryMessage } from "./types";
+import type {
+  AgentBrain,
+  AnalysisRequest,
+  BrainReply,
+  DeltaSink,
+  HistoryMessage,
+  RawAnalysis,
+} from "./types";
 
 /** Workers AI model used when the agent names none. */
 export const DEFAULT_MODEL = "@cf/meta/llama-3.1-8b-instruct";
@@ -42,6 +51,17 @@ export class WorkersAiBrain implements AgentBrain {
       onDelta,
     );
   }
+
+  /** One call in Workers AI's JSON mode (`response_format` with the fields' JSON schema). */
+  async analyze(request: AnalysisRequest, signal: AbortSignal): Promise<RawAnalysis> {
+    const model = request.context.agent.model ?? DEFAULT_MODEL;
+    const answer = this.ai.run(model, {
+      messages: analysisMessages(request),
+      response_format: { type: "json_schema", json_schema: analysisJsonSchema(request.settings) },
+    });
+    const body = (await Promise.race([answer, aborted(signal)])) as { response?: unknown };
+    return parseAnalysis(body?.response);
+  }
 }
 
 /** Where and as whom an OpenAI-compatible endpoint is called (LLM_BASE_URL, LLM_API_KEY, LLM_MODEL). */
@@ -65,12 +85,45 @@ export class OpenAiCompatibleBrain implements AgentBrain {
       stream: true,
     };
     const controller = abortWith(signal);
+    const response = await this.post(params, "text/event-stream", controller);
+    const events = Stream.fromSSEResponse<ChatCompletionChunk>(response, controller);
+    return streamReply(
+      pieces(events, (chunk) => chunk.choices[0]?.delta?.content),
+      onDelta,
+    );
+  }
+
+  /** One unstreamed call with `response_format: json_schema` (the fields' schema, strict). */
+  async analyze(request: AnalysisRequest, signal: AbortSignal): Promise<RawAnalysis> {
+    const params = {
+      model: this.config.model,
+      messages: analysisMessages(request),
+      response_format: {
+        type: "json_schema",
+        json_schema: {
+          name: "conversation_analysis",
+          schema: analysisJsonSchema(request.settings),
+          strict: true,
+        },
+      },
+    };
+    const response = await this.post(params, "application/json", abortWith(signal));
+    const body = (await response.json()) as ChatCompletion;
+    return parseAnalysis(body.choices[0]?.message?.content);
+  }
+
+  /** POSTs to `{baseUrl}/chat/completions`. @throws APIError for a status other than 2xx */
+  private async post(
+    params: object,
+    accept: string,
+    controller: AbortController,
+  ): Promise<Response> {
     const response = await fetch(`${this.config.baseUrl.replace(/\/+$/, "")}/chat/completions`, {
       method: "POST",
       headers: {
         authorization: `Bearer ${this.config.apiKey}`,
         "content-type": "application/json",
-        accept: "text/event-stream",
+        accept,
       },
       body: JSON.stringify(params),
       signal: controller.signal,
@@ -80,11 +133,7 @@ export class OpenAiCompatibleBrain implements AgentBrain {
       const error = parseJson(text) as { error?: object } | undefined;
       throw APIError.generate(response.status, error?.error ?? error, text, response.headers);
     }
-    const events = Stream.fromSSEResponse<ChatCompletionChunk>(response, controller);
-    return streamReply(
-      pieces(events, (chunk) => chunk.choices[0]?.delta?.content),
-      onDelta,
-    );
+    return response;
   }
 }
 
@@ -102,6 +151,14 @@ function abortWith(signal: AbortSignal): AbortController {
   if (signal.aborted) controller.abort(signal.reason);
   else signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
   return controller;
+}
+
+/** Rejects when `signal` aborts (a model call that cannot be cancelled still loses the race). */
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+  });
 }
 
 function parseJson(text: string): unknown {

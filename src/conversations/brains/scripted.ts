@@ -1,7 +1,15 @@
 /** The deterministic brain, streaming word by word (docs/api/conversations.md#replies). */
 import type { ConversationContext } from "../conversation/contract";
 import { renderAgentText } from "./prompt";
-import type { AgentBrain, BrainReply, DeltaSink, HistoryMessage } from "./types";
+import { scriptedAnalysis } from "./scripted-analysis";
+import type {
+  AgentBrain,
+  AnalysisRequest,
+  BrainReply,
+  DeltaSink,
+  HistoryMessage,
+  RawAnalysis,
+} from "./types";
 
 const FAREWELL = /\b(bye|goodbye|good bye|that's all|that is all)\b/i;
 
@@ -30,6 +38,11 @@ export class ScriptedBrain implements AgentBrain {
       onDelta(word);
     }
     return reply;
+  }
+
+  /** The deterministic stand-in (scripted-analysis.ts). */
+  async analyze(request: AnalysisRequest): Promise<RawAnalysis> {
+    return scriptedAnalysis(request);
   }
 }
 

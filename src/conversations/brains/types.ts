@@ -1,4 +1,5 @@
 /** What every agent brain is (docs/api/conversations.md#replies). */
+import type { AnalysisSettings } from "../../db/schema";
 import type { ConversationContext } from "../conversation/contract";
 
 /** One message of the history, oldest first. */
@@ -9,6 +10,17 @@ export type BrainReply = { text: string; end: boolean };
 
 /** Where a reply's pieces of text go as they come, in order; together they are its text so far. */
 export type DeltaSink = (text: string) => void;
+
+/** What a brain analyses once a conversation ended (docs/api/conversations.md#analysis). */
+export type AnalysisRequest = {
+  context: ConversationContext;
+  /** Every message, oldest first. */
+  transcript: HistoryMessage[];
+  settings: AnalysisSettings;
+};
+
+/** A brain's analysis as it gave it: any JSON, validated against the fields afterwards. */
+export type RawAnalysis = { summary?: unknown; data?: unknown };
 
 /** Produces the agent's reply to the newest person message (the last of `history`). */
 export interface AgentBrain {
@@ -23,4 +35,9 @@ export interface AgentBrain {
     onDelta: DeltaSink,
     signal: AbortSignal,
   ): Promise<BrainReply>;
+  /**
+   * Summarises the ended conversation and fills the fields, in the model's JSON output mode where
+   * it has one; rejects when the model fails or answers no JSON; `signal` aborts (the deadline).
+   */
+  analyze(request: AnalysisRequest, signal: AbortSignal): Promise<RawAnalysis>;
 }

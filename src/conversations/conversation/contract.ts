@@ -1,4 +1,5 @@
 /** The Conversation object's RPC interface and its shapes (docs/architecture.md#conversation). */
+import type { AnalysisSettings } from "../../db/schema";
 import type { JsonValue } from "../../platform/json";
 import type { Block } from "../protocol";
 
@@ -85,6 +86,8 @@ export type ConversationFacts = ConversationContext & {
   startedAt: number;
   /** The link's expiry (epoch ms): an ended conversation stays readable until then. */
   expiresAt: number;
+  /** The agent's analysis as the conversation opened; absent or null for none (docs/api/manage.md#analysis). */
+  analysis?: AnalysisSettings | null;
 };
 
 /** How `open` found the conversation; `ticket` is absent once it ended (read-only). */

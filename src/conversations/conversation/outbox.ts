@@ -2,6 +2,7 @@
 import { linkLedger } from "../../launch/ledger/client";
 import type { AppBindings } from "../../platform/env";
 import { log } from "../../platform/log";
+import { requestAnalysis } from "../analysis";
 import { deliverConversationEvent } from "../workflow-triggers";
 import { tellAsker } from "./questions";
 import { type ConversationStore, linkEndReason } from "./store";
@@ -40,6 +41,8 @@ export class OutboxDelivery {
           );
         } else if (facts && item.kind === "event") {
           await deliverConversationEvent(this.env, facts, item);
+          // After the end, never before it: the analysis runs on its own queue.
+          if (item.event === "conversation.ended") await requestAnalysis(this.env, facts);
         }
         this.store.delivered(item.id);
       } catch (error) {

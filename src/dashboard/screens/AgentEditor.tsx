@@ -1,6 +1,6 @@
 /**
  * Creating and editing an agent (docs/dashboard.md#screens): name, mode, greeting with a preview
- * of `{{participant.name}}`, instructions and the Initial Parameters. Checked in the browser with
+ * of `{{participant.name}}`, instructions, the Initial Parameters and the Analysis. Checked in the browser with
  * the API's own zod schema (`CreateAgentSchema`, shared, not copied) before it is sent; the API
  * checks again.
  */
@@ -13,6 +13,8 @@ import { Field } from "../ui/Field";
 import { Problems } from "../ui/feedback";
 import { useFormProblems } from "../ui/form-problems";
 import type { FieldLabels } from "../ui/problem-text";
+import { AnalysisEditor } from "./AnalysisEditor";
+import { analysisStateOf, toAnalysis } from "./analysis-setting";
 import { type ParameterRow, ParametersEditor, toParameters } from "./ParametersEditor";
 
 type Agent = Schemas["Agent"];
@@ -29,6 +31,10 @@ const LABELS: FieldLabels = {
   "parameters.type": { label: "Type", kind: "choice" },
   "parameters.required": { label: "Required", kind: "boolean" },
   "parameters.options": { label: "Options" },
+  "analysis.fields.name": { label: "Name" },
+  "analysis.fields.type": { label: "Type", kind: "choice" },
+  "analysis.fields.description": { label: "Description" },
+  "analysis.fields.options": { label: "Options" },
 };
 
 /** The greeting as a person named Ada would read it; other templates stay visible as typed. */
@@ -51,6 +57,7 @@ export function AgentEditor(props: { open: boolean; agent: Agent | null; onClose
   const queries = useQueryClient();
   const [greeting, setGreeting] = useState(agent?.greeting ?? "");
   const [rows, setRows] = useState<ParameterRow[]>(rowsOf(agent));
+  const [analysis, setAnalysis] = useState(analysisStateOf(agent?.analysis));
   const form = useFormProblems(LABELS);
   const save = useMutation({
     mutationFn: (body: Schemas["CreateAgent"]) =>
@@ -70,6 +77,7 @@ export function AgentEditor(props: { open: boolean; agent: Agent | null; onClose
       greeting: greeting.trim() ? greeting : null,
       instructions: String(data.get("instructions") ?? "").trim() || null,
       parameters: toParameters(rows),
+      analysis: toAnalysis(analysis),
     };
     const checked = CreateAgentSchema.safeParse(body);
     if (!checked.success) {
@@ -140,6 +148,7 @@ export function AgentEditor(props: { open: boolean; agent: Agent | null; onClose
         )}
       </Field>
       <ParametersEditor rows={rows} onChange={setRows} problemsAt={form.at} />
+      <AnalysisEditor state={analysis} onChange={setAnalysis} problemsAt={form.at} />
     </FormDialog>
   );
 }

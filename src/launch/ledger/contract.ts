@@ -1,6 +1,6 @@
 /** The LinkLedger's RPC interface and its shapes (docs/architecture.md#link-ledger). */
 import type { WidgetKeyPrincipal } from "../../auth";
-import type { Link, NewLink } from "../../db/schema";
+import type { ConversationAnalysis, Link, NewLink } from "../../db/schema";
 import type { EventEndReason } from "../../events/contract";
 import type { ErrorDetail } from "../../platform/errors";
 import type { RateLimitDecision } from "../../platform/sliding-window";
@@ -154,6 +154,16 @@ export interface LinkLedgerApi {
     linkId: string,
     endedAt: number,
     reason: EventEndReason,
+  ): Promise<void>;
+  /**
+   * Records an ended conversation's analysis on its link with `conversation.analyzed`
+   * (docs/events.md#conversationanalyzed); only the first is kept; none for a link gone.
+   */
+  recordAnalysis(
+    workspaceId: string,
+    linkId: string,
+    analysis: ConversationAnalysis,
+    at: number,
   ): Promise<void>;
   /** Makes sure overdue deliveries of the workspace are relayed (docs/events.md#delivery). */
   watchDeliveries(workspaceId: string): Promise<void>;

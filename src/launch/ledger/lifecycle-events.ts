@@ -7,19 +7,19 @@ import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { compiledWrite } from "../../db/compiled";
 import { database } from "../../db/database";
 import type { EventType } from "../../db/event-tables";
-import { type Link, links } from "../../db/schema";
+import { type ConversationAnalysis, type Link, links } from "../../db/schema";
 import { eventStatements, RELAY_GRACE_MS, relayStaleDeliveries } from "../../events";
 import type { EventEndReason } from "../../events/contract";
 import type { Write } from "../../platform/d1-write-batcher";
 import type { AppBindings } from "../../platform/env";
-import { toLaunch } from "../links";
+import { eventConversation, toLaunch } from "../links";
 
 type Statements = [Write, ...Write[]];
 
 /** The event's two statements for the link as it is after the change. */
 function linkEvent(
   d1: D1Database,
-  type: EventType,
+  type: Exclude<EventType, "conversation.analyzed">,
   link: Link,
   at: number,
   reason?: EventEndReason,
@@ -47,15 +47,24 @@ function linkEvent(
     linkId: link.id,
     type,
     createdAt: at,
-    data: { link: view, conversation, ...(reason ? { reason } : {}) },
+    data: {
+      link: view,
+      conversation: eventConversation(conversation),
+      ...(reason ? { reason } : {}),
+    },
     when: holds,
   });
 }
 
-/** Every column of a link row, each a placeholder of its own name. */
+/**
+ * Every column of a new link row, each a placeholder of its own name; not `analysis`, which stays
+ * SQL NULL until the conversation is analysed (bound, a null would be stored as JSON `null`).
+ */
 const LINK_PLACEHOLDERS = Object.fromEntries(
-  Object.keys(getTableColumns(links)).map((name) => [name, sql.placeholder(name)]),
-) as Record<keyof Link, ReturnType<typeof sql.placeholder>>;
+  Object.keys(getTableColumns(links))
+    .filter((name) => name !== "analysis")
+    .map((name) => [name, sql.placeholder(name)]),
+) as Record<Exclude<keyof Link, "analysis">, ReturnType<typeof sql.placeholder>>;
 
 const insertLink = compiledWrite<Link>((db) => db.insert(links).values(LINK_PLACEHOLDERS));
 
@@ -127,6 +136,38 @@ export function endStatements(d1: D1Database, ended: Link, reason: EventEndReaso
         ),
       ),
     ...linkEvent(d1, "conversation.ended", ended, at, reason),
+  ];
+}
+
+/**
+ * The analysis stored on the link, with `conversation.analyzed` (docs/events.md#conversationanalyzed):
+ * only the first analysis of a link is kept, and its event recorded only with it.
+ */
+export function analysisStatements(
+  d1: D1Database,
+  link: Link,
+  analysis: ConversationAnalysis,
+  at: number,
+): Statements {
+  const json = JSON.stringify(analysis);
+  const { conversation, ...view } = toLaunch(link, at);
+  return [
+    d1
+      .prepare(
+        "UPDATE links SET analysis = ?1 WHERE id = ?2 AND workspace_id = ?3 AND analysis IS NULL",
+      )
+      .bind(json, link.id, link.workspaceId),
+    ...eventStatements(d1, {
+      workspaceId: link.workspaceId,
+      linkId: link.id,
+      type: "conversation.analyzed",
+      createdAt: at,
+      data: { link: view, conversation: eventConversation(conversation), analysis },
+      when: {
+        sql: "EXISTS (SELECT 1 FROM links WHERE id = ? AND analysis = ?)",
+        params: [link.id, json],
+      },
+    }),
   ];
 }
 

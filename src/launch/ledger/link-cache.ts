@@ -42,6 +42,7 @@ export function toRow(link: NewLink): Link {
     startedAt: null,
     endedAt: null,
     revokedAt: null,
+    analysis: null,
     ...link,
   };
 }

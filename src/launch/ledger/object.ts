@@ -9,9 +9,8 @@
 
 import { DurableObject } from "cloudflare:workers";
 import type { WidgetKeyPrincipal } from "../../auth";
-import { closeRevokedConversation } from "../../conversations/conversation/client";
 import { database } from "../../db/database";
-import type { Link, NewLink } from "../../db/schema";
+import type { ConversationAnalysis, Link, NewLink } from "../../db/schema";
 import type { EventEndReason } from "../../events/contract";
 import type { AppBindings } from "../../platform/env";
 import { RateLimitStore } from "../../platform/rate-limit-store";
@@ -41,10 +40,11 @@ import type {
 import { EventWatch } from "./event-watch";
 import { createIdempotently, IdempotencyKeys } from "./idempotency";
 import { KeyRevocations } from "./key-revocations";
-import { createStatements, endStatements, revokeStatements } from "./lifecycle-events";
+import { analysisStatements, createStatements, endStatements } from "./lifecycle-events";
 import { LinkCache, toRow } from "./link-cache";
 import { eraseLink } from "./link-erasure";
 import { PendingLinks } from "./pending-links";
+import { type LedgerParts, revokeFound } from "./revocation";
 import * as workflows from "./workflow-links";
 
 const LINK_CACHE_SIZE = 20_000;
@@ -66,8 +66,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
   private readonly linkCache = new LinkCache(LINK_CACHE_SIZE);
   /** Bumped by every write, so a read-through that raced a write does not cache a stale row. */
   private epoch = 0;
-  /** Opening a link and giving it a session, one at a time per link. */
-  private readonly perLink = new workflows.PerLink();
+  private readonly perLink = new workflows.PerLink(); // opening, giving a session: one at a time
 
   /** Counts one call of the key (docs/api/launch.md#rate-limit) unless the key is revoked or over its limit. */
   async admit(key: Pick<WidgetKeyPrincipal, "keyId">): Promise<Admission> {
@@ -178,34 +177,22 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
   private async revoke(scope: LinkScope, linkId: string): Promise<LedgerResult<null>> {
     const found = await this.findInScope(scope, linkId);
     if (!found.ok) return found;
-    if (found.value.status !== "revoked") {
-      // Loaded before the write: a rebuild overlapping it could read the link as still pending
-      // and add it back after this call removed it.
-      await this.pending.load(scope.workspaceId);
-      const revokedAt = Date.now();
-      // Revocation also ends an open conversation (docs/api/conversations.md).
-      // A session given before the link opened (linkSession) is no conversation that ended.
-      const opened = found.value.startedAt !== null;
-      const endedAt = opened ? (found.value.endedAt ?? revokedAt) : null;
-      const revoked: Link = { ...found.value, status: "revoked", revokedAt, endedAt };
-      const wasOpen = opened && found.value.endedAt === null;
-      this.epoch++;
-      await this.events.write(scope.workspaceId, revokeStatements(this.env.DB, revoked, wasOpen));
-      this.pending.delete(linkId);
-      this.linkCache.set(revoked);
-      if (found.value.sessionId)
-        await closeRevokedConversation(this.env, found.value.sessionId, revokedAt);
-    }
+    if (found.value.status !== "revoked") await revokeFound(this.parts(), this.env, found.value);
     return { ok: true, value: null };
   }
 
   /** Moves a pending, unexpired link to active (see the contract; workflow-links.ts). */
   async activateLink(workspaceId: string, linkId: string, sessionId: string, startedAt: number) {
-    const { db, events, pending, linkCache } = this;
-    const parts = { db, d1: this.env.DB, events, pending, linkCache, write: () => this.epoch++ };
+    const parts = this.parts();
     return this.perLink.run(linkId, () =>
       workflows.activate(parts, workspaceId, linkId, sessionId, startedAt),
     );
+  }
+
+  /** What the link writes kept in other files need of the ledger (`write` bumps the epoch). */
+  private parts(): LedgerParts {
+    const { db, events, pending, linkCache } = this;
+    return { db, d1: this.env.DB, events, pending, linkCache, write: () => this.epoch++ };
   }
 
   /** The conversation ended (docs/api/conversations.md): active → `ended`, revoked gets its end time. */
@@ -222,6 +209,20 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     const ended: Link = { ...found, status, endedAt };
     await this.events.write(workspaceId, endStatements(this.env.DB, ended, reason));
     // A revocation may have won the race (then nothing changed): the next read goes to D1.
+    this.linkCache.delete(linkId);
+  }
+
+  async recordAnalysis(
+    workspaceId: string,
+    linkId: string,
+    analysis: ConversationAnalysis,
+    at: number,
+  ): Promise<void> {
+    const found = await findLinkRow(this.db, workspaceId, linkId);
+    if (!found || found.analysis) return;
+    this.epoch++;
+    await this.events.write(workspaceId, analysisStatements(this.env.DB, found, analysis, at));
+    // The look-up reads the analysis from D1 next (docs/api/launch.md#analysis).
     this.linkCache.delete(linkId);
   }
 

@@ -16,10 +16,8 @@ import { findLinkRow, type LinkScope } from "../link-rules";
 import { effectiveStatus, endLinkConversation, type LinkAccess, launchAddresses } from "../links";
 import { CreateLaunchSchema, DEFAULT_EXPIRES_IN_SECONDS } from "../schemas";
 import type { LedgerResult, LinkSession, WorkflowLink, WorkflowLinkRequest } from "./contract";
-import type { EventWatch } from "./event-watch";
 import { activateStatements } from "./lifecycle-events";
-import type { LinkCache } from "./link-cache";
-import type { PendingLinks } from "./pending-links";
+import type { LedgerParts } from "./revocation";
 
 /**
  * The link a workflow's create_link asks for, built as `createLink` builds one from a launch body
@@ -177,16 +175,6 @@ export async function giveSession(
   const stored = await findLinkRow(db, found.value.workspaceId, found.value.id);
   return { ok: true, value: { ...given.session, sessionId: stored?.sessionId ?? null } };
 }
-
-/** What opening a link needs of the ledger; `write` runs before the write (the ledger's epoch). */
-type LedgerParts = {
-  db: DrizzleD1Database;
-  d1: D1Database;
-  events: EventWatch;
-  pending: PendingLinks;
-  linkCache: LinkCache;
-  write: () => void;
-};
 
 /**
  * Moves a pending, unexpired link to active, freeing its slot; true when this call opened it. A

@@ -7,7 +7,9 @@ import type { JsonValue } from "../../platform/json";
 import { isPlainObject } from "../engine/template";
 import { defineNode, jsonValue, setting, withDefault } from "./common";
 
-const EVENTS = ["conversation.started", "conversation.ended"] as const;
+const EVENTS = ["conversation.started", "conversation.ended", "conversation.analyzed"] as const;
+/** The events a trigger listens to when it names none: today's two, so older workflows keep theirs. */
+const DEFAULT_EVENTS: (typeof EVENTS)[number][] = ["conversation.started", "conversation.ended"];
 const OPERATORS = ["equals", "notEquals", "contains", "exists", "gt", "gte", "lt", "lte"] as const;
 
 /** Starts an execution for the conversation events of one agent. */
@@ -28,13 +30,15 @@ export const conversationEvent = defineNode({
         .min(1)
         // Each event once, in the order first given.
         .transform((events) => [...new Set(events)]),
-      [...EVENTS],
+      [...DEFAULT_EVENTS],
       { about: "The events that start the workflow.", codes: { too_small: "required" } },
     ),
   }),
   output: () => ({
     ...{ event: "", at: "", launchId: "", sessionId: "", flowId: "", channelId: "" },
     ...{ participant: { name: "", externalId: "" }, reason: "" },
+    // conversation.analyzed only (docs/events.md#conversation-events-to-workflows).
+    analysis: { status: "", summary: "", data: {}, problems: [] },
   }),
 });
 

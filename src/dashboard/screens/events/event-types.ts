@@ -14,6 +14,7 @@ export const EVENT_TYPES = [
   { type: "conversation.ended", label: "A conversation ended" },
   { type: "link.expired", label: "A link expired unopened" },
   { type: "link.revoked", label: "A link was revoked" },
+  { type: "conversation.analyzed", label: "An ended conversation was analysed" },
 ] as const satisfies readonly { type: EventType; label: string }[];
 
 // Fails to compile when the API's enum has a type the list above lacks.

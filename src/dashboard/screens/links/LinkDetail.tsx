@@ -1,6 +1,6 @@
 /**
- * A link's page (docs/dashboard.md#screens): its status, the person, metadata and times, and the
- * conversation's messages, read again every few seconds while it is in progress. Owners and Admins
+ * A link's page (docs/dashboard.md#screens): its status, the person, metadata and times, the
+ * ended conversation's analysis, and the conversation's messages, read again every few seconds while it is in progress. Owners and Admins
  * may end the conversation or revoke the link from here.
  */
 import { useQuery } from "@tanstack/react-query";
@@ -9,8 +9,10 @@ import { api, unwrap } from "../../api";
 import { useAgents } from "../../queries";
 import { QueryStatus, When } from "../../ui/feedback";
 import { Screen, Trail } from "../../ui/Screen";
+import { awaitingAnalysis } from "./analysis-format";
 import { personName, StatusBadge } from "./format";
 import { LinkActions } from "./LinkActions";
+import { LinkAnalysis } from "./LinkAnalysis";
 import { linksHome } from "./LinkList";
 import { Transcript } from "./Transcript";
 
@@ -22,13 +24,19 @@ const LIVE_REFRESH_MS = 5_000;
  * and revoke actions.
  */
 export function LinkDetail({ id, canChange }: { id: string; canChange: boolean }) {
+  const agents = useAgents();
+  const analyses = (flowId: string | undefined) =>
+    Boolean(agents.data?.data.find((agent) => agent.id === flowId)?.analysis);
   const link = useQuery({
     queryKey: ["link", id],
     queryFn: () => unwrap(api.GET("/v1/manage/links/{id}", { params: { path: { id } } })),
-    refetchInterval: (query) =>
-      query.state.data?.conversation?.status === "in-progress" ? LIVE_REFRESH_MS : false,
+    // Read again while the conversation is open, and after its end until its analysis comes.
+    refetchInterval: ({ state: { data } }) =>
+      data?.conversation?.status === "in-progress" ||
+      awaitingAnalysis(data?.conversation, analyses(data?.flowId))
+        ? LIVE_REFRESH_MS
+        : false,
   });
-  const agents = useAgents();
   const [note, setNote] = useState("");
   const title = link.data ? `Link for ${personName(link.data.participant)}` : "Link";
   useEffect(() => {
@@ -108,6 +116,10 @@ export function LinkDetail({ id, canChange }: { id: string; canChange: boolean }
           )}
         </section>
       </div>
+      <LinkAnalysis
+        analysis={data.conversation?.analysis}
+        waiting={awaitingAnalysis(data.conversation, analyses(data.flowId))}
+      />
       <section aria-labelledby="conversation-title">
         <h2 id="conversation-title">Conversation</h2>
         <Transcript

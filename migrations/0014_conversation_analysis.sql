@@ -1,0 +1,2 @@
+ALTER TABLE `agents` ADD `analysis` text;--> statement-breakpoint
+ALTER TABLE `links` ADD `analysis` text;
