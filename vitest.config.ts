@@ -30,6 +30,8 @@ export default defineConfig(async () => {
           FAKE_LLM_URL: llm.url,
           // The schema fuzz draws a new seed each run; FUZZ_SEED=<n> replays one (test/platform/fuzz.test.ts).
           FUZZ_SEED: process.env.FUZZ_SEED ?? "",
+          // The chat page's origin, as the tests call the Worker: create_link builds its URLs on it.
+          BASE_URL: "https://edge.test",
           ...vars,
         },
       },

@@ -1242,7 +1242,7 @@ export interface components {
          *       "responseMode": "lastNode"
          *     }
          */
-        WorkflowNode: components["schemas"]["WebhookNode"] | components["schemas"]["ConversationEventNode"] | components["schemas"]["ConditionNode"] | components["schemas"]["SetNode"] | components["schemas"]["HttpRequestNode"] | components["schemas"]["WaitNode"] | components["schemas"]["RespondNode"];
+        WorkflowNode: components["schemas"]["WebhookNode"] | components["schemas"]["ConversationEventNode"] | components["schemas"]["ConditionNode"] | components["schemas"]["SetNode"] | components["schemas"]["HttpRequestNode"] | components["schemas"]["WaitNode"] | components["schemas"]["RespondNode"] | components["schemas"]["CreateLinkNode"] | components["schemas"]["SendMessageNode"] | components["schemas"]["AskPersonNode"] | components["schemas"]["EndConversationNode"];
         /** @description Starts an execution for each call to its URL (docs/api/webhooks.md#urls); `responseStatus`, `responseHeaders` and `responseBody` only with responseMode immediate (docs/webhooks.md#replies). */
         WebhookNode: {
             /** @description Unique in the workflow; names the node in templates and URLs. Not secrets, constructor, prototype. Default: `<type>_<n>` with the smallest n no other node has. */
@@ -1550,6 +1550,112 @@ export interface components {
              */
             contentType?: "json" | "text" | "html" | "xml";
         };
+        /** @description Creates a link as `POST /v1/widget/launches` does; output `{id, status, url, embedHtml, expiresAt}`, the token in `url` and `embedHtml` shown `[redacted]` (docs/workflows.md#create-link). */
+        CreateLinkNode: {
+            /** @description Unique in the workflow; names the node in templates and URLs. Not secrets, constructor, prototype. Default: `<type>_<n>` with the smallest n no other node has. */
+            key?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "create_link";
+            /** @description Label shown on the canvas. Default: "Create link". */
+            name?: string;
+            /** @description Where the dashboard's canvas draws the node (px); runs ignore it. */
+            position?: {
+                x: number;
+                y: number;
+            };
+            /** @description The agent id (a template). */
+            flowId: string;
+            /** @description The agent's widget channel id (a template). */
+            channelId: string;
+            /** @description Values for the agent's Initial Parameters (an object; strings are templates); checked as the launch API does. */
+            parameters?: unknown;
+            /** @description The person's name and your id for them (templates). */
+            participant?: {
+                name?: string;
+                externalId?: string;
+            };
+            /** @description Extra instruction for this one conversation (a template). */
+            globalTask?: string;
+            /** @description Seconds the link can be opened. Default: 604800 (7 days). */
+            expiresInSeconds?: number;
+            /** @description Your own string pairs on the link (strings are templates). */
+            metadata?: unknown;
+        };
+        /** @description Writes an agent message into the link's conversation; output `{messageId, delivered: "live"|"stored"}` (docs/workflows.md#send-message). */
+        SendMessageNode: {
+            /** @description Unique in the workflow; names the node in templates and URLs. Not secrets, constructor, prototype. Default: `<type>_<n>` with the smallest n no other node has. */
+            key?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "send_message";
+            /** @description Label shown on the canvas. Default: "Send message". */
+            name?: string;
+            /** @description Where the dashboard's canvas draws the node (px); runs ignore it. */
+            position?: {
+                x: number;
+                y: number;
+            };
+            /** @description A template resolving to a link id (`lnk_…`), e.g. `"{{create_link_1.id}}"`. */
+            linkId: string;
+            /** @description Markdown (a template); 1 to 2000 characters once resolved. */
+            text: string;
+        };
+        /** @description Asks the person in the link's conversation and waits; connections leaving it carry `branch: "answered"` (output `{answer, answeredAt}`) or `"timeout"` (output `{timedOut: true}`) (docs/workflows.md#ask-person). */
+        AskPersonNode: {
+            /** @description Unique in the workflow; names the node in templates and URLs. Not secrets, constructor, prototype. Default: `<type>_<n>` with the smallest n no other node has. */
+            key?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ask_person";
+            /** @description Label shown on the canvas. Default: "Ask person". */
+            name?: string;
+            /** @description Where the dashboard's canvas draws the node (px); runs ignore it. */
+            position?: {
+                x: number;
+                y: number;
+            };
+            /** @description A template resolving to a link id (`lnk_…`), e.g. `"{{create_link_1.id}}"`. */
+            linkId: string;
+            /** @description Markdown (a template); 1 to 2000 characters once resolved. */
+            question: string;
+            /** @description Buttons the person may answer with: at most 10, `value`s unique; the answer is the value. */
+            options?: {
+                label: string;
+                value: string;
+            }[];
+            /** @description Whether the person may answer in their own words. Default: true without options. */
+            allowText?: boolean;
+            /** @description How long to wait for the answer (s), 60 to 2592000; it outlives restarts. */
+            timeoutSeconds: number;
+        };
+        /** @description Ends the link's conversation as `POST /v1/widget/launches/{id}/end` does; output `{linkId, ended, reason}` (docs/workflows.md#end-conversation). */
+        EndConversationNode: {
+            /** @description Unique in the workflow; names the node in templates and URLs. Not secrets, constructor, prototype. Default: `<type>_<n>` with the smallest n no other node has. */
+            key?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "end_conversation";
+            /** @description Label shown on the canvas. Default: "End conversation". */
+            name?: string;
+            /** @description Where the dashboard's canvas draws the node (px); runs ignore it. */
+            position?: {
+                x: number;
+                y: number;
+            };
+            /** @description A template resolving to a link id (`lnk_…`), e.g. `"{{create_link_1.id}}"`. */
+            linkId: string;
+            /** @description A free note kept in the node's output; the event's reason stays `server`. */
+            reason?: string;
+        };
         /**
          * @description Items per page, 1 to 100 (default 20). docs/api/README.md#lists-and-paging
          * @default 20
@@ -1575,7 +1681,7 @@ export interface components {
                  * @example invalid_request
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_parameters" | "passkey_refused" | "credential_in_query" | "invalid_key" | "invalid_signature" | "insufficient_scope" | "handshake_refused" | "cross_site_request" | "forbidden_flow" | "browser_not_allowed" | "link_unavailable" | "invalid_ticket" | "not_found" | "widget_not_found" | "webhook_not_found" | "method_not_allowed" | "too_many_pending_links" | "slug_taken" | "link_not_open" | "conversation_not_ended" | "already_rated" | "rating_disabled" | "idempotency_key_in_use" | "endpoint_disabled" | "replay_unavailable" | "member_exists" | "cannot_remove_owner" | "cannot_change_owner" | "conversation_ended" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_body" | "upgrade_required" | "rate_limited" | "queue_full" | "too_many_connections" | "internal_error" | "misconfigured" | "workflow_failed" | "workflow_timeout";
+                code: "invalid_request" | "invalid_parameters" | "passkey_refused" | "credential_in_query" | "invalid_key" | "invalid_signature" | "insufficient_scope" | "handshake_refused" | "cross_site_request" | "forbidden_flow" | "browser_not_allowed" | "link_unavailable" | "invalid_ticket" | "not_found" | "widget_not_found" | "webhook_not_found" | "method_not_allowed" | "too_many_pending_links" | "slug_taken" | "link_not_open" | "conversation_not_ended" | "already_rated" | "rating_disabled" | "conversation_unavailable" | "idempotency_key_in_use" | "endpoint_disabled" | "replay_unavailable" | "member_exists" | "cannot_remove_owner" | "cannot_change_owner" | "conversation_ended" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_body" | "upgrade_required" | "rate_limited" | "queue_full" | "too_many_connections" | "internal_error" | "misconfigured" | "workflow_failed" | "workflow_timeout";
                 message: string;
                 details: {
                     [key: string]: unknown;
@@ -2023,7 +2129,7 @@ export interface components {
             notes?: components["schemas"]["WorkflowNote"][];
         };
         /**
-         * @description `{from, to, branch?: "true"|"false"}`; `branch` only on connections from a condition
+         * @description `{from, to, branch?}`: `branch` ("true"|"false") on connections from a condition, ("answered"|"timeout") from an ask_person, on no others
          * @example {
          *       "from": "webhook_1",
          *       "to": "check"
@@ -2084,10 +2190,12 @@ export interface components {
             output?: unknown;
             error?: string;
             /**
-             * @description Why a failed node was refused by policy: `destination_not_allowed`, the outbound policy refused the URL or a redirect's target (docs/security.md#outbound-requests)
+             * @description Why a failed node was refused: `destination_not_allowed`, the outbound policy refused the URL or a redirect's target (docs/security.md#outbound-requests); the others, the API's code for a person node's refused action (docs/workflows.md#errors)
              * @enum {string}
              */
-            errorCode?: "destination_not_allowed";
+            errorCode?: "destination_not_allowed" | "invalid_request" | "invalid_parameters" | "forbidden_flow" | "widget_not_found" | "not_found" | "too_many_pending_links" | "link_not_open" | "conversation_unavailable";
+            /** @description With `errorCode`, the refusal's details as the API gives them (docs/workflows.md#errors) */
+            errorDetails?: unknown[];
             /** @description http_request with retry: each attempt that did not succeed (status null: no answer) */
             attempts?: {
                 at: string;

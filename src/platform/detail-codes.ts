@@ -24,8 +24,10 @@ export const DETAIL_CODES = {
   duplicate_key: "Workflow: two nodes, or two sticky notes, have the same key.",
   no_trigger: "Workflow: no trigger node (webhook or conversation_event).",
   unknown_node: "Workflow: a connection names a node key that no node has.",
-  missing_branch: 'Workflow: a connection leaving a condition has no `branch` ("true"/"false").',
-  unexpected_branch: "Workflow: a connection not leaving a condition has a `branch`.",
+  missing_branch:
+    'Workflow: a connection leaving a condition or ask_person has no `branch` ("true"/"false", "answered"/"timeout").',
+  unexpected_branch:
+    "Workflow: a connection has a `branch` its source does not have (only conditions and ask_person nodes have branches).",
   trigger_has_input: "Workflow: a connection goes into a trigger.",
   duplicate_connection: "Workflow: the same connection appears twice.",
   cycle: "Workflow: the connections make a loop.",

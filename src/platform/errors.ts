@@ -80,6 +80,11 @@ export const ERROR_CODES = {
     status: [409],
     meaning: "The link's widget channel does not ask for ratings.",
   },
+  conversation_unavailable: {
+    status: [409],
+    meaning:
+      "A workflow's node could not write to the link's conversation: it is ended, revoked or expired (`details[0].reason`).",
+  },
   idempotency_key_in_use: {
     status: [409],
     meaning: "A request with this Idempotency-Key is still being processed; see `Retry-After`.",

@@ -184,7 +184,11 @@ describe("postWorkflowMessage (docs/chat.md#questions)", () => {
       workflowMessage("Pick one", { options: [] }),
       workflowMessage("Pick one", { options: [YES_NO[0], YES_NO[0]] as typeof YES_NO }),
     ]) {
-      await expect(stub.postWorkflowMessage(message, far())).rejects.toThrow();
+      expect(await stub.postWorkflowMessage(message, far())).toMatchObject({
+        ok: false,
+        reason: "invalid",
+        message: expect.stringMatching(/needs an id/),
+      });
     }
     expect(await stub.postWorkflowMessage(workflowMessage("x".repeat(2_000)), far())).toMatchObject(
       { ok: true },

@@ -155,7 +155,8 @@ describe("shortcuts and search", () => {
   });
 
   it("filters node types by every word typed, by name or type", () => {
-    expect(matchingTypes("")).toHaveLength(7);
+    expect(matchingTypes("")).toHaveLength(11);
+    expect(matchingTypes("ask")).toEqual(["ask_person"]);
     expect(matchingTypes("cond")).toEqual(["condition"]);
     expect(matchingTypes("http req")).toEqual(["http_request"]);
     expect(matchingTypes("conversation event")).toEqual(["conversation_event"]);

@@ -7,6 +7,8 @@
  * non-triggers.
  */
 
+import { PERSON_CORPUS } from "./node-corpus-person";
+
 export type RawNode = Record<string, unknown>;
 export type Refused = { node: RawNode; problems: string[] };
 export type Corpus = { valid: RawNode[]; invalid: Refused[] };
@@ -237,6 +239,7 @@ const respond: Corpus = {
 
 /** The corpus of every type but webhook, which has node-corpus-webhook.ts. */
 export const CORPUS = {
+  ...PERSON_CORPUS,
   conversation_event: conversationEvent,
   condition,
   set,

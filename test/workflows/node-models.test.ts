@@ -61,7 +61,10 @@ function keysOf(schema: z.ZodType): string[] {
 }
 
 /** Settings that take any JSON value: no value of theirs is invalid. */
-const ANY_VALUE = ["condition right", "http_request body"];
+const ANY_VALUE = [
+  ...["condition right", "http_request body"],
+  ...["create_link parameters", "create_link metadata"],
+];
 
 const label = (node: RawNode) => JSON.stringify(node).slice(0, 160);
 

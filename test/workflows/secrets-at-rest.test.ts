@@ -11,7 +11,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { expectJson, seedWorkspace, type Workspace } from "../helpers/api";
 import { storedState } from "../helpers/storage-scan";
-import { createWorkflow, execution, hook, putSecret } from "../helpers/workflows";
+import { createWorkflow, ECHO_URL, execution, hook, putSecret } from "../helpers/workflows";
 
 let ws: Workspace;
 beforeAll(async () => {
@@ -104,3 +104,87 @@ describe("a waiting execution's state at rest", () => {
     expect(afterwards.text).not.toContain(secret);
   });
 });
+
+describe("a created link's token at rest (docs/workflows.md#create-link)", () => {
+  it("is sealed in the waiting state, used after a restart, and stored nowhere in plaintext", async () => {
+    const inbox = `mail-${crypto.randomUUID()}`;
+    const flow = await createWorkflow(ws, {
+      nodes: [
+        { type: "webhook" },
+        {
+          key: "link",
+          type: "create_link",
+          flowId: ws.agentId,
+          channelId: ws.channelId,
+          parameters: { plan: "basic" },
+        },
+        { key: "pause", type: "wait", seconds: 3600 },
+        // Resumed from storage, a later node's template still reads the token itself.
+        {
+          key: "mail",
+          type: "http_request",
+          method: "POST",
+          url: `${ECHO_URL}/receiver/${inbox}?fail=0`,
+          body: { url: "{{link.url}}" },
+        },
+      ],
+      connections: [
+        { from: "webhook_1", to: "link" },
+        { from: "link", to: "pause" },
+        { from: "pause", to: "mail" },
+      ],
+    });
+    const { executionId } = await expectJson<{ executionId: string }>(
+      await hook(flow.webhookUrls.webhook_1 as string, { body: {} }),
+      200,
+    );
+    const waiting = await vi.waitFor(
+      async () => {
+        const record = await execution(ws, flow.id, executionId);
+        if (record.nodes.at(-1)?.status !== "waiting") throw new Error("not waiting yet");
+        return record;
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    const linkId = (waiting.nodes[1]?.output as { id: string } | undefined)?.id;
+    const row = await env.DB.prepare("SELECT token_hash FROM links WHERE id = ?")
+      .bind(linkId)
+      .first<{ token_hash: string }>();
+
+    await evictDurableObject(runner(flow.id));
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 3_660_000);
+    try {
+      expect(await runDurableObjectAlarm(runner(flow.id))).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+    const ended = await vi.waitFor(
+      async () => {
+        const record = await execution(ws, flow.id, executionId);
+        if (record.status === "running") throw new Error("still running");
+        return record;
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    expect(ended.status).toBe("succeeded");
+    // The mailer got the real URL (the link's own token); the record shows it redacted.
+    const mails = (await (await fetch(`${ECHO_URL}/received/${inbox}`)).json()) as {
+      body: string;
+    }[];
+    const sent = JSON.parse(mails[0]?.body ?? "{}") as { url: string };
+    const token = sent.url.split("#launch=")[1] ?? "";
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(await sha256Hex(token)).toBe(row?.token_hash);
+    expect(JSON.stringify(ended)).not.toContain(token);
+    expect(JSON.stringify(ended)).toContain("#launch=[redacted]");
+
+    await runInDurableObject(runner(flow.id), (_instance, state) => state.storage.sync());
+    expect((await storedText(flow.id)).text).not.toContain(token);
+  });
+});
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}

@@ -59,7 +59,9 @@ export type WorkflowMessage = {
 /** `delivered`: `live` when at least one socket was open and got it, else `stored` (shown at the next open). */
 export type PostedMessage =
   | { ok: true; messageId: string; delivered: "live" | "stored" }
-  | { ok: false; reason: "ended" | "revoked" | "expired" };
+  | { ok: false; reason: "ended" | "revoked" | "expired" }
+  /** Blank or too long once resolved, or a malformed question: `message` says why. */
+  | { ok: false; reason: "invalid"; message: string };
 
 /**
  * Why a conversation ended, one word for each fact wherever it is shown (events to endpoints,

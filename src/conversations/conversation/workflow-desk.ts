@@ -39,10 +39,12 @@ export class WorkflowDesk {
   /**
    * Stores a workflow's message: sent to live sockets at once, or kept for the next open (after
    * the greeting, before the first open). A repeat of an id gets the first outcome.
-   * @throws TypeError for a message the workflow's node could never have sent (the caller's fault)
+   * A message no node could send (blank or too long once its templates resolved, a malformed
+   * question) is refused as `invalid` with why, as data: an RPC that throws would look like an outage.
    */
   async post(message: WorkflowMessage, link: PendingLink, now: number): Promise<PostedMessage> {
-    checkMessage(message);
+    const problem = messageProblem(message);
+    if (problem) return { ok: false, reason: "invalid", message: problem };
     const first = this.questions.posted(message.id);
     if (first) return { ok: true, messageId: message.id, delivered: first };
     const refused = await this.refusal(link, now);
@@ -147,7 +149,7 @@ export class WorkflowDesk {
   private async refusal(
     link: PendingLink,
     now: number,
-  ): Promise<Extract<PostedMessage, { ok: false }>["reason"] | null> {
+  ): Promise<"ended" | "revoked" | "expired" | null> {
     if (this.store.kept("revokedAt") !== null) return "revoked";
     const facts = this.store.facts();
     if (!facts) return now >= link.expiresAt ? "expired" : null;
@@ -202,14 +204,14 @@ function admitAnswer(
   return { text, answer: text };
 }
 
-/** Refuses a message no node could send (docs/chat.md#messages-from-workflows). */
-function checkMessage(message: WorkflowMessage): void {
+/** Why no node could send `message` (docs/chat.md#messages-from-workflows), or null. */
+function messageProblem(message: WorkflowMessage): string | null {
   const text = message.text.trim();
   if (!message.id || text.length === 0 || text.length > CHAT_LIMITS.maxMessageChars) {
-    throw new TypeError("A workflow message needs an id and 1 to 2,000 characters of text.");
+    return "A workflow message needs an id and 1 to 2,000 characters of text.";
   }
   const question = message.question;
-  if (!question) return;
+  if (!question) return null;
   const values = new Set(question.options.map((o) => o.value));
   if (
     !question.id ||
@@ -217,6 +219,7 @@ function checkMessage(message: WorkflowMessage): void {
     values.size !== question.options.length ||
     (question.options.length === 0 && !question.allowText)
   ) {
-    throw new TypeError("A question needs an id and up to 10 distinct options, or a text answer.");
+    return "A question needs an id and up to 10 distinct options, or a text answer.";
   }
+  return null;
 }

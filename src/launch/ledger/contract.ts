@@ -15,7 +15,9 @@ export type Refusal = {
     | "not_found"
     | "too_many_pending_links"
     | "idempotency_key_reused"
-    | "idempotency_key_in_use";
+    | "idempotency_key_in_use"
+    | "invalid_request"
+    | "link_not_open";
   message: string;
   details?: ErrorDetail[];
   /** When to try again (whole seconds), sent as `Retry-After`. */
@@ -64,6 +66,34 @@ export type Guarded<T> =
 /** Pending links of the workspace now, against its cap (docs/limits.md). */
 export type LedgerUsage = { pendingLinks: number; maxPendingLinks: number };
 
+/** A link's session as `linkSession` answers it: the effective status, the session, the expiry (epoch ms). */
+export type LinkSession = {
+  status: "pending" | "active" | "ended" | "revoked" | "expired";
+  sessionId: string | null;
+  expiresAt: number;
+};
+
+/**
+ * A workflow's create_link (docs/workflows.md#create-link): its settings as resolved (checked as
+ * `POST /v1/widget/launches` checks a body), the link id and token the runner derived and sealed.
+ */
+export type WorkflowLinkRequest = {
+  settings: Record<string, unknown>;
+  linkId: string;
+  token: string;
+  workflowId: string;
+  now: number;
+};
+
+/** A created link as create_link outputs it (the token inside `url` and `embedHtml`). */
+export type WorkflowLink = {
+  id: string;
+  status: "pending";
+  url: string;
+  embedHtml: string;
+  expiresAt: string;
+};
+
 /** The member a dashboard preview link is for (docs/api/manage.md#widget-preview). */
 export type LinkMember = { workspaceId: string; memberId: string };
 
@@ -85,13 +115,36 @@ export interface LinkLedgerApi {
    * checks over every agent, counted against the member's own rate limit.
    */
   createMemberLink(member: LinkMember, link: NewLink): Promise<Guarded<CreateOutcome>>;
+  /**
+   * A workflow's create_link (docs/workflows.md#create-link): the launch API's checks (the body's
+   * shape, 400 invalid_request), then `createLink`'s over every agent and the pending cap, counted
+   * against no key. The link's id is derived from the execution and node, so a resumed execution's
+   * repeat (same id and token) is answered again without a second link.
+   * @throws Error when neither BASE_URL nor APP_URL is set: the link would have no address
+   */
+  createWorkflowLink(
+    workspaceId: string,
+    request: WorkflowLinkRequest,
+  ): Promise<LedgerResult<WorkflowLink>>;
+  /**
+   * A workflow's end_conversation (docs/workflows.md#end-conversation): as
+   * `POST /v1/widget/launches/{id}/end` (404 not_found, 409 link_not_open), counted against no key.
+   */
+  endWorkflowLink(workspaceId: string, linkId: string, now: number): Promise<LedgerResult<null>>;
+  /**
+   * The link's session (docs/workflows.md#send-message), with its effective status and expiry: a
+   * pending, unexpired link without one is given one (`ses_…`; it stays pending, its look-up still
+   * shows `conversation: null`) so a workflow can write to it before it opens; 404 not_found for
+   * no link of the workspace.
+   */
+  linkSession(workspaceId: string, linkId: string, now: number): Promise<LedgerResult<LinkSession>>;
   /** Admits the call, then reads the link. */
   lookupLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<Link>>;
   /** Admits the call, then revokes the link from any state (idempotent). */
   revokeLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<null>>;
   /** Revokes a link for an Owner or Admin (docs/api/manage.md#links), counted against no key. */
   revokeWorkspaceLink(workspaceId: string, linkId: string): Promise<LedgerResult<null>>;
-  /** Moves a pending, unexpired link to active; true when this call opened it. */
+  /** Moves a pending, unexpired link to active (keeping a session given before); true when this call opened it. */
   activateLink(
     workspaceId: string,
     linkId: string,

@@ -35,7 +35,12 @@ function linkEvent(
     "link.created": row("1"),
     "link.expired": row("status = 'pending'"),
     "link.revoked": row("status = 'revoked'"),
-    "conversation.started": row("session_id = ?", link.sessionId),
+    // The session may have been given before the link opened: the start time tells this opening.
+    "conversation.started": row(
+      "session_id = ? AND started_at = ?",
+      link.sessionId,
+      link.startedAt,
+    ),
     "conversation.ended": row("ended_at IS NOT NULL"),
     "conversation.rated": row("rated_at IS NOT NULL"),
   }[type];

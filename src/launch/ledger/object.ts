@@ -9,7 +9,6 @@
 
 import { DurableObject } from "cloudflare:workers";
 import type { WidgetKeyPrincipal } from "../../auth";
-import { closeRevokedConversation } from "../../conversations/conversation/client";
 import { database } from "../../db/database";
 import type { ConversationAnalysis, Link, NewLink } from "../../db/schema";
 import type { EventEndReason } from "../../events/contract";
@@ -37,21 +36,18 @@ import type {
   LinkLedgerContract,
   LinkMember,
   LinkRating,
+  WorkflowLinkRequest,
 } from "./contract";
 import { EventWatch } from "./event-watch";
 import { createIdempotently, IdempotencyKeys } from "./idempotency";
 import { KeyRevocations } from "./key-revocations";
-import {
-  activateStatements,
-  analysisStatements,
-  createStatements,
-  endStatements,
-  rateStatements,
-  revokeStatements,
-} from "./lifecycle-events";
+import { createStatements } from "./lifecycle-events";
 import { LinkCache, toRow } from "./link-cache";
 import { eraseLink } from "./link-erasure";
+import * as outcomes from "./link-outcomes";
 import { PendingLinks } from "./pending-links";
+import { type LedgerParts, revokeFound } from "./revocation";
+import * as workflows from "./workflow-links";
 
 const LINK_CACHE_SIZE = 20_000;
 
@@ -72,6 +68,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
   private readonly linkCache = new LinkCache(LINK_CACHE_SIZE);
   /** Bumped by every write, so a read-through that raced a write does not cache a stale row. */
   private epoch = 0;
+  private readonly perLink = new workflows.PerLink(); // opening, giving a session: one at a time
 
   /** Counts one call of the key (docs/api/launch.md#rate-limit) unless the key is revoked or over its limit. */
   async admit(key: Pick<WidgetKeyPrincipal, "keyId">): Promise<Admission> {
@@ -137,6 +134,33 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     return { ok: true, value: { replayed: false } };
   }
 
+  /** A workflow's create_link (see the contract; workflow-links.ts). */
+  async createWorkflowLink(workspaceId: string, request: WorkflowLinkRequest) {
+    const create = (link: NewLink) => this.create({ workspaceId, flowIds: null }, link);
+    return workflows.createLink({ db: this.db, env: this.env, create }, workspaceId, request);
+  }
+
+  /** A workflow's end_conversation (see the contract; workflow-links.ts). */
+  async endWorkflowLink(workspaceId: string, linkId: string, now: number) {
+    const access = {
+      lookupLink: (scope: LinkScope, id: string) => this.findInScope(scope, id),
+      revokeLink: (scope: LinkScope, id: string) => this.revoke(scope, id),
+      endLink: (ws: string, id: string, at: number) => this.endLink(ws, id, at, "server"),
+    };
+    return workflows.endLink(access, this.env, workspaceId, linkId, now);
+  }
+
+  /** The link's session, given to a pending one now (see the contract; workflow-links.ts). */
+  async linkSession(workspaceId: string, linkId: string, now: number) {
+    return this.perLink.run(linkId, async () => {
+      const found = await this.findInScope({ workspaceId, flowIds: null }, linkId);
+      return workflows.giveSession(this.db, found, now, () => {
+        this.epoch++;
+        this.linkCache.delete(linkId);
+      });
+    });
+  }
+
   /** Admits the call and reads the link (404 not_found, 403 forbidden_flow). */
   async lookupLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<Link>> {
     return this.guarded(this.admit(key), async () => this.findInScope(key, linkId));
@@ -155,63 +179,27 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
   private async revoke(scope: LinkScope, linkId: string): Promise<LedgerResult<null>> {
     const found = await this.findInScope(scope, linkId);
     if (!found.ok) return found;
-    if (found.value.status !== "revoked") {
-      // Loaded before the write: a rebuild overlapping it could read the link as still pending
-      // and add it back after this call removed it.
-      await this.pending.load(scope.workspaceId);
-      const revokedAt = Date.now();
-      // Revocation also ends an open conversation (docs/api/conversations.md).
-      const endedAt = found.value.sessionId ? (found.value.endedAt ?? revokedAt) : null;
-      const revoked: Link = { ...found.value, status: "revoked", revokedAt, endedAt };
-      const wasOpen = found.value.sessionId !== null && found.value.endedAt === null;
-      this.epoch++;
-      await this.events.write(scope.workspaceId, revokeStatements(this.env.DB, revoked, wasOpen));
-      this.pending.delete(linkId);
-      this.linkCache.set(revoked);
-      if (found.value.sessionId)
-        await closeRevokedConversation(this.env, found.value.sessionId, revokedAt);
-    }
+    if (found.value.status !== "revoked") await revokeFound(this.parts(), this.env, found.value);
     return { ok: true, value: null };
   }
 
-  /** Moves a pending, unexpired link to active, freeing its slot; true when this call opened it. */
-  async activateLink(
-    workspaceId: string,
-    linkId: string,
-    sessionId: string,
-    startedAt: number,
-  ): Promise<boolean> {
-    await this.pending.load(workspaceId);
-    const found = await findLinkRow(this.db, workspaceId, linkId);
-    if (found?.status !== "pending" || found.expiresAt <= startedAt) return false;
-    this.epoch++;
-    const active: Link = { ...found, status: "active", sessionId, startedAt };
-    const results = await this.events.write(workspaceId, activateStatements(this.env.DB, active));
-    const opened = (results[0] as D1Result).meta.changes === 1;
-    if (opened) {
-      this.pending.delete(linkId);
-      this.linkCache.set(active);
-    } else {
-      this.linkCache.delete(linkId);
-    }
-    return opened;
+  /** Moves a pending, unexpired link to active (see the contract; workflow-links.ts). */
+  async activateLink(workspaceId: string, linkId: string, sessionId: string, startedAt: number) {
+    const parts = this.parts();
+    return this.perLink.run(linkId, () =>
+      workflows.activate(parts, workspaceId, linkId, sessionId, startedAt),
+    );
   }
 
-  /** The conversation ended (docs/api/conversations.md): active → `ended`, revoked gets its end time. */
-  async endLink(
-    workspaceId: string,
-    linkId: string,
-    endedAt: number,
-    reason: EventEndReason,
-  ): Promise<void> {
-    const found = await findLinkRow(this.db, workspaceId, linkId);
-    if (!found || found.endedAt !== null) return;
-    const status = found.status === "active" ? "ended" : found.status;
-    this.epoch++;
-    const ended: Link = { ...found, status, endedAt };
-    await this.events.write(workspaceId, endStatements(this.env.DB, ended, reason));
-    // A revocation may have won the race (then nothing changed): the next read goes to D1.
-    this.linkCache.delete(linkId);
+  /** What the link writes kept in other files need of the ledger (`write` bumps the epoch). */
+  private parts(): LedgerParts {
+    const { db, events, pending, linkCache } = this;
+    return { db, d1: this.env.DB, events, pending, linkCache, write: () => this.epoch++ };
+  }
+
+  /** The conversation ended (see the contract; link-outcomes.ts). */
+  async endLink(workspaceId: string, linkId: string, endedAt: number, reason: EventEndReason) {
+    await outcomes.recordEnd(this.parts(), workspaceId, linkId, endedAt, reason);
   }
 
   async recordAnalysis(
@@ -219,24 +207,12 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     linkId: string,
     analysis: ConversationAnalysis,
     at: number,
-  ): Promise<void> {
-    const found = await findLinkRow(this.db, workspaceId, linkId);
-    if (!found || found.analysis) return;
-    this.epoch++;
-    await this.events.write(workspaceId, analysisStatements(this.env.DB, found, analysis, at));
-    // The look-up reads the analysis from D1 next (docs/api/launch.md#analysis).
-    this.linkCache.delete(linkId);
+  ) {
+    await outcomes.recordAnalysis(this.parts(), workspaceId, linkId, analysis, at);
   }
 
-  /** The person rated the ended conversation (docs/api/conversations.md#rating); the first rating stays. */
   async rateLink(workspaceId: string, linkId: string, rating: LinkRating): Promise<void> {
-    const found = await findLinkRow(this.db, workspaceId, linkId);
-    if (!found || found.ratedAt !== null) return;
-    this.epoch++;
-    const { score: ratingScore, comment: ratingComment, ratedAt } = rating;
-    const rated: Link = { ...found, ratingScore, ratingComment, ratedAt };
-    await this.events.write(workspaceId, rateStatements(this.env.DB, rated));
-    this.linkCache.delete(linkId);
+    await outcomes.recordRating(this.parts(), workspaceId, linkId, rating);
   }
 
   async revokeWidgetKey(workspaceId: string, keyId: string): Promise<boolean> {

@@ -33,7 +33,7 @@ export const workflowSchemas = once(() => {
   });
   const ConnectionInput = z.record(z.string(), z.unknown()).openapi("WorkflowConnection", {
     description:
-      '`{from, to, branch?: "true"|"false"}`; `branch` only on connections from a condition',
+      '`{from, to, branch?}`: `branch` ("true"|"false") on connections from a condition, ("answered"|"timeout") from an ask_person, on no others',
     example: { from: "webhook_1", to: "check" },
   });
 
@@ -89,9 +89,26 @@ export const workflowSchemas = once(() => {
       status: z.enum(["running", "waiting", "succeeded", "failed"]),
       output: z.unknown().optional(),
       error: z.string().optional(),
-      errorCode: z.enum(["destination_not_allowed"]).optional().openapi({
+      errorCode: z
+        .enum([
+          "destination_not_allowed",
+          "invalid_request",
+          "invalid_parameters",
+          "forbidden_flow",
+          "widget_not_found",
+          "not_found",
+          "too_many_pending_links",
+          "link_not_open",
+          "conversation_unavailable",
+        ])
+        .optional()
+        .openapi({
+          description:
+            "Why a failed node was refused: `destination_not_allowed`, the outbound policy refused the URL or a redirect's target (docs/security.md#outbound-requests); the others, the API's code for a person node's refused action (docs/workflows.md#errors)",
+        }),
+      errorDetails: z.array(z.unknown()).optional().openapi({
         description:
-          "Why a failed node was refused by policy: `destination_not_allowed`, the outbound policy refused the URL or a redirect's target (docs/security.md#outbound-requests)",
+          "With `errorCode`, the refusal's details as the API gives them (docs/workflows.md#errors)",
       }),
       attempts: z
         .array(

@@ -15,16 +15,11 @@ import type {
 import { evaluateCondition } from "./condition";
 import { executionOrder } from "./graph";
 import { buildRequest } from "./http-request";
+import { personStep, timeOutQuestion } from "./person";
 import { answersCall, renderRespond } from "./respond";
 import { retryLater } from "./retry";
+import { currentRun, fail, nodeByKey, openRun, succeed } from "./runs";
 import { resolveValue, type TemplateScope } from "./template";
-
-function nodeByKey(definition: WorkflowDefinition, key: string): WorkflowNode {
-  const node = definition.nodes.find((candidate) => candidate.key === key);
-  // Only a state paired with another definition gets here: a runner bug, not a node failure.
-  if (!node) throw new Error(`The execution names node "${key}", which the definition lacks.`);
-  return node;
-}
 
 /**
  * Starts an execution by trigger `triggerKey` with its output, recorded as succeeded; call `advance`
@@ -58,55 +53,6 @@ export function startExecution(
   if (executionId !== undefined) state.executionId = executionId;
   succeed(definition, state, trigger, triggerOutput, now);
   return state;
-}
-
-/** The run of the node at `position`, when that node has started and not finished. */
-function currentRun(state: ExecutionState, status: NodeRun["status"]): NodeRun | undefined {
-  if (state.status !== "running") return undefined;
-  const key = state.order[state.position];
-  const run = state.runs.find((candidate) => candidate.key === key);
-  return run?.status === status ? run : undefined;
-}
-
-function openRun(
-  state: ExecutionState,
-  node: WorkflowNode,
-  status: NodeRun["status"],
-  now: number,
-) {
-  const existing = state.runs.find((run) => run.key === node.key);
-  if (existing) return existing;
-  const run: NodeRun = { key: node.key, type: node.type, status, startedAt: now, finishedAt: null };
-  state.runs.push(run);
-  return run;
-}
-
-function succeed(
-  definition: WorkflowDefinition,
-  state: ExecutionState,
-  node: WorkflowNode,
-  output: JsonValue,
-  now: number,
-  branch?: "true" | "false",
-): void {
-  const run = openRun(state, node, "succeeded", now);
-  Object.assign(run, { status: "succeeded", output, finishedAt: now });
-  state.outputs[node.key] = output;
-  state.lastNodeKey = node.key;
-  // A condition passes the branch it took; every other node follows all its connections.
-  for (const { from, to, branch: taken } of definition.connections) {
-    if (from !== node.key || (branch !== undefined && taken !== branch)) continue;
-    if (!state.active.includes(to)) state.active.push(to);
-  }
-  state.position++;
-}
-
-function fail(state: ExecutionState, node: WorkflowNode, error: string, now: number): Step {
-  const run = openRun(state, node, "failed", now);
-  Object.assign(run, { status: "failed", error, finishedAt: now });
-  state.status = "failed";
-  state.failedNodeKey = node.key;
-  return { kind: "finished", status: "failed" };
 }
 
 /** Runs one active node; returns the step to hand the runner, or undefined to go on to the next. */
@@ -161,6 +107,11 @@ function runNode(
       state.waitUntil = now + node.seconds * 1000;
       return { kind: "wait", nodeKey: node.key, until: state.waitUntil };
     }
+    case "create_link":
+    case "send_message":
+    case "ask_person":
+    case "end_conversation":
+      return personStep(state, node, scope, now);
   }
 }
 
@@ -271,6 +222,7 @@ export function completeWait(
     state.waitUntil = null;
     return true;
   }
+  if (node.type === "ask_person") return timeOutQuestion(definition, state, node.key, now);
   if (node.type !== "wait") return false;
   state.waitUntil = null;
   succeed(definition, state, node, { waitedSeconds: node.seconds }, now);

@@ -29,6 +29,7 @@ export function toExecutionView(record: ExecutionRecord): ExecutionView {
       ...(run.output !== undefined ? { output: run.output } : {}),
       ...(run.error !== undefined ? { error: run.error } : {}),
       ...(run.errorCode !== undefined ? { errorCode: run.errorCode } : {}),
+      ...(run.errorDetails !== undefined ? { errorDetails: run.errorDetails } : {}),
       ...(run.attempts
         ? {
             attempts: run.attempts.map((attempt) => ({

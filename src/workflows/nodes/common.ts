@@ -99,6 +99,8 @@ type Spec<T extends string, S extends z.ZodRawShape> = {
   trigger?: boolean;
   /** The settings whose strings are templates, as dotted paths (`dedupe.key`). */
   templated?: readonly string[];
+  /** The branches connections leaving it carry (condition's `true`/`false`); none: no branch. */
+  branches?: readonly string[];
   /** Its settings, built on first use (with the model's schema: docs/performance.md#start-up). */
   settings: () => S;
   /** The OpenAPI component and its description. */
@@ -118,7 +120,7 @@ type Spec<T extends string, S extends z.ZodRawShape> = {
  * (docs/api/webhooks.md#definition) and the editor (docs/dashboard.md#workflow-editor).
  */
 export function defineNode<T extends string, S extends z.ZodRawShape>(spec: Spec<T, S>) {
-  const { type, label, trigger = false, templated = [], rules, normalize, output } = spec;
+  const { type, label, trigger = false, templated = [], branches = [], rules, normalize } = spec;
   // Built on first use: zod builds a schema as it is declared, and seven models at start-up were
   // a sixth of the Worker's (docs/performance.md#start-up).
   const schema = once(() =>
@@ -133,8 +135,9 @@ export function defineNode<T extends string, S extends z.ZodRawShape>(spec: Spec
     label,
     trigger,
     templated,
+    branches,
     rules,
-    output,
+    output: spec.output,
     /** The node's schema (built on first use). */
     get schema() {
       return schema();

@@ -1,8 +1,10 @@
 /** The node model (docs/webhooks.md): shared by the server and the dashboard's editor. */
 
 export { CONCURRENCY_TEMPLATED, concurrencySchemas } from "./concurrency";
-export type { NodeType } from "./models";
+export type { Branch, NodeType } from "./models";
 export {
+  BRANCHES,
+  branchesOf,
   DEFAULT_NAMES,
   isNodeType,
   isTriggerNode,

@@ -7,11 +7,24 @@ import { z } from "@hono/zod-openapi";
 import { once } from "../../platform/once";
 import { isPlainObject } from "../engine/template";
 import { httpRequest } from "./http-request";
+import { askPerson, createLink, endConversation, sendMessage } from "./person";
 import { respond } from "./respond";
 import { condition, conversationEvent, set, wait } from "./simple";
 import { webhook } from "./webhook";
 
-const MODELS = [webhook, conversationEvent, condition, set, httpRequest, wait, respond] as const;
+const MODELS = [
+  webhook,
+  conversationEvent,
+  condition,
+  set,
+  httpRequest,
+  wait,
+  respond,
+  createLink,
+  sendMessage,
+  askPerson,
+  endConversation,
+] as const;
 
 type Model = (typeof MODELS)[number];
 export type NodeType = Model["type"];
@@ -41,11 +54,20 @@ export function nextKey(type: NodeType, taken: Iterable<string>): string {
   return `${type}_${n}`;
 }
 
-/** A connection: `branch` on those leaving a condition node, and on no others. */
+/** Every branch a connection may carry: condition's and ask_person's. */
+export const BRANCHES = ["true", "false", "answered", "timeout"] as const;
+export type Branch = (typeof BRANCHES)[number];
+
+/** The branches connections leaving a node of `type` carry; empty: they carry none. */
+export function branchesOf(type: string): readonly string[] {
+  return isNodeType(type) ? NODE_MODELS[type].branches : [];
+}
+
+/** A connection: `branch` on those leaving a node with branches (condition, ask_person) only. */
 export const ConnectionSchema = z.strictObject({
   from: z.string(),
   to: z.string(),
-  branch: z.enum(["true", "false"]).optional(),
+  branch: z.enum(BRANCHES).optional(),
 });
 
 /** The settings of `node` whose strings are templates, by dotted path, with their values. */

@@ -53,6 +53,7 @@ export const condition = defineNode({
   type: "condition",
   label: "Condition",
   templated: ["left", "right"],
+  branches: ["true", "false"],
   component: "ConditionNode",
   description: 'Connections leaving it carry `branch: "true"` or `"false"`.',
   settings: () => ({

@@ -76,9 +76,14 @@ export type NodeRun = {
   status: NodeStatus;
   /** Present once succeeded. */
   output?: JsonValue;
-  /** Present once failed: why, without secrets; `errorCode` names a refusal by the outbound policy. */
+  /**
+   * Present once failed: why, without secrets; `errorCode` names a refusal: by the outbound policy,
+   * or the API's code for a refused action of a person node (docs/workflows.md#errors), with its
+   * `errorDetails`.
+   */
   error?: string;
-  errorCode?: "destination_not_allowed";
+  errorCode?: "destination_not_allowed" | ActionErrorCode;
+  errorDetails?: JsonValue[];
   /** An http_request node with retries: each attempt that did not succeed, oldest first. */
   attempts?: { at: number; status: number | null; error?: string }[];
   /** A respond node whose output (a WebhookReply) is the call's answer: the first one reached. */
@@ -109,7 +114,44 @@ export type ExecutionState = {
   failedNodeKey: string | null;
   /** Set while the current node waits: epoch ms when it may go on. */
   waitUntil: number | null;
+  /**
+   * The tokens of the links its create_link nodes made, by node key: sealed with the state,
+   * `[redacted]` wherever the execution is shown (docs/workflows.md#create-link).
+   */
+  tokens?: Record<string, string>;
 };
+
+/** The API's codes a person node's action can fail with (docs/workflows.md#errors). */
+export type ActionErrorCode =
+  | "invalid_request"
+  | "invalid_parameters"
+  | "forbidden_flow"
+  | "widget_not_found"
+  | "not_found"
+  | "too_many_pending_links"
+  | "link_not_open"
+  | "conversation_unavailable";
+
+/** A person node's settings, templates resolved: what the runner does (docs/workflows.md). */
+export type NodeAction =
+  | { type: "create_link"; link: Record<string, JsonValue> }
+  | { type: "send_message"; linkId: string; text: string }
+  | {
+      type: "ask_person";
+      linkId: string;
+      question: string;
+      options: { label: string; value: string }[];
+      allowText: boolean;
+    }
+  | { type: "end_conversation"; linkId: string; reason: string | null };
+
+/** The step of a person node's action. */
+export type LiveStep = { kind: "act"; nodeKey: string; action: NodeAction };
+
+/** How an action went: the node's output, or the refusal that fails it. */
+export type ActionResult =
+  | { ok: true; output: JsonValue }
+  | { ok: false; error: string; code?: ActionErrorCode; details?: JsonValue[] };
 
 /** A request an http_request node asks the runner to send. */
 export type FetchRequest = {
@@ -134,4 +176,6 @@ export type FetchResponse = {
 export type Step =
   | { kind: "finished"; status: "succeeded" | "failed" }
   | { kind: "fetch"; nodeKey: string; request: FetchRequest }
+  /** A person node's action (docs/workflows.md), performed like a fetch: idempotent by execution and node. */
+  | { kind: "act"; nodeKey: string; action: NodeAction }
   | { kind: "wait"; nodeKey: string; until: number };

@@ -9,7 +9,14 @@ import type { DetailCode } from "../../platform/detail-codes";
 import { cloneJson } from "../engine/clone";
 import { ancestorsOf, neighbours } from "../engine/graph";
 import { isPlainObject, templateReferences } from "../engine/template";
-import { ConnectionSchema, isTriggerNode, nextKey, templatedSettings } from "./models";
+import {
+  BRANCHES,
+  branchesOf,
+  ConnectionSchema,
+  isTriggerNode,
+  nextKey,
+  templatedSettings,
+} from "./models";
 import { type ParsedNode, parseNode, report } from "./parts";
 import { judge } from "./problems";
 import { EXECUTION_SCOPE } from "./reply";
@@ -79,14 +86,20 @@ function parseConnections(
       return undefined;
     });
     const hasBranch = Object.hasOwn(given, "branch");
-    const branch =
-      given.branch === "true" ? "true" : given.branch === "false" ? "false" : undefined;
+    const branch = BRANCHES.find((each) => each === given.branch);
     const source = from === undefined ? undefined : byKey.get(from);
     const target = to === undefined ? undefined : byKey.get(to);
-    if (source?.type === "condition" && !hasBranch) {
-      add("branch", "missing_branch", `Connections leaving condition "${from}" need a branch.`);
-    } else if (source && source.type !== "condition" && hasBranch) {
-      add("branch", "unexpected_branch", `Only connections leaving a condition have a branch.`);
+    const branches = source ? branchesOf(source.type) : [];
+    if (source && branches.length > 0 && !hasBranch) {
+      const named = branches.map((each) => `"${each}"`).join(" or ");
+      const message = `Connections leaving ${source.type} "${from}" need a branch: ${named}.`;
+      add("branch", "missing_branch", message);
+    } else if (source && hasBranch && branch !== undefined && !branches.includes(branch)) {
+      const message =
+        branches.length === 0
+          ? `Only connections leaving a condition or ask_person have a branch.`
+          : `A ${source.type}'s branch is ${branches.map((each) => `"${each}"`).join(" or ")}.`;
+      add("branch", "unexpected_branch", message);
     }
     if (target && isTriggerNode(target)) {
       add("to", "trigger_has_input", `"${to}" is a trigger; nothing may connect into it.`);

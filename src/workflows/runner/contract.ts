@@ -260,7 +260,7 @@ export interface WorkflowRunnerApi {
 }
 
 /**
- * What a Conversation tells the runner of an ask_person question (docs/chat.md#questions),
+ * What a Conversation tells the runner of an ask_person question (docs/workflows.md#ask-person),
  * part of the WorkflowRunner contract: the runner implements both (its WorkflowRunnerApi).
  */
 export interface WorkflowRunnerQuestions {
@@ -288,4 +288,7 @@ export type ErasurePage = { next: string | null; executions: number; requests: n
 export type ResealPage = { next: string | null; executions: number; keptInputs: number };
 
 /** The runner as its namespace binding knows it. */
-export interface WorkflowRunnerContract extends WorkflowRunnerApi, Rpc.DurableObjectBranded {}
+export interface WorkflowRunnerContract
+  extends WorkflowRunnerApi,
+    WorkflowRunnerQuestions,
+    Rpc.DurableObjectBranded {}

@@ -29,6 +29,7 @@ import { LiveIndex } from "./live-index";
 import type { ExecutionResult } from "./metrics-counts";
 import { deleteFinished } from "./record-housekeeping";
 import { StateBox, stateAad } from "./state-box";
+import { shownRedaction } from "./steps";
 
 /** Finished executions kept per workflow; older ones are deleted (like n8n's execution pruning). */
 export const MAX_FINISHED_EXECUTIONS = 10_000;
@@ -104,7 +105,8 @@ export class ExecutionStore {
     const finished = state.status !== "running";
     const known = this.live.get(execution.id) ?? this.unsaved.get(execution.id);
     const seq = known?.seq ?? ++this.seq;
-    const nodes = shownRunsJson(execution.definition, state.triggerKey, state.runs, secretValues);
+    const redact = shownRedaction(secretValues, state); // the links' tokens too
+    const nodes = shownRunsJson(execution.definition, state.triggerKey, state.runs, redact);
     // Only a record that redaction changed keeps the call as it was (sealed), for replays.
     const input =
       finished && nodes.includes("[redacted]")

@@ -6,7 +6,7 @@
 import type { JsonValue } from "../../platform/json";
 import { log } from "../../platform/log";
 import type { OutboundPolicy } from "../../platform/outbound";
-import { advance, completeFetch, completeWait, failFetch } from "../engine/engine";
+import { advance, completeWait } from "../engine/engine";
 import type {
   ConversationEventNode,
   WebhookNode,
@@ -16,16 +16,14 @@ import type {
 import { finishedOutcome, respondedOutcome } from "./answers";
 import type { RunnerConfig } from "./config";
 import type { ExecutionMode, Settled } from "./contract";
-import { type LiveExecution, newExecution, type Wake } from "./execution-row";
+import { type LiveExecution, newExecution } from "./execution-row";
 import type { ExecutionStore } from "./execution-store";
 import { flowOf, ThrottleLog } from "./flow-control";
 import { HeldCallers, type HeldOutcome } from "./held-callers";
-import { fetchFailure, performFetch } from "./outbound-fetch";
+import type { Act } from "./person-actions";
 import { Slots } from "./slots";
+import { prepareAct, shownRedaction, takeStep, wakeOf } from "./steps";
 import type { Secrets } from "./workflow-source";
-
-/** How long past its timeout a fetch may be silent before the alarm takes it over (ms). */
-const FETCH_LEASE_MS = 30_000;
 
 /** Runs executions with the pure engine, saving after every stretch and holding their callers. */
 export class Executor {
@@ -41,6 +39,7 @@ export class Executor {
    * @param secretsFor the secrets of the workflow's workspace, for executions it continues
    * @param limitFor the workflow's current concurrency, for a queue found when the object starts
    * @param policy where http_request nodes may send (the Worker's vars; a deploy restarts objects)
+   * @param act performs a person node's action (docs/workflows.md)
    */
   constructor(
     private readonly ctx: DurableObjectState,
@@ -48,6 +47,7 @@ export class Executor {
     private readonly secretsFor: (workflowId: string) => Promise<Secrets>,
     private readonly limitFor: (workflowId: string) => Promise<WorkflowConcurrency | undefined>,
     private readonly policy: OutboundPolicy,
+    private readonly act: Act,
   ) {
     this.throttles = new ThrottleLog(ctx.storage);
     this.slots = new Slots(this.throttles);
@@ -206,6 +206,13 @@ export class Executor {
     if (next !== null) await this.schedule(Math.max(next, Date.now() + 1));
   }
 
+  /** Drives an execution the caller loaded and changed (questions.ts); false while driven already. */
+  resume(execution: LiveExecution, secrets: Secrets): boolean {
+    if (this.inFlight.has(execution.id)) return false;
+    this.ctx.waitUntil(this.drive(execution, secrets).catch(logDriveError));
+    return true;
+  }
+
   /** Has the alarm fire when a throttle holding back a queued execution has room again. */
   private wakeForThrottle(): void {
     const at = this.slots.nextWake();
@@ -237,23 +244,15 @@ export class Executor {
           await saved;
           return;
         }
-        const wake: Wake =
-          step.kind === "wait"
-            ? { step: "wait", at: step.until }
-            : { step: "fetch", at: Date.now() + step.request.timeoutMs + FETCH_LEASE_MS };
+        if (step.kind === "act") prepareAct(execution.state, step);
+        const wake = wakeOf(step, Date.now());
         await this.store.save(execution, secrets.redact, wake);
         recorded?.();
         recorded = undefined;
         this.answer(execution, secrets);
         await this.schedule(wake.at);
         if (step.kind === "wait") return;
-        try {
-          const response = await performFetch(step.request, this.policy);
-          completeFetch(execution.definition, execution.state, response, Date.now());
-        } catch (error) {
-          const { message, code } = fetchFailure(error);
-          failFetch(execution.definition, execution.state, message, Date.now(), undefined, code);
-        }
+        await takeStep(execution, step, this.policy, this.act);
       }
     } catch (error) {
       recorded?.(error);
@@ -268,12 +267,14 @@ export class Executor {
   /** Answers held responseNode callers once their respond node is saved (docs/webhooks.md#respond-node). */
   private answer(execution: LiveExecution, secrets: Secrets): void {
     if (!this.held.has(execution.id)) return;
-    const responded = respondedOutcome(execution.id, execution.state.runs, secrets.redact);
+    const redact = shownRedaction(secrets.redact, execution.state);
+    const responded = respondedOutcome(execution.id, execution.state.runs, redact);
     if (responded) this.held.settle(execution.id, responded);
   }
 
   private settle(execution: LiveExecution, secrets: Secrets): void {
-    const outcome = finishedOutcome(execution.id, execution.state, secrets.redact);
+    const redact = shownRedaction(secrets.redact, execution.state);
+    const outcome = finishedOutcome(execution.id, execution.state, redact);
     // Until its record is saved, a caller that comes later still learns how it ended.
     this.settledUnsaved.set(execution.id, outcome);
     if (this.held.has(execution.id)) this.held.settle(execution.id, outcome);

@@ -9,7 +9,7 @@ import { database } from "../../db/database";
 import type { AppBindings } from "../../platform/env";
 import { outboundPolicy } from "../../platform/outbound";
 import { RateLimitStore } from "../../platform/rate-limit-store";
-import { type Arming, CaptureStore, type Sample } from "./capture-store";
+import { CaptureStore, type Sample } from "./capture-store";
 import { workflowRunner } from "./client";
 import type {
   CaptureOutcome,
@@ -38,9 +38,11 @@ import { listWithGatherings } from "./gathering-list";
 import { Gatherings } from "./gatherings";
 import { asanaNodes, HookSecretStore, HookSecrets } from "./hook-secrets";
 import { Housekeeping } from "./housekeeping";
-import { LateAnswers, webhookNode } from "./late-answers";
+import { LateAnswers } from "./late-answers";
 import type { MetricBucket } from "./metrics-counts";
 import { RunnerMetrics } from "./metrics-store";
+import { personActs } from "./person-actions";
+import { Questions } from "./questions";
 import { WebhookReceiver } from "./receiver";
 import { eraseFromRunner } from "./record-housekeeping";
 import { Replays } from "./replays";
@@ -67,6 +69,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
   private readonly metrics: RunnerMetrics;
   private readonly housekeeping: Housekeeping;
   private readonly gatherings: Gatherings;
+  private readonly questions: Questions;
   private deleted = false;
 
   constructor(ctx: DurableObjectState, env: AppBindings) {
@@ -74,16 +77,15 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     this.source = new WorkflowSource(database(env), env);
     this.metrics = new RunnerMetrics(ctx.storage, (at) => this.executor.wakeAt(at));
     const store = new ExecutionStore(ctx.storage, env, (result) => this.metrics.execution(result));
-    this.executor = new Executor(
-      ctx,
-      store,
-      async (workflowId) => {
-        const config = await this.source.workflow(workflowId);
-        return config ? await this.source.secretValues(config.workspaceId) : emptySecrets();
-      },
-      async (workflowId) => (await this.source.workflow(workflowId))?.definition.concurrency,
-      outboundPolicy(env),
-    );
+    const config = (workflowId: string) => this.source.workflow(workflowId);
+    const secretsFor = async (workflowId: string) => {
+      const found = await config(workflowId);
+      return found ? await this.source.secretValues(found.workspaceId) : emptySecrets();
+    };
+    const acts = personActs(env, async (id) => (await config(id))?.workspaceId);
+    const limitFor = async (id: string) => (await config(id))?.definition.concurrency;
+    this.executor = new Executor(ctx, store, secretsFor, limitFor, outboundPolicy(env), acts);
+    this.questions = new Questions(this.executor, secretsFor);
     this.requests = new RequestLog(ctx.storage);
     this.captures = new CaptureStore(ctx.storage.sql);
     const shard = (workflowId: string, index: number) => workflowRunner(env, workflowId, index);
@@ -194,6 +196,14 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     return await this.receiver.repeatAnswer(workflowId, nodeKey, executionId);
   }
 
+  async answerQuestion(answer: Parameters<Questions["answer"]>[0]): Promise<void> {
+    await this.questions.answer(answer);
+  }
+
+  async closeQuestion(closing: Parameters<Questions["close"]>[0]): Promise<void> {
+    await this.questions.close(closing);
+  }
+
   async startFromEvent(call: EventCall): Promise<boolean> {
     return await startFromEvent(this.source, this.executor, call);
   }
@@ -258,22 +268,12 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     return await this.requests.get(id);
   }
 
-  async armCapture(
-    workflowId: string,
-    nodeKey: string,
-    count: number,
-    ttlSeconds: number,
-    run = false,
-  ): Promise<Arming | null> {
-    const config = await this.source.workflow(workflowId);
-    if (!config || !webhookNode(config, nodeKey)) return null;
-    return this.captures.arm(nodeKey, count, ttlSeconds * 1000, Date.now(), run);
+  async armCapture(workflowId: string, nodeKey: string, count: number, ttl: number, run = false) {
+    return await this.tests.arm(workflowId, nodeKey, count, ttl, run);
   }
 
   async samples(workflowId: string, nodeKey: string): Promise<Sample[] | null> {
-    const config = await this.source.workflow(workflowId);
-    if (!config || !webhookNode(config, nodeKey)) return null;
-    return this.captures.samples(nodeKey, Date.now());
+    return await this.tests.samples(workflowId, nodeKey);
   }
 
   /** A test-URL call: a sample while armed; with `run`, a test execution too. */

@@ -7,7 +7,7 @@ import { newId } from "../../platform/ids";
 import type { JsonValue } from "../../platform/json";
 import { redactPrepared } from "../engine/redact";
 import type { WebhookNode, WebhookOutput } from "../nodes/types";
-import type { CaptureStore } from "./capture-store";
+import type { CaptureStore, Sample } from "./capture-store";
 import type { RunnerConfig } from "./config";
 import type { CaptureOutcome, TestRunResult, WebhookCall } from "./contract";
 import { redactHeaders } from "./credential-headers";
@@ -26,6 +26,20 @@ export class TestRuns {
     private readonly executor: Executor,
     private readonly captures: CaptureStore,
   ) {}
+
+  /** Arms capture on a webhook node's test URL for `ttlSeconds`; null without such a node. */
+  async arm(workflowId: string, nodeKey: string, count: number, ttlSeconds: number, run: boolean) {
+    const config = await this.source.workflow(workflowId);
+    if (!config || !webhookNode(config, nodeKey)) return null;
+    return this.captures.arm(nodeKey, count, ttlSeconds * 1000, Date.now(), run);
+  }
+
+  /** A webhook node's captured samples, newest first; null without such a node. */
+  async samples(workflowId: string, nodeKey: string): Promise<Sample[] | null> {
+    const config = await this.source.workflow(workflowId);
+    if (!config || !webhookNode(config, nodeKey)) return null;
+    return this.captures.samples(nodeKey, Date.now());
+  }
 
   /**
    * A test-URL call: stored as a sample while armed, running or stopped; when armed with `run`, it

@@ -1,11 +1,17 @@
 /**
  * A node on the workflow canvas (docs/dashboard.md#workflow-editor): its type, label and key,
  * how many problems it has (the API's from the last save and its schema's now), an input handle
- * unless it is a trigger, and one output, or a condition's two: true and false.
+ * unless it is a trigger, and one output, or one per branch its model declares: a condition's true
+ * and false, an ask_person's answered and timeout.
  */
 import { Handle, type NodeProps, Position } from "@xyflow/react";
-import { memo, useMemo } from "react";
-import { DEFAULT_NAMES, isTriggerNode, type NodeType } from "../../../../workflows/nodes";
+import { Fragment, memo, useMemo } from "react";
+import {
+  branchesOf,
+  DEFAULT_NAMES,
+  isTriggerNode,
+  type NodeType,
+} from "../../../../workflows/nodes";
 import { checkNode, mergeProblems } from "./fields";
 import type { CanvasNode } from "./model";
 import { NodeRunBadge } from "./NodeRunBadge";
@@ -32,17 +38,23 @@ export const WorkflowNodeView = memo(function WorkflowNodeView({ data }: NodePro
           {count} {count === 1 ? "problem" : "problems"}
         </span>
       ) : null}
-      {node.type === "condition" ? (
-        <>
-          <Handle type="source" id="true" position={Position.Right} className="wf-handle-true" />
-          <span className="wf-branch wf-branch-true" aria-hidden="true">
-            true
-          </span>
-          <Handle type="source" id="false" position={Position.Right} className="wf-handle-false" />
-          <span className="wf-branch wf-branch-false" aria-hidden="true">
-            false
-          </span>
-        </>
+      {branchesOf(node.type).length > 0 ? (
+        branchesOf(node.type).map((branch, index) => (
+          <Fragment key={branch}>
+            <Handle
+              type="source"
+              id={branch}
+              position={Position.Right}
+              className={`wf-handle-${branch} wf-handle-${index === 0 ? "first" : "second"}`}
+            />
+            <span
+              className={`wf-branch wf-branch-${index === 0 ? "first" : "second"}`}
+              aria-hidden="true"
+            >
+              {branch}
+            </span>
+          </Fragment>
+        ))
       ) : (
         <Handle type="source" position={Position.Right} />
       )}

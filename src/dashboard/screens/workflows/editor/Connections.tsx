@@ -1,10 +1,10 @@
 /**
  * The selected node's connections (docs/dashboard.md#workflow-editor): where it leads, each with
- * Remove, and a form to connect it to another node (a condition: on its true or false branch).
+ * Remove, and a form to connect it to another node (a condition or ask_person: on one of its branches).
  * Dragging between handles on the canvas does the same; this is the way by keyboard.
  */
 import { type FormEvent, useId, useState } from "react";
-import { DEFAULT_NAMES } from "../../../../workflows/nodes";
+import { branchesOf, DEFAULT_NAMES } from "../../../../workflows/nodes";
 import { isTrigger } from "./CanvasNode";
 import type { CanvasNode } from "./model";
 import type { EditorState } from "./use-editor";
@@ -24,12 +24,12 @@ export function Connections(props: { node: CanvasNode; editor: EditorState; canC
   const targets = editor.nodes.filter(
     (each) => each.id !== node.id && !isTrigger(each.data.node.type),
   );
-  const condition = node.data.node.type === "condition";
+  const branches = branchesOf(node.data.node.type);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const target = String(form.get("target") ?? "");
-    const branch = condition ? String(form.get("branch") ?? "") : null;
+    const branch = branches.length > 0 ? String(form.get("branch") ?? "") : null;
     const why = props.editor.connect(node.id, target, branch);
     setSaid(why || `Connected to ${nameOf(byId.get(target))}.`);
   };
@@ -68,12 +68,15 @@ export function Connections(props: { node: CanvasNode; editor: EditorState; canC
               </option>
             ))}
           </select>
-          {condition ? (
+          {branches.length > 0 ? (
             <>
               <label htmlFor={`${id}-branch`}>On branch</label>
               <select id={`${id}-branch`} name="branch">
-                <option value="true">true</option>
-                <option value="false">false</option>
+                {branches.map((branch) => (
+                  <option key={branch} value={branch}>
+                    {branch}
+                  </option>
+                ))}
               </select>
             </>
           ) : null}

@@ -4,7 +4,14 @@
  * new keys and their connections among themselves. Pure: the editor's state (use-editor.ts) applies the result.
  */
 import type { Edge } from "@xyflow/react";
-import { isTriggerNode, type NodeType, nextKey } from "../../../../workflows/nodes";
+import {
+  type Branch,
+  branchesOf,
+  DEFAULT_NAMES,
+  isTriggerNode,
+  type NodeType,
+  nextKey,
+} from "../../../../workflows/nodes";
 import { freeSpot, overlaps, type Point, STEP } from "./layout";
 import {
   type CanvasNode,
@@ -16,11 +23,11 @@ import {
 } from "./model";
 
 /** Where an added node goes, and the connection into it, if any. */
-export type Placement = { position: Point; from?: { source: string; branch?: "true" | "false" } };
+export type Placement = { position: Point; from?: { source: string; branch?: Branch } };
 
 /**
  * Where a `type` node added now goes: right of the selected node and connected from it (a
- * condition's first branch with no connection yet; never into a trigger), else at the free place
+ * condition's or ask_person's first branch with no connection yet; never into a trigger), else at the free place
  * nearest `inView`; either way moved down until it covers no node.
  */
 export function placeAdded(
@@ -34,9 +41,10 @@ export function placeAdded(
   const selected = nodes.find((node) => node.id === selectedId);
   if (!selected || isTriggerNode({ type })) return { position: freeSpot(inView, taken) };
   const position = freeSpot({ x: selected.position.x + STEP.x, y: selected.position.y }, taken);
-  if (selected.data.node.type !== "condition") return { position, from: { source: selected.id } };
+  const branches = branchesOf(selected.data.node.type) as readonly Branch[];
+  if (branches.length === 0) return { position, from: { source: selected.id } };
   const used = new Set(edges.filter((e) => e.source === selected.id).map((e) => e.sourceHandle));
-  const branch = (["true", "false"] as const).find((each) => !used.has(each));
+  const branch = branches.find((each) => !used.has(each));
   return branch ? { position, from: { source: selected.id, branch } } : { position };
 }
 
@@ -112,7 +120,8 @@ function rekeyed(json: NodeJson, keys: Map<string, string>): NodeJson {
 
 /**
  * Why `source` → `target` (on `branch`) cannot be connected, or "" when it can: the API's rules
- * (no input into a trigger, a branch on every connection leaving a condition, no repeats), told
+ * (no input into a trigger, a branch on every connection leaving a condition or ask_person, no
+ * repeats), told
  * before saving.
  */
 export function refusalOf(
@@ -126,10 +135,11 @@ export function refusalOf(
   const to = nodes.find((node) => node.id === target)?.data.node;
   if (!from || !to || source === target) return "A node cannot lead to itself.";
   if (isTriggerNode(to)) return "A trigger starts executions; nothing leads into it.";
-  if (from.type === "condition" && branch !== "true" && branch !== "false") {
-    return "Choose the condition's branch: true or false.";
+  const branches = branchesOf(from.type);
+  if (branches.length > 0 && !branches.includes(branch ?? "")) {
+    return `Choose the ${DEFAULT_NAMES[from.type].toLowerCase()}'s branch: ${branches.join(" or ")}.`;
   }
-  const handle = from.type === "condition" ? branch : null;
+  const handle = branches.length > 0 ? branch : null;
   const repeat = edges.some(
     (edge) =>
       edge.source === source && edge.target === target && (edge.sourceHandle ?? null) === handle,

@@ -4,6 +4,7 @@
  * layout.ts), new nodes' keys, and the API's problems (`nodes[i].field`) by the node they name.
  */
 import type { Edge, Node } from "@xyflow/react";
+import { BRANCHES, type Branch } from "../../../../workflows/nodes";
 import type { ErrorDetail, Schemas } from "../../../api";
 import { detailText } from "../../../ui/problem-text";
 import { labelsAnyType } from "./fields";
@@ -16,8 +17,12 @@ export type { FieldProblem, NodeJson } from "./node-json";
 export type CanvasData = { node: NodeJson; problems: FieldProblem[] };
 export type CanvasNode = Node<CanvasData, "workflow">;
 
-/** A connection's branch is its source handle: "true" or "false" on a condition, else none. */
-export type Connection = { from: string; to: string; branch?: "true" | "false" };
+/** A connection's branch is its source handle: a condition's or an ask_person's, else none. */
+export type Connection = { from: string; to: string; branch?: Branch };
+
+/** Whether `handle` names a branch (a source handle of a node with branches). */
+export const isBranch = (handle: unknown): handle is Branch =>
+  BRANCHES.some((branch) => branch === handle);
 
 /** A new node's key, as the API would give it. */
 export { nextKey } from "../../../../workflows/nodes";
@@ -34,9 +39,9 @@ export function canvasNode(id: string, node: NodeJson, position: Point): CanvasN
   };
 }
 
-/** An edge from `source` to `target` node ids, on the condition's branch when it has one. */
+/** An edge from `source` to `target` node ids, on the branch when it has one. */
 export function canvasEdge(source: string, target: string, branch?: string): Edge {
-  const handle = branch === "true" || branch === "false" ? branch : undefined;
+  const handle = isBranch(branch) ? branch : undefined;
   return {
     id: `${source}-${handle ?? "out"}-${target}`,
     source,
@@ -81,8 +86,8 @@ export function toDefinition(
       const from = keys.get(edge.source);
       const to = keys.get(edge.target);
       if (!from || !to) return [];
-      const branch = edge.sourceHandle === "true" || edge.sourceHandle === "false";
-      return [branch ? { from, to, branch: edge.sourceHandle } : { from, to }] as Connection[];
+      const branch = edge.sourceHandle;
+      return [isBranch(branch) ? { from, to, branch } : { from, to }] as Connection[];
     }),
   };
 }

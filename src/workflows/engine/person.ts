@@ -1,0 +1,149 @@
+/**
+ * The engine's side of the nodes that reach the person (docs/workflows.md): each resolves its
+ * templates into an action the runner performs (`act` step); ask_person then waits, like `wait`,
+ * for the answer, the timeout or the link's end. Pure, like the engine.
+ */
+import type { JsonValue } from "../../platform/json";
+import type {
+  ActionResult,
+  ExecutionState,
+  NodeAction,
+  Step,
+  WorkflowDefinition,
+  WorkflowNode,
+} from "../nodes/types";
+import { currentRun, fail, nodeByKey, openRun, succeed } from "./runs";
+import { resolveValue, type TemplateScope } from "./template";
+
+/** The types whose node is an action (an `act` step). */
+export const ACTION_TYPES = ["create_link", "send_message", "ask_person", "end_conversation"];
+
+type ActionNode = Extract<WorkflowNode, { type: NodeAction["type"] }>;
+
+const text = (value: JsonValue): string =>
+  typeof value === "string" ? value : value === null ? "" : JSON.stringify(value);
+
+/** The node's action, its templates resolved; shapes are checked as the API's when performed. */
+function actionOf(node: ActionNode, scope: TemplateScope): NodeAction {
+  const resolve = (value: unknown) => resolveValue(value as JsonValue, scope);
+  switch (node.type) {
+    case "create_link": {
+      const link: Record<string, JsonValue> = {};
+      for (const field of ["flowId", "channelId", "parameters", "participant"] as const) {
+        if (node[field] !== undefined) link[field] = resolve(node[field]);
+      }
+      for (const field of ["globalTask", "metadata", "expiresInSeconds"] as const) {
+        if (node[field] !== undefined) link[field] = resolve(node[field]);
+      }
+      return { type: "create_link", link };
+    }
+    case "send_message":
+      return {
+        type: "send_message",
+        linkId: text(resolve(node.linkId)),
+        text: text(resolve(node.text)),
+      };
+    case "ask_person":
+      return {
+        type: "ask_person",
+        linkId: text(resolve(node.linkId)),
+        question: text(resolve(node.question)),
+        options: node.options ?? [],
+        allowText: node.allowText ?? (node.options ?? []).length === 0,
+      };
+    case "end_conversation": {
+      const reason = node.reason === undefined ? null : text(resolve(node.reason));
+      return { type: "end_conversation", linkId: text(resolve(node.linkId)), reason };
+    }
+  }
+}
+
+/**
+ * The step of a person node: its action, again while one is unfinished (a restart), or the wait
+ * of an ask_person whose question was asked.
+ */
+export function personStep(
+  state: ExecutionState,
+  node: ActionNode,
+  scope: TemplateScope,
+  now: number,
+): Step {
+  const run = state.runs.find((candidate) => candidate.key === node.key);
+  if (run?.status === "waiting") {
+    return { kind: "wait", nodeKey: node.key, until: state.waitUntil ?? now };
+  }
+  openRun(state, node, "running", now);
+  return { kind: "act", nodeKey: node.key, action: actionOf(node, scope) };
+}
+
+/**
+ * Hands the pending action its result: a refusal fails the node (with the API's code and details);
+ * an ask_person then waits `timeoutSeconds`; any other succeeds with the output. No-op with no
+ * action pending. Call `advance` next.
+ */
+export function completeAction(
+  definition: WorkflowDefinition,
+  state: ExecutionState,
+  result: ActionResult,
+  now: number,
+): void {
+  const run = currentRun(state, "running");
+  if (!run || !ACTION_TYPES.includes(run.type)) return;
+  const node = nodeByKey(definition, run.key);
+  if (!result.ok) {
+    const refusal = {
+      ...(result.code ? { errorCode: result.code } : {}),
+      ...(result.details ? { errorDetails: result.details } : {}),
+    };
+    fail(state, node, result.error, now, refusal);
+    return;
+  }
+  if (node.type === "ask_person") {
+    run.status = "waiting";
+    state.waitUntil = now + node.timeoutSeconds * 1000;
+    return;
+  }
+  succeed(definition, state, node, result.output, now);
+}
+
+/** The ask_person run waiting at `nodeKey`, or undefined. */
+function waitingQuestion(definition: WorkflowDefinition, state: ExecutionState, nodeKey: string) {
+  const run = currentRun(state, "waiting");
+  if (run?.key !== nodeKey || run.type !== "ask_person") return undefined;
+  return nodeByKey(definition, nodeKey);
+}
+
+/**
+ * The person answered the question of the ask_person waiting at `nodeKey`: it succeeds on branch
+ * `answered` with `{answer, answeredAt}` (ISO 8601); true. False, unchanged, when no such node waits.
+ */
+export function answerQuestion(
+  definition: WorkflowDefinition,
+  state: ExecutionState,
+  answer: { nodeKey: string; answer: string; answeredAt: number },
+  now: number,
+): boolean {
+  const node = waitingQuestion(definition, state, answer.nodeKey);
+  if (!node) return false;
+  state.waitUntil = null;
+  const output = { answer: answer.answer, answeredAt: new Date(answer.answeredAt).toISOString() };
+  succeed(definition, state, node, output, now, "answered");
+  return true;
+}
+
+/**
+ * The question of the ask_person waiting at `nodeKey` timed out, or its link ended: it succeeds on
+ * branch `timeout` with `{timedOut: true}`; true. False, unchanged, when no such node waits.
+ */
+export function timeOutQuestion(
+  definition: WorkflowDefinition,
+  state: ExecutionState,
+  nodeKey: string,
+  now: number,
+): boolean {
+  const node = waitingQuestion(definition, state, nodeKey);
+  if (!node) return false;
+  state.waitUntil = null;
+  succeed(definition, state, node, { timedOut: true }, now, "timeout");
+  return true;
+}

@@ -1,0 +1,154 @@
+/**
+ * The nodes that reach the person (docs/workflows.md): create_link, send_message, ask_person and
+ * end_conversation. Their settings are checked here as written; what their templates resolve to
+ * is checked when they run, by the same rules as the launch API (runner/person-actions.ts).
+ */
+import { z } from "@hono/zod-openapi";
+import { isPlainObject } from "../engine/template";
+import { defineNode, jsonValue, setting } from "./common";
+
+/** ask_person's timeout bounds (s): a minute to 30 days (docs/limits.md). */
+export const ASK_TIMEOUT_SECONDS = { min: 60, max: 2_592_000 } as const;
+/** A workflow message's length bounds (characters), as a chat message's (docs/limits.md). */
+export const MESSAGE_CHARS = { min: 1, max: 2_000 } as const;
+/** At most this many options on a question. */
+export const MAX_OPTIONS = 10;
+
+const linkId = () =>
+  setting(z.string().min(1), {
+    about: 'A template resolving to a link id (`lnk_…`), e.g. `"{{create_link_1.id}}"`.',
+    codes: { too_small: "required" },
+  });
+
+/** Creates a pending link, as `POST /v1/widget/launches` does (docs/workflows.md#create-link). */
+export const createLink = defineNode({
+  type: "create_link",
+  label: "Create link",
+  templated: ["flowId", "channelId", "parameters", "participant", "globalTask", "metadata"],
+  component: "CreateLinkNode",
+  description:
+    "Creates a link as `POST /v1/widget/launches` does; output `{id, status, url, embedHtml, expiresAt}`, the token in `url` and `embedHtml` shown `[redacted]` (docs/workflows.md#create-link).",
+  settings: () => ({
+    flowId: setting(z.string().min(1), {
+      about: "The agent id (a template).",
+      codes: { too_small: "required" },
+    }),
+    channelId: setting(z.string().min(1), {
+      about: "The agent's widget channel id (a template).",
+      codes: { too_small: "required" },
+    }),
+    parameters: setting(jsonValue().optional(), {
+      about:
+        "Values for the agent's Initial Parameters (an object; strings are templates); checked as the launch API does.",
+    }),
+    participant: setting(
+      z.strictObject({ name: z.string().optional(), externalId: z.string().optional() }).optional(),
+      { about: "The person's name and your id for them (templates).", code: "invalid_type" },
+    ),
+    globalTask: setting(z.string().optional(), {
+      about: "Extra instruction for this one conversation (a template).",
+    }),
+    expiresInSeconds: setting(z.number().int().min(300).max(7_776_000).optional(), {
+      about: "Seconds the link can be opened. Default: 604800 (7 days).",
+      code: "out_of_range",
+      message: "expiresInSeconds must be an integer from 300 to 7776000.",
+    }),
+    metadata: setting(jsonValue().optional(), {
+      about: "Your own string pairs on the link (strings are templates).",
+    }),
+  }),
+  output: () => ({ id: "", status: "pending", url: "", embedHtml: "", expiresAt: "" }),
+});
+
+/** Writes an agent message into the link's conversation (docs/workflows.md#send-message). */
+export const sendMessage = defineNode({
+  type: "send_message",
+  label: "Send message",
+  templated: ["linkId", "text"],
+  component: "SendMessageNode",
+  description:
+    'Writes an agent message into the link\'s conversation; output `{messageId, delivered: "live"|"stored"}` (docs/workflows.md#send-message).',
+  settings: () => ({
+    linkId: linkId(),
+    text: setting(z.string().min(MESSAGE_CHARS.min).max(MESSAGE_CHARS.max), {
+      about: `Markdown (a template); ${MESSAGE_CHARS.min} to ${MESSAGE_CHARS.max} characters once resolved.`,
+      codes: { too_small: "required", too_big: "out_of_range" },
+    }),
+  }),
+  output: () => ({ messageId: "", delivered: "live" }),
+});
+
+const Option = z.strictObject({
+  label: z.string().min(1).max(100),
+  value: z.string().min(1).max(100),
+});
+
+/** Asks the person and waits for the answer (docs/workflows.md#ask-person). */
+export const askPerson = defineNode({
+  type: "ask_person",
+  label: "Ask person",
+  templated: ["linkId", "question"],
+  branches: ["answered", "timeout"],
+  component: "AskPersonNode",
+  description:
+    'Asks the person in the link\'s conversation and waits; connections leaving it carry `branch: "answered"` (output `{answer, answeredAt}`) or `"timeout"` (output `{timedOut: true}`) (docs/workflows.md#ask-person).',
+  settings: () => ({
+    linkId: linkId(),
+    question: setting(z.string().min(MESSAGE_CHARS.min).max(MESSAGE_CHARS.max), {
+      about: `Markdown (a template); ${MESSAGE_CHARS.min} to ${MESSAGE_CHARS.max} characters once resolved.`,
+      codes: { too_small: "required", too_big: "out_of_range" },
+    }),
+    options: setting(z.array(Option).max(MAX_OPTIONS).optional(), {
+      about: `Buttons the person may answer with: at most ${MAX_OPTIONS}, \`value\`s unique; the answer is the value.`,
+      codes: { too_big: "out_of_range" },
+    }),
+    allowText: setting(z.boolean().optional(), {
+      about: "Whether the person may answer in their own words. Default: true without options.",
+    }),
+    timeoutSeconds: setting(
+      z.number().int().min(ASK_TIMEOUT_SECONDS.min).max(ASK_TIMEOUT_SECONDS.max),
+      {
+        about: `How long to wait for the answer (s), ${ASK_TIMEOUT_SECONDS.min} to ${ASK_TIMEOUT_SECONDS.max}; it outlives restarts.`,
+      },
+    ),
+  }),
+  rules: (node, ctx) => {
+    const options = Array.isArray(node.options) ? node.options : [];
+    const values = options.map((option) => (isPlainObject(option) ? option.value : undefined));
+    for (const [index, value] of values.entries()) {
+      if (value === undefined || values.indexOf(value) === index) continue;
+      const message = `Option values must be unique; "${String(value)}" repeats.`;
+      const params = { code: "invalid_value" } as const;
+      ctx.addIssue({ code: "custom", path: ["options", index, "value"], message, params });
+    }
+    if (options.length === 0 && node.allowText === false) {
+      const message = "With no options, allowText must not be false: there would be no answer.";
+      const params = { code: "invalid_value" } as const;
+      ctx.addIssue({ code: "custom", path: ["allowText"], message, params });
+    }
+  },
+  normalize: (node) => ({
+    ...node,
+    options: node.options ?? [],
+    allowText: node.allowText ?? (node.options ?? []).length === 0,
+  }),
+  output: () => ({ answer: "", answeredAt: "", timedOut: true }),
+});
+
+/** Ends the link's conversation, as `POST /v1/widget/launches/{id}/end` (docs/workflows.md#end-conversation). */
+export const endConversation = defineNode({
+  type: "end_conversation",
+  label: "End conversation",
+  templated: ["linkId", "reason"],
+  component: "EndConversationNode",
+  description:
+    "Ends the link's conversation as `POST /v1/widget/launches/{id}/end` does; output `{linkId, ended, reason}` (docs/workflows.md#end-conversation).",
+  settings: () => ({
+    linkId: linkId(),
+    reason: setting(z.string().max(500).optional(), {
+      about: "A free note kept in the node's output; the event's reason stays `server`.",
+      code: "out_of_range",
+    }),
+  }),
+  output: () => ({ linkId: "", ended: true, reason: "" }),
+});
