@@ -139,7 +139,12 @@ try {
     port,
     state: "project",
     filterLine: output.line,
-    devVars: { ALLOW_PRIVATE_OUTBOUND: "true" },
+    // Links made by workflows (the "Payment failed" demo) need the chat's address: this server's,
+    // unless .dev.vars names another (docs/workflows.md#create-link).
+    devVars: {
+      ALLOW_PRIVATE_OUTBOUND: "true",
+      ...(vars.BASE_URL ? {} : { BASE_URL: `http://127.0.0.1:${port}` }),
+    },
   });
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error));

@@ -230,7 +230,10 @@ export async function startLocalServer(options = {}) {
     fs.writeFileSync(envFile, "# vars are passed with --var\n");
     args.push("--env-file", envFile);
   }
-  for (const [name, value] of Object.entries({ ...vars, ...options.devVars })) {
+  // A workflow's create_link needs the chat's absolute address with no request to take it from
+  // (docs/workflows.md#create-link): a server given its vars gets its own origin unless they name one.
+  const own = vars && !vars.BASE_URL ? { BASE_URL: `http://127.0.0.1:${port}` } : {};
+  for (const [name, value] of Object.entries({ ...own, ...vars, ...options.devVars })) {
     args.push("--var", `${name}:${value}`);
   }
   const shown = filterLine ?? (inheritOutput ? "inherit" : "keep");

@@ -252,8 +252,6 @@ export class ConversationStore {
     this.meta.clear();
     this.recent = null;
     this.nextDue = undefined;
-    // Holds nothing of the person: a workflow's late message is refused rather than kept.
-    this.keep("revokedAt", 0);
     return messages;
   }
 
