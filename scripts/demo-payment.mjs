@@ -48,6 +48,7 @@ export function paymentWorkflow(agentId, channelId) {
       },
       {
         key: "link",
+        name: "Open a chat",
         type: "create_link",
         flowId: agentId,
         channelId,
@@ -65,6 +66,7 @@ export function paymentWorkflow(agentId, channelId) {
       },
       {
         key: "mail",
+        name: "Mail the link",
         type: "http_request",
         method: "POST",
         url: "{{secrets.MAILER_URL}}",
@@ -76,6 +78,7 @@ export function paymentWorkflow(agentId, channelId) {
       },
       {
         key: "ask",
+        name: "Ask to update the card",
         type: "ask_person",
         linkId: "{{link.id}}",
         question: "Update your card now?",
@@ -87,6 +90,7 @@ export function paymentWorkflow(agentId, channelId) {
       },
       {
         key: "chose",
+        name: "Chose update?",
         type: "condition",
         left: "{{ask.answer}}",
         operator: "equals",
@@ -94,12 +98,14 @@ export function paymentWorkflow(agentId, channelId) {
       },
       {
         key: "update",
+        name: "Send the card steps",
         type: "send_message",
         linkId: "{{link.id}}",
         text: `Thanks! Update your card on [your invoice page]({{${INVOICE}.hosted_invoice_url}}) and we will retry the payment at once.`,
       },
       {
         key: "later",
+        name: "Send the retry note",
         type: "send_message",
         linkId: "{{link.id}}",
         text: "No problem: we will try the card again in three days.",
