@@ -8,7 +8,7 @@ import { Connection } from "./connection";
 import { embedInWidget } from "./embed";
 import { MessageList } from "./messages";
 import { createQuestions } from "./questions";
-import { RatingPrompt } from "./rating";
+import { showRating } from "./rating-loader";
 import { ReplyWatch } from "./reply-watch";
 import { ScrollKeeper } from "./scroll";
 import type { Session, State } from "./session";
@@ -34,9 +34,8 @@ const endChat = byId<HTMLButtonElement>("end-chat");
 const endDialog = byId<HTMLDialogElement>("end-dialog");
 
 const token = new URLSearchParams(location.hash.slice(1)).get("launch")?.trim() ?? "";
-// The widget's frame (`/chat/embed/{channelId}`) names its channel in the document, the one whose
-// policy it was served under, not in an address that could be spelt otherwise: only that
-// channel's links open in it.
+// The widget's frame (`/chat/embed/{channelId}`) names its channel in the document (the policy it
+// was served under), not in an address that could be spelt otherwise: only its links open in it.
 const channelId = document.querySelector<HTMLMetaElement>(
   'meta[name="agent-edge-channel"]',
 )?.content;
@@ -50,9 +49,9 @@ const questions = createQuestions({
 });
 const messages = new MessageList(list, name, questions);
 const scroller = new ScrollKeeper(log, byId<HTMLButtonElement>("new-messages"));
-const rating = new RatingPrompt(retry, token);
 const replies = new ReplyWatch(byId<HTMLElement>("typing"), () => replyProblem(TEXT.replyLate));
 let maxChars = input.maxLength > 0 ? input.maxLength : 2000;
+let rating: Session["rating"]; // cleared once shown after the end (docs/chat.md#rating)
 // Kept until the server echoes it, so a refused message can be put back into the input.
 let lastSent = "";
 /** What the Retry button does now: open the session again, or ask for the owed reply. */
@@ -125,7 +124,8 @@ function finish(state: State, text: string): void {
   form.hidden = true;
   questions.closeAll();
   setState(state, text);
-  if (state === "ended") rating.show();
+  if (state === "ended" && rating?.enabled) showRating(retry, token, rating);
+  rating = undefined;
 }
 
 function addMessage(message: WireMessage, history = false): void {
@@ -167,7 +167,7 @@ function updateCount(): void {
 
 function applySession(session: Session, first: boolean): void {
   agentName.textContent = session.agent.name;
-  rating.configure(session.rating);
+  rating = session.rating;
   document.title = `Chat with ${session.agent.name}`;
   maxChars = session.limits.maxMessageChars;
   input.maxLength = maxChars;
@@ -265,7 +265,6 @@ input.addEventListener("keydown", (event) => {
 });
 
 input.addEventListener("input", updateCount);
-
 // Ending cannot be undone, so it is asked first; the modal dialog keeps focus inside itself,
 // starts on "Keep chatting" and closes on Escape (docs/chat.md#ending-the-chat).
 endChat.addEventListener("click", () => {
@@ -276,12 +275,10 @@ endChat.addEventListener("click", () => {
 });
 
 byId("end-cancel").addEventListener("click", () => endDialog.close());
-
 byId("end-confirm").addEventListener("click", () => {
   endDialog.close();
   if (connection.send({ type: "end" })) endChat.disabled = true;
 });
-
 endDialog.addEventListener("close", () => {
   if (!form.hidden) endChat.focus();
 });
@@ -298,6 +295,5 @@ retry.addEventListener("click", () => {
 
 // Pasting another chat link into the same tab only changes the fragment, which loads nothing.
 window.addEventListener("hashchange", () => location.reload());
-
 if (token) void start();
 else finish("invalid", TEXT.incomplete);

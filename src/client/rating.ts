@@ -1,9 +1,10 @@
 // The chat's rating after the end (docs/chat.md#rating): "How was this conversation?" with 1 to 5
 // as a radio group (each named "3 out of 5") and an optional comment, sent as
-// `POST /v1/chat/rating`; then a thank-you. Shown only when the channel asks for ratings.
+// `POST /v1/chat/rating`; then a thank-you. A bundle of its own (with ./rating.css), which the
+// chat page loads only when a conversation ends on a channel that asks for ratings
+// (./rating-loader.ts); it registers its mount function on the global of ./rating-contract.d.ts.
 
-/** What the session answer says of the rating; absent from an older server's answer. */
-export type RatingState = { enabled: boolean; score: number | null };
+import type { MountRating, RatingState } from "./rating-contract";
 
 const THANKS = "Thanks for your rating!";
 
@@ -19,9 +20,8 @@ const FORM = `<form class="rating-form" novalidate><fieldset class="rating-score
     "",
   )}</fieldset><label for="rating-comment">Comment (optional)</label><textarea id="rating-comment" name="comment" rows="2" maxlength="1000" dir="auto"></textarea><button class="button primary" type="submit">Send rating</button><p class="rating-status problem" role="status"></p></form>`;
 
-/** The rating form, placed after `anchor`, hidden until `show` once the conversation ended. */
-export class RatingPrompt {
-  private state: RatingState | undefined;
+/** The rating form or its thanks, in a section placed after the anchor. */
+class RatingPrompt {
   private readonly section = document.createElement("section");
 
   constructor(
@@ -30,20 +30,12 @@ export class RatingPrompt {
   ) {
     this.section.className = "rating";
     this.section.setAttribute("aria-labelledby", "rating-title");
-    this.section.hidden = true;
     anchor.after(this.section);
   }
 
-  /** Takes the session answer's rating (each opening brings it again). */
-  configure(state: RatingState | undefined): void {
-    this.state = state;
-  }
-
-  /** The conversation ended: ask, or thank when it was rated before (a reload). */
-  show(): void {
-    if (!this.state?.enabled || !this.section.hidden) return;
-    this.section.hidden = false;
-    if (this.state.score !== null) {
+  /** Asks, or thanks when it was rated before (a reload). */
+  show(state: RatingState): void {
+    if (state.score !== null) {
       this.thank(false);
       return;
     }
@@ -99,3 +91,7 @@ export class RatingPrompt {
     (form.querySelector(".rating-status") as HTMLElement).textContent = text;
   }
 }
+
+const mountRating: MountRating = (anchor, token, state) =>
+  new RatingPrompt(anchor, token).show(state);
+window.agentEdgeMountRating = mountRating;

@@ -3,14 +3,23 @@
 /** Where the build writes the manifest, relative to the assets root. */
 export const CHAT_ASSETS_MANIFEST = "/chat-assets.json";
 
-/** The manifest: site paths such as `/assets/chat-TNI73S2F.js`. */
-export type ChatAssets = { script: string; style: string; widget: string };
+/**
+ * The manifest: site paths such as `/assets/chat-TNI73S2F.js`; the rating's script and styles are
+ * loaded by the page only after the conversation ends (docs/chat.md#rating).
+ */
+export type ChatAssets = {
+  script: string;
+  style: string;
+  widget: string;
+  ratingScript: string;
+  ratingStyle: string;
+};
 
 /** The manifest once read; a failed read is not kept, so the next request tries again. */
 let manifest: Promise<ChatAssets> | undefined;
 
 /**
- * The hashed names of the chat page's script and styles and of the widget's bundle.
+ * The hashed names of the chat page's script and styles, its rating's, and the widget's bundle.
  * @param assets the ASSETS binding; `origin` any origin (the binding serves by path)
  * @throws {Error} when ASSETS or a valid manifest is missing: the build did not run
  */
@@ -34,8 +43,20 @@ async function readManifest(assets: Fetcher | undefined, origin: string): Promis
   const value = (await response.json()) as Partial<Record<keyof ChatAssets, unknown>>;
   const named = (path: unknown, ext: string): path is string =>
     typeof path === "string" && /^\/assets\/[\w-]+\.\w+$/.test(path) && path.endsWith(ext);
-  if (!named(value.script, ".js") || !named(value.style, ".css") || !named(value.widget, ".js")) {
+  if (
+    !named(value.script, ".js") ||
+    !named(value.style, ".css") ||
+    !named(value.widget, ".js") ||
+    !named(value.ratingScript, ".js") ||
+    !named(value.ratingStyle, ".css")
+  ) {
     throw new Error(`${CHAT_ASSETS_MANIFEST} is malformed; run \`npm run build:client\`.`);
   }
-  return { script: value.script, style: value.style, widget: value.widget };
+  return {
+    script: value.script,
+    style: value.style,
+    widget: value.widget,
+    ratingScript: value.ratingScript,
+    ratingStyle: value.ratingStyle,
+  };
 }

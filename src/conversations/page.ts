@@ -4,7 +4,9 @@ import type { ChatAssets } from "./assets";
 /**
  * The static document of `GET /chat` and `GET /chat/embed/{channelId}` (docs/chat.md): no inline
  * code, the token only in the fragment, so the script fills in the skeleton.
- * @param assets the hashed paths of the page's script and styles (docs/chat.md#assets-and-caching)
+ * @param assets the hashed paths of the page's script and styles (docs/chat.md#assets-and-caching),
+ *   and of the rating's, named in meta tags: the page loads them only after the end
+ *   (docs/chat.md#rating)
  * @param channelId named in the document, so the page opens its session for the channel whose
  *   policy it was served under (docs/security.md#chat-embedding)
  */
@@ -22,6 +24,8 @@ ${channel}<meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <link rel="icon" href="data:,">
 <title>Chat</title>
+<meta name="agent-edge-rating-script" content="${escapeAttribute(assets.ratingScript)}">
+<meta name="agent-edge-rating-style" content="${escapeAttribute(assets.ratingStyle)}">
 <link rel="stylesheet" href="${escapeAttribute(assets.style)}">
 <script src="${escapeAttribute(assets.script)}" defer></script>
 </head>
