@@ -25,6 +25,18 @@ const BILLING_AGENT = {
     { name: "amountDue", type: "integer", description: "In the currency's smallest unit" },
     { name: "currency", type: "string" },
   ],
+  // After each chat: a summary and whether the person chose to update their card (README story).
+  analysis: {
+    summary: true,
+    fields: [
+      {
+        name: "cardUpdate",
+        type: "string",
+        description: "What the person chose about their card",
+        options: ["update", "later", "unclear"],
+      },
+    ],
+  },
 };
 
 /** The Stripe event's invoice, as later nodes read it. */
