@@ -22,6 +22,7 @@ const NOT_MANAGEMENT: Record<string, string> = {
   "DELETE /v1/widget/launches/{id}": "the launch API's traffic: the link keeps its revocation",
   "POST /v1/widget/launches/{id}/end": "the launch API's traffic: the link keeps its end",
   "POST /v1/chat/sessions": "a person opening their link",
+  "POST /v1/chat/rating": "a person rating their chat: the link keeps it, with conversation.rated",
   "POST /webhooks/{workspace}/{workflow}/{node}": "a sender's call: the request log keeps it",
   "POST /webhook-test/{workspace}/{workflow}/{node}": "a sender's test call: kept as a sample",
   "POST /v1/manage/passkeys/options": "begins a ceremony; the passkey added is recorded",
