@@ -14,6 +14,8 @@ import { afterAll, describe, expect, it } from "vitest";
 
 const ROOT = path.join(import.meta.dirname, "..", "..");
 const QUEUE = "agent-edge-event-deliveries";
+/** The analyses of ended conversations (docs/api/conversations.md#analysis). */
+const ANALYSES = "agent-edge-analyses";
 const MIGRATIONS = fs.readdirSync(path.join(ROOT, "migrations")).filter((f) => f.endsWith(".sql"));
 /** Values in the deploy's environment: whatever happens, none of them may be printed. */
 const VALUES = {
@@ -100,12 +102,12 @@ const changes = (calls: string[]) =>
   );
 
 describe("npm run deploy", () => {
-  it("creates the database and the queue, applies the migrations and deploys; run again, it creates nothing", async () => {
+  it("creates the database and the queues, applies the migrations and deploys; run again, it creates nothing", async () => {
     const file = account();
     const first = await deploy(file);
     expect(first.code, first.output).toBe(0);
     expect(first.state.databases.map((db) => db.name)).toEqual(["agent-edge"]);
-    expect(first.state.queues).toEqual([QUEUE]);
+    expect(first.state.queues).toEqual([QUEUE, ANALYSES]);
     expect(first.state.applied.sort()).toEqual(MIGRATIONS.sort());
     expect(first.state.deployed).toBe(1);
     // In order: the build, the secrets, what is missing, the migrations, the deploy.
@@ -116,23 +118,25 @@ describe("npm run deploy", () => {
       "d1 create agent-edge",
       `queues info ${QUEUE}`,
       `queues create ${QUEUE}`,
+      `queues info ${ANALYSES}`,
+      `queues create ${ANALYSES}`,
       "d1 migrations apply DB --remote",
       "deploy",
     ]);
     expect(first.output).toContain("✓ D1 database: agent-edge created");
-    expect(first.output).toContain(`✓ Queues: ${QUEUE} created`);
+    expect(first.output).toContain(`✓ Queues: ${QUEUE} created; ${ANALYSES} created`);
     expect(first.output).toContain("https://agent-edge.example.workers.dev");
 
     const second = await deploy(file);
     expect(second.code, second.output).toBe(0);
     expect(changes(second.calls)).toEqual(["d1 migrations apply DB --remote", "deploy"]);
     expect(second.state.databases).toEqual(first.state.databases);
-    expect(second.state.queues).toEqual([QUEUE]);
+    expect(second.state.queues).toEqual([QUEUE, ANALYSES]);
     expect(second.state.deployed).toBe(2);
     expect(second.output).toContain(
       `✓ D1 database: agent-edge exists (${first.state.databases[0]?.uuid})`,
     );
-    expect(second.output).toContain(`✓ Queues: ${QUEUE} exists`);
+    expect(second.output).toContain(`✓ Queues: ${QUEUE} exists; ${ANALYSES} exists`);
     expect(second.output).toContain("none to apply");
   });
 
