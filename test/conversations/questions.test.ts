@@ -125,6 +125,20 @@ describe("answering a question (docs/chat.md#questions)", () => {
     expect(runner.calls).toHaveLength(1);
   });
 
+  it("closeQuestion (its asker timed out): shown closed, answers refused, the asker not told", async () => {
+    const { stub, runner, client, questionId } = await asked();
+    expect(await stub.closeQuestion(questionId)).toBe(true);
+    const again = (await client.next("message")) as QuestionFrame;
+    expect(again.message?.question).toMatchObject({ id: questionId, closed: true });
+    expect(await stub.closeQuestion(questionId)).toBe(false); // a repeat: nothing more
+    client.send({ type: "answer", questionId, value: "yes" });
+    expect((await client.next("error")).error?.code).toBe("question_closed");
+    await runDurableObjectAlarm(stub);
+    expect(runner.calls).toEqual([]);
+    const last = (await stub.transcript()).at(-1);
+    expect(last?.question).toMatchObject({ id: questionId, closed: true });
+  });
+
   it("a failed delivery to the asker is retried by the alarm until it gets through", async () => {
     const { stub, runner, client, questionId } = await asked();
     runner.failures = 1;

@@ -133,6 +133,12 @@ export interface ConversationApi {
     now?: number,
   ): Promise<PostedMessage>;
   /**
+   * Closes the open question `questionId` (its ask_person timed out, docs/chat.md#questions): live
+   * sockets get its message again with `closed: true`, a later answer gets `question_closed`, and
+   * the asker is not told. False when there is no such open question (a repeat, answered, erased).
+   */
+  closeQuestion(questionId: string): Promise<boolean>;
+  /**
    * Keeps the person's rating of the ended conversation, once (docs/api/conversations.md#rating),
    * counted against the per-link limit of opens; the ledger records it and workflows hear it
    * through the outbox (`conversation.rated`).

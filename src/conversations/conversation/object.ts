@@ -120,13 +120,8 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
       return refuse(new ApiError(410, "conversation_ended", "The conversation has ended."));
     }
     if (this.ctx.getWebSockets().length >= MAX_SOCKETS) {
-      return refuse(
-        new ApiError(
-          429,
-          "too_many_connections",
-          `At most ${MAX_SOCKETS} live connections per conversation.`,
-        ),
-      );
+      const limit = `At most ${MAX_SOCKETS} live connections per conversation.`;
+      return refuse(new ApiError(429, "too_many_connections", limit));
     }
     const pair = new WebSocketPair();
     this.ctx.acceptWebSocket(pair[1]);
@@ -172,6 +167,11 @@ export class Conversation extends DurableObject<AppBindings> implements Conversa
   ): Promise<PostedMessage> {
     if (this.erased) return { ok: false, reason: "revoked" };
     return this.desk.post(message, link, now);
+  }
+
+  /** Closes a question whose ask_person timed out (see the contract); the asker knows already. */
+  async closeQuestion(questionId: string): Promise<boolean> {
+    return !this.erased && this.desk.closeQuestion(questionId);
   }
 
   /** The link was revoked: end the conversation and close every socket at once. */

@@ -127,6 +127,15 @@ export class WorkflowDesk {
     }
   }
 
+  /** Closes one open question its asker gave up on (timed out): not told back; false if none. */
+  closeQuestion(questionId: string): boolean {
+    const question = this.questions.question(questionId);
+    if (question?.state !== "open") return false;
+    this.questions.setState(question.id, "closed");
+    this.showClosed(question);
+    return true;
+  }
+
   /** Before the first open: the link's expiry closes its open questions (the alarm's part). */
   expirePending(now: number): void {
     const link = this.store.kept("pending");

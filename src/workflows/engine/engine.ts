@@ -222,7 +222,7 @@ export function completeWait(
     state.waitUntil = null;
     return true;
   }
-  if (node.type === "ask_person") return timeOutQuestion(definition, state, node.key, now);
+  if (node.type === "ask_person") return timeOutQuestion(definition, state, node.key, now, true);
   if (node.type !== "wait") return false;
   state.waitUntil = null;
   succeed(definition, state, node, { waitedSeconds: node.seconds }, now);

@@ -59,8 +59,8 @@ function actionOf(node: ActionNode, scope: TemplateScope): NodeAction {
 }
 
 /**
- * The step of a person node: its action, again while one is unfinished (a restart), or the wait
- * of an ask_person whose question was asked.
+ * The step of a person node: its action, again while one is unfinished (a restart), the wait
+ * of an ask_person whose question was asked, or the closing of its question once timed out.
  */
 export function personStep(
   state: ExecutionState,
@@ -71,6 +71,10 @@ export function personStep(
   const run = state.runs.find((candidate) => candidate.key === node.key);
   if (run?.status === "waiting") {
     return { kind: "wait", nodeKey: node.key, until: state.waitUntil ?? now };
+  }
+  const sessionId = state.asked?.[node.key];
+  if (state.closing === node.key && sessionId) {
+    return { kind: "act", nodeKey: node.key, action: { type: "close_question", sessionId } };
   }
   openRun(state, node, "running", now);
   return { kind: "act", nodeKey: node.key, action: actionOf(node, scope) };
@@ -90,6 +94,11 @@ export function completeAction(
   const run = currentRun(state, "running");
   if (!run || !ACTION_TYPES.includes(run.type)) return;
   const node = nodeByKey(definition, run.key);
+  if (state.closing === run.key) {
+    // Best effort: a question that could not be closed (its chat gone) holds nothing up.
+    goOnTimedOut(definition, state, node, now);
+    return;
+  }
   if (!result.ok) {
     const refusal = {
       ...(result.code ? { errorCode: result.code } : {}),
@@ -101,6 +110,11 @@ export function completeAction(
   if (node.type === "ask_person") {
     run.status = "waiting";
     state.waitUntil = now + node.timeoutSeconds * 1000;
+    const output = result.output as { sessionId?: unknown } | null;
+    // Where the question is, so its timeout can close it there (`close_question`).
+    if (typeof output?.sessionId === "string") {
+      state.asked = { ...state.asked, [node.key]: output.sessionId };
+    }
     return;
   }
   succeed(definition, state, node, result.output, now);
@@ -134,16 +148,40 @@ export function answerQuestion(
 /**
  * The question of the ask_person waiting at `nodeKey` timed out, or its link ended: it succeeds on
  * branch `timeout` with `{timedOut: true}`; true. False, unchanged, when no such node waits.
+ * With `close` (its own timeout passed) and the question's session known, the node first closes
+ * the question in the chat: the next step is a `close_question` action (docs/workflows.md#ask-person).
  */
 export function timeOutQuestion(
   definition: WorkflowDefinition,
   state: ExecutionState,
   nodeKey: string,
   now: number,
+  close = false,
 ): boolean {
   const node = waitingQuestion(definition, state, nodeKey);
   if (!node) return false;
   state.waitUntil = null;
-  succeed(definition, state, node, { timedOut: true }, now, "timeout");
+  if (close && state.asked?.[nodeKey]) {
+    const run = currentRun(state, "waiting");
+    if (run) run.status = "running";
+    state.closing = nodeKey;
+    return true;
+  }
+  goOnTimedOut(definition, state, node, now);
   return true;
+}
+
+/** The ask_person succeeds on branch `timeout`; its session and closing are forgotten. */
+function goOnTimedOut(
+  definition: WorkflowDefinition,
+  state: ExecutionState,
+  node: WorkflowNode,
+  now: number,
+): void {
+  if (state.asked) {
+    const { [node.key]: _asked, ...rest } = state.asked;
+    state.asked = Object.keys(rest).length > 0 ? rest : undefined;
+  }
+  if (state.closing === node.key) state.closing = undefined;
+  succeed(definition, state, node, { timedOut: true }, now, "timeout");
 }

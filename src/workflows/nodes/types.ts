@@ -119,6 +119,10 @@ export type ExecutionState = {
    * `[redacted]` wherever the execution is shown (docs/workflows.md#create-link).
    */
   tokens?: Record<string, string>;
+  /** The session each waiting ask_person posted its question to, by node key (not secret). */
+  asked?: Record<string, string>;
+  /** The ask_person whose question timed out and is being closed in its chat (`close_question`). */
+  closing?: string;
 };
 
 /** The API's codes a person node's action can fail with (docs/workflows.md#errors). */
@@ -143,7 +147,9 @@ export type NodeAction =
       options: { label: string; value: string }[];
       allowText: boolean;
     }
-  | { type: "end_conversation"; linkId: string; reason: string | null };
+  | { type: "end_conversation"; linkId: string; reason: string | null }
+  /** An ask_person that timed out closes its question in the chat it posted to (its session). */
+  | { type: "close_question"; sessionId: string };
 
 /** The step of a person node's action. */
 export type LiveStep = { kind: "act"; nodeKey: string; action: NodeAction };

@@ -80,7 +80,19 @@ export async function performAction(
       return post(env, actor, action, now);
     case "end_conversation":
       return endConversation(env, actor, action.linkId, action.reason, now);
+    case "close_question":
+      return closeQuestion(env, actor, action.sessionId);
   }
+}
+
+/**
+ * The ask_person's own timeout passed: its question closes in the chat it was posted to (buttons
+ * gone, a later answer refused). Idempotent; a Conversation erased meanwhile has nothing to close.
+ */
+async function closeQuestion(env: Env, actor: Actor, sessionId: string): Promise<ActionResult> {
+  const chat = env.CONVERSATION.get(env.CONVERSATION.idFromName(sessionId));
+  const closed = await chat.closeQuestion(await actionId("qst", actor));
+  return { ok: true, output: { closed } };
 }
 
 async function createLink(
@@ -143,7 +155,11 @@ async function post(
     return posted.reason === "invalid" ? invalid(posted.message, []) : unavailable(posted.reason);
   }
   const output = { messageId: posted.messageId, delivered: posted.delivered };
-  return { ok: true, output: question ? { ...output, questionId: question.id } : output };
+  // ask_person's session is kept in the state (not its output) for closing on timeout.
+  return {
+    ok: true,
+    output: question ? { ...output, questionId: question.id, sessionId } : output,
+  };
 }
 
 function unavailable(reason: "ended" | "revoked" | "expired"): ActionResult {

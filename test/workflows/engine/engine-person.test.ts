@@ -56,14 +56,14 @@ const askFlow = () =>
 const BODY = { agent: "agt_1", invoice: "in_7", customer: "cus_9" };
 const LINK = { id: "lnk_1", status: "pending", url: "u", embedHtml: "e", expiresAt: "x" };
 
-/** An execution of askFlow at its ask_person, waiting since T0 + 1. */
-function waitingAtAsk() {
+/** An execution of askFlow at its ask_person, waiting since T0 + 1 (`asked`: the ask's output). */
+function waitingAtAsk(asked: Record<string, string> = { messageId: "m" }) {
   const definition = askFlow();
   const state = startExecution(definition, "webhook_1", webhookCall({}, BODY), T0, "exe_1");
   advance(definition, state, {}, T0);
   completeAction(definition, state, { ok: true, output: LINK }, T0);
   expect(advance(definition, state, {}, T0)).toMatchObject({ kind: "act", nodeKey: "ask" });
-  completeAction(definition, state, { ok: true, output: { messageId: "m" } }, T0 + 1);
+  completeAction(definition, state, { ok: true, output: asked }, T0 + 1);
   return { definition, state };
 }
 
@@ -127,6 +127,31 @@ describe("person nodes in the engine", () => {
       action: { type: "end_conversation", linkId: "lnk_1", reason: "no answer" },
     });
     expect(state.active).not.toContain("thanks");
+  });
+
+  it("closes its question in the session it asked in once timed out, then goes on by timeout", () => {
+    const { definition, state } = waitingAtAsk({ messageId: "m", sessionId: "ses_1" });
+    expect(state.asked).toEqual({ ask: "ses_1" });
+    expect(completeWait(definition, state, T0 + 60_001)).toBe(true);
+    const close = {
+      kind: "act",
+      nodeKey: "ask",
+      action: { type: "close_question", sessionId: "ses_1" },
+    };
+    expect(advance(definition, state, {}, T0 + 60_002)).toEqual(close);
+    // After a restart the closing is taken again; an answer or the link's end meanwhile is ignored.
+    const restarted = roundTrip(state);
+    expect(advance(definition, restarted, {}, T0 + 60_003)).toEqual(close);
+    const answer = { nodeKey: "ask", answer: "yes", answeredAt: T0 + 60_003 };
+    expect(answerQuestion(definition, restarted, answer, T0 + 60_004)).toBe(false);
+    expect(timeOutQuestion(definition, restarted, "ask", T0 + 60_004)).toBe(false);
+    // Best effort: a closing that failed (the chat gone) goes on all the same.
+    completeAction(definition, restarted, { ok: false, error: "gone" }, T0 + 60_005);
+    expect(restarted.outputs.ask).toEqual({ timedOut: true });
+    expect(restarted.runs.find((run) => run.key === "ask")?.status).toBe("succeeded");
+    expect(restarted.asked).toBeUndefined();
+    expect(restarted.closing).toBeUndefined();
+    expect(advance(definition, restarted, {}, T0 + 60_006)).toMatchObject({ nodeKey: "bye" });
   });
 
   it("goes on by timeout when the link ends (closeQuestion); an answer after it is ignored", () => {
