@@ -106,6 +106,12 @@ describe("the widget's launcher", () => {
         await page.getByRole("button", { name: "Dismiss message" }).click();
         await teaser.waitFor({ state: "hidden" });
         expect(await page.evaluate(() => document.activeElement?.id)).toBe("agent-edge-widget");
+        // What is remembered, and when nothing shows, does not change with the look: each such
+        // check waits 1.5 s for something not to happen, so it runs in the first look only.
+        if (variant !== VARIANTS[0]) {
+          expect(host.problems).toEqual([]);
+          continue;
+        }
 
         // Dismissed stays dismissed for this link: nothing shown, nothing loaded.
         await reload();
