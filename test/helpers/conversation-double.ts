@@ -16,6 +16,8 @@ export type Post = {
 
 /** Every post, oldest first. */
 export const posts: Post[] = [];
+/** When set, the next post is recorded, then answered only once this settles (a post under way). */
+export const holdNextPost: { until: Promise<void> | null } = { until: null };
 /** Links whose conversation refuses posts, by link id, with the reason. */
 export const refusing = new Map<string, "ended" | "revoked" | "expired">();
 
@@ -37,6 +39,9 @@ export function installConversationDouble(): void {
     if (!posts.some((post) => post.message.id === message.id)) {
       posts.push({ sessionId, message, link });
     }
+    const { until } = holdNextPost;
+    holdNextPost.until = null;
+    if (until) await until;
     return { ok: true, messageId: message.id, delivered: "stored" };
   };
 }

@@ -5,15 +5,17 @@
  * eviction. The Conversation's side is a test double (test/helpers/conversation-double.ts); the
  * runner's RPC is called as the Conversation's outbox calls it.
  */
-import { evictDurableObject } from "cloudflare:test";
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Secrets } from "../../src/workflows/runner/workflow-source";
 import { seedWorkspace, type Workspace } from "../helpers/api";
 import {
+  holdNextPost,
   installConversationDouble,
   posts,
   removeConversationDouble,
 } from "../helpers/conversation-double";
-import { alarmAt, restart, runner } from "../helpers/flow-gather";
+import { alarmAt, at, restart, runner } from "../helpers/flow-gather";
 import { createWorkflow, type ExecutionView, execution, hook } from "../helpers/workflows";
 
 let ws: Workspace;
@@ -27,6 +29,16 @@ const TIMEOUT_S = 600;
 
 /** webhook → create_link → ask_person → answered: set / timeout: set; started, waiting. */
 async function asking() {
+  const { flow, executionId, post } = await askingStarted();
+  const waiting = await settled(flow.id, executionId, "waiting");
+  if (!post.message.question) throw new Error("no question was posted");
+  const { question } = post.message;
+  const asked = { executionId, nodeKey: "ask", questionId: question.id };
+  return { flow, executionId, waiting, post, question, asked, startedAt: Date.now() };
+}
+
+/** The workflow of `asking`, called; once its question is posted (maybe not saved waiting yet). */
+async function askingStarted() {
   const flow = await createWorkflow(ws, {
     nodes: [
       { type: "webhook" },
@@ -60,12 +72,12 @@ async function asking() {
   });
   const answer = await hook(flow.webhookUrls.webhook_1 as string, { body: {} });
   const executionId = answer.headers.get("x-execution-id") ?? "";
-  const waiting = await settled(flow.id, executionId, "waiting");
-  const post = posts.find((each) => each.message.question?.asker.executionId === executionId);
-  if (!post?.message.question) throw new Error("no question was posted");
-  const { question } = post.message;
-  const asked = { executionId, nodeKey: "ask", questionId: question.id };
-  return { flow, executionId, waiting, post, question, asked, startedAt: Date.now() };
+  const post = await vi.waitFor(() => {
+    const found = posts.find((each) => each.message.question?.asker.executionId === executionId);
+    if (!found?.message.question) throw new Error("no question was posted");
+    return found;
+  });
+  return { flow, executionId, post };
 }
 
 /** The record once its last node is `status` (waiting) or the execution ended (`ended`). */
@@ -168,5 +180,67 @@ describe("ask_person", () => {
     expect(
       posts.filter((post) => post.message.question?.asker.executionId === executionId),
     ).toHaveLength(1);
+  });
+
+  it("keeps an answer that comes while the question is still being asked (a restart between)", async () => {
+    const posted = Promise.withResolvers<void>();
+    holdNextPost.until = posted.promise;
+    try {
+      const { flow, executionId, post } = await askingStarted();
+      // Posted, not saved waiting: the runner restarts (a deploy) before the post answers.
+      await restart(flow.id);
+      const asked = { executionId, nodeKey: "ask", questionId: post.message.question?.id ?? "" };
+      const stub = runner(flow.id);
+      // The clock ahead of the alarm the restart sets, so that only the test fires it.
+      const later = Date.now() + 3_600_000;
+      const refusal = (error: Error) => error.message;
+      await at(later, async () => {
+        const answer = { ...asked, answer: "yes", answeredAt: later };
+        expect(await stub.answerQuestion(answer).then(() => "applied", refusal)).toMatch(
+          /still being asked/,
+        );
+        const closing = { ...asked, closedAt: later };
+        expect(await stub.closeQuestion(closing).then(() => "applied", refusal)).toMatch(
+          /still being asked/,
+        );
+      });
+      // The alarm asks again (already posted); the outbox's next try applies the answer.
+      await alarmAt(flow.id, later + 1_000);
+      await settled(flow.id, executionId, "waiting");
+      await stub.answerQuestion({ ...asked, answer: "yes", answeredAt: Date.now() });
+      const ended = await settled(flow.id, executionId, "ended");
+      expect(keys(ended).slice(2)).toEqual(["ask succeeded", "yes succeeded"]);
+      expect(posts.filter((each) => each.message.id === post.message.id)).toHaveLength(1);
+    } finally {
+      posted.resolve();
+      holdNextPost.until = null;
+    }
+  });
+
+  it("goes on once when the answer comes while the timeout's alarm reads the secrets", async () => {
+    const { flow, executionId, asked, startedAt } = await asking();
+    const reading = Promise.withResolvers<void>();
+    const read = Promise.withResolvers<void>();
+    // The alarm's read of the secrets is held (as D1 may hold it), letting the answer in.
+    await runInDurableObject(runner(flow.id), (instance) => {
+      type Read = (workflowId: string) => Promise<Secrets>;
+      const executor = (instance as unknown as { executor: { secretsFor: Read } }).executor;
+      const original = executor.secretsFor;
+      executor.secretsFor = async (workflowId) => {
+        executor.secretsFor = original;
+        reading.resolve();
+        await read.promise;
+        return original(workflowId);
+      };
+    });
+    const alarm = alarmAt(flow.id, startedAt + (TIMEOUT_S + 5) * 1000);
+    await reading.promise;
+    await runner(flow.id).answerQuestion({ ...asked, answer: "yes", answeredAt: Date.now() });
+    const ended = await settled(flow.id, executionId, "ended");
+    expect(keys(ended).slice(2)).toEqual(["ask succeeded", "yes succeeded"]);
+    read.resolve();
+    await alarm;
+    // The alarm's copy is stale: not timed out and driven a second time.
+    expect(await execution(ws, flow.id, executionId)).toEqual(ended);
   });
 });

@@ -128,6 +128,17 @@ function waitingQuestion(definition: WorkflowDefinition, state: ExecutionState, 
 }
 
 /**
+ * Whether the ask_person at `nodeKey` is still asking: its action not settled (posted, perhaps,
+ * but the runner restarted before saving it waiting; the alarm repeats it). An answer or closing
+ * that comes meanwhile must be sent again, not dropped (docs/workflows.md#ask-person). A question
+ * being closed after its timeout is not asking: its outcome is decided.
+ */
+export function stillAsking(state: ExecutionState, nodeKey: string): boolean {
+  const run = currentRun(state, "running");
+  return run?.key === nodeKey && run.type === "ask_person" && state.closing !== nodeKey;
+}
+
+/**
  * The person answered the question of the ask_person waiting at `nodeKey`: it succeeds on branch
  * `answered` with `{answer, answeredAt}` (ISO 8601); true. False, unchanged, when no such node waits.
  */

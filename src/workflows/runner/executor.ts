@@ -186,17 +186,18 @@ export class Executor {
   async runDue(): Promise<void> {
     this.alarmAt = null;
     const now = Date.now();
-    const due = (await this.store.due(now)).filter((execution) => !this.inFlight.has(execution.id));
+    // Each save gives a new wake: one driven or saved meanwhile (questions.ts) is stale, left alone.
+    const { live } = this.store;
+    const wakes = live.wakes();
+    const stale = (id: string) => this.inFlight.has(id) || live.get(id)?.wake !== wakes.get(id);
+    const due = await this.store.due(now);
     if (due.length > 0) {
       const secrets = await this.secretsFor(due[0]?.workflowId ?? "");
       for (const execution of due) {
+        const { definition, state } = execution;
+        if (stale(execution.id)) continue;
         // A wait that has not ended yet (a clock skew or an early alarm) stays parked.
-        if (
-          execution.state.waitUntil !== null &&
-          !completeWait(execution.definition, execution.state, now)
-        ) {
-          continue;
-        }
+        if (state.waitUntil !== null && !completeWait(definition, state, now)) continue;
         this.ctx.waitUntil(this.drive(execution, secrets).catch(logDriveError));
       }
     }

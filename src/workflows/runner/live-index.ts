@@ -43,6 +43,11 @@ export class LiveIndex {
       .map(({ seq }) => seq);
   }
 
+  /** Every entry's wake now, by execution id; a save replaces the entry's wake with a new one. */
+  wakes(): Map<string, Wake | null> {
+    return new Map([...this.entries].map(([id, { wake }]) => [id, wake]));
+  }
+
   /** The earliest wake time, or null. */
   nextWake(): number | null {
     let at: number | null = null;

@@ -3,7 +3,7 @@
  * link's Conversation sends at least once: applied to the execution waiting on the question, which
  * goes on; any other (repeated, late, unknown) is ignored.
  */
-import { answerQuestion, timeOutQuestion } from "../engine/person";
+import { answerQuestion, stillAsking, timeOutQuestion } from "../engine/person";
 import type { WorkflowRunnerQuestions } from "./contract";
 import type { LiveExecution } from "./execution-row";
 import type { Executor } from "./executor";
@@ -42,8 +42,9 @@ export class Questions {
   /**
    * Applies `change` to the execution when it waits on this question, and drives it on. While
    * this instance drives it (the question just asked, not saved yet) it waits for that; still busy
-   * after BUSY_WAIT_MS, or saved again while being read, it throws: the Conversation's outbox sends
-   * it again later, and then it applies, or is ignored if the execution went on.
+   * after BUSY_WAIT_MS, saved again while being read, or its question still being asked (a restart
+   * cut the asking short; the alarm asks again), it throws: the Conversation's outbox sends it
+   * again later, and then it applies, or is ignored once the node is past.
    */
   private async apply(
     question: { executionId: string; nodeKey: string; questionId: string },
@@ -65,5 +66,9 @@ export class Questions {
       throw new Error("The execution moved on meanwhile; send it again.");
     }
     if (change(execution, Date.now())) executor.resume(execution, secrets);
+    // Asked before a restart, not yet saved waiting: dropped now, the answer would be lost.
+    else if (stillAsking(execution.state, nodeKey)) {
+      throw new Error("The question is still being asked; send it again.");
+    }
   }
 }

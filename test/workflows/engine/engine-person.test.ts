@@ -8,6 +8,7 @@ import { advance, completeWait, startExecution } from "../../../src/workflows/en
 import {
   answerQuestion,
   completeAction,
+  stillAsking,
   timeOutQuestion,
 } from "../../../src/workflows/engine/person";
 import { parseDefinition } from "../../../src/workflows/nodes/validate";
@@ -114,6 +115,23 @@ describe("person nodes in the engine", () => {
       action: { type: "send_message", linkId: "lnk_1", text: "You said yes" },
     });
     expect(restarted.active).not.toContain("bye");
+  });
+
+  it("is still asking until its question is saved waiting; not once closing or past", () => {
+    const definition = askFlow();
+    const state = startExecution(definition, "webhook_1", webhookCall({}, BODY), T0, "exe_1");
+    advance(definition, state, {}, T0);
+    expect(stillAsking(state, "ask")).toBe(false); // not reached yet
+    completeAction(definition, state, { ok: true, output: LINK }, T0);
+    advance(definition, state, {}, T0);
+    // Asked, its result not come (a restart between): an answer must be sent again.
+    expect(stillAsking(state, "ask")).toBe(true);
+    expect(stillAsking(state, "link")).toBe(false);
+    completeAction(definition, state, { ok: true, output: { sessionId: "ses_1" } }, T0 + 1);
+    expect(stillAsking(state, "ask")).toBe(false);
+    expect(completeWait(definition, state, T0 + 60_001)).toBe(true);
+    expect(state.closing).toBe("ask");
+    expect(stillAsking(state, "ask")).toBe(false); // the timeout decided it
   });
 
   it("goes on by timeout at the timeout, not before", () => {
