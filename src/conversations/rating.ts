@@ -40,8 +40,8 @@ export function sessionRating(
  * @returns the kept rating (`ratedAt` ISO 8601)
  * @throws ApiError 404 not_found (unknown token), 403 link_unavailable (`details: [{reason}]`,
  *   expired or revoked), 409 rating_disabled (the channel asks for none), 409
- *   conversation_not_ended (never opened, or still in progress), 409 already_rated, 429
- *   rate_limited (counted with the link's opens, docs/limits.md#chat)
+ *   conversation_not_ended (never opened), 429 rate_limited (counted with the link's opens,
+ *   docs/limits.md#chat), 409 conversation_not_ended (still in progress), 409 already_rated
  */
 export async function rateConversation(
   env: AppBindings,

@@ -1,21 +1,14 @@
 /**
  * Analysis of ended conversations end to end (docs/api/conversations.md#analysis): the agent's
  * `analysis` setting, the scripted brain's stand-in, the analyses queue, the look-up, the
- * `conversation.analyzed` event to endpoints and to workflows, the retries and erasure.
+ * `conversation.analyzed` event to endpoints and to workflows, and erasure (the retries:
+ * analysis-retries.test.ts).
  */
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { type ConversationAnalysis, type LifecycleEvent, verifyEvent } from "../../sdk/src/index";
-import {
-  type AnalysisJob,
-  MAX_ANALYSIS_TRIES,
-  requestAnalysis,
-  runAnalysis,
-} from "../../src/conversations/analysis";
-import type { AgentBrain } from "../../src/conversations/brains";
+import { type AnalysisJob, requestAnalysis, runAnalysis } from "../../src/conversations/analysis";
 import type { ConversationFacts } from "../../src/conversations/conversation/contract";
-import worker from "../../src/index";
 import type { AppBindings } from "../../src/platform/env";
 import { call, eventually, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
 import { connect, createLaunch, open } from "../helpers/chat";
@@ -149,7 +142,7 @@ describe("analysis after the end", () => {
     });
     // Once per link: a repeated job changes nothing and starts nothing again.
     const job = await jobOf(ws, link.id);
-    expect(await runAnalysis(env as AppBindings, job, 1)).toEqual({ done: true });
+    expect(await runAnalysis(env as AppBindings, job)).toEqual({ done: true });
     expect(
       (await storedEvents(ws.workspaceId)).filter((e) => e.type === "conversation.analyzed"),
     ).toHaveLength(1);
@@ -188,20 +181,6 @@ async function jobOf(ws: Workspace, linkId: string): Promise<AnalysisJob> {
   };
 }
 
-/** An ended link of an agent with analysis, whose own analysis is not run (the job is ours). */
-async function endedLink(ws: Workspace): Promise<string> {
-  const link = await createLaunch(ws);
-  await chatAndEnd(link.token, "order_id: B-2");
-  await eventually(async () => ((await row(link.id))?.ended_at ? true : undefined));
-  return link.id;
-}
-
-const failing: AgentBrain = {
-  kind: "workers-ai",
-  reply: () => Promise.reject(new Error("unused")),
-  analyze: () => Promise.reject(new Error("model unavailable")),
-};
-
 describe("the queue's message", () => {
   it("names the conversation and the setting, nothing of the person; none without analysis", async () => {
     const sent: unknown[] = [];
@@ -224,55 +203,6 @@ describe("the queue's message", () => {
       { workspaceId: "ws_1", linkId: "lnk_1", sessionId: "ses_1", settings: ANALYSIS },
     ]);
   });
-});
-
-describe("retries", () => {
-  it("a failing brain is tried again with backoff, then `failed` after the last try", async () => {
-    const ws = await seedWorkspace();
-    const receiver = await registerReceiver(ws);
-    const linkId = await endedLink(ws);
-    const job = await jobOf(ws, linkId);
-    const delays: number[] = [];
-    for (let attempt = 1; attempt < MAX_ANALYSIS_TRIES; attempt++) {
-      const outcome = await runAnalysis(env as AppBindings, job, attempt, failing);
-      expect(outcome).toHaveProperty("retryInSeconds");
-      delays.push((outcome as { retryInSeconds: number }).retryInSeconds);
-    }
-    expect(delays).toEqual([...delays].sort((a, b) => a - b));
-    expect(new Set(delays).size).toBe(delays.length);
-    expect((await lookUp(ws, linkId)).conversation).not.toHaveProperty("analysis");
-
-    expect(await runAnalysis(env as AppBindings, job, MAX_ANALYSIS_TRIES, failing)).toEqual({
-      done: true,
-    });
-    const failed = { status: "failed", summary: null, problems: [] };
-    expect((await lookUp(ws, linkId)).conversation?.analysis).toMatchObject(failed);
-    const events = await eventsOfTypes(receiver, ["conversation.analyzed"]);
-    expect(events.get("conversation.analyzed")?.data).toMatchObject({ analysis: failed });
-  }, 30_000);
-
-  it("the queue consumer retries a failed try with its delay, and acks the last", async () => {
-    const ws = await seedWorkspace();
-    const linkId = await endedLink(ws);
-    const job = await jobOf(ws, linkId);
-    // A Workers AI binding that fails: the consumer's own brain (chooseBrain) is the failing one.
-    const broken = { ...(env as AppBindings), AI: { run: () => Promise.reject(new Error("503")) } };
-    const first = createMessageBatch<AnalysisJob>("agent-edge-analyses", [
-      { id: "m1", timestamp: new Date(), attempts: 1, body: job },
-    ]);
-    const ctx = createExecutionContext();
-    await worker.queue(first, broken);
-    const retried = await getQueueResult(first, ctx);
-    expect(retried.explicitAcks).toEqual([]);
-    expect(retried.retryMessages).toEqual([{ msgId: "m1" }]);
-
-    const last = createMessageBatch<AnalysisJob>("agent-edge-analyses", [
-      { id: "m2", timestamp: new Date(), attempts: MAX_ANALYSIS_TRIES, body: job },
-    ]);
-    await worker.queue(last, broken);
-    expect((await getQueueResult(last, ctx)).explicitAcks).toEqual(["m2"]);
-    expect((await lookUp(ws, linkId)).conversation?.analysis?.status).toBe("failed");
-  }, 30_000);
 });
 
 describe("erasure", () => {
@@ -305,7 +235,7 @@ describe("erasure", () => {
       .bind(link.id)
       .first<{ n: number }>();
     expect(rows?.n).toBe(0);
-    expect(await runAnalysis(env as AppBindings, job, 1)).toEqual({ done: true });
+    expect(await runAnalysis(env as AppBindings, job)).toEqual({ done: true });
     expect(await storedEvents(ws.workspaceId)).toEqual([]);
   }, 40_000);
 });

@@ -1,6 +1,6 @@
 /**
  * Ratings after the end (docs/api/conversations.md#rating): `POST /v1/chat/rating` kept once,
- * refused before the end, for revoked or expired links, for bad input and on channels that ask
+ * counted with the link's opens (429 before the conversation's own refusals), refused before the end, for revoked or expired links, for bad input and on channels that ask
  * for none; recorded as `conversation.rated` to endpoints, a `conversation_event` trigger, the
  * session answer and the members' link look-up.
  */
@@ -128,6 +128,20 @@ describe("POST /v1/chat/rating", () => {
     const ended = await call("POST", `/v1/widget/launches/${link.id}/end`, { token: ws.widgetKey });
     expect(ended.status).toBeLessThan(300);
     expect((await rate({ token: link.token, score: 5 })).status).toBe(201);
+  });
+
+  it("counts every call with the opens before looking at the conversation: 429 wins over already_rated", async () => {
+    const ws = await seedWorkspace();
+    const link = await endedLink(ws);
+    expect((await rate({ token: link.token, score: 3 })).status).toBe(201);
+    const answers: string[] = [];
+    // The open and the rating counted 2 of the 30 allowed in 60 s; the 31st call is refused.
+    for (let i = 0; i < 30; i++) {
+      const response = await rate({ token: link.token, score: 3 });
+      answers.push(`${response.status} ${(await response.json<ErrorBody>()).error.code}`);
+    }
+    expect(answers.slice(0, 28)).toEqual(Array(28).fill("409 already_rated"));
+    expect(answers.slice(28)).toEqual(["429 rate_limited", "429 rate_limited"]);
   });
 
   it("is refused for revoked and expired links (403 link_unavailable) and unknown tokens (404)", async () => {

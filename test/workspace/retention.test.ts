@@ -4,16 +4,20 @@
  * and lifecycle events (1 to 3,650 days; documented defaults), and the objects' daily alarms
  * enforce it: two days on, with one day set, the ledger's sweep has erased the transcript and
  * deleted the events and deliveries, and the runner's has deleted the executions and log entries;
- * a workspace on the defaults keeps them.
+ * a workspace on the defaults keeps them. A workflow's messages to a link never opened go once it
+ * expired or was revoked, and an ended link's analysis and rating comment go with its transcript.
  */
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { conversation } from "../../src/conversations/conversation/client";
 import { linkLedger } from "../../src/launch/ledger/client";
 import { call, eventually, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
 import { connect, createLaunch, open } from "../helpers/chat";
 import { expectError } from "../helpers/errors";
 import { registerReceiver, storedDeliveries, storedEvents } from "../helpers/events";
+import { storedState } from "../helpers/storage-scan";
+import { workflowMessage } from "../helpers/workflow-chat";
 import { createWorkflow, hook, type WorkflowView } from "../helpers/workflows";
 
 const DAY = 86_400_000;
@@ -150,5 +154,71 @@ describe("a workspace's retention", () => {
     expect((await storedEvents(kept.ws.workspaceId)).length).toBeGreaterThan(0);
     expect(await listed(kept.ws, `/v1/manage/workflows/${kept.flow.id}/executions`)).toBe(1);
     expect(await listed(kept.ws, `/v1/manage/workflows/${kept.flow.id}/requests`)).toBe(1);
+  });
+
+  it("sweeps what workflows wrote to links never opened, and analyses and rating comments", async () => {
+    const ws = await seedWorkspace();
+    const ledger = linkLedger(env, ws.workspaceId);
+    /** A pending link a workflow wrote to: given a session, a message kept for the next open. */
+    const writtenTo = async () => {
+      const link = await createLaunch(ws, { expiresInSeconds: 3600 });
+      const session = await ledger.linkSession(ws.workspaceId, link.id, Date.now());
+      if (!session.ok || session.value.sessionId === null) throw new Error("no session");
+      const { sessionId, expiresAt } = session.value;
+      const pending = { linkId: link.id, workspaceId: ws.workspaceId, expiresAt };
+      const posted = await conversation(env, sessionId).postWorkflowMessage(
+        workflowMessage("Your payment failed."),
+        pending,
+      );
+      expect(posted.ok).toBe(true);
+      return { id: link.id, sessionId };
+    };
+    const expired = await writtenTo();
+    const revoked = await writtenTo();
+    expect(
+      (await call("DELETE", `/v1/widget/launches/${revoked.id}`, { token: ws.widgetKey })).status,
+    ).toBe(204);
+    const ended = await createLaunch(ws);
+    await open(ended.token);
+    expect(
+      (await call("POST", `/v1/widget/launches/${ended.id}/end`, { token: ws.widgetKey })).status,
+    ).toBe(204);
+    const analysis = {
+      status: "completed" as const,
+      summary: "Wants a refund.",
+      data: {},
+      problems: [],
+    };
+    await ledger.recordAnalysis(ws.workspaceId, ended.id, analysis, Date.now());
+    await ledger.rateLink(ws.workspaceId, ended.id, {
+      score: 2,
+      comment: "slow",
+      ratedAt: Date.now(),
+    });
+    const lookUp = async () =>
+      expectJson<{ conversation: { analysis?: unknown } | null }>(
+        await call("GET", `/v1/widget/launches/${ended.id}`, { token: ws.widgetKey }),
+        200,
+      );
+    // Looked up once, so the ledger caches the row with its analysis.
+    expect((await lookUp()).conversation?.analysis).toEqual(analysis);
+    const written = async (sessionId: string) =>
+      (await storedState(conversation(env, sessionId))).text.includes("Your payment failed.");
+    for (const link of [expired, revoked]) expect(await written(link.sessionId)).toBe(true);
+
+    await setRetention(ws, { conversationDays: 1 });
+    await runDurableObjectAlarm(ledger);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 2 * DAY + 3_600_000);
+    await runDurableObjectAlarm(ledger);
+
+    for (const link of [expired, revoked]) expect(await written(link.sessionId)).toBe(false);
+    const row = await env.DB.prepare(
+      "SELECT analysis, rating_score, rating_comment FROM links WHERE id = ?",
+    )
+      .bind(ended.id)
+      .first();
+    expect(row).toEqual({ analysis: null, rating_score: 2, rating_comment: null });
+    expect((await lookUp()).conversation?.analysis).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 /** Analysis of ended conversations (docs/api/conversations.md#analysis). */
 export { ANALYSES_QUEUE, type AnalysisJob, requestAnalysis } from "./request";
 export {
+  ANALYSIS_DELIVERIES,
   ANALYSIS_RETRY_SECONDS,
   type AnalysisOutcome,
   consumeAnalyses,

@@ -13,6 +13,8 @@ export type AnalysisJob = {
   sessionId: string;
   /** The agent's setting as the conversation opened. */
   settings: AnalysisSettings;
+  /** The brain's tries that failed before this message (absent: none); each try is a message. */
+  tries?: number;
 };
 
 /** The queue's name in wrangler.toml: the entry hands its batches to `consumeAnalyses`. */

@@ -63,7 +63,11 @@ export class EventWatch {
    * Runs the retention sweep (docs/security.md#retention) daily, or its next page.
    * @returns when the alarm must fire for the next page or sweep (epoch ms)
    */
-  private async sweep(workspaceId: string, now: number): Promise<number> {
+  private async sweep(
+    workspaceId: string,
+    now: number,
+    forget: (linkIds: string[]) => void,
+  ): Promise<number> {
     const known = await this.ctx.storage.get<Sweep>("retention");
     const last = known ?? newSweep(now);
     if (!last.more && now < last.sweptAt + DAY_MS) {
@@ -72,6 +76,7 @@ export class EventWatch {
       return last.sweptAt + DAY_MS;
     }
     const page = await sweepRetention(this.env, this.db, workspaceId, last.through, now);
+    forget(page.swept);
     const sweptAt = page.more ? last.sweptAt : now;
     await this.ctx.storage.put("retention", { sweptAt, through: page.through, more: page.more });
     return page.more ? now : now + DAY_MS;
@@ -87,10 +92,12 @@ export class EventWatch {
    * One firing; a fallback firing is set first, so one failing past the runtime's retries returns.
    * @param load rebuilds the ledger's pending set when needed
    * @param earliestExpiry the next expiry among pending links (epoch ms), or null
+   * @param forget drops the cached rows of links the retention sweep changed
    */
   async fire(
     load: (workspaceId: string) => Promise<void>,
     earliestExpiry: (now: number) => number | null,
+    forget: (linkIds: string[]) => void,
   ): Promise<void> {
     const stored = await this.ctx.storage.get<unknown>(["workspaceId", "expiredThrough"]);
     const workspaceId = stored.get("workspaceId");
@@ -108,7 +115,7 @@ export class EventWatch {
     const watched = await watchEvents(this.env, this.db, write, workspaceId, from, now);
     await this.ctx.storage.put("expiredThrough", watched.through);
     this.relay(watched.results);
-    const sweepAt = await this.sweep(workspaceId, now);
+    const sweepAt = await this.sweep(workspaceId, now, forget);
     const none = Number.POSITIVE_INFINITY;
     const next = Math.max(
       Math.min(

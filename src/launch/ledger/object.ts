@@ -264,6 +264,11 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     await this.events.fire(
       (workspaceId) => this.pending.load(workspaceId),
       (now) => this.pending.earliest(now),
+      (linkIds) => {
+        // After the write: a read-through that overlapped it is not cached (see findInScope).
+        this.epoch++;
+        for (const id of linkIds) this.linkCache.delete(id);
+      },
     );
   }
 
