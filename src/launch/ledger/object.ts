@@ -208,7 +208,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     analysis: ConversationAnalysis,
     at: number,
   ) {
-    await outcomes.recordAnalysis(this.parts(), workspaceId, linkId, analysis, at);
+    return outcomes.recordAnalysis(this.parts(), workspaceId, linkId, analysis, at);
   }
 
   async rateLink(workspaceId: string, linkId: string, rating: LinkRating): Promise<void> {

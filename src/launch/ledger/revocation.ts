@@ -11,7 +11,7 @@ import { revokeStatements } from "./lifecycle-events";
 import type { LinkCache } from "./link-cache";
 import type { PendingLinks } from "./pending-links";
 
-/** What link writes kept outside the ledger's class need of it; `write` runs before the write (the ledger's epoch). */
+/** What link writes kept outside the ledger's class need of it; `write` bumps the ledger's epoch, run before and after a write. */
 export type LedgerParts = {
   db: DrizzleD1Database;
   d1: D1Database;
