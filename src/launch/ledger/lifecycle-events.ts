@@ -26,7 +26,8 @@ function linkEvent(
   reason?: EventEndReason,
 ): [Write, Write] {
   const { conversation, ...view } = toLaunch(link, at);
-  // The event is recorded only if the change it reports is what D1 now holds.
+  // The event is recorded only if the change it reports is what D1 now holds; a simultaneous
+  // repeat's insert is ignored, one event per link and type (events_link_type, unique).
   const row = (condition: string, ...params: unknown[]) => ({
     sql: `EXISTS (SELECT 1 FROM links WHERE id = ? AND ${condition})`,
     params: [link.id, ...params],
