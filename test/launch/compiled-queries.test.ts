@@ -59,6 +59,7 @@ describe("queries built once (docs/performance.md)", () => {
           ne(links.status, "revoked"),
         ),
       )
+      .returning({ sessionId: links.sessionId })
       .toSQL();
     expect(sent(update)).toEqual(expected);
   });

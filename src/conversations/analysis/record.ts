@@ -10,7 +10,8 @@ import { deliverConversationEvent } from "../workflow-triggers";
 
 /**
  * Stores the analysis with its event (only the first analysis of a link is kept), then starts the
- * workflows listening.
+ * workflows listening with the analysis stored; none for a link erased meanwhile, whose person's
+ * details no new execution may hold (docs/security.md#erasure).
  * @throws when the ledger, D1 or a runner cannot be reached; the caller retries
  */
 export async function recordAnalysis(
@@ -19,8 +20,10 @@ export async function recordAnalysis(
   analysis: ConversationAnalysis,
   now: number,
 ): Promise<void> {
-  await linkLedger(env, link.workspaceId).recordAnalysis(link.workspaceId, link.id, analysis, now);
-  await startAnalyzedWorkflows(env, link, analysis, now);
+  const ledger = linkLedger(env, link.workspaceId);
+  const stored = await ledger.recordAnalysis(link.workspaceId, link.id, analysis, now);
+  // A racing job's analysis may be the one kept: workflows get what the link and event hold.
+  if (stored) await startAnalyzedWorkflows(env, link, stored, now);
 }
 
 /** Starts the workflows whose trigger listens to `conversation.analyzed`; a repeat starts none. */

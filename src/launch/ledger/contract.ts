@@ -161,13 +161,14 @@ export interface LinkLedgerApi {
   /**
    * Records an ended conversation's analysis on its link with `conversation.analyzed`
    * (docs/events.md#conversationanalyzed); only the first is kept; none for a link gone.
+   * @returns the analysis the link holds afterwards (the first stored), null for a link gone
    */
   recordAnalysis(
     workspaceId: string,
     linkId: string,
     analysis: ConversationAnalysis,
     at: number,
-  ): Promise<void>;
+  ): Promise<ConversationAnalysis | null>;
   /**
    * Records the person's rating of the link's ended conversation (docs/api/conversations.md#rating)
    * with `conversation.rated`; the first rating stays, so repeating it changes nothing.

@@ -26,7 +26,8 @@ function linkEvent(
   reason?: EventEndReason,
 ): [Write, Write] {
   const { conversation, ...view } = toLaunch(link, at);
-  // The event is recorded only if the change it reports is what D1 now holds.
+  // The event is recorded only if the change it reports is what D1 now holds; a simultaneous
+  // repeat's insert is ignored, one event per link and type (events_link_type, unique).
   const row = (condition: string, ...params: unknown[]) => ({
     sql: `EXISTS (SELECT 1 FROM links WHERE id = ? AND ${condition})`,
     params: [link.id, ...params],
@@ -86,7 +87,9 @@ const revokeLink = compiledWrite<Pick<Link, "id" | "workspaceId" | "revokedAt" |
         eq(links.workspaceId, sql.placeholder("workspaceId")),
         ne(links.status, "revoked"),
       ),
-    ),
+    )
+    // The session as D1 holds it: one given after the ledger read the link is closed too.
+    .returning({ sessionId: links.sessionId }),
 );
 
 /** A new link with its `link.created`. */
@@ -94,7 +97,10 @@ export function createStatements(d1: D1Database, link: Link): Statements {
   return [insertLink(d1, link), ...linkEvent(d1, "link.created", link, link.createdAt)];
 }
 
-/** Revocation from any state, with `link.revoked` and, for an open conversation, its end. */
+/**
+ * Revocation from any state, with `link.revoked` and, for an open conversation, its end; the first
+ * result's row (`session_id`) is the link's session when this write revoked it, none otherwise.
+ */
 export function revokeStatements(d1: D1Database, revoked: Link, wasOpen: boolean): Statements {
   const at = revoked.revokedAt ?? Date.now();
   const statements: Statements = [

@@ -26,6 +26,8 @@ export async function recordEnd(
   write();
   const ended: Link = { ...found, status, endedAt };
   await events.write(workspaceId, endStatements(d1, ended, reason));
+  // Bumped after the write too: a look-up that read the old row meanwhile does not cache it.
+  write();
   // A revocation may have won the race (then nothing changed): the next read goes to D1.
   linkCache.delete(linkId);
 }
@@ -33,6 +35,8 @@ export async function recordEnd(
 /**
  * The ended conversation's analysis, with `conversation.analyzed` (docs/events.md#conversationanalyzed);
  * only the first is kept; nothing for a link gone.
+ * @returns the analysis the link holds after the call (this one or the first stored), null when
+ *   the link is gone (erased meanwhile): what workflows may be started with
  */
 export async function recordAnalysis(
   { db, d1, events, linkCache, write }: LedgerParts,
@@ -40,13 +44,17 @@ export async function recordAnalysis(
   linkId: string,
   analysis: ConversationAnalysis,
   at: number,
-): Promise<void> {
+): Promise<ConversationAnalysis | null> {
   const found = await findLinkRow(db, workspaceId, linkId);
-  if (!found || found.analysis) return;
+  if (!found) return null;
+  if (found.analysis) return found.analysis;
   write();
   await events.write(workspaceId, analysisStatements(d1, found, analysis, at));
+  write();
   // The look-up reads the analysis from D1 next (docs/api/launch.md#analysis).
   linkCache.delete(linkId);
+  // Read back: a racing job may have stored its analysis first, an erasure removed the link.
+  return (await findLinkRow(db, workspaceId, linkId))?.analysis ?? null;
 }
 
 /**
@@ -65,5 +73,6 @@ export async function recordRating(
   const { score: ratingScore, comment: ratingComment, ratedAt } = rating;
   const rated: Link = { ...found, ratingScore, ratingComment, ratedAt };
   await events.write(workspaceId, rateStatements(d1, rated));
+  write();
   linkCache.delete(linkId);
 }

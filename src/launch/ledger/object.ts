@@ -68,7 +68,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
   private readonly linkCache = new LinkCache(LINK_CACHE_SIZE);
   /** Bumped by every write, so a read-through that raced a write does not cache a stale row. */
   private epoch = 0;
-  private readonly perLink = new workflows.PerLink(); // opening, giving a session: one at a time
+  private readonly perLink = new workflows.PerLink(); // opening, giving a session, revoking: one at a time
 
   /** Counts one call of the key (docs/api/launch.md#rate-limit) unless the key is revoked or over its limit. */
   async admit(key: Pick<WidgetKeyPrincipal, "keyId">): Promise<Admission> {
@@ -176,11 +176,14 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     return this.revoke({ workspaceId, flowIds: null }, linkId);
   }
 
+  /** In the link's chain: a session given or an opening runs wholly before or after it. */
   private async revoke(scope: LinkScope, linkId: string): Promise<LedgerResult<null>> {
-    const found = await this.findInScope(scope, linkId);
-    if (!found.ok) return found;
-    if (found.value.status !== "revoked") await revokeFound(this.parts(), this.env, found.value);
-    return { ok: true, value: null };
+    return this.perLink.run(linkId, async () => {
+      const found = await this.findInScope(scope, linkId);
+      if (!found.ok) return found;
+      if (found.value.status !== "revoked") await revokeFound(this.parts(), this.env, found.value);
+      return { ok: true, value: null };
+    });
   }
 
   /** Moves a pending, unexpired link to active (see the contract; workflow-links.ts). */
@@ -208,7 +211,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     analysis: ConversationAnalysis,
     at: number,
   ) {
-    await outcomes.recordAnalysis(this.parts(), workspaceId, linkId, analysis, at);
+    return outcomes.recordAnalysis(this.parts(), workspaceId, linkId, analysis, at);
   }
 
   async rateLink(workspaceId: string, linkId: string, rating: LinkRating): Promise<void> {

@@ -11,7 +11,7 @@ import { revokeStatements } from "./lifecycle-events";
 import type { LinkCache } from "./link-cache";
 import type { PendingLinks } from "./pending-links";
 
-/** What link writes kept outside the ledger's class need of it; `write` runs before the write (the ledger's epoch). */
+/** What link writes kept outside the ledger's class need of it; `write` bumps the ledger's epoch, run before and after a write. */
 export type LedgerParts = {
   db: DrizzleD1Database;
   d1: D1Database;
@@ -41,8 +41,11 @@ export async function revokeFound(
   const revoked: Link = { ...found, status: "revoked", revokedAt, endedAt };
   const wasOpen = opened && found.endedAt === null;
   write();
-  await events.write(found.workspaceId, revokeStatements(d1, revoked, wasOpen));
+  const [update] = await events.write(found.workspaceId, revokeStatements(d1, revoked, wasOpen));
   pending.delete(found.id);
-  linkCache.set(revoked);
-  if (found.sessionId) await closeRevokedConversation(env, found.sessionId, revokedAt);
+  // The session from D1, not `found`: a session given meanwhile must reach its revocation too.
+  const row = update?.results?.[0] as { session_id?: string | null } | undefined;
+  const sessionId = row?.session_id ?? null;
+  linkCache.set({ ...revoked, sessionId: sessionId ?? found.sessionId });
+  if (sessionId) await closeRevokedConversation(env, sessionId, revokedAt);
 }
