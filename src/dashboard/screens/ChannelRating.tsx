@@ -18,6 +18,9 @@ export function ChannelRating(props: {
   const hint = useId();
   const queries = useQueryClient();
   const [note, setNote] = useState("");
+  // Set in the click's own handler, so the box shows the choice at once (a mutation's pending
+  // state only arrives on a later render, and the controlled box would spring back meanwhile).
+  const [chosen, setChosen] = useState<boolean | null>(null);
   const save = useMutation({
     mutationFn: (rating: boolean) =>
       unwrap(
@@ -31,6 +34,7 @@ export function ChannelRating(props: {
       await queries.invalidateQueries({ queryKey: ["channels", agentId] });
     },
     onError: () => setNote(""),
+    onSettled: () => setChosen(null),
   });
   return (
     <div className="stack">
@@ -38,10 +42,13 @@ export function ChannelRating(props: {
       <label className="check">
         <input
           type="checkbox"
-          checked={save.isPending ? save.variables : channel.rating}
+          checked={chosen ?? channel.rating}
           disabled={!props.canChange || save.isPending}
           aria-describedby={hint}
-          onChange={(event) => save.mutate(event.target.checked)}
+          onChange={(event) => {
+            setChosen(event.target.checked);
+            save.mutate(event.target.checked);
+          }}
         />{" "}
         Ask for a rating when a chat ends
         <span className="visually-hidden"> ({channel.name})</span>
