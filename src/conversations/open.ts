@@ -2,7 +2,7 @@
 
 import { and, eq } from "drizzle-orm";
 import { database } from "../db/database";
-import { agents } from "../db/schema";
+import { agents, channels } from "../db/schema";
 import { openLinkByToken } from "../launch";
 import { linkLedger } from "../launch/ledger/client";
 import type { AppBindings } from "../platform/env";
@@ -11,7 +11,7 @@ import { conversation } from "./conversation/client";
 import type { ConversationFacts } from "./conversation/contract";
 import { richWires } from "./markdown";
 import { CHAT_LIMITS } from "./protocol";
-import { channelAsksRating, sessionRating } from "./rating";
+import { sessionRating } from "./rating";
 import type { ChatSession } from "./schemas";
 
 /**
@@ -31,15 +31,16 @@ export async function openChatSession(
   const db = database(env);
   const ledgerFor = (id: string) => linkLedger(env, id);
   const { link } = await openLinkByToken(db, ledgerFor, token, now, channelId);
-  // The channel's rating setting is read beside the agent, costing no extra round trip in time.
-  const [agent, asksRating] = await Promise.all([
-    db
-      .select()
-      .from(agents)
-      .where(and(eq(agents.id, link.flowId), eq(agents.workspaceId, link.workspaceId)))
-      .get(),
-    channelAsksRating(db, link.channelId),
-  ]);
+  // The channel's rating setting comes with the agent: one D1 query per open, as before ratings.
+  const row = await db
+    .select({ agent: agents, asksRating: channels.rating })
+    .from(agents)
+    .leftJoin(channels, and(eq(channels.id, link.channelId), eq(channels.agentId, agents.id)))
+    .where(and(eq(agents.id, link.flowId), eq(agents.workspaceId, link.workspaceId)))
+    .get();
+  const agent = row?.agent;
+  // A channel deleted since asks for no rating.
+  const asksRating = row?.asksRating ?? false;
   if (!agent || !link.sessionId) throw notFound("The agent of this link no longer exists.");
   const facts: ConversationFacts = {
     sessionId: link.sessionId,

@@ -7,7 +7,7 @@
  */
 import { useId } from "react";
 import { MAX_ANALYSIS_FIELDS } from "../../agents/schemas";
-import { Field } from "../ui/Field";
+import { Field, TextField } from "../ui/Field";
 import type { AnalysisFieldRow, AnalysisState, FieldType } from "./analysis-setting";
 
 const TYPES: FieldType[] = ["string", "number", "integer", "boolean"];
@@ -116,27 +116,5 @@ export function AnalysisEditor(props: {
         </>
       ) : null}
     </fieldset>
-  );
-}
-
-/** A field's text input: `onChange` gets what is typed. */
-function TextField(props: {
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  error: string[];
-  required?: boolean;
-}) {
-  return (
-    <Field label={props.label} error={props.error}>
-      {(control) => (
-        <input
-          {...control}
-          value={props.value}
-          onChange={(event) => props.onChange(event.target.value)}
-          required={props.required}
-        />
-      )}
-    </Field>
   );
 }

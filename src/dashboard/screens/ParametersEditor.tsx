@@ -4,7 +4,7 @@
  * agent editor owns the rows and validates them with the API's own schema.
  */
 import { useId } from "react";
-import { Field } from "../ui/Field";
+import { Field, TextField } from "../ui/Field";
 
 /** One parameter as edited: options as the text typed, comma-separated. */
 export type ParameterRow = {
@@ -118,27 +118,5 @@ export function ParametersEditor(props: {
         Add a parameter
       </button>
     </fieldset>
-  );
-}
-
-/** A parameter's text field, `required` or not: `onChange` gets what is typed. */
-function TextField(props: {
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  error: string[];
-  required?: boolean;
-}) {
-  return (
-    <Field label={props.label} error={props.error}>
-      {(control) => (
-        <input
-          {...control}
-          value={props.value}
-          onChange={(event) => props.onChange(event.target.value)}
-          required={props.required}
-        />
-      )}
-    </Field>
   );
 }

@@ -56,3 +56,25 @@ export function Field(props: {
   );
   return props.className ? <div className={props.className}>{field}</div> : field;
 }
+
+/** A labelled text input with its errors (`Field`): `onChange` gets what is typed. */
+export function TextField(props: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  error: string[];
+  required?: boolean;
+}) {
+  return (
+    <Field label={props.label} error={props.error}>
+      {(control) => (
+        <input
+          {...control}
+          value={props.value}
+          onChange={(event) => props.onChange(event.target.value)}
+          required={props.required}
+        />
+      )}
+    </Field>
+  );
+}
