@@ -18,6 +18,8 @@ export type Operation = {
   params: Param[];
   /** The JSON body's schema (`{}` for any body), or undefined for none. */
   body: Schema | undefined;
+  /** Whether the body must be sent: an empty one is none for a route that may go without. */
+  bodyRequired: boolean;
   statuses: Set<number>;
 };
 
@@ -62,7 +64,7 @@ export type OperationsDocument = {
       {
         security?: Record<string, unknown>[];
         parameters?: { name: string; in: string; required?: boolean; schema?: Schema }[];
-        requestBody?: { content: Record<string, { schema?: Schema }> };
+        requestBody?: { required?: boolean; content: Record<string, { schema?: Schema }> };
         responses: object;
       }
     >
@@ -84,6 +86,7 @@ export function operationsOf(document: OperationsDocument): Operation[] {
         schema: p.schema ?? {},
       })),
       body: operation.requestBody?.content["application/json"]?.schema,
+      bodyRequired: operation.requestBody?.required === true,
       statuses: new Set(Object.keys(operation.responses).map(Number)),
     })),
   );
