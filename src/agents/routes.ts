@@ -1,6 +1,6 @@
 /** Agents and widget channels: `/v1/manage/agents[/{id}[/channels]]` (docs/api/manage.md). */
 
-import { createRoute, type z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { audited } from "../audit";
 import type { MemberEnv } from "../auth";
 import { requireWriter } from "../auth";
@@ -9,7 +9,7 @@ import { linkLedger } from "../launch/ledger/client";
 import { createRouter } from "../platform/app";
 import type { AppBindings } from "../platform/env";
 import { jsonBody } from "../platform/json-body";
-import { errorResponses, IdParamSchema } from "../platform/openapi";
+import { answers, IdParamSchema, jsonRequest, noContent, operations } from "../platform/openapi";
 import { baseUrl } from "../platform/origins";
 import { listQuery, pageSchema } from "../platform/paging";
 import {
@@ -25,14 +25,7 @@ import {
 import { channelSchemas } from "./channel-schemas";
 import { AgentSchema, CreateAgentSchema, UpdateAgentSchema } from "./schemas";
 
-const common = { tags: ["Agents"], security: [{ memberToken: [] }] };
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { "application/json": { schema } },
-});
-const body = <T extends z.ZodType>(schema: T) => ({
-  body: { required: true, content: { "application/json": { schema } } },
-});
+const op = operations("Agents", "memberToken");
 const write = [requireWriter, ...jsonBody(65_536)];
 
 const forget = (env: AppBindings, workspaceId: string) => (agentId: string) =>
@@ -55,14 +48,10 @@ export function agentsRouter() {
         "agent.created",
         { target: ["agent", "response:id"] },
         {
-          ...common,
-          method: "post",
-          path: "/v1/manage/agents",
-          operationId: "createAgent",
-          summary: "Create an agent",
+          ...op("post", "/v1/manage/agents", "createAgent", "Create an agent"),
           middleware: write,
-          request: body(CreateAgentSchema),
-          responses: { 201: json(AgentSchema, "Created"), ...errorResponses() },
+          request: { body: jsonRequest(CreateAgentSchema) },
+          responses: answers(201, AgentSchema, "Created"),
         },
       ),
     ),
@@ -75,16 +64,9 @@ export function agentsRouter() {
 
   router.openapi(
     createRoute({
-      ...common,
-      method: "get",
-      path: "/v1/manage/agents",
-      operationId: "listAgents",
-      summary: "List agents",
+      ...op("get", "/v1/manage/agents", "listAgents", "List agents"),
       request: { query: PageQuerySchema },
-      responses: {
-        200: json(AgentListSchema, "Agents, oldest first"),
-        ...errorResponses(),
-      },
+      responses: answers(200, AgentListSchema, "Agents, oldest first"),
     }),
     async (c) =>
       c.json(
@@ -95,13 +77,9 @@ export function agentsRouter() {
 
   router.openapi(
     createRoute({
-      ...common,
-      method: "get",
-      path: "/v1/manage/agents/{id}",
-      operationId: "getAgent",
-      summary: "Read an agent",
+      ...op("get", "/v1/manage/agents/{id}", "getAgent", "Read an agent"),
       request: { params: IdParamSchema },
-      responses: { 200: json(AgentSchema, "The agent"), ...errorResponses("not_found") },
+      responses: answers(200, AgentSchema, "The agent", "not_found"),
     }),
     async (c) =>
       c.json(
@@ -116,17 +94,10 @@ export function agentsRouter() {
         "agent.updated",
         { target: ["agent", "param:id"] },
         {
-          ...common,
-          method: "patch",
-          path: "/v1/manage/agents/{id}",
-          operationId: "updateAgent",
-          summary: "Change an agent",
+          ...op("patch", "/v1/manage/agents/{id}", "updateAgent", "Change an agent"),
           middleware: write,
-          request: { params: IdParamSchema, ...body(UpdateAgentSchema) },
-          responses: {
-            200: json(AgentSchema, "The changed agent"),
-            ...errorResponses("not_found"),
-          },
+          request: { params: IdParamSchema, body: jsonRequest(UpdateAgentSchema) },
+          responses: answers(200, AgentSchema, "The changed agent", "not_found"),
         },
       ),
     ),
@@ -151,14 +122,15 @@ export function agentsRouter() {
         "agent.deleted",
         { target: ["agent", "param:id"] },
         {
-          ...common,
-          method: "delete",
-          path: "/v1/manage/agents/{id}",
-          operationId: "deleteAgent",
-          summary: "Delete an agent and its channels",
+          ...op(
+            "delete",
+            "/v1/manage/agents/{id}",
+            "deleteAgent",
+            "Delete an agent and its channels",
+          ),
           middleware: [requireWriter],
           request: { params: IdParamSchema },
-          responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
+          responses: noContent("Deleted", "not_found"),
         },
       ),
     ),
@@ -180,14 +152,10 @@ export function agentsRouter() {
         "channel.created",
         { target: ["channel", "response:id"] },
         {
-          ...common,
-          method: "post",
-          path: "/v1/manage/agents/{id}/channels",
-          operationId: "createChannel",
-          summary: "Add a widget channel",
+          ...op("post", "/v1/manage/agents/{id}/channels", "createChannel", "Add a widget channel"),
           middleware: write,
-          request: { params: IdParamSchema, ...body(CreateChannelSchema) },
-          responses: { 201: json(ChannelSchema, "Created"), ...errorResponses("not_found") },
+          request: { params: IdParamSchema, body: jsonRequest(CreateChannelSchema) },
+          responses: answers(201, ChannelSchema, "Created", "not_found"),
         },
       ),
     ),
@@ -205,16 +173,14 @@ export function agentsRouter() {
 
   router.openapi(
     createRoute({
-      ...common,
-      method: "get",
-      path: "/v1/manage/agents/{id}/channels",
-      operationId: "listChannels",
-      summary: "List an agent's channels",
+      ...op("get", "/v1/manage/agents/{id}/channels", "listChannels", "List an agent's channels"),
       request: { params: IdParamSchema, query: PageQuerySchema },
-      responses: {
-        200: json(pageSchema("ChannelList", ChannelSchema), "Channels, oldest first"),
-        ...errorResponses("not_found"),
-      },
+      responses: answers(
+        200,
+        pageSchema("ChannelList", ChannelSchema),
+        "Channels, oldest first",
+        "not_found",
+      ),
     }),
     async (c) => {
       const page = await listChannels(
@@ -234,17 +200,15 @@ export function agentsRouter() {
         "channel.updated",
         { target: ["channel", "param:channelId"] },
         {
-          ...common,
-          method: "patch",
-          path: "/v1/manage/agents/{id}/channels/{channelId}",
-          operationId: "updateChannel",
-          summary: "Change a widget channel: its name or the sites that may embed it",
+          ...op(
+            "patch",
+            "/v1/manage/agents/{id}/channels/{channelId}",
+            "updateChannel",
+            "Change a widget channel: its name or the sites that may embed it",
+          ),
           middleware: write,
-          request: { params: ChannelParamsSchema, ...body(UpdateChannelSchema) },
-          responses: {
-            200: json(ChannelSchema, "The changed channel"),
-            ...errorResponses("not_found"),
-          },
+          request: { params: ChannelParamsSchema, body: jsonRequest(UpdateChannelSchema) },
+          responses: answers(200, ChannelSchema, "The changed channel", "not_found"),
         },
       ),
     ),

@@ -7,10 +7,13 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { type MemberEnv, requireOperator, requireWriter } from "../auth";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
-import { errorResponses } from "../platform/openapi";
+import { errorResponses, jsonResponse, operations } from "../platform/openapi";
 import { listQuery, pageSchema } from "../platform/paging";
 import { AUDIT_ACTIONS, TARGET_TYPES } from "./actions";
 import { listAuditLog } from "./list";
+
+const member = operations("Audit log", "memberToken");
+const operator = operations("Operator", "operatorToken");
 
 /** The schemas of the audit log, made when the full app builds its routes. */
 function auditSchemas() {
@@ -53,22 +56,19 @@ function auditSchemas() {
 export function auditLogRouter() {
   const { AuditLogSchema, AuditQuerySchema } = auditSchemas();
   const page = {
-    200: {
-      description: "A page of entries, newest first; entries are kept 400 days",
-      content: { "application/json": { schema: AuditLogSchema } },
-    },
+    200: jsonResponse(AuditLogSchema, "A page of entries, newest first; entries are kept 400 days"),
     ...errorResponses(),
   };
   const router = createRouter<MemberEnv>();
 
   router.openapi(
     createRoute({
-      method: "get",
-      path: "/v1/manage/audit-log",
-      operationId: "listAuditLog",
-      tags: ["Audit log"],
-      security: [{ memberToken: [] }],
-      summary: "The workspace's audit log: who changed what, when, from where (owners and admins)",
+      ...member(
+        "get",
+        "/v1/manage/audit-log",
+        "listAuditLog",
+        "The workspace's audit log: who changed what, when, from where (owners and admins)",
+      ),
       middleware: [requireWriter],
       request: { query: AuditQuerySchema },
       responses: page,
@@ -81,12 +81,12 @@ export function auditLogRouter() {
 
   router.openapi(
     createRoute({
-      method: "get",
-      path: "/v1/operator/audit-log",
-      operationId: "listOperatorAuditLog",
-      tags: ["Operator"],
-      security: [{ operatorToken: [] }],
-      summary: "The operator's audit log: workspaces deleted and reseals started",
+      ...operator(
+        "get",
+        "/v1/operator/audit-log",
+        "listOperatorAuditLog",
+        "The operator's audit log: workspaces deleted and reseals started",
+      ),
       middleware: [requireOperator],
       request: { query: AuditQuerySchema },
       responses: page,

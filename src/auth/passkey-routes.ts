@@ -11,7 +11,7 @@ import { createRouter } from "../platform/app";
 import { ApiError } from "../platform/errors";
 import { isoTime, isoTimeOrNull } from "../platform/ids";
 import { jsonBody } from "../platform/json-body";
-import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openapi";
+import { answers, IdParamSchema, NoQuerySchema, noContent, operations } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
 import { listQuery, pageSchema } from "../platform/paging";
 import { type MemberEnv, refuseCrossSite } from "./middleware";
@@ -26,12 +26,8 @@ import {
 } from "./passkeys";
 import { setSessionCookie } from "./session-cookie";
 
-const common = { tags: ["Sign-in"], security: [{ memberToken: [] }] };
+const op = operations("Sign-in", "memberToken");
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { "application/json": { schema } },
-});
 const rp = (c: Context) => relyingParty(appUrl(c.env, c.req.url));
 const view = (row: { id: string; name: string; createdAt: number; lastUsedAt: number | null }) => ({
   ...row,
@@ -74,16 +70,9 @@ export function passkeysRouter() {
 
   router.openapi(
     createRoute({
-      ...common,
-      method: "get",
-      path: "/v1/manage/passkeys",
-      operationId: "listPasskeys",
-      summary: "List your passkeys",
+      ...op("get", "/v1/manage/passkeys", "listPasskeys", "List your passkeys"),
       request: { query: PageQuerySchema },
-      responses: {
-        200: json(pageSchema("PasskeyList", PasskeySchema), "Passkeys, oldest first"),
-        ...errorResponses(),
-      },
+      responses: answers(200, pageSchema("PasskeyList", PasskeySchema), "Passkeys, oldest first"),
     }),
     async (c) => {
       const page = await listPasskeys(
@@ -97,13 +86,14 @@ export function passkeysRouter() {
 
   router.openapi(
     createRoute({
-      ...common,
-      method: "post",
-      path: "/v1/manage/passkeys/options",
-      operationId: "createPasskeyOptions",
-      summary: "Start registering a passkey: WebAuthn creation options (valid 5 minutes)",
+      ...op(
+        "post",
+        "/v1/manage/passkeys/options",
+        "createPasskeyOptions",
+        "Start registering a passkey: WebAuthn creation options (valid 5 minutes)",
+      ),
       request: { query: NoQuerySchema },
-      responses: { 200: json(CeremonySchema, "Options"), ...errorResponses() },
+      responses: answers(200, CeremonySchema, "Options"),
     }),
     async (c) => c.json(await registrationOptions(database(c.env), c.get("member"), rp(c)), 200),
   );
@@ -114,11 +104,12 @@ export function passkeysRouter() {
         "passkey.added",
         { target: ["passkey", "response:id"] },
         {
-          ...common,
-          method: "post",
-          path: "/v1/manage/passkeys",
-          operationId: "createPasskey",
-          summary: "Register a passkey with the authenticator's answer to the options",
+          ...op(
+            "post",
+            "/v1/manage/passkeys",
+            "createPasskey",
+            "Register a passkey with the authenticator's answer to the options",
+          ),
           middleware: jsonBody(65_536),
           request: {
             body: {
@@ -134,10 +125,7 @@ export function passkeysRouter() {
               },
             },
           },
-          responses: {
-            201: json(PasskeySchema, "Registered"),
-            ...errorResponses("passkey_refused"),
-          },
+          responses: answers(201, PasskeySchema, "Registered", "passkey_refused"),
         },
       ),
     ),
@@ -155,13 +143,14 @@ export function passkeysRouter() {
         "passkey.removed",
         { target: ["passkey", "param:id"] },
         {
-          ...common,
-          method: "delete",
-          path: "/v1/manage/passkeys/{id}",
-          operationId: "deletePasskey",
-          summary: "Delete one of your passkeys",
+          ...op(
+            "delete",
+            "/v1/manage/passkeys/{id}",
+            "deletePasskey",
+            "Delete one of your passkeys",
+          ),
           request: { params: IdParamSchema, query: NoQuerySchema },
-          responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
+          responses: noContent("Deleted", "not_found"),
         },
       ),
     ),

@@ -14,7 +14,7 @@ import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { isoTime } from "../platform/ids";
 import { jsonBody } from "../platform/json-body";
-import { errorResponses, NoQuerySchema } from "../platform/openapi";
+import { answers, NoQuerySchema, noContent, operations } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
 import { type MemberEnv, refuseCrossSiteForms } from "./middleware";
 import { setSessionCookie } from "./session-cookie";
@@ -34,7 +34,7 @@ import {
   unusableLinkPage,
 } from "./sign-in-pages";
 
-const common = { tags: ["Sign-in"], security: [{ memberToken: [] }] };
+const op = operations("Sign-in", "memberToken");
 
 const pageHeaders = secureHeaders({
   contentSecurityPolicy: SIGN_IN_CSP,
@@ -62,11 +62,12 @@ export function signInLinksRouter() {
         "member.sign_in_link_created",
         { target: ["member", ["json:memberId", "actor"]] },
         {
-          ...common,
-          method: "post",
-          path: "/v1/manage/sign-in-links",
-          operationId: "createSignInLink",
-          summary: "Create a one-time sign-in link (15 minutes, single use)",
+          ...op(
+            "post",
+            "/v1/manage/sign-in-links",
+            "createSignInLink",
+            "Create a one-time sign-in link (15 minutes, single use)",
+          ),
           description:
             "For yourself (no `memberId`, or your own), or, by an Owner or Admin, for another member of the workspace. The URL is `{APP_URL}/sign-in#token=si_…`, the token in the fragment, which no request (and so no request log) carries; opening it in a browser signs in to the dashboard at /app (docs/dashboard.md#sign-in).",
           middleware: jsonBody(4_096),
@@ -80,19 +81,12 @@ export function signInLinksRouter() {
               },
             },
           },
-          responses: {
-            201: {
-              description: "The link; its token is shown only here",
-              content: {
-                "application/json": {
-                  schema: z
-                    .object({ url: z.string(), expiresAt: z.string() })
-                    .openapi("SignInLink"),
-                },
-              },
-            },
-            ...errorResponses("not_found"),
-          },
+          responses: answers(
+            201,
+            z.object({ url: z.string(), expiresAt: z.string() }).openapi("SignInLink"),
+            "The link; its token is shown only here",
+            "not_found",
+          ),
         },
       ),
     ),
@@ -117,13 +111,14 @@ export function signInLinksRouter() {
         "session.signed_out",
         { target: ["member", "actor"] },
         {
-          ...common,
-          method: "delete",
-          path: "/v1/manage/sessions",
-          operationId: "signOut",
-          summary: "Sign out everywhere: end every dashboard session of the caller",
+          ...op(
+            "delete",
+            "/v1/manage/sessions",
+            "signOut",
+            "Sign out everywhere: end every dashboard session of the caller",
+          ),
           request: { query: NoQuerySchema },
-          responses: { 204: { description: "Ended" }, ...errorResponses() },
+          responses: noContent("Ended"),
         },
       ),
     ),

@@ -16,7 +16,7 @@ import { type AppEnv, createRouter } from "../platform/app";
 import { sha256Hex } from "../platform/crypto";
 import { ApiError, notFound } from "../platform/errors";
 import { jsonBody } from "../platform/json-body";
-import { errorResponses } from "../platform/openapi";
+import { answers, errorResponses, jsonRequest } from "../platform/openapi";
 import { appUrl, baseUrl } from "../platform/origins";
 import { loadChatAssets } from "./assets";
 import { channelOrigins } from "./channel-origins";
@@ -46,16 +46,15 @@ const openSessionRoute = createRoute({
   security: [],
   summary: "Open or resume the conversation of a link (browser API, token in the body)",
   middleware: jsonBody(MAX_CHAT_BODY_BYTES),
-  request: {
-    body: { required: true, content: { "application/json": { schema: OpenSessionSchema } } },
-  },
-  responses: {
-    200: {
-      description: "The conversation, its history and (unless ended) its socket address",
-      content: { "application/json": { schema: ChatSessionSchema } },
-    },
-    ...errorResponses("link_unavailable", "not_found", "rate_limited"),
-  },
+  request: { body: jsonRequest(OpenSessionSchema) },
+  responses: answers(
+    200,
+    ChatSessionSchema,
+    "The conversation, its history and (unless ended) its socket address",
+    "link_unavailable",
+    "not_found",
+    "rate_limited",
+  ),
 });
 
 export const chatRouter = createRouter();
@@ -90,23 +89,18 @@ const rateRoute = createRoute({
   security: [],
   summary: "Rate the link's ended conversation, once (browser API, token in the body)",
   middleware: jsonBody(MAX_RATING_BODY_BYTES),
-  request: {
-    body: { required: true, content: { "application/json": { schema: RateConversationSchema } } },
-  },
-  responses: {
-    201: {
-      description: "The rating as kept; `conversation.rated` follows",
-      content: { "application/json": { schema: RatingSchema } },
-    },
-    ...errorResponses(
-      "link_unavailable",
-      "not_found",
-      "rating_disabled",
-      "conversation_not_ended",
-      "already_rated",
-      "rate_limited",
-    ),
-  },
+  request: { body: jsonRequest(RateConversationSchema) },
+  responses: answers(
+    201,
+    RatingSchema,
+    "The rating as kept; `conversation.rated` follows",
+    "link_unavailable",
+    "not_found",
+    "rating_disabled",
+    "conversation_not_ended",
+    "already_rated",
+    "rate_limited",
+  ),
 });
 
 chatRouter.openapi(rateRoute, async (c) => {
@@ -199,13 +193,7 @@ const embeddingRoute = createRoute({
   security: [],
   summary: "Whether a page of this origin may show the channel's chat (the widget asks)",
   request: { params: ChannelIdParamSchema, query: EmbeddingQuerySchema },
-  responses: {
-    200: {
-      description: "The answer; cached for 60 s",
-      content: { "application/json": { schema: EmbeddingSchema } },
-    },
-    ...errorResponses("not_found"),
-  },
+  responses: answers(200, EmbeddingSchema, "The answer; cached for 60 s", "not_found"),
 });
 
 chatRouter.openapi(embeddingRoute, async (c) => {

@@ -9,16 +9,12 @@ import { type MemberEnv, requireWriter } from "../auth";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";
-import { errorResponses, IdParamSchema } from "../platform/openapi";
+import { answers, IdParamSchema, jsonRequest, operations } from "../platform/openapi";
 import { listDeliveries, recoverDeliveries, resendDelivery, sendTestEvent } from "./delivery-log";
 import { eventSchemas } from "./schemas";
 
-const common = { tags: ["Event endpoints"], security: [{ memberToken: [] }] };
+const op = operations("Event endpoints", "memberToken");
 const PATH = "/v1/manage/event-endpoints/{id}";
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { "application/json": { schema } },
-});
 
 /**
  * An event endpoint's deliveries: a router built by the full app on first use, never at start-up
@@ -44,16 +40,14 @@ export function deliveriesRouter() {
 
   router.openapi(
     createRoute({
-      ...common,
-      method: "get",
-      path: `${PATH}/deliveries`,
-      operationId: "listDeliveries",
-      summary: "The endpoint's deliveries, newest first, each with its attempts",
+      ...op(
+        "get",
+        `${PATH}/deliveries`,
+        "listDeliveries",
+        "The endpoint's deliveries, newest first, each with its attempts",
+      ),
       request: { params: IdParamSchema, query: ListDeliveriesQuerySchema },
-      responses: {
-        200: json(DeliveryListSchema, "A page of deliveries"),
-        ...errorResponses("not_found"),
-      },
+      responses: answers(200, DeliveryListSchema, "A page of deliveries", "not_found"),
     }),
     async (c) => {
       const { workspaceId } = c.get("member");
@@ -73,17 +67,21 @@ export function deliveriesRouter() {
         "event_delivery.resent",
         { target: ["event_delivery", "param:deliveryId"] },
         {
-          ...common,
-          method: "post",
-          path: `${PATH}/deliveries/{deliveryId}/resend`,
-          operationId: "resendDelivery",
-          summary: "Send a delivery again now, its retry schedule started afresh",
+          ...op(
+            "post",
+            `${PATH}/deliveries/{deliveryId}/resend`,
+            "resendDelivery",
+            "Send a delivery again now, its retry schedule started afresh",
+          ),
           middleware: [requireWriter],
           request: { params: DeliveryParamsSchema },
-          responses: {
-            202: json(DeliverySchema, "Queued; the delivery as it is now"),
-            ...errorResponses("not_found", "endpoint_disabled"),
-          },
+          responses: answers(
+            202,
+            DeliverySchema,
+            "Queued; the delivery as it is now",
+            "not_found",
+            "endpoint_disabled",
+          ),
         },
       ),
     ),
@@ -99,20 +97,15 @@ export function deliveriesRouter() {
         "event_endpoint.recovered",
         { target: ["event_endpoint", "param:id"] },
         {
-          ...common,
-          method: "post",
-          path: `${PATH}/recover`,
-          operationId: "recoverDeliveries",
-          summary: "Send again every failed delivery created since a time",
+          ...op(
+            "post",
+            `${PATH}/recover`,
+            "recoverDeliveries",
+            "Send again every failed delivery created since a time",
+          ),
           middleware: [requireWriter, ...jsonBody(1_024)],
-          request: {
-            params: IdParamSchema,
-            body: { required: true, content: { "application/json": { schema: RecoverSchema } } },
-          },
-          responses: {
-            202: json(RecoveredSchema, "Queued"),
-            ...errorResponses("not_found", "endpoint_disabled"),
-          },
+          request: { params: IdParamSchema, body: jsonRequest(RecoverSchema) },
+          responses: answers(202, RecoveredSchema, "Queued", "not_found", "endpoint_disabled"),
         },
       ),
     ),
@@ -134,17 +127,20 @@ export function deliveriesRouter() {
         "event_endpoint.test_sent",
         { target: ["event_endpoint", "param:id"] },
         {
-          ...common,
-          method: "post",
-          path: `${PATH}/test`,
-          operationId: "testEventEndpoint",
-          summary: "Send an event.test event now; answers with its delivery after the attempt",
+          ...op(
+            "post",
+            `${PATH}/test`,
+            "testEventEndpoint",
+            "Send an event.test event now; answers with its delivery after the attempt",
+          ),
           middleware: [requireWriter],
           request: { params: IdParamSchema },
-          responses: {
-            200: json(DeliverySchema, "The delivery, with its one attempt"),
-            ...errorResponses("not_found"),
-          },
+          responses: answers(
+            200,
+            DeliverySchema,
+            "The delivery, with its one attempt",
+            "not_found",
+          ),
         },
       ),
     ),

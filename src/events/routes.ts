@@ -9,7 +9,7 @@ import { type MemberEnv, requireWriter } from "../auth";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";
-import { errorResponses, IdParamSchema } from "../platform/openapi";
+import { answers, IdParamSchema, jsonRequest, noContent, operations } from "../platform/openapi";
 import { outboundPolicy } from "../platform/outbound";
 import { listQuery } from "../platform/paging";
 import { keyring } from "../platform/secret-box";
@@ -23,12 +23,8 @@ import {
 } from "./endpoints";
 import { eventSchemas } from "./schemas";
 
-const common = { tags: ["Event endpoints"], security: [{ memberToken: [] }] };
+const op = operations("Event endpoints", "memberToken");
 const PATH = "/v1/manage/event-endpoints";
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { "application/json": { schema } },
-});
 
 /**
  * The event endpoints: a router built by the full app on first use, never at start-up
@@ -52,22 +48,15 @@ export function eventEndpointsRouter() {
         "event_endpoint.created",
         { target: ["event_endpoint", "response:id"] },
         {
-          ...common,
-          method: "post",
-          path: PATH,
-          operationId: "createEventEndpoint",
-          summary: "Register an event endpoint (owners and admins); the secret is shown only here",
+          ...op(
+            "post",
+            PATH,
+            "createEventEndpoint",
+            "Register an event endpoint (owners and admins); the secret is shown only here",
+          ),
           middleware: [requireWriter, ...jsonBody(16_384)],
-          request: {
-            body: {
-              required: true,
-              content: { "application/json": { schema: CreateEventEndpointSchema } },
-            },
-          },
-          responses: {
-            201: json(EventEndpointWithSecretSchema, "Registered"),
-            ...errorResponses(),
-          },
+          request: { body: jsonRequest(CreateEventEndpointSchema) },
+          responses: answers(201, EventEndpointWithSecretSchema, "Registered"),
         },
       ),
     ),
@@ -87,16 +76,9 @@ export function eventEndpointsRouter() {
 
   router.openapi(
     createRoute({
-      ...common,
-      method: "get",
-      path: PATH,
-      operationId: "listEventEndpoints",
-      summary: "List event endpoints (never their secrets)",
+      ...op("get", PATH, "listEventEndpoints", "List event endpoints (never their secrets)"),
       request: { query: EndpointListQuery },
-      responses: {
-        200: json(EventEndpointListSchema, "Endpoints, newest first"),
-        ...errorResponses(),
-      },
+      responses: answers(200, EventEndpointListSchema, "Endpoints, newest first"),
     }),
     async (c) =>
       c.json(
@@ -107,13 +89,9 @@ export function eventEndpointsRouter() {
 
   router.openapi(
     createRoute({
-      ...common,
-      method: "get",
-      path: `${PATH}/{id}`,
-      operationId: "getEventEndpoint",
-      summary: "Read an event endpoint",
+      ...op("get", `${PATH}/{id}`, "getEventEndpoint", "Read an event endpoint"),
       request: { params: IdParamSchema },
-      responses: { 200: json(EventEndpointSchema, "The endpoint"), ...errorResponses("not_found") },
+      responses: answers(200, EventEndpointSchema, "The endpoint", "not_found"),
     }),
     async (c) =>
       c.json(
@@ -128,20 +106,15 @@ export function eventEndpointsRouter() {
         "event_endpoint.updated",
         { target: ["event_endpoint", "param:id"] },
         {
-          ...common,
-          method: "patch",
-          path: `${PATH}/{id}`,
-          operationId: "updateEventEndpoint",
-          summary: "Change an event endpoint: url, events, description, status, includeTranscript",
+          ...op(
+            "patch",
+            `${PATH}/{id}`,
+            "updateEventEndpoint",
+            "Change an event endpoint: url, events, description, status, includeTranscript",
+          ),
           middleware: [requireWriter, ...jsonBody(16_384)],
-          request: {
-            params: IdParamSchema,
-            body: {
-              required: true,
-              content: { "application/json": { schema: UpdateEventEndpointSchema } },
-            },
-          },
-          responses: { 200: json(EventEndpointSchema, "Changed"), ...errorResponses("not_found") },
+          request: { params: IdParamSchema, body: jsonRequest(UpdateEventEndpointSchema) },
+          responses: answers(200, EventEndpointSchema, "Changed", "not_found"),
         },
       ),
     ),
@@ -162,14 +135,10 @@ export function eventEndpointsRouter() {
         "event_endpoint.deleted",
         { target: ["event_endpoint", "param:id"] },
         {
-          ...common,
-          method: "delete",
-          path: `${PATH}/{id}`,
-          operationId: "deleteEventEndpoint",
-          summary: "Delete an event endpoint",
+          ...op("delete", `${PATH}/{id}`, "deleteEventEndpoint", "Delete an event endpoint"),
           middleware: [requireWriter],
           request: { params: IdParamSchema },
-          responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
+          responses: noContent("Deleted", "not_found"),
         },
       ),
     ),
@@ -185,17 +154,20 @@ export function eventEndpointsRouter() {
         "event_endpoint.secret_rotated",
         { target: ["event_endpoint", "param:id"] },
         {
-          ...common,
-          method: "post",
-          path: `${PATH}/{id}/rotate-secret`,
-          operationId: "rotateEventEndpointSecret",
-          summary: "Rotate the signing secret; the old one keeps signing alongside for 24 hours",
+          ...op(
+            "post",
+            `${PATH}/{id}/rotate-secret`,
+            "rotateEventEndpointSecret",
+            "Rotate the signing secret; the old one keeps signing alongside for 24 hours",
+          ),
           middleware: [requireWriter],
           request: { params: IdParamSchema },
-          responses: {
-            200: json(EventEndpointWithSecretSchema, "The new secret, shown only here"),
-            ...errorResponses("not_found"),
-          },
+          responses: answers(
+            200,
+            EventEndpointWithSecretSchema,
+            "The new secret, shown only here",
+            "not_found",
+          ),
         },
       ),
     ),
@@ -240,7 +212,7 @@ export function eventEndpointsRouter() {
           description: "`v1,<base64 HMAC-SHA256>`; two, space-separated, during a rotation",
         }),
       }),
-      body: { required: true, content: { "application/json": { schema: EventSchema } } },
+      body: jsonRequest(EventSchema),
     },
     responses: { 200: { description: "Received (any 2xx)" } },
   });

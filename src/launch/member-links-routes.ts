@@ -10,7 +10,7 @@ import { requireWriter } from "../auth";
 import { conversation } from "../conversations/conversation/client";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
-import { errorResponses, IdParamSchema } from "../platform/openapi";
+import { answers, errorResponses, IdParamSchema, noContent, operations } from "../platform/openapi";
 import { linkLedger } from "./ledger/client";
 import { LinkDetailSchema } from "./link-detail-schema";
 import {
@@ -21,7 +21,7 @@ import {
 } from "./member-links";
 import { LaunchListSchema, ListLaunchesQuerySchema } from "./schemas";
 
-const common = { tags: ["Links"], security: [{ memberToken: [] }] };
+const op = operations("Links", "memberToken");
 
 /**
  * Links for members: a router built by the full app on first use, never at start-up
@@ -32,19 +32,18 @@ export function linksRouter() {
 
   router.openapi(
     createRoute({
-      ...common,
-      method: "get",
-      path: "/v1/manage/links",
-      operationId: "listLinks",
-      summary: "List and search the workspace's links, newest first",
+      ...op(
+        "get",
+        "/v1/manage/links",
+        "listLinks",
+        "List and search the workspace's links, newest first",
+      ),
       request: { query: ListLaunchesQuerySchema },
-      responses: {
-        200: {
-          description: "A page of links with their metadata, as the launch API lists them",
-          content: { "application/json": { schema: LaunchListSchema } },
-        },
-        ...errorResponses(),
-      },
+      responses: answers(
+        200,
+        LaunchListSchema,
+        "A page of links with their metadata, as the launch API lists them",
+      ),
     }),
     async (c) => {
       const { workspaceId } = c.get("member");
@@ -57,19 +56,19 @@ export function linksRouter() {
 
   router.openapi(
     createRoute({
-      ...common,
-      method: "get",
-      path: "/v1/manage/links/{id}",
-      operationId: "getLink",
-      summary: "Look up a link with its conversation's messages",
+      ...op(
+        "get",
+        "/v1/manage/links/{id}",
+        "getLink",
+        "Look up a link with its conversation's messages",
+      ),
       request: { params: IdParamSchema },
-      responses: {
-        200: {
-          description: "The link, without its token or parameters, and the messages once opened",
-          content: { "application/json": { schema: LinkDetailSchema } },
-        },
-        ...errorResponses("not_found"),
-      },
+      responses: answers(
+        200,
+        LinkDetailSchema,
+        "The link, without its token or parameters, and the messages once opened",
+        "not_found",
+      ),
     }),
     async (c) => {
       const { workspaceId } = c.get("member");
@@ -90,17 +89,18 @@ export function linksRouter() {
         "link.revoked",
         { target: ["link", "param:id"] },
         {
-          ...common,
-          method: "delete",
-          path: "/v1/manage/links/{id}",
-          operationId: "revokeLink",
-          summary: "Revoke a link (owners and admins; idempotent)",
+          ...op(
+            "delete",
+            "/v1/manage/links/{id}",
+            "revokeLink",
+            "Revoke a link (owners and admins; idempotent)",
+          ),
           middleware: [requireWriter],
           request: { params: IdParamSchema },
-          responses: {
-            204: { description: "Revoked, now or before; an open chat is closed at once" },
-            ...errorResponses("not_found"),
-          },
+          responses: noContent(
+            "Revoked, now or before; an open chat is closed at once",
+            "not_found",
+          ),
         },
       ),
     ),
@@ -118,11 +118,12 @@ export function linksRouter() {
         "link.ended",
         { target: ["link", "param:id"] },
         {
-          ...common,
-          method: "post",
-          path: "/v1/manage/links/{id}/end",
-          operationId: "endLink",
-          summary: "End the link's conversation without revoking the link (owners and admins)",
+          ...op(
+            "post",
+            "/v1/manage/links/{id}/end",
+            "endLink",
+            "End the link's conversation without revoking the link (owners and admins)",
+          ),
           middleware: [requireWriter],
           request: { params: IdParamSchema },
           responses: {

@@ -167,6 +167,58 @@ export function withCommonErrors<T extends { paths?: Record<string, unknown> }>(
   return document;
 }
 
+/** The HTTP methods of the API's operations. */
+type Method = "get" | "post" | "put" | "patch" | "delete";
+
+/**
+ * The head every operation of one tag shares (tag, security scheme), so a route config names only
+ * its own method, path, operationId and summary: `const op = operations("Agents", "memberToken")`,
+ * then `createRoute({ ...op("get", "/v1/manage/agents", "listAgents", "List agents"), … })`.
+ * @param schemes the security schemes src/platform/app.ts registers (`memberToken`, …), any one
+ *   of which is accepted; none: an operation without a credential
+ */
+export function operations(tag: string, ...schemes: string[]) {
+  const security: Record<string, string[]>[] = schemes.map((scheme) => ({ [scheme]: [] }));
+  const common = { tags: [tag], ...(schemes.length === 0 ? {} : { security }) };
+  return <M extends Method, P extends string>(
+    method: M,
+    path: P,
+    operationId: string,
+    summary: string,
+  ) => ({ ...common, method, path, operationId, summary });
+}
+
+/** An operation's JSON answer, `responses[status]` of a route config. */
+export function jsonResponse<T extends z.ZodType>(schema: T, description: string) {
+  return { description, content: { "application/json": { schema } } };
+}
+
+/**
+ * An operation's `responses`: its JSON answer at `status`, and its error codes by status (as
+ * `errorResponses(...codes)`).
+ */
+export function answers<S extends number, T extends z.ZodType>(
+  status: S,
+  schema: T,
+  description: string,
+  ...codes: CodeAt[]
+) {
+  const answer = { [status]: jsonResponse(schema, description) } as {
+    [K in S]: ReturnType<typeof jsonResponse<T>>;
+  };
+  return { ...answer, ...errorResponses(...codes) };
+}
+
+/** An operation's `responses`: 204 with no body, and its error codes by status. */
+export function noContent(description: string, ...codes: CodeAt[]) {
+  return { 204: { description }, ...errorResponses(...codes) };
+}
+
+/** A route's required JSON body, `request.body` of a route config. */
+export function jsonRequest<T extends z.ZodType>(schema: T) {
+  return { required: true, content: { "application/json": { schema } } };
+}
+
 /** `{id}` path parameter. */
 export const IdParamSchema = z.object({
   id: z

@@ -11,7 +11,13 @@ import { type MemberEnv, requireWriter } from "../auth";
 import type { LaunchEnv } from "../launch";
 import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";
-import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openapi";
+import {
+  answers,
+  IdParamSchema,
+  jsonRequest,
+  NoQuerySchema,
+  operations,
+} from "../platform/openapi";
 import { getErasure, requestErasure } from "./erasures";
 
 const RequestErasureSchema = z
@@ -44,16 +50,9 @@ const RequestedErasureSchema = ErasureSchema.extend({ externalId: z.string() }).
   "RequestedErasure",
 );
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { "application/json": { schema } },
-});
-const body = {
-  body: { required: true, content: { "application/json": { schema: RequestErasureSchema } } },
-};
-const widgetSecurity: Record<string, string[]>[] = [{ widgetKey: [] }, { widgetKeyHeader: [] }];
-const widget = { tags: ["Erasures"], security: widgetSecurity };
-const member = { tags: ["Erasures"], security: [{ memberToken: [] }] };
+const body = { body: jsonRequest(RequestErasureSchema) };
+const widget = operations("Erasures", "widgetKey", "widgetKeyHeader");
+const member = operations("Erasures", "memberToken");
 const summary = {
   post: "Erase everything of one person, in the background",
   get: "How far an erasure got",
@@ -67,14 +66,10 @@ widgetErasures.openapi(
       "erasure.requested",
       { target: ["erasure", "response:id"] },
       {
-        ...widget,
-        method: "post",
-        path: "/v1/widget/erasures",
-        operationId: "createErasure",
-        summary: summary.post,
+        ...widget("post", "/v1/widget/erasures", "createErasure", summary.post),
         middleware: jsonBody(4_096),
         request: body,
-        responses: { 202: json(RequestedErasureSchema, "Started"), ...errorResponses() },
+        responses: answers(202, RequestedErasureSchema, "Started"),
       },
     ),
   ),
@@ -86,13 +81,9 @@ widgetErasures.openapi(
 );
 widgetErasures.openapi(
   createRoute({
-    ...widget,
-    method: "get",
-    path: "/v1/widget/erasures/{id}",
-    operationId: "getErasure",
-    summary: summary.get,
+    ...widget("get", "/v1/widget/erasures/{id}", "getErasure", summary.get),
     request: { params: IdParamSchema, query: NoQuerySchema },
-    responses: { 200: json(ErasureSchema, "The erasure"), ...errorResponses("not_found") },
+    responses: answers(200, ErasureSchema, "The erasure", "not_found"),
   }),
   async (c) =>
     c.json(await getErasure(c.env, c.var.widgetKey.workspaceId, c.req.valid("param").id), 200),
@@ -107,14 +98,15 @@ export function memberErasuresRouter() {
         "erasure.requested",
         { target: ["erasure", "response:id"] },
         {
-          ...member,
-          method: "post",
-          path: "/v1/manage/erasures",
-          operationId: "createManageErasure",
-          summary: `${summary.post} (Owners and Admins)`,
+          ...member(
+            "post",
+            "/v1/manage/erasures",
+            "createManageErasure",
+            `${summary.post} (Owners and Admins)`,
+          ),
           middleware: [requireWriter, ...jsonBody(4_096)],
           request: body,
-          responses: { 202: json(RequestedErasureSchema, "Started"), ...errorResponses() },
+          responses: answers(202, RequestedErasureSchema, "Started"),
         },
       ),
     ),
@@ -125,13 +117,9 @@ export function memberErasuresRouter() {
   );
   router.openapi(
     createRoute({
-      ...member,
-      method: "get",
-      path: "/v1/manage/erasures/{id}",
-      operationId: "getManageErasure",
-      summary: summary.get,
+      ...member("get", "/v1/manage/erasures/{id}", "getManageErasure", summary.get),
       request: { params: IdParamSchema, query: NoQuerySchema },
-      responses: { 200: json(ErasureSchema, "The erasure"), ...errorResponses("not_found") },
+      responses: answers(200, ErasureSchema, "The erasure", "not_found"),
     }),
     async (c) =>
       c.json(await getErasure(c.env, c.get("member").workspaceId, c.req.valid("param").id), 200),

@@ -10,7 +10,14 @@ import { requireWriter } from "../auth";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";
-import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openapi";
+import {
+  answers,
+  IdParamSchema,
+  jsonRequest,
+  NoQuerySchema,
+  noContent,
+  operations,
+} from "../platform/openapi";
 import { appUrl } from "../platform/origins";
 import { listQuery, pageSchema } from "../platform/paging";
 import { changeMemberRole, createMember, listMembers, removeMember, whoAmI } from "./members";
@@ -22,7 +29,7 @@ import {
   WorkspaceSchema,
 } from "./schemas";
 
-const common = { tags: ["Members"], security: [{ memberToken: [] }] };
+const op = operations("Members", "memberToken");
 
 /**
  * Members and the workspace: a router built by the full app on first use, never at start-up
@@ -38,25 +45,15 @@ export function membersRouter() {
         "member.invited",
         { target: ["member", "response:member.id"] },
         {
-          ...common,
-          method: "post",
-          path: "/v1/manage/members",
-          operationId: "createMember",
-          summary: "Add an admin or member",
+          ...op("post", "/v1/manage/members", "createMember", "Add an admin or member"),
           middleware: [requireWriter, ...jsonBody(32_768)],
-          request: {
-            body: {
-              required: true,
-              content: { "application/json": { schema: CreateMemberSchema } },
-            },
-          },
-          responses: {
-            201: {
-              description: "Added; memberToken is shown once",
-              content: { "application/json": { schema: CreatedMemberSchema } },
-            },
-            ...errorResponses("member_exists"),
-          },
+          request: { body: jsonRequest(CreateMemberSchema) },
+          responses: answers(
+            201,
+            CreatedMemberSchema,
+            "Added; memberToken is shown once",
+            "member_exists",
+          ),
         },
       ),
     ),
@@ -74,19 +71,9 @@ export function membersRouter() {
 
   router.openapi(
     createRoute({
-      ...common,
-      method: "get",
-      path: "/v1/manage/members",
-      operationId: "listMembers",
-      summary: "List members",
+      ...op("get", "/v1/manage/members", "listMembers", "List members"),
       request: { query: PageQuerySchema },
-      responses: {
-        200: {
-          description: "Members, oldest first",
-          content: { "application/json": { schema: pageSchema("MemberList", MemberSchema) } },
-        },
-        ...errorResponses(),
-      },
+      responses: answers(200, pageSchema("MemberList", MemberSchema), "Members, oldest first"),
     }),
     async (c) =>
       c.json(
@@ -97,23 +84,13 @@ export function membersRouter() {
 
   router.openapi(
     createRoute({
-      ...common,
-      method: "get",
-      path: "/v1/manage/me",
-      operationId: "getMe",
-      summary: "The caller and its workspace",
+      ...op("get", "/v1/manage/me", "getMe", "The caller and its workspace"),
       request: { query: NoQuerySchema },
-      responses: {
-        200: {
-          description: "The caller",
-          content: {
-            "application/json": {
-              schema: z.object({ member: MemberSchema, workspace: WorkspaceSchema }).openapi("Me"),
-            },
-          },
-        },
-        ...errorResponses(),
-      },
+      responses: answers(
+        200,
+        z.object({ member: MemberSchema, workspace: WorkspaceSchema }).openapi("Me"),
+        "The caller",
+      ),
     }),
     async (c) => {
       const { workspaceId, memberId } = c.get("member");
@@ -127,17 +104,15 @@ export function membersRouter() {
         "member.removed",
         { target: ["member", "param:id"] },
         {
-          ...common,
-          method: "delete",
-          path: "/v1/manage/members/{id}",
-          operationId: "deleteMember",
-          summary: "Remove a member; their token stops working, keys they created keep working",
+          ...op(
+            "delete",
+            "/v1/manage/members/{id}",
+            "deleteMember",
+            "Remove a member; their token stops working, keys they created keep working",
+          ),
           middleware: [requireWriter],
           request: { params: IdParamSchema },
-          responses: {
-            204: { description: "Removed" },
-            ...errorResponses("not_found", "cannot_remove_owner"),
-          },
+          responses: noContent("Removed", "not_found", "cannot_remove_owner"),
         },
       ),
     ),
@@ -153,26 +128,21 @@ export function membersRouter() {
         "member.role_changed",
         { target: ["member", "param:id"] },
         {
-          ...common,
-          method: "patch",
-          path: "/v1/manage/members/{id}",
-          operationId: "updateMember",
-          summary: "Change a member's role to admin or member; the owner's cannot be changed",
+          ...op(
+            "patch",
+            "/v1/manage/members/{id}",
+            "updateMember",
+            "Change a member's role to admin or member; the owner's cannot be changed",
+          ),
           middleware: [requireWriter, ...jsonBody(32_768)],
-          request: {
-            params: IdParamSchema,
-            body: {
-              required: true,
-              content: { "application/json": { schema: ChangeMemberRoleSchema } },
-            },
-          },
-          responses: {
-            200: {
-              description: "The member with the new role, which applies from their next request",
-              content: { "application/json": { schema: MemberSchema } },
-            },
-            ...errorResponses("not_found", "cannot_change_owner"),
-          },
+          request: { params: IdParamSchema, body: jsonRequest(ChangeMemberRoleSchema) },
+          responses: answers(
+            200,
+            MemberSchema,
+            "The member with the new role, which applies from their next request",
+            "not_found",
+            "cannot_change_owner",
+          ),
         },
       ),
     ),

@@ -6,9 +6,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { MemberEnv } from "../auth";
 import { createRouter } from "../platform/app";
-import { errorResponses } from "../platform/openapi";
+import { answers, operations } from "../platform/openapi";
 import { REQUEST_OUTCOMES } from "../workflows";
 import { METRICS_LIMITS, metricsWindow, workspaceMetrics } from "./metrics";
+
+const op = operations("Workspace", "memberToken");
 
 /** The metrics route: a router built by the full app on first use, never at start-up (src/routes.ts). */
 export function metricsRouter() {
@@ -72,21 +74,15 @@ export function metricsRouter() {
   const router = createRouter<MemberEnv>();
   router.openapi(
     createRoute({
-      tags: ["Workspace"],
-      security: [{ memberToken: [] }],
-      method: "get",
-      path: "/v1/manage/metrics",
-      operationId: "getMetrics",
-      summary: "The workspace's metrics, a point per hour or day",
+      ...op(
+        "get",
+        "/v1/manage/metrics",
+        "getMetrics",
+        "The workspace's metrics, a point per hour or day",
+      ),
       description: `At most ${METRICS_LIMITS.maxPoints} points and 400 days (hours are kept 400 days); ratings are not counted yet. See docs/operations.md#metrics.`,
       request: { query: QuerySchema },
-      responses: {
-        200: {
-          description: "The series",
-          content: { "application/json": { schema: MetricsSchema } },
-        },
-        ...errorResponses(),
-      },
+      responses: answers(200, MetricsSchema, "The series"),
     }),
     async (c) => {
       const window = metricsWindow(c.req.valid("query"));

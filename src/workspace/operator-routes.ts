@@ -9,11 +9,13 @@ import { requireOperator } from "../auth";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";
-import { errorResponses, IdParamSchema } from "../platform/openapi";
+import { answers, IdParamSchema, jsonRequest, noContent, operations } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
 import { createWorkspace } from "./members";
 import { CreatedWorkspaceSchema, CreateWorkspaceSchema } from "./schemas";
 import { deleteWorkspace } from "./workspace-deletion";
+
+const op = operations("Operator", "operatorToken");
 
 /**
  * The operator API: a router built by the full app on first use, never at start-up
@@ -25,26 +27,20 @@ export function operatorRouter() {
       "workspace.created",
       { target: ["workspace", "response:workspace.id"], workspace: "response:workspace.id" },
       {
-        method: "post",
-        path: "/v1/operator/workspaces",
-        operationId: "createWorkspace",
-        tags: ["Operator"],
-        security: [{ operatorToken: [] }],
-        summary: "Create a workspace with its owner",
+        ...op(
+          "post",
+          "/v1/operator/workspaces",
+          "createWorkspace",
+          "Create a workspace with its owner",
+        ),
         middleware: [requireOperator, ...jsonBody(32_768)],
-        request: {
-          body: {
-            required: true,
-            content: { "application/json": { schema: CreateWorkspaceSchema } },
-          },
-        },
-        responses: {
-          201: {
-            description: "Created; memberToken is shown once",
-            content: { "application/json": { schema: CreatedWorkspaceSchema } },
-          },
-          ...errorResponses("slug_taken"),
-        },
+        request: { body: jsonRequest(CreateWorkspaceSchema) },
+        responses: answers(
+          201,
+          CreatedWorkspaceSchema,
+          "Created; memberToken is shown once",
+          "slug_taken",
+        ),
       },
     ),
   );
@@ -55,15 +51,15 @@ export function operatorRouter() {
       "workspace.deleted",
       { target: ["workspace", "param:id"] },
       {
-        method: "delete",
-        path: "/v1/operator/workspaces/{id}",
-        operationId: "deleteWorkspace",
-        tags: ["Operator"],
-        security: [{ operatorToken: [] }],
-        summary: "Delete a workspace and everything in it",
+        ...op(
+          "delete",
+          "/v1/operator/workspaces/{id}",
+          "deleteWorkspace",
+          "Delete a workspace and everything in it",
+        ),
         middleware: [requireOperator],
         request: { params: IdParamSchema },
-        responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
+        responses: noContent("Deleted", "not_found"),
       },
     ),
   );

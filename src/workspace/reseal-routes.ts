@@ -8,11 +8,11 @@ import { requireOperator } from "../auth";
 import { createRouter } from "../platform/app";
 import { notFound } from "../platform/errors";
 import { isoTime, isoTimeOrNull, newId } from "../platform/ids";
-import { errorResponses, IdParamSchema, NoQuerySchema } from "../platform/openapi";
+import { answers, IdParamSchema, NoQuerySchema, operations } from "../platform/openapi";
 import { maintenanceJob } from "./jobs/client";
 import type { JobView } from "./jobs/contract";
 
-const common = { tags: ["Operator"], security: [{ operatorToken: [] }] };
+const op = operations("Operator", "operatorToken");
 /** The name of the one MaintenanceJob object that runs every reseal. */
 const RESEAL = "reseal";
 
@@ -53,20 +53,14 @@ export function resealRouter() {
         "reseal.started",
         { target: ["reseal", "response:id"] },
         {
-          ...common,
-          method: "post",
-          path: "/v1/operator/reseal",
-          operationId: "startReseal",
-          summary:
+          ...op(
+            "post",
+            "/v1/operator/reseal",
+            "startReseal",
             "Seal every stored value again under the current SECRETS_KEY, in the background (while one runs, that one is returned)",
+          ),
           request: { query: NoQuerySchema },
-          responses: {
-            202: {
-              description: "Started; poll it with its id",
-              content: { "application/json": { schema: ResealJobSchema } },
-            },
-            ...errorResponses(),
-          },
+          responses: answers(202, ResealJobSchema, "Started; poll it with its id"),
         },
       ),
     ),
@@ -79,19 +73,9 @@ export function resealRouter() {
 
   router.openapi(
     createRoute({
-      ...common,
-      method: "get",
-      path: "/v1/operator/reseal/{id}",
-      operationId: "getReseal",
-      summary: "How far a reseal job got",
+      ...op("get", "/v1/operator/reseal/{id}", "getReseal", "How far a reseal job got"),
       request: { params: IdParamSchema, query: NoQuerySchema },
-      responses: {
-        200: {
-          description: "The job",
-          content: { "application/json": { schema: ResealJobSchema } },
-        },
-        ...errorResponses("not_found"),
-      },
+      responses: answers(200, ResealJobSchema, "The job", "not_found"),
     }),
     async (c) => {
       const { id } = c.req.valid("param");

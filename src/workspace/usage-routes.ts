@@ -6,7 +6,9 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { MemberEnv } from "../auth";
 import { linkLedger } from "../launch/ledger/client";
 import { createRouter } from "../platform/app";
-import { errorResponses, NoQuerySchema } from "../platform/openapi";
+import { answers, NoQuerySchema, operations } from "../platform/openapi";
+
+const op = operations("Workspace", "memberToken");
 
 /** Usage: a router built by the full app on first use, never at start-up (src/routes.ts). */
 export function usageRouter() {
@@ -24,17 +26,9 @@ export function usageRouter() {
 
   router.openapi(
     createRoute({
-      tags: ["Workspace"],
-      security: [{ memberToken: [] }],
-      method: "get",
-      path: "/v1/manage/usage",
-      operationId: "getUsage",
-      summary: "The workspace's usage of its limits",
+      ...op("get", "/v1/manage/usage", "getUsage", "The workspace's usage of its limits"),
       request: { query: NoQuerySchema },
-      responses: {
-        200: { description: "Usage", content: { "application/json": { schema: UsageSchema } } },
-        ...errorResponses(),
-      },
+      responses: answers(200, UsageSchema, "Usage"),
     }),
     async (c) => {
       const { workspaceId } = c.get("member");

@@ -8,12 +8,12 @@ import { database } from "../db/database";
 import { linkLedger } from "../launch/ledger/client";
 import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";
-import { errorResponses, IdParamSchema } from "../platform/openapi";
+import { answers, IdParamSchema, jsonRequest, noContent, operations } from "../platform/openapi";
 import { listQuery, pageSchema } from "../platform/paging";
 import { CreatedWidgetKeySchema, CreateWidgetKeySchema, WidgetKeySchema } from "./schemas";
 import { createWidgetKey, listWidgetKeys, revokeWidgetKey } from "./widget-keys";
 
-const common = { tags: ["Widget keys"], security: [{ memberToken: [] }] };
+const op = operations("Widget keys", "memberToken");
 
 /** Widget keys: a router built by the full app on first use, never at start-up (src/routes.ts). */
 export function widgetKeysRouter() {
@@ -26,25 +26,15 @@ export function widgetKeysRouter() {
         "widget_key.created",
         { target: ["widget_key", "response:id"] },
         {
-          ...common,
-          method: "post",
-          path: "/v1/manage/widget-keys",
-          operationId: "createWidgetKey",
-          summary: "Create a widget key (owners and admins)",
+          ...op(
+            "post",
+            "/v1/manage/widget-keys",
+            "createWidgetKey",
+            "Create a widget key (owners and admins)",
+          ),
           middleware: [requireWriter, ...jsonBody(32_768)],
-          request: {
-            body: {
-              required: true,
-              content: { "application/json": { schema: CreateWidgetKeySchema } },
-            },
-          },
-          responses: {
-            201: {
-              description: "Created; `key` is shown only here",
-              content: { "application/json": { schema: CreatedWidgetKeySchema } },
-            },
-            ...errorResponses(),
-          },
+          request: { body: jsonRequest(CreateWidgetKeySchema) },
+          responses: answers(201, CreatedWidgetKeySchema, "Created; `key` is shown only here"),
         },
       ),
     ),
@@ -62,21 +52,14 @@ export function widgetKeysRouter() {
 
   router.openapi(
     createRoute({
-      ...common,
-      method: "get",
-      path: "/v1/manage/widget-keys",
-      operationId: "listWidgetKeys",
-      summary: "List widget keys (never the secret)",
+      ...op(
+        "get",
+        "/v1/manage/widget-keys",
+        "listWidgetKeys",
+        "List widget keys (never the secret)",
+      ),
       request: { query: PageQuerySchema },
-      responses: {
-        200: {
-          description: "Keys, oldest first",
-          content: {
-            "application/json": { schema: pageSchema("WidgetKeyList", WidgetKeySchema) },
-          },
-        },
-        ...errorResponses(),
-      },
+      responses: answers(200, pageSchema("WidgetKeyList", WidgetKeySchema), "Keys, oldest first"),
     }),
     async (c) =>
       c.json(
@@ -91,14 +74,15 @@ export function widgetKeysRouter() {
         "widget_key.revoked",
         { target: ["widget_key", "param:id"] },
         {
-          ...common,
-          method: "delete",
-          path: "/v1/manage/widget-keys/{id}",
-          operationId: "revokeWidgetKey",
-          summary: "Revoke a widget key (idempotent)",
+          ...op(
+            "delete",
+            "/v1/manage/widget-keys/{id}",
+            "revokeWidgetKey",
+            "Revoke a widget key (idempotent)",
+          ),
           middleware: [requireWriter],
           request: { params: IdParamSchema },
-          responses: { 204: { description: "Revoked" }, ...errorResponses("not_found") },
+          responses: noContent("Revoked", "not_found"),
         },
       ),
     ),

@@ -9,7 +9,7 @@ import { type MemberEnv, requireWriter } from "../auth";
 import { MAX_RETENTION_DAYS, RETENTION_DEFAULTS } from "../db/retention";
 import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";
-import { errorResponses, NoQuerySchema } from "../platform/openapi";
+import { answers, jsonRequest, NoQuerySchema, operations } from "../platform/openapi";
 import { getWorkspace, updateRetention } from "./workspace";
 
 const days = (what: string, fallback: number) =>
@@ -44,22 +44,15 @@ export function workspaceRouter() {
   const UpdateWorkspaceSchema = z
     .strictObject({ retention: z.strictObject(fields).partial() })
     .openapi("UpdateWorkspace");
-  const json = { "application/json": { schema: WorkspaceSettingsSchema } };
-  const common = {
-    tags: ["Workspace"],
-    security: [{ memberToken: [] }],
-    path: "/v1/manage/workspace",
-  };
+  const op = operations("Workspace", "memberToken");
+  const PATH = "/v1/manage/workspace";
 
   const router = createRouter<MemberEnv>();
   router.openapi(
     createRoute({
-      ...common,
-      method: "get",
-      operationId: "getWorkspace",
-      summary: "The workspace and its settings",
+      ...op("get", PATH, "getWorkspace", "The workspace and its settings"),
       request: { query: NoQuerySchema },
-      responses: { 200: { description: "The workspace", content: json }, ...errorResponses() },
+      responses: answers(200, WorkspaceSettingsSchema, "The workspace"),
     }),
     async (c) => c.json(await getWorkspace(c.env, c.get("member").workspaceId), 200),
   );
@@ -69,21 +62,15 @@ export function workspaceRouter() {
         "workspace.updated",
         { target: ["workspace", "response:id"] },
         {
-          ...common,
-          method: "patch",
-          operationId: "updateWorkspace",
-          summary: "Change the workspace's retention (Owners and Admins)",
+          ...op(
+            "patch",
+            PATH,
+            "updateWorkspace",
+            "Change the workspace's retention (Owners and Admins)",
+          ),
           middleware: [requireWriter, ...jsonBody(4_096)],
-          request: {
-            body: {
-              required: true,
-              content: { "application/json": { schema: UpdateWorkspaceSchema } },
-            },
-          },
-          responses: {
-            200: { description: "The changed workspace", content: json },
-            ...errorResponses(),
-          },
+          request: { body: jsonRequest(UpdateWorkspaceSchema) },
+          responses: answers(200, WorkspaceSettingsSchema, "The changed workspace"),
         },
       ),
     ),

@@ -13,10 +13,12 @@ import { linkLedger } from "../../launch/ledger/client";
 import { createRouter } from "../../platform/app";
 import { jsonObject } from "../../platform/json";
 import { jsonBody } from "../../platform/json-body";
-import { errorResponses } from "../../platform/openapi";
+import { errorResponses, jsonRequest, operations } from "../../platform/openapi";
 import { appUrl, baseUrl } from "../../platform/origins";
 import { openPreviewLink } from "./preview";
 import { previewSchemas } from "./schemas";
+
+const op = operations("Agents", "memberToken");
 
 /**
  * The widget preview's link: a router built by the full app on first use, never at start-up
@@ -36,20 +38,14 @@ export function previewRouter() {
         "channel.preview_link_created",
         { target: ["channel", "param:channelId"], statuses: [201] },
         {
-          method: "post",
-          path: "/v1/manage/agents/{id}/channels/{channelId}/preview-link",
-          operationId: "createChannelPreviewLink",
-          tags: ["Agents"],
-          security: [{ memberToken: [] }],
-          summary: "Get a preview link of your own on a widget channel (any member)",
+          ...op(
+            "post",
+            "/v1/manage/agents/{id}/channels/{channelId}/preview-link",
+            "createChannelPreviewLink",
+            "Get a preview link of your own on a widget channel (any member)",
+          ),
           middleware: jsonBody(MAX_LAUNCH_BODY_BYTES),
-          request: {
-            params: PreviewParamsSchema,
-            body: {
-              required: true,
-              content: { "application/json": { schema: PreviewLinkRequestSchema } },
-            },
-          },
+          request: { params: PreviewParamsSchema, body: jsonRequest(PreviewLinkRequestSchema) },
           responses: {
             200: answer("Your live preview link with these values, given again"),
             201: answer("A new preview link; your older live previews on the channel are revoked"),

@@ -1,6 +1,6 @@
 /** Workflows: `/v1/manage/workflows[/{id}[/start|/stop]]` (docs/api/manage.md); executions are in `executions.ts`. */
 
-import { createRoute, type z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { audited } from "../../audit";
 import type { MemberEnv } from "../../auth";
@@ -9,7 +9,7 @@ import { database } from "../../db/database";
 import { createRouter } from "../../platform/app";
 import type { AppBindings } from "../../platform/env";
 import { jsonBody } from "../../platform/json-body";
-import { errorResponses, IdParamSchema } from "../../platform/openapi";
+import { answers, IdParamSchema, jsonRequest, noContent, operations } from "../../platform/openapi";
 import { appUrl } from "../../platform/origins";
 import { listQuery, pageSchema } from "../../platform/paging";
 import { WORKFLOW_NODE, workflowNodeSchema } from "../nodes/models";
@@ -24,11 +24,7 @@ import {
   setWorkflowStatus,
 } from "./workflows";
 
-const common = { tags: ["Workflows"], security: [{ memberToken: [] }] };
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { "application/json": { schema } },
-});
+const op = operations("Workflows", "memberToken");
 
 const write = [requireWriter, ...jsonBody(262_144)];
 // Every shard that ever ran re-reads the workflow (docs/scaling.md#runner-shards).
@@ -50,7 +46,7 @@ async function definitionAsSent(c: Context, input: WorkflowInput): Promise<Workf
 export function workflowsRouter() {
   const { WorkflowInputSchema, WorkflowSchema } = workflowSchemas();
   const body = {
-    body: { required: true, content: { "application/json": { schema: WorkflowInputSchema } } },
+    body: jsonRequest(WorkflowInputSchema),
   };
 
   const PageQuerySchema = listQuery();
@@ -65,14 +61,10 @@ export function workflowsRouter() {
         "workflow.created",
         { target: ["workflow", "response:id"] },
         {
-          ...common,
-          method: "post",
-          path: "/v1/manage/workflows",
-          operationId: "createWorkflow",
-          summary: "Create a workflow (stopped)",
+          ...op("post", "/v1/manage/workflows", "createWorkflow", "Create a workflow (stopped)"),
           middleware: write,
           request: body,
-          responses: { 201: json(WorkflowSchema, "Created"), ...errorResponses("slug_taken") },
+          responses: answers(201, WorkflowSchema, "Created", "slug_taken"),
         },
       ),
     ),
@@ -90,16 +82,13 @@ export function workflowsRouter() {
 
   router.openapi(
     createRoute({
-      ...common,
-      method: "get",
-      path: "/v1/manage/workflows",
-      operationId: "listWorkflows",
-      summary: "List workflows",
+      ...op("get", "/v1/manage/workflows", "listWorkflows", "List workflows"),
       request: { query: PageQuerySchema },
-      responses: {
-        200: json(pageSchema("WorkflowList", WorkflowSchema), "Workflows, oldest first"),
-        ...errorResponses(),
-      },
+      responses: answers(
+        200,
+        pageSchema("WorkflowList", WorkflowSchema),
+        "Workflows, oldest first",
+      ),
     }),
     async (c) =>
       c.json(
@@ -115,13 +104,9 @@ export function workflowsRouter() {
 
   router.openapi(
     createRoute({
-      ...common,
-      method: "get",
-      path: "/v1/manage/workflows/{id}",
-      operationId: "getWorkflow",
-      summary: "Read a workflow",
+      ...op("get", "/v1/manage/workflows/{id}", "getWorkflow", "Read a workflow"),
       request: { params: IdParamSchema },
-      responses: { 200: json(WorkflowSchema, "The workflow"), ...errorResponses("not_found") },
+      responses: answers(200, WorkflowSchema, "The workflow", "not_found"),
     }),
     async (c) => {
       const { workspaceId } = c.get("member");
@@ -143,17 +128,15 @@ export function workflowsRouter() {
         "workflow.updated",
         { target: ["workflow", "param:id"] },
         {
-          ...common,
-          method: "put",
-          path: "/v1/manage/workflows/{id}",
-          operationId: "updateWorkflow",
-          summary: "Replace a workflow's name, slug and definition",
+          ...op(
+            "put",
+            "/v1/manage/workflows/{id}",
+            "updateWorkflow",
+            "Replace a workflow's name, slug and definition",
+          ),
           middleware: write,
           request: { params: IdParamSchema, ...body },
-          responses: {
-            200: json(WorkflowSchema, "The workflow"),
-            ...errorResponses("not_found", "slug_taken"),
-          },
+          responses: answers(200, WorkflowSchema, "The workflow", "not_found", "slug_taken"),
         },
       ),
     ),
@@ -177,14 +160,15 @@ export function workflowsRouter() {
         "workflow.deleted",
         { target: ["workflow", "param:id"] },
         {
-          ...common,
-          method: "delete",
-          path: "/v1/manage/workflows/{id}",
-          operationId: "deleteWorkflow",
-          summary: "Delete a workflow and its executions",
+          ...op(
+            "delete",
+            "/v1/manage/workflows/{id}",
+            "deleteWorkflow",
+            "Delete a workflow and its executions",
+          ),
           middleware: [requireWriter],
           request: { params: IdParamSchema },
-          responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
+          responses: noContent("Deleted", "not_found"),
         },
       ),
     ),
@@ -209,20 +193,17 @@ export function workflowsRouter() {
           recorded,
           { target: ["workflow", "param:id"] },
           {
-            ...common,
-            method: "post",
-            path: `/v1/manage/workflows/{id}/${action}`,
-            operationId: `${action}Workflow`,
-            summary:
+            ...op(
+              "post",
+              `/v1/manage/workflows/{id}/${action}`,
+              `${action}Workflow`,
               action === "start"
                 ? "Start: its webhooks accept requests"
                 : "Stop: its webhooks accept nothing",
+            ),
             middleware: [requireWriter],
             request: { params: IdParamSchema },
-            responses: {
-              200: json(WorkflowSchema, "The workflow"),
-              ...errorResponses("not_found"),
-            },
+            responses: answers(200, WorkflowSchema, "The workflow", "not_found"),
           },
         ),
       ),

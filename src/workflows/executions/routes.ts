@@ -10,16 +10,12 @@ import { requireWriter } from "../../auth";
 import { database } from "../../db/database";
 import { createRouter } from "../../platform/app";
 import { jsonBody } from "../../platform/json-body";
-import { errorResponses, IdParamSchema } from "../../platform/openapi";
+import { answers, IdParamSchema, jsonRequest, operations } from "../../platform/openapi";
 import { workflowSchemas } from "../definitions/schemas";
 import { assertWorkflow } from "../definitions/workflows";
 import { getExecution, listExecutions, replayExecution, replayFailed } from "./executions";
 
-const common = { tags: ["Workflows"], security: [{ memberToken: [] }] };
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { "application/json": { schema } },
-});
+const op = operations("Workflows", "memberToken");
 const write = [requireWriter, ...jsonBody(4_096)];
 
 /**
@@ -47,16 +43,14 @@ export function executionsRouter() {
 
   router.openapi(
     createRoute({
-      ...common,
-      method: "get",
-      path: "/v1/manage/workflows/{id}/executions",
-      operationId: "listExecutions",
-      summary: "List executions, newest first",
+      ...op(
+        "get",
+        "/v1/manage/workflows/{id}/executions",
+        "listExecutions",
+        "List executions, newest first",
+      ),
       request: { params: IdParamSchema, query: ExecutionListQuerySchema },
-      responses: {
-        200: json(ExecutionListSchema, "Executions"),
-        ...errorResponses("not_found"),
-      },
+      responses: answers(200, ExecutionListSchema, "Executions", "not_found"),
     }),
     async (c) => {
       const id = c.req.valid("param").id;
@@ -67,13 +61,14 @@ export function executionsRouter() {
 
   router.openapi(
     createRoute({
-      ...common,
-      method: "get",
-      path: "/v1/manage/workflows/{id}/executions/{executionId}",
-      operationId: "getExecution",
-      summary: "Read an execution",
+      ...op(
+        "get",
+        "/v1/manage/workflows/{id}/executions/{executionId}",
+        "getExecution",
+        "Read an execution",
+      ),
       request: { params: ExecutionParams },
-      responses: { 200: json(ExecutionSchema, "The execution"), ...errorResponses("not_found") },
+      responses: answers(200, ExecutionSchema, "The execution", "not_found"),
     }),
     async (c) => {
       const { id, executionId } = c.req.valid("param");
@@ -88,11 +83,12 @@ export function executionsRouter() {
         "workflow.replayed",
         { target: ["workflow", "param:id"] },
         {
-          ...common,
-          method: "post",
-          path: "/v1/manage/workflows/{id}/executions/{executionId}/replay",
-          operationId: "replayExecution",
-          summary: "Replay an execution: a new one with the same trigger input",
+          ...op(
+            "post",
+            "/v1/manage/workflows/{id}/executions/{executionId}/replay",
+            "replayExecution",
+            "Replay an execution: a new one with the same trigger input",
+          ),
           description:
             "On the definition the execution ran on (`original`, the default, also with no body) or the workflow's current one. Answers once the new execution is recorded, with its record (`replayOf` names the first). docs/webhooks.md#replay",
           middleware: [requireWriter, ...jsonBody(4_096, { optional: true })],
@@ -103,10 +99,13 @@ export function executionsRouter() {
               content: { "application/json": { schema: ReplayInputSchema } },
             },
           },
-          responses: {
-            201: json(ExecutionSchema, "The new execution"),
-            ...errorResponses("not_found", "replay_unavailable"),
-          },
+          responses: answers(
+            201,
+            ExecutionSchema,
+            "The new execution",
+            "not_found",
+            "replay_unavailable",
+          ),
         },
       ),
     ),
@@ -125,22 +124,17 @@ export function executionsRouter() {
         "workflow.replayed",
         { target: ["workflow", "param:id"] },
         {
-          ...common,
-          method: "post",
-          path: "/v1/manage/workflows/{id}/executions/replay",
-          operationId: "replayExecutions",
-          summary: "Replay the failed executions started in a time window, in the background",
+          ...op(
+            "post",
+            "/v1/manage/workflows/{id}/executions/replay",
+            "replayExecutions",
+            "Replay the failed executions started in a time window, in the background",
+          ),
           description:
             "Queues a replay of every failed execution started from `since` until `until` (default: now), oldest first, at most 1,000 (per runner of a workflow spread over several); they start one after another. docs/webhooks.md#replay",
           middleware: write,
-          request: {
-            params: IdParamSchema,
-            body: {
-              required: true,
-              content: { "application/json": { schema: BulkReplayInputSchema } },
-            },
-          },
-          responses: { 202: json(BulkReplaySchema, "Queued"), ...errorResponses("not_found") },
+          request: { params: IdParamSchema, body: jsonRequest(BulkReplayInputSchema) },
+          responses: answers(202, BulkReplaySchema, "Queued", "not_found"),
         },
       ),
     ),

@@ -10,7 +10,13 @@ import { requireWriter } from "../../auth";
 import { database } from "../../db/database";
 import { createRouter } from "../../platform/app";
 import { jsonBody } from "../../platform/json-body";
-import { errorResponses, IdParamSchema, NoQuerySchema } from "../../platform/openapi";
+import {
+  answers,
+  IdParamSchema,
+  jsonRequest,
+  NoQuerySchema,
+  operations,
+} from "../../platform/openapi";
 import { appUrl } from "../../platform/origins";
 import { assertWorkflow } from "../definitions/workflows";
 import {
@@ -23,11 +29,7 @@ import {
 } from "./request-log";
 import { REQUEST_ID, requestSchemas } from "./schemas";
 
-const common = { tags: ["Workflows"], security: [{ memberToken: [] }] };
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { "application/json": { schema } },
-});
+const op = operations("Workflows", "memberToken");
 
 /**
  * A workflow's request log, capture and samples: a router built by the full app on first use,
@@ -50,15 +52,16 @@ export function requestsRouter() {
 
   router.openapi(
     createRoute({
-      ...common,
-      method: "get",
-      path: "/v1/manage/workflows/{id}/requests",
-      operationId: "listRequests",
-      summary: "List the calls to the workflow's webhook URLs, refusals included, newest first",
+      ...op(
+        "get",
+        "/v1/manage/workflows/{id}/requests",
+        "listRequests",
+        "List the calls to the workflow's webhook URLs, refusals included, newest first",
+      ),
       description:
         "Kept the workspace's requestLogDays (7 by default) or the newest 1,000 calls, whichever is less, per runner of a workflow spread over several (docs/webhooks.md#request-log).",
       request: { params: IdParamSchema, query: RequestListQuerySchema },
-      responses: { 200: json(RequestListSchema, "Logged calls"), ...errorResponses("not_found") },
+      responses: answers(200, RequestListSchema, "Logged calls", "not_found"),
     }),
     async (c) => {
       const { id } = c.req.valid("param");
@@ -71,11 +74,12 @@ export function requestsRouter() {
 
   router.openapi(
     createRoute({
-      ...common,
-      method: "get",
-      path: "/v1/manage/workflows/{id}/requests/{requestId}",
-      operationId: "getRequest",
-      summary: "Read one logged call with its whole body",
+      ...op(
+        "get",
+        "/v1/manage/workflows/{id}/requests/{requestId}",
+        "getRequest",
+        "Read one logged call with its whole body",
+      ),
       request: {
         params: IdParamSchema.extend({
           requestId: z
@@ -85,10 +89,7 @@ export function requestsRouter() {
         }),
         query: NoQuerySchema,
       },
-      responses: {
-        200: json(LoggedRequestDetailSchema, "The call"),
-        ...errorResponses("not_found"),
-      },
+      responses: answers(200, LoggedRequestDetailSchema, "The call", "not_found"),
     }),
     async (c) => {
       const { id, requestId } = c.req.valid("param");
@@ -105,22 +106,17 @@ export function requestsRouter() {
         "workflow.capture_armed",
         { target: ["workflow", "param:id"] },
         {
-          ...common,
-          method: "post",
-          path: "/v1/manage/workflows/{id}/nodes/{key}/capture",
-          operationId: "captureNodeSample",
-          summary: "Arm capture on a webhook node's test URL",
+          ...op(
+            "post",
+            "/v1/manage/workflows/{id}/nodes/{key}/capture",
+            "captureNodeSample",
+            "Arm capture on a webhook node's test URL",
+          ),
           description:
             "Calls to `{APP_URL}/webhook-test/<workspace>/<workflow>/<node>` are stored as samples and answered 200 `{captured: true}`, even while the workflow is stopped, for the next `count` calls within `ttlSeconds`; otherwise that URL answers 404. Nothing runs unless `run` is true: then each captured call also starts a test execution of the saved definition (`mode: test`) and is answered `{captured: true, executionId}`. Arming again replaces the earlier arming (docs/webhooks.md#capture, docs/webhooks.md#test-runs).",
           middleware: [requireWriter, ...jsonBody(4_096)],
-          request: {
-            params: NodeKeyParamsSchema,
-            body: {
-              required: true,
-              content: { "application/json": { schema: CaptureInputSchema } },
-            },
-          },
-          responses: { 201: json(CaptureSchema, "Armed"), ...errorResponses("not_found") },
+          request: { params: NodeKeyParamsSchema, body: jsonRequest(CaptureInputSchema) },
+          responses: answers(201, CaptureSchema, "Armed", "not_found"),
         },
       ),
     ),
@@ -142,13 +138,14 @@ export function requestsRouter() {
 
   router.openapi(
     createRoute({
-      ...common,
-      method: "get",
-      path: "/v1/manage/workflows/{id}/nodes/{key}/samples",
-      operationId: "listNodeSamples",
-      summary: "List a webhook node's captured samples, newest first (at most 20, 7 days)",
+      ...op(
+        "get",
+        "/v1/manage/workflows/{id}/nodes/{key}/samples",
+        "listNodeSamples",
+        "List a webhook node's captured samples, newest first (at most 20, 7 days)",
+      ),
       request: { params: NodeKeyParamsSchema, query: SampleListQuerySchema },
-      responses: { 200: json(SampleListSchema, "Samples"), ...errorResponses("not_found") },
+      responses: answers(200, SampleListSchema, "Samples", "not_found"),
     }),
     async (c) => {
       const { id, key } = c.req.valid("param");
@@ -163,11 +160,12 @@ export function requestsRouter() {
         "workflow.test_run",
         { target: ["workflow", "param:id"] },
         {
-          ...common,
-          method: "post",
-          path: "/v1/manage/workflows/{id}/nodes/{key}/test-runs",
-          operationId: "startTestRun",
-          summary: "Run the saved workflow from a webhook node with a captured sample, as a test",
+          ...op(
+            "post",
+            "/v1/manage/workflows/{id}/nodes/{key}/test-runs",
+            "startTestRun",
+            "Run the saved workflow from a webhook node with a captured sample, as a test",
+          ),
           description:
             "Starts an execution of the saved definition with the sample `sampleId` (default: the node's newest), or the trigger input of `executionId` (an execution that started at this node), as the node's output, whether the workflow is running or stopped. It is marked `mode: test`: listed with the executions (`?mode=test`), left out of the metrics, not rate limited nor written to the request log. Answers once it is recorded; read it with getExecution (docs/webhooks.md#test-runs).",
           middleware: [requireWriter, ...jsonBody(4_096, { optional: true })],
@@ -178,10 +176,14 @@ export function requestsRouter() {
               content: { "application/json": { schema: TestRunInputSchema } },
             },
           },
-          responses: {
-            202: json(TestRunSchema, "Started (or queued behind the concurrency limit)"),
-            ...errorResponses("not_found", "replay_unavailable", "queue_full"),
-          },
+          responses: answers(
+            202,
+            TestRunSchema,
+            "Started (or queued behind the concurrency limit)",
+            "not_found",
+            "replay_unavailable",
+            "queue_full",
+          ),
         },
       ),
     ),

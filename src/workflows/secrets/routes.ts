@@ -12,13 +12,13 @@ import { createRouter } from "../../platform/app";
 import type { AppBindings } from "../../platform/env";
 import { jsonBody } from "../../platform/json-body";
 import { log } from "../../platform/log";
-import { errorResponses } from "../../platform/openapi";
+import { answers, jsonRequest, noContent, operations } from "../../platform/openapi";
 import { listQuery, pageSchema } from "../../platform/paging";
 import { keyring } from "../../platform/secret-box";
 import { notifySecretsChanged } from "../runner/client";
 import { deleteSecret, listSecretNames, putSecret } from "./secrets";
 
-const common = { tags: ["Secrets"], security: [{ memberToken: [] }] };
+const op = operations("Secrets", "memberToken");
 
 /**
  * The write is already stored, so a runner that cannot be told must not turn it into a 500 (a
@@ -64,17 +64,15 @@ export function secretsRouter() {
         "secret.set",
         { target: ["secret", "param:name"] },
         {
-          ...common,
-          method: "put",
-          path: "/v1/manage/secrets/{name}",
-          operationId: "putSecret",
-          summary: "Create or replace a secret (owners and admins)",
+          ...op(
+            "put",
+            "/v1/manage/secrets/{name}",
+            "putSecret",
+            "Create or replace a secret (owners and admins)",
+          ),
           middleware: [requireWriter, ...jsonBody(65_536)],
-          request: {
-            params: SecretNameParamSchema,
-            body: { required: true, content: { "application/json": { schema: PutSecretSchema } } },
-          },
-          responses: { 204: { description: "Stored" }, ...errorResponses() },
+          request: { params: SecretNameParamSchema, body: jsonRequest(PutSecretSchema) },
+          responses: noContent("Stored"),
         },
       ),
     ),
@@ -94,19 +92,9 @@ export function secretsRouter() {
 
   router.openapi(
     createRoute({
-      ...common,
-      method: "get",
-      path: "/v1/manage/secrets",
-      operationId: "listSecrets",
-      summary: "List secret names (never the values)",
+      ...op("get", "/v1/manage/secrets", "listSecrets", "List secret names (never the values)"),
       request: { query: PageQuerySchema },
-      responses: {
-        200: {
-          description: "Secrets, sorted by name",
-          content: { "application/json": { schema: pageSchema("SecretList", SecretSchema) } },
-        },
-        ...errorResponses(),
-      },
+      responses: answers(200, pageSchema("SecretList", SecretSchema), "Secrets, sorted by name"),
     }),
     async (c) =>
       c.json(
@@ -121,14 +109,15 @@ export function secretsRouter() {
         "secret.deleted",
         { target: ["secret", "param:name"] },
         {
-          ...common,
-          method: "delete",
-          path: "/v1/manage/secrets/{name}",
-          operationId: "deleteSecret",
-          summary: "Delete a secret (owners and admins)",
+          ...op(
+            "delete",
+            "/v1/manage/secrets/{name}",
+            "deleteSecret",
+            "Delete a secret (owners and admins)",
+          ),
           middleware: [requireWriter],
           request: { params: SecretNameParamSchema },
-          responses: { 204: { description: "Deleted" }, ...errorResponses("not_found") },
+          responses: noContent("Deleted", "not_found"),
         },
       ),
     ),

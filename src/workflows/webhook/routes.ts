@@ -10,7 +10,7 @@ import { database } from "../../db/database";
 import { createRouter } from "../../platform/app";
 import { readCredential } from "../../platform/bearer";
 import { ApiError } from "../../platform/errors";
-import { errorResponses } from "../../platform/openapi";
+import { answers, errorResponses, jsonResponse } from "../../platform/openapi";
 import { appUrl } from "../../platform/origins";
 import { workflowShards } from "../definitions/lookups";
 import { runnerIfEver } from "../runner/client";
@@ -177,26 +177,22 @@ webhooksRouter.openAPIRegistry.registerPath(
       params: z.object({ workspace: z.string(), workflow: z.string(), node: z.string() }),
       body: { content: { "application/json": { schema: z.unknown() } } },
     },
-    responses: {
-      200: {
-        description:
-          "`{success:true, executionId}`, the final node's output, or a reply of the node's or a respond node's own (any status, content type and headers)",
-        content: { "application/json": { schema: z.unknown() } },
-      },
-      ...errorResponses(
-        "webhook_not_found",
-        "method_not_allowed",
-        "invalid_signature",
-        "handshake_refused",
-        "payload_too_large",
-        "unsupported_media_type",
-        "invalid_body",
-        "rate_limited",
-        "queue_full",
-        "workflow_failed",
-        "workflow_timeout",
-      ),
-    },
+    responses: answers(
+      200,
+      z.unknown(),
+      "`{success:true, executionId}`, the final node's output, or a reply of the node's or a respond node's own (any status, content type and headers)",
+      "webhook_not_found",
+      "method_not_allowed",
+      "invalid_signature",
+      "handshake_refused",
+      "payload_too_large",
+      "unsupported_media_type",
+      "invalid_body",
+      "rate_limited",
+      "queue_full",
+      "workflow_failed",
+      "workflow_timeout",
+    ),
   }),
 );
 
@@ -213,18 +209,14 @@ webhooksRouter.openAPIRegistry.registerPath(
       "202 `{status: \"running\", executionId}` while the execution runs; then the answer the call would have got: 200 with the final node's output, the respond node's reply (as soon as it has run), or 500 workflow_failed. The 504's `error.resultToken`, sent as `Authorization: Bearer <resultToken>`, is the only credential; it is never part of the URL, which request logs keep. Without it, or with one that is unknown, altered or expired: 401 invalid_key; with another execution's: 404 not_found.",
     request: { params: z.object({ executionId: z.string() }) },
     responses: {
-      200: {
-        description: "The final node's output, or the respond node's reply (its own status)",
-        content: { "application/json": { schema: z.unknown() } },
-      },
-      202: {
-        description: "Still running",
-        content: {
-          "application/json": {
-            schema: z.object({ status: z.literal("running"), executionId: z.string() }),
-          },
-        },
-      },
+      200: jsonResponse(
+        z.unknown(),
+        "The final node's output, or the respond node's reply (its own status)",
+      ),
+      202: jsonResponse(
+        z.object({ status: z.literal("running"), executionId: z.string() }),
+        "Still running",
+      ),
       ...errorResponses("not_found", "workflow_failed"),
     },
   }),
