@@ -2,11 +2,11 @@
  * Reading the audit log (docs/api/manage.md#audit-log): one workspace's entries, or the
  * operator's own, newest first, filtered by action and actor, a page at a time.
  */
-import { and, desc, eq, gte, isNull, lt, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, isNull, type SQL } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { auditLog } from "../db/audit-tables";
-import { decodeCursor, encodeCursor } from "../platform/cursor";
 import { isoTime } from "../platform/ids";
+import { keysetAfter, type Page, pageOf } from "../platform/paging";
 import type { AuditAction, TargetType } from "./actions";
 import { AUDIT_RETENTION_MS } from "./record";
 
@@ -39,33 +39,25 @@ export async function listAuditLog(
   workspaceId: string | null,
   query: AuditQuery,
   now = Date.now(),
-): Promise<{ data: AuditEntryView[]; hasMore: boolean; nextCursor: string | null }> {
+): Promise<Page<AuditEntryView>> {
   const filters: (SQL | undefined)[] = [
     workspaceId === null ? isNull(auditLog.workspaceId) : eq(auditLog.workspaceId, workspaceId),
     gte(auditLog.at, now - AUDIT_RETENTION_MS),
+    keysetAfter({ time: auditLog.at, id: auditLog.id }, query.cursor, AUDIT_ID, "desc"),
   ];
   if (query.action) filters.push(eq(auditLog.action, query.action));
   if (query.actorId) filters.push(eq(auditLog.actorId, query.actorId));
-  if (query.cursor !== undefined) {
-    const after = decodeCursor(query.cursor, AUDIT_ID);
-    filters.push(
-      or(
-        lt(auditLog.at, after.createdAt),
-        and(eq(auditLog.at, after.createdAt), lt(auditLog.id, after.id)),
-      ),
-    );
-  }
   const rows = await db
     .select()
     .from(auditLog)
     .where(and(...filters))
     .orderBy(desc(auditLog.at), desc(auditLog.id))
     .limit(query.limit + 1);
-  const hasMore = rows.length > query.limit;
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  return {
-    data: page.map((row) => ({
+  return pageOf(
+    rows,
+    query.limit,
+    (row) => ({ time: row.at, id: row.id }),
+    (row) => ({
       id: row.id,
       at: isoTime(row.at),
       actor: {
@@ -77,8 +69,6 @@ export async function listAuditLog(
       target: { type: row.targetType as TargetType, id: row.targetId },
       ip: row.ip,
       userAgent: row.userAgent,
-    })),
-    hasMore,
-    nextCursor: hasMore && last ? encodeCursor(last.at, last.id) : null,
-  };
+    }),
+  );
 }

@@ -1,5 +1,5 @@
 /** An endpoint's delivery log: list, resend, recover, send a test (docs/events.md#delivery-log). */
-import { and, desc, eq, gte, inArray, lt, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, type SQL } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { database } from "../db/database";
 import {
@@ -10,11 +10,11 @@ import {
   events,
 } from "../db/event-tables";
 import { linkLedger } from "../launch/ledger/client";
-import { decodeCursor, encodeCursor } from "../platform/cursor";
 import type { AppBindings } from "../platform/env";
 import { ApiError, notFound } from "../platform/errors";
 import { isoTime, newId } from "../platform/ids";
 import { outboundPolicy } from "../platform/outbound";
+import { keysetAfter, pageOf } from "../platform/paging";
 import { liveSecrets, recordAttempt } from "./delivery";
 import { findEndpoint } from "./endpoints";
 import { recoverIncident, restartDeliveries } from "./incidents";
@@ -75,31 +75,25 @@ export async function listDeliveries(
   query: ListDeliveriesQuery,
 ) {
   await findEndpoint(db, workspaceId, endpointId);
-  const filters: (SQL | undefined)[] = [eq(eventDeliveries.endpointId, endpointId)];
+  const position = { time: eventDeliveries.createdAt, id: eventDeliveries.id };
+  const filters: (SQL | undefined)[] = [
+    eq(eventDeliveries.endpointId, endpointId),
+    keysetAfter(position, query.cursor, DELIVERY_ID, "desc"),
+  ];
   if (query.status) filters.push(eq(eventDeliveries.status, query.status));
-  if (query.cursor !== undefined) {
-    const after = decodeCursor(query.cursor, DELIVERY_ID);
-    filters.push(
-      or(
-        lt(eventDeliveries.createdAt, after.createdAt),
-        and(eq(eventDeliveries.createdAt, after.createdAt), lt(eventDeliveries.id, after.id)),
-      ),
-    );
-  }
   const rows = await db
     .select()
     .from(eventDeliveries)
     .where(and(...filters))
     .orderBy(desc(eventDeliveries.createdAt), desc(eventDeliveries.id))
     .limit(query.limit + 1);
-  const hasMore = rows.length > query.limit;
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  return {
-    data: await views(db, page),
-    hasMore,
-    nextCursor: hasMore && last ? encodeCursor(last.createdAt, last.id) : null,
-  };
+  const page = pageOf(
+    rows,
+    query.limit,
+    (row) => ({ time: row.createdAt, id: row.id }),
+    (row) => row,
+  );
+  return { ...page, data: await views(db, page.data) };
 }
 
 function refuseDisabled(endpoint: EventEndpoint): void {
