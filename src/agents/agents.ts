@@ -4,14 +4,14 @@
  */
 
 import type { z } from "@hono/zod-openapi";
-import { and, asc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { canonicalOrigin } from "../conversations/embedding";
 import { type Agent, agents, type Channel, channels, type ParameterDefinition } from "../db/schema";
 import { notFound } from "../platform/errors";
 import { widgetSnippetTemplate } from "../platform/html";
 import { isoTime, newId } from "../platform/ids";
-import { idsOf, keysetAfter, type Page, type PageQuery, pageOf } from "../platform/paging";
+import { idsOf, type Page, type PageQuery, readPage } from "../platform/paging";
 import type { ChannelView, CreateChannel, UpdateChannel } from "./channel-schemas";
 import type { AgentSchema, CreateAgent, UpdateAgent } from "./schemas";
 
@@ -101,16 +101,8 @@ export async function listAgents(
   workspaceId: string,
   query: PageQuery,
 ): Promise<Page<AgentView>> {
-  const columns = { time: agents.createdAt, id: agents.id };
-  const rows = await db
-    .select()
-    .from(agents)
-    .where(
-      and(eq(agents.workspaceId, workspaceId), keysetAfter(columns, query.cursor, AGENT_ID, "asc")),
-    )
-    .orderBy(asc(agents.createdAt), asc(agents.id))
-    .limit(query.limit + 1);
-  return pageOf(rows, query.limit, (row) => ({ time: row.createdAt, id: row.id }), toAgent);
+  const where = eq(agents.workspaceId, workspaceId);
+  return readPage(db, agents, where, query, { ids: AGENT_ID, order: "asc" }, toAgent);
 }
 
 const AGENT_ID = idsOf("agt");
@@ -250,23 +242,7 @@ export async function listChannels(
   query: PageQuery,
 ): Promise<Page<ChannelView>> {
   await findAgent(db, workspaceId, agentId);
-  const columns = { time: channels.createdAt, id: channels.id };
-  const rows = await db
-    .select()
-    .from(channels)
-    .where(
-      and(
-        eq(channels.agentId, agentId),
-        eq(channels.workspaceId, workspaceId),
-        keysetAfter(columns, query.cursor, CHANNEL_ID, "asc"),
-      ),
-    )
-    .orderBy(asc(channels.createdAt), asc(channels.id))
-    .limit(query.limit + 1);
-  return pageOf(
-    rows,
-    query.limit,
-    (row) => ({ time: row.createdAt, id: row.id }),
-    (row) => toChannel(row, baseUrl),
-  );
+  const where = and(eq(channels.agentId, agentId), eq(channels.workspaceId, workspaceId));
+  const list = { ids: CHANNEL_ID, order: "asc" } as const;
+  return readPage(db, channels, where, query, list, (row) => toChannel(row, baseUrl));
 }

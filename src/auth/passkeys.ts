@@ -4,7 +4,7 @@
  * public keys are stored, and each challenge is used once within 5 minutes.
  */
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
-import { and, asc, eq, gt, isNull, lt, lte } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, lte } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { isUniqueViolation } from "../db/errors";
 import { members, workspaces } from "../db/schema";
@@ -13,7 +13,7 @@ import { base64UrlToBytes, bytesToBase64Url } from "../platform/crypto";
 import { ApiError, notFound } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { log } from "../platform/log";
-import { idsOf, keysetAfter, type PageQuery, pageOf } from "../platform/paging";
+import { idsOf, type PageQuery, readPage } from "../platform/paging";
 import type { MemberPrincipal } from "./credentials";
 import { openSession } from "./sessions";
 
@@ -224,26 +224,13 @@ export async function signInWithPasskey(
  * @throws ApiError 400 invalid_request for a cursor not given out
  */
 export async function listPasskeys(db: DrizzleD1Database, memberId: string, query: PageQuery) {
-  const columns = { time: passkeys.createdAt, id: passkeys.id };
-  const rows = await db
-    .select({
-      id: passkeys.id,
-      name: passkeys.name,
-      createdAt: passkeys.createdAt,
-      lastUsedAt: passkeys.lastUsedAt,
-    })
-    .from(passkeys)
-    .where(
-      and(eq(passkeys.memberId, memberId), keysetAfter(columns, query.cursor, idsOf("pk"), "asc")),
-    )
-    .orderBy(asc(passkeys.createdAt), asc(passkeys.id))
-    .limit(query.limit + 1);
-  return pageOf(
-    rows,
-    query.limit,
-    (row) => ({ time: row.createdAt, id: row.id }),
-    (row) => row,
-  );
+  const list = { ids: idsOf("pk"), order: "asc" } as const;
+  return readPage(db, passkeys, eq(passkeys.memberId, memberId), query, list, (row) => ({
+    id: row.id,
+    name: row.name,
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt,
+  }));
 }
 
 /** Deletes one of the member's passkeys. @throws 404 not_found */

@@ -1,5 +1,5 @@
 /** An endpoint's delivery log: list, resend, recover, send a test (docs/events.md#delivery-log). */
-import { and, desc, eq, gte, inArray, type SQL } from "drizzle-orm";
+import { and, eq, gte, inArray } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { database } from "../db/database";
 import {
@@ -14,7 +14,7 @@ import type { AppBindings } from "../platform/env";
 import { ApiError, notFound } from "../platform/errors";
 import { isoTime, newId } from "../platform/ids";
 import { outboundPolicy } from "../platform/outbound";
-import { keysetAfter, pageOf } from "../platform/paging";
+import { readPage } from "../platform/paging";
 import { liveSecrets, recordAttempt } from "./delivery";
 import { findEndpoint } from "./endpoints";
 import { recoverIncident, restartDeliveries } from "./incidents";
@@ -75,24 +75,12 @@ export async function listDeliveries(
   query: ListDeliveriesQuery,
 ) {
   await findEndpoint(db, workspaceId, endpointId);
-  const position = { time: eventDeliveries.createdAt, id: eventDeliveries.id };
-  const filters: (SQL | undefined)[] = [
+  const where = and(
     eq(eventDeliveries.endpointId, endpointId),
-    keysetAfter(position, query.cursor, DELIVERY_ID, "desc"),
-  ];
-  if (query.status) filters.push(eq(eventDeliveries.status, query.status));
-  const rows = await db
-    .select()
-    .from(eventDeliveries)
-    .where(and(...filters))
-    .orderBy(desc(eventDeliveries.createdAt), desc(eventDeliveries.id))
-    .limit(query.limit + 1);
-  const page = pageOf(
-    rows,
-    query.limit,
-    (row) => ({ time: row.createdAt, id: row.id }),
-    (row) => row,
+    query.status ? eq(eventDeliveries.status, query.status) : undefined,
   );
+  const list = { ids: DELIVERY_ID, order: "desc" } as const;
+  const page = await readPage(db, eventDeliveries, where, query, list, (row) => row);
   return { ...page, data: await views(db, page.data) };
 }
 

@@ -2,14 +2,14 @@
  * Event endpoints of a workspace (docs/events.md#event-endpoints): where lifecycle events go, signed
  * with a `whsec_` secret shown once and stored sealed; a rotated-out one signs on for 24 hours.
  */
-import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { EVENT_TYPES, type EventEndpoint, eventEndpoints } from "../db/event-tables";
 import { bytesToBase64 } from "../platform/crypto";
 import { invalidRequest, notFound } from "../platform/errors";
 import { isoTime, newId } from "../platform/ids";
 import { type OutboundPolicy, refusedDestination } from "../platform/outbound";
-import { idsOf, keysetAfter, type Page, type PageQuery, pageOf } from "../platform/paging";
+import { idsOf, type Page, type PageQuery, readPage } from "../platform/paging";
 import { type Keyring, resealSecret, sealSecret } from "../platform/secret-box";
 import { type EndpointHealth, healthOf } from "./incidents";
 import type { CreateEventEndpoint, EventEndpointView, UpdateEventEndpoint } from "./schemas";
@@ -143,24 +143,9 @@ export async function listEndpoints(
   workspaceId: string,
   query: PageQuery,
 ): Promise<Page<EventEndpointView>> {
-  const columns = { time: eventEndpoints.createdAt, id: eventEndpoints.id };
-  const rows = await db
-    .select()
-    .from(eventEndpoints)
-    .where(
-      and(
-        eq(eventEndpoints.workspaceId, workspaceId),
-        keysetAfter(columns, query.cursor, ENDPOINT_ID, "desc"),
-      ),
-    )
-    .orderBy(desc(eventEndpoints.createdAt), desc(eventEndpoints.id))
-    .limit(query.limit + 1);
-  const page = pageOf(
-    rows,
-    query.limit,
-    (row) => ({ time: row.createdAt, id: row.id }),
-    (row) => row,
-  );
+  const where = eq(eventEndpoints.workspaceId, workspaceId);
+  const list = { ids: ENDPOINT_ID, order: "desc" } as const;
+  const page = await readPage(db, eventEndpoints, where, query, list, (row) => row);
   return { ...page, data: await views(db, page.data) };
 }
 

@@ -3,10 +3,12 @@
  * `?limit=&cursor=` (the `Limit` and `Cursor` parameter components) and answers a `Page`
  * (`{data, hasMore, nextCursor}`); a query parameter the operation does not take is refused.
  * `listQuery` and `pageSchema` build a route's query and answer; `keysetAfter` and `pageOf` page a
- * D1 table in a stable order (a time, then the id).
+ * D1 table in a stable order (a time, then the id), `readPage` a table by `createdAt`, then `id`.
  */
 import { z } from "@hono/zod-openapi";
-import { and, type Column, eq, gt, lt, or, type SQL } from "drizzle-orm";
+import { and, asc, type Column, desc, eq, gt, lt, or, type SQL } from "drizzle-orm";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { decodeCursor, encodeCursor } from "./cursor";
 
 /** Every list's `limit`: its default and its largest value. */
@@ -112,4 +114,33 @@ export function pageOf<R, T>(
     hasMore,
     nextCursor: hasMore && at ? encodeCursor(at.time, at.id) : null,
   };
+}
+
+/** A table listed in the order of its `createdAt` (epoch ms), then its `id`. */
+type Listed = SQLiteTable & { createdAt: SQLiteColumn; id: SQLiteColumn };
+
+/**
+ * A page of the rows of `table` that match `where`, by `createdAt` then `id` (both in `order`),
+ * each shown by `view`.
+ * @param ids the ids this list holds, so a cursor of another list is refused
+ * @throws ApiError 400 invalid_request (field `query.cursor`) for a cursor not given out
+ */
+export async function readPage<T extends Listed, V>(
+  db: DrizzleD1Database,
+  table: T,
+  where: SQL | undefined,
+  query: PageQuery,
+  list: { ids: RegExp; order: "asc" | "desc" },
+  view: (row: T["$inferSelect"]) => V,
+): Promise<Page<V>> {
+  const columns = { time: table.createdAt, id: table.id };
+  const by = list.order === "asc" ? asc : desc;
+  // drizzle types the rows of a generic table loosely; they are the table's own.
+  const rows = (await db
+    .select()
+    .from(table as SQLiteTable)
+    .where(and(where, keysetAfter(columns, query.cursor, list.ids, list.order)))
+    .orderBy(by(table.createdAt), by(table.id))
+    .limit(query.limit + 1)) as (T["$inferSelect"] & { createdAt: number; id: string })[];
+  return pageOf(rows, query.limit, (row) => ({ time: row.createdAt, id: row.id }), view);
 }

@@ -4,7 +4,7 @@
  */
 
 import type { z } from "@hono/zod-openapi";
-import { and, asc, eq, isNull, ne } from "drizzle-orm";
+import { and, eq, isNull, ne } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { createSignInLink, MEMBER_TOKEN_PREFIX } from "../auth";
 import { isUniqueViolation } from "../db/errors";
@@ -13,7 +13,7 @@ import { sessions } from "../db/session-tables";
 import { generateChecksummedSecret, randomBase62, sha256Hex } from "../platform/crypto";
 import { ApiError, notFound } from "../platform/errors";
 import { isoTime, newId } from "../platform/ids";
-import { idsOf, keysetAfter, type Page, type PageQuery, pageOf } from "../platform/paging";
+import { idsOf, type Page, type PageQuery, readPage } from "../platform/paging";
 import { slugify } from "../platform/slug";
 import type {
   CreatedMemberSchema,
@@ -136,20 +136,8 @@ export async function listMembers(
   workspaceId: string,
   query: PageQuery,
 ): Promise<Page<MemberView>> {
-  const columns = { time: members.createdAt, id: members.id };
-  const rows = await db
-    .select()
-    .from(members)
-    .where(
-      and(
-        eq(members.workspaceId, workspaceId),
-        isNull(members.removedAt),
-        keysetAfter(columns, query.cursor, idsOf("mem"), "asc"),
-      ),
-    )
-    .orderBy(asc(members.createdAt), asc(members.id))
-    .limit(query.limit + 1);
-  return pageOf(rows, query.limit, (row) => ({ time: row.createdAt, id: row.id }), toMember);
+  const where = and(eq(members.workspaceId, workspaceId), isNull(members.removedAt));
+  return readPage(db, members, where, query, { ids: idsOf("mem"), order: "asc" }, toMember);
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 
 import type { z } from "@hono/zod-openapi";
-import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { WIDGET_KEY_PREFIX } from "../auth";
 import { agents, type WidgetKey, widgetKeys } from "../db/schema";
@@ -12,7 +12,7 @@ import type { LinkLedgerApi } from "../launch/ledger/contract";
 import { generateChecksummedSecret, sha256Hex } from "../platform/crypto";
 import { type ErrorDetail, invalidRequest, notFound } from "../platform/errors";
 import { isoTime, isoTimeOrNull, newId } from "../platform/ids";
-import { idsOf, keysetAfter, type Page, type PageQuery, pageOf } from "../platform/paging";
+import { idsOf, type Page, type PageQuery, readPage } from "../platform/paging";
 import type { CreatedWidgetKeySchema, CreateWidgetKeySchema, WidgetKeySchema } from "./schemas";
 
 type WidgetKeyView = z.infer<typeof WidgetKeySchema>;
@@ -96,20 +96,8 @@ export async function listWidgetKeys(
   workspaceId: string,
   query: PageQuery,
 ): Promise<Page<WidgetKeyView>> {
-  const columns = { time: widgetKeys.createdAt, id: widgetKeys.id };
-  const rows = await db
-    .select()
-    .from(widgetKeys)
-    .where(
-      and(
-        eq(widgetKeys.workspaceId, workspaceId),
-        isNull(widgetKeys.revokedAt),
-        keysetAfter(columns, query.cursor, idsOf("wk"), "asc"),
-      ),
-    )
-    .orderBy(asc(widgetKeys.createdAt), asc(widgetKeys.id))
-    .limit(query.limit + 1);
-  return pageOf(rows, query.limit, (row) => ({ time: row.createdAt, id: row.id }), toWidgetKey);
+  const where = and(eq(widgetKeys.workspaceId, workspaceId), isNull(widgetKeys.revokedAt));
+  return readPage(db, widgetKeys, where, query, { ids: idsOf("wk"), order: "asc" }, toWidgetKey);
 }
 
 /**

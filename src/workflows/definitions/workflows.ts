@@ -4,13 +4,13 @@
  * their defaults; the canvas's sticky notes are stored beside them (docs/api/webhooks.md#notes).
  * Each write then tells the workflow's runner to re-read it, so a stop takes effect at once.
  */
-import { and, asc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { isUniqueViolation } from "../../db/errors";
 import { type Workflow, workflows, workspaces } from "../../db/schema";
 import { ApiError, notFound } from "../../platform/errors";
 import { isoTime, newId } from "../../platform/ids";
-import { idsOf, keysetAfter, type PageQuery, pageOf } from "../../platform/paging";
+import { idsOf, type PageQuery, readPage } from "../../platform/paging";
 import type { WorkflowConcurrency, WorkflowNote } from "../nodes/types";
 import { shardCount } from "../runner/shards";
 import { validDefinition } from "./input";
@@ -139,23 +139,13 @@ export async function listWorkflows(
   appUrl: string,
   query: PageQuery,
 ) {
-  const after = keysetAfter(
-    { time: workflows.createdAt, id: workflows.id },
-    query.cursor,
-    idsOf("wf"),
-    "asc",
-  );
-  const [rows, slug] = await Promise.all([
-    db
-      .select()
-      .from(workflows)
-      .where(and(eq(workflows.workspaceId, workspaceId), after))
-      .orderBy(asc(workflows.createdAt), asc(workflows.id))
-      .limit(query.limit + 1),
+  const list = { ids: idsOf("wf"), order: "asc" } as const;
+  const where = eq(workflows.workspaceId, workspaceId);
+  const [page, slug] = await Promise.all([
+    readPage(db, workflows, where, query, list, (row) => row),
     slugOf(db, workspaceId),
   ]);
-  const position = (row: Workflow) => ({ time: row.createdAt, id: row.id });
-  return pageOf(rows, query.limit, position, (row) => toView(row, slug, appUrl));
+  return { ...page, data: page.data.map((row) => toView(row, slug, appUrl)) };
 }
 
 /** One workflow. @throws 404 not_found */
