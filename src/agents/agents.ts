@@ -7,8 +7,8 @@ import type { z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { canonicalOrigin } from "../conversations/embedding";
+import { workspaceRow } from "../db/rows";
 import { type Agent, agents, type Channel, channels, type ParameterDefinition } from "../db/schema";
-import { notFound } from "../platform/errors";
 import { widgetSnippetTemplate } from "../platform/html";
 import { isoTime, newId } from "../platform/ids";
 import { idsOf, type Page, type PageQuery, readPage } from "../platform/paging";
@@ -50,13 +50,7 @@ async function findAgent(
   workspaceId: string,
   agentId: string,
 ): Promise<Agent> {
-  const row = await db
-    .select()
-    .from(agents)
-    .where(and(eq(agents.id, agentId), eq(agents.workspaceId, workspaceId)))
-    .get();
-  if (!row) throw notFound("No such agent in this workspace.");
-  return row;
+  return workspaceRow(db, agents, workspaceId, agentId, "No such agent in this workspace.");
 }
 
 /** Creates an agent of the workspace (docs/api/manage.md#agents-and-channels). */
@@ -203,18 +197,9 @@ export async function updateChannel(
   input: UpdateChannel,
   baseUrl: string,
 ): Promise<ChannelView> {
-  const current = await db
-    .select()
-    .from(channels)
-    .where(
-      and(
-        eq(channels.id, channelId),
-        eq(channels.agentId, agentId),
-        eq(channels.workspaceId, workspaceId),
-      ),
-    )
-    .get();
-  if (!current) throw notFound("No such channel of this agent in this workspace.");
+  const missing = "No such channel of this agent in this workspace.";
+  const ofAgent = eq(channels.agentId, agentId);
+  const current = await workspaceRow(db, channels, workspaceId, channelId, missing, ofAgent);
   const next: Channel = {
     ...current,
     name: input.name ?? current.name,

@@ -5,8 +5,9 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { EVENT_TYPES, type EventEndpoint, eventEndpoints } from "../db/event-tables";
+import { workspaceRow } from "../db/rows";
 import { bytesToBase64 } from "../platform/crypto";
-import { invalidRequest, notFound } from "../platform/errors";
+import { invalidRequest } from "../platform/errors";
 import { isoTime, newId } from "../platform/ids";
 import { type OutboundPolicy, refusedDestination } from "../platform/outbound";
 import { idsOf, type Page, type PageQuery, readPage } from "../platform/paging";
@@ -125,13 +126,8 @@ export async function createEndpoint(
 
 /** The workspace's endpoint. @throws ApiError 404 not_found */
 export async function findEndpoint(db: DrizzleD1Database, workspaceId: string, id: string) {
-  const row = await db
-    .select()
-    .from(eventEndpoints)
-    .where(and(eq(eventEndpoints.id, id), eq(eventEndpoints.workspaceId, workspaceId)))
-    .get();
-  if (!row) throw notFound("No such event endpoint in this workspace.");
-  return row;
+  const missing = "No such event endpoint in this workspace.";
+  return workspaceRow(db, eventEndpoints, workspaceId, id, missing);
 }
 
 /**

@@ -4,9 +4,10 @@
  * their defaults; the canvas's sticky notes are stored beside them (docs/api/webhooks.md#notes).
  * Each write then tells the workflow's runner to re-read it, so a stop takes effect at once.
  */
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { isUniqueViolation } from "../../db/errors";
+import { workspaceRow } from "../../db/rows";
 import { type Workflow, workflows, workspaces } from "../../db/schema";
 import { ApiError, notFound } from "../../platform/errors";
 import { isoTime, newId } from "../../platform/ids";
@@ -88,13 +89,7 @@ async function findWorkflow(
   workspaceId: string,
   id: string,
 ): Promise<Workflow> {
-  const row = await db
-    .select()
-    .from(workflows)
-    .where(and(eq(workflows.id, id), eq(workflows.workspaceId, workspaceId)))
-    .get();
-  if (!row) throw notFound("No such workflow in this workspace.");
-  return row;
+  return workspaceRow(db, workflows, workspaceId, id, "No such workflow in this workspace.");
 }
 
 const slugTaken = (slug: string) =>
