@@ -3,7 +3,7 @@
  * attempts. Secrets only sealed; times are epoch milliseconds.
  */
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { workspaces } from "./schema";
+import { workspaceIdColumn } from "./schema";
 
 /** Lifecycle events a customer's server can receive (docs/events.md). */
 export const EVENT_TYPES = [
@@ -22,9 +22,7 @@ export const eventEndpoints = sqliteTable(
   "event_endpoints",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id")
-      .notNull()
-      .references(() => workspaces.id),
+    workspaceId: workspaceIdColumn(),
     url: text("url").notNull(),
     events: text("events", { mode: "json" }).$type<EventType[]>().notNull(),
     description: text("description"),

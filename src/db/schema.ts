@@ -21,13 +21,17 @@ export const workspaces = sqliteTable("workspaces", {
   retention: text("retention", { mode: "json" }).$type<Partial<Retention>>(),
 });
 
+/** The `workspace_id` column of a table whose rows each belong to one workspace. */
+export const workspaceIdColumn = () =>
+  text("workspace_id")
+    .notNull()
+    .references(() => workspaces.id);
+
 export const members = sqliteTable(
   "members",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id")
-      .notNull()
-      .references(() => workspaces.id),
+    workspaceId: workspaceIdColumn(),
     email: text("email").notNull(),
     name: text("name").notNull(),
     role: text("role", { enum: ["owner", "admin", "member"] }).notNull(),
@@ -47,9 +51,7 @@ export const widgetKeys = sqliteTable(
   "widget_keys",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id")
-      .notNull()
-      .references(() => workspaces.id),
+    workspaceId: workspaceIdColumn(),
     name: text("name").notNull(),
     keyHash: text("key_hash").notNull().unique(),
     keyPrefix: text("key_prefix").notNull(),
@@ -97,9 +99,7 @@ export const agents = sqliteTable(
   "agents",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id")
-      .notNull()
-      .references(() => workspaces.id),
+    workspaceId: workspaceIdColumn(),
     name: text("name").notNull(),
     mode: text("mode", { enum: ["initiator", "responder"] }).notNull(),
     greeting: text("greeting"),
@@ -119,9 +119,7 @@ export const channels = sqliteTable(
   "channels",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id")
-      .notNull()
-      .references(() => workspaces.id),
+    workspaceId: workspaceIdColumn(),
     agentId: text("agent_id")
       .notNull()
       .references(() => agents.id, { onDelete: "cascade" }),
@@ -146,9 +144,7 @@ export const links = sqliteTable(
   "links",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id")
-      .notNull()
-      .references(() => workspaces.id),
+    workspaceId: workspaceIdColumn(),
     flowId: text("flow_id").notNull(),
     channelId: text("channel_id").notNull(),
     tokenHash: text("token_hash").notNull().unique(),
@@ -203,9 +199,7 @@ export const links = sqliteTable(
 export const secrets = sqliteTable(
   "secrets",
   {
-    workspaceId: text("workspace_id")
-      .notNull()
-      .references(() => workspaces.id),
+    workspaceId: workspaceIdColumn(),
     name: text("name").notNull(),
     ciphertext: text("ciphertext").notNull(),
     createdAt: integer("created_at").notNull(),
@@ -219,9 +213,7 @@ export const workflows = sqliteTable(
   "workflows",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id")
-      .notNull()
-      .references(() => workspaces.id),
+    workspaceId: workspaceIdColumn(),
     name: text("name").notNull(),
     slug: text("slug").notNull(),
     status: text("status", { enum: ["running", "stopped"] }).notNull(),

@@ -1,18 +1,20 @@
 /** D1 tables of dashboard sign-in (docs/dashboard.md#sign-in): tokens as SHA-256 only; epoch ms. */
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { members, workspaces } from "./schema";
+import { members, workspaceIdColumn } from "./schema";
+
+/** The `member_id` column of a row that belongs to one member. */
+const memberIdColumn = () =>
+  text("member_id")
+    .notNull()
+    .references(() => members.id);
 
 /** A one-time sign-in link: valid 15 minutes, used once. */
 export const signInLinks = sqliteTable(
   "sign_in_links",
   {
     id: text("id").primaryKey(),
-    memberId: text("member_id")
-      .notNull()
-      .references(() => members.id),
-    workspaceId: text("workspace_id")
-      .notNull()
-      .references(() => workspaces.id),
+    memberId: memberIdColumn(),
+    workspaceId: workspaceIdColumn(),
     tokenHash: text("token_hash").notNull().unique(),
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
@@ -26,12 +28,8 @@ export const sessions = sqliteTable(
   "sessions",
   {
     id: text("id").primaryKey(),
-    memberId: text("member_id")
-      .notNull()
-      .references(() => members.id),
-    workspaceId: text("workspace_id")
-      .notNull()
-      .references(() => workspaces.id),
+    memberId: memberIdColumn(),
+    workspaceId: workspaceIdColumn(),
     tokenHash: text("token_hash").notNull().unique(),
     createdAt: integer("created_at").notNull(),
     lastSeenAt: integer("last_seen_at").notNull(),
@@ -45,12 +43,8 @@ export const passkeys = sqliteTable(
   "passkeys",
   {
     id: text("id").primaryKey(),
-    memberId: text("member_id")
-      .notNull()
-      .references(() => members.id),
-    workspaceId: text("workspace_id")
-      .notNull()
-      .references(() => workspaces.id),
+    memberId: memberIdColumn(),
+    workspaceId: workspaceIdColumn(),
     /** The credential id, base64url, as the authenticator gave it. */
     credentialId: text("credential_id").notNull().unique(),
     /** The COSE public key, base64url. */
