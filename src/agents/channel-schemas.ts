@@ -6,6 +6,7 @@ import {
   MAX_ALLOWED_ORIGINS,
 } from "../conversations/embedding";
 import { once } from "../platform/once";
+import { pathId } from "../platform/openapi";
 
 /**
  * The channel schemas, built on first use: in the Worker only the management API needs them. The
@@ -14,16 +15,8 @@ import { once } from "../platform/once";
 export const channelSchemas = once(() => {
   /** The path of one channel: the agent and its channel. */
   const ChannelParamsSchema = z.object({
-    id: z
-      .string()
-      .min(1)
-      .max(64)
-      .openapi({ param: { name: "id", in: "path" }, description: "Agent id" }),
-    channelId: z
-      .string()
-      .min(1)
-      .max(64)
-      .openapi({ param: { name: "channelId", in: "path" }, description: "Widget channel id" }),
+    id: pathId("id").openapi({ description: "Agent id" }),
+    channelId: pathId("channelId").openapi({ description: "Widget channel id" }),
   });
 
   const ChannelName = z.string().trim().min(1).max(200);

@@ -1,5 +1,6 @@
 /** Schemas of the browser chat API (docs/api/conversations.md). */
 import { z } from "@hono/zod-openapi";
+import { pathParam } from "../platform/openapi";
 import { CHANNEL_ID } from "./embedding";
 import type { Block } from "./protocol";
 
@@ -21,10 +22,9 @@ export const OpenSessionSchema = z
   .openapi("OpenChatSession");
 
 export const ChannelIdParamSchema = z.object({
-  channelId: z
-    .string()
-    .regex(CHANNEL_ID)
-    .openapi({ param: { name: "channelId", in: "path" }, example: "ch_3Yk9WqT2mB7xLp4RzN8vHc" }),
+  channelId: pathParam("channelId", z.string().regex(CHANNEL_ID)).openapi({
+    example: "ch_3Yk9WqT2mB7xLp4RzN8vHc",
+  }),
 });
 
 export const EmbeddingQuerySchema = z.object({
@@ -137,10 +137,7 @@ export const ChatSessionSchema = z
 export type ChatSession = z.infer<typeof ChatSessionSchema>;
 
 export const SessionIdParamSchema = z.object({
-  sessionId: z
-    .string()
-    .regex(/^ses_[0-9A-Za-z]{22}$/)
-    .openapi({ param: { name: "sessionId", in: "path" } }),
+  sessionId: pathParam("sessionId", z.string().regex(/^ses_[0-9A-Za-z]{22}$/)),
 });
 
 /** Longest rating comment, in characters (docs/limits.md#chat). */

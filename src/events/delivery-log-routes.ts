@@ -3,13 +3,13 @@
  * `GET /v1/manage/event-endpoints/{id}/deliveries`, `POST …/deliveries/{deliveryId}/resend`,
  * `POST …/recover` and `POST …/test`. Members read; owners and admins act.
  */
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { audited } from "../audit";
 import { type MemberEnv, requireWriter } from "../auth";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";
-import { answers, IdParamSchema, jsonRequest, operations } from "../platform/openapi";
+import { answers, IdParamSchema, jsonRequest, operations, pathId } from "../platform/openapi";
 import { listDeliveries, recoverDeliveries, resendDelivery, sendTestEvent } from "./delivery-log";
 import { eventSchemas } from "./schemas";
 
@@ -29,11 +29,7 @@ export function deliveriesRouter() {
     RecoverSchema,
   } = eventSchemas();
   const DeliveryParamsSchema = IdParamSchema.extend({
-    deliveryId: z
-      .string()
-      .min(1)
-      .max(100)
-      .openapi({ param: { name: "deliveryId", in: "path" } }),
+    deliveryId: pathId("deliveryId", 100),
   });
 
   const router = createRouter<MemberEnv>();

@@ -219,14 +219,18 @@ export function jsonRequest<T extends z.ZodType>(schema: T) {
   return { required: true, content: { "application/json": { schema } } };
 }
 
+/** A path parameter `{name}` of a route: `schema` named in the path. */
+export function pathParam<T extends z.ZodType>(name: string, schema: T): T {
+  return schema.openapi({ param: { name, in: "path" } });
+}
+
+/** A path parameter `{name}` that is an id: 1 to `max` characters, checked by its service. */
+export function pathId(name: string, max = 64) {
+  return pathParam(name, z.string().min(1).max(max));
+}
+
 /** `{id}` path parameter. */
-export const IdParamSchema = z.object({
-  id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "id", in: "path" } }),
-});
+export const IdParamSchema = z.object({ id: pathId("id") });
 
 /** The query of a list route that takes no query parameters: any one given is refused (400). */
 export const NoQuerySchema = z.strictObject({});

@@ -3,14 +3,14 @@
  * replays (docs/api/manage.md, docs/api/webhooks.md, docs/webhooks.md#replay).
  */
 
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { audited } from "../../audit";
 import type { MemberEnv } from "../../auth";
 import { requireWriter } from "../../auth";
 import { database } from "../../db/database";
 import { createRouter } from "../../platform/app";
 import { jsonBody } from "../../platform/json-body";
-import { answers, IdParamSchema, jsonRequest, operations } from "../../platform/openapi";
+import { answers, IdParamSchema, jsonRequest, operations, pathId } from "../../platform/openapi";
 import { workflowSchemas } from "../definitions/schemas";
 import { assertWorkflow } from "../definitions/workflows";
 import { getExecution, listExecutions, replayExecution, replayFailed } from "./executions";
@@ -32,11 +32,7 @@ export function executionsRouter() {
     ReplayInputSchema,
   } = workflowSchemas();
   const ExecutionParams = IdParamSchema.extend({
-    executionId: z
-      .string()
-      .min(1)
-      .max(64)
-      .openapi({ param: { name: "executionId", in: "path" } }),
+    executionId: pathId("executionId"),
   });
 
   const router = createRouter<MemberEnv>();

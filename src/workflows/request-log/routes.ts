@@ -16,6 +16,7 @@ import {
   jsonRequest,
   NoQuerySchema,
   operations,
+  pathParam,
 } from "../../platform/openapi";
 import { appUrl } from "../../platform/origins";
 import { assertWorkflow } from "../definitions/workflows";
@@ -82,10 +83,7 @@ export function requestsRouter() {
       ),
       request: {
         params: IdParamSchema.extend({
-          requestId: z
-            .string()
-            .regex(REQUEST_ID)
-            .openapi({ param: { name: "requestId", in: "path" } }),
+          requestId: pathParam("requestId", z.string().regex(REQUEST_ID)),
         }),
         query: NoQuerySchema,
       },

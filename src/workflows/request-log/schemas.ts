@@ -1,7 +1,7 @@
 /** The request log's and capture's schemas (docs/webhooks.md#request-log, docs/webhooks.md#capture). */
 import { z } from "@hono/zod-openapi";
 import { once } from "../../platform/once";
-import { IdParamSchema } from "../../platform/openapi";
+import { IdParamSchema, pathParam } from "../../platform/openapi";
 import { listQuery, pageSchema } from "../../platform/paging";
 import { KEY_PATTERN } from "../nodes/common";
 import { CAPTURE } from "../runner/capture-store";
@@ -61,10 +61,7 @@ export const requestSchemas = once(() => {
   const RequestListSchema = pageSchema("LoggedRequestList", LoggedRequestSchema);
 
   const NodeKeyParamsSchema = IdParamSchema.extend({
-    key: z
-      .string()
-      .regex(KEY_PATTERN)
-      .openapi({ param: { name: "key", in: "path" } }),
+    key: pathParam("key", z.string().regex(KEY_PATTERN)),
   });
 
   const CaptureInputSchema = z

@@ -12,7 +12,7 @@ import { createRouter } from "../../platform/app";
 import type { AppBindings } from "../../platform/env";
 import { jsonBody } from "../../platform/json-body";
 import { log } from "../../platform/log";
-import { answers, jsonRequest, noContent, operations } from "../../platform/openapi";
+import { answers, jsonRequest, noContent, operations, pathParam } from "../../platform/openapi";
 import { listQuery, pageSchema } from "../../platform/paging";
 import { keyring } from "../../platform/secret-box";
 import { notifySecretsChanged } from "../runner/client";
@@ -39,10 +39,12 @@ async function notifyRunners(env: AppBindings, workspaceId: string): Promise<voi
 export function secretsRouter() {
   /** `{name}` path parameter: upper snake case like an environment variable, up to 64 characters. */
   const SecretNameParamSchema = z.object({
-    name: z
-      .string()
-      .regex(/^[A-Z][A-Z0-9_]{0,63}$/, "Upper snake case (A-Z, 0-9, _), starting with a letter.")
-      .openapi({ param: { name: "name", in: "path" }, example: "STRIPE_API_KEY" }),
+    name: pathParam(
+      "name",
+      z
+        .string()
+        .regex(/^[A-Z][A-Z0-9_]{0,63}$/, "Upper snake case (A-Z, 0-9, _), starting with a letter."),
+    ).openapi({ example: "STRIPE_API_KEY" }),
   });
 
   /** Body of `PUT /v1/manage/secrets/{name}`. */
