@@ -5,6 +5,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
+import { manifestReader } from "./assets-manifest";
 import { escapeAttribute } from "./html";
 
 /** Where scripts/docs-assets.mjs writes the manifest, relative to the assets root. */
@@ -71,46 +72,19 @@ export function docsPageHtml(
 `;
 }
 
-/** The manifest once read; a failed read is not kept, so the next request tries again. */
-let manifest: Promise<DocsAssets> | undefined;
-
 /**
- * Reads the bundle's manifest (docs/README.md#api-reference) from the static assets, once per isolate.
- * @param assets the ASSETS binding
- * @param origin any origin; the binding serves by path
+ * Reads the bundle's manifest (docs/README.md#api-reference) from the static assets, once per
+ * isolate: `(assets, origin)`, the ASSETS binding and any origin.
  * @returns the manifest's `{version, script, integrity}`
  * @throws {Error} when ASSETS is not bound or the manifest is missing or malformed: the build
  *   (`npm run build:client`, wrangler's build command) did not run, a deployment bug
  */
-export function loadDocsAssets(assets: Fetcher | undefined, origin: string): Promise<DocsAssets> {
-  manifest ??= readManifest(assets, origin).catch((error: unknown) => {
-    manifest = undefined;
-    throw error;
-  });
-  return manifest;
-}
-
-async function readManifest(assets: Fetcher | undefined, origin: string): Promise<DocsAssets> {
-  if (!assets) throw new Error("The ASSETS binding is missing; /docs cannot find its bundle.");
-  const response = await assets.fetch(new URL(DOCS_ASSETS_MANIFEST, origin));
-  if (!response.ok) {
-    await response.body?.cancel();
-    throw new Error(
-      `${DOCS_ASSETS_MANIFEST} answered ${response.status}; run \`npm run build:client\`.`,
-    );
-  }
-  const value = (await response.json()) as Partial<DocsAssets>;
-  if (
-    typeof value.version !== "string" ||
-    typeof value.script !== "string" ||
-    !value.script.startsWith("/docs-assets/") ||
-    typeof value.integrity !== "string" ||
-    !value.integrity.startsWith("sha384-")
-  ) {
-    throw new Error(`${DOCS_ASSETS_MANIFEST} is malformed; run \`npm run build:client\`.`);
-  }
-  return { version: value.version, script: value.script, integrity: value.integrity };
-}
+export const loadDocsAssets = manifestReader(DOCS_ASSETS_MANIFEST, "/docs", (value) => {
+  const { version, script, integrity } = value;
+  if (typeof version !== "string" || typeof integrity !== "string") return null;
+  if (typeof script !== "string" || !script.startsWith("/docs-assets/")) return null;
+  return integrity.startsWith("sha384-") ? { version, script, integrity } : null;
+});
 
 type DocsEnv = { Bindings: { ASSETS?: Fetcher } };
 
