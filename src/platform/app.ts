@@ -15,6 +15,24 @@ import { NoQuerySchema, withCommonErrors } from "./openapi";
 import { CursorParam, LimitParam } from "./paging";
 import { issuesToDetails } from "./validation";
 
+const bearer = (description: string) => ({ type: "http" as const, scheme: "bearer", description });
+
+/** The credentials operations name in `security` (docs/security.md#credentials), by scheme name. */
+const SECURITY_SCHEMES = {
+  widgetKey: bearer("Widget key (`wk_live_…`) as `Authorization: Bearer <key>`."),
+  widgetKeyHeader: {
+    type: "apiKey" as const,
+    in: "header" as const,
+    name: "x-api-key",
+    description: "Widget key (`wk_live_…`) in the `x-api-key` header.",
+  },
+  memberToken: bearer("Member token (`mt_…`)."),
+  resultToken: bearer(
+    "A result handle's token: the `error.resultToken` of a webhook call's 504 workflow_timeout.",
+  ),
+  operatorToken: bearer("The OPERATOR_TOKEN Worker secret."),
+};
+
 /** The Hono env every route has; capabilities extend its Variables (e.g. `MemberEnv`). */
 export type AppEnv = { Bindings: AppBindings; Variables: RequestIdVariables };
 
@@ -102,33 +120,9 @@ export function createApp(): OpenAPIHono<AppEnv> {
   // Every list's `limit` and `cursor`, referenced by each list operation (src/platform/paging.ts).
   app.openAPIRegistry.registerParameter("Limit", LimitParam);
   app.openAPIRegistry.registerParameter("Cursor", CursorParam);
-  app.openAPIRegistry.registerComponent("securitySchemes", "widgetKey", {
-    type: "http",
-    scheme: "bearer",
-    description: "Widget key (`wk_live_…`) as `Authorization: Bearer <key>`.",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "widgetKeyHeader", {
-    type: "apiKey",
-    in: "header",
-    name: "x-api-key",
-    description: "Widget key (`wk_live_…`) in the `x-api-key` header.",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "memberToken", {
-    type: "http",
-    scheme: "bearer",
-    description: "Member token (`mt_…`).",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "resultToken", {
-    type: "http",
-    scheme: "bearer",
-    description:
-      "A result handle's token: the `error.resultToken` of a webhook call's 504 workflow_timeout.",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "operatorToken", {
-    type: "http",
-    scheme: "bearer",
-    description: "The OPERATOR_TOKEN Worker secret.",
-  });
+  for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) {
+    app.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
+  }
 
   // Built on the first request (every router is mounted by then) and kept for the isolate; only
   // `servers` follows the request's origin, so no Host header can grow the cache.
