@@ -34,16 +34,18 @@ export const MemberSchema = z
   })
   .openapi("Member");
 
+/** A new member as its creator is answered: the member, its token (shown once), a sign-in link. */
+const newMember = {
+  member: MemberSchema,
+  memberToken: z.string().openapi({ description: "Shown once" }),
+  signInUrl: z.string().openapi({
+    description:
+      "A one-time link signing the member in to the dashboard (15 minutes; docs/dashboard.md#sign-in)",
+  }),
+};
+
 export const CreatedWorkspaceSchema = z
-  .object({
-    workspace: WorkspaceSchema,
-    member: MemberSchema,
-    memberToken: z.string().openapi({ description: "Shown once" }),
-    signInUrl: z.string().openapi({
-      description:
-        "A one-time link signing the member in to the dashboard (15 minutes; docs/dashboard.md#sign-in)",
-    }),
-  })
+  .object({ workspace: WorkspaceSchema, ...newMember })
   .openapi("CreatedWorkspace");
 
 export const CreateMemberSchema = z
@@ -58,16 +60,7 @@ export const ChangeMemberRoleSchema = z
   .strictObject({ role: z.enum(["admin", "member"]) })
   .openapi("ChangeMemberRole");
 
-export const CreatedMemberSchema = z
-  .object({
-    member: MemberSchema,
-    memberToken: z.string().openapi({ description: "Shown once" }),
-    signInUrl: z.string().openapi({
-      description:
-        "A one-time link signing the member in to the dashboard (15 minutes; docs/dashboard.md#sign-in)",
-    }),
-  })
-  .openapi("CreatedMember");
+export const CreatedMemberSchema = z.object(newMember).openapi("CreatedMember");
 
 export const CreateWidgetKeySchema = z
   .strictObject({
