@@ -7,13 +7,16 @@ import type { Block } from "./protocol";
 /** Largest body of `POST /v1/chat/sessions`, in bytes. */
 export const MAX_CHAT_BODY_BYTES = 4_096;
 
+/** The link's token a chat was opened with, as the browser sends it back. */
+const LinkToken = z
+  .string()
+  .min(1)
+  .max(200)
+  .openapi({ description: "The link's token (from `#launch=`)" });
+
 export const OpenSessionSchema = z
   .strictObject({
-    token: z
-      .string()
-      .min(1)
-      .max(200)
-      .openapi({ description: "The link's token (from `#launch=`)" }),
+    token: LinkToken,
     channelId: z.string().regex(CHANNEL_ID).optional().openapi({
       description:
         "The widget channel whose embedded chat opens the link (`/chat/embed/{channelId}`): a link of another channel is 404 not_found",
@@ -147,11 +150,7 @@ export const MAX_RATING_BODY_BYTES = 8_192;
 
 export const RateConversationSchema = z
   .strictObject({
-    token: z
-      .string()
-      .min(1)
-      .max(200)
-      .openapi({ description: "The link's token (from `#launch=`)" }),
+    token: LinkToken,
     score: z.number().int().min(1).max(5).openapi({ description: "1 (bad) to 5 (very good)" }),
     comment: z
       .string()
