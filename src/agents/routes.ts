@@ -3,12 +3,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import { audited } from "../audit";
 import type { MemberEnv } from "../auth";
-import { requireWriter } from "../auth";
+import { requireWriter, writerWithJson } from "../auth";
 import { database } from "../db/database";
 import { linkLedger } from "../launch/ledger/client";
 import { createRouter } from "../platform/app";
 import type { AppBindings } from "../platform/env";
-import { jsonBody } from "../platform/json-body";
 import { answers, IdParamSchema, jsonRequest, noContent, operations } from "../platform/openapi";
 import { baseUrl } from "../platform/origins";
 import { listQuery, pageSchema } from "../platform/paging";
@@ -26,7 +25,6 @@ import { channelSchemas } from "./channel-schemas";
 import { AgentSchema, CreateAgentSchema, UpdateAgentSchema } from "./schemas";
 
 const op = operations("Agents", "memberToken");
-const write = [requireWriter, ...jsonBody(65_536)];
 
 const forget = (env: AppBindings, workspaceId: string) => (agentId: string) =>
   linkLedger(env, workspaceId).forgetAgent(agentId);
@@ -49,7 +47,7 @@ export function agentsRouter() {
         { target: ["agent", "response:id"] },
         {
           ...op("post", "/v1/manage/agents", "createAgent", "Create an agent"),
-          middleware: write,
+          middleware: writerWithJson(65_536),
           request: { body: jsonRequest(CreateAgentSchema) },
           responses: answers(201, AgentSchema, "Created"),
         },
@@ -95,7 +93,7 @@ export function agentsRouter() {
         { target: ["agent", "param:id"] },
         {
           ...op("patch", "/v1/manage/agents/{id}", "updateAgent", "Change an agent"),
-          middleware: write,
+          middleware: writerWithJson(65_536),
           request: { params: IdParamSchema, body: jsonRequest(UpdateAgentSchema) },
           responses: answers(200, AgentSchema, "The changed agent", "not_found"),
         },
@@ -153,7 +151,7 @@ export function agentsRouter() {
         { target: ["channel", "response:id"] },
         {
           ...op("post", "/v1/manage/agents/{id}/channels", "createChannel", "Add a widget channel"),
-          middleware: write,
+          middleware: writerWithJson(65_536),
           request: { params: IdParamSchema, body: jsonRequest(CreateChannelSchema) },
           responses: answers(201, ChannelSchema, "Created", "not_found"),
         },
@@ -206,7 +204,7 @@ export function agentsRouter() {
             "updateChannel",
             "Change a widget channel: its name or the sites that may embed it",
           ),
-          middleware: write,
+          middleware: writerWithJson(65_536),
           request: { params: ChannelParamsSchema, body: jsonRequest(UpdateChannelSchema) },
           responses: answers(200, ChannelSchema, "The changed channel", "not_found"),
         },

@@ -9,6 +9,7 @@ import { database } from "../db/database";
 import type { AppEnv } from "../platform/app";
 import { readCredential } from "../platform/bearer";
 import { ApiError, insufficientScope, invalidKey } from "../platform/errors";
+import { jsonBody } from "../platform/json-body";
 import { log } from "../platform/log";
 import {
   authenticateMember,
@@ -138,6 +139,14 @@ export const requireWriter = createMiddleware<MemberEnv>(async (c, next) => {
   }
   await next();
 });
+
+/**
+ * The middleware of a change by owners and admins with a JSON body: `requireWriter` first, so a
+ * member's call is refused (403) before its body is read, then `jsonBody` (413 past `maxBytes`).
+ */
+export function writerWithJson(maxBytes: number, options: { optional?: boolean } = {}) {
+  return [requireWriter, ...jsonBody(maxBytes, options)];
+}
 
 /** The operator API's credential: `OPERATOR_TOKEN` (or, during a rotation, a previous one). */
 export const requireOperator = createMiddleware<AppEnv>(async (c, next) => {

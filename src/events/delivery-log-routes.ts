@@ -5,10 +5,9 @@
  */
 import { createRoute } from "@hono/zod-openapi";
 import { audited } from "../audit";
-import { type MemberEnv, requireWriter } from "../auth";
+import { type MemberEnv, requireWriter, writerWithJson } from "../auth";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
-import { jsonBody } from "../platform/json-body";
 import { answers, IdParamSchema, jsonRequest, operations, pathId } from "../platform/openapi";
 import { listDeliveries, recoverDeliveries, resendDelivery, sendTestEvent } from "./delivery-log";
 import { eventSchemas } from "./schemas";
@@ -99,7 +98,7 @@ export function deliveriesRouter() {
             "recoverDeliveries",
             "Send again every failed delivery created since a time",
           ),
-          middleware: [requireWriter, ...jsonBody(1_024)],
+          middleware: writerWithJson(1_024),
           request: { params: IdParamSchema, body: jsonRequest(RecoverSchema) },
           responses: answers(202, RecoveredSchema, "Queued", "not_found", "endpoint_disabled"),
         },

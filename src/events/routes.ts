@@ -5,10 +5,9 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { audited } from "../audit";
-import { type MemberEnv, requireWriter } from "../auth";
+import { type MemberEnv, requireWriter, writerWithJson } from "../auth";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
-import { jsonBody } from "../platform/json-body";
 import { answers, IdParamSchema, jsonRequest, noContent, operations } from "../platform/openapi";
 import { outboundPolicy } from "../platform/outbound";
 import { listQuery } from "../platform/paging";
@@ -54,7 +53,7 @@ export function eventEndpointsRouter() {
             "createEventEndpoint",
             "Register an event endpoint (owners and admins); the secret is shown only here",
           ),
-          middleware: [requireWriter, ...jsonBody(16_384)],
+          middleware: writerWithJson(16_384),
           request: { body: jsonRequest(CreateEventEndpointSchema) },
           responses: answers(201, EventEndpointWithSecretSchema, "Registered"),
         },
@@ -112,7 +111,7 @@ export function eventEndpointsRouter() {
             "updateEventEndpoint",
             "Change an event endpoint: url, events, description, status, includeTranscript",
           ),
-          middleware: [requireWriter, ...jsonBody(16_384)],
+          middleware: writerWithJson(16_384),
           request: { params: IdParamSchema, body: jsonRequest(UpdateEventEndpointSchema) },
           responses: answers(200, EventEndpointSchema, "Changed", "not_found"),
         },

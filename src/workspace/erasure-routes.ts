@@ -7,7 +7,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { audited } from "../audit";
-import { type MemberEnv, requireWriter } from "../auth";
+import { type MemberEnv, writerWithJson } from "../auth";
 import type { LaunchEnv } from "../launch";
 import { createRouter } from "../platform/app";
 import { jsonBody } from "../platform/json-body";
@@ -104,7 +104,7 @@ export function memberErasuresRouter() {
             "createManageErasure",
             `${summary.post} (Owners and Admins)`,
           ),
-          middleware: [requireWriter, ...jsonBody(4_096)],
+          middleware: writerWithJson(4_096),
           request: body,
           responses: answers(202, RequestedErasureSchema, "Started"),
         },

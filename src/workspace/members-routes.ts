@@ -6,10 +6,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { audited } from "../audit";
 import type { MemberEnv } from "../auth";
-import { requireWriter } from "../auth";
+import { requireWriter, writerWithJson } from "../auth";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
-import { jsonBody } from "../platform/json-body";
 import {
   answers,
   IdParamSchema,
@@ -46,7 +45,7 @@ export function membersRouter() {
         { target: ["member", "response:member.id"] },
         {
           ...op("post", "/v1/manage/members", "createMember", "Add an admin or member"),
-          middleware: [requireWriter, ...jsonBody(32_768)],
+          middleware: writerWithJson(32_768),
           request: { body: jsonRequest(CreateMemberSchema) },
           responses: answers(
             201,
@@ -134,7 +133,7 @@ export function membersRouter() {
             "updateMember",
             "Change a member's role to admin or member; the owner's cannot be changed",
           ),
-          middleware: [requireWriter, ...jsonBody(32_768)],
+          middleware: writerWithJson(32_768),
           request: { params: IdParamSchema, body: jsonRequest(ChangeMemberRoleSchema) },
           responses: answers(
             200,

@@ -3,11 +3,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import { audited } from "../audit";
 import type { MemberEnv } from "../auth";
-import { requireWriter } from "../auth";
+import { requireWriter, writerWithJson } from "../auth";
 import { database } from "../db/database";
 import { linkLedger } from "../launch/ledger/client";
 import { createRouter } from "../platform/app";
-import { jsonBody } from "../platform/json-body";
 import { answers, IdParamSchema, jsonRequest, noContent, operations } from "../platform/openapi";
 import { listQuery, pageSchema } from "../platform/paging";
 import { CreatedWidgetKeySchema, CreateWidgetKeySchema, WidgetKeySchema } from "./schemas";
@@ -32,7 +31,7 @@ export function widgetKeysRouter() {
             "createWidgetKey",
             "Create a widget key (owners and admins)",
           ),
-          middleware: [requireWriter, ...jsonBody(32_768)],
+          middleware: writerWithJson(32_768),
           request: { body: jsonRequest(CreateWidgetKeySchema) },
           responses: answers(201, CreatedWidgetKeySchema, "Created; `key` is shown only here"),
         },

@@ -5,10 +5,9 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { audited } from "../audit";
-import { type MemberEnv, requireWriter } from "../auth";
+import { type MemberEnv, writerWithJson } from "../auth";
 import { MAX_RETENTION_DAYS, RETENTION_DEFAULTS } from "../db/retention";
 import { createRouter } from "../platform/app";
-import { jsonBody } from "../platform/json-body";
 import { answers, jsonRequest, NoQuerySchema, operations } from "../platform/openapi";
 import { getWorkspace, updateRetention } from "./workspace";
 
@@ -68,7 +67,7 @@ export function workspaceRouter() {
             "updateWorkspace",
             "Change the workspace's retention (Owners and Admins)",
           ),
-          middleware: [requireWriter, ...jsonBody(4_096)],
+          middleware: writerWithJson(4_096),
           request: { body: jsonRequest(UpdateWorkspaceSchema) },
           responses: answers(200, WorkspaceSettingsSchema, "The changed workspace"),
         },

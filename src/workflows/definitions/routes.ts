@@ -4,11 +4,10 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { audited } from "../../audit";
 import type { MemberEnv } from "../../auth";
-import { requireWriter } from "../../auth";
+import { requireWriter, writerWithJson } from "../../auth";
 import { database } from "../../db/database";
 import { createRouter } from "../../platform/app";
 import type { AppBindings } from "../../platform/env";
-import { jsonBody } from "../../platform/json-body";
 import { answers, IdParamSchema, jsonRequest, noContent, operations } from "../../platform/openapi";
 import { appUrl } from "../../platform/origins";
 import { listQuery, pageSchema } from "../../platform/paging";
@@ -26,7 +25,6 @@ import {
 
 const op = operations("Workflows", "memberToken");
 
-const write = [requireWriter, ...jsonBody(262_144)];
 // Every shard that ever ran re-reads the workflow (docs/scaling.md#runner-shards).
 const notify = (env: AppBindings) => async (workflowId: string, shards: number) => {
   await onEveryShard(env, workflowId, shards, (runner) => runner.configure(workflowId));
@@ -62,7 +60,7 @@ export function workflowsRouter() {
         { target: ["workflow", "response:id"] },
         {
           ...op("post", "/v1/manage/workflows", "createWorkflow", "Create a workflow (stopped)"),
-          middleware: write,
+          middleware: writerWithJson(262_144),
           request: body,
           responses: answers(201, WorkflowSchema, "Created", "slug_taken"),
         },
@@ -134,7 +132,7 @@ export function workflowsRouter() {
             "updateWorkflow",
             "Replace a workflow's name, slug and definition",
           ),
-          middleware: write,
+          middleware: writerWithJson(262_144),
           request: { params: IdParamSchema, ...body },
           responses: answers(200, WorkflowSchema, "The workflow", "not_found", "slug_taken"),
         },

@@ -6,17 +6,15 @@
 import { createRoute } from "@hono/zod-openapi";
 import { audited } from "../../audit";
 import type { MemberEnv } from "../../auth";
-import { requireWriter } from "../../auth";
+import { writerWithJson } from "../../auth";
 import { database } from "../../db/database";
 import { createRouter } from "../../platform/app";
-import { jsonBody } from "../../platform/json-body";
 import { answers, IdParamSchema, jsonRequest, operations, pathId } from "../../platform/openapi";
 import { workflowSchemas } from "../definitions/schemas";
 import { assertWorkflow } from "../definitions/workflows";
 import { getExecution, listExecutions, replayExecution, replayFailed } from "./executions";
 
 const op = operations("Workflows", "memberToken");
-const write = [requireWriter, ...jsonBody(4_096)];
 
 /**
  * A workflow's executions and replays: a router built by the full app on first use, never at
@@ -87,7 +85,7 @@ export function executionsRouter() {
           ),
           description:
             "On the definition the execution ran on (`original`, the default, also with no body) or the workflow's current one. Answers once the new execution is recorded, with its record (`replayOf` names the first). docs/webhooks.md#replay",
-          middleware: [requireWriter, ...jsonBody(4_096, { optional: true })],
+          middleware: writerWithJson(4_096, { optional: true }),
           request: {
             params: ExecutionParams,
             body: {
@@ -128,7 +126,7 @@ export function executionsRouter() {
           ),
           description:
             "Queues a replay of every failed execution started from `since` until `until` (default: now), oldest first, at most 1,000 (per runner of a workflow spread over several); they start one after another. docs/webhooks.md#replay",
-          middleware: write,
+          middleware: writerWithJson(4_096),
           request: { params: IdParamSchema, body: jsonRequest(BulkReplayInputSchema) },
           responses: answers(202, BulkReplaySchema, "Queued", "not_found"),
         },

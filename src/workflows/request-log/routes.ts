@@ -6,10 +6,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { audited } from "../../audit";
 import type { MemberEnv } from "../../auth";
-import { requireWriter } from "../../auth";
+import { writerWithJson } from "../../auth";
 import { database } from "../../db/database";
 import { createRouter } from "../../platform/app";
-import { jsonBody } from "../../platform/json-body";
 import {
   answers,
   IdParamSchema,
@@ -112,7 +111,7 @@ export function requestsRouter() {
           ),
           description:
             "Calls to `{APP_URL}/webhook-test/<workspace>/<workflow>/<node>` are stored as samples and answered 200 `{captured: true}`, even while the workflow is stopped, for the next `count` calls within `ttlSeconds`; otherwise that URL answers 404. Nothing runs unless `run` is true: then each captured call also starts a test execution of the saved definition (`mode: test`) and is answered `{captured: true, executionId}`. Arming again replaces the earlier arming (docs/webhooks.md#capture, docs/webhooks.md#test-runs).",
-          middleware: [requireWriter, ...jsonBody(4_096)],
+          middleware: writerWithJson(4_096),
           request: { params: NodeKeyParamsSchema, body: jsonRequest(CaptureInputSchema) },
           responses: answers(201, CaptureSchema, "Armed", "not_found"),
         },
@@ -166,7 +165,7 @@ export function requestsRouter() {
           ),
           description:
             "Starts an execution of the saved definition with the sample `sampleId` (default: the node's newest), or the trigger input of `executionId` (an execution that started at this node), as the node's output, whether the workflow is running or stopped. It is marked `mode: test`: listed with the executions (`?mode=test`), left out of the metrics, not rate limited nor written to the request log. Answers once it is recorded; read it with getExecution (docs/webhooks.md#test-runs).",
-          middleware: [requireWriter, ...jsonBody(4_096, { optional: true })],
+          middleware: writerWithJson(4_096, { optional: true }),
           request: {
             params: NodeKeyParamsSchema,
             body: {

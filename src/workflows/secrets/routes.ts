@@ -6,11 +6,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { audited } from "../../audit";
 import type { MemberEnv } from "../../auth";
-import { requireWriter } from "../../auth";
+import { requireWriter, writerWithJson } from "../../auth";
 import { database } from "../../db/database";
 import { createRouter } from "../../platform/app";
 import type { AppBindings } from "../../platform/env";
-import { jsonBody } from "../../platform/json-body";
 import { log } from "../../platform/log";
 import { answers, jsonRequest, noContent, operations, pathParam } from "../../platform/openapi";
 import { listQuery, pageSchema } from "../../platform/paging";
@@ -72,7 +71,7 @@ export function secretsRouter() {
             "putSecret",
             "Create or replace a secret (owners and admins)",
           ),
-          middleware: [requireWriter, ...jsonBody(65_536)],
+          middleware: writerWithJson(65_536),
           request: { params: SecretNameParamSchema, body: jsonRequest(PutSecretSchema) },
           responses: noContent("Stored"),
         },
