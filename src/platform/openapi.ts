@@ -214,9 +214,12 @@ export function noContent(description: string, ...codes: CodeAt[]) {
   return { 204: { description }, ...errorResponses(...codes) };
 }
 
-/** A route's required JSON body, `request.body` of a route config. */
-export function jsonRequest<T extends z.ZodType>(schema: T) {
-  return { required: true, content: { "application/json": { schema } } };
+/**
+ * A route's JSON body, `request.body` of a route config: required unless `optional` (then no body
+ * at all is `{}`, as `jsonBody(…, { optional: true })` reads it).
+ */
+export function jsonRequest<T extends z.ZodType>(schema: T, options: { optional?: boolean } = {}) {
+  return { required: !options.optional, content: { "application/json": { schema } } };
 }
 
 /** A path parameter `{name}` of a route: `schema` named in the path. */

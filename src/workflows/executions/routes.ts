@@ -88,10 +88,7 @@ export function executionsRouter() {
           middleware: writerWithJson(4_096, { optional: true }),
           request: {
             params: ExecutionParams,
-            body: {
-              required: false,
-              content: { "application/json": { schema: ReplayInputSchema } },
-            },
+            body: jsonRequest(ReplayInputSchema, { optional: true }),
           },
           responses: answers(
             201,

@@ -168,10 +168,7 @@ export function requestsRouter() {
           middleware: writerWithJson(4_096, { optional: true }),
           request: {
             params: NodeKeyParamsSchema,
-            body: {
-              required: false,
-              content: { "application/json": { schema: TestRunInputSchema } },
-            },
+            body: jsonRequest(TestRunInputSchema, { optional: true }),
           },
           responses: answers(
             202,
