@@ -1,6 +1,5 @@
 /** Agents and widget channels: `/v1/manage/agents[/{id}[/channels]]` (docs/api/manage.md). */
 
-import { createRoute } from "@hono/zod-openapi";
 import { audited } from "../audit";
 import type { MemberEnv } from "../auth";
 import { requireWriter, writerWithJson } from "../auth";
@@ -41,17 +40,15 @@ export function agentsRouter() {
   const router = createRouter<MemberEnv>();
 
   router.openapi(
-    createRoute(
-      audited(
-        "agent.created",
-        { target: ["agent", "response:id"] },
-        {
-          ...op("post", "/v1/manage/agents", "createAgent", "Create an agent"),
-          middleware: writerWithJson(65_536),
-          request: { body: jsonRequest(CreateAgentSchema) },
-          responses: answers(201, AgentSchema, "Created"),
-        },
-      ),
+    audited(
+      "agent.created",
+      { target: ["agent", "response:id"] },
+      {
+        ...op("post", "/v1/manage/agents", "createAgent", "Create an agent"),
+        middleware: writerWithJson(65_536),
+        request: { body: jsonRequest(CreateAgentSchema) },
+        responses: answers(201, AgentSchema, "Created"),
+      },
     ),
     async (c) =>
       c.json(
@@ -61,11 +58,11 @@ export function agentsRouter() {
   );
 
   router.openapi(
-    createRoute({
+    {
       ...op("get", "/v1/manage/agents", "listAgents", "List agents"),
       request: { query: PageQuerySchema },
       responses: answers(200, AgentListSchema, "Agents, oldest first"),
-    }),
+    },
     async (c) =>
       c.json(
         await listAgents(database(c.env), c.get("member").workspaceId, c.req.valid("query")),
@@ -74,11 +71,11 @@ export function agentsRouter() {
   );
 
   router.openapi(
-    createRoute({
+    {
       ...op("get", "/v1/manage/agents/{id}", "getAgent", "Read an agent"),
       request: { params: IdParamSchema },
       responses: answers(200, AgentSchema, "The agent", "not_found"),
-    }),
+    },
     async (c) =>
       c.json(
         await getAgent(database(c.env), c.get("member").workspaceId, c.req.valid("param").id),
@@ -87,17 +84,15 @@ export function agentsRouter() {
   );
 
   router.openapi(
-    createRoute(
-      audited(
-        "agent.updated",
-        { target: ["agent", "param:id"] },
-        {
-          ...op("patch", "/v1/manage/agents/{id}", "updateAgent", "Change an agent"),
-          middleware: writerWithJson(65_536),
-          request: { params: IdParamSchema, body: jsonRequest(UpdateAgentSchema) },
-          responses: answers(200, AgentSchema, "The changed agent", "not_found"),
-        },
-      ),
+    audited(
+      "agent.updated",
+      { target: ["agent", "param:id"] },
+      {
+        ...op("patch", "/v1/manage/agents/{id}", "updateAgent", "Change an agent"),
+        middleware: writerWithJson(65_536),
+        request: { params: IdParamSchema, body: jsonRequest(UpdateAgentSchema) },
+        responses: answers(200, AgentSchema, "The changed agent", "not_found"),
+      },
     ),
     async (c) => {
       const { workspaceId } = c.get("member");
@@ -115,22 +110,20 @@ export function agentsRouter() {
   );
 
   router.openapi(
-    createRoute(
-      audited(
-        "agent.deleted",
-        { target: ["agent", "param:id"] },
-        {
-          ...op(
-            "delete",
-            "/v1/manage/agents/{id}",
-            "deleteAgent",
-            "Delete an agent and its channels",
-          ),
-          middleware: [requireWriter],
-          request: { params: IdParamSchema },
-          responses: noContent("Deleted", "not_found"),
-        },
-      ),
+    audited(
+      "agent.deleted",
+      { target: ["agent", "param:id"] },
+      {
+        ...op(
+          "delete",
+          "/v1/manage/agents/{id}",
+          "deleteAgent",
+          "Delete an agent and its channels",
+        ),
+        middleware: [requireWriter],
+        request: { params: IdParamSchema },
+        responses: noContent("Deleted", "not_found"),
+      },
     ),
     async (c) => {
       const { workspaceId } = c.get("member");
@@ -145,17 +138,15 @@ export function agentsRouter() {
   );
 
   router.openapi(
-    createRoute(
-      audited(
-        "channel.created",
-        { target: ["channel", "response:id"] },
-        {
-          ...op("post", "/v1/manage/agents/{id}/channels", "createChannel", "Add a widget channel"),
-          middleware: writerWithJson(65_536),
-          request: { params: IdParamSchema, body: jsonRequest(CreateChannelSchema) },
-          responses: answers(201, ChannelSchema, "Created", "not_found"),
-        },
-      ),
+    audited(
+      "channel.created",
+      { target: ["channel", "response:id"] },
+      {
+        ...op("post", "/v1/manage/agents/{id}/channels", "createChannel", "Add a widget channel"),
+        middleware: writerWithJson(65_536),
+        request: { params: IdParamSchema, body: jsonRequest(CreateChannelSchema) },
+        responses: answers(201, ChannelSchema, "Created", "not_found"),
+      },
     ),
     async (c) => {
       const channel = await createChannel(
@@ -170,7 +161,7 @@ export function agentsRouter() {
   );
 
   router.openapi(
-    createRoute({
+    {
       ...op("get", "/v1/manage/agents/{id}/channels", "listChannels", "List an agent's channels"),
       request: { params: IdParamSchema, query: PageQuerySchema },
       responses: answers(
@@ -179,7 +170,7 @@ export function agentsRouter() {
         "Channels, oldest first",
         "not_found",
       ),
-    }),
+    },
     async (c) => {
       const page = await listChannels(
         database(c.env),
@@ -193,22 +184,20 @@ export function agentsRouter() {
   );
 
   router.openapi(
-    createRoute(
-      audited(
-        "channel.updated",
-        { target: ["channel", "param:channelId"] },
-        {
-          ...op(
-            "patch",
-            "/v1/manage/agents/{id}/channels/{channelId}",
-            "updateChannel",
-            "Change a widget channel: its name or the sites that may embed it",
-          ),
-          middleware: writerWithJson(65_536),
-          request: { params: ChannelParamsSchema, body: jsonRequest(UpdateChannelSchema) },
-          responses: answers(200, ChannelSchema, "The changed channel", "not_found"),
-        },
-      ),
+    audited(
+      "channel.updated",
+      { target: ["channel", "param:channelId"] },
+      {
+        ...op(
+          "patch",
+          "/v1/manage/agents/{id}/channels/{channelId}",
+          "updateChannel",
+          "Change a widget channel: its name or the sites that may embed it",
+        ),
+        middleware: writerWithJson(65_536),
+        request: { params: ChannelParamsSchema, body: jsonRequest(UpdateChannelSchema) },
+        responses: answers(200, ChannelSchema, "The changed channel", "not_found"),
+      },
     ),
     async (c) => {
       const { id, channelId } = c.req.valid("param");

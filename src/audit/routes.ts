@@ -3,7 +3,7 @@
  * Admins: their workspace's log) and `GET /v1/operator/audit-log` (the operator's own log: the
  * changes outside any workspace). Read only: no route changes or deletes an entry.
  */
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { type MemberEnv, requireOperator, requireWriter } from "../auth";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
@@ -62,7 +62,7 @@ export function auditLogRouter() {
   const router = createRouter<MemberEnv>();
 
   router.openapi(
-    createRoute({
+    {
       ...member(
         "get",
         "/v1/manage/audit-log",
@@ -72,7 +72,7 @@ export function auditLogRouter() {
       middleware: [requireWriter],
       request: { query: AuditQuerySchema },
       responses: page,
-    }),
+    },
     async (c) => {
       const { workspaceId } = c.get("member");
       return c.json(await listAuditLog(database(c.env), workspaceId, c.req.valid("query")), 200);
@@ -80,7 +80,7 @@ export function auditLogRouter() {
   );
 
   router.openapi(
-    createRoute({
+    {
       ...operator(
         "get",
         "/v1/operator/audit-log",
@@ -90,7 +90,7 @@ export function auditLogRouter() {
       middleware: [requireOperator],
       request: { query: AuditQuerySchema },
       responses: page,
-    }),
+    },
     async (c) => c.json(await listAuditLog(database(c.env), null, c.req.valid("query")), 200),
   );
 

@@ -3,7 +3,7 @@
  * `POST /v1/manage/passkeys/options`, `DELETE /v1/manage/passkeys/{id}`; and signing in with one:
  * `POST /sign-in/passkey/options`, `POST /sign-in/passkey` (sets the session cookie).
  */
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { audited, recordAudit } from "../audit";
 import { database } from "../db/database";
@@ -69,11 +69,11 @@ export function passkeysRouter() {
   const router = createRouter<MemberEnv>();
 
   router.openapi(
-    createRoute({
+    {
       ...op("get", "/v1/manage/passkeys", "listPasskeys", "List your passkeys"),
       request: { query: PageQuerySchema },
       responses: answers(200, pageSchema("PasskeyList", PasskeySchema), "Passkeys, oldest first"),
-    }),
+    },
     async (c) => {
       const page = await listPasskeys(
         database(c.env),
@@ -85,7 +85,7 @@ export function passkeysRouter() {
   );
 
   router.openapi(
-    createRoute({
+    {
       ...op(
         "post",
         "/v1/manage/passkeys/options",
@@ -94,40 +94,38 @@ export function passkeysRouter() {
       ),
       request: { query: NoQuerySchema },
       responses: answers(200, CeremonySchema, "Options"),
-    }),
+    },
     async (c) => c.json(await registrationOptions(database(c.env), c.get("member"), rp(c)), 200),
   );
 
   router.openapi(
-    createRoute(
-      audited(
-        "passkey.added",
-        { target: ["passkey", "response:id"] },
-        {
-          ...op(
-            "post",
-            "/v1/manage/passkeys",
-            "createPasskey",
-            "Register a passkey with the authenticator's answer to the options",
-          ),
-          middleware: jsonBody(65_536),
-          request: {
-            body: {
-              required: true,
-              content: {
-                "application/json": {
-                  schema: z.strictObject({
-                    challengeId: z.string().min(1).max(64),
-                    name: z.string().trim().min(1).max(100).default("Passkey"),
-                    response: z.record(z.string(), z.unknown()),
-                  }),
-                },
+    audited(
+      "passkey.added",
+      { target: ["passkey", "response:id"] },
+      {
+        ...op(
+          "post",
+          "/v1/manage/passkeys",
+          "createPasskey",
+          "Register a passkey with the authenticator's answer to the options",
+        ),
+        middleware: jsonBody(65_536),
+        request: {
+          body: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: z.strictObject({
+                  challengeId: z.string().min(1).max(64),
+                  name: z.string().trim().min(1).max(100).default("Passkey"),
+                  response: z.record(z.string(), z.unknown()),
+                }),
               },
             },
           },
-          responses: answers(201, PasskeySchema, "Registered", "passkey_refused"),
         },
-      ),
+        responses: answers(201, PasskeySchema, "Registered", "passkey_refused"),
+      },
     ),
     async (c) => {
       const body = c.req.valid("json");
@@ -138,21 +136,14 @@ export function passkeysRouter() {
   );
 
   router.openapi(
-    createRoute(
-      audited(
-        "passkey.removed",
-        { target: ["passkey", "param:id"] },
-        {
-          ...op(
-            "delete",
-            "/v1/manage/passkeys/{id}",
-            "deletePasskey",
-            "Delete one of your passkeys",
-          ),
-          request: { params: IdParamSchema, query: NoQuerySchema },
-          responses: noContent("Deleted", "not_found"),
-        },
-      ),
+    audited(
+      "passkey.removed",
+      { target: ["passkey", "param:id"] },
+      {
+        ...op("delete", "/v1/manage/passkeys/{id}", "deletePasskey", "Delete one of your passkeys"),
+        request: { params: IdParamSchema, query: NoQuerySchema },
+        responses: noContent("Deleted", "not_found"),
+      },
     ),
     async (c) => {
       await deletePasskey(database(c.env), c.get("member").memberId, c.req.valid("param").id);

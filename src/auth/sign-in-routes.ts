@@ -5,7 +5,7 @@
  * asks to continue), `POST /sign-in` (uses the link, sets the session cookie, lands on `/app`),
  * `POST /sign-out`.
  */
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { deleteCookie, getCookie } from "hono/cookie";
 import { secureHeaders } from "hono/secure-headers";
@@ -57,38 +57,36 @@ export function signInLinksRouter() {
   const router = createRouter<MemberEnv>();
 
   router.openapi(
-    createRoute(
-      audited(
-        "member.sign_in_link_created",
-        { target: ["member", ["json:memberId", "actor"]] },
-        {
-          ...op(
-            "post",
-            "/v1/manage/sign-in-links",
-            "createSignInLink",
-            "Create a one-time sign-in link (15 minutes, single use)",
-          ),
-          description:
-            "For yourself (no `memberId`, or your own), or, by an Owner or Admin, for another member of the workspace. The URL is `{APP_URL}/sign-in#token=si_…`, the token in the fragment, which no request (and so no request log) carries; opening it in a browser signs in to the dashboard at /app (docs/dashboard.md#sign-in).",
-          middleware: jsonBody(4_096),
-          request: {
-            body: {
-              required: true,
-              content: {
-                "application/json": {
-                  schema: z.strictObject({ memberId: z.string().min(1).max(64).optional() }),
-                },
+    audited(
+      "member.sign_in_link_created",
+      { target: ["member", ["json:memberId", "actor"]] },
+      {
+        ...op(
+          "post",
+          "/v1/manage/sign-in-links",
+          "createSignInLink",
+          "Create a one-time sign-in link (15 minutes, single use)",
+        ),
+        description:
+          "For yourself (no `memberId`, or your own), or, by an Owner or Admin, for another member of the workspace. The URL is `{APP_URL}/sign-in#token=si_…`, the token in the fragment, which no request (and so no request log) carries; opening it in a browser signs in to the dashboard at /app (docs/dashboard.md#sign-in).",
+        middleware: jsonBody(4_096),
+        request: {
+          body: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: z.strictObject({ memberId: z.string().min(1).max(64).optional() }),
               },
             },
           },
-          responses: answers(
-            201,
-            z.object({ url: z.string(), expiresAt: z.string() }).openapi("SignInLink"),
-            "The link; its token is shown only here",
-            "not_found",
-          ),
         },
-      ),
+        responses: answers(
+          201,
+          z.object({ url: z.string(), expiresAt: z.string() }).openapi("SignInLink"),
+          "The link; its token is shown only here",
+          "not_found",
+        ),
+      },
     ),
     async (c) => {
       const member = c.get("member");
@@ -106,21 +104,19 @@ export function signInLinksRouter() {
   );
 
   router.openapi(
-    createRoute(
-      audited(
-        "session.signed_out",
-        { target: ["member", "actor"] },
-        {
-          ...op(
-            "delete",
-            "/v1/manage/sessions",
-            "signOut",
-            "Sign out everywhere: end every dashboard session of the caller",
-          ),
-          request: { query: NoQuerySchema },
-          responses: noContent("Ended"),
-        },
-      ),
+    audited(
+      "session.signed_out",
+      { target: ["member", "actor"] },
+      {
+        ...op(
+          "delete",
+          "/v1/manage/sessions",
+          "signOut",
+          "Sign out everywhere: end every dashboard session of the caller",
+        ),
+        request: { query: NoQuerySchema },
+        responses: noContent("Ended"),
+      },
     ),
     async (c) => {
       await endSessionsOf(database(c.env), c.get("member").memberId);

@@ -110,31 +110,29 @@ chatRouter.openapi(rateRoute, async (c) => {
 });
 
 // Documented here; the handler below reads the upgrade itself (docs/api/conversations.md#socket-protocol).
-chatRouter.openAPIRegistry.registerPath(
-  createRoute({
-    method: "get",
-    path: "/v1/chat/sessions/{sessionId}/socket",
-    operationId: "connectChatSocket",
-    tags: ["Chat"],
-    security: [],
-    summary:
-      "The conversation's WebSocket (the session answer's socketUrl, with its one-time ticket)",
-    request: {
-      params: SessionIdParamSchema,
-      query: z.object({ ticket: z.string().openapi({ description: "One use, 60 s" }) }),
-    },
-    responses: {
-      101: { description: "Switching Protocols: the socket is open" },
-      ...errorResponses(
-        "not_found",
-        "upgrade_required",
-        "invalid_ticket",
-        "conversation_ended",
-        "too_many_connections",
-      ),
-    },
-  }),
-);
+chatRouter.openAPIRegistry.registerPath({
+  method: "get",
+  path: "/v1/chat/sessions/{sessionId}/socket",
+  operationId: "connectChatSocket",
+  tags: ["Chat"],
+  security: [],
+  summary:
+    "The conversation's WebSocket (the session answer's socketUrl, with its one-time ticket)",
+  request: {
+    params: SessionIdParamSchema,
+    query: z.object({ ticket: z.string().openapi({ description: "One use, 60 s" }) }),
+  },
+  responses: {
+    101: { description: "Switching Protocols: the socket is open" },
+    ...errorResponses(
+      "not_found",
+      "upgrade_required",
+      "invalid_ticket",
+      "conversation_ended",
+      "too_many_connections",
+    ),
+  },
+});
 
 chatRouter.get("/v1/chat/sessions/:sessionId/socket", async (c) => {
   const parsed = SessionIdParamSchema.safeParse({ sessionId: c.req.param("sessionId") });

@@ -3,7 +3,6 @@
  * `GET /v1/manage/event-endpoints/{id}/deliveries`, `POST …/deliveries/{deliveryId}/resend`,
  * `POST …/recover` and `POST …/test`. Members read; owners and admins act.
  */
-import { createRoute } from "@hono/zod-openapi";
 import { audited } from "../audit";
 import { type MemberEnv, requireWriter, writerWithJson } from "../auth";
 import { database } from "../db/database";
@@ -34,7 +33,7 @@ export function deliveriesRouter() {
   const router = createRouter<MemberEnv>();
 
   router.openapi(
-    createRoute({
+    {
       ...op(
         "get",
         `${PATH}/deliveries`,
@@ -43,7 +42,7 @@ export function deliveriesRouter() {
       ),
       request: { params: IdParamSchema, query: ListDeliveriesQuerySchema },
       responses: answers(200, DeliveryListSchema, "A page of deliveries", "not_found"),
-    }),
+    },
     async (c) => {
       const { workspaceId } = c.get("member");
       const page = await listDeliveries(
@@ -57,28 +56,26 @@ export function deliveriesRouter() {
   );
 
   router.openapi(
-    createRoute(
-      audited(
-        "event_delivery.resent",
-        { target: ["event_delivery", "param:deliveryId"] },
-        {
-          ...op(
-            "post",
-            `${PATH}/deliveries/{deliveryId}/resend`,
-            "resendDelivery",
-            "Send a delivery again now, its retry schedule started afresh",
-          ),
-          middleware: [requireWriter],
-          request: { params: DeliveryParamsSchema },
-          responses: answers(
-            202,
-            DeliverySchema,
-            "Queued; the delivery as it is now",
-            "not_found",
-            "endpoint_disabled",
-          ),
-        },
-      ),
+    audited(
+      "event_delivery.resent",
+      { target: ["event_delivery", "param:deliveryId"] },
+      {
+        ...op(
+          "post",
+          `${PATH}/deliveries/{deliveryId}/resend`,
+          "resendDelivery",
+          "Send a delivery again now, its retry schedule started afresh",
+        ),
+        middleware: [requireWriter],
+        request: { params: DeliveryParamsSchema },
+        responses: answers(
+          202,
+          DeliverySchema,
+          "Queued; the delivery as it is now",
+          "not_found",
+          "endpoint_disabled",
+        ),
+      },
     ),
     async (c) => {
       const { id, deliveryId } = c.req.valid("param");
@@ -87,22 +84,20 @@ export function deliveriesRouter() {
   );
 
   router.openapi(
-    createRoute(
-      audited(
-        "event_endpoint.recovered",
-        { target: ["event_endpoint", "param:id"] },
-        {
-          ...op(
-            "post",
-            `${PATH}/recover`,
-            "recoverDeliveries",
-            "Send again every failed delivery created since a time",
-          ),
-          middleware: writerWithJson(1_024),
-          request: { params: IdParamSchema, body: jsonRequest(RecoverSchema) },
-          responses: answers(202, RecoveredSchema, "Queued", "not_found", "endpoint_disabled"),
-        },
-      ),
+    audited(
+      "event_endpoint.recovered",
+      { target: ["event_endpoint", "param:id"] },
+      {
+        ...op(
+          "post",
+          `${PATH}/recover`,
+          "recoverDeliveries",
+          "Send again every failed delivery created since a time",
+        ),
+        middleware: writerWithJson(1_024),
+        request: { params: IdParamSchema, body: jsonRequest(RecoverSchema) },
+        responses: answers(202, RecoveredSchema, "Queued", "not_found", "endpoint_disabled"),
+      },
     ),
     async (c) => {
       const since = Date.parse(c.req.valid("json").since);
@@ -117,27 +112,20 @@ export function deliveriesRouter() {
   );
 
   router.openapi(
-    createRoute(
-      audited(
-        "event_endpoint.test_sent",
-        { target: ["event_endpoint", "param:id"] },
-        {
-          ...op(
-            "post",
-            `${PATH}/test`,
-            "testEventEndpoint",
-            "Send an event.test event now; answers with its delivery after the attempt",
-          ),
-          middleware: [requireWriter],
-          request: { params: IdParamSchema },
-          responses: answers(
-            200,
-            DeliverySchema,
-            "The delivery, with its one attempt",
-            "not_found",
-          ),
-        },
-      ),
+    audited(
+      "event_endpoint.test_sent",
+      { target: ["event_endpoint", "param:id"] },
+      {
+        ...op(
+          "post",
+          `${PATH}/test`,
+          "testEventEndpoint",
+          "Send an event.test event now; answers with its delivery after the attempt",
+        ),
+        middleware: [requireWriter],
+        request: { params: IdParamSchema },
+        responses: answers(200, DeliverySchema, "The delivery, with its one attempt", "not_found"),
+      },
     ),
     async (c) =>
       c.json(await sendTestEvent(c.env, c.get("member").workspaceId, c.req.valid("param").id), 200),

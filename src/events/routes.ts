@@ -3,7 +3,7 @@
  * (docs/events.md#event-endpoints). Members read; owners and admins register, change, rotate and
  * delete. Never a widget key (it is refused on every management route).
  */
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { audited } from "../audit";
 import { type MemberEnv, requireWriter, writerWithJson } from "../auth";
 import { database } from "../db/database";
@@ -42,22 +42,20 @@ export function eventEndpointsRouter() {
   const router = createRouter<MemberEnv>();
 
   router.openapi(
-    createRoute(
-      audited(
-        "event_endpoint.created",
-        { target: ["event_endpoint", "response:id"] },
-        {
-          ...op(
-            "post",
-            PATH,
-            "createEventEndpoint",
-            "Register an event endpoint (owners and admins); the secret is shown only here",
-          ),
-          middleware: writerWithJson(16_384),
-          request: { body: jsonRequest(CreateEventEndpointSchema) },
-          responses: answers(201, EventEndpointWithSecretSchema, "Registered"),
-        },
-      ),
+    audited(
+      "event_endpoint.created",
+      { target: ["event_endpoint", "response:id"] },
+      {
+        ...op(
+          "post",
+          PATH,
+          "createEventEndpoint",
+          "Register an event endpoint (owners and admins); the secret is shown only here",
+        ),
+        middleware: writerWithJson(16_384),
+        request: { body: jsonRequest(CreateEventEndpointSchema) },
+        responses: answers(201, EventEndpointWithSecretSchema, "Registered"),
+      },
     ),
     async (c) => {
       const { workspaceId } = c.get("member");
@@ -74,11 +72,11 @@ export function eventEndpointsRouter() {
   );
 
   router.openapi(
-    createRoute({
+    {
       ...op("get", PATH, "listEventEndpoints", "List event endpoints (never their secrets)"),
       request: { query: EndpointListQuery },
       responses: answers(200, EventEndpointListSchema, "Endpoints, newest first"),
-    }),
+    },
     async (c) =>
       c.json(
         await listEndpoints(database(c.env), c.get("member").workspaceId, c.req.valid("query")),
@@ -87,11 +85,11 @@ export function eventEndpointsRouter() {
   );
 
   router.openapi(
-    createRoute({
+    {
       ...op("get", `${PATH}/{id}`, "getEventEndpoint", "Read an event endpoint"),
       request: { params: IdParamSchema },
       responses: answers(200, EventEndpointSchema, "The endpoint", "not_found"),
-    }),
+    },
     async (c) =>
       c.json(
         await getEndpoint(database(c.env), c.get("member").workspaceId, c.req.valid("param").id),
@@ -100,22 +98,20 @@ export function eventEndpointsRouter() {
   );
 
   router.openapi(
-    createRoute(
-      audited(
-        "event_endpoint.updated",
-        { target: ["event_endpoint", "param:id"] },
-        {
-          ...op(
-            "patch",
-            `${PATH}/{id}`,
-            "updateEventEndpoint",
-            "Change an event endpoint: url, events, description, status, includeTranscript",
-          ),
-          middleware: writerWithJson(16_384),
-          request: { params: IdParamSchema, body: jsonRequest(UpdateEventEndpointSchema) },
-          responses: answers(200, EventEndpointSchema, "Changed", "not_found"),
-        },
-      ),
+    audited(
+      "event_endpoint.updated",
+      { target: ["event_endpoint", "param:id"] },
+      {
+        ...op(
+          "patch",
+          `${PATH}/{id}`,
+          "updateEventEndpoint",
+          "Change an event endpoint: url, events, description, status, includeTranscript",
+        ),
+        middleware: writerWithJson(16_384),
+        request: { params: IdParamSchema, body: jsonRequest(UpdateEventEndpointSchema) },
+        responses: answers(200, EventEndpointSchema, "Changed", "not_found"),
+      },
     ),
     async (c) => {
       const { workspaceId } = c.get("member");
@@ -129,17 +125,15 @@ export function eventEndpointsRouter() {
   );
 
   router.openapi(
-    createRoute(
-      audited(
-        "event_endpoint.deleted",
-        { target: ["event_endpoint", "param:id"] },
-        {
-          ...op("delete", `${PATH}/{id}`, "deleteEventEndpoint", "Delete an event endpoint"),
-          middleware: [requireWriter],
-          request: { params: IdParamSchema },
-          responses: noContent("Deleted", "not_found"),
-        },
-      ),
+    audited(
+      "event_endpoint.deleted",
+      { target: ["event_endpoint", "param:id"] },
+      {
+        ...op("delete", `${PATH}/{id}`, "deleteEventEndpoint", "Delete an event endpoint"),
+        middleware: [requireWriter],
+        request: { params: IdParamSchema },
+        responses: noContent("Deleted", "not_found"),
+      },
     ),
     async (c) => {
       await deleteEndpoint(database(c.env), c.get("member").workspaceId, c.req.valid("param").id);
@@ -148,27 +142,25 @@ export function eventEndpointsRouter() {
   );
 
   router.openapi(
-    createRoute(
-      audited(
-        "event_endpoint.secret_rotated",
-        { target: ["event_endpoint", "param:id"] },
-        {
-          ...op(
-            "post",
-            `${PATH}/{id}/rotate-secret`,
-            "rotateEventEndpointSecret",
-            "Rotate the signing secret; the old one keeps signing alongside for 24 hours",
-          ),
-          middleware: [requireWriter],
-          request: { params: IdParamSchema },
-          responses: answers(
-            200,
-            EventEndpointWithSecretSchema,
-            "The new secret, shown only here",
-            "not_found",
-          ),
-        },
-      ),
+    audited(
+      "event_endpoint.secret_rotated",
+      { target: ["event_endpoint", "param:id"] },
+      {
+        ...op(
+          "post",
+          `${PATH}/{id}/rotate-secret`,
+          "rotateEventEndpointSecret",
+          "Rotate the signing secret; the old one keeps signing alongside for 24 hours",
+        ),
+        middleware: [requireWriter],
+        request: { params: IdParamSchema },
+        responses: answers(
+          200,
+          EventEndpointWithSecretSchema,
+          "The new secret, shown only here",
+          "not_found",
+        ),
+      },
     ),
     async (c) => {
       const key = await keyring(c.env);

@@ -3,7 +3,6 @@
  * Admins `DELETE /v1/manage/links/{id}` and `POST /v1/manage/links/{id}/end`. The same services as
  * the launch API's, over the whole workspace; the look-up adds the conversation's messages.
  */
-import { createRoute } from "@hono/zod-openapi";
 import { audited } from "../audit";
 import type { MemberEnv } from "../auth";
 import { requireWriter } from "../auth";
@@ -31,7 +30,7 @@ export function linksRouter() {
   const router = createRouter<MemberEnv>();
 
   router.openapi(
-    createRoute({
+    {
       ...op(
         "get",
         "/v1/manage/links",
@@ -44,7 +43,7 @@ export function linksRouter() {
         LaunchListSchema,
         "A page of links with their metadata, as the launch API lists them",
       ),
-    }),
+    },
     async (c) => {
       const { workspaceId } = c.get("member");
       return c.json(
@@ -55,7 +54,7 @@ export function linksRouter() {
   );
 
   router.openapi(
-    createRoute({
+    {
       ...op(
         "get",
         "/v1/manage/links/{id}",
@@ -69,7 +68,7 @@ export function linksRouter() {
         "The link, without its token or parameters, and the messages once opened",
         "not_found",
       ),
-    }),
+    },
     async (c) => {
       const { workspaceId } = c.get("member");
       const link = await getWorkspaceLink(
@@ -84,25 +83,20 @@ export function linksRouter() {
   );
 
   router.openapi(
-    createRoute(
-      audited(
-        "link.revoked",
-        { target: ["link", "param:id"] },
-        {
-          ...op(
-            "delete",
-            "/v1/manage/links/{id}",
-            "revokeLink",
-            "Revoke a link (owners and admins; idempotent)",
-          ),
-          middleware: [requireWriter],
-          request: { params: IdParamSchema },
-          responses: noContent(
-            "Revoked, now or before; an open chat is closed at once",
-            "not_found",
-          ),
-        },
-      ),
+    audited(
+      "link.revoked",
+      { target: ["link", "param:id"] },
+      {
+        ...op(
+          "delete",
+          "/v1/manage/links/{id}",
+          "revokeLink",
+          "Revoke a link (owners and admins; idempotent)",
+        ),
+        middleware: [requireWriter],
+        request: { params: IdParamSchema },
+        responses: noContent("Revoked, now or before; an open chat is closed at once", "not_found"),
+      },
     ),
     async (c) => {
       const { workspaceId } = c.get("member");
@@ -113,28 +107,25 @@ export function linksRouter() {
   );
 
   router.openapi(
-    createRoute(
-      audited(
-        "link.ended",
-        { target: ["link", "param:id"] },
-        {
-          ...op(
-            "post",
-            "/v1/manage/links/{id}/end",
-            "endLink",
-            "End the link's conversation without revoking the link (owners and admins)",
-          ),
-          middleware: [requireWriter],
-          request: { params: IdParamSchema },
-          responses: {
-            204: {
-              description:
-                "Ended, now or before (an ended or revoked link has nothing left to end)",
-            },
-            ...errorResponses("not_found", "link_not_open"),
+    audited(
+      "link.ended",
+      { target: ["link", "param:id"] },
+      {
+        ...op(
+          "post",
+          "/v1/manage/links/{id}/end",
+          "endLink",
+          "End the link's conversation without revoking the link (owners and admins)",
+        ),
+        middleware: [requireWriter],
+        request: { params: IdParamSchema },
+        responses: {
+          204: {
+            description: "Ended, now or before (an ended or revoked link has nothing left to end)",
           },
+          ...errorResponses("not_found", "link_not_open"),
         },
-      ),
+      },
     ),
     async (c) => {
       const { workspaceId } = c.get("member");

@@ -173,7 +173,7 @@ type Method = "get" | "post" | "put" | "patch" | "delete";
 /**
  * The head every operation of one tag shares (tag, security scheme), so a route config names only
  * its own method, path, operationId and summary: `const op = operations("Agents", "memberToken")`,
- * then `createRoute({ ...op("get", "/v1/manage/agents", "listAgents", "List agents"), … })`.
+ * then `router.openapi({ ...op("get", "/v1/manage/agents", "listAgents", "…"), … }, handler)`.
  * @param schemes the security schemes src/platform/app.ts registers (`memberToken`, …), any one
  *   of which is accepted; none: an operation without a credential
  */

@@ -5,7 +5,7 @@
  * (members). The widget routes sit behind the launch API's checks (browser refusal, key, rate
  * limit), being under `/v1/widget/`.
  */
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { audited } from "../audit";
 import { type MemberEnv, writerWithJson } from "../auth";
 import type { LaunchEnv } from "../launch";
@@ -61,17 +61,15 @@ const summary = {
 /** The widget key's erasure routes, served by the hot app with the launch API (src/routes.ts). */
 export const widgetErasures = createRouter<LaunchEnv>();
 widgetErasures.openapi(
-  createRoute(
-    audited(
-      "erasure.requested",
-      { target: ["erasure", "response:id"] },
-      {
-        ...widget("post", "/v1/widget/erasures", "createErasure", summary.post),
-        middleware: jsonBody(4_096),
-        request: body,
-        responses: answers(202, RequestedErasureSchema, "Started"),
-      },
-    ),
+  audited(
+    "erasure.requested",
+    { target: ["erasure", "response:id"] },
+    {
+      ...widget("post", "/v1/widget/erasures", "createErasure", summary.post),
+      middleware: jsonBody(4_096),
+      request: body,
+      responses: answers(202, RequestedErasureSchema, "Started"),
+    },
   ),
   async (c) => {
     const { workspaceId } = c.var.widgetKey;
@@ -80,11 +78,11 @@ widgetErasures.openapi(
   },
 );
 widgetErasures.openapi(
-  createRoute({
+  {
     ...widget("get", "/v1/widget/erasures/{id}", "getErasure", summary.get),
     request: { params: IdParamSchema, query: NoQuerySchema },
     responses: answers(200, ErasureSchema, "The erasure", "not_found"),
-  }),
+  },
   async (c) =>
     c.json(await getErasure(c.env, c.var.widgetKey.workspaceId, c.req.valid("param").id), 200),
 );
@@ -93,22 +91,20 @@ widgetErasures.openapi(
 export function memberErasuresRouter() {
   const router = createRouter<MemberEnv>();
   router.openapi(
-    createRoute(
-      audited(
-        "erasure.requested",
-        { target: ["erasure", "response:id"] },
-        {
-          ...member(
-            "post",
-            "/v1/manage/erasures",
-            "createManageErasure",
-            `${summary.post} (Owners and Admins)`,
-          ),
-          middleware: writerWithJson(4_096),
-          request: body,
-          responses: answers(202, RequestedErasureSchema, "Started"),
-        },
-      ),
+    audited(
+      "erasure.requested",
+      { target: ["erasure", "response:id"] },
+      {
+        ...member(
+          "post",
+          "/v1/manage/erasures",
+          "createManageErasure",
+          `${summary.post} (Owners and Admins)`,
+        ),
+        middleware: writerWithJson(4_096),
+        request: body,
+        responses: answers(202, RequestedErasureSchema, "Started"),
+      },
     ),
     async (c) => {
       const { externalId } = c.req.valid("json");
@@ -116,11 +112,11 @@ export function memberErasuresRouter() {
     },
   );
   router.openapi(
-    createRoute({
+    {
       ...member("get", "/v1/manage/erasures/{id}", "getManageErasure", summary.get),
       request: { params: IdParamSchema, query: NoQuerySchema },
       responses: answers(200, ErasureSchema, "The erasure", "not_found"),
-    }),
+    },
     async (c) =>
       c.json(await getErasure(c.env, c.get("member").workspaceId, c.req.valid("param").id), 200),
   );

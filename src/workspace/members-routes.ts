@@ -3,7 +3,7 @@
  * /v1/manage/me` (docs/api/manage.md#members).
  */
 
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { audited } from "../audit";
 import type { MemberEnv } from "../auth";
 import { requireWriter, writerWithJson } from "../auth";
@@ -39,22 +39,20 @@ export function membersRouter() {
   const router = createRouter<MemberEnv>();
 
   router.openapi(
-    createRoute(
-      audited(
-        "member.invited",
-        { target: ["member", "response:member.id"] },
-        {
-          ...op("post", "/v1/manage/members", "createMember", "Add an admin or member"),
-          middleware: writerWithJson(32_768),
-          request: { body: jsonRequest(CreateMemberSchema) },
-          responses: answers(
-            201,
-            CreatedMemberSchema,
-            "Added; memberToken is shown once",
-            "member_exists",
-          ),
-        },
-      ),
+    audited(
+      "member.invited",
+      { target: ["member", "response:member.id"] },
+      {
+        ...op("post", "/v1/manage/members", "createMember", "Add an admin or member"),
+        middleware: writerWithJson(32_768),
+        request: { body: jsonRequest(CreateMemberSchema) },
+        responses: answers(
+          201,
+          CreatedMemberSchema,
+          "Added; memberToken is shown once",
+          "member_exists",
+        ),
+      },
     ),
     async (c) =>
       c.json(
@@ -69,11 +67,11 @@ export function membersRouter() {
   );
 
   router.openapi(
-    createRoute({
+    {
       ...op("get", "/v1/manage/members", "listMembers", "List members"),
       request: { query: PageQuerySchema },
       responses: answers(200, pageSchema("MemberList", MemberSchema), "Members, oldest first"),
-    }),
+    },
     async (c) =>
       c.json(
         await listMembers(database(c.env), c.get("member").workspaceId, c.req.valid("query")),
@@ -82,7 +80,7 @@ export function membersRouter() {
   );
 
   router.openapi(
-    createRoute({
+    {
       ...op("get", "/v1/manage/me", "getMe", "The caller and its workspace"),
       request: { query: NoQuerySchema },
       responses: answers(
@@ -90,7 +88,7 @@ export function membersRouter() {
         z.object({ member: MemberSchema, workspace: WorkspaceSchema }).openapi("Me"),
         "The caller",
       ),
-    }),
+    },
     async (c) => {
       const { workspaceId, memberId } = c.get("member");
       return c.json(await whoAmI(database(c.env), workspaceId, memberId), 200);
@@ -98,22 +96,20 @@ export function membersRouter() {
   );
 
   router.openapi(
-    createRoute(
-      audited(
-        "member.removed",
-        { target: ["member", "param:id"] },
-        {
-          ...op(
-            "delete",
-            "/v1/manage/members/{id}",
-            "deleteMember",
-            "Remove a member; their token stops working, keys they created keep working",
-          ),
-          middleware: [requireWriter],
-          request: { params: IdParamSchema },
-          responses: noContent("Removed", "not_found", "cannot_remove_owner"),
-        },
-      ),
+    audited(
+      "member.removed",
+      { target: ["member", "param:id"] },
+      {
+        ...op(
+          "delete",
+          "/v1/manage/members/{id}",
+          "deleteMember",
+          "Remove a member; their token stops working, keys they created keep working",
+        ),
+        middleware: [requireWriter],
+        request: { params: IdParamSchema },
+        responses: noContent("Removed", "not_found", "cannot_remove_owner"),
+      },
     ),
     async (c) => {
       await removeMember(database(c.env), c.get("member").workspaceId, c.req.valid("param").id);
@@ -122,28 +118,26 @@ export function membersRouter() {
   );
 
   router.openapi(
-    createRoute(
-      audited(
-        "member.role_changed",
-        { target: ["member", "param:id"] },
-        {
-          ...op(
-            "patch",
-            "/v1/manage/members/{id}",
-            "updateMember",
-            "Change a member's role to admin or member; the owner's cannot be changed",
-          ),
-          middleware: writerWithJson(32_768),
-          request: { params: IdParamSchema, body: jsonRequest(ChangeMemberRoleSchema) },
-          responses: answers(
-            200,
-            MemberSchema,
-            "The member with the new role, which applies from their next request",
-            "not_found",
-            "cannot_change_owner",
-          ),
-        },
-      ),
+    audited(
+      "member.role_changed",
+      { target: ["member", "param:id"] },
+      {
+        ...op(
+          "patch",
+          "/v1/manage/members/{id}",
+          "updateMember",
+          "Change a member's role to admin or member; the owner's cannot be changed",
+        ),
+        middleware: writerWithJson(32_768),
+        request: { params: IdParamSchema, body: jsonRequest(ChangeMemberRoleSchema) },
+        responses: answers(
+          200,
+          MemberSchema,
+          "The member with the new role, which applies from their next request",
+          "not_found",
+          "cannot_change_owner",
+        ),
+      },
     ),
     async (c) =>
       c.json(

@@ -3,7 +3,7 @@
  * series, a point per hour or day. Any member reads their own workspace's; never a widget key
  * (refused on every management route).
  */
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import type { MemberEnv } from "../auth";
 import { createRouter } from "../platform/app";
 import { answers, operations } from "../platform/openapi";
@@ -73,7 +73,7 @@ export function metricsRouter() {
 
   const router = createRouter<MemberEnv>();
   router.openapi(
-    createRoute({
+    {
       ...op(
         "get",
         "/v1/manage/metrics",
@@ -83,7 +83,7 @@ export function metricsRouter() {
       description: `At most ${METRICS_LIMITS.maxPoints} points and 400 days (hours are kept 400 days); ratings are not counted yet. See docs/operations.md#metrics.`,
       request: { query: QuerySchema },
       responses: answers(200, MetricsSchema, "The series"),
-    }),
+    },
     async (c) => {
       const window = metricsWindow(c.req.valid("query"));
       return c.json(await workspaceMetrics(c.env, c.get("member").workspaceId, window), 200);

@@ -2,7 +2,7 @@
  * The operator's reseal job (docs/security.md#rotating-keys): `POST /v1/operator/reseal` starts it
  * in the background, `GET /v1/operator/reseal/{id}` tells how far it got. Operator token only.
  */
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { audited } from "../audit";
 import { requireOperator } from "../auth";
 import { createRouter } from "../platform/app";
@@ -48,21 +48,19 @@ export function resealRouter() {
   router.use("/v1/operator/reseal/*", requireOperator);
 
   router.openapi(
-    createRoute(
-      audited(
-        "reseal.started",
-        { target: ["reseal", "response:id"] },
-        {
-          ...op(
-            "post",
-            "/v1/operator/reseal",
-            "startReseal",
-            "Seal every stored value again under the current SECRETS_KEY, in the background (while one runs, that one is returned)",
-          ),
-          request: { query: NoQuerySchema },
-          responses: answers(202, ResealJobSchema, "Started; poll it with its id"),
-        },
-      ),
+    audited(
+      "reseal.started",
+      { target: ["reseal", "response:id"] },
+      {
+        ...op(
+          "post",
+          "/v1/operator/reseal",
+          "startReseal",
+          "Seal every stored value again under the current SECRETS_KEY, in the background (while one runs, that one is returned)",
+        ),
+        request: { query: NoQuerySchema },
+        responses: answers(202, ResealJobSchema, "Started; poll it with its id"),
+      },
     ),
     async (c) => {
       // One object for every reseal: asked while one runs, it answers with that one.
@@ -72,11 +70,11 @@ export function resealRouter() {
   );
 
   router.openapi(
-    createRoute({
+    {
       ...op("get", "/v1/operator/reseal/{id}", "getReseal", "How far a reseal job got"),
       request: { params: IdParamSchema, query: NoQuerySchema },
       responses: answers(200, ResealJobSchema, "The job", "not_found"),
-    }),
+    },
     async (c) => {
       const { id } = c.req.valid("param");
       const job = /^rsl_[0-9A-Za-z]{22}$/.test(id)

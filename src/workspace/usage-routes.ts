@@ -2,7 +2,7 @@
  * `GET /v1/manage/usage` (docs/api/manage.md#usage): how close the workspace is to its limits, as
  * its link ledger counts them: pending, unexpired links against the cap. Any member may read it.
  */
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import type { MemberEnv } from "../auth";
 import { linkLedger } from "../launch/ledger/client";
 import { createRouter } from "../platform/app";
@@ -25,11 +25,11 @@ export function usageRouter() {
   const router = createRouter<MemberEnv>();
 
   router.openapi(
-    createRoute({
+    {
       ...op("get", "/v1/manage/usage", "getUsage", "The workspace's usage of its limits"),
       request: { query: NoQuerySchema },
       responses: answers(200, UsageSchema, "Usage"),
-    }),
+    },
     async (c) => {
       const { workspaceId } = c.get("member");
       return c.json(await linkLedger(c.env, workspaceId).usage(workspaceId), 200);

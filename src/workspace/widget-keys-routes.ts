@@ -1,6 +1,5 @@
 /** Widget keys: `POST/GET /v1/manage/widget-keys`, `DELETE /v1/manage/widget-keys/{id}` (docs/api/manage.md). */
 
-import { createRoute } from "@hono/zod-openapi";
 import { audited } from "../audit";
 import type { MemberEnv } from "../auth";
 import { requireWriter, writerWithJson } from "../auth";
@@ -20,22 +19,20 @@ export function widgetKeysRouter() {
   const router = createRouter<MemberEnv>();
 
   router.openapi(
-    createRoute(
-      audited(
-        "widget_key.created",
-        { target: ["widget_key", "response:id"] },
-        {
-          ...op(
-            "post",
-            "/v1/manage/widget-keys",
-            "createWidgetKey",
-            "Create a widget key (owners and admins)",
-          ),
-          middleware: writerWithJson(32_768),
-          request: { body: jsonRequest(CreateWidgetKeySchema) },
-          responses: answers(201, CreatedWidgetKeySchema, "Created; `key` is shown only here"),
-        },
-      ),
+    audited(
+      "widget_key.created",
+      { target: ["widget_key", "response:id"] },
+      {
+        ...op(
+          "post",
+          "/v1/manage/widget-keys",
+          "createWidgetKey",
+          "Create a widget key (owners and admins)",
+        ),
+        middleware: writerWithJson(32_768),
+        request: { body: jsonRequest(CreateWidgetKeySchema) },
+        responses: answers(201, CreatedWidgetKeySchema, "Created; `key` is shown only here"),
+      },
     ),
     async (c) => {
       const member = c.get("member");
@@ -50,7 +47,7 @@ export function widgetKeysRouter() {
   );
 
   router.openapi(
-    createRoute({
+    {
       ...op(
         "get",
         "/v1/manage/widget-keys",
@@ -59,7 +56,7 @@ export function widgetKeysRouter() {
       ),
       request: { query: PageQuerySchema },
       responses: answers(200, pageSchema("WidgetKeyList", WidgetKeySchema), "Keys, oldest first"),
-    }),
+    },
     async (c) =>
       c.json(
         await listWidgetKeys(database(c.env), c.get("member").workspaceId, c.req.valid("query")),
@@ -68,22 +65,20 @@ export function widgetKeysRouter() {
   );
 
   router.openapi(
-    createRoute(
-      audited(
-        "widget_key.revoked",
-        { target: ["widget_key", "param:id"] },
-        {
-          ...op(
-            "delete",
-            "/v1/manage/widget-keys/{id}",
-            "revokeWidgetKey",
-            "Revoke a widget key (idempotent)",
-          ),
-          middleware: [requireWriter],
-          request: { params: IdParamSchema },
-          responses: noContent("Revoked", "not_found"),
-        },
-      ),
+    audited(
+      "widget_key.revoked",
+      { target: ["widget_key", "param:id"] },
+      {
+        ...op(
+          "delete",
+          "/v1/manage/widget-keys/{id}",
+          "revokeWidgetKey",
+          "Revoke a widget key (idempotent)",
+        ),
+        middleware: [requireWriter],
+        request: { params: IdParamSchema },
+        responses: noContent("Revoked", "not_found"),
+      },
     ),
     async (c) => {
       const { workspaceId } = c.get("member");

@@ -3,7 +3,7 @@
  * the workspace's settings, today its retention (docs/api/manage.md#workspace,
  * docs/security.md#retention).
  */
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { audited } from "../audit";
 import { type MemberEnv, writerWithJson } from "../auth";
 import { MAX_RETENTION_DAYS, RETENTION_DEFAULTS } from "../db/retention";
@@ -48,30 +48,28 @@ export function workspaceRouter() {
 
   const router = createRouter<MemberEnv>();
   router.openapi(
-    createRoute({
+    {
       ...op("get", PATH, "getWorkspace", "The workspace and its settings"),
       request: { query: NoQuerySchema },
       responses: answers(200, WorkspaceSettingsSchema, "The workspace"),
-    }),
+    },
     async (c) => c.json(await getWorkspace(c.env, c.get("member").workspaceId), 200),
   );
   router.openapi(
-    createRoute(
-      audited(
-        "workspace.updated",
-        { target: ["workspace", "response:id"] },
-        {
-          ...op(
-            "patch",
-            PATH,
-            "updateWorkspace",
-            "Change the workspace's retention (Owners and Admins)",
-          ),
-          middleware: writerWithJson(4_096),
-          request: { body: jsonRequest(UpdateWorkspaceSchema) },
-          responses: answers(200, WorkspaceSettingsSchema, "The changed workspace"),
-        },
-      ),
+    audited(
+      "workspace.updated",
+      { target: ["workspace", "response:id"] },
+      {
+        ...op(
+          "patch",
+          PATH,
+          "updateWorkspace",
+          "Change the workspace's retention (Owners and Admins)",
+        ),
+        middleware: writerWithJson(4_096),
+        request: { body: jsonRequest(UpdateWorkspaceSchema) },
+        responses: answers(200, WorkspaceSettingsSchema, "The changed workspace"),
+      },
     ),
     async (c) => {
       const { retention } = c.req.valid("json");

@@ -4,7 +4,6 @@
  * channel's widget. The stand-in page showing it is `GET /app/preview/{linkId}`
  * (src/workspace/dashboard-routes.ts).
  */
-import { createRoute } from "@hono/zod-openapi";
 import { audited } from "../../audit";
 import type { MemberEnv } from "../../auth";
 import { database } from "../../db/database";
@@ -33,31 +32,29 @@ export function previewRouter() {
   const router = createRouter<MemberEnv>();
 
   router.openapi(
-    createRoute(
-      audited(
-        "channel.preview_link_created",
-        { target: ["channel", "param:channelId"], statuses: [201] },
-        {
-          ...op(
-            "post",
-            "/v1/manage/agents/{id}/channels/{channelId}/preview-link",
-            "createChannelPreviewLink",
-            "Get a preview link of your own on a widget channel (any member)",
+    audited(
+      "channel.preview_link_created",
+      { target: ["channel", "param:channelId"], statuses: [201] },
+      {
+        ...op(
+          "post",
+          "/v1/manage/agents/{id}/channels/{channelId}/preview-link",
+          "createChannelPreviewLink",
+          "Get a preview link of your own on a widget channel (any member)",
+        ),
+        middleware: jsonBody(MAX_LAUNCH_BODY_BYTES),
+        request: { params: PreviewParamsSchema, body: jsonRequest(PreviewLinkRequestSchema) },
+        responses: {
+          200: answer("Your live preview link with these values, given again"),
+          201: answer("A new preview link; your older live previews on the channel are revoked"),
+          ...errorResponses(
+            "not_found",
+            "invalid_parameters",
+            "too_many_pending_links",
+            "rate_limited",
           ),
-          middleware: jsonBody(MAX_LAUNCH_BODY_BYTES),
-          request: { params: PreviewParamsSchema, body: jsonRequest(PreviewLinkRequestSchema) },
-          responses: {
-            200: answer("Your live preview link with these values, given again"),
-            201: answer("A new preview link; your older live previews on the channel are revoked"),
-            ...errorResponses(
-              "not_found",
-              "invalid_parameters",
-              "too_many_pending_links",
-              "rate_limited",
-            ),
-          },
         },
-      ),
+      },
     ),
     async (c) => {
       const input = c.req.valid("json");

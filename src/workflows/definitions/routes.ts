@@ -1,6 +1,5 @@
 /** Workflows: `/v1/manage/workflows[/{id}[/start|/stop]]` (docs/api/manage.md); executions are in `executions.ts`. */
 
-import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { audited } from "../../audit";
 import type { MemberEnv } from "../../auth";
@@ -54,17 +53,15 @@ export function workflowsRouter() {
   router.openAPIRegistry.register(WORKFLOW_NODE, workflowNodeSchema());
 
   router.openapi(
-    createRoute(
-      audited(
-        "workflow.created",
-        { target: ["workflow", "response:id"] },
-        {
-          ...op("post", "/v1/manage/workflows", "createWorkflow", "Create a workflow (stopped)"),
-          middleware: writerWithJson(262_144),
-          request: body,
-          responses: answers(201, WorkflowSchema, "Created", "slug_taken"),
-        },
-      ),
+    audited(
+      "workflow.created",
+      { target: ["workflow", "response:id"] },
+      {
+        ...op("post", "/v1/manage/workflows", "createWorkflow", "Create a workflow (stopped)"),
+        middleware: writerWithJson(262_144),
+        request: body,
+        responses: answers(201, WorkflowSchema, "Created", "slug_taken"),
+      },
     ),
     async (c) => {
       const { workspaceId } = c.get("member");
@@ -79,7 +76,7 @@ export function workflowsRouter() {
   );
 
   router.openapi(
-    createRoute({
+    {
       ...op("get", "/v1/manage/workflows", "listWorkflows", "List workflows"),
       request: { query: PageQuerySchema },
       responses: answers(
@@ -87,7 +84,7 @@ export function workflowsRouter() {
         pageSchema("WorkflowList", WorkflowSchema),
         "Workflows, oldest first",
       ),
-    }),
+    },
     async (c) =>
       c.json(
         await listWorkflows(
@@ -101,11 +98,11 @@ export function workflowsRouter() {
   );
 
   router.openapi(
-    createRoute({
+    {
       ...op("get", "/v1/manage/workflows/{id}", "getWorkflow", "Read a workflow"),
       request: { params: IdParamSchema },
       responses: answers(200, WorkflowSchema, "The workflow", "not_found"),
-    }),
+    },
     async (c) => {
       const { workspaceId } = c.get("member");
       return c.json(
@@ -121,22 +118,20 @@ export function workflowsRouter() {
   );
 
   router.openapi(
-    createRoute(
-      audited(
-        "workflow.updated",
-        { target: ["workflow", "param:id"] },
-        {
-          ...op(
-            "put",
-            "/v1/manage/workflows/{id}",
-            "updateWorkflow",
-            "Replace a workflow's name, slug and definition",
-          ),
-          middleware: writerWithJson(262_144),
-          request: { params: IdParamSchema, ...body },
-          responses: answers(200, WorkflowSchema, "The workflow", "not_found", "slug_taken"),
-        },
-      ),
+    audited(
+      "workflow.updated",
+      { target: ["workflow", "param:id"] },
+      {
+        ...op(
+          "put",
+          "/v1/manage/workflows/{id}",
+          "updateWorkflow",
+          "Replace a workflow's name, slug and definition",
+        ),
+        middleware: writerWithJson(262_144),
+        request: { params: IdParamSchema, ...body },
+        responses: answers(200, WorkflowSchema, "The workflow", "not_found", "slug_taken"),
+      },
     ),
     async (c) => {
       const { workspaceId } = c.get("member");
@@ -153,22 +148,20 @@ export function workflowsRouter() {
   );
 
   router.openapi(
-    createRoute(
-      audited(
-        "workflow.deleted",
-        { target: ["workflow", "param:id"] },
-        {
-          ...op(
-            "delete",
-            "/v1/manage/workflows/{id}",
-            "deleteWorkflow",
-            "Delete a workflow and its executions",
-          ),
-          middleware: [requireWriter],
-          request: { params: IdParamSchema },
-          responses: noContent("Deleted", "not_found"),
-        },
-      ),
+    audited(
+      "workflow.deleted",
+      { target: ["workflow", "param:id"] },
+      {
+        ...op(
+          "delete",
+          "/v1/manage/workflows/{id}",
+          "deleteWorkflow",
+          "Delete a workflow and its executions",
+        ),
+        middleware: [requireWriter],
+        request: { params: IdParamSchema },
+        responses: noContent("Deleted", "not_found"),
+      },
     ),
     async (c) => {
       await deleteWorkflow(
@@ -186,24 +179,22 @@ export function workflowsRouter() {
     ["stop", "stopped", "workflow.stopped"],
   ] as const) {
     router.openapi(
-      createRoute(
-        audited(
-          recorded,
-          { target: ["workflow", "param:id"] },
-          {
-            ...op(
-              "post",
-              `/v1/manage/workflows/{id}/${action}`,
-              `${action}Workflow`,
-              action === "start"
-                ? "Start: its webhooks accept requests"
-                : "Stop: its webhooks accept nothing",
-            ),
-            middleware: [requireWriter],
-            request: { params: IdParamSchema },
-            responses: answers(200, WorkflowSchema, "The workflow", "not_found"),
-          },
-        ),
+      audited(
+        recorded,
+        { target: ["workflow", "param:id"] },
+        {
+          ...op(
+            "post",
+            `/v1/manage/workflows/{id}/${action}`,
+            `${action}Workflow`,
+            action === "start"
+              ? "Start: its webhooks accept requests"
+              : "Stop: its webhooks accept nothing",
+          ),
+          middleware: [requireWriter],
+          request: { params: IdParamSchema },
+          responses: answers(200, WorkflowSchema, "The workflow", "not_found"),
+        },
       ),
       async (c) => {
         const { workspaceId } = c.get("member");

@@ -3,7 +3,6 @@
  * replays (docs/api/manage.md, docs/api/webhooks.md, docs/webhooks.md#replay).
  */
 
-import { createRoute } from "@hono/zod-openapi";
 import { audited } from "../../audit";
 import type { MemberEnv } from "../../auth";
 import { writerWithJson } from "../../auth";
@@ -36,7 +35,7 @@ export function executionsRouter() {
   const router = createRouter<MemberEnv>();
 
   router.openapi(
-    createRoute({
+    {
       ...op(
         "get",
         "/v1/manage/workflows/{id}/executions",
@@ -45,7 +44,7 @@ export function executionsRouter() {
       ),
       request: { params: IdParamSchema, query: ExecutionListQuerySchema },
       responses: answers(200, ExecutionListSchema, "Executions", "not_found"),
-    }),
+    },
     async (c) => {
       const id = c.req.valid("param").id;
       const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
@@ -54,7 +53,7 @@ export function executionsRouter() {
   );
 
   router.openapi(
-    createRoute({
+    {
       ...op(
         "get",
         "/v1/manage/workflows/{id}/executions/{executionId}",
@@ -63,7 +62,7 @@ export function executionsRouter() {
       ),
       request: { params: ExecutionParams },
       responses: answers(200, ExecutionSchema, "The execution", "not_found"),
-    }),
+    },
     async (c) => {
       const { id, executionId } = c.req.valid("param");
       const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
@@ -72,33 +71,31 @@ export function executionsRouter() {
   );
 
   router.openapi(
-    createRoute(
-      audited(
-        "workflow.replayed",
-        { target: ["workflow", "param:id"] },
-        {
-          ...op(
-            "post",
-            "/v1/manage/workflows/{id}/executions/{executionId}/replay",
-            "replayExecution",
-            "Replay an execution: a new one with the same trigger input",
-          ),
-          description:
-            "On the definition the execution ran on (`original`, the default, also with no body) or the workflow's current one. Answers once the new execution is recorded, with its record (`replayOf` names the first). docs/webhooks.md#replay",
-          middleware: writerWithJson(4_096, { optional: true }),
-          request: {
-            params: ExecutionParams,
-            body: jsonRequest(ReplayInputSchema, { optional: true }),
-          },
-          responses: answers(
-            201,
-            ExecutionSchema,
-            "The new execution",
-            "not_found",
-            "replay_unavailable",
-          ),
+    audited(
+      "workflow.replayed",
+      { target: ["workflow", "param:id"] },
+      {
+        ...op(
+          "post",
+          "/v1/manage/workflows/{id}/executions/{executionId}/replay",
+          "replayExecution",
+          "Replay an execution: a new one with the same trigger input",
+        ),
+        description:
+          "On the definition the execution ran on (`original`, the default, also with no body) or the workflow's current one. Answers once the new execution is recorded, with its record (`replayOf` names the first). docs/webhooks.md#replay",
+        middleware: writerWithJson(4_096, { optional: true }),
+        request: {
+          params: ExecutionParams,
+          body: jsonRequest(ReplayInputSchema, { optional: true }),
         },
-      ),
+        responses: answers(
+          201,
+          ExecutionSchema,
+          "The new execution",
+          "not_found",
+          "replay_unavailable",
+        ),
+      },
     ),
     async (c) => {
       const { id, executionId } = c.req.valid("param");
@@ -110,24 +107,22 @@ export function executionsRouter() {
   );
 
   router.openapi(
-    createRoute(
-      audited(
-        "workflow.replayed",
-        { target: ["workflow", "param:id"] },
-        {
-          ...op(
-            "post",
-            "/v1/manage/workflows/{id}/executions/replay",
-            "replayExecutions",
-            "Replay the failed executions started in a time window, in the background",
-          ),
-          description:
-            "Queues a replay of every failed execution started from `since` until `until` (default: now), oldest first, at most 1,000 (per runner of a workflow spread over several); they start one after another. docs/webhooks.md#replay",
-          middleware: writerWithJson(4_096),
-          request: { params: IdParamSchema, body: jsonRequest(BulkReplayInputSchema) },
-          responses: answers(202, BulkReplaySchema, "Queued", "not_found"),
-        },
-      ),
+    audited(
+      "workflow.replayed",
+      { target: ["workflow", "param:id"] },
+      {
+        ...op(
+          "post",
+          "/v1/manage/workflows/{id}/executions/replay",
+          "replayExecutions",
+          "Replay the failed executions started in a time window, in the background",
+        ),
+        description:
+          "Queues a replay of every failed execution started from `since` until `until` (default: now), oldest first, at most 1,000 (per runner of a workflow spread over several); they start one after another. docs/webhooks.md#replay",
+        middleware: writerWithJson(4_096),
+        request: { params: IdParamSchema, body: jsonRequest(BulkReplayInputSchema) },
+        responses: answers(202, BulkReplaySchema, "Queued", "not_found"),
+      },
     ),
     async (c) => {
       const { id } = c.req.valid("param");

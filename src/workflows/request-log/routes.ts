@@ -3,7 +3,7 @@
  * `/v1/manage/workflows/{id}/requests[/{requestId}]` and
  * `/v1/manage/workflows/{id}/nodes/{key}/capture|samples|test-runs` (docs/webhooks.md#test-runs).
  */
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { audited } from "../../audit";
 import type { MemberEnv } from "../../auth";
 import { writerWithJson } from "../../auth";
@@ -51,7 +51,7 @@ export function requestsRouter() {
   const router = createRouter<MemberEnv>();
 
   router.openapi(
-    createRoute({
+    {
       ...op(
         "get",
         "/v1/manage/workflows/{id}/requests",
@@ -62,7 +62,7 @@ export function requestsRouter() {
         "Kept the workspace's requestLogDays (7 by default) or the newest 1,000 calls, whichever is less, per runner of a workflow spread over several (docs/webhooks.md#request-log).",
       request: { params: IdParamSchema, query: RequestListQuerySchema },
       responses: answers(200, RequestListSchema, "Logged calls", "not_found"),
-    }),
+    },
     async (c) => {
       const { id } = c.req.valid("param");
       const { workspaceId } = c.get("member");
@@ -73,7 +73,7 @@ export function requestsRouter() {
   );
 
   router.openapi(
-    createRoute({
+    {
       ...op(
         "get",
         "/v1/manage/workflows/{id}/requests/{requestId}",
@@ -87,7 +87,7 @@ export function requestsRouter() {
         query: NoQuerySchema,
       },
       responses: answers(200, LoggedRequestDetailSchema, "The call", "not_found"),
-    }),
+    },
     async (c) => {
       const { id, requestId } = c.req.valid("param");
       const { workspaceId } = c.get("member");
@@ -98,24 +98,22 @@ export function requestsRouter() {
   );
 
   router.openapi(
-    createRoute(
-      audited(
-        "workflow.capture_armed",
-        { target: ["workflow", "param:id"] },
-        {
-          ...op(
-            "post",
-            "/v1/manage/workflows/{id}/nodes/{key}/capture",
-            "captureNodeSample",
-            "Arm capture on a webhook node's test URL",
-          ),
-          description:
-            "Calls to `{APP_URL}/webhook-test/<workspace>/<workflow>/<node>` are stored as samples and answered 200 `{captured: true}`, even while the workflow is stopped, for the next `count` calls within `ttlSeconds`; otherwise that URL answers 404. Nothing runs unless `run` is true: then each captured call also starts a test execution of the saved definition (`mode: test`) and is answered `{captured: true, executionId}`. Arming again replaces the earlier arming (docs/webhooks.md#capture, docs/webhooks.md#test-runs).",
-          middleware: writerWithJson(4_096),
-          request: { params: NodeKeyParamsSchema, body: jsonRequest(CaptureInputSchema) },
-          responses: answers(201, CaptureSchema, "Armed", "not_found"),
-        },
-      ),
+    audited(
+      "workflow.capture_armed",
+      { target: ["workflow", "param:id"] },
+      {
+        ...op(
+          "post",
+          "/v1/manage/workflows/{id}/nodes/{key}/capture",
+          "captureNodeSample",
+          "Arm capture on a webhook node's test URL",
+        ),
+        description:
+          "Calls to `{APP_URL}/webhook-test/<workspace>/<workflow>/<node>` are stored as samples and answered 200 `{captured: true}`, even while the workflow is stopped, for the next `count` calls within `ttlSeconds`; otherwise that URL answers 404. Nothing runs unless `run` is true: then each captured call also starts a test execution of the saved definition (`mode: test`) and is answered `{captured: true, executionId}`. Arming again replaces the earlier arming (docs/webhooks.md#capture, docs/webhooks.md#test-runs).",
+        middleware: writerWithJson(4_096),
+        request: { params: NodeKeyParamsSchema, body: jsonRequest(CaptureInputSchema) },
+        responses: answers(201, CaptureSchema, "Armed", "not_found"),
+      },
     ),
     async (c) => {
       const { id, key } = c.req.valid("param");
@@ -134,7 +132,7 @@ export function requestsRouter() {
   );
 
   router.openapi(
-    createRoute({
+    {
       ...op(
         "get",
         "/v1/manage/workflows/{id}/nodes/{key}/samples",
@@ -143,7 +141,7 @@ export function requestsRouter() {
       ),
       request: { params: NodeKeyParamsSchema, query: SampleListQuerySchema },
       responses: answers(200, SampleListSchema, "Samples", "not_found"),
-    }),
+    },
     async (c) => {
       const { id, key } = c.req.valid("param");
       await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
@@ -152,34 +150,32 @@ export function requestsRouter() {
   );
 
   router.openapi(
-    createRoute(
-      audited(
-        "workflow.test_run",
-        { target: ["workflow", "param:id"] },
-        {
-          ...op(
-            "post",
-            "/v1/manage/workflows/{id}/nodes/{key}/test-runs",
-            "startTestRun",
-            "Run the saved workflow from a webhook node with a captured sample, as a test",
-          ),
-          description:
-            "Starts an execution of the saved definition with the sample `sampleId` (default: the node's newest), or the trigger input of `executionId` (an execution that started at this node), as the node's output, whether the workflow is running or stopped. It is marked `mode: test`: listed with the executions (`?mode=test`), left out of the metrics, not rate limited nor written to the request log. Answers once it is recorded; read it with getExecution (docs/webhooks.md#test-runs).",
-          middleware: writerWithJson(4_096, { optional: true }),
-          request: {
-            params: NodeKeyParamsSchema,
-            body: jsonRequest(TestRunInputSchema, { optional: true }),
-          },
-          responses: answers(
-            202,
-            TestRunSchema,
-            "Started (or queued behind the concurrency limit)",
-            "not_found",
-            "replay_unavailable",
-            "queue_full",
-          ),
+    audited(
+      "workflow.test_run",
+      { target: ["workflow", "param:id"] },
+      {
+        ...op(
+          "post",
+          "/v1/manage/workflows/{id}/nodes/{key}/test-runs",
+          "startTestRun",
+          "Run the saved workflow from a webhook node with a captured sample, as a test",
+        ),
+        description:
+          "Starts an execution of the saved definition with the sample `sampleId` (default: the node's newest), or the trigger input of `executionId` (an execution that started at this node), as the node's output, whether the workflow is running or stopped. It is marked `mode: test`: listed with the executions (`?mode=test`), left out of the metrics, not rate limited nor written to the request log. Answers once it is recorded; read it with getExecution (docs/webhooks.md#test-runs).",
+        middleware: writerWithJson(4_096, { optional: true }),
+        request: {
+          params: NodeKeyParamsSchema,
+          body: jsonRequest(TestRunInputSchema, { optional: true }),
         },
-      ),
+        responses: answers(
+          202,
+          TestRunSchema,
+          "Started (or queued behind the concurrency limit)",
+          "not_found",
+          "replay_unavailable",
+          "queue_full",
+        ),
+      },
     ),
     async (c) => {
       const { id, key } = c.req.valid("param");

@@ -3,7 +3,7 @@
  * 2). Values go in and never come out; the list shows names and times only.
  */
 
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { audited } from "../../audit";
 import type { MemberEnv } from "../../auth";
 import { requireWriter, writerWithJson } from "../../auth";
@@ -60,22 +60,20 @@ export function secretsRouter() {
   const router = createRouter<MemberEnv>();
 
   router.openapi(
-    createRoute(
-      audited(
-        "secret.set",
-        { target: ["secret", "param:name"] },
-        {
-          ...op(
-            "put",
-            "/v1/manage/secrets/{name}",
-            "putSecret",
-            "Create or replace a secret (owners and admins)",
-          ),
-          middleware: writerWithJson(65_536),
-          request: { params: SecretNameParamSchema, body: jsonRequest(PutSecretSchema) },
-          responses: noContent("Stored"),
-        },
-      ),
+    audited(
+      "secret.set",
+      { target: ["secret", "param:name"] },
+      {
+        ...op(
+          "put",
+          "/v1/manage/secrets/{name}",
+          "putSecret",
+          "Create or replace a secret (owners and admins)",
+        ),
+        middleware: writerWithJson(65_536),
+        request: { params: SecretNameParamSchema, body: jsonRequest(PutSecretSchema) },
+        responses: noContent("Stored"),
+      },
     ),
     async (c) => {
       const { workspaceId } = c.get("member");
@@ -92,11 +90,11 @@ export function secretsRouter() {
   );
 
   router.openapi(
-    createRoute({
+    {
       ...op("get", "/v1/manage/secrets", "listSecrets", "List secret names (never the values)"),
       request: { query: PageQuerySchema },
       responses: answers(200, pageSchema("SecretList", SecretSchema), "Secrets, sorted by name"),
-    }),
+    },
     async (c) =>
       c.json(
         await listSecretNames(database(c.env), c.get("member").workspaceId, c.req.valid("query")),
@@ -105,22 +103,20 @@ export function secretsRouter() {
   );
 
   router.openapi(
-    createRoute(
-      audited(
-        "secret.deleted",
-        { target: ["secret", "param:name"] },
-        {
-          ...op(
-            "delete",
-            "/v1/manage/secrets/{name}",
-            "deleteSecret",
-            "Delete a secret (owners and admins)",
-          ),
-          middleware: [requireWriter],
-          request: { params: SecretNameParamSchema },
-          responses: noContent("Deleted", "not_found"),
-        },
-      ),
+    audited(
+      "secret.deleted",
+      { target: ["secret", "param:name"] },
+      {
+        ...op(
+          "delete",
+          "/v1/manage/secrets/{name}",
+          "deleteSecret",
+          "Delete a secret (owners and admins)",
+        ),
+        middleware: [requireWriter],
+        request: { params: SecretNameParamSchema },
+        responses: noContent("Deleted", "not_found"),
+      },
     ),
     async (c) => {
       const { workspaceId } = c.get("member");

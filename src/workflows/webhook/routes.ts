@@ -2,7 +2,7 @@
  * The webhook receiver: `{APP_URL}/webhooks/<workspace>/<workflow>/<node key>`, any method, no
  * credentials (docs/api/webhooks.md#urls). Errors use the API's one envelope.
  */
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
@@ -163,99 +163,93 @@ webhooksRouter.all("/webhooks/:workspace/:workflow/:node", async (c) => {
 });
 
 // Documented once in the OpenAPI document; the route itself takes every method.
-webhooksRouter.openAPIRegistry.registerPath(
-  createRoute({
-    method: "post",
-    path: "/webhooks/{workspace}/{workflow}/{node}",
-    operationId: "receiveWebhook",
-    tags: ["Webhooks"],
-    security: [],
-    summary: "Webhook receiver (the node's httpMethod; no credentials)",
-    description:
-      "Starts an execution of a running workflow. `immediate`: 200 `{success, executionId}` at once, or the node's own reply. `lastNode`: 200 with the final node's output, 504 workflow_timeout (with `error.resultUrl`, `error.resultToken` and `Location`) or 500 workflow_failed (`error.executionId` names the execution; details carry it and the failing node). `responseNode`: the status, headers and body of the first respond node reached, as soon as it has run (the execution goes on; docs/webhooks.md#respond-node); without one, as lastNode. A Content-Encoding other than identity gets 415 unsupported_media_type. A node with `verify` refuses a call whose signature does not verify with 401 invalid_signature (docs/webhooks.md#signatures). With a handshake preset, a sender's handshake is answered as the sender asks, starting nothing, whatever the node's httpMethod; a refused one gets 403 handshake_refused (docs/webhooks.md#handshakes).",
-    request: {
-      params: z.object({ workspace: z.string(), workflow: z.string(), node: z.string() }),
-      body: { content: { "application/json": { schema: z.unknown() } } },
-    },
-    responses: answers(
-      200,
+webhooksRouter.openAPIRegistry.registerPath({
+  method: "post",
+  path: "/webhooks/{workspace}/{workflow}/{node}",
+  operationId: "receiveWebhook",
+  tags: ["Webhooks"],
+  security: [],
+  summary: "Webhook receiver (the node's httpMethod; no credentials)",
+  description:
+    "Starts an execution of a running workflow. `immediate`: 200 `{success, executionId}` at once, or the node's own reply. `lastNode`: 200 with the final node's output, 504 workflow_timeout (with `error.resultUrl`, `error.resultToken` and `Location`) or 500 workflow_failed (`error.executionId` names the execution; details carry it and the failing node). `responseNode`: the status, headers and body of the first respond node reached, as soon as it has run (the execution goes on; docs/webhooks.md#respond-node); without one, as lastNode. A Content-Encoding other than identity gets 415 unsupported_media_type. A node with `verify` refuses a call whose signature does not verify with 401 invalid_signature (docs/webhooks.md#signatures). With a handshake preset, a sender's handshake is answered as the sender asks, starting nothing, whatever the node's httpMethod; a refused one gets 403 handshake_refused (docs/webhooks.md#handshakes).",
+  request: {
+    params: z.object({ workspace: z.string(), workflow: z.string(), node: z.string() }),
+    body: { content: { "application/json": { schema: z.unknown() } } },
+  },
+  responses: answers(
+    200,
+    z.unknown(),
+    "`{success:true, executionId}`, the final node's output, or a reply of the node's or a respond node's own (any status, content type and headers)",
+    "webhook_not_found",
+    "method_not_allowed",
+    "invalid_signature",
+    "handshake_refused",
+    "payload_too_large",
+    "unsupported_media_type",
+    "invalid_body",
+    "rate_limited",
+    "queue_full",
+    "workflow_failed",
+    "workflow_timeout",
+  ),
+});
+
+webhooksRouter.openAPIRegistry.registerPath({
+  method: "get",
+  path: "/webhooks/results/{executionId}",
+  operationId: "getWebhookResult",
+  tags: ["Webhooks"],
+  security: [{ resultToken: [] }],
+  summary:
+    "The result of a lastNode or responseNode call that timed out (its 504's resultUrl, with its resultToken; valid 24 h)",
+  description:
+    "202 `{status: \"running\", executionId}` while the execution runs; then the answer the call would have got: 200 with the final node's output, the respond node's reply (as soon as it has run), or 500 workflow_failed. The 504's `error.resultToken`, sent as `Authorization: Bearer <resultToken>`, is the only credential; it is never part of the URL, which request logs keep. Without it, or with one that is unknown, altered or expired: 401 invalid_key; with another execution's: 404 not_found.",
+  request: { params: z.object({ executionId: z.string() }) },
+  responses: {
+    200: jsonResponse(
       z.unknown(),
-      "`{success:true, executionId}`, the final node's output, or a reply of the node's or a respond node's own (any status, content type and headers)",
+      "The final node's output, or the respond node's reply (its own status)",
+    ),
+    202: jsonResponse(
+      z.object({ status: z.literal("running"), executionId: z.string() }),
+      "Still running",
+    ),
+    ...errorResponses("not_found", "workflow_failed"),
+  },
+});
+
+webhooksRouter.openAPIRegistry.registerPath({
+  method: "post",
+  path: "/webhook-test/{workspace}/{workflow}/{node}",
+  operationId: "receiveTestWebhook",
+  tags: ["Webhooks"],
+  security: [],
+  summary: "A webhook node's test URL: captures the call as a sample while armed",
+  description:
+    "Only while capture is armed (`POST /v1/manage/workflows/{id}/nodes/{key}/capture`), even for a stopped workflow: the call is stored as a sample. Armed with `run`, it also starts a test execution of the saved definition, named by `executionId` and the `x-execution-id` header (429 queue_full when the workflow's queue is full; the sample is kept); otherwise nothing runs. Not armed: 404 webhook_not_found (docs/webhooks.md#capture, docs/webhooks.md#test-runs).",
+  request: {
+    params: z.object({ workspace: z.string(), workflow: z.string(), node: z.string() }),
+    body: { content: { "application/json": { schema: z.unknown() } } },
+  },
+  responses: {
+    200: {
+      description: "Captured",
+      content: {
+        "application/json": {
+          schema: z.object({
+            captured: z.literal(true),
+            executionId: z.string().optional().openapi({ description: "Its test run, if any" }),
+          }),
+        },
+      },
+    },
+    ...errorResponses(
       "webhook_not_found",
       "method_not_allowed",
-      "invalid_signature",
-      "handshake_refused",
       "payload_too_large",
       "unsupported_media_type",
       "invalid_body",
-      "rate_limited",
       "queue_full",
-      "workflow_failed",
-      "workflow_timeout",
     ),
-  }),
-);
-
-webhooksRouter.openAPIRegistry.registerPath(
-  createRoute({
-    method: "get",
-    path: "/webhooks/results/{executionId}",
-    operationId: "getWebhookResult",
-    tags: ["Webhooks"],
-    security: [{ resultToken: [] }],
-    summary:
-      "The result of a lastNode or responseNode call that timed out (its 504's resultUrl, with its resultToken; valid 24 h)",
-    description:
-      "202 `{status: \"running\", executionId}` while the execution runs; then the answer the call would have got: 200 with the final node's output, the respond node's reply (as soon as it has run), or 500 workflow_failed. The 504's `error.resultToken`, sent as `Authorization: Bearer <resultToken>`, is the only credential; it is never part of the URL, which request logs keep. Without it, or with one that is unknown, altered or expired: 401 invalid_key; with another execution's: 404 not_found.",
-    request: { params: z.object({ executionId: z.string() }) },
-    responses: {
-      200: jsonResponse(
-        z.unknown(),
-        "The final node's output, or the respond node's reply (its own status)",
-      ),
-      202: jsonResponse(
-        z.object({ status: z.literal("running"), executionId: z.string() }),
-        "Still running",
-      ),
-      ...errorResponses("not_found", "workflow_failed"),
-    },
-  }),
-);
-
-webhooksRouter.openAPIRegistry.registerPath(
-  createRoute({
-    method: "post",
-    path: "/webhook-test/{workspace}/{workflow}/{node}",
-    operationId: "receiveTestWebhook",
-    tags: ["Webhooks"],
-    security: [],
-    summary: "A webhook node's test URL: captures the call as a sample while armed",
-    description:
-      "Only while capture is armed (`POST /v1/manage/workflows/{id}/nodes/{key}/capture`), even for a stopped workflow: the call is stored as a sample. Armed with `run`, it also starts a test execution of the saved definition, named by `executionId` and the `x-execution-id` header (429 queue_full when the workflow's queue is full; the sample is kept); otherwise nothing runs. Not armed: 404 webhook_not_found (docs/webhooks.md#capture, docs/webhooks.md#test-runs).",
-    request: {
-      params: z.object({ workspace: z.string(), workflow: z.string(), node: z.string() }),
-      body: { content: { "application/json": { schema: z.unknown() } } },
-    },
-    responses: {
-      200: {
-        description: "Captured",
-        content: {
-          "application/json": {
-            schema: z.object({
-              captured: z.literal(true),
-              executionId: z.string().optional().openapi({ description: "Its test run, if any" }),
-            }),
-          },
-        },
-      },
-      ...errorResponses(
-        "webhook_not_found",
-        "method_not_allowed",
-        "payload_too_large",
-        "unsupported_media_type",
-        "invalid_body",
-        "queue_full",
-      ),
-    },
-  }),
-);
+  },
+});
