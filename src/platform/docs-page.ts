@@ -6,7 +6,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import { manifestReader } from "./assets-manifest";
-import { escapeAttribute } from "./html";
+import { escapeAttribute, PAGE_START } from "./html";
 
 /** Where scripts/docs-assets.mjs writes the manifest, relative to the assets root. */
 export const DOCS_ASSETS_MANIFEST = "/docs-assets/manifest.json";
@@ -54,12 +54,7 @@ export function docsPageHtml(
   const configuration = escapeAttribute(JSON.stringify(SCALAR_CONFIGURATION));
   const spec = escapeAttribute(options.specUrl);
   const script = `src="${escapeAttribute(assets.script)}" integrity="${escapeAttribute(assets.integrity)}"`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+  return `${PAGE_START}
 <link rel="icon" href="data:,">
 <title>${escapeAttribute(options.title)}</title>
 </head>

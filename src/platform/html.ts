@@ -7,6 +7,14 @@ export function escapeAttribute(value: string): string {
     .replaceAll(">", "&gt;");
 }
 
+/** How a page of ours begins, up to its own head elements: UTF-8, the viewport, no Referer sent. */
+export const PAGE_START = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">`;
+
 /** Where a channel's snippet wants the launch token (docs/widget.md#embedding). */
 export const LAUNCH_TOKEN_PLACEHOLDER = "{{LAUNCH_TOKEN}}";
 

@@ -3,7 +3,7 @@
  * page holds, the channel's embed tag with the preview link's token, on a plain page that says
  * what it is. No inline script or style: its policy (`previewPagePolicy`) allows neither.
  */
-import { escapeAttribute } from "../../platform/html";
+import { escapeAttribute, PAGE_START } from "../../platform/html";
 
 /**
  * The page's Content-Security-Policy: its own stylesheet, `/widget.js`, the widget's question
@@ -31,12 +31,7 @@ export function previewPagePolicy(widgetOrigin: string): string {
  * @param memberName the preview's person, shown as text
  */
 export function previewPageHtml(embedHtml: string, memberName: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+  return `${PAGE_START}
 <meta name="robots" content="noindex, nofollow">
 <title>Widget preview</title>
 <link rel="stylesheet" href="/widget-preview.css">
