@@ -30,9 +30,7 @@ export function Agents({ canChange }: { canChange: boolean }) {
       action={canChange && { label: "New agent", onClick: () => setEditing("new") }}
     >
       <DataTable
-        status={{ query: agents, what: "agents", empty: "No agents yet." }}
-        label="Agents"
-        rows={agents.data?.data}
+        list={{ query: agents, what: "agents", empty: "No agents yet." }}
         columns={[
           { label: "Name", cell: (agent) => agent.name },
           {

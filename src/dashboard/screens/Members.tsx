@@ -39,9 +39,7 @@ export function Members({ canChange }: { canChange: boolean }) {
         {done}
       </p>
       <DataTable
-        status={{ query: members, what: "members" }}
-        label="Members"
-        rows={members.data?.data}
+        list={{ query: members, what: "members" }}
         rowProps={(member) => (member.id === myId ? { className: "self" } : {})}
         columns={[
           {

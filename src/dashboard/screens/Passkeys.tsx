@@ -86,9 +86,7 @@ export function Passkeys() {
         ) : null
       ) : null}
       <DataTable
-        status={{ query: list, what: "passkeys", empty: "No passkeys yet." }}
-        label="Passkeys"
-        rows={list.data?.data}
+        list={{ query: list, what: "passkeys", empty: "No passkeys yet." }}
         columns={[
           { label: "Name", cell: (passkey) => passkey.name },
           { label: "Added", cell: (passkey) => <When iso={passkey.createdAt} /> },

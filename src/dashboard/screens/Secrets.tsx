@@ -42,9 +42,7 @@ export function Secrets({ canChange }: { canChange: boolean }) {
         {done}
       </p>
       <DataTable
-        status={{ query: secrets, what: "secrets", empty: "No secrets yet." }}
-        label="Secrets"
-        rows={secrets.data?.data}
+        list={{ query: secrets, what: "secrets", empty: "No secrets yet." }}
         rowKey={(secret) => secret.name}
         columns={[
           { label: "Name", cell: (secret) => <code>{secret.name}</code> },

@@ -41,9 +41,7 @@ export function WidgetKeys({ canChange }: { canChange: boolean }) {
       action={canChange && { label: "Create widget key", onClick: () => setCreating(true) }}
     >
       <DataTable
-        status={{ query: keys, what: "widget keys", empty: "No keys yet." }}
-        label="Widget keys"
-        rows={keys.data?.data}
+        list={{ query: keys, what: "widget keys", empty: "No keys yet." }}
         columns={[
           { label: "Name", cell: (key) => key.name },
           { label: "Key", cell: (key) => <code>{key.keyPrefix}…</code> },

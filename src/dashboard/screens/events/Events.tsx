@@ -27,7 +27,6 @@ export function Events({ canChange }: { canChange: boolean }) {
   });
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<Endpoint | null>(null);
-  const list = endpoints.data?.data;
   return (
     <Screen
       title="Events"
@@ -36,9 +35,7 @@ export function Events({ canChange }: { canChange: boolean }) {
       action={canChange && { label: "Add endpoint", onClick: () => setAdding(true) }}
     >
       <DataTable
-        status={{ query: endpoints, what: "event endpoints", empty: "No endpoints yet." }}
-        label="Event endpoints"
-        rows={list}
+        list={{ query: endpoints, what: "event endpoints", empty: "No endpoints yet." }}
         columns={[
           {
             label: "URL",
