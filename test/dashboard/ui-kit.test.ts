@@ -38,6 +38,14 @@ describe("DataTable's list", () => {
     expect(html).toContain('<th scope="row">Billing</th>');
   });
 
+  it("shows a `when` column's time as the reader's date and time", () => {
+    const html = render(DataTable, {
+      rows: [{ id: "k1", name: "Billing", at: "2026-01-02T03:04:05.000Z" }],
+      columns: [...columns, { label: "Created", when: (row: { at: string }) => row.at }],
+    });
+    expect(html).toContain('<time dateTime="2026-01-02T03:04:05.000Z">');
+  });
+
   it("says what an empty list says, with no table", () => {
     const html = render(DataTable, {
       list: { query: loaded([]), what: "agents", empty: "No agents yet." },

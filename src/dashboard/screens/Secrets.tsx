@@ -8,7 +8,6 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, readAll, type Schemas, unwrap } from "../api";
 import { DataTable, RowAction } from "../ui/DataTable";
-import { When } from "../ui/feedback";
 import { Screen } from "../ui/Screen";
 import { DeleteSecret, SetSecret } from "./SecretDialogs";
 
@@ -46,8 +45,8 @@ export function Secrets({ canChange }: { canChange: boolean }) {
         rowKey={(secret) => secret.name}
         columns={[
           { label: "Name", cell: (secret) => <code>{secret.name}</code> },
-          { label: "Value last set", cell: (secret) => <When iso={secret.updatedAt} /> },
-          { label: "Created", cell: (secret) => <When iso={secret.createdAt} /> },
+          { label: "Value last set", when: (secret) => secret.updatedAt },
+          { label: "Created", when: (secret) => secret.createdAt },
         ]}
         actionsClass="row-actions"
         actions={

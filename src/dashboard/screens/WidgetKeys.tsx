@@ -53,7 +53,7 @@ export function WidgetKeys({ canChange }: { canChange: boolean }) {
             cell: (key) => (key.expiresAt ? <When iso={key.expiresAt} /> : "Never"),
           },
           { label: "Created by", cell: (key) => memberName(key.createdBy) },
-          { label: "Created", cell: (key) => <When iso={key.createdAt} /> },
+          { label: "Created", when: (key) => key.createdAt },
           {
             label: "Last used",
             cell: (key) => (key.lastUsedAt ? <When iso={key.lastUsedAt} /> : "Never"),

@@ -7,18 +7,25 @@
  * columns are cut off on the right; no table at all for no rows.
  */
 import type { HTMLAttributes, Key, ReactNode } from "react";
-import { ListStatus, type QueryState } from "./feedback";
+import { ListStatus, type QueryState, When } from "./feedback";
 import { TableScroll } from "./TableScroll";
 
-/** One column: its name and what its cell shows for a record. */
+/**
+ * One column: its name and what its cell shows for a record, `cell` or, for a time, `when`: the
+ * record's ISO time, shown as the reader's local date and time (`When`).
+ */
 export type Column<T> = {
   label: string;
   /** The name is for screen readers only (the column of `actions`). */
   hidden?: boolean;
   /** The class of the column's body cells, e.g. `nowrap` or `row-actions`. */
   className?: string;
-  cell: (row: T) => ReactNode;
-};
+} & ({ cell: (row: T) => ReactNode } | { when: (row: T) => string | null | undefined });
+
+/** What `column` shows for `row`. */
+function cellOf<T>(column: Column<T>, row: T): ReactNode {
+  return "when" in column ? <When iso={column.when(row)} /> : column.cell(row);
+}
 
 /** A list's query as `DataTable` reads it: its states, and the API's `{ data }` once loaded. */
 export type ListQuery<T> = QueryState & { data?: { data: readonly T[] } };
@@ -92,11 +99,11 @@ export function DataTable<T>(props: DataTableProps<T>) {
             {columns.map((column, index) =>
               index === header ? (
                 <th scope="row" key={column.label} className={column.className}>
-                  {column.cell(row)}
+                  {cellOf(column, row)}
                 </th>
               ) : (
                 <td key={column.label} className={column.className}>
-                  {column.cell(row)}
+                  {cellOf(column, row)}
                 </td>
               ),
             )}

@@ -8,7 +8,6 @@ import { api, type Schemas } from "../../api";
 import { useMembers, useWidgetKeys } from "../../queries";
 import { navigate, queryString, useSearch } from "../../router";
 import { byName, FilterForm, FilterSelect, Options } from "../../ui/FilterForm";
-import { When } from "../../ui/feedback";
 import { PagedTable } from "../../ui/PagedTable";
 import { usePages } from "../../ui/paged";
 import { Screen } from "../../ui/Screen";
@@ -99,7 +98,7 @@ function Entries() {
         rowHeader={1}
         rowProps={() => ({ tabIndex: -1 })}
         columns={[
-          { label: "When", cell: (entry) => <When iso={entry.at} /> },
+          { label: "When", when: (entry) => entry.at },
           { label: "Who", cell: who },
           {
             label: "What",

@@ -7,7 +7,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, type Schemas, unwrap } from "../../api";
 import { RowAction } from "../../ui/DataTable";
 import { Badge, type Tone } from "../../ui/data";
-import { ErrorNote, When } from "../../ui/feedback";
+import { ErrorNote } from "../../ui/feedback";
 import { PagedTable } from "../../ui/PagedTable";
 import { usePages } from "../../ui/paged";
 
@@ -56,7 +56,7 @@ export function Deliveries(props: { id: string; canChange: boolean }) {
           },
           { label: "Attempts", cell: (delivery) => delivery.attempts.length },
           { label: "Last response", cell: lastResponse },
-          { label: "Created", cell: (delivery) => <When iso={delivery.createdAt} /> },
+          { label: "Created", when: (delivery) => delivery.createdAt },
         ]}
         actions={
           props.canChange && ((delivery) => <Resend endpointId={props.id} delivery={delivery} />)

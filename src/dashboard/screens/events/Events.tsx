@@ -8,7 +8,6 @@ import { useState } from "react";
 import { api, readAll, type Schemas, unwrap } from "../../api";
 import { followLink } from "../../router";
 import { DataTable, RowAction } from "../../ui/DataTable";
-import { When } from "../../ui/feedback";
 import { Screen } from "../../ui/Screen";
 import { AddEndpoint, DeleteEndpoint } from "./EndpointDialogs";
 import { describeEvents } from "./event-types";
@@ -54,7 +53,7 @@ export function Events({ canChange }: { canChange: boolean }) {
           { label: "Events", cell: (endpoint) => describeEvents(endpoint.events) },
           { label: "Status", cell: (endpoint) => <StatusBadge status={endpoint.status} /> },
           { label: "Health", cell: (endpoint) => <HealthNote health={endpoint.health} /> },
-          { label: "Created", cell: (endpoint) => <When iso={endpoint.createdAt} /> },
+          { label: "Created", when: (endpoint) => endpoint.createdAt },
         ]}
         actionsClass="row-actions"
         actions={

@@ -10,7 +10,6 @@ import { useAgents } from "../../queries";
 import { followLink, navigate, queryString, useSearch } from "../../router";
 import { Field } from "../../ui/Field";
 import { byName, FilterForm, FilterSelect, Options } from "../../ui/FilterForm";
-import { When } from "../../ui/feedback";
 import { PagedTable } from "../../ui/PagedTable";
 import { usePages } from "../../ui/paged";
 import { Screen } from "../../ui/Screen";
@@ -109,8 +108,8 @@ export function LinkList() {
           },
           { label: "Agent", cell: (link) => agentName(link.flowId) },
           { label: "Status", cell: (link) => <StatusBadge status={link.status} /> },
-          { label: "Created", cell: (link) => <When iso={link.createdAt} /> },
-          { label: "Expires", cell: (link) => <When iso={link.expiresAt} /> },
+          { label: "Created", when: (link) => link.createdAt },
+          { label: "Expires", when: (link) => link.expiresAt },
         ]}
       />
     </Screen>

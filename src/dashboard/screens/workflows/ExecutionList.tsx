@@ -9,7 +9,6 @@ import { type ReactNode, useId, useState } from "react";
 import { api, type Schemas } from "../../api";
 import { followLink } from "../../router";
 import { Badge } from "../../ui/data";
-import { When } from "../../ui/feedback";
 import { duration } from "../../ui/format";
 import { PagedTable } from "../../ui/PagedTable";
 import { usePages } from "../../ui/paged";
@@ -61,7 +60,7 @@ export function ExecutionList({ workflowId }: { workflowId: string }) {
               </>
             ),
           },
-          { label: "Started", cell: (execution) => <When iso={execution.startedAt} /> },
+          { label: "Started", when: (execution) => execution.startedAt },
           { label: "Duration", className: "nowrap", cell: took },
           {
             label: "Mode",

@@ -98,7 +98,7 @@ function Attempts({ attempts }: { attempts: NonNullable<NodeRun["attempts"]> }) 
         rows={attempts}
         rowKey={(attempt) => attempt.at}
         columns={[
-          { label: "At", cell: (attempt) => <When iso={attempt.at} /> },
+          { label: "At", when: (attempt) => attempt.at },
           { label: "Status", cell: (attempt) => attempt.status ?? "No answer" },
           { label: "Error", cell: (attempt) => attempt.error ?? "—" },
         ]}
