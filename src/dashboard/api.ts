@@ -29,7 +29,8 @@ export class ApiFailure extends Error {
   }
 }
 
-type Answer<T> = { data?: T; error?: unknown; response: Response };
+/** What an `api` call answers (openapi-fetch): the data, or the error envelope, and the response. */
+export type Answer<T> = { data?: T; error?: unknown; response: Response };
 
 /**
  * The data of a successful answer. A 401 (the session ended) sends the browser to sign in again.

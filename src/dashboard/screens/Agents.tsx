@@ -6,7 +6,7 @@ import { lazy, Suspense, useState } from "react";
 import type { Schemas } from "../api";
 import { useAgents } from "../queries";
 import { DataTable, RowAction } from "../ui/DataTable";
-import { Loading, When } from "../ui/feedback";
+import { Loading } from "../ui/feedback";
 import { Screen } from "../ui/Screen";
 import { Channels } from "./Channels";
 
@@ -30,9 +30,7 @@ export function Agents({ canChange }: { canChange: boolean }) {
       action={canChange && { label: "New agent", onClick: () => setEditing("new") }}
     >
       <DataTable
-        status={{ query: agents, what: "agents", empty: "No agents yet." }}
-        label="Agents"
-        rows={agents.data?.data}
+        list={{ query: agents, what: "agents", empty: "No agents yet." }}
         columns={[
           { label: "Name", cell: (agent) => agent.name },
           {
@@ -46,7 +44,7 @@ export function Agents({ canChange }: { canChange: boolean }) {
                 ? "None"
                 : agent.parameters.map((parameter) => parameter.name).join(", "),
           },
-          { label: "Created", cell: (agent) => <When iso={agent.createdAt} /> },
+          { label: "Created", when: (agent) => agent.createdAt },
         ]}
         actionsClass="row-actions"
         actions={(agent) => (

@@ -30,7 +30,7 @@ export function ChangeRole(props: {
 }) {
   const queries = useQueryClient();
   const form = useFormProblems({ role: { label: "Role", kind: "choice" } });
-  const { mutation: change, close } = useDialogMutation(
+  const dialog = useDialogMutation(
     {
       mutationFn: (input: { id: string; role: Role }) =>
         unwrap(
@@ -39,32 +39,29 @@ export function ChangeRole(props: {
             body: { role: input.role },
           }),
         ),
+      invalidates: ["members"],
       onSuccess: (member) => {
-        void queries.invalidateQueries({ queryKey: ["members"] });
         // Our own role decides which controls the shell shows.
         if (props.self) void queries.invalidateQueries({ queryKey: ["me"] });
         props.onChanged(member);
-        close();
       },
-      onError: form.refuseError,
+      closes: true,
+      form,
     },
-    () => {
-      form.clear();
-      props.onClose();
-    },
+    props.onClose,
   );
   const member = props.member;
   const submit = (data: FormData) => {
     const role: Role = data.get("role") === "admin" ? "admin" : "member";
-    if (member) change.mutate({ id: member.id, role });
+    if (member) dialog.mutation.mutate({ id: member.id, role });
   };
   return (
     <FormDialog
       open={member !== null}
       title={props.self ? "Change your role" : `Change the role of ${member?.name ?? ""}`}
-      onClose={close}
+      onClose={dialog.close}
       confirm="Save role"
-      mutation={{ isPending: change.isPending, error: form.shown(change.error) }}
+      mutation={dialog.state}
       onSubmit={submit}
     >
       {form.top}
@@ -93,16 +90,13 @@ export function RemoveMember(props: {
   onClose: () => void;
   onRemoved: (member: Member) => void;
 }) {
-  const queries = useQueryClient();
   const { mutation: remove, close } = useDialogMutation(
     {
       mutationFn: (member: Member) =>
         unwrap(api.DELETE("/v1/manage/members/{id}", { params: { path: { id: member.id } } })),
-      onSuccess: (_, member) => {
-        void queries.invalidateQueries({ queryKey: ["members"] });
-        props.onRemoved(member);
-        close();
-      },
+      invalidates: ["members"],
+      onSuccess: (_, member) => props.onRemoved(member),
+      closes: true,
     },
     props.onClose,
   );

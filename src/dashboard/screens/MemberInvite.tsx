@@ -8,7 +8,6 @@
  * role, so whoever holds it is that member until they are removed. The person invited signs in
  * with the link (once, within 15 minutes); the inviter should not hold their credential.
  */
-import { useQueryClient } from "@tanstack/react-query";
 import { api, type Schemas, unwrap } from "../api";
 import { ShownOnce } from "../ui/CopyField";
 import { Dialog, FormDialog } from "../ui/Dialog";
@@ -71,31 +70,22 @@ const INVITE_LABELS: FieldLabels = {
 
 /** "Invite a member" (`open`): email, name and role; then the sign-in link to hand over. */
 export function InviteMember(props: { open: boolean; onClose: () => void }) {
-  const queries = useQueryClient();
   const form = useFormProblems(INVITE_LABELS);
-  const {
-    mutation: invite,
-    answer: link,
-    close,
-  } = useDialogMutation(
+  const dialog = useDialogMutation(
     {
       mutationFn: async (body: Schemas["CreateMember"]) => {
         const { member, signInUrl } = await unwrap(api.POST("/v1/manage/members", { body }));
         // Not the memberToken: see this module's docstring.
         return { member, url: signInUrl };
       },
-      onSuccess: () => {
-        void queries.invalidateQueries({ queryKey: ["members"] });
-      },
-      onError: form.refuseError,
+      invalidates: ["members"],
+      form,
     },
-    () => {
-      form.clear();
-      props.onClose();
-    },
+    props.onClose,
   );
+  const link = dialog.answer;
   const submit = (data: FormData) => {
-    invite.mutate({
+    dialog.mutation.mutate({
       email: String(data.get("email") ?? "").trim(),
       name: String(data.get("name") ?? "").trim(),
       role: data.get("role") === "admin" ? "admin" : "member",
@@ -105,11 +95,11 @@ export function InviteMember(props: { open: boolean; onClose: () => void }) {
     <FormDialog
       open={props.open}
       title={link ? "Hand over the sign-in link" : "Invite a member"}
-      onClose={close}
+      onClose={dialog.close}
       confirm="Invite"
-      mutation={{ isPending: invite.isPending, error: form.shown(invite.error) }}
+      mutation={dialog.state}
       onSubmit={submit}
-      done={link ? <HandOver link={link} onDone={close} /> : null}
+      done={link ? <HandOver link={link} onDone={dialog.close} /> : null}
     >
       {form.top}
       <Field label="Email" error={form.at("email")}>

@@ -9,7 +9,6 @@ import { useState } from "react";
 import type { Schemas } from "../api";
 import { useMe, useMembers } from "../queries";
 import { DataTable, RowAction } from "../ui/DataTable";
-import { When } from "../ui/feedback";
 import { Screen } from "../ui/Screen";
 import { ChangeRole, RemoveMember, ROLE_LABELS } from "./MemberDialogs";
 import { InviteMember, NewSignInLink } from "./MemberInvite";
@@ -39,9 +38,7 @@ export function Members({ canChange }: { canChange: boolean }) {
         {done}
       </p>
       <DataTable
-        status={{ query: members, what: "members" }}
-        label="Members"
-        rows={members.data?.data}
+        list={{ query: members, what: "members" }}
         rowProps={(member) => (member.id === myId ? { className: "self" } : {})}
         columns={[
           {
@@ -55,7 +52,7 @@ export function Members({ canChange }: { canChange: boolean }) {
           },
           { label: "Email", cell: (member) => member.email },
           { label: "Role", cell: (member) => ROLE_LABELS[member.role] },
-          { label: "Member since", cell: (member) => <When iso={member.createdAt} /> },
+          { label: "Member since", when: (member) => member.createdAt },
         ]}
         actionsClass="row-actions"
         actions={

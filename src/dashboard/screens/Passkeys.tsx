@@ -10,7 +10,7 @@ import { api, readAll, type Schemas, unwrap } from "../api";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { DataTable, RowAction } from "../ui/DataTable";
 import { Field } from "../ui/Field";
-import { ErrorNote, When } from "../ui/feedback";
+import { ErrorNote } from "../ui/feedback";
 import { useFormProblems } from "../ui/form-problems";
 import { Screen } from "../ui/Screen";
 
@@ -86,13 +86,11 @@ export function Passkeys() {
         ) : null
       ) : null}
       <DataTable
-        status={{ query: list, what: "passkeys", empty: "No passkeys yet." }}
-        label="Passkeys"
-        rows={list.data?.data}
+        list={{ query: list, what: "passkeys", empty: "No passkeys yet." }}
         columns={[
           { label: "Name", cell: (passkey) => passkey.name },
-          { label: "Added", cell: (passkey) => <When iso={passkey.createdAt} /> },
-          { label: "Last used", cell: (passkey) => <When iso={passkey.lastUsedAt} /> },
+          { label: "Added", when: (passkey) => passkey.createdAt },
+          { label: "Last used", when: (passkey) => passkey.lastUsedAt },
         ]}
         actions={(passkey) => (
           <RowAction

@@ -3,7 +3,6 @@
  * secret after confirming. A value goes from a password field straight into the request and is
  * dropped with the dialog: nothing keeps it for showing again.
  */
-import { useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { api, type Schemas, unwrap } from "../api";
 import { SECRET_NAME_PATTERN, SECRET_NAME_RULE } from "../secret-name";
@@ -39,11 +38,10 @@ export function SetSecret(props: {
   onClose: () => void;
   onSaved: (name: string) => void;
 }) {
-  const queries = useQueryClient();
   const replacesId = useId();
   const [typed, setTyped] = useState("");
   const form = useFormProblems(LABELS);
-  const { mutation: save, close } = useDialogMutation(
+  const dialog = useDialogMutation(
     {
       mutationFn: (input: { name: string; value: string }) =>
         unwrap(
@@ -54,16 +52,13 @@ export function SetSecret(props: {
         ),
       // The mutation's variables hold the value: keep them no longer than the dialog.
       gcTime: 0,
-      onSuccess: (_, input) => {
-        void queries.invalidateQueries({ queryKey: ["secrets"] });
-        props.onSaved(input.name);
-        close();
-      },
-      onError: form.refuseError,
+      invalidates: ["secrets"],
+      onSuccess: (_, input) => props.onSaved(input.name),
+      closes: true,
+      form,
     },
     () => {
       setTyped("");
-      form.clear();
       props.onClose();
     },
   );
@@ -74,14 +69,14 @@ export function SetSecret(props: {
     <FormDialog
       open={props.name !== null}
       title={fixed ? `Replace the value of ${name}` : "Set a secret"}
-      onClose={close}
+      onClose={dialog.close}
       confirm={fixed || replaces ? "Replace value" : "Save secret"}
-      mutation={{ isPending: save.isPending, error: form.shown(save.error) }}
+      mutation={dialog.state}
       onSubmit={(data) => {
         const value = String(data.get("value") ?? "");
         const found = secretProblems(name, value);
         form.refuse(found);
-        if (found.length === 0) save.mutate({ name, value });
+        if (found.length === 0) dialog.mutation.mutate({ name, value });
       }}
       noValidate
     >
@@ -139,16 +134,13 @@ export function DeleteSecret(props: {
   onClose: () => void;
   onDeleted: (name: string) => void;
 }) {
-  const queries = useQueryClient();
   const { mutation: remove, close } = useDialogMutation(
     {
       mutationFn: ({ name }: Schemas["Secret"]) =>
         unwrap(api.DELETE("/v1/manage/secrets/{name}", { params: { path: { name } } })),
-      onSuccess: (_, { name }) => {
-        void queries.invalidateQueries({ queryKey: ["secrets"] });
-        props.onDeleted(name);
-        close();
-      },
+      invalidates: ["secrets"],
+      onSuccess: (_, { name }) => props.onDeleted(name),
+      closes: true,
     },
     props.onClose,
   );

@@ -8,7 +8,6 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, readAll, type Schemas, unwrap } from "../api";
 import { DataTable, RowAction } from "../ui/DataTable";
-import { When } from "../ui/feedback";
 import { Screen } from "../ui/Screen";
 import { DeleteSecret, SetSecret } from "./SecretDialogs";
 
@@ -42,14 +41,12 @@ export function Secrets({ canChange }: { canChange: boolean }) {
         {done}
       </p>
       <DataTable
-        status={{ query: secrets, what: "secrets", empty: "No secrets yet." }}
-        label="Secrets"
-        rows={secrets.data?.data}
+        list={{ query: secrets, what: "secrets", empty: "No secrets yet." }}
         rowKey={(secret) => secret.name}
         columns={[
           { label: "Name", cell: (secret) => <code>{secret.name}</code> },
-          { label: "Value last set", cell: (secret) => <When iso={secret.updatedAt} /> },
-          { label: "Created", cell: (secret) => <When iso={secret.createdAt} /> },
+          { label: "Value last set", when: (secret) => secret.updatedAt },
+          { label: "Created", when: (secret) => secret.createdAt },
         ]}
         actionsClass="row-actions"
         actions={

@@ -3,7 +3,6 @@
  * prefix, agents, expiry and creator; Owners and Admins create one (shown once, with a copy
  * button and a warning) and revoke one after confirming.
  */
-import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, type Schemas, unwrap } from "../api";
 import { useAgents, useMembers, useWidgetKeys } from "../queries";
@@ -41,9 +40,7 @@ export function WidgetKeys({ canChange }: { canChange: boolean }) {
       action={canChange && { label: "Create widget key", onClick: () => setCreating(true) }}
     >
       <DataTable
-        status={{ query: keys, what: "widget keys", empty: "No keys yet." }}
-        label="Widget keys"
-        rows={keys.data?.data}
+        list={{ query: keys, what: "widget keys", empty: "No keys yet." }}
         columns={[
           { label: "Name", cell: (key) => key.name },
           { label: "Key", cell: (key) => <code>{key.keyPrefix}…</code> },
@@ -56,7 +53,7 @@ export function WidgetKeys({ canChange }: { canChange: boolean }) {
             cell: (key) => (key.expiresAt ? <When iso={key.expiresAt} /> : "Never"),
           },
           { label: "Created by", cell: (key) => memberName(key.createdBy) },
-          { label: "Created", cell: (key) => <When iso={key.createdAt} /> },
+          { label: "Created", when: (key) => key.createdAt },
           {
             label: "Last used",
             cell: (key) => (key.lastUsedAt ? <When iso={key.lastUsedAt} /> : "Never"),
@@ -90,28 +87,21 @@ const KEY_LABELS: FieldLabels = {
 
 /** "Create widget key": a name, the agents it may serve and an expiry; then the key, once. */
 function CreateKey(props: { open: boolean; onClose: () => void; agents: Schemas["Agent"][] }) {
-  const queries = useQueryClient();
   const form = useFormProblems(KEY_LABELS);
-  const {
-    mutation: create,
-    answer: created,
-    close,
-  } = useDialogMutation(
+  const dialog = useDialogMutation(
     {
       mutationFn: (body: Schemas["CreateWidgetKey"]) =>
         unwrap(api.POST("/v1/manage/widget-keys", { body })),
-      onSuccess: () => void queries.invalidateQueries({ queryKey: ["widget-keys"] }),
-      onError: form.refuseError,
+      invalidates: ["widget-keys"],
+      form,
     },
-    () => {
-      form.clear();
-      props.onClose();
-    },
+    props.onClose,
   );
+  const created = dialog.answer;
   const submit = (data: FormData) => {
     const flowIds = data.getAll("flowIds").map(String);
     const expires = String(data.get("expiresAt") ?? "");
-    create.mutate({
+    dialog.mutation.mutate({
       name: String(data.get("name") ?? ""),
       ...(flowIds.length > 0 ? { flowIds } : {}),
       ...(expires ? { expiresAt: new Date(`${expires}T23:59:59`).toISOString() } : {}),
@@ -121,9 +111,9 @@ function CreateKey(props: { open: boolean; onClose: () => void; agents: Schemas[
     <FormDialog
       open={props.open}
       title={created ? "Copy your widget key now" : "Create a widget key"}
-      onClose={close}
+      onClose={dialog.close}
       confirm="Create key"
-      mutation={{ isPending: create.isPending, error: form.shown(create.error) }}
+      mutation={dialog.state}
       onSubmit={submit}
       done={
         created ? (
@@ -133,7 +123,7 @@ function CreateKey(props: { open: boolean; onClose: () => void; agents: Schemas[
             what="key"
             region="Your new widget key, shown once"
             value={created.key}
-            onDone={close}
+            onDone={dialog.close}
           />
         ) : null
       }
@@ -162,15 +152,12 @@ function CreateKey(props: { open: boolean; onClose: () => void; agents: Schemas[
 
 /** "Revoke": asks, then DELETE /v1/manage/widget-keys/{id}. */
 function RevokeKey(props: { widgetKey: Key | null; onClose: () => void }) {
-  const queries = useQueryClient();
   const { mutation: revoke, close } = useDialogMutation(
     {
       mutationFn: ({ id }: Key) =>
         unwrap(api.DELETE("/v1/manage/widget-keys/{id}", { params: { path: { id } } })),
-      onSuccess: () => {
-        void queries.invalidateQueries({ queryKey: ["widget-keys"] });
-        close();
-      },
+      invalidates: ["widget-keys"],
+      closes: true,
     },
     props.onClose,
   );

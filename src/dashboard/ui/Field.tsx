@@ -4,7 +4,7 @@
  * describe it (`aria-describedby`), and an error marks it invalid (`aria-invalid`) and is
  * announced as it appears.
  */
-import { type ReactNode, useId } from "react";
+import { type InputHTMLAttributes, type ReactNode, useId } from "react";
 import { Problems } from "./feedback";
 
 /** What the control takes from its field: spread it on the `<input>`, `<select>`, `<textarea>`. */
@@ -57,23 +57,24 @@ export function Field(props: {
   return props.className ? <div className={props.className}>{field}</div> : field;
 }
 
-/** A labelled text input with its errors (`Field`): `onChange` gets what is typed. */
-export function TextField(props: {
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  error: string[];
-  required?: boolean;
-}) {
+/**
+ * A labelled text input with its hint and errors (`Field`): `onChange` gets what is typed; the
+ * other props are the `<input>`'s own (`name`, `maxLength`, `type`, …).
+ */
+export function TextField(
+  props: Omit<InputHTMLAttributes<HTMLInputElement>, "value" | "onChange"> & {
+    label: string;
+    value: string;
+    onChange: (value: string) => void;
+    error: string[];
+    hint?: ReactNode;
+  },
+) {
+  const { label, onChange, error, hint, ...input } = props;
   return (
-    <Field label={props.label} error={props.error}>
+    <Field label={label} error={error} hint={hint}>
       {(control) => (
-        <input
-          {...control}
-          value={props.value}
-          onChange={(event) => props.onChange(event.target.value)}
-          required={props.required}
-        />
+        <input {...input} {...control} onChange={(event) => onChange(event.target.value)} />
       )}
     </Field>
   );

@@ -68,6 +68,11 @@ export function Options({ items }: { items: readonly { value: string; label: str
   );
 }
 
+/** The options of `records` (a list query's, undefined until loaded), each its id, read as its name. */
+export function byName(records: readonly { id: string; name: string }[] | undefined) {
+  return (records ?? []).map((record) => ({ value: record.id, label: record.name }));
+}
+
 /**
  * A filter's choice: `label` names it, `name` is its field in the search, `value` the filter as
  * the address has it (undefined: none), `any` the first option's text, which filters nothing;

@@ -210,26 +210,21 @@ export function issueText(issue: IssueLike, labels: FieldLabels = {}): string {
 
 /** Each detail placed on its field (the path without indexes), in plain words. */
 export function placeDetails(details: readonly DetailLike[], labels: FieldLabels = {}) {
-  return details.map((detail): PlacedProblem => {
-    const segments = segmentsOf(detail.field);
-    return {
-      field: fieldKeyOf(segments),
-      path: segments.join("."),
-      message: detailText(detail, labels),
-    };
-  });
+  return details.map((detail) => placedAt(detail.field, detailText(detail, labels)));
 }
 
 /** Each zod issue placed on its field, in plain words. */
 export function placeIssues(issues: readonly IssueLike[], labels: FieldLabels = {}) {
-  return issues.map((issue): PlacedProblem => {
-    const segments = segmentsOf(issue.path);
-    return {
-      field: fieldKeyOf(segments),
-      path: segments.join("."),
-      message: issueText(issue, labels),
-    };
-  });
+  return issues.map((issue) => placedAt(issue.path, issueText(issue, labels)));
+}
+
+/** `message` placed on the field at `path` (a detail's dotted field or an issue's path). */
+function placedAt(
+  path: string | readonly PropertyKey[] | undefined,
+  message: string,
+): PlacedProblem {
+  const segments = segmentsOf(path);
+  return { field: fieldKeyOf(segments), path: segments.join("."), message };
 }
 
 /** What `validityText` reads of a control the browser found invalid (an `<input>`'s own fields). */

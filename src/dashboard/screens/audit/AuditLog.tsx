@@ -4,20 +4,16 @@
  * more". Owners and Admins only: the navigation does not offer it to members, and the API refuses
  * them. The filters live in the address's query string, so Back returns to the same view.
  */
-import { api, type Schemas, unwrap } from "../../api";
+import { api, type Schemas } from "../../api";
 import { useMembers, useWidgetKeys } from "../../queries";
 import { navigate, queryString, useSearch } from "../../router";
-import { DataTable } from "../../ui/DataTable";
-import { FilterForm, FilterSelect, Options } from "../../ui/FilterForm";
-import { QueryStatus, When } from "../../ui/feedback";
-import { LoadMore, Showing } from "../../ui/LoadMore";
+import { byName, FilterForm, FilterSelect, Options } from "../../ui/FilterForm";
+import { PagedTable } from "../../ui/PagedTable";
 import { usePages } from "../../ui/paged";
 import { Screen } from "../../ui/Screen";
 import { ACTION_GROUPS, ACTION_LABELS, readAuditFilters, TARGET_LABELS } from "./labels";
 import "./audit.css";
 
-/** Entries per page: the API's default. */
-const PAGE_SIZE = 20;
 const HOME = "/app/settings/audit-log";
 
 type Entry = Schemas["AuditEntry"];
@@ -41,14 +37,10 @@ function Entries() {
   const filters = readAuditFilters(search);
   const members = useMembers();
   const keys = useWidgetKeys();
-  const { pages: entries, rows } = usePages({
+  const entries = usePages({
     queryKey: ["audit-log", filters],
-    page: (cursor) =>
-      unwrap(
-        api.GET("/v1/manage/audit-log", {
-          params: { query: { ...filters, limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) } },
-        }),
-      ),
+    read: (paging) =>
+      api.GET("/v1/manage/audit-log", { params: { query: { ...filters, ...paging } } }),
   });
   const filtered = Object.keys(filters).length > 0;
 
@@ -78,12 +70,7 @@ function Entries() {
         </FilterSelect>
         <FilterSelect label="Who" name="actorId" value={filters.actorId} any="Anyone">
           <optgroup label="Members">
-            <Options
-              items={(members.data?.data ?? []).map((member) => ({
-                value: member.id,
-                label: member.name,
-              }))}
-            />
+            <Options items={byName(members.data?.data)} />
           </optgroup>
           <optgroup label="Widget keys">
             <Options
@@ -96,23 +83,22 @@ function Entries() {
           <option value="operator">The operator</option>
         </FilterSelect>
       </FilterForm>
-      <QueryStatus query={entries} what="the audit log" />
-      <Showing
-        pages={entries}
-        count={rows.length}
-        one="entry"
-        many="entries"
-        none={filtered ? "No entries match these filters." : "No entries yet."}
-      />
-      <DataTable
+      <PagedTable
+        list={entries}
+        what="the audit log"
+        count={{
+          one: "entry",
+          many: "entries",
+          none: filtered ? "No entries match these filters." : "No entries yet.",
+        }}
+        focusNext=".audit-rows tr"
         label="Audit log entries"
         className="audit-table"
         bodyClassName="audit-rows"
-        rows={rows}
         rowHeader={1}
         rowProps={() => ({ tabIndex: -1 })}
         columns={[
-          { label: "When", cell: (entry) => <When iso={entry.at} /> },
+          { label: "When", when: (entry) => entry.at },
           { label: "Who", cell: who },
           {
             label: "What",
@@ -142,13 +128,6 @@ function Entries() {
             ),
           },
         ]}
-      />
-      <LoadMore
-        pages={entries}
-        label="Load more"
-        busyLabel="Loading more entries…"
-        focusNext=".audit-rows tr"
-        className="load-more"
       />
     </>
   );

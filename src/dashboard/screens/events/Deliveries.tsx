@@ -5,10 +5,10 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, type Schemas, unwrap } from "../../api";
-import { DataTable, RowAction } from "../../ui/DataTable";
+import { RowAction } from "../../ui/DataTable";
 import { Badge, type Tone } from "../../ui/data";
-import { ErrorNote, When } from "../../ui/feedback";
-import { LoadMore } from "../../ui/LoadMore";
+import { ErrorNote } from "../../ui/feedback";
+import { PagedTable } from "../../ui/PagedTable";
 import { usePages } from "../../ui/paged";
 
 type Delivery = Schemas["Delivery"];
@@ -29,23 +29,22 @@ function lastResponse(delivery: Delivery): string {
 
 /** The log of endpoint `id`, 20 at a time with Load more. */
 export function Deliveries(props: { id: string; canChange: boolean }) {
-  const { pages: log, rows } = usePages({
+  const log = usePages({
     queryKey: ["event-deliveries", props.id],
-    page: (cursor) =>
-      unwrap(
-        api.GET("/v1/manage/event-endpoints/{id}/deliveries", {
-          params: { path: { id: props.id }, query: cursor ? { cursor } : {} },
-        }),
-      ),
+    read: (query) =>
+      api.GET("/v1/manage/event-endpoints/{id}/deliveries", {
+        params: { path: { id: props.id }, query },
+      }),
     refetchInterval: (rows) => (rows.some((d) => d.status === "pending") ? 2000 : false),
   });
   return (
     <section aria-labelledby="deliveries-title">
       <h2 id="deliveries-title">Delivery log</h2>
-      <DataTable
-        status={{ query: log, what: "the delivery log", empty: "Nothing delivered yet." }}
+      <PagedTable
+        list={log}
+        what="the delivery log"
+        empty="Nothing delivered yet."
         label="Delivery log"
-        rows={rows}
         bodyClassName="delivery-rows"
         columns={[
           { label: "Event", cell: (delivery) => <code>{delivery.eventType}</code> },
@@ -57,13 +56,12 @@ export function Deliveries(props: { id: string; canChange: boolean }) {
           },
           { label: "Attempts", cell: (delivery) => delivery.attempts.length },
           { label: "Last response", cell: lastResponse },
-          { label: "Created", cell: (delivery) => <When iso={delivery.createdAt} /> },
+          { label: "Created", when: (delivery) => delivery.createdAt },
         ]}
         actions={
           props.canChange && ((delivery) => <Resend endpointId={props.id} delivery={delivery} />)
         }
       />
-      <LoadMore pages={log} label="Load more" />
     </section>
   );
 }

@@ -44,31 +44,22 @@ function SecretOnce(props: { endpoint: WithSecret; onDone: () => void }) {
  * POST /v1/manage/event-endpoints, then the secret once (docs/events.md#event-endpoints).
  */
 export function AddEndpoint(props: { open: boolean; onClose: () => void }) {
-  const queries = useQueryClient();
   const form = useFormProblems(ENDPOINT_LABELS);
-  const {
-    mutation: create,
-    answer: created,
-    close,
-  } = useDialogMutation(
+  const dialog = useDialogMutation(
     {
       mutationFn: (body: Schemas["CreateEventEndpoint"]) =>
         unwrap(api.POST("/v1/manage/event-endpoints", { body })),
-      onSuccess: () => {
-        void queries.invalidateQueries({ queryKey: ["event-endpoints"] });
-      },
-      onError: form.refuseError,
+      invalidates: ["event-endpoints"],
+      form,
     },
-    () => {
-      form.clear();
-      props.onClose();
-    },
+    props.onClose,
   );
+  const created = dialog.answer;
   const submit = (form: FormData) => {
     const chosen = new Set(form.getAll("events").map(String));
     const events = EVENT_TYPES.map(({ type }) => type).filter((type) => chosen.has(type));
     const description = String(form.get("description") ?? "").trim();
-    create.mutate({
+    dialog.mutation.mutate({
       url: String(form.get("url") ?? "").trim(),
       ...(events.length > 0 ? { events } : {}),
       ...(description ? { description } : {}),
@@ -78,11 +69,11 @@ export function AddEndpoint(props: { open: boolean; onClose: () => void }) {
     <FormDialog
       open={props.open}
       title={created ? "Copy the signing secret now" : "Add an event endpoint"}
-      onClose={close}
+      onClose={dialog.close}
       confirm="Add endpoint"
-      mutation={{ isPending: create.isPending, error: form.shown(create.error) }}
+      mutation={dialog.state}
       onSubmit={submit}
-      done={created ? <SecretOnce endpoint={created} onDone={close} /> : null}
+      done={created ? <SecretOnce endpoint={created} onDone={dialog.close} /> : null}
     >
       {form.top}
       <Field
@@ -115,11 +106,7 @@ export function AddEndpoint(props: { open: boolean; onClose: () => void }) {
  * signing for 24 hours (docs/events.md#event-endpoints), which the question says.
  */
 export function RotateSecret(props: { endpoint: Endpoint | null; onClose: () => void }) {
-  const {
-    mutation: rotate,
-    answer: rotated,
-    close,
-  } = useDialogMutation(
+  const rotate = useDialogMutation(
     {
       mutationFn: ({ id }: Endpoint) =>
         unwrap(
@@ -129,10 +116,14 @@ export function RotateSecret(props: { endpoint: Endpoint | null; onClose: () => 
     props.onClose,
   );
   const endpoint = props.endpoint;
-  if (rotated) {
+  if (rotate.answer) {
     return (
-      <Dialog open={endpoint !== null} title="Copy the new signing secret now" onClose={close}>
-        <SecretOnce endpoint={rotated} onDone={close} />
+      <Dialog
+        open={endpoint !== null}
+        title="Copy the new signing secret now"
+        onClose={rotate.close}
+      >
+        <SecretOnce endpoint={rotate.answer} onDone={rotate.close} />
       </Dialog>
     );
   }
@@ -141,8 +132,8 @@ export function RotateSecret(props: { endpoint: Endpoint | null; onClose: () => 
       subject={endpoint}
       title="Rotate the signing secret?"
       confirmLabel="Rotate secret"
-      mutation={rotate}
-      onClose={close}
+      mutation={rotate.mutation}
+      onClose={rotate.close}
     >
       <p>
         A new secret signs every event from now on. The current one keeps signing alongside it for

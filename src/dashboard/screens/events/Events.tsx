@@ -8,7 +8,6 @@ import { useState } from "react";
 import { api, readAll, type Schemas, unwrap } from "../../api";
 import { followLink } from "../../router";
 import { DataTable, RowAction } from "../../ui/DataTable";
-import { When } from "../../ui/feedback";
 import { Screen } from "../../ui/Screen";
 import { AddEndpoint, DeleteEndpoint } from "./EndpointDialogs";
 import { describeEvents } from "./event-types";
@@ -27,7 +26,6 @@ export function Events({ canChange }: { canChange: boolean }) {
   });
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<Endpoint | null>(null);
-  const list = endpoints.data?.data;
   return (
     <Screen
       title="Events"
@@ -36,9 +34,7 @@ export function Events({ canChange }: { canChange: boolean }) {
       action={canChange && { label: "Add endpoint", onClick: () => setAdding(true) }}
     >
       <DataTable
-        status={{ query: endpoints, what: "event endpoints", empty: "No endpoints yet." }}
-        label="Event endpoints"
-        rows={list}
+        list={{ query: endpoints, what: "event endpoints", empty: "No endpoints yet." }}
         columns={[
           {
             label: "URL",
@@ -57,7 +53,7 @@ export function Events({ canChange }: { canChange: boolean }) {
           { label: "Events", cell: (endpoint) => describeEvents(endpoint.events) },
           { label: "Status", cell: (endpoint) => <StatusBadge status={endpoint.status} /> },
           { label: "Health", cell: (endpoint) => <HealthNote health={endpoint.health} /> },
-          { label: "Created", cell: (endpoint) => <When iso={endpoint.createdAt} /> },
+          { label: "Created", when: (endpoint) => endpoint.createdAt },
         ]}
         actionsClass="row-actions"
         actions={

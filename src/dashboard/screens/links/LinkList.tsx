@@ -5,20 +5,15 @@
  * string, so Back from a link returns to the same search and a search can be shared.
  */
 import { useEffect } from "react";
-import { api, unwrap } from "../../api";
+import { api } from "../../api";
 import { useAgents } from "../../queries";
 import { followLink, navigate, queryString, useSearch } from "../../router";
-import { DataTable } from "../../ui/DataTable";
 import { Field } from "../../ui/Field";
-import { FilterForm, FilterSelect, Options } from "../../ui/FilterForm";
-import { QueryStatus, When } from "../../ui/feedback";
-import { LoadMore, Showing } from "../../ui/LoadMore";
+import { byName, FilterForm, FilterSelect, Options } from "../../ui/FilterForm";
+import { PagedTable } from "../../ui/PagedTable";
 import { usePages } from "../../ui/paged";
 import { Screen } from "../../ui/Screen";
 import { linkQuery, personName, readFilters, STATUSES, StatusBadge } from "./format";
-
-/** Links per page: the API's default. */
-const PAGE_SIZE = 20;
 
 /** The last search shown, so the link page's way back returns to it. */
 let lastSearch = "";
@@ -37,16 +32,10 @@ export function LinkList() {
     lastSearch = queryString(readFilters(search));
   }, [search]);
   const agents = useAgents();
-  const { pages: links, rows } = usePages({
+  const links = usePages({
     queryKey: ["links", filters],
-    page: (cursor) =>
-      unwrap(
-        api.GET("/v1/manage/links", {
-          params: {
-            query: { ...linkQuery(filters), limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) },
-          },
-        }),
-      ),
+    read: (paging) =>
+      api.GET("/v1/manage/links", { params: { query: { ...linkQuery(filters), ...paging } } }),
   });
   const agentName = (id: string) => agents.data?.data.find((agent) => agent.id === id)?.name ?? id;
   const filtered = Object.keys(filters).length > 0;
@@ -79,12 +68,7 @@ export function LinkList() {
           <Options items={STATUSES} />
         </FilterSelect>
         <FilterSelect label="Agent" name="flowId" value={filters.flowId} any="Any agent">
-          <Options
-            items={(agents.data?.data ?? []).map((agent) => ({
-              value: agent.id,
-              label: agent.name,
-            }))}
-          />
+          <Options items={byName(agents.data?.data)} />
         </FilterSelect>
         <label className="check">
           <input
@@ -98,16 +82,15 @@ export function LinkList() {
           Show preview links
         </label>
       </FilterForm>
-      <QueryStatus query={links} what="links" />
-      <Showing
-        pages={links}
-        count={rows.length}
-        one="link"
-        many="links"
-        none={filtered ? "No links match this search." : "No links yet."}
-      />
-      <DataTable
-        rows={rows}
+      <PagedTable
+        list={links}
+        what="links"
+        count={{
+          one: "link",
+          many: "links",
+          none: filtered ? "No links match this search." : "No links yet.",
+        }}
+        focusNext=".link-rows tr a"
         bodyClassName="link-rows"
         columns={[
           {
@@ -125,16 +108,9 @@ export function LinkList() {
           },
           { label: "Agent", cell: (link) => agentName(link.flowId) },
           { label: "Status", cell: (link) => <StatusBadge status={link.status} /> },
-          { label: "Created", cell: (link) => <When iso={link.createdAt} /> },
-          { label: "Expires", cell: (link) => <When iso={link.expiresAt} /> },
+          { label: "Created", when: (link) => link.createdAt },
+          { label: "Expires", when: (link) => link.expiresAt },
         ]}
-      />
-      <LoadMore
-        pages={links}
-        label="Load more"
-        busyLabel="Loading more links…"
-        focusNext=".link-rows tr a"
-        className="load-more"
       />
     </Screen>
   );

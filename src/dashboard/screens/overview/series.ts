@@ -45,57 +45,51 @@ export function chartsOf(points: Point[]): Chart[] {
   const outcomes = [
     ...new Set(points.flatMap((point) => Object.keys(point.webhooks.outcomes))),
   ].sort((a, b) => (a === "accepted" ? -1 : b === "accepted" ? 1 : a.localeCompare(b)));
+  /** A chart of counts. */
+  const counts = (id: string, title: string, lines: Line[]): Chart => ({
+    id,
+    title,
+    unit: "count",
+    lines,
+  });
+  /** The succeeded and failed lines of `of`'s outcomes (executions, delivery attempts). */
+  const outcomeLines = (of: (point: Point) => { succeeded: number; failed: number }) => [
+    line("Succeeded", 1, (p) => of(p).succeeded),
+    line("Failed", 3, (p) => of(p).failed),
+  ];
+  const webhookLines =
+    outcomes.length > 0
+      ? outcomes.map((outcome, index) =>
+          line(
+            OUTCOMES[outcome] ?? outcome,
+            index === 0 ? 0 : index + 1,
+            (p) => p.webhooks.outcomes[outcome as keyof Point["webhooks"]["outcomes"]]?.calls ?? 0,
+          ),
+        )
+      : [line("Calls", 0, (p) => p.webhooks.calls)];
   return [
-    {
-      id: "links",
-      title: "Links and conversations",
-      unit: "count",
-      lines: [
-        line("Links created", 0, (p) => p.links.created),
-        line("Links opened", 1, (p) => p.links.opened),
-        line("Conversations ended", 2, (p) => p.conversations.ended),
-      ],
-    },
-    {
-      id: "executions",
-      title: "Executions",
-      unit: "count",
-      lines: [
-        line("Succeeded", 1, (p) => p.executions.succeeded),
-        line("Failed", 3, (p) => p.executions.failed),
-      ],
-    },
-    {
-      id: "webhooks",
-      title: "Webhook calls by outcome",
-      unit: "count",
-      lines:
-        outcomes.length > 0
-          ? outcomes.map((outcome, index) =>
-              line(
-                OUTCOMES[outcome] ?? outcome,
-                index === 0 ? 0 : index + 1,
-                (p) =>
-                  p.webhooks.outcomes[outcome as keyof Point["webhooks"]["outcomes"]]?.calls ?? 0,
-              ),
-            )
-          : [line("Calls", 0, (p) => p.webhooks.calls)],
-    },
+    counts("links", "Links and conversations", [
+      line("Links created", 0, (p) => p.links.created),
+      line("Links opened", 1, (p) => p.links.opened),
+      line("Conversations ended", 2, (p) => p.conversations.ended),
+    ]),
+    counts(
+      "executions",
+      "Executions",
+      outcomeLines((p) => p.executions),
+    ),
+    counts("webhooks", "Webhook calls by outcome", webhookLines),
     {
       id: "latency",
       title: "Webhook answer time",
       unit: "ms",
       lines: [line("p50", 0, (p) => p.webhooks.p50Ms), line("p99", 4, (p) => p.webhooks.p99Ms)],
     },
-    {
-      id: "deliveries",
-      title: "Event delivery attempts",
-      unit: "count",
-      lines: [
-        line("Succeeded", 1, (p) => p.deliveries.succeeded),
-        line("Failed", 3, (p) => p.deliveries.failed),
-      ],
-    },
+    counts(
+      "deliveries",
+      "Event delivery attempts",
+      outcomeLines((p) => p.deliveries),
+    ),
   ];
 }
 

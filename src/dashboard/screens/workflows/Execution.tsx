@@ -8,11 +8,11 @@ import { useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "../../api";
 import { followLink, type PathParams } from "../../router";
 import { Badge } from "../../ui/data";
-import { QueryStatus, When } from "../../ui/feedback";
+import { QueryStatus } from "../../ui/feedback";
 import { duration } from "../../ui/format";
 import { Screen, Trail } from "../../ui/Screen";
 import { ExecutionLink, took } from "./ExecutionList";
-import { inputsOf, NodeRunView } from "./NodeRunView";
+import { inputsOf, NodeRunView, Timing } from "./NodeRunView";
 import { useWorkflow } from "./queries";
 import { Replay } from "./Replay";
 import { runTone, workflowPaths } from "./status";
@@ -66,12 +66,7 @@ export function Execution({ canChange, params }: { canChange: boolean; params: P
             <dd>
               {record.trigger.key} <span className="muted">({record.trigger.type})</span>
             </dd>
-            <dt>Started</dt>
-            <dd>
-              <When iso={record.startedAt} />
-            </dd>
-            <dt>Duration</dt>
-            <dd>{took(record)}</dd>
+            <Timing startedAt={record.startedAt} took={took(record)} />
             {record.queuedAt ? (
               <>
                 <dt>Waited for a slot</dt>

@@ -3,56 +3,46 @@
  * included), trigger, start, duration and the execution a replay repeats, 20 at a time with
  * "Load more" (the `cursor` of the last page, docs/api/README.md#lists-and-paging); a builder's
  * test runs are marked and can be shown alone, or left out (docs/webhooks.md#test-runs). Also the workflow tabs' shared pieces: a
- * list's heading with Refresh (`Toolbar`) and a link to an execution (`ExecutionLink`).
+ * list's section with its filters and Refresh (`ListSection`) and a link to an execution (`ExecutionLink`).
  */
-import { type ReactNode, useState } from "react";
-import { api, type Schemas, unwrap } from "../../api";
+import { type ReactNode, useId, useState } from "react";
+import { api, type Schemas } from "../../api";
 import { followLink } from "../../router";
-import { DataTable } from "../../ui/DataTable";
 import { Badge } from "../../ui/data";
-import { When } from "../../ui/feedback";
 import { duration } from "../../ui/format";
-import { LoadMore } from "../../ui/LoadMore";
+import { PagedTable } from "../../ui/PagedTable";
 import { usePages } from "../../ui/paged";
 import { runTone, workflowPaths } from "./status";
 
-const PAGE = 20;
 type Mode = Schemas["Execution"]["mode"];
 
 /** The Executions tab of workflow `workflowId` (docs/dashboard.md#screens). */
 export function ExecutionList({ workflowId }: { workflowId: string }) {
   const [mode, setMode] = useState<Mode | "">("");
-  const { pages, rows: executions } = usePages({
+  const executions = usePages({
     queryKey: ["executions", workflowId, mode],
-    page: (cursor) =>
-      unwrap(
-        api.GET("/v1/manage/workflows/{id}/executions", {
-          params: {
-            path: { id: workflowId },
-            query: { limit: PAGE, ...(cursor ? { cursor } : {}), ...(mode ? { mode } : {}) },
-          },
-        }),
-      ),
+    read: (paging) =>
+      api.GET("/v1/manage/workflows/{id}/executions", {
+        params: { path: { id: workflowId }, query: { ...paging, ...(mode ? { mode } : {}) } },
+      }),
   });
+  const filter = (
+    <label className="inline">
+      Show{" "}
+      <select value={mode} onChange={(event) => setMode(event.target.value as Mode | "")}>
+        <option value="">All executions</option>
+        <option value="production">Production only</option>
+        <option value="test">Test runs only</option>
+      </select>
+    </label>
+  );
   return (
-    <section aria-labelledby="executions-title">
-      <Toolbar titleId="executions-title" title="Executions" pages={pages}>
-        <label className="inline">
-          Show{" "}
-          <select value={mode} onChange={(event) => setMode(event.target.value as Mode | "")}>
-            <option value="">All executions</option>
-            <option value="production">Production only</option>
-            <option value="test">Test runs only</option>
-          </select>
-        </label>
-      </Toolbar>
-      <DataTable
-        status={{
-          query: pages,
-          what: "executions",
-          empty: "No executions yet: call one of the workflow's webhook URLs.",
-        }}
-        rows={executions}
+    <ListSection title="Executions" pages={executions.pages} filters={filter}>
+      <PagedTable
+        list={executions}
+        what="executions"
+        empty="No executions yet: call one of the workflow's webhook URLs."
+        more="Load more executions"
         columns={[
           {
             label: "Execution",
@@ -70,7 +60,7 @@ export function ExecutionList({ workflowId }: { workflowId: string }) {
               </>
             ),
           },
-          { label: "Started", cell: (execution) => <When iso={execution.startedAt} /> },
+          { label: "Started", when: (execution) => execution.startedAt },
           { label: "Duration", className: "nowrap", cell: took },
           {
             label: "Mode",
@@ -89,8 +79,7 @@ export function ExecutionList({ workflowId }: { workflowId: string }) {
           },
         ]}
       />
-      <LoadMore pages={pages} label="Load more executions" />
-    </section>
+    </ListSection>
   );
 }
 
@@ -101,27 +90,32 @@ export function took(execution: Schemas["Execution"]): string {
 }
 
 /**
- * A list's heading with what filters it (`children`) and Refresh, which reads the list again and
- * says so while it does; `titleId` is the heading's id, naming the list's section.
+ * A workflow tab's list (the executions, the request log): a section named by its `title`
+ * heading, with what filters it (`filters`) and Refresh, which reads the list again and says so
+ * while it does; the list (`children`) below.
  */
-export function Toolbar(props: {
-  titleId: string;
+export function ListSection(props: {
   title: string;
   pages: { refetch: () => unknown; isFetching: boolean; isPending: boolean };
-  children?: ReactNode;
+  filters: ReactNode;
+  children: ReactNode;
 }) {
   const { pages } = props;
+  const titleId = useId();
   return (
-    <div className="toolbar">
-      <h2 id={props.titleId}>{props.title}</h2>
+    <section aria-labelledby={titleId}>
+      <div className="toolbar">
+        <h2 id={titleId}>{props.title}</h2>
+        {props.filters}
+        <button type="button" className="small" onClick={() => void pages.refetch()}>
+          Refresh
+        </button>
+        <span role="status" className="muted">
+          {pages.isFetching && !pages.isPending ? "Refreshing…" : ""}
+        </span>
+      </div>
       {props.children}
-      <button type="button" className="small" onClick={() => void pages.refetch()}>
-        Refresh
-      </button>
-      <span role="status" className="muted">
-        {pages.isFetching && !pages.isPending ? "Refreshing…" : ""}
-      </span>
-    </div>
+    </section>
   );
 }
 

@@ -8,7 +8,7 @@ import { slugify } from "../../../platform/slug";
 import { api, type Schemas, unwrap } from "../../api";
 import { navigate } from "../../router";
 import { FormDialog } from "../../ui/Dialog";
-import { Field } from "../../ui/Field";
+import { TextField } from "../../ui/Field";
 import { useFormProblems } from "../../ui/form-problems";
 import { workflowPaths } from "./status";
 
@@ -61,34 +61,25 @@ export function NewWorkflow() {
         onSubmit={() => create.mutate({ name: name.trim(), slug: slug ?? slugOf(name) })}
       >
         {form.top}
-        <Field label="Name" error={form.at("name")}>
-          {(control) => (
-            <input
-              {...control}
-              name="name"
-              required
-              maxLength={200}
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-            />
-          )}
-        </Field>
-        <Field
+        <TextField
+          label="Name"
+          name="name"
+          required
+          maxLength={200}
+          value={name}
+          onChange={setName}
+          error={form.at("name")}
+        />
+        <TextField
           label="Slug"
-          error={form.at("slug")}
           hint="In the webhook URLs: lower-case letters, digits and inner hyphens."
-        >
-          {(control) => (
-            <input
-              {...control}
-              name="slug"
-              required
-              maxLength={63}
-              value={slug ?? slugOf(name)}
-              onChange={(event) => setSlug(event.target.value)}
-            />
-          )}
-        </Field>
+          name="slug"
+          required
+          maxLength={63}
+          value={slug ?? slugOf(name)}
+          onChange={setSlug}
+          error={form.at("slug")}
+        />
       </FormDialog>
     </>
   );

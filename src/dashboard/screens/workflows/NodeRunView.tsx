@@ -31,6 +31,20 @@ export function inputsOf(runs: NodeRun[], triggerKey: string): (Record<string, u
   );
 }
 
+/** When a run (an execution, a node's) started and how long it took, as facts of a `<dl>`. */
+export function Timing(props: { startedAt: string | null | undefined; took: string }) {
+  return (
+    <>
+      <dt>Started</dt>
+      <dd>
+        <When iso={props.startedAt} />
+      </dd>
+      <dt>Duration</dt>
+      <dd>{props.took}</dd>
+    </>
+  );
+}
+
 /** A node run as an article: `input` null for the trigger. */
 export function NodeRunView({
   run,
@@ -51,12 +65,10 @@ export function NodeRunView({
           <Badge tone={runTone(run.status)}>{run.status}</Badge>
           {run.answered ? " · its output answered the call" : null}
         </dd>
-        <dt>Started</dt>
-        <dd>
-          <When iso={run.startedAt} />
-        </dd>
-        <dt>Duration</dt>
-        <dd>{duration(run.startedAt, run.finishedAt) ?? "Not finished"}</dd>
+        <Timing
+          startedAt={run.startedAt}
+          took={duration(run.startedAt, run.finishedAt) ?? "Not finished"}
+        />
       </dl>
       <h4>Input</h4>
       {input === null ? (
@@ -86,7 +98,7 @@ function Attempts({ attempts }: { attempts: NonNullable<NodeRun["attempts"]> }) 
         rows={attempts}
         rowKey={(attempt) => attempt.at}
         columns={[
-          { label: "At", cell: (attempt) => <When iso={attempt.at} /> },
+          { label: "At", when: (attempt) => attempt.at },
           { label: "Status", cell: (attempt) => attempt.status ?? "No answer" },
           { label: "Error", cell: (attempt) => attempt.error ?? "—" },
         ]}

@@ -4,63 +4,52 @@
  * (`nextCursor`). A call's "View" button opens it with its headers and whole body.
  */
 import { useState } from "react";
-import { api, type Schemas, unwrap } from "../../api";
-import { DataTable, RowAction } from "../../ui/DataTable";
+import { api, type Schemas } from "../../api";
+import { RowAction } from "../../ui/DataTable";
 import { Badge } from "../../ui/data";
 import { Field } from "../../ui/Field";
 import { Options } from "../../ui/FilterForm";
 import { When } from "../../ui/feedback";
 import { bytes } from "../../ui/format";
-import { LoadMore } from "../../ui/LoadMore";
+import { PagedTable } from "../../ui/PagedTable";
 import { usePages } from "../../ui/paged";
-import { ExecutionLink, Toolbar } from "./ExecutionList";
+import { ExecutionLink, ListSection } from "./ExecutionList";
 import { RequestEntry } from "./RequestEntry";
 import { OUTCOMES, type Outcome, outcomeTone } from "./status";
-
-const PAGE = 20;
 
 /** The Request log tab of workflow `workflowId` (docs/dashboard.md#screens). */
 export function RequestLog({ workflowId }: { workflowId: string }) {
   const [outcome, setOutcome] = useState<Outcome | "">("");
   const [open, setOpen] = useState<Schemas["LoggedRequest"] | null>(null);
-  const { pages, rows: entries } = usePages({
+  const entries = usePages({
     queryKey: ["requests", workflowId, outcome],
-    page: (cursor) =>
-      unwrap(
-        api.GET("/v1/manage/workflows/{id}/requests", {
-          params: {
-            path: { id: workflowId },
-            query: { limit: PAGE, ...(outcome ? { outcome } : {}), ...(cursor ? { cursor } : {}) },
-          },
-        }),
-      ),
+    read: (paging) =>
+      api.GET("/v1/manage/workflows/{id}/requests", {
+        params: { path: { id: workflowId }, query: { ...paging, ...(outcome ? { outcome } : {}) } },
+      }),
   });
+  const filter = (
+    <Field label="Outcome">
+      {(control) => (
+        <select
+          {...control}
+          value={outcome}
+          onChange={(event) => setOutcome(event.currentTarget.value as Outcome | "")}
+        >
+          <option value="">All outcomes</option>
+          <Options items={Object.entries(OUTCOMES).map(([value, label]) => ({ value, label }))} />
+        </select>
+      )}
+    </Field>
+  );
   return (
-    <section aria-labelledby="requests-title">
-      <Toolbar titleId="requests-title" title="Request log" pages={pages}>
-        <Field label="Outcome">
-          {(control) => (
-            <select
-              {...control}
-              value={outcome}
-              onChange={(event) => setOutcome(event.currentTarget.value as Outcome | "")}
-            >
-              <option value="">All outcomes</option>
-              <Options
-                items={Object.entries(OUTCOMES).map(([value, label]) => ({ value, label }))}
-              />
-            </select>
-          )}
-        </Field>
-      </Toolbar>
+    <ListSection title="Request log" pages={entries.pages} filters={filter}>
       <p className="muted">Calls of the last 7 days, at most the newest 1,000.</p>
-      <DataTable
-        status={{
-          query: pages,
-          what: "the request log",
-          empty: <>No calls{outcome ? " with this outcome" : ""}.</>,
-        }}
-        rows={entries}
+      <PagedTable
+        list={entries}
+        what="the request log"
+        empty={<>No calls{outcome ? " with this outcome" : ""}.</>}
+        more="Load more calls"
         columns={[
           {
             label: "Received",
@@ -98,8 +87,7 @@ export function RequestLog({ workflowId }: { workflowId: string }) {
           },
         ]}
       />
-      <LoadMore pages={pages} label="Load more calls" />
       <RequestEntry workflowId={workflowId} entry={open} onClose={() => setOpen(null)} />
-    </section>
+    </ListSection>
   );
 }

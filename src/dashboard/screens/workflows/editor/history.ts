@@ -26,20 +26,21 @@ export class History<T> {
 
   /** The state before the last change, given the state now (kept for redo); undefined if none. */
   undo(current: T): T | undefined {
-    const before = this.past.pop();
-    if (before === undefined) return undefined;
-    this.future.push(current);
-    this.last = undefined;
-    return before;
+    return this.step(this.past, this.future, current);
   }
 
   /** The state the last undo left, given the state now (kept for undo); undefined if none. */
   redo(current: T): T | undefined {
-    const after = this.future.pop();
-    if (after === undefined) return undefined;
-    this.past.push(current);
+    return this.step(this.future, this.past, current);
+  }
+
+  /** The last state of `from`, `current` kept on `to` to come back to; undefined if none. */
+  private step(from: T[], to: T[], current: T): T | undefined {
+    const state = from.pop();
+    if (state === undefined) return undefined;
+    to.push(current);
     this.last = undefined;
-    return after;
+    return state;
   }
 
   get canUndo(): boolean {
