@@ -1,0 +1,93 @@
+/**
+ * Every filter of the links list reads by index, newest first, at most a page and one more row per
+ * index range (docs/api/launch.md#listing-links, docs/performance.md#what-the-rows-are): SQLite's
+ * own plan of each query, so a change of indexes that leaves a filter scanning the table fails.
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { database } from "../../src/db/database";
+import type { ListLaunchesQuery } from "../../src/launch/schemas";
+import { listQuery } from "../../src/launch/search";
+
+const db = database(env);
+const NOW = Date.parse("2026-11-27T00:00:00Z");
+const CURSOR = btoa(`${NOW}.lnk_abc`).replace(/=+$/, "");
+const ALL_KEYS = { workspaceId: "ws_x", flowIds: null };
+
+async function plan(
+  query: Partial<ListLaunchesQuery>,
+  key: { flowIds: string[] | null } = ALL_KEYS,
+) {
+  const built = listQuery(db, { ...ALL_KEYS, ...key }, { limit: 20, ...query }, NOW).toSQL();
+  const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${built.sql}`)
+    .bind(...built.params)
+    .all<{ detail: string }>();
+  return rows.results.map((row) => row.detail);
+}
+
+const STATUS = "links_workspace_status_created";
+const FLOW = "links_workspace_flow_settled";
+const PERSON = "links_workspace_external_created";
+
+/** The indexes each range of the query reads, in order; fails on any scan of the table. */
+function ranges(details: string[]): string[] {
+  for (const detail of details) expect(detail).not.toMatch(/^SCAN links\b/);
+  return details.flatMap((detail) => {
+    const used = /^SEARCH links USING (?:COVERING )?INDEX (\w+)/.exec(detail);
+    return used?.[1] ? [used[1]] : [];
+  });
+}
+
+/** Sorts the query makes: none in a range (each reads the index in order); the merge's one. */
+const sorts = (details: string[]) => details.filter((d) => d.includes("TEMP B-TREE FOR ORDER BY"));
+
+describe("the links list's query plans", () => {
+  it.each<[string, Partial<ListLaunchesQuery>, string[]]>([
+    ["a person", { externalId: "cus_42" }, [PERSON]],
+    [
+      "a person, with every other filter",
+      { externalId: "cus_42", status: "ended", flowId: "agt_a", preview: "false", cursor: CURSOR },
+      [PERSON],
+    ],
+    ["a person's expired links", { externalId: "cus_42", status: "expired" }, [PERSON]],
+    ["active links", { status: "active" }, [STATUS]],
+    ["revoked links, after a cursor", { status: "revoked", cursor: CURSOR }, [STATUS]],
+    ["pending links", { status: "pending" }, [STATUS]],
+    ["an agent's ended links", { flowId: "agt_a", status: "ended" }, [FLOW]],
+    ["an agent's pending links", { flowId: "agt_a", status: "pending" }, [STATUS]],
+  ])("%s: one range, in the index's order", async (_label, query, expected) => {
+    const details = await plan(query);
+    expect(ranges(details)).toEqual(expected);
+    expect(sorts(details)).toEqual([]);
+  });
+
+  it.each<[string, Partial<ListLaunchesQuery>, string[]]>([
+    ["no filter", {}, [STATUS, STATUS, STATUS, STATUS, STATUS]],
+    [
+      "no filter, no previews, a time window",
+      {
+        preview: "false",
+        createdAfter: "2026-11-01T00:00:00Z",
+        createdBefore: "2026-11-26T00:00:00Z",
+      },
+      [STATUS, STATUS, STATUS, STATUS, STATUS],
+    ],
+    ["expired links (recorded, and not yet)", { status: "expired" }, [STATUS, STATUS]],
+    ["an agent's links", { flowId: "agt_a" }, [STATUS, FLOW]],
+    ["an agent's expired links", { flowId: "agt_a", status: "expired" }, [STATUS, FLOW]],
+  ])("%s: ranges merged by rowid, each in the index's order", async (_label, query, expected) => {
+    const details = await plan(query);
+    expect(ranges(details)).toEqual(expected);
+    expect(
+      details.some((d) => /^SEARCH links USING INTEGER PRIMARY KEY \(rowid=\?\)/.test(d)),
+    ).toBe(true);
+    // The merge sorts at most a page and one more row per range.
+    expect(sorts(details)).toHaveLength(1);
+  });
+
+  it("a key limited to two agents: their pending links, then each agent's range", async () => {
+    const details = await plan({}, { flowIds: ["agt_a", "agt_b"] });
+    expect(ranges(details)).toEqual([STATUS, FLOW, FLOW]);
+    expect(sorts(details)).toHaveLength(1);
+  });
+});
