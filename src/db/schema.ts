@@ -142,7 +142,7 @@ export const channels = sqliteTable(
 /**
  * Stored link states. A pending link past its expiresAt is `expired` at once (derived); the ledger's
  * alarm then stores `expired` when it records `link.expired`, which takes the link out of the pending
- * range of `links_workspace_status_created` (docs/performance.md#what-the-rows-are).
+ * range of `links_workspace_status_created` (docs/performance.md#a-links-rows-over-its-life).
  */
 export type StoredLinkStatus = "pending" | "active" | "ended" | "revoked" | "expired";
 /** Every stored state: a list newest first merges one range of the status index per state. */
@@ -192,7 +192,7 @@ export const links = sqliteTable(
     ratedAt: integer("rated_at"),
   },
   (t) => [
-    // Four index entries a create (docs/performance.md#what-the-rows-are): the id, the token, and
+    // Four index entries a create (docs/performance.md#a-links-rows-over-its-life): the id, the token, and
     // the list's two orders every link needs from its start (newest first, id breaking ties). The
     // status order serves the list unfiltered too (one range per state, merged), the pending cap's
     // load and the expiry alarm (pending links only: the alarm stores `expired`).

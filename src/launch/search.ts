@@ -1,8 +1,8 @@
 /**
  * Listing and searching a workspace's links (docs/api/launch.md#listing-links): newest first, by
  * the person's externalId, status, agent and creation time, and with or without the dashboard's
- * preview links, in pages with an opaque cursor. Every filter but `preview` has its index
- * (`links_workspace_*_created`), so a page costs the same at 100,000 links.
+ * preview links, in pages with an opaque cursor. Every filter reads index ranges in the list's
+ * order (see `ranges`), so a page costs the same at 100,000 links.
  * Reads D1 directly: every create and change is written there before it is answered.
  */
 import { and, desc, eq, gt, inArray, like, lt, lte, notLike, or, type SQL, sql } from "drizzle-orm";
@@ -47,7 +47,7 @@ const residual = (column: AnySQLiteColumn, values: readonly string[]) =>
 
 /**
  * The conditions of each index range the page merges, newest first
- * (docs/performance.md#what-the-rows-are): a person's links from `links_workspace_external_created`;
+ * (docs/performance.md#a-links-rows-over-its-life): a person's links from `links_workspace_external_created`;
  * otherwise one range of `links_workspace_status_created` per stored state, except that an agent's
  * links past pending come from `links_workspace_flow_settled`, one range per agent. Each range
  * reads at most a page and one more row, but the pending range under an agent filter, which
