@@ -1,13 +1,15 @@
 /**
  * Every filter of the links list reads by index, newest first, at most a page and one more row per
- * index range (docs/api/launch.md#listing-links, docs/performance.md#what-the-rows-are): SQLite's
+ * index range (docs/api/launch.md#listing-links, docs/performance.md#a-links-rows-over-its-life): SQLite's
  * own plan of each query, so a change of indexes that leaves a filter scanning the table fails.
  */
+import type { D1Migration } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { database } from "../../src/db/database";
 import type { ListLaunchesQuery } from "../../src/launch/schemas";
 import { listQuery } from "../../src/launch/search";
+import { seedWorkspace } from "../helpers/api";
 
 const db = database(env);
 const NOW = Date.parse("2026-11-27T00:00:00Z");
@@ -89,5 +91,41 @@ describe("the links list's query plans", () => {
     const details = await plan({}, { flowIds: ["agt_a", "agt_b"] });
     expect(ranges(details)).toEqual([STATUS, FLOW, FLOW]);
     expect(sorts(details)).toHaveLength(1);
+  });
+});
+
+describe("migration 0016", () => {
+  it("stores expired on links that expired unopened more than a day before it ran", async () => {
+    const migrations = (env as unknown as { TEST_MIGRATIONS: D1Migration[] }).TEST_MIGRATIONS;
+    const migration = migrations.find((m) => m.name.startsWith("0016_"));
+    const update = migration?.queries.find((query) => query.includes("SET `status` = 'expired'"));
+    if (!update) throw new Error("no update in migration 0016");
+    const ws = await seedWorkspace();
+    const now = Date.now();
+    const day = 86_400_000;
+    const expiries = { old: now - 2 * day, recent: now - 3_600_000, open: now + day };
+    for (const [name, expiresAt] of Object.entries(expiries))
+      await env.DB.prepare(
+        `INSERT INTO links (id, workspace_id, flow_id, channel_id, token_hash, status, parameters,
+           metadata, expires_at, created_at, created_by_key)
+         VALUES (?1, ?2, ?3, ?4, ?1, 'pending', '{}', '{}', ?5, ?6, 'wk_x')`,
+      )
+        .bind(
+          `lnk_mig${name}${now}`,
+          ws.workspaceId,
+          ws.agentId,
+          ws.channelId,
+          expiresAt,
+          now - 3 * day,
+        )
+        .run();
+    await env.DB.prepare(update).run();
+    const rows = await env.DB.prepare(
+      "SELECT id, status FROM links WHERE workspace_id = ? ORDER BY expires_at",
+    )
+      .bind(ws.workspaceId)
+      .all<{ status: string }>();
+    // The recent one waits for the ledger's alarm, which records its link.expired.
+    expect(rows.results.map((row) => row.status)).toEqual(["expired", "pending", "pending"]);
   });
 });
