@@ -128,15 +128,11 @@ export function listQuery(
       .where(and(...only))
       .orderBy(...newestFirst)
       .limit(query.limit + 1);
-  // drizzle puts each range's query in parentheses, as a subquery of the union.
+  // Each range as SQL text, not a query builder of its own: drizzle builds those per call.
+  const page = query.limit + 1;
   const pages = [only ?? [sql`0`], ...more].map(
     (range) =>
-      sql`SELECT r FROM ${db
-        .select({ r: sql<number>`rowid`.as("r") })
-        .from(links)
-        .where(and(...range))
-        .orderBy(...newestFirst)
-        .limit(query.limit + 1)}`,
+      sql`SELECT r FROM (SELECT rowid AS r FROM ${links} WHERE ${and(...range)} ORDER BY ${links.createdAt} DESC, ${links.id} DESC LIMIT ${page})`,
   );
   return db
     .select()
