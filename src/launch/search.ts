@@ -66,9 +66,9 @@ function ranges(key: LinkScope, query: ListLaunchesQuery, now: number, common: S
           parts.map((part) => part.stored),
         ),
       );
-      if (query.status === "pending") person.push(gt(links.expiresAt, now));
-      // A stored `expired` is past its expiry too.
-      if (query.status === "expired") person.push(lte(links.expiresAt, now));
+      // A stored `expired` is past its expiry too: one condition serves both of `expired`'s states.
+      const expiry = parts.find((part) => part.expiry)?.expiry;
+      if (expiry) person.push(expiry);
     }
     return [person];
   }
