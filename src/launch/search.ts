@@ -128,16 +128,18 @@ export function listQuery(
       .where(and(...only))
       .orderBy(...newestFirst)
       .limit(query.limit + 1);
-  // Each range as SQL text, not a query builder of its own: drizzle builds those per call.
+  // Each range as SQL text, not a query builder of its own: drizzle builds those per call. The
+  // ranges are merged on the index's own columns, so only the page's rows are read from the table.
   const page = query.limit + 1;
   const pages = [only ?? [sql`0`], ...more].map(
     (range) =>
-      sql`SELECT r FROM (SELECT rowid AS r FROM ${links} WHERE ${and(...range)} ORDER BY ${links.createdAt} DESC, ${links.id} DESC LIMIT ${page})`,
+      sql`SELECT * FROM (SELECT rowid AS r, ${links.createdAt} AS c, ${links.id} AS i FROM ${links} WHERE ${and(...range)} ORDER BY ${links.createdAt} DESC, ${links.id} DESC LIMIT ${page})`,
   );
+  const merged = sql`SELECT r FROM (${sql.join(pages, sql` UNION ALL `)} ORDER BY c DESC, i DESC LIMIT ${page})`;
   return db
     .select()
     .from(links)
-    .where(sql`rowid IN (${sql.join(pages, sql` UNION ALL `)})`)
+    .where(sql`rowid IN (${merged})`)
     .orderBy(...newestFirst)
     .limit(query.limit + 1);
 }
