@@ -30,7 +30,13 @@ import { capacity } from "./bench/capacity.mjs";
 import { measureChat, openConversations, startModel } from "./bench/chat.mjs";
 import { floorScenarios, startFloor } from "./bench/floor.mjs";
 import { hold } from "./bench/hold.mjs";
-import { eventReceiver, insertLinks, launchScenarios, seedLaunch } from "./bench/launch.mjs";
+import {
+  eventReceiver,
+  insertLinks,
+  LIST_SCENARIOS,
+  launchScenarios,
+  seedLaunch,
+} from "./bench/launch.mjs";
 import { drive, measure } from "./bench/load.mjs";
 import { peerRows } from "./bench/peer.mjs";
 import { hottest, openProfiler } from "./bench/profile.mjs";
@@ -171,7 +177,7 @@ async function floorGroup(_built, port) {
 async function launchGroup(built, port, vars) {
   return group("launch", ours(built, port, vars), port, async (server) => {
     const seeded = await seedLaunch(server.base, vars.OPERATOR_TOKEN);
-    if (wanted("list") || wanted("lookup-uncached")) {
+    if (LIST_SCENARIOS.some(([name]) => wanted(name)) || wanted("lookup-uncached")) {
       await insertLinks(server.mf, seeded, LIST_LINKS);
       seeded.insertedLinks = LIST_LINKS;
     }

@@ -12,6 +12,20 @@ import { post } from "./workflows.mjs";
 const MAX_IDS = 2_000_000;
 /** One person in a thousand: the list's filter matches 1 in 1,000 of the links. */
 const LIST_EXTERNAL_ID = "cus_42";
+/** An agent (deleted since: no such agent is seeded) with 1 in 100 of the links put into D1. */
+const RARE_FLOW_ID = "agt_benchRare";
+/** A state 1 in 100 of the links put into D1 are in; the others ended. */
+const RARE_STATUS = "revoked";
+
+/** The list's scenarios, `[name, query]`: each filter over the links `insertLinks` put into D1. */
+export const LIST_SCENARIOS = [
+  ["list", `externalId=${LIST_EXTERNAL_ID}`],
+  ["list-newest", ""],
+  ["list-flow", `flowId=${RARE_FLOW_ID}`],
+  ["list-status", `status=${RARE_STATUS}`],
+  // The links create made (none when it did not run first).
+  ["list-pending", "status=pending"],
+];
 
 /** A receiver of lifecycle events on 127.0.0.1 that answers 204; counts what it received. */
 export const eventReceiver = { received: 0, server: null };
@@ -50,8 +64,9 @@ const insertedLinkId = (n) => `lnk_bench${String(n).padStart(14, "0")}`;
 const RECENT_LINKS = 10_000;
 
 /**
- * Puts `count` ended links of the seeded agent into D1 through the binding, one person
- * (`cus_<n mod 1000>`) per thousand, created a second apart.
+ * Puts `count` links into D1 through the binding, created a second apart: one person
+ * (`cus_<n mod 1000>`) per thousand; ended, but 1 in 100 revoked; of the seeded agent, but 1 in
+ * 100 of another. Each filter of the list then picks a thousandth or a hundredth of them.
  * @param {import("miniflare").Miniflare} mf
  */
 export async function insertLinks(mf, { workspaceId, agentId, channelId, keyId }, count) {
@@ -66,8 +81,10 @@ export async function insertLinks(mf, { workspaceId, agentId, channelId, keyId }
     for (let n = start; n < Math.min(count, start + 100); n++) {
       const id = insertedLinkId(n);
       const hash = randomBytes(32).toString("hex");
+      const flow = n % 100 === 7 ? RARE_FLOW_ID : agentId;
+      const status = n % 100 === 50 ? RARE_STATUS : "ended";
       rows.push(
-        `('${id}','${workspaceId}','${agentId}','${channelId}','${hash}','ended','{}',NULL,'cus_${n % 1000}',NULL,'{}',${now + 86_400_000},${now - (count - n) * 1000},'${keyId}')`,
+        `('${id}','${workspaceId}','${flow}','${channelId}','${hash}','${status}','{}',NULL,'cus_${n % 1000}',NULL,'{}',${now + 86_400_000},${now - (count - n) * 1000},'${keyId}')`,
       );
     }
     statements.push(db.prepare(`INSERT INTO links (${columns}) VALUES ${rows.join(",")}`));
@@ -142,15 +159,12 @@ export function launchScenarios(seeded) {
       expect: 201,
       request: { ...create, headers: { ...headers, "idempotency-key": "bench-replay" } },
     },
-    {
-      name: "list",
+    // The list, each filter over the links put into D1 (docs/api/launch.md#listing-links).
+    ...LIST_SCENARIOS.map(([name, query]) => ({
+      name,
       expect: 200,
-      request: {
-        method: "GET",
-        path: `/v1/widget/launches?externalId=${LIST_EXTERNAL_ID}`,
-        headers,
-      },
-    },
+      request: { method: "GET", path: `/v1/widget/launches?${query}`, headers },
+    })),
   ];
   return { ids, cursor, list };
 }

@@ -137,8 +137,20 @@ export const channels = sqliteTable(
   (t) => [index("channels_agent").on(t.agentId)],
 );
 
-/** Stored link states; `expired` is derived (pending and past expiresAt), never stored. */
-export type StoredLinkStatus = "pending" | "active" | "ended" | "revoked";
+/**
+ * Stored link states. A pending link past its expiresAt is `expired` at once (derived); the ledger's
+ * alarm then stores `expired` when it records `link.expired`, which takes the link out of the pending
+ * range of `links_workspace_status_created` (docs/performance.md#a-links-rows-over-its-life).
+ */
+export type StoredLinkStatus = "pending" | "active" | "ended" | "revoked" | "expired";
+/** Every stored state: a list newest first merges one range of the status index per state. */
+export const STORED_LINK_STATUSES: readonly StoredLinkStatus[] = [
+  "pending",
+  "active",
+  "ended",
+  "revoked",
+  "expired",
+];
 
 export const links = sqliteTable(
   "links",
@@ -148,7 +160,7 @@ export const links = sqliteTable(
     flowId: text("flow_id").notNull(),
     channelId: text("channel_id").notNull(),
     tokenHash: text("token_hash").notNull().unique(),
-    status: text("status", { enum: ["pending", "active", "ended", "revoked"] })
+    status: text("status", { enum: ["pending", "active", "ended", "revoked", "expired"] })
       .$type<StoredLinkStatus>()
       .notNull(),
     parameters: text("parameters", { mode: "json" }).$type<Record<string, JsonValue>>().notNull(),
@@ -176,17 +188,22 @@ export const links = sqliteTable(
     ratedAt: integer("rated_at"),
   },
   (t) => [
-    index("links_workspace_status_expiry").on(t.workspaceId, t.status, t.expiresAt),
-    // One index per filter of the list, each in its order (newest first, id breaking ties).
-    index("links_workspace_created").on(t.workspaceId, t.createdAt, t.id),
+    // Four index entries a create (docs/performance.md#a-links-rows-over-its-life): the id, the token, and
+    // the list's two orders every link needs from its start (newest first, id breaking ties). The
+    // status order serves the list unfiltered too (one range per state, merged), the pending cap's
+    // load and the expiry alarm (pending links only: the alarm stores `expired`).
     index("links_workspace_external_created").on(
       t.workspaceId,
       t.participantExternalId,
       t.createdAt,
       t.id,
     ),
-    index("links_workspace_flow_created").on(t.workspaceId, t.flowId, t.createdAt, t.id),
     index("links_workspace_status_created").on(t.workspaceId, t.status, t.createdAt, t.id),
+    // By agent, past pending only: written when a link opens, is revoked or expires; the pending
+    // range of the status order serves the agent filter's pending links (at most the pending cap).
+    index("links_workspace_flow_settled")
+      .on(t.workspaceId, t.flowId, t.createdAt, t.id)
+      .where(sql`status <> 'pending'`),
     // Metrics by opening and ending time (docs/operations.md#metrics); partial: a create writes none.
     index("links_workspace_started")
       .on(t.workspaceId, t.startedAt)

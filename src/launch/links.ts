@@ -229,7 +229,7 @@ export async function openLinkByToken(
   const current = await find();
   if (!current) throw notFound("No link has this token.");
   if (current.status === "revoked") throw refuse("revoked");
-  if (current.status === "pending") throw refuse("expired");
+  if (current.status === "pending" || current.status === "expired") throw refuse("expired");
   return { link: current, opened };
 }
 

@@ -24,6 +24,13 @@ import {
 } from "../helpers/events";
 import { insertPendingLinks } from "../helpers/seed-links";
 
+const storedStatuses = async (...ids: string[]) =>
+  Promise.all(
+    ids.map(async (id) => {
+      const row = await env.DB.prepare("SELECT status FROM links WHERE id = ?").bind(id).first();
+      return row?.status;
+    }),
+  );
 const ledger = (ws: Workspace) => env.LINK_LEDGER.get(env.LINK_LEDGER.idFromName(ws.workspaceId));
 describe("lifecycle events", () => {
   it("writes none while no enabled endpoint listens to the type", async () => {
@@ -142,6 +149,21 @@ describe("lifecycle events", () => {
     expect(expired?.data.link).toMatchObject({ id: link.id, status: "expired" });
     await runDurableObjectAlarm(ledger(ws));
     expect((await storedEvents(ws.workspaceId)).map((event) => event.link_id)).toEqual([link.id]);
+    // Stored as expired: out of the pending range the pending cap's load and the alarm read.
+    expect(await storedStatuses(link.id, opened.id)).toEqual(["expired", "active"]);
+  });
+
+  it("stores expired on a link that expired before the ledger watched, with no link.expired", async () => {
+    const ws = await seedWorkspace();
+    await registerReceiver(ws, { events: ["link.expired"] });
+    const link = await createLaunch(ws);
+    // Expired a minute before the ledger's first write (where its expiry watch starts).
+    await env.DB.prepare("UPDATE links SET expires_at = ? WHERE id = ?")
+      .bind(Date.now() - 60_000, link.id)
+      .run();
+    await runDurableObjectAlarm(ledger(ws));
+    expect(await storedStatuses(link.id)).toEqual(["expired"]);
+    expect(await storedEvents(ws.workspaceId)).toEqual([]);
   });
 
   it("relays a delivery whose message never reached the queue (evicted after the commit)", async () => {

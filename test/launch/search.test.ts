@@ -3,6 +3,7 @@
  * string pairs (limits checked, every problem listed, never shown to the person); `GET
  * /v1/widget/launches` lists what the key may see, newest first, filtered and paged.
  */
+import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   call,
@@ -118,6 +119,24 @@ describe("GET /v1/widget/launches", () => {
     vi.setSystemTime(start + 10 * 60_000);
     expect((await list(ws, "?status=expired")).data).toHaveLength(4);
     expect((await list(ws, "?status=pending")).data).toHaveLength(0);
+    // The ledger's alarm stores `expired` on some: every list reads them with the others.
+    await env.DB.prepare("UPDATE links SET status = 'expired' WHERE id IN (?, ?)")
+      .bind(made[0], made[2])
+      .run();
+    const expired = [made[4], made[3], made[2], made[0]];
+    expect((await list(ws, "?status=expired")).data.map((l) => l.id)).toEqual(expired);
+    expect((await list(ws, `?flowId=${ws.agentId}&status=expired`)).data.map((l) => l.id)).toEqual(
+      expired,
+    );
+    expect((await list(ws, `?flowId=${ws.agentId}`)).data.map((l) => l.id)).toEqual(
+      [...made].reverse(),
+    );
+    expect((await list(ws, "?limit=3")).data.map((l) => l.status)).toEqual([
+      "expired",
+      "expired",
+      "expired",
+    ]);
+    expect((await list(ws, "?externalId=cus_42&status=expired")).data).toHaveLength(3);
   });
 
   it("shows a key limited to some agents only their links", async () => {

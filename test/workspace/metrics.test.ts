@@ -240,7 +240,8 @@ describe("GET /v1/manage/metrics", () => {
         .all<{ detail: string }>();
       const details = plan.results.map((row) => row.detail).join("\n");
       expect(details).toMatch(
-        /USING (COVERING )?INDEX (links|delivery_attempts)_\w+ \(\w+=\? AND \w+>\? AND \w+<\?\)/,
+        // Links created: one range per stored state of the status index (status=?).
+        /USING (COVERING )?INDEX (links|delivery_attempts)_\w+ \(\w+=\? (AND status=\? )?AND \w+>\? AND \w+<\?\)/,
       );
       expect(details).not.toMatch(/SCAN (links|delivery_attempts)\b(?! USING)/);
     },

@@ -2,7 +2,7 @@
  * The ledger's link writes, each one D1 write with its lifecycle event (docs/events.md#event-types),
  * and the alarm's `link.expired` records and relays.
  */
-import { and, asc, eq, getTableColumns, gt, isNull, lte, ne, or, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, isNull, lte, ne, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { compiledWrite } from "../../db/compiled";
 import { database } from "../../db/database";
@@ -34,7 +34,7 @@ function linkEvent(
   });
   const holds = {
     "link.created": row("1"),
-    "link.expired": row("status = 'pending'"),
+    "link.expired": row("status = 'expired'"),
     "link.revoked": row("status = 'revoked'"),
     // The session may have been given before the link opened: the start time tells this opening.
     "conversation.started": row(
@@ -224,8 +224,26 @@ export type ExpiryPosition = { expiresAt: number; id: string };
 const LAST_ID = "~";
 
 /**
- * Records `link.expired` for links that expired unopened after `after` and by `to`.
- * @returns the position recorded up to (at most EXPIRED_PER_ALARM on) and the writes' results
+ * Stores `expired` on a link still pending: it leaves the pending range of the status index, so the
+ * pending cap's load and this alarm read the unexpired pending links only (and the few not recorded
+ * yet), however many links expired unopened before.
+ */
+const markExpired = (d1: D1Database, link: Link): Write =>
+  d1
+    .prepare(
+      "UPDATE links SET status = 'expired' WHERE id = ?1 AND workspace_id = ?2 AND status = 'pending'",
+    )
+    .bind(link.id, link.workspaceId);
+
+const isAfter = (link: Link, position: ExpiryPosition) =>
+  link.expiresAt > position.expiresAt ||
+  (link.expiresAt === position.expiresAt && link.id > position.id);
+
+/**
+ * Stores `expired` on the pending links expired by `to`, recording `link.expired` for those that
+ * expired after `after` (one that expired before the ledger watched its workspace gets no event,
+ * as before: `after` starts at the first watch).
+ * @returns the position recorded up to and the writes' results
  */
 export async function recordExpiredLinks(
   env: Pick<AppBindings, "DB">,
@@ -236,8 +254,8 @@ export async function recordExpiredLinks(
 ): Promise<{ through: ExpiryPosition; done: boolean; results: D1Result[] }> {
   const db = database(env);
   const results: D1Result[] = [];
-  let position = after;
   for (let seen = 0; seen < EXPIRED_PER_ALARM; seen += EXPIRED_PER_BATCH) {
+    // No order: each batch's links leave the pending range, so the next batch finds the rest.
     const rows = await db
       .select()
       .from(links)
@@ -246,25 +264,19 @@ export async function recordExpiredLinks(
           eq(links.workspaceId, workspaceId),
           eq(links.status, "pending"),
           lte(links.expiresAt, to),
-          or(
-            gt(links.expiresAt, position.expiresAt),
-            and(eq(links.expiresAt, position.expiresAt), gt(links.id, position.id)),
-          ),
         ),
       )
-      .orderBy(asc(links.expiresAt), asc(links.id))
       .limit(EXPIRED_PER_BATCH);
-    const [first, ...rest] = rows.flatMap((row) =>
-      linkEvent(env.DB, "link.expired", row, row.expiresAt),
-    );
+    const [first, ...rest] = rows.flatMap((row) => [
+      markExpired(env.DB, row),
+      ...(isAfter(row, after) ? linkEvent(env.DB, "link.expired", row, row.expiresAt) : []),
+    ]);
     if (first) results.push(...(await write([first, ...rest])));
-    const last = rows.at(-1);
-    if (!last || rows.length < EXPIRED_PER_BATCH) {
+    if (rows.length < EXPIRED_PER_BATCH) {
       return { through: { expiresAt: to, id: LAST_ID }, done: true, results };
     }
-    position = { expiresAt: last.expiresAt, id: last.id };
   }
-  return { through: position, done: false, results };
+  return { through: after, done: false, results };
 }
 
 /** The ledger's alarm work, once per firing (docs/events.md#delivery). */

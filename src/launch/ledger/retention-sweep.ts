@@ -43,12 +43,14 @@ export async function sweepRetention(
   const cutoff = now - retention.conversationDays * DAY_MS;
   const from = through ?? { endedAt: 0, id: "" };
   // A link given a session but never opened (a workflow wrote to it) has no end: its
-  // conversation closed when it was revoked, or at the latest when it expired.
+  // conversation closed when it was revoked, or at the latest when it expired. The states an
+  // active link is not in, listed so the status index serves the creation window (one range each).
   const ended = await env.DB.prepare(
     `SELECT id, session_id, closed_at FROM (
        SELECT id, session_id, CASE WHEN ended_at IS NOT NULL THEN ended_at
          ELSE min(coalesce(revoked_at, expires_at), expires_at) END AS closed_at
        FROM links WHERE workspace_id = ?1 AND session_id IS NOT NULL
+         AND status IN ('pending', 'ended', 'revoked', 'expired')
          AND created_at <= ?2 AND created_at > ?3
          AND ((status IN ('ended', 'revoked') AND ended_at IS NOT NULL)
            OR (started_at IS NULL AND status <> 'active'))
