@@ -1,7 +1,8 @@
 /**
  * The launch API's look-up and revocation of a link (`GET` and `DELETE /v1/widget/launches/{id}`,
  * docs/api/launch.md#operations) served by the Worker's entry without the app's router, middleware
- * chain and validators, which cost more than the rest of the call (docs/performance.md#look-up).
+ * chain and validators, which cost more than the rest of the call
+ * (docs/performance.md#look-up-and-revoke-without-the-app).
  *
  * A request is taken only when the app would pass it through the same checks in the same order and
  * nothing more (docs/api/launch.md#order-of-checks): the method and an id of word characters and
