@@ -1,11 +1,13 @@
 /**
- * agent-edge Worker entry: HTTP through the app that serves the path (src/routes.ts), the queue's
- * deliveries, and the Durable Object classes.
+ * agent-edge Worker entry: HTTP through the app that serves the path (src/routes.ts), a link's
+ * look-up and revocation directly (src/launch/direct-routes.ts), the queue's deliveries, and the
+ * Durable Object classes.
  */
 
 import { ANALYSES_QUEUE, type AnalysisJob, consumeAnalyses } from "./conversations/analysis";
 import type { DeliveryMessage } from "./events/contract";
 import { consumeDeliveries } from "./events/delivery";
+import { directLaunch } from "./launch/direct-routes";
 import type { AppBindings } from "./platform/env";
 import { appFor } from "./routes";
 
@@ -20,6 +22,7 @@ export { MaintenanceJob } from "./workspace/jobs/object";
  */
 export default {
   fetch: (request: Request, env: AppBindings, ctx?: ExecutionContext) =>
+    directLaunch(request, env, ctx, () => appFor(request).fetch(request, env, ctx)) ??
     appFor(request).fetch(request, env, ctx),
   queue: (batch: MessageBatch<unknown>, env: AppBindings) =>
     batch.queue === ANALYSES_QUEUE

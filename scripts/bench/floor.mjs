@@ -7,7 +7,10 @@
 // - floor-rpc: the Worker calls a method of the object (a look-up served from the ledger's memory);
 // - floor-rpc-put: the call carries the request (method, URL, headers, body bytes) and the object
 //   stores it with one `put` (a webhook call, whose record the runner must keep);
-// - floor-rpc-d1: the object reads one D1 row by primary key (a look-up the ledger's cache misses).
+// - floor-rpc-d1: the object reads one D1 row by primary key (a look-up the ledger's cache misses);
+// - floor-rpc-d1-write: the Worker parses a create's JSON body and the call carries the row built
+//   from it; the object inserts it into a D1 table of the links table's columns (a create, whose
+//   one D1 statement is a write: the read above bounds it from below).
 // And, apart, floor-chat: a message on a hibernatable socket, stored with one SQL insert and echoed,
 // a model request whose server-sent events come back as a delta frame each, and the reply stored
 // and sent whole (a chat round trip, with the chat scenario's model stand-in).
@@ -31,6 +34,14 @@ export class Floor extends DurableObject {
   }
   async read(id) {
     return await this.env.DB.prepare("SELECT id, value FROM floor WHERE id = ?").bind(id).first();
+  }
+  async insert(link) {
+    await this.env.DB.prepare(
+      "INSERT INTO floor_links (id, workspace_id, flow_id, channel_id, token_hash, status, parameters, participant_name, participant_external_id, metadata, expires_at, created_at, created_by_key) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, '{}', ?, ?, ?)",
+    )
+      .bind(link.id, "ws", link.flowId, link.channelId, link.tokenHash, JSON.stringify(link.parameters), link.participant?.name ?? null, link.participant?.externalId ?? null, link.expiresAt, link.createdAt, "wk")
+      .run();
+    return { id: link.id };
   }
 }
 
@@ -91,6 +102,12 @@ export default {
       return Response.json(await stub.record({ method: request.method, url: request.url, headers, body }));
     }
     if (pathname === "/rpc-d1") return Response.json(await stub.read("row-" + (Math.random() * 1000 | 0)));
+    if (pathname === "/rpc-d1-write") {
+      const launch = await request.json();
+      const now = Date.now();
+      const link = { ...launch, id: crypto.randomUUID(), tokenHash: crypto.randomUUID(), expiresAt: now + 604800000, createdAt: now };
+      return Response.json(await stub.insert(link), { status: 201 });
+    }
     return new Response("not found", { status: 404 });
   },
 };
@@ -119,6 +136,9 @@ export async function startFloor({ port, inspectorPort, modelUrl }) {
   const server = await serveWorker({ worker, port, inspectorPort });
   const db = await server.mf.getD1Database("DB");
   await db.exec("CREATE TABLE floor (id TEXT PRIMARY KEY, value TEXT NOT NULL)");
+  await db.exec(
+    "CREATE TABLE floor_links (id TEXT PRIMARY KEY, workspace_id TEXT NOT NULL, flow_id TEXT NOT NULL, channel_id TEXT NOT NULL, token_hash TEXT NOT NULL, status TEXT NOT NULL, parameters TEXT NOT NULL, participant_name TEXT, participant_external_id TEXT, global_task TEXT, metadata TEXT NOT NULL DEFAULT '{}', expires_at INTEGER NOT NULL, created_at INTEGER NOT NULL, created_by_key TEXT NOT NULL, session_id TEXT, started_at INTEGER, ended_at INTEGER, revoked_at INTEGER, analysis TEXT, rating_score INTEGER, rating_comment TEXT, rated_at INTEGER)",
+  );
   // D1 takes statements of at most 100 KB: 100 rows each.
   const inserts = Array.from({ length: 10 }, (_, chunk) => {
     const rows = Array.from(
@@ -131,7 +151,10 @@ export async function startFloor({ port, inspectorPort, modelUrl }) {
   return server;
 }
 
-/** The floor's scenarios after its health reference; floor-rpc-put sends the webhook bench's call. */
+/**
+ * The floor's scenarios after its health reference; floor-rpc-put sends the webhook bench's call,
+ * floor-rpc-d1-write the create bench's body.
+ */
 export const floorScenarios = [
   { name: "floor-rpc", expect: 200, request: { method: "GET", path: "/rpc" } },
   {
@@ -145,4 +168,20 @@ export const floorScenarios = [
     },
   },
   { name: "floor-rpc-d1", expect: 200, request: { method: "GET", path: "/rpc-d1" } },
+  {
+    name: "floor-rpc-d1-write",
+    expect: 201,
+    request: {
+      method: "POST",
+      path: "/rpc-d1-write",
+      headers: { "content-type": "application/json" },
+      // The create scenario's body (scripts/bench/launch.mjs), with ids of the same length.
+      body: JSON.stringify({
+        flowId: "agt_0123456789012345678901",
+        channelId: "ch_0123456789012345678901",
+        parameters: { plan: "pro", tier: "pro", seats: 3 },
+        participant: { name: "Ada", externalId: "cus_1" },
+      }),
+    },
+  },
 ];

@@ -15,14 +15,16 @@ export const CPU_TARGETS = {
 /**
  * The step of the runtime's floor (scripts/bench/floor.mjs) that bounds each scenario of ours: the
  * same work with none of our code, measured in the same run (docs/performance.md#the-runtimes-floor).
+ * Create and revoke write D1: their floor is the write step, and the read step (a D1 statement that
+ * writes nothing) is reported beside it as their second floor.
  */
 export const FLOOR_OF = {
   "launch: health": "floor: health",
   "webhooks: health": "floor: health",
   "chat: health": "floor: health",
   lookup: "floor-rpc",
-  create: "floor-rpc-d1",
-  revoke: "floor-rpc-d1",
+  create: ["floor-rpc-d1-write", "floor-rpc-d1"],
+  revoke: ["floor-rpc-d1-write", "floor-rpc-d1"],
   "lookup-uncached": "floor-rpc-d1",
   "webhook-immediate": "floor-rpc-put",
   "webhook-lastNode": "floor-rpc-put",
@@ -35,14 +37,23 @@ export const FLOOR_OF = {
 
 /**
  * Sets each row's `cpuOverFloor`: its CPU per call over that of its floor step in the same run
- * (null without one, or when the floor group did not run). The machine's speed moves both, so the
- * ratio compares runs where the raw figures cannot.
+ * (null without one, or when the floor group did not run), and `cpuOverSecondFloor` over its second
+ * floor step, if it has one. The machine's speed moves both, so the ratio compares runs where the
+ * raw figures cannot.
  */
 export function relateToFloor(rows) {
+  const ratio = (row, scenario) => {
+    const floor = rows.find((r) => r.scenario === scenario);
+    return floor ? { scenario, ratio: row.cpuMicrosPerCall / floor.cpuMicrosPerCall } : null;
+  };
   for (const row of rows) {
-    const floor = rows.find((r) => r.scenario === FLOOR_OF[row.scenario]);
-    row.floorScenario = floor?.scenario ?? null;
-    row.cpuOverFloor = floor ? row.cpuMicrosPerCall / floor.cpuMicrosPerCall : null;
+    const [first, second] = [FLOOR_OF[row.scenario] ?? []].flat();
+    const main = first ? ratio(row, first) : null;
+    const other = second ? ratio(row, second) : null;
+    row.floorScenario = main?.scenario ?? null;
+    row.cpuOverFloor = main?.ratio ?? null;
+    row.secondFloorScenario = other?.scenario ?? null;
+    row.cpuOverSecondFloor = other?.ratio ?? null;
   }
 }
 
@@ -70,6 +81,13 @@ export function printResults({ rows, peer, held, capacities }) {
       ["cpu µs/call", (r) => r.cpuMicrosPerCall.toFixed(0)],
       ["target µs", (r) => r.cpuTargetMicros ?? ""],
       ["÷ floor", (r) => (r.cpuOverFloor === null ? "" : r.cpuOverFloor.toFixed(2))],
+      [
+        "÷ 2nd floor",
+        (r) =>
+          r.cpuOverSecondFloor === null
+            ? ""
+            : `${r.cpuOverSecondFloor.toFixed(2)} ${r.secondFloorScenario.replace("floor-", "")}`,
+      ],
       ["RSS MiB", (r) => r.rssMiB.toFixed(0)],
       ["non-2xx", (r) => r.non2xx],
       ["5xx", (r) => r.status5xx],

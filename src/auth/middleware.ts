@@ -29,30 +29,54 @@ export type WidgetKeyEnv = AppEnv & { Variables: { widgetKey: WidgetKeyPrincipal
 export type MemberEnv = AppEnv & { Variables: { member: MemberPrincipal } };
 
 /**
+ * The widget key of a launch API request, when it is a valid one (docs/security.md#credentials):
+ * read from `Authorization: Bearer` or `x-api-key`, checked by its digest (cached per isolate), its
+ * use noted at most once a minute (kept alive by `waitUntil` when there is one).
+ * @returns the principal, or null for a missing, conflicting, unknown, revoked or expired key
+ */
+export async function acceptWidgetKey(
+  request: Request,
+  env: AppEnv["Bindings"],
+  waitUntil: ((promise: Promise<unknown>) => void) | undefined,
+): Promise<WidgetKeyPrincipal | null> {
+  const credential = readCredential(request.headers, true);
+  if (credential === null || credential === "conflict") return null;
+  const db = database(env);
+  const principal = await authenticateWidgetKey(db, credential, Date.now());
+  if (!principal) return null;
+  const noted = noteWidgetKeyUse(db, principal.keyId, Date.now());
+  if (noted) {
+    const written = noted.catch((error: unknown) => log("warn", "key_use_not_noted", { error }));
+    // Without an execution context (an embedding, a test) the write still runs, unawaited.
+    waitUntil?.(written);
+  }
+  return principal;
+}
+
+/**
  * Launch API: resolves the widget key (401 invalid_key; a valid member token gets 403
  * insufficient_scope). Revocation after the key was first read is refused by the link ledger when
  * the call is counted (`perKeyRateLimit`).
  */
 export const requireWidgetKey = createMiddleware<WidgetKeyEnv>(async (c, next) => {
-  const credential = readCredential(c.req.raw.headers, true);
-  if (credential === null || credential === "conflict") throw invalidKey();
-  const db = database(c.env);
-  const principal = await authenticateWidgetKey(db, credential, Date.now());
+  let waitUntil: ((promise: Promise<unknown>) => void) | undefined;
+  try {
+    const ctx = c.executionCtx;
+    waitUntil = (promise) => ctx.waitUntil(promise);
+  } catch {}
+  const principal = await acceptWidgetKey(c.req.raw, c.env, waitUntil);
   if (!principal) {
-    if (credential.startsWith(MEMBER_TOKEN_PREFIX) && (await authenticateMember(db, credential))) {
+    const credential = readCredential(c.req.raw.headers, true);
+    if (
+      typeof credential === "string" &&
+      credential.startsWith(MEMBER_TOKEN_PREFIX) &&
+      (await authenticateMember(database(c.env), credential))
+    ) {
       throw insufficientScope("Member tokens cannot call the launch API; use a widget key.");
     }
     throw invalidKey();
   }
   c.set("widgetKey", principal);
-  const noted = noteWidgetKeyUse(db, principal.keyId, Date.now());
-  if (noted) {
-    const written = noted.catch((error: unknown) => log("warn", "key_use_not_noted", { error }));
-    // app.fetch without an execution context (an embedding, a test) still writes, unawaited.
-    try {
-      c.executionCtx.waitUntil(written);
-    } catch {}
-  }
   await next();
 });
 

@@ -22,20 +22,37 @@ const POLICY = "widget-key";
 /** The Hono env of launch routes: the widget key and its counted ledger. */
 export type LaunchEnv = WidgetKeyEnv & { Variables: { ledger: CountedLedger } };
 
+/**
+ * What an admission adds to the answer: the RateLimit headers (none for a revoked key), and the
+ * error that replaces the answer when it refused the call (401 invalid_key, 429 rate_limited).
+ */
+export function admissionAnswer(admission: Admission): {
+  headers: Record<string, string>;
+  refusal: ApiError | null;
+} {
+  if (!admission.admitted && admission.reason === "key_revoked") {
+    return { headers: {}, refusal: invalidKey() };
+  }
+  const decision = admission.rateLimit;
+  const headers = {
+    "RateLimit-Policy": `"${POLICY}";q=${decision.limit};w=60`,
+    RateLimit: `"${POLICY}";r=${decision.remaining};t=${decision.resetSeconds}`,
+  };
+  if (admission.admitted) return { headers, refusal: null };
+  const refusal = new ApiError(
+    429,
+    "rate_limited",
+    `More than ${decision.limit} requests per minute with this key; retry in ${decision.retryAfterSeconds} s.`,
+    { headers: { "Retry-After": String(decision.retryAfterSeconds) } },
+  );
+  return { headers, refusal };
+}
+
 /** Sets the RateLimit headers of an admission; throws 401 for a revoked key, 429 over the limit. */
 function applyAdmission(c: Context, admission: Admission): void {
-  if (!admission.admitted && admission.reason === "key_revoked") throw invalidKey();
-  const decision = admission.rateLimit;
-  c.header("RateLimit-Policy", `"${POLICY}";q=${decision.limit};w=60`);
-  c.header("RateLimit", `"${POLICY}";r=${decision.remaining};t=${decision.resetSeconds}`);
-  if (!admission.admitted) {
-    throw new ApiError(
-      429,
-      "rate_limited",
-      `More than ${decision.limit} requests per minute with this key; retry in ${decision.retryAfterSeconds} s.`,
-      { headers: { "Retry-After": String(decision.retryAfterSeconds) } },
-    );
-  }
+  const { headers, refusal } = admissionAnswer(admission);
+  for (const name in headers) c.header(name, headers[name]);
+  if (refusal) throw refusal;
 }
 
 /**

@@ -6,10 +6,11 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { HTTPException } from "hono/http-exception";
 import { type RequestIdVariables, requestId } from "hono/request-id";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { misconfiguration } from "./config";
 import { docsPage } from "./docs-page";
 import type { AppBindings } from "./env";
-import { ApiError, errorBody, invalidRequest, misconfigured } from "./errors";
+import { ApiError, type ErrorBody, errorBody, invalidRequest, misconfigured } from "./errors";
 import { log, redactUrl } from "./log";
 import { NoQuerySchema, withCommonErrors } from "./openapi";
 import { CursorParam, LimitParam } from "./paging";
@@ -69,10 +70,50 @@ export function createRouter<E extends AppEnv = AppEnv>(): OpenAPIHono<E> {
   return router;
 }
 
+/** A new request id: `req_` and 32 hex characters (docs/architecture.md#ids-and-formats). */
+export const newRequestId = () => `req_${crypto.randomUUID().replaceAll("-", "")}`;
+
+/**
+ * The request id of `request`, as the app's `requestId` middleware chooses it: the caller's
+ * `X-Request-Id` when it is at most 255 word characters, `-` and `=`, otherwise a new one.
+ */
+export function requestIdOf(request: Request): string {
+  const given = request.headers.get("x-request-id");
+  return given && given.length <= 255 && !/[^\w\-=]/.test(given) ? given : newRequestId();
+}
+
+/**
+ * The answer to an error thrown while serving `request` (docs/errors.md): an ApiError's envelope,
+ * status and headers; a client error Hono raised, as `invalid_request`; anything else is logged once
+ * and answered 500 `internal_error`, without internals.
+ */
+export function errorAnswer(
+  error: unknown,
+  requestId: string,
+  request: Request,
+): { body: ErrorBody; status: ContentfulStatusCode; headers: Record<string, string> } {
+  if (error instanceof ApiError) {
+    const body = errorBody(error.code, error.message, error.details, requestId, error);
+    return { body, status: error.status, headers: error.headers };
+  }
+  if (error instanceof HTTPException && error.status < 500) {
+    const body = errorBody("invalid_request", error.message, [], requestId);
+    return { body, status: error.status, headers: {} };
+  }
+  log("error", "request_failed", {
+    requestId,
+    method: request.method,
+    url: redactUrl(request.url),
+    error,
+  });
+  const body = errorBody("internal_error", "Something went wrong on our side.", [], requestId);
+  return { body, status: 500, headers: {} };
+}
+
 /** Builds the whole app with its cross-cutting middleware; routers are mounted by `src/index.ts`. */
 export function createApp(): OpenAPIHono<AppEnv> {
   const app = createRouter();
-  app.use(requestId({ generator: () => `req_${crypto.randomUUID().replaceAll("-", "")}` }));
+  app.use(requestId({ generator: newRequestId }));
   // Wrong settings are refused at the door, with their name, rather than failing later in a
   // route (docs/operations.md#configuration).
   app.use(async (c, next) => {
@@ -82,22 +123,9 @@ export function createApp(): OpenAPIHono<AppEnv> {
   });
 
   app.onError((error, c) => {
-    const id = c.get("requestId") ?? "";
-    if (error instanceof ApiError) {
-      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-      const body = errorBody(error.code, error.message, error.details, id, error);
-      return c.json(body, error.status);
-    }
-    if (error instanceof HTTPException && error.status < 500) {
-      return c.json(errorBody("invalid_request", error.message, [], id), error.status);
-    }
-    log("error", "request_failed", {
-      requestId: id,
-      method: c.req.method,
-      url: redactUrl(c.req.url),
-      error,
-    });
-    return c.json(errorBody("internal_error", "Something went wrong on our side.", [], id), 500);
+    const answer = errorAnswer(error, c.get("requestId") ?? "", c.req.raw);
+    for (const name in answer.headers) c.header(name, answer.headers[name]);
+    return c.json(answer.body, answer.status);
   });
 
   // A path some route serves with other methods gets 405 and `Allow`; only an unknown path is 404.

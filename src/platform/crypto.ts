@@ -17,10 +17,13 @@ export function randomBase62(length: number): string {
   return out;
 }
 
+/** The two hex digits of each byte value, made once: a digest's hex is on every keyed call. */
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
 /** Lower-case hex of the bytes. */
 export function bytesToHex(bytes: Uint8Array): string {
   let hex = "";
-  for (const byte of bytes) hex += byte.toString(16).padStart(2, "0");
+  for (const byte of bytes) hex += HEX[byte] as string;
   return hex;
 }
 

@@ -6,7 +6,7 @@
 import type { WidgetKeyPrincipal } from "../../auth";
 import type { RateLimitStore } from "../../platform/rate-limit-store";
 import type { LaunchLimits } from "../limits";
-import type { Admission } from "./contract";
+import type { Admission, Guarded, LedgerResult } from "./contract";
 import type { KeyRevocations } from "./key-revocations";
 
 /** Counts calls per key or member, refusing revoked keys. */
@@ -31,4 +31,13 @@ export class Admissions {
       ? { admitted: true, rateLimit }
       : { admitted: false, reason: "rate_limited", rateLimit };
   }
+}
+
+/** Runs `run` once the call was admitted (`counted`); a refused call does no work. */
+export async function guarded<T>(
+  counted: Promise<Admission>,
+  run: () => Promise<LedgerResult<T>>,
+): Promise<Guarded<T>> {
+  const admission = await counted;
+  return admission.admitted ? { admission, result: await run() } : { admission };
 }

@@ -1,5 +1,7 @@
 /** The LinkLedger's write-through cache of link rows (docs/architecture.md#link-ledger). */
 import type { Link, NewLink } from "../../db/schema";
+import { toLaunch } from "../links";
+import type { LedgerResult } from "./contract";
 
 /** A bounded write-through cache of link rows by id (oldest dropped first). */
 export class LinkCache {
@@ -48,4 +50,9 @@ export function toRow(link: NewLink): Link {
     ratedAt: null,
     ...link,
   };
+}
+
+/** A found link's look-up view at `now` as the answer's JSON text (docs/api/launch.md#operations). */
+export function launchView(found: LedgerResult<Link>, now: number): LedgerResult<string> {
+  return found.ok ? { ok: true, value: JSON.stringify(toLaunch(found.value, now)) } : found;
 }

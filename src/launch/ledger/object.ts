@@ -23,7 +23,7 @@ import {
   tooManyPending,
   validateNewLink,
 } from "../link-rules";
-import { Admissions } from "./admissions";
+import { Admissions, guarded } from "./admissions";
 import { AgentParameters } from "./agent-parameters";
 import type {
   Admission,
@@ -42,7 +42,7 @@ import { EventWatch } from "./event-watch";
 import { createIdempotently, IdempotencyKeys } from "./idempotency";
 import { KeyRevocations } from "./key-revocations";
 import { createStatements } from "./lifecycle-events";
-import { LinkCache, toRow } from "./link-cache";
+import { LinkCache, launchView, toRow } from "./link-cache";
 import { eraseLink } from "./link-erasure";
 import * as outcomes from "./link-outcomes";
 import { PendingLinks } from "./pending-links";
@@ -87,7 +87,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     link: NewLink,
     idempotency?: IdempotentCreate,
   ): Promise<Guarded<CreateOutcome>> {
-    return this.guarded(this.admit(key), async () => {
+    return guarded(this.admit(key), async () => {
       if (!idempotency) return this.create(key, link);
       return createIdempotently(this.idempotency, key.keyId, idempotency, {
         create: (beforeWrite) => this.create(key, link, beforeWrite),
@@ -101,7 +101,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
   /** A member's dashboard preview (docs/api/manage.md#widget-preview): see the contract. */
   async createMemberLink(member: LinkMember, link: NewLink): Promise<Guarded<CreateOutcome>> {
     const scope = { workspaceId: member.workspaceId, flowIds: null };
-    return this.guarded(this.admissions.count(member.memberId), () => this.create(scope, link));
+    return guarded(this.admissions.count(member.memberId), () => this.create(scope, link));
   }
 
   /** The checks and the write of a create; `beforeWrite` runs once every check has passed. */
@@ -163,12 +163,19 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
 
   /** Admits the call and reads the link (404 not_found, 403 forbidden_flow). */
   async lookupLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<Link>> {
-    return this.guarded(this.admit(key), async () => this.findInScope(key, linkId));
+    return guarded(this.admit(key), async () => this.findInScope(key, linkId));
+  }
+
+  /** Admits the call and answers the link's view as JSON text (see the contract). */
+  async viewLink(key: WidgetKeyPrincipal, linkId: string, now: number): Promise<Guarded<string>> {
+    return guarded(this.admit(key), async () =>
+      launchView(await this.findInScope(key, linkId), now),
+    );
   }
 
   /** Admits the call and revokes the link from any state; idempotent; frees a pending slot. */
   async revokeLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<null>> {
-    return this.guarded(this.admit(key), () => this.revoke(key, linkId));
+    return guarded(this.admit(key), () => this.revoke(key, linkId));
   }
 
   /** A member's revocation (docs/api/manage.md#links): as `revokeLink`, counted against no key. */
@@ -273,12 +280,6 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
         for (const id of linkIds) this.linkCache.delete(id);
       },
     );
-  }
-
-  /** Runs `run` once the call was admitted (`counted`); a refused call does no work. */
-  private async guarded<T>(counted: Promise<Admission>, run: () => Promise<LedgerResult<T>>) {
-    const admission = await counted;
-    return admission.admitted ? { admission, result: await run() } : { admission };
   }
 
   private async findInScope(scope: LinkScope, linkId: string): Promise<LedgerResult<Link>> {
