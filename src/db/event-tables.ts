@@ -2,6 +2,7 @@
  * D1 tables of lifecycle events (docs/events.md): event endpoints, events, deliveries and their
  * attempts. Secrets only sealed; times are epoch milliseconds.
  */
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { workspaces } from "./schema";
 
@@ -46,7 +47,12 @@ export const eventEndpoints = sqliteTable(
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [index("event_endpoints_workspace_created").on(t.workspaceId, t.createdAt)],
+  (t) => [
+    index("event_endpoints_workspace_created").on(t.workspaceId, t.createdAt),
+    // The endpoints in a run of failures: a success looks its endpoint up here, so a healthy
+    // endpoint's row is not even read (docs/performance.md#counts-per-call).
+    index("event_endpoints_failing").on(t.id).where(sql`failing_since IS NOT NULL`),
+  ],
 );
 export type EventEndpoint = typeof eventEndpoints.$inferSelect;
 
@@ -80,7 +86,9 @@ export type DeliveryStatus = "pending" | "succeeded" | "failed";
 
 /**
  * One event on its way to one endpoint (docs/events.md#delivery); `step`: attempts since created or
- * resent; `nextAttemptAt`: when the queue should bring it next.
+ * resent; `nextAttemptAt`: when the queue should bring it next. Its last success is kept on the row
+ * itself (`succeeded*`), so the common delivery, a first attempt that succeeds, writes no attempt
+ * row; every other attempt is a `delivery_attempts` row (docs/performance.md#counts-per-call).
  */
 export const eventDeliveries = sqliteTable(
   "event_deliveries",
@@ -99,13 +107,27 @@ export const eventDeliveries = sqliteTable(
     attempts: integer("attempts").notNull().default(0),
     step: integer("step").notNull().default(0),
     nextAttemptAt: integer("next_attempt_at"),
+    /** Until when a consumer holds the delivery (`attemptDelivery`'s claim); in no index. */
+    claimedUntil: integer("claimed_until"),
+    /** The last successful attempt: when, the 2xx status, latency and first KiB of the answer. */
+    succeededAt: integer("succeeded_at"),
+    successStatus: integer("success_status"),
+    successLatencyMs: integer("success_latency_ms"),
+    successBody: text("success_body"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [
     index("event_deliveries_endpoint_created").on(t.endpointId, t.createdAt, t.id),
     index("event_deliveries_endpoint_status_created").on(t.endpointId, t.status, t.createdAt, t.id),
-    index("event_deliveries_workspace_status_next").on(t.workspaceId, t.status, t.nextAttemptAt),
+    // The relay's pending deliveries by due time, and the metrics' successes by time (a succeeded
+    // row's nextAttemptAt is null): one index, changed once by a success (docs/operations.md#metrics).
+    index("event_deliveries_workspace_status_next_succeeded").on(
+      t.workspaceId,
+      t.status,
+      t.nextAttemptAt,
+      t.succeededAt,
+    ),
   ],
 );
 export type EventDelivery = typeof eventDeliveries.$inferSelect;

@@ -240,9 +240,9 @@ describe("GET /v1/manage/metrics", () => {
         .all<{ detail: string }>();
       const details = plan.results.map((row) => row.detail).join("\n");
       expect(details).toMatch(
-        /USING (COVERING )?INDEX (links|delivery_attempts)_\w+ \(\w+=\? AND \w+>\? AND \w+<\?\)/,
+        /USING (COVERING )?INDEX (links|delivery_attempts|event_deliveries)_\w+ \((\w+=\? AND )+\w+>\? AND \w+<\?\)/,
       );
-      expect(details).not.toMatch(/SCAN (links|delivery_attempts)\b(?! USING)/);
+      expect(details).not.toMatch(/SCAN (links|delivery_attempts|event_deliveries)\b(?! USING)/);
     },
   );
 });
