@@ -2,7 +2,6 @@
  * D1 tables of lifecycle events (docs/events.md): event endpoints, events, deliveries and their
  * attempts. Secrets only sealed; times are epoch milliseconds.
  */
-import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { workspaces } from "./schema";
 
@@ -47,12 +46,7 @@ export const eventEndpoints = sqliteTable(
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [
-    index("event_endpoints_workspace_created").on(t.workspaceId, t.createdAt),
-    // The endpoints in a run of failures: a success looks its endpoint up here, so a healthy
-    // endpoint's row is not even read (docs/performance.md#counts-per-call).
-    index("event_endpoints_failing").on(t.id).where(sql`failing_since IS NOT NULL`),
-  ],
+  (t) => [index("event_endpoints_workspace_created").on(t.workspaceId, t.createdAt)],
 );
 export type EventEndpoint = typeof eventEndpoints.$inferSelect;
 

@@ -84,21 +84,14 @@ export async function recordAttempt(
           : eq(eventDeliveries.claimedUntil, delivery.claimedUntil),
         eq(eventDeliveries.attempts, delivery.attempts),
       ),
-    )
-    .returning({ id: eventDeliveries.id });
-  let moved: { id: string }[];
+    );
+  // `changes` tells whether it moved: a RETURNING would count one more row read.
+  let moved: D1Result;
   let endpointNow: EndpointNow[];
   if (attempt.ok) {
-    // D1's own batch: Drizzle batches no raw statement, and endRun needs `INDEXED BY`.
-    const built = move.toSQL();
-    const [movedRows, endedRows] = await env.DB.batch([
-      env.DB.prepare(built.sql).bind(...built.params),
-      endRun(env.DB, endpoint.id),
-    ]);
-    moved = (movedRows?.results ?? []) as { id: string }[];
-    endpointNow = (endedRows?.results ?? []) as EndpointNow[];
-    // Overtaken by a resend: the answer is still logged.
-    if (moved.length === 0) await insertAttempt(db, delivery.id, attempt, now);
+    [moved, endpointNow] = await db.batch([move, endRun(db, endpoint.id)]);
+    // Overtaken by a resend: the answer is still logged, as an attempt row.
+    if (moved.meta.changes === 0) await insertAttempt(db, delivery.id, attempt, now);
   } else {
     [, moved, endpointNow] = await db.batch([
       insertAttempt(db, delivery.id, attempt, now),
@@ -112,11 +105,11 @@ export async function recordAttempt(
   }
   const since = attempt.ok ? row?.lastIncidentSince : null;
   return {
-    retryIn: moved.length === 1 ? delay : null,
+    retryIn: moved.meta.changes === 1 ? delay : null,
     endedIncident:
       since === null || since === undefined
         ? null
-        : { since, autoRecover: Boolean(row?.autoRecover) },
+        : { since, autoRecover: row?.autoRecover ?? false },
   };
 }
 
@@ -185,10 +178,11 @@ export function attemptsOf(
   return all.sort((a, b) => a.at - b.at);
 }
 
-/** The endpoint as an attempt leaves it (`autoRecover` as SQLite stores it: 0 or 1). */
-type EndpointNow = Pick<EventEndpoint, "status" | "failingSince" | "lastIncidentSince"> & {
-  autoRecover: boolean | number;
-};
+/** The endpoint as an attempt leaves it. */
+type EndpointNow = Pick<
+  EventEndpoint,
+  "status" | "failingSince" | "lastIncidentSince" | "autoRecover"
+>;
 
 const ENDPOINT_NOW = {
   status: eventEndpoints.status,
@@ -216,19 +210,18 @@ function countFailure(db: DrizzleD1Database, endpointId: string, attempt: Attemp
 }
 
 /**
- * A success ends a run going; `lastIncidentSince` gets its start if it had made the endpoint
- * failing (SET reads the old row), else null. Looked up in the index of endpoints in a run
- * (`event_endpoints_failing`), so a healthy endpoint's row is neither read nor written.
+ * A success ends a run going (a healthy endpoint's row is not written); `lastIncidentSince` gets
+ * its start if it had made the endpoint failing (SET reads the old row), else null.
  */
-function endRun(d1: D1Database, endpointId: string) {
-  return d1
-    .prepare(
-      `UPDATE event_endpoints INDEXED BY event_endpoints_failing
-      SET last_incident_since = CASE WHEN consecutive_failures >= ?2 THEN failing_since END,
-        failing_since = NULL, consecutive_failures = 0, last_error = NULL
-      WHERE id = ?1 AND failing_since IS NOT NULL
-      RETURNING status, failing_since AS failingSince, last_incident_since AS lastIncidentSince,
-        auto_recover AS autoRecover`,
-    )
-    .bind(endpointId, FAILING_AFTER);
+function endRun(db: DrizzleD1Database, endpointId: string) {
+  return db
+    .update(eventEndpoints)
+    .set({
+      lastIncidentSince: sql`CASE WHEN ${eventEndpoints.consecutiveFailures} >= ${FAILING_AFTER} THEN ${eventEndpoints.failingSince} ELSE NULL END`,
+      failingSince: null,
+      consecutiveFailures: 0,
+      lastError: null,
+    })
+    .where(and(eq(eventEndpoints.id, endpointId), isNotNull(eventEndpoints.failingSince)))
+    .returning(ENDPOINT_NOW);
 }
