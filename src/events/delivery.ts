@@ -77,7 +77,7 @@ async function bodyFor(
 }
 
 /** The endpoint as a claim returns it: what an attempt needs (no other column is read). */
-export type AttemptEndpoint = Pick<
+type AttemptEndpoint = Pick<
   EventEndpoint,
   | "id"
   | "workspaceId"
@@ -135,7 +135,9 @@ export async function attemptDelivery(
     )
     .returning(CLAIMED);
   if (!claimed) return null;
-  const event = claimed.event ? (JSON.parse(claimed.event) as StoredEvent) : null;
+  const event = claimed.event
+    ? (JSON.parse(claimed.event) as Pick<StoredEvent, "id" | "type" | "body">)
+    : null;
   const found = claimed.endpoint ? (JSON.parse(claimed.endpoint) as AttemptEndpoint) : null;
   if (!event || !found || found.status !== "enabled") {
     // A disabled endpoint gets nothing; its deliveries can be recovered once it is enabled again.
