@@ -78,7 +78,9 @@ export type DeliveryStatus = "pending" | "succeeded" | "failed";
 
 /**
  * One event on its way to one endpoint (docs/events.md#delivery); `step`: attempts since created or
- * resent; `nextAttemptAt`: when the queue should bring it next.
+ * resent; `nextAttemptAt`: when the queue should bring it next. Its last success is kept on the row
+ * itself (`succeeded*`), so the common delivery, a first attempt that succeeds, writes no attempt
+ * row; every other attempt is a `delivery_attempts` row (docs/performance.md#counts-per-call).
  */
 export const eventDeliveries = sqliteTable(
   "event_deliveries",
@@ -97,13 +99,27 @@ export const eventDeliveries = sqliteTable(
     attempts: integer("attempts").notNull().default(0),
     step: integer("step").notNull().default(0),
     nextAttemptAt: integer("next_attempt_at"),
+    /** Until when a consumer holds the delivery (`attemptDelivery`'s claim); in no index. */
+    claimedUntil: integer("claimed_until"),
+    /** The last successful attempt: when, the 2xx status, latency and first KiB of the answer. */
+    succeededAt: integer("succeeded_at"),
+    successStatus: integer("success_status"),
+    successLatencyMs: integer("success_latency_ms"),
+    successBody: text("success_body"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [
     index("event_deliveries_endpoint_created").on(t.endpointId, t.createdAt, t.id),
     index("event_deliveries_endpoint_status_created").on(t.endpointId, t.status, t.createdAt, t.id),
-    index("event_deliveries_workspace_status_next").on(t.workspaceId, t.status, t.nextAttemptAt),
+    // The relay's pending deliveries by due time, and the metrics' successes by time (a succeeded
+    // row's nextAttemptAt is null): one index, changed once by a success (docs/operations.md#metrics).
+    index("event_deliveries_workspace_status_next_succeeded").on(
+      t.workspaceId,
+      t.status,
+      t.nextAttemptAt,
+      t.succeededAt,
+    ),
   ],
 );
 export type EventDelivery = typeof eventDeliveries.$inferSelect;

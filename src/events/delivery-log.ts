@@ -15,7 +15,8 @@ import { ApiError, notFound } from "../platform/errors";
 import { isoTime, newId } from "../platform/ids";
 import { outboundPolicy } from "../platform/outbound";
 import { readPage } from "../platform/paging";
-import { liveSecrets, recordAttempt } from "./delivery";
+import { attemptsOf, recordAttempt } from "./attempts";
+import { liveSecrets } from "./delivery";
 import { findEndpoint } from "./endpoints";
 import { recoverIncident, restartDeliveries } from "./incidents";
 import { enqueueDeliveries, eventBody } from "./outbox";
@@ -24,7 +25,7 @@ import { sendOnce } from "./signing";
 
 const DELIVERY_ID = /^dlv_[0-9A-Za-z]{1,60}$/;
 
-/** The deliveries as the API shows them, each with its attempts (oldest first). */
+/** The deliveries as the API shows them, each with its attempts (oldest first, `attemptsOf`). */
 async function views(db: DrizzleD1Database, rows: EventDelivery[]): Promise<DeliveryView[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
@@ -50,14 +51,7 @@ async function views(db: DrizzleD1Database, rows: EventDelivery[]): Promise<Deli
     eventId: row.eventId,
     eventType: typeOf.get(row.eventId) ?? "unknown",
     status: row.status,
-    attempts: attempts
-      .filter((attempt) => attempt.deliveryId === row.id)
-      .map((attempt) => ({
-        at: isoTime(attempt.at),
-        responseStatus: attempt.responseStatus,
-        latencyMs: attempt.latencyMs,
-        responseBody: attempt.responseBody,
-      })),
+    attempts: attemptsOf(row, attempts).map((attempt) => ({ ...attempt, at: isoTime(attempt.at) })),
     nextAttemptAt:
       row.status === "pending" && row.nextAttemptAt ? isoTime(row.nextAttemptAt) : null,
     createdAt: isoTime(row.createdAt),
@@ -180,6 +174,11 @@ export async function sendTestEvent(
     attempts: 0,
     step: 0,
     nextAttemptAt: null,
+    claimedUntil: null,
+    succeededAt: null,
+    successStatus: null,
+    successLatencyMs: null,
+    successBody: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -194,7 +193,7 @@ export async function sendTestEvent(
     policy: outboundPolicy(env),
     fetchImpl,
   });
-  const recorded = await recordAttempt(db, delivery, endpoint, attempt, now, false);
+  const recorded = await recordAttempt(env, delivery, endpoint, attempt, now, false);
   // A test that succeeds ends an incident like any success (docs/operations.md#incidents).
   if (recorded.endedIncident?.autoRecover && endpoint.status === "enabled") {
     await recoverIncident(env, endpoint, recorded.endedIncident.since, now);

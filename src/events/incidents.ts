@@ -1,8 +1,9 @@
 /**
  * Failing endpoints as incidents (docs/operations.md#incidents): the run of failures is kept on the
- * endpoint's row by `recordAttempt`; failed deliveries are read from the attempts' index.
+ * endpoint's row by `recordAttempt`; failed deliveries are read from the attempts' index (a failed
+ * attempt is always a row of its own: only a success is kept on its delivery's row).
  */
-import { and, eq, inArray, ne, not, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, not, or, type SQL, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { database } from "../db/database";
 import { deliveryAttempts, type EventEndpoint, eventDeliveries } from "../db/event-tables";
@@ -10,11 +11,9 @@ import { linkLedger } from "../launch/ledger/client";
 import type { AppBindings } from "../platform/env";
 import { isoTime } from "../platform/ids";
 import { log } from "../platform/log";
+import { FAILING_AFTER, moveSuccesses } from "./attempts";
 import { enqueueDeliveries } from "./outbox";
-import { type Attempt, CLAIM_MS } from "./signing";
-
-/** Failed attempts in a row that make an endpoint `failing`. */
-export const FAILING_AFTER = 2;
+import { CLAIM_MS } from "./signing";
 
 /** An endpoint's health as the API shows it (docs/operations.md#incidents). */
 export type EndpointHealth = {
@@ -26,11 +25,6 @@ export type EndpointHealth = {
   /** Deliveries with a failed attempt since `since`. */
   failedDeliveries: number;
 };
-
-/** What the delivery log says of a failed attempt: its status, or why there was none. */
-export function attemptError(attempt: Attempt): string {
-  return attempt.status === null ? attempt.response : `HTTP ${attempt.status}`;
-}
 
 type HealthRow = Pick<EventEndpoint, "id" | "failingSince" | "consecutiveFailures" | "lastError">;
 
@@ -82,13 +76,35 @@ export async function healthOf(
   );
 }
 
-/** Marks deliveries due now, their retry schedule started afresh; returns the rows changed. */
-export function restartDeliveries(db: DrizzleD1Database, now: number, where: SQL | undefined) {
-  return db
-    .update(eventDeliveries)
-    .set({ status: "pending", step: 0, nextAttemptAt: now, updatedAt: now })
-    .where(where)
-    .returning();
+/**
+ * Marks deliveries due now, their retry schedule started afresh (any claim dropped); a success
+ * their rows kept becomes an attempt row first, in the same transaction, so a pending delivery
+ * keeps none (the metrics count a row's success while it is `succeeded`). Returns the rows changed.
+ */
+export async function restartDeliveries(
+  db: DrizzleD1Database,
+  now: number,
+  where: SQL | undefined,
+) {
+  const [, rows] = await db.batch([
+    moveSuccesses(db, where),
+    db
+      .update(eventDeliveries)
+      .set({
+        status: "pending",
+        step: 0,
+        nextAttemptAt: now,
+        updatedAt: now,
+        claimedUntil: null,
+        succeededAt: null,
+        successStatus: null,
+        successLatencyMs: null,
+        successBody: null,
+      })
+      .where(where)
+      .returning(),
+  ]);
+  return rows;
 }
 
 /**
@@ -114,13 +130,19 @@ export async function recoverIncident(
         eq(eventDeliveries.endpointId, endpoint.id),
         ne(eventDeliveries.status, "succeeded"),
         inArray(eventDeliveries.id, failedIn(db, endpoint.id, since, until)),
-        // One being sent now by its own retry (claimed: due a claim's length after its update) is
-        // left to that attempt, so it is not sent twice; should that attempt fail, it retries.
+        // One being sent now by its own retry (claimed) is left to that attempt, so it is not
+        // sent twice; should that attempt fail, it retries. Before migration 0016 a claim moved
+        // the due time a claim's length past the update instead (a row may still say so).
         not(
           and(
             eq(eventDeliveries.status, "pending"),
-            sql`${eventDeliveries.nextAttemptAt} > ${until}`,
-            sql`${eventDeliveries.nextAttemptAt} = ${eventDeliveries.updatedAt} + ${CLAIM_MS}`,
+            or(
+              sql`COALESCE(${eventDeliveries.claimedUntil}, 0) > ${until}`,
+              and(
+                sql`${eventDeliveries.nextAttemptAt} > ${until}`,
+                sql`${eventDeliveries.nextAttemptAt} = ${eventDeliveries.updatedAt} + ${CLAIM_MS}`,
+              ),
+            ),
           ) as SQL,
         ),
       ),

@@ -2,7 +2,7 @@
  * The events outbox (docs/events.md#delivery): events and deliveries commit in one D1 batch with
  * their state change, then go onto the queue; the ledger relays those that never reached it.
  */
-import { and, eq, lte, min } from "drizzle-orm";
+import { and, eq, isNull, lte, min, or } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { type AnyEventType, eventDeliveries } from "../db/event-tables";
 import type { AppBindings } from "../platform/env";
@@ -122,7 +122,14 @@ export async function relayStaleDeliveries(
   const stale = await db
     .update(eventDeliveries)
     .set({ nextAttemptAt: now, updatedAt: now })
-    .where(and(pending, lte(eventDeliveries.nextAttemptAt, now - RELAY_GRACE_MS)))
+    .where(
+      and(
+        pending,
+        lte(eventDeliveries.nextAttemptAt, now - RELAY_GRACE_MS),
+        // Not one a consumer holds (an attempt under way): its claim ends first.
+        or(isNull(eventDeliveries.claimedUntil), lte(eventDeliveries.claimedUntil, now)),
+      ),
+    )
     .returning({ id: eventDeliveries.id });
   if (stale.length > 0) {
     log("warn", "event_deliveries_relayed", { workspaceId, count: stale.length });

@@ -86,6 +86,9 @@ export const METRIC_QUERIES = {
     "SELECT CAST((ended_at - ?1) / ?3 AS INTEGER) AS b, count(*) AS n FROM links WHERE workspace_id = ?4 AND ended_at >= ?1 AND ended_at < ?2 GROUP BY b",
   attempts:
     "SELECT CAST((at - ?1) / ?3 AS INTEGER) AS b, count(*) AS n, sum(response_status BETWEEN 200 AND 299) AS ok FROM delivery_attempts WHERE endpoint_id IN (SELECT id FROM event_endpoints WHERE workspace_id = ?4) AND at >= ?1 AND at < ?2 GROUP BY b",
+  // The success a delivery keeps on its row (a succeeded row's next_attempt_at is null).
+  succeeded:
+    "SELECT CAST((succeeded_at - ?1) / ?3 AS INTEGER) AS b, count(*) AS n, count(*) AS ok FROM event_deliveries WHERE workspace_id = ?4 AND status = 'succeeded' AND next_attempt_at IS NULL AND succeeded_at >= ?1 AND succeeded_at < ?2 GROUP BY b",
 } as const;
 
 type Row = { b: number; n: number; ok?: number | null };
@@ -153,7 +156,7 @@ export async function workspaceMetrics(
     env.DB.batch<Row>(Object.values(METRIC_QUERIES).map(statement)),
     runnerCounts(env, workspaceId, window),
   ]);
-  const [created, opened, ended, attempts] = d1.map((result) => result.results);
+  const [created, opened, ended, attempts, succeeded] = d1.map((result) => result.results);
   const points = Array.from({ length: (to - from) / stepMs }, zero);
   const at = (row: Row) => points[row.b];
   for (const row of created ?? []) (at(row) ?? zero()).links.created = row.n;
@@ -164,10 +167,10 @@ export async function workspaceMetrics(
     point.conversations.started = row.n;
   }
   for (const row of ended ?? []) (at(row) ?? zero()).conversations.ended = row.n;
-  for (const row of attempts ?? []) {
+  for (const row of [...(attempts ?? []), ...(succeeded ?? [])]) {
     const point = at(row) ?? zero();
-    point.deliveries.succeeded = row.ok ?? 0;
-    point.deliveries.failed = row.n - (row.ok ?? 0);
+    point.deliveries.succeeded += row.ok ?? 0;
+    point.deliveries.failed += row.n - (row.ok ?? 0);
   }
   const total = emptyCounts();
   for (const [bucketAt, counts] of runners) {

@@ -74,14 +74,21 @@ describe("delivery attempts", () => {
     expect(calls).toHaveLength(1);
     const [row] = await storedDeliveries(ws.workspaceId);
     expect(row).toMatchObject({ status: "succeeded", attempts: 2 });
-    const attempts = await env.DB.prepare(
-      "SELECT response_status, response_body FROM delivery_attempts WHERE delivery_id = ? ORDER BY at",
-    )
-      .bind(id)
-      .all();
-    expect(attempts.results).toEqual([
-      { response_status: null, response_body: "network" },
-      { response_status: 200, response_body: "" },
+    // The log as the API shows it: the failure is an attempt row, the success kept on the delivery.
+    const page = await expectJson<Page>(
+      await call("GET", `/v1/manage/event-endpoints/${receiver.endpointId}/deliveries`, {
+        token: ws.ownerToken,
+      }),
+      200,
+    );
+    expect(
+      page.data[0]?.attempts.map(({ responseStatus, responseBody }) => ({
+        responseStatus,
+        responseBody,
+      })),
+    ).toEqual([
+      { responseStatus: null, responseBody: "network" },
+      { responseStatus: 200, responseBody: "" },
     ]);
   });
 

@@ -253,21 +253,26 @@ describe("autoRecover", () => {
     ]);
   });
 
-  it("leaves a failed delivery its own retry is sending to that attempt: sent once, not twice", async () => {
-    const ws = await seedWorkspace();
-    const start = Date.now();
-    const { receiver, failed } = await incident(ws, true, start);
-    const queue = recordingQueue();
-    // failed[0]'s retry has claimed it and is sending it while another delivery ends the incident.
-    await env.DB.prepare(
-      "UPDATE event_deliveries SET next_attempt_at = ?, updated_at = ? WHERE id = ?",
-    )
-      .bind(start + 25 + 60_000, start + 25, failed[0])
-      .run();
-    const ending = await pendingDelivery(ws, receiver.endpointId, start);
-    await attemptDelivery(queue.env, ending, start + 30, answering(200).fetchImpl);
-    expect(queue.sent).toEqual([failed[1]]);
-  });
+  it.each([
+    // The claim as a column of its own; before migration 0016, as a due time moved past it.
+    ["claimed_until = ?1 + 60000", "claimed"],
+    ["next_attempt_at = ?1 + 60000, updated_at = ?1", "claimed as before migration 0016"],
+  ])(
+    "leaves a failed delivery its own retry is sending to that attempt: sent once, not twice (%s, %s)",
+    async (claim) => {
+      const ws = await seedWorkspace();
+      const start = Date.now();
+      const { receiver, failed } = await incident(ws, true, start);
+      const queue = recordingQueue();
+      // failed[0]'s retry has claimed it and is sending it while another delivery ends the incident.
+      await env.DB.prepare(`UPDATE event_deliveries SET ${claim} WHERE id = ?2`)
+        .bind(start + 25, failed[0])
+        .run();
+      const ending = await pendingDelivery(ws, receiver.endpointId, start);
+      await attemptDelivery(queue.env, ending, start + 30, answering(200).fetchImpl);
+      expect(queue.sent).toEqual([failed[1]]);
+    },
+  );
 
   it("sends nothing again without autoRecover", async () => {
     const ws = await seedWorkspace();

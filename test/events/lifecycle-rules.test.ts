@@ -10,12 +10,14 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { database } from "../../src/db/database";
 import { links } from "../../src/db/schema";
+import { relayStaleDeliveries } from "../../src/events";
 import { createStatements } from "../../src/launch/ledger/lifecycle-events";
 import { D1WriteBatcher } from "../../src/platform/d1-write-batcher";
 import { call, eventually, launchBody, seedWorkspace, type Workspace } from "../helpers/api";
 import { connect, createLaunch, open } from "../helpers/chat";
 import {
   eventsOfTypes,
+  pendingDelivery,
   received,
   registerReceiver,
   storedDeliveries,
@@ -185,6 +187,23 @@ describe("lifecycle events", () => {
     const requests = await received(receiver);
     expect(requests[1]?.headers["webhook-id"]).toBe(requests[0]?.headers["webhook-id"]);
     expect(JSON.parse(requests[1]?.body ?? "{}").data.link.id).toBe(link.id);
+  });
+
+  it("relays no overdue delivery a consumer holds, until its claim ends", async () => {
+    const ws = await seedWorkspace();
+    const receiver = await registerReceiver(ws, { events: ["link.created"] });
+    const now = Date.now();
+    const id = await pendingDelivery(ws, receiver.endpointId, now - 10 * 60_000);
+    await env.DB.prepare("UPDATE event_deliveries SET claimed_until = ? WHERE id = ?")
+      .bind(now + 30_000, id)
+      .run();
+    const sent: unknown[] = [];
+    const queue = { sendBatch: async (messages: unknown[]) => void sent.push(...messages) };
+    const bindings = { ...env, EVENT_DELIVERIES: queue } as never;
+    await relayStaleDeliveries(bindings, database(env), ws.workspaceId, now);
+    expect(sent).toEqual([]);
+    await relayStaleDeliveries(bindings, database(env), ws.workspaceId, now + 30_000);
+    expect(sent).toEqual([{ body: { deliveryId: id }, delaySeconds: 0 }]);
   });
 
   it("writes the event with the change or not at all: a create that fails records nothing", async () => {

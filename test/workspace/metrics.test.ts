@@ -9,6 +9,7 @@ import { evictDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { attemptDelivery } from "../../src/events/delivery";
+import { resendDelivery } from "../../src/events/delivery-log";
 import { RUNNER_CAPACITY_PER_MINUTE } from "../../src/workflows/runner/shards";
 import { METRIC_QUERIES } from "../../src/workspace/metrics";
 import {
@@ -114,6 +115,47 @@ describe("GET /v1/manage/metrics", () => {
     // Every other hour is zero.
     const others = body.points.filter((p) => p.at !== point.at);
     expect(others.every((p) => p.links.created === 0 && p.webhooks.calls === 0)).toBe(true);
+  });
+
+  it("counts every successful attempt once: kept on its delivery, moved out by a resend, or an attempt row of a delivery stored before migration 0016", async () => {
+    const ws = await seedWorkspace();
+    const receiver = await registerReceiver(ws, { events: ["link.revoked"] });
+    const hourStart = Math.floor(Date.now() / HOUR) * HOUR;
+    const now = Math.min(Date.now(), hourStart + HOUR - 61_000);
+    // Succeeded, resent (its success becomes an attempt row) and succeeded again.
+    const resent = await pendingDelivery(ws, receiver.endpointId, now);
+    await attemptDelivery(env, resent, now, answering(200).fetchImpl);
+    const quiet = { ...env, EVENT_DELIVERIES: { sendBatch: async () => {} } } as never;
+    await resendDelivery(quiet, ws.workspaceId, receiver.endpointId, resent, now + 1_000);
+    await attemptDelivery(env, resent, now + 2_000, answering(200).fetchImpl);
+    // The old layout: a succeeded delivery whose one attempt is a row of its own.
+    const old = await pendingDelivery(ws, receiver.endpointId, now);
+    await env.DB.batch([
+      env.DB.prepare(
+        "UPDATE event_deliveries SET status = 'succeeded', attempts = 1, step = 1, next_attempt_at = NULL WHERE id = ?",
+      ).bind(old),
+      env.DB.prepare(
+        "INSERT INTO delivery_attempts (id, delivery_id, endpoint_id, at, response_status, latency_ms, response_body) VALUES (?, ?, ?, ?, 200, 3, 'ok')",
+      ).bind(
+        `att_${crypto.randomUUID().replaceAll("-", "")}`,
+        old,
+        receiver.endpointId,
+        now + 3_000,
+      ),
+    ]);
+    expect(thisHour(await metrics(ws)).deliveries).toEqual({ succeeded: 3, failed: 0 });
+    const log = await expectJson<{
+      data: { id: string; attempts: { responseStatus: number; responseBody: string }[] }[];
+    }>(
+      await call("GET", `/v1/manage/event-endpoints/${receiver.endpointId}/deliveries`, {
+        token: ws.ownerToken,
+      }),
+      200,
+    );
+    const attempts = (id: string) =>
+      log.data.find((delivery) => delivery.id === id)?.attempts.map((a) => a.responseStatus);
+    expect(attempts(resent)).toEqual([200, 200]);
+    expect(attempts(old)).toEqual([200]);
   });
 
   it("tells p50 and p99 of the answer times: one slow lastNode call among fast ones is the 99th percentile", async () => {
@@ -240,10 +282,9 @@ describe("GET /v1/manage/metrics", () => {
         .all<{ detail: string }>();
       const details = plan.results.map((row) => row.detail).join("\n");
       expect(details).toMatch(
-        // Links created: one range per stored state of the status index (status=?).
-        /USING (COVERING )?INDEX (links|delivery_attempts)_\w+ \(\w+=\? (AND status=\? )?AND \w+>\? AND \w+<\?\)/,
+        /USING (COVERING )?INDEX (links|delivery_attempts|event_deliveries)_\w+ \((\w+=\? AND )+\w+>\? AND \w+<\?\)/,
       );
-      expect(details).not.toMatch(/SCAN (links|delivery_attempts)\b(?! USING)/);
+      expect(details).not.toMatch(/SCAN (links|delivery_attempts|event_deliveries)\b(?! USING)/);
     },
   );
 });

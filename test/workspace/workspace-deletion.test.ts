@@ -65,7 +65,7 @@ async function seedEverywhere(): Promise<Seeded> {
     .bind(`pk_${crypto.randomUUID()}`, ws.ownerId, ws.workspaceId, crypto.randomUUID(), Date.now())
     .run();
   await putSecret(ws, "DELETED_SOON", "value");
-  await registerReceiver(ws);
+  const receiver = await registerReceiver(ws);
   // Created with an idempotency key (kept by the ledger), then opened and talked in.
   const link = await expectJson<{ id: string; token: string }>(
     await call("POST", "/v1/widget/launches", {
@@ -94,6 +94,15 @@ async function seedEverywhere(): Promise<Seeded> {
     const rows = await storedDeliveries(ws.workspaceId);
     return rows.length >= 3 && rows.every((row) => row.attempts > 0) ? rows : undefined;
   });
+  // A success is kept on its delivery's row; a resend moves it into an attempt row.
+  await expectJson(
+    await call(
+      "POST",
+      `/v1/manage/event-endpoints/${receiver.endpointId}/deliveries/${deliveries[0]?.id}/resend`,
+      { token: ws.ownerToken },
+    ),
+    202,
+  );
   return {
     ws,
     link,

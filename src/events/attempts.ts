@@ -1,0 +1,227 @@
+/**
+ * Recording delivery attempts (docs/events.md#delivery, docs/operations.md#incidents): a delivery's
+ * last success is kept on its own row, every other attempt is a `delivery_attempts` row, so the
+ * common delivery (one attempt, a success) writes its row alone (docs/performance.md#counts-per-call).
+ */
+import { and, eq, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { database } from "../db/database";
+import {
+  type DeliveryAttempt,
+  deliveryAttempts,
+  type EventDelivery,
+  type EventEndpoint,
+  eventDeliveries,
+  eventEndpoints,
+} from "../db/event-tables";
+import { newId } from "../platform/ids";
+import { log } from "../platform/log";
+import { type Attempt, retryDelaySeconds } from "./signing";
+
+/** Failed attempts in a row that make an endpoint `failing`. */
+export const FAILING_AFTER = 2;
+/** Failing this long without a single success disables an endpoint (ms). */
+export const DISABLE_AFTER_MS = 5 * 24 * 60 * 60_000;
+
+/** What the delivery log says of a failed attempt: its status, or why there was none. */
+export function attemptError(attempt: Attempt): string {
+  return attempt.status === null ? attempt.response : `HTTP ${attempt.status}`;
+}
+
+/** What recording an attempt led to. */
+export type Recorded = {
+  /** Seconds until the next attempt, or null when this message is done with. */
+  retryIn: number | null;
+  /** When this success ended an incident: its start (epoch ms) and `autoRecover`; else null. */
+  endedIncident: { since: number; autoRecover: boolean } | null;
+};
+
+/** The delivery as claimed: the columns that identify the claim and move it on. */
+export type ClaimedDelivery = Pick<EventDelivery, "id" | "step" | "attempts" | "claimedUntil">;
+
+/**
+ * Records the attempt, moves the delivery on (only if still as claimed: a resend meanwhile owns
+ * it, and the attempt is then logged as a row of its own) and keeps the endpoint's run of failures
+ * (docs/operations.md#incidents); a conditional update lets only one of two concurrent successes
+ * learn it ended an incident. A claimed delivery is pending, and a pending one keeps no success on
+ * its row (`restartDeliveries` moves it out), so a success overwrites none.
+ */
+export async function recordAttempt(
+  env: { DB: D1Database },
+  delivery: ClaimedDelivery,
+  endpoint: Pick<EventEndpoint, "id">,
+  attempt: Attempt,
+  now: number,
+  retries = true,
+): Promise<Recorded> {
+  const db = database(env);
+  const step = delivery.step + 1;
+  const delay = attempt.ok || !retries ? null : retryDelaySeconds(step);
+  const status = attempt.ok ? "succeeded" : delay === null ? "failed" : "pending";
+  const move = db
+    .update(eventDeliveries)
+    .set({
+      status,
+      step,
+      attempts: delivery.attempts + 1,
+      nextAttemptAt: delay === null ? null : now + delay * 1000,
+      updatedAt: now,
+      claimedUntil: null,
+      ...(attempt.ok
+        ? {
+            succeededAt: now,
+            successStatus: attempt.status,
+            successLatencyMs: attempt.latencyMs,
+            successBody: attempt.response,
+          }
+        : {}),
+    })
+    .where(
+      and(
+        eq(eventDeliveries.id, delivery.id),
+        delivery.claimedUntil === null
+          ? isNull(eventDeliveries.claimedUntil)
+          : eq(eventDeliveries.claimedUntil, delivery.claimedUntil),
+        eq(eventDeliveries.attempts, delivery.attempts),
+      ),
+    );
+  // `changes` tells whether it moved: a RETURNING would count one more row read.
+  let moved: D1Result;
+  let endpointNow: EndpointNow[];
+  if (attempt.ok) {
+    [moved, endpointNow] = await db.batch([move, endRun(db, endpoint.id)]);
+    // Overtaken by a resend: the answer is still logged, as an attempt row.
+    if (moved.meta.changes === 0) await insertAttempt(db, delivery.id, attempt, now);
+  } else {
+    [, moved, endpointNow] = await db.batch([
+      insertAttempt(db, delivery.id, attempt, now),
+      move,
+      countFailure(db, endpoint.id, attempt, now),
+    ]);
+  }
+  const row = endpointNow[0];
+  if (!attempt.ok && row?.status === "disabled") {
+    log("warn", "event_endpoint_disabled", { endpointId: endpoint.id, ...row });
+  }
+  const since = attempt.ok ? row?.lastIncidentSince : null;
+  return {
+    retryIn: moved.meta.changes === 1 ? delay : null,
+    endedIncident:
+      since === null || since === undefined
+        ? null
+        : { since, autoRecover: row?.autoRecover ?? false },
+  };
+}
+
+/** An attempt as a row of its own, only while the delivery exists (its endpoint may be deleted). */
+function insertAttempt(db: DrizzleD1Database, deliveryId: string, attempt: Attempt, now: number) {
+  return db.insert(deliveryAttempts).select(
+    db
+      .select({
+        id: sql<string>`${newId("att")}`.as("id"),
+        deliveryId: eventDeliveries.id,
+        endpointId: eventDeliveries.endpointId,
+        at: sql<number>`${now}`.as("at"),
+        responseStatus: sql<number | null>`${attempt.status}`.as("response_status"),
+        latencyMs: sql<number>`${attempt.latencyMs}`.as("latency_ms"),
+        responseBody: sql<string>`${attempt.response}`.as("response_body"),
+      })
+      .from(eventDeliveries)
+      .where(eq(eventDeliveries.id, deliveryId)),
+  );
+}
+
+/**
+ * The success kept on the rows `where` picks, as attempt rows of their own: run before a change
+ * that leaves those rows without it (a resend), so the log and the metrics keep every attempt.
+ */
+export function moveSuccesses(db: DrizzleD1Database, where: SQL | undefined) {
+  return db.insert(deliveryAttempts).select(
+    db
+      .select({
+        id: sql<string>`'att_' || lower(hex(randomblob(12)))`.as("id"),
+        deliveryId: eventDeliveries.id,
+        endpointId: eventDeliveries.endpointId,
+        at: sql<number>`${eventDeliveries.succeededAt}`.as("at"),
+        responseStatus: eventDeliveries.successStatus,
+        latencyMs: sql<number>`coalesce(${eventDeliveries.successLatencyMs}, 0)`.as("latency_ms"),
+        responseBody: sql<string>`coalesce(${eventDeliveries.successBody}, '')`.as("response_body"),
+      })
+      .from(eventDeliveries)
+      .where(and(where, isNotNull(eventDeliveries.succeededAt))),
+  );
+}
+
+/** A delivery's attempts, oldest first: its attempt rows and the success its row keeps. */
+export function attemptsOf(
+  delivery: Pick<
+    EventDelivery,
+    "id" | "succeededAt" | "successStatus" | "successLatencyMs" | "successBody"
+  >,
+  rows: readonly DeliveryAttempt[],
+) {
+  const own = rows.filter((row) => row.deliveryId === delivery.id);
+  const all = own.map(({ at, responseStatus, latencyMs, responseBody }) => ({
+    at,
+    responseStatus,
+    latencyMs,
+    responseBody,
+  }));
+  if (delivery.succeededAt !== null) {
+    all.push({
+      at: delivery.succeededAt,
+      responseStatus: delivery.successStatus,
+      latencyMs: delivery.successLatencyMs ?? 0,
+      responseBody: delivery.successBody ?? "",
+    });
+  }
+  return all.sort((a, b) => a.at - b.at);
+}
+
+/** The endpoint as an attempt leaves it. */
+type EndpointNow = Pick<
+  EventEndpoint,
+  "status" | "failingSince" | "lastIncidentSince" | "autoRecover"
+>;
+
+const ENDPOINT_NOW = {
+  status: eventEndpoints.status,
+  failingSince: eventEndpoints.failingSince,
+  lastIncidentSince: eventEndpoints.lastIncidentSince,
+  autoRecover: eventEndpoints.autoRecover,
+};
+
+/**
+ * A failed attempt: the run goes on (or starts now, in SQL, so attempts finishing together cannot
+ * write back a stale start); 5 days of it disable the endpoint.
+ */
+function countFailure(db: DrizzleD1Database, endpointId: string, attempt: Attempt, now: number) {
+  const since = sql`COALESCE(${eventEndpoints.failingSince}, ${now})`;
+  return db
+    .update(eventEndpoints)
+    .set({
+      failingSince: since,
+      consecutiveFailures: sql`${eventEndpoints.consecutiveFailures} + 1`,
+      lastError: attemptError(attempt),
+      status: sql`CASE WHEN ${since} <= ${now - DISABLE_AFTER_MS} THEN 'disabled' ELSE ${eventEndpoints.status} END`,
+    })
+    .where(eq(eventEndpoints.id, endpointId))
+    .returning(ENDPOINT_NOW);
+}
+
+/**
+ * A success ends a run going (a healthy endpoint's row is not written); `lastIncidentSince` gets
+ * its start if it had made the endpoint failing (SET reads the old row), else null.
+ */
+function endRun(db: DrizzleD1Database, endpointId: string) {
+  return db
+    .update(eventEndpoints)
+    .set({
+      lastIncidentSince: sql`CASE WHEN ${eventEndpoints.consecutiveFailures} >= ${FAILING_AFTER} THEN ${eventEndpoints.failingSince} ELSE NULL END`,
+      failingSince: null,
+      consecutiveFailures: 0,
+      lastError: null,
+    })
+    .where(and(eq(eventEndpoints.id, endpointId), isNotNull(eventEndpoints.failingSince)))
+    .returning(ENDPOINT_NOW);
+}
