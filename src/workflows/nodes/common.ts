@@ -8,7 +8,7 @@ import { z } from "@hono/zod-openapi";
 import type { JsonValue } from "../../platform/json";
 import { once } from "../../platform/once";
 import { isPlainObject } from "../engine/template";
-import { type Given, type Reported, type RuleContext, reported, whenObject } from "./problems";
+import { type Flag, flagTo, type Given, type Reported, reported, whenObject } from "./problems";
 
 /** A node's key: names it in templates and URLs. */
 export const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
@@ -107,7 +107,7 @@ type Spec<T extends string, S extends z.ZodRawShape> = {
   component: string;
   description?: string;
   /** Rules across settings: they run even when a setting is wrong, on the values as given. */
-  rules?: (node: Given, ctx: RuleContext) => void;
+  rules?: (node: Given, flag: Flag) => void;
   /** Defaults that depend on other settings, filled in once the node is valid. */
   normalize?: (node: Output<T, S>) => Output<T, S>;
   /** The shape of its output, whose fields the editor offers to later nodes' templates. */
@@ -126,7 +126,7 @@ export function defineNode<T extends string, S extends z.ZodRawShape>(spec: Spec
   const schema = once(() =>
     z
       .strictObject({ ...common(type, label), ...spec.settings() })
-      .superRefine((node, ctx) => rules?.(node as Given, ctx as RuleContext), whenObject)
+      .superRefine((node, ctx) => rules?.(node as Given, flagTo(ctx)), whenObject)
       .overwrite((node) => (normalize ? normalize(node as Output<T, S>) : node) as typeof node)
       .openapi(spec.component, spec.description ? { description: spec.description } : {}),
   );

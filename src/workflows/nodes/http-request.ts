@@ -6,6 +6,7 @@
 import { z } from "@hono/zod-openapi";
 import { isPlainObject } from "../engine/template";
 import { defineNode, jsonValue, setting, withDefault } from "./common";
+import { flagTo } from "./problems";
 import { httpMethod } from "./webhook";
 
 /** An http_request node's retries: attempts in all, the first wait (s), the statuses retried. */
@@ -60,12 +61,7 @@ export const httpRequest = defineNode({
       z.preprocess(
         (input, ctx) => {
           if (isPlainObject(input) && Object.hasOwn(input, "__proto__")) {
-            ctx.addIssue({
-              code: "custom",
-              path: ["__proto__"],
-              message: "`__proto__` cannot name a header here.",
-              params: { code: "invalid_header" },
-            });
+            flagTo(ctx)(["__proto__"], "invalid_header", "`__proto__` cannot name a header here.");
           }
           return input;
         },

@@ -112,19 +112,17 @@ export const askPerson = defineNode({
       },
     ),
   }),
-  rules: (node, ctx) => {
+  rules: (node, flag) => {
     const options = Array.isArray(node.options) ? node.options : [];
     const values = options.map((option) => (isPlainObject(option) ? option.value : undefined));
     for (const [index, value] of values.entries()) {
       if (value === undefined || values.indexOf(value) === index) continue;
       const message = `Option values must be unique; "${String(value)}" repeats.`;
-      const params = { code: "invalid_value" } as const;
-      ctx.addIssue({ code: "custom", path: ["options", index, "value"], message, params });
+      flag(["options", index, "value"], "invalid_value", message);
     }
     if (options.length === 0 && node.allowText === false) {
       const message = "With no options, allowText must not be false: there would be no answer.";
-      const params = { code: "invalid_value" } as const;
-      ctx.addIssue({ code: "custom", path: ["allowText"], message, params });
+      flag(["allowText"], "invalid_value", message);
     }
   },
   normalize: (node) => ({

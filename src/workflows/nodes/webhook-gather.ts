@@ -7,7 +7,7 @@ import { z } from "@hono/zod-openapi";
 import { once } from "../../platform/once";
 import { isPlainObject } from "../engine/template";
 import { setting } from "./common";
-import type { Given, RuleContext } from "./problems";
+import type { Flag, Given } from "./problems";
 
 const DAY = 86_400;
 const HOUR = 3_600;
@@ -80,16 +80,16 @@ export const batchSetting = () => gatherSchemas().Batch.optional();
  * wait for), and not both on one node (which call's data would the execution run with?). Each
  * refusal is `not_allowed` on the setting, its message saying why.
  */
-export function gatherRules(node: Given, mode: string, ctx: RuleContext): void {
+export function gatherRules(node: Given, mode: string, flag: Flag): void {
   const present = (["debounce", "batch"] as const).filter((field) => isPlainObject(node[field]));
   for (const field of mode === "immediate" ? [] : present) {
     const message = `${field} answers each call at once with the execution's id, so it needs responseMode "immediate", not "${mode}".`;
-    ctx.addIssue({ code: "custom", path: [field], message, params: { code: "not_allowed" } });
+    flag([field], "not_allowed", message);
   }
   if (present.length === 2) {
     const message =
       "debounce and batch cannot be on one node: a debounced execution runs with the newest call alone, a batch with every call.";
-    ctx.addIssue({ code: "custom", path: ["batch"], message, params: { code: "not_allowed" } });
+    flag(["batch"], "not_allowed", message);
   }
 }
 

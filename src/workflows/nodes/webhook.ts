@@ -83,24 +83,16 @@ export const webhook = defineNode({
     isPlainObject(node.batch)
       ? BATCH_OUTPUT
       : { body: {}, headers: {}, queryParams: {}, method: "" },
-  rules: (node, ctx) => {
+  rules: (node, flag) => {
     const mode = typeof node.responseMode === "string" ? node.responseMode : "immediate";
     for (const field of mode === "immediate" ? [] : REPLY_FIELDS) {
-      if (!Object.hasOwn(node, field)) continue;
       // Not a setting in this mode: nothing else is said of it (`alone`).
-      const params = { code: "not_allowed", alone: true } as const;
       const message = `${field} is for responseMode "immediate" only.`;
-      ctx.addIssue({ code: "custom", path: [field], message, params });
+      if (Object.hasOwn(node, field)) flag([field], "not_allowed", message, true);
     }
-    gatherRules(node, mode, ctx);
+    gatherRules(node, mode, flag);
     if (isPlainObject(node.dedupe) && node.dedupe.key === undefined && !presetOf(node.verify)) {
-      const message = "dedupe needs a key (a template), or a verify preset.";
-      ctx.addIssue({
-        code: "custom",
-        path: ["dedupe", "key"],
-        message,
-        params: { code: "required" },
-      });
+      flag(["dedupe", "key"], "required", "dedupe needs a key (a template), or a verify preset.");
     }
   },
   normalize: (node) => {
