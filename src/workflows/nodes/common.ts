@@ -54,6 +54,20 @@ export function withoutNulls<T extends z.ZodType>(keys: (input: Given) => string
   return z.preprocess(drop, schema);
 }
 
+/** A text that may not be empty (`required` when it is), of at most `max` characters if given. */
+export function requiredText(about: string, max?: number) {
+  const text = z.string().min(1);
+  return setting(max ? text.max(max) : text, { about, codes: { too_small: "required" } });
+}
+
+/** A whole number from `min` to `max`: any problem with it is `out_of_range`, told by `message`. */
+export const wholeNumber = (min: number, max: number, about: string, message?: string) =>
+  setting(z.number().int().min(min).max(max), {
+    about,
+    code: "out_of_range",
+    message: message ?? `An integer from ${min} to ${max.toLocaleString("en-US")}.`,
+  });
+
 /** Any JSON value (request bodies are parsed JSON), its strings templates where the setting says. */
 export const jsonValue = () => z.unknown() as unknown as z.ZodType<JsonValue>;
 

@@ -5,7 +5,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { isPlainObject } from "../engine/template";
-import { defineNode, jsonValue, setting } from "./common";
+import { defineNode, jsonValue, requiredText, setting, wholeNumber } from "./common";
 
 /** ask_person's timeout bounds (s): a minute to 30 days (docs/limits.md). */
 export const ASK_TIMEOUT_SECONDS = { min: 60, max: 2_592_000 } as const;
@@ -15,10 +15,7 @@ export const MESSAGE_CHARS = { min: 1, max: 2_000 } as const;
 export const MAX_OPTIONS = 10;
 
 const linkId = () =>
-  setting(z.string().min(1), {
-    about: 'A template resolving to a link id (`lnk_…`), e.g. `"{{create_link_1.id}}"`.',
-    codes: { too_small: "required" },
-  });
+  requiredText('A template resolving to a link id (`lnk_…`), e.g. `"{{create_link_1.id}}"`.');
 
 /** Creates a pending link, as `POST /v1/widget/launches` does (docs/workflows.md#create-link). */
 export const createLink = defineNode({
@@ -29,14 +26,8 @@ export const createLink = defineNode({
   description:
     "Creates a link as `POST /v1/widget/launches` does; output `{id, status, url, embedHtml, expiresAt}`, the token in `url` and `embedHtml` shown `[redacted]` (docs/workflows.md#create-link).",
   settings: () => ({
-    flowId: setting(z.string().min(1), {
-      about: "The agent id (a template).",
-      codes: { too_small: "required" },
-    }),
-    channelId: setting(z.string().min(1), {
-      about: "The agent's widget channel id (a template).",
-      codes: { too_small: "required" },
-    }),
+    flowId: requiredText("The agent id (a template)."),
+    channelId: requiredText("The agent's widget channel id (a template)."),
     parameters: setting(jsonValue().optional(), {
       about:
         "Values for the agent's Initial Parameters (an object; strings are templates); checked as the launch API does.",
@@ -48,11 +39,12 @@ export const createLink = defineNode({
     globalTask: setting(z.string().optional(), {
       about: "Extra instruction for this one conversation (a template).",
     }),
-    expiresInSeconds: setting(z.number().int().min(300).max(7_776_000).optional(), {
-      about: "Seconds the link can be opened. Default: 604800 (7 days).",
-      code: "out_of_range",
-      message: "expiresInSeconds must be an integer from 300 to 7776000.",
-    }),
+    expiresInSeconds: wholeNumber(
+      300,
+      7_776_000,
+      "Seconds the link can be opened. Default: 604800 (7 days).",
+      "expiresInSeconds must be an integer from 300 to 7776000.",
+    ).optional(),
     metadata: setting(jsonValue().optional(), {
       about: "Your own string pairs on the link (strings are templates).",
     }),

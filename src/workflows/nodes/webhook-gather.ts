@@ -6,18 +6,13 @@
 import { z } from "@hono/zod-openapi";
 import { once } from "../../platform/once";
 import { isPlainObject } from "../engine/template";
-import { setting } from "./common";
+import { setting, wholeNumber } from "./common";
 import type { Flag, Given } from "./problems";
 
 const DAY = 86_400;
 const HOUR = 3_600;
 
-const seconds = (max: number, about: string) =>
-  setting(z.number().int().min(1).max(max), {
-    about,
-    code: "out_of_range",
-    message: `An integer from 1 to ${max.toLocaleString("en-US")}.`,
-  });
+const seconds = (max: number, about: string) => wholeNumber(1, max, about);
 
 const keyTemplate = (about: string) =>
   setting(z.string().max(500), {
@@ -49,11 +44,7 @@ const gatherSchemas = once(() => {
     });
   const Batch = z
     .strictObject({
-      maxSize: setting(z.number().int().min(2).max(1_000), {
-        about: "The batch starts once this many calls have arrived.",
-        code: "out_of_range",
-        message: "An integer from 2 to 1,000.",
-      }),
+      maxSize: wholeNumber(2, 1_000, "The batch starts once this many calls have arrived."),
       maxWaitSeconds: seconds(
         HOUR,
         "The batch starts this long after its first call (s), however few it holds.",

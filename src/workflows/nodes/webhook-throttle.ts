@@ -4,7 +4,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { once } from "../../platform/once";
-import { setting } from "./common";
+import { setting, wholeNumber } from "./common";
 
 /** The most starts a throttle counts per period: its log of start times stays small. */
 export const MAX_THROTTLE_LIMIT = 1_000;
@@ -13,16 +13,16 @@ const DAY = 86_400;
 const throttleSchema = once(() =>
   z
     .strictObject({
-      limit: setting(z.number().int().min(1).max(MAX_THROTTLE_LIMIT), {
-        about: "How many executions may start per period (per key).",
-        code: "out_of_range",
-        message: `An integer from 1 to ${MAX_THROTTLE_LIMIT.toLocaleString("en-US")}.`,
-      }),
-      periodSeconds: setting(z.number().int().min(1).max(DAY), {
-        about: "The period (s), sliding: at any moment, at most `limit` starts in the last period.",
-        code: "out_of_range",
-        message: "An integer from 1 to 86,400.",
-      }),
+      limit: wholeNumber(
+        1,
+        MAX_THROTTLE_LIMIT,
+        "How many executions may start per period (per key).",
+      ),
+      periodSeconds: wholeNumber(
+        1,
+        DAY,
+        "The period (s), sliding: at any moment, at most `limit` starts in the last period.",
+      ),
       key: setting(z.string().max(500).optional(), {
         about:
           'A template over this node\'s output, such as `{{webhook_1.body.customer}}`: each key has its own limit. Default: none (all calls together, the key "").',
