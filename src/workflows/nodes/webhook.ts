@@ -12,8 +12,13 @@ import {
   SIGNATURE_PRESETS,
   verifySetting,
 } from "./webhook-checks";
-import { BATCH_OUTPUT, batchSetting, debounceSetting, gatherRules } from "./webhook-gather";
-import { throttleSetting } from "./webhook-throttle";
+import {
+  BATCH_OUTPUT,
+  batchSetting,
+  debounceSetting,
+  gatherRules,
+  throttleSetting,
+} from "./webhook-flow";
 
 const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"] as const;
 /** The settings of an immediate webhook's own reply. */
@@ -32,7 +37,7 @@ const presetOf = (verify: unknown) =>
 /**
  * A webhook trigger: its reply settings only when immediate (`not_allowed` otherwise), a dedupe
  * key unless it has a verify preset, a dedupe window left out filled with the preset's default, and
- * debounce or batch (webhook-gather.ts) with responseMode immediate only, never both.
+ * debounce or batch (webhook-flow.ts) with responseMode immediate only, never both.
  */
 export const webhook = defineNode({
   type: "webhook",
