@@ -17,6 +17,13 @@ export const MAX_OPTIONS = 10;
 const linkId = () =>
   requiredText('A template resolving to a link id (`lnk_…`), e.g. `"{{create_link_1.id}}"`.');
 
+/** A message to the person: not empty (`required`), at most MESSAGE_CHARS.max characters. */
+const message = () =>
+  requiredText(
+    `Markdown (a template); ${MESSAGE_CHARS.min} to ${MESSAGE_CHARS.max} characters once resolved.`,
+    MESSAGE_CHARS.max,
+  );
+
 /** Creates a pending link, as `POST /v1/widget/launches` does (docs/workflows.md#create-link). */
 export const createLink = defineNode({
   type: "create_link",
@@ -62,10 +69,7 @@ export const sendMessage = defineNode({
     'Writes an agent message into the link\'s conversation; output `{messageId, delivered: "live"|"stored"}` (docs/workflows.md#send-message).',
   settings: () => ({
     linkId: linkId(),
-    text: setting(z.string().min(MESSAGE_CHARS.min).max(MESSAGE_CHARS.max), {
-      about: `Markdown (a template); ${MESSAGE_CHARS.min} to ${MESSAGE_CHARS.max} characters once resolved.`,
-      codes: { too_small: "required", too_big: "out_of_range" },
-    }),
+    text: message(),
   }),
   output: () => ({ messageId: "", delivered: "live" }),
 });
@@ -86,13 +90,9 @@ export const askPerson = defineNode({
     'Asks the person in the link\'s conversation and waits; connections leaving it carry `branch: "answered"` (output `{answer, answeredAt}`) or `"timeout"` (output `{timedOut: true}`) (docs/workflows.md#ask-person).',
   settings: () => ({
     linkId: linkId(),
-    question: setting(z.string().min(MESSAGE_CHARS.min).max(MESSAGE_CHARS.max), {
-      about: `Markdown (a template); ${MESSAGE_CHARS.min} to ${MESSAGE_CHARS.max} characters once resolved.`,
-      codes: { too_small: "required", too_big: "out_of_range" },
-    }),
+    question: message(),
     options: setting(z.array(Option).max(MAX_OPTIONS).optional(), {
       about: `Buttons the person may answer with: at most ${MAX_OPTIONS}, \`value\`s unique; the answer is the value.`,
-      codes: { too_big: "out_of_range" },
     }),
     allowText: setting(z.boolean().optional(), {
       about: "Whether the person may answer in their own words. Default: true without options.",
