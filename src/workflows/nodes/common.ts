@@ -134,7 +134,7 @@ type Spec<T extends string, S extends z.ZodRawShape> = {
  * (docs/api/webhooks.md#definition) and the editor (docs/dashboard.md#workflow-editor).
  */
 export function defineNode<T extends string, S extends z.ZodRawShape>(spec: Spec<T, S>) {
-  const { type, label, trigger = false, templated = [], branches = [], rules, normalize } = spec;
+  const { type, label, rules, normalize } = spec;
   // Built on first use: zod builds a schema as it is declared, and seven models at start-up were
   // a sixth of the Worker's (docs/performance.md#start-up).
   const schema = once(() =>
@@ -145,13 +145,10 @@ export function defineNode<T extends string, S extends z.ZodRawShape>(spec: Spec
       .openapi(spec.component, spec.description ? { description: spec.description } : {}),
   );
   return {
-    type,
-    label,
-    trigger,
-    templated,
-    branches,
-    rules,
-    output: spec.output,
+    trigger: false,
+    templated: [] as readonly string[],
+    branches: [] as readonly string[],
+    ...spec,
     /** The node's schema (built on first use). */
     get schema() {
       return schema();

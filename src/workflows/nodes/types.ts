@@ -9,6 +9,7 @@ import type { JsonValue } from "../../platform/json";
 import type { concurrencySchemas } from "./concurrency";
 import type { ConnectionSchema, NODE_MODELS, NodeType } from "./models";
 
+export type { WorkflowNote } from "../definitions/notes";
 export type { NodeType } from "./models";
 export type { DefinitionProblem } from "./problems";
 export type { WebhookDedupe, WebhookVerify } from "./webhook-checks";
@@ -43,17 +44,6 @@ export type WorkflowDefinition = {
   nodes: WorkflowNode[];
   connections: Connection[];
   concurrency?: WorkflowConcurrency;
-};
-
-/**
- * A sticky note of the canvas (docs/api/webhooks.md#notes): saved beside the definition, never
- * part of it, so runs never see it.
- */
-export type WorkflowNote = {
-  key: string;
-  text: string;
-  position: { x: number; y: number };
-  size?: { width: number; height: number };
 };
 
 /** What a trigger node produced; for webhooks the outputs of docs/api/webhooks.md#request-outputs. */
