@@ -22,6 +22,7 @@ export const flagTo =
   (ctx: { addIssue(issue: RuleIssue): void }): Flag =>
   (path, code, message, alone) =>
     ctx.addIssue({ code: "custom", path, message, params: alone ? { code, alone } : { code } });
+
 /**
  * How a value's problems are reported where zod's codes do not say it: `code`, any problem of the
  * value or inside it, once, at the value; or `codes`, a detail code by zod's issue code, at the

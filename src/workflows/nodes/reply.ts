@@ -7,6 +7,7 @@
 import { z } from "@hono/zod-openapi";
 import type { JsonValue } from "../../platform/json";
 import { namesSessionCookie } from "../../platform/session-cookie-name";
+import { isPlainObject } from "../engine/template";
 import { jsonValue, setting } from "./common";
 import { flagTo, whenObject } from "./problems";
 
@@ -61,11 +62,10 @@ const fitsHeader = (value: unknown): value is string =>
 
 /** Whether `headers` has a `location` a reply may send, whatever the case of its name. */
 export const hasLocation = (headers: unknown) =>
-  isObject(headers) &&
+  isPlainObject(headers) &&
   Object.entries(headers).some(
     ([name, value]) => name.toLowerCase() === "location" && fitsHeader(value),
   );
-const isObject = (value: unknown): value is object => typeof value === "object" && value !== null;
 
 /**
  * Headers of an immediate webhook's reply or of a respond node, names in any case (kept in lower

@@ -19,12 +19,8 @@ const GENERIC = ["hmac-sha256", "hmac-sha1"] as const;
 const OWN_SCHEMA_PRESETS = ["meta", "asana"] as const;
 /** `{{secrets.NAME}}` and nothing else: a secret the signature is checked with. */
 export const SECRET_TEMPLATE = /^\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]{0,63})\s*\}\}$/;
-/** The delivery id each preset's sender puts on its calls, as a path into the node's output. */
-const PRESET_DEDUPE_KEYS: Partial<Record<SignaturePreset, string>> = Object.fromEntries(
-  Object.entries(PRESETS as Record<string, Row>).flatMap(([name, row]) =>
-    row.dedupe ? [[name, row.dedupe]] : [],
-  ),
-);
+/** The delivery id `preset`'s sender puts on its calls, as a path into the node's output. */
+const deliveryIdOf = (preset: SignaturePreset) => (PRESETS[preset] as Row).dedupe;
 /**
  * The presets that sign no timestamp: a replayed call is as good as new to the check, and only
  * deduplication refuses it, on its signature (their delivery ids are not signed).
@@ -157,7 +153,9 @@ export function verifySetting() {
 
 /** A webhook node's `dedupe` setting (docs/webhooks.md#deduplication), built with its model. */
 export function dedupeSetting() {
-  const ids = Object.entries(PRESET_DEDUPE_KEYS).map(([name, path]) => `${name} \`${path}\``);
+  const ids = SIGNATURE_PRESETS.filter(deliveryIdOf).map(
+    (name) => `${name} \`${deliveryIdOf(name)}\``,
+  );
   const unstamped = UNSTAMPED.join(", ");
 
   /** A webhook node's `dedupe` object; `key` is required unless the node has a verify preset. */
@@ -235,7 +233,7 @@ export function dedupePlan(node: {
   const { dedupe, verify } = node;
   if (dedupe === false || (!dedupe && !verify)) return null;
   const signature = verify !== undefined && UNSTAMPED.includes(verify.preset);
-  const path = verify && !signature ? PRESET_DEDUPE_KEYS[verify.preset] : undefined;
+  const path = verify && !signature ? deliveryIdOf(verify.preset) : undefined;
   const key = dedupe?.key ?? (path ? `{{${node.key}.${path}}}` : undefined);
   const windowSeconds = dedupe?.windowSeconds ?? defaultWindowSeconds(verify?.preset);
   return { keys: key ? [key] : [], signature, windowSeconds };
