@@ -5,7 +5,6 @@
  */
 import { z } from "@hono/zod-openapi";
 import type { ErrorDetail } from "../../platform/errors";
-import type { WorkflowNote } from "../nodes/types";
 
 /** At most this many notes on one workflow. */
 export const MAX_NOTES = 100;
@@ -46,6 +45,9 @@ export function noteSchema() {
       description: "A sticky note on the canvas; runs never see it (docs/api/webhooks.md#notes)",
     });
 }
+
+/** A sticky note of the canvas: saved beside the definition, never part of it. */
+export type WorkflowNote = z.output<ReturnType<typeof noteSchema>>;
 
 /**
  * Two notes with one key, each after the first as a `notes.<i>.key` problem (the path zod gives

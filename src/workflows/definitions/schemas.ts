@@ -4,6 +4,7 @@ import { once } from "../../platform/once";
 import { listQuery, pageSchema } from "../../platform/paging";
 import { concurrencySchemas } from "../nodes/concurrency";
 import { WORKFLOW_NODE } from "../nodes/models";
+import { ACTION_ERROR_CODES } from "../nodes/types";
 import { MAX_NOTES, noteSchema } from "./notes";
 
 /**
@@ -90,17 +91,7 @@ export const workflowSchemas = once(() => {
       output: z.unknown().optional(),
       error: z.string().optional(),
       errorCode: z
-        .enum([
-          "destination_not_allowed",
-          "invalid_request",
-          "invalid_parameters",
-          "forbidden_flow",
-          "widget_not_found",
-          "not_found",
-          "too_many_pending_links",
-          "link_not_open",
-          "conversation_unavailable",
-        ])
+        .enum(["destination_not_allowed", ...ACTION_ERROR_CODES])
         .optional()
         .openapi({
           description:

@@ -8,7 +8,7 @@ import { z } from "@hono/zod-openapi";
 import type { JsonValue } from "../../platform/json";
 import { once } from "../../platform/once";
 import { isPlainObject } from "../engine/template";
-import { type Given, type Reported, type RuleContext, reported, whenObject } from "./problems";
+import { type Flag, flagTo, type Given, type Reported, reported, whenObject } from "./problems";
 
 /** A node's key: names it in templates and URLs. */
 export const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
@@ -53,6 +53,20 @@ export function withoutNulls<T extends z.ZodType>(keys: (input: Given) => string
       : input;
   return z.preprocess(drop, schema);
 }
+
+/** A text that may not be empty (`required` when it is), of at most `max` characters if given. */
+export function requiredText(about: string, max?: number) {
+  const text = z.string().min(1);
+  return setting(max ? text.max(max) : text, { about, codes: { too_small: "required" } });
+}
+
+/** A whole number from `min` to `max`: any problem with it is `out_of_range`, told by `message`. */
+export const wholeNumber = (min: number, max: number, about: string, message?: string) =>
+  setting(z.number().int().min(min).max(max), {
+    about,
+    code: "out_of_range",
+    message: message ?? `An integer from ${min} to ${max.toLocaleString("en-US")}.`,
+  });
 
 /** Any JSON value (request bodies are parsed JSON), its strings templates where the setting says. */
 export const jsonValue = () => z.unknown() as unknown as z.ZodType<JsonValue>;
@@ -107,7 +121,7 @@ type Spec<T extends string, S extends z.ZodRawShape> = {
   component: string;
   description?: string;
   /** Rules across settings: they run even when a setting is wrong, on the values as given. */
-  rules?: (node: Given, ctx: RuleContext) => void;
+  rules?: (node: Given, flag: Flag) => void;
   /** Defaults that depend on other settings, filled in once the node is valid. */
   normalize?: (node: Output<T, S>) => Output<T, S>;
   /** The shape of its output, whose fields the editor offers to later nodes' templates. */
@@ -120,24 +134,21 @@ type Spec<T extends string, S extends z.ZodRawShape> = {
  * (docs/api/webhooks.md#definition) and the editor (docs/dashboard.md#workflow-editor).
  */
 export function defineNode<T extends string, S extends z.ZodRawShape>(spec: Spec<T, S>) {
-  const { type, label, trigger = false, templated = [], branches = [], rules, normalize } = spec;
+  const { type, label, rules, normalize } = spec;
   // Built on first use: zod builds a schema as it is declared, and seven models at start-up were
   // a sixth of the Worker's (docs/performance.md#start-up).
   const schema = once(() =>
     z
       .strictObject({ ...common(type, label), ...spec.settings() })
-      .superRefine((node, ctx) => rules?.(node as Given, ctx as RuleContext), whenObject)
+      .superRefine((node, ctx) => rules?.(node as Given, flagTo(ctx)), whenObject)
       .overwrite((node) => (normalize ? normalize(node as Output<T, S>) : node) as typeof node)
       .openapi(spec.component, spec.description ? { description: spec.description } : {}),
   );
   return {
-    type,
-    label,
-    trigger,
-    templated,
-    branches,
-    rules,
-    output: spec.output,
+    trigger: false,
+    templated: [] as readonly string[],
+    branches: [] as readonly string[],
+    ...spec,
     /** The node's schema (built on first use). */
     get schema() {
       return schema();

@@ -5,18 +5,20 @@
 
 import { z } from "@hono/zod-openapi";
 import { isPlainObject } from "../engine/template";
-import { defineNode, jsonValue, setting, withDefault } from "./common";
+import { defineNode, jsonValue, requiredText, setting, wholeNumber, withDefault } from "./common";
+import { flagTo } from "./problems";
 import { httpMethod } from "./webhook";
 
 /** An http_request node's retries: attempts in all, the first wait (s), the statuses retried. */
 const Retry = () =>
   z
     .strictObject({
-      maxAttempts: setting(z.number().int().min(1).max(10), {
-        about: "Attempts in all, the first included",
-        code: "out_of_range",
-        message: "maxAttempts must be an integer from 1 to 10.",
-      }),
+      maxAttempts: wholeNumber(
+        1,
+        10,
+        "Attempts in all, the first included",
+        "maxAttempts must be an integer from 1 to 10.",
+      ),
       backoffSeconds: withDefault(z.number().min(0.1).max(3_600), 1, {
         about:
           "The wait before the second attempt (s), doubled before each next one, ±20 % jitter.",
@@ -51,21 +53,13 @@ export const httpRequest = defineNode({
     "Sends a request; its output is `{status, headers, body}` (docs/api/webhooks.md#http-request-node).",
   settings: () => ({
     method: httpMethod("GET", "The method sent."),
-    url: setting(z.string().min(1), {
-      about: "A template that must resolve to an http(s) URL.",
-      codes: { too_small: "required" },
-    }),
+    url: requiredText("A template that must resolve to an http(s) URL."),
     headers: withDefault(
       // zod's records drop a `__proto__` key (it would name the prototype): refused, never lost.
       z.preprocess(
         (input, ctx) => {
           if (isPlainObject(input) && Object.hasOwn(input, "__proto__")) {
-            ctx.addIssue({
-              code: "custom",
-              path: ["__proto__"],
-              message: "`__proto__` cannot name a header here.",
-              params: { code: "invalid_header" },
-            });
+            flagTo(ctx)(["__proto__"], "invalid_header", "`__proto__` cannot name a header here.");
           }
           return input;
         },

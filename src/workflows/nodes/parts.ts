@@ -21,10 +21,10 @@ export type ParsedNode = {
   view: { type: NodeType } & Record<string, unknown>;
 };
 
-/** Adds `found` to `problems`, each field under `path` (`nodes[2]`, `connections[0]`). */
+/** Adds `found` to `problems`, each field under `path` (`nodes[2]`, `connections[0]`, none). */
 export const report = (problems: DefinitionProblem[], path: string, found: NodeProblem[]) => {
   for (const { field, code, message } of found) {
-    problems.push({ field: field ? `${path}.${field}` : path, code, message });
+    problems.push({ field: [path, field].filter(Boolean).join("."), code, message });
   }
 };
 

@@ -5,7 +5,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { isPlainObject } from "../engine/template";
-import { defineNode, jsonValue, setting } from "./common";
+import { defineNode, jsonValue, requiredText, setting, wholeNumber } from "./common";
 
 /** ask_person's timeout bounds (s): a minute to 30 days (docs/limits.md). */
 export const ASK_TIMEOUT_SECONDS = { min: 60, max: 2_592_000 } as const;
@@ -15,10 +15,14 @@ export const MESSAGE_CHARS = { min: 1, max: 2_000 } as const;
 export const MAX_OPTIONS = 10;
 
 const linkId = () =>
-  setting(z.string().min(1), {
-    about: 'A template resolving to a link id (`lnk_…`), e.g. `"{{create_link_1.id}}"`.',
-    codes: { too_small: "required" },
-  });
+  requiredText('A template resolving to a link id (`lnk_…`), e.g. `"{{create_link_1.id}}"`.');
+
+/** A message to the person: not empty (`required`), at most MESSAGE_CHARS.max characters. */
+const message = () =>
+  requiredText(
+    `Markdown (a template); ${MESSAGE_CHARS.min} to ${MESSAGE_CHARS.max} characters once resolved.`,
+    MESSAGE_CHARS.max,
+  );
 
 /** Creates a pending link, as `POST /v1/widget/launches` does (docs/workflows.md#create-link). */
 export const createLink = defineNode({
@@ -29,14 +33,8 @@ export const createLink = defineNode({
   description:
     "Creates a link as `POST /v1/widget/launches` does; output `{id, status, url, embedHtml, expiresAt}`, the token in `url` and `embedHtml` shown `[redacted]` (docs/workflows.md#create-link).",
   settings: () => ({
-    flowId: setting(z.string().min(1), {
-      about: "The agent id (a template).",
-      codes: { too_small: "required" },
-    }),
-    channelId: setting(z.string().min(1), {
-      about: "The agent's widget channel id (a template).",
-      codes: { too_small: "required" },
-    }),
+    flowId: requiredText("The agent id (a template)."),
+    channelId: requiredText("The agent's widget channel id (a template)."),
     parameters: setting(jsonValue().optional(), {
       about:
         "Values for the agent's Initial Parameters (an object; strings are templates); checked as the launch API does.",
@@ -48,11 +46,12 @@ export const createLink = defineNode({
     globalTask: setting(z.string().optional(), {
       about: "Extra instruction for this one conversation (a template).",
     }),
-    expiresInSeconds: setting(z.number().int().min(300).max(7_776_000).optional(), {
-      about: "Seconds the link can be opened. Default: 604800 (7 days).",
-      code: "out_of_range",
-      message: "expiresInSeconds must be an integer from 300 to 7776000.",
-    }),
+    expiresInSeconds: wholeNumber(
+      300,
+      7_776_000,
+      "Seconds the link can be opened. Default: 604800 (7 days).",
+      "expiresInSeconds must be an integer from 300 to 7776000.",
+    ).optional(),
     metadata: setting(jsonValue().optional(), {
       about: "Your own string pairs on the link (strings are templates).",
     }),
@@ -70,10 +69,7 @@ export const sendMessage = defineNode({
     'Writes an agent message into the link\'s conversation; output `{messageId, delivered: "live"|"stored"}` (docs/workflows.md#send-message).',
   settings: () => ({
     linkId: linkId(),
-    text: setting(z.string().min(MESSAGE_CHARS.min).max(MESSAGE_CHARS.max), {
-      about: `Markdown (a template); ${MESSAGE_CHARS.min} to ${MESSAGE_CHARS.max} characters once resolved.`,
-      codes: { too_small: "required", too_big: "out_of_range" },
-    }),
+    text: message(),
   }),
   output: () => ({ messageId: "", delivered: "live" }),
 });
@@ -94,13 +90,9 @@ export const askPerson = defineNode({
     'Asks the person in the link\'s conversation and waits; connections leaving it carry `branch: "answered"` (output `{answer, answeredAt}`) or `"timeout"` (output `{timedOut: true}`) (docs/workflows.md#ask-person).',
   settings: () => ({
     linkId: linkId(),
-    question: setting(z.string().min(MESSAGE_CHARS.min).max(MESSAGE_CHARS.max), {
-      about: `Markdown (a template); ${MESSAGE_CHARS.min} to ${MESSAGE_CHARS.max} characters once resolved.`,
-      codes: { too_small: "required", too_big: "out_of_range" },
-    }),
+    question: message(),
     options: setting(z.array(Option).max(MAX_OPTIONS).optional(), {
       about: `Buttons the person may answer with: at most ${MAX_OPTIONS}, \`value\`s unique; the answer is the value.`,
-      codes: { too_big: "out_of_range" },
     }),
     allowText: setting(z.boolean().optional(), {
       about: "Whether the person may answer in their own words. Default: true without options.",
@@ -112,19 +104,17 @@ export const askPerson = defineNode({
       },
     ),
   }),
-  rules: (node, ctx) => {
+  rules: (node, flag) => {
     const options = Array.isArray(node.options) ? node.options : [];
     const values = options.map((option) => (isPlainObject(option) ? option.value : undefined));
     for (const [index, value] of values.entries()) {
       if (value === undefined || values.indexOf(value) === index) continue;
       const message = `Option values must be unique; "${String(value)}" repeats.`;
-      const params = { code: "invalid_value" } as const;
-      ctx.addIssue({ code: "custom", path: ["options", index, "value"], message, params });
+      flag(["options", index, "value"], "invalid_value", message);
     }
     if (options.length === 0 && node.allowText === false) {
       const message = "With no options, allowText must not be false: there would be no answer.";
-      const params = { code: "invalid_value" } as const;
-      ctx.addIssue({ code: "custom", path: ["allowText"], message, params });
+      flag(["allowText"], "invalid_value", message);
     }
   },
   normalize: (node) => ({

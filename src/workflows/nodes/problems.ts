@@ -12,10 +12,17 @@ import { isPlainObject } from "../engine/template";
 export type DefinitionProblem = { field: string; code: DetailCode; message: string };
 /** A problem of a node, `path` from the node; `alone`: all that is said of its field and inside it. */
 export type NodeProblem = DefinitionProblem & { path: Segment[]; alone?: true };
-/** An issue a rule of a model reports, at `path` from the node, its detail code in `params`. */
-export type RuleIssue = { code: "custom"; path: Segment[]; message: string; params: Params };
-/** What a rule of a model reports to: zod's refinement context, or `judgeNode`'s. */
-export type RuleContext = { addIssue(issue: RuleIssue): void };
+/** Reports a problem at `path` from the value with detail code `code`; `alone`: all said of it. */
+export type Flag = (path: Segment[], code: DetailCode, message: string, alone?: true) => void;
+/** An issue a rule reports (its detail code in `params`) to zod's refinement context or `judge`'s. */
+type RuleIssue = { code: "custom"; path: Segment[]; message: string; params: Params };
+
+/** The `Flag` that adds its problems to `ctx` (a refinement's) as zod issues. */
+export const flagTo =
+  (ctx: { addIssue(issue: RuleIssue): void }): Flag =>
+  (path, code, message, alone) =>
+    ctx.addIssue({ code: "custom", path, message, params: alone ? { code, alone } : { code } });
+
 /**
  * How a value's problems are reported where zod's codes do not say it: `code`, any problem of the
  * value or inside it, once, at the value; or `codes`, a detail code by zod's issue code, at the
@@ -181,14 +188,14 @@ function nodeProblems(schema: z.ZodType, issues: readonly z.core.$ZodIssue[]) {
  * then, on the node as given.
  */
 export function judge<T>(
-  model: { schema: z.ZodType<T>; rules?: (node: Given, ctx: RuleContext) => void },
+  model: { schema: z.ZodType<T>; rules?: (node: Given, flag: Flag) => void },
   raw: unknown,
 ): { ok: true; node: T } | { ok: false; problems: NodeProblem[] } {
   const result = model.schema.safeParse(raw, { reportInput: true });
   if (result.success) return { ok: true, node: result.data };
   const issues = [...result.error.issues];
   if (issues.some((issue) => "expected" in issue && issue.expected === "int")) {
-    model.rules?.(raw as Given, { addIssue: (issue) => issues.push(issue as z.core.$ZodIssue) });
+    model.rules?.(raw as Given, flagTo({ addIssue: (i) => issues.push(i as z.core.$ZodIssue) }));
   }
   return { ok: false, problems: nodeProblems(model.schema, issues) };
 }

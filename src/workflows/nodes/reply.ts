@@ -7,8 +7,9 @@
 import { z } from "@hono/zod-openapi";
 import type { JsonValue } from "../../platform/json";
 import { namesSessionCookie } from "../../platform/session-cookie-name";
+import { isPlainObject } from "../engine/template";
 import { jsonValue, setting } from "./common";
-import { whenObject } from "./problems";
+import { flagTo, whenObject } from "./problems";
 
 /** How a reply's body is encoded, and its Content-Type unless a `content-type` header is set. */
 export const REPLY_CONTENT_TYPES = ["json", "text", "html", "xml"] as const;
@@ -56,18 +57,15 @@ export function isRefusedCookie(setCookie: string): boolean {
   );
 }
 
-const refused = (message: string) =>
-  ({ code: "custom", message, params: { code: "refused_header" } }) as const;
 const fitsHeader = (value: unknown): value is string =>
   typeof value === "string" && value.length <= MAX_HEADER_VALUE;
 
 /** Whether `headers` has a `location` a reply may send, whatever the case of its name. */
 export const hasLocation = (headers: unknown) =>
-  isObject(headers) &&
+  isPlainObject(headers) &&
   Object.entries(headers).some(
     ([name, value]) => name.toLowerCase() === "location" && fitsHeader(value),
   );
-const isObject = (value: unknown): value is object => typeof value === "object" && value !== null;
 
 /**
  * Headers of an immediate webhook's reply or of a respond node, names in any case (kept in lower
@@ -78,15 +76,9 @@ export function replyHeaders(description: string) {
   // A name is judged first: zod then leaves its value alone.
   const HeaderName = z.string().superRefine((name, ctx) => {
     const lower = name.toLowerCase();
-    if (!HEADER_NAME.test(lower)) {
-      ctx.addIssue({
-        code: "custom",
-        message: "Not a header name.",
-        params: { code: "invalid_header" },
-      });
-    } else if (REFUSED_HEADERS.has(lower)) {
-      ctx.addIssue(refused(`${lower} is set by the service, never by a workflow.`));
-    }
+    const message = `${lower} is set by the service, never by a workflow.`;
+    if (!HEADER_NAME.test(lower)) flagTo(ctx)([], "invalid_header", "Not a header name.");
+    else if (REFUSED_HEADERS.has(lower)) flagTo(ctx)([], "refused_header", message);
   });
   const HeaderValue = setting(z.string().max(MAX_HEADER_VALUE), {
     code: "invalid_type",
@@ -98,18 +90,13 @@ export function replyHeaders(description: string) {
       // zod leaves out of `headers` an entry whose name it refused; it is counted all the same.
       const count =
         Object.keys(headers).length + ctx.issues.filter((i) => i.code === "invalid_key").length;
-      if (count > MAX_HEADERS) {
-        ctx.addIssue({
-          code: "custom",
-          message: `At most ${MAX_HEADERS} headers.`,
-          params: { code: "too_large" },
-        });
-      }
+      const flag = flagTo(ctx);
+      if (count > MAX_HEADERS) flag([], "too_large", `At most ${MAX_HEADERS} headers.`);
       for (const [name, value] of Object.entries(headers)) {
         if (name.toLowerCase() === "set-cookie" && fitsHeader(value) && isRefusedCookie(value)) {
           const message =
             "Refused: a cookie for another domain, a __Host-/__Secure- cookie, or the dashboard's.";
-          ctx.addIssue({ ...refused(message), path: [name] });
+          flag([name], "refused_header", message);
         }
       }
     }, whenObject)

@@ -40,21 +40,18 @@ export const respond = defineNode({
     }),
   }),
   output: () => ({ status: 200, headers: {}, body: {} }),
-  rules: (node, ctx) => {
+  rules: (node, flag) => {
     // A wrong status is reported as such; the rules go on as with the default.
     const status = Status().safeParse(node.status).data ?? 200;
     if (status >= 300 && status <= 399 && !hasLocation(node.headers)) {
-      const message = `A ${status} answer is a redirect: set headers.location.`;
-      ctx.addIssue({
-        code: "custom",
-        path: ["headers"],
-        message,
-        params: { code: "missing_location" },
-      });
+      flag(
+        ["headers"],
+        "missing_location",
+        `A ${status} answer is a redirect: set headers.location.`,
+      );
     }
     if (replyHasNoBody(status) && Object.hasOwn(node, "body")) {
-      const message = `A ${status} answer carries no body.`;
-      ctx.addIssue({ code: "custom", path: ["body"], message, params: { code: "not_allowed" } });
+      flag(["body"], "not_allowed", `A ${status} answer carries no body.`);
     }
   },
 });

@@ -5,7 +5,7 @@
 import { z } from "@hono/zod-openapi";
 import type { JsonValue } from "../../platform/json";
 import { isPlainObject } from "../engine/template";
-import { defineNode, jsonValue, setting, withDefault } from "./common";
+import { defineNode, jsonValue, requiredText, setting, withDefault } from "./common";
 
 const EVENTS = [
   "conversation.started",
@@ -25,10 +25,7 @@ export const conversationEvent = defineNode({
   component: "ConversationEventNode",
   description: "Starts an execution for the agent's conversation events (docs/events.md).",
   settings: () => ({
-    agentId: setting(z.string().min(1), {
-      about: "An agent of the workspace",
-      codes: { too_small: "required" },
-    }),
+    agentId: requiredText("An agent of the workspace"),
     events: withDefault(
       z
         .array(z.enum(EVENTS))

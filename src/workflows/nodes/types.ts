@@ -1,12 +1,15 @@
 /**
- * Workflow definitions and execution state (docs/api/webhooks.md#definition). Pure types: the
- * engine uses no Workers API, so it can be unit-tested alone and driven by the Workflow-runner
- * object. A node's type is its model's (models.ts), as stored: every default filled in, its key given.
+ * Workflow definitions and execution state (docs/api/webhooks.md#definition). Types and plain
+ * data: the engine uses no Workers API, so it can be unit-tested alone and driven by the
+ * Workflow-runner object. A node's type is its model's (models.ts), as stored: every default
+ * filled in, its key given.
  */
 import type { z } from "@hono/zod-openapi";
 import type { JsonValue } from "../../platform/json";
+import type { concurrencySchemas } from "./concurrency";
 import type { ConnectionSchema, NODE_MODELS, NodeType } from "./models";
 
+export type { WorkflowNote } from "../definitions/notes";
 export type { NodeType } from "./models";
 export type { DefinitionProblem } from "./problems";
 export type { WebhookDedupe, WebhookVerify } from "./webhook-checks";
@@ -32,29 +35,15 @@ export type Connection = z.output<typeof ConnectionSchema>;
  * At most `limit` executions at once, the rest queue FIFO up to `queueLimit`; with `key`, at most
  * `keyLimit` of one key (docs/webhooks.md#concurrency, docs/webhooks.md#per-key-concurrency).
  */
-export type WorkflowConcurrency = {
-  limit: number;
-  queueLimit: number;
-  key?: string;
-  keyLimit?: number;
-};
+export type WorkflowConcurrency = z.output<
+  ReturnType<typeof concurrencySchemas>["ConcurrencyShown"]
+>;
 
 /** A validated definition with every default filled in. */
 export type WorkflowDefinition = {
   nodes: WorkflowNode[];
   connections: Connection[];
   concurrency?: WorkflowConcurrency;
-};
-
-/**
- * A sticky note of the canvas (docs/api/webhooks.md#notes): saved beside the definition, never
- * part of it, so runs never see it.
- */
-export type WorkflowNote = {
-  key: string;
-  text: string;
-  position: { x: number; y: number };
-  size?: { width: number; height: number };
 };
 
 /** What a trigger node produced; for webhooks the outputs of docs/api/webhooks.md#request-outputs. */
@@ -126,15 +115,17 @@ export type ExecutionState = {
 };
 
 /** The API's codes a person node's action can fail with (docs/workflows.md#errors). */
-export type ActionErrorCode =
-  | "invalid_request"
-  | "invalid_parameters"
-  | "forbidden_flow"
-  | "widget_not_found"
-  | "not_found"
-  | "too_many_pending_links"
-  | "link_not_open"
-  | "conversation_unavailable";
+export const ACTION_ERROR_CODES = [
+  "invalid_request",
+  "invalid_parameters",
+  "forbidden_flow",
+  "widget_not_found",
+  "not_found",
+  "too_many_pending_links",
+  "link_not_open",
+  "conversation_unavailable",
+] as const;
+export type ActionErrorCode = (typeof ACTION_ERROR_CODES)[number];
 
 /** A person node's settings, templates resolved: what the runner does (docs/workflows.md). */
 export type NodeAction =
@@ -152,7 +143,7 @@ export type NodeAction =
   | { type: "close_question"; sessionId: string };
 
 /** The step of a person node's action. */
-export type LiveStep = { kind: "act"; nodeKey: string; action: NodeAction };
+export type LiveStep = Extract<Step, { kind: "act" }>;
 
 /** How an action went: the node's output, or the refusal that fails it. */
 export type ActionResult =

@@ -43,7 +43,6 @@ function parseNodes(input: unknown[], problems: Problems) {
   const byKey = new Map<string, Entry>();
   const entries: Entry[] = [];
   const seen = new Set<string>();
-  const taken = new Set(knownKeys);
   for (const [index, { parsed, knownKey }] of results.entries()) {
     if (knownKey !== undefined && seen.has(knownKey)) {
       const message = `Another node already has the key "${knownKey}".`;
@@ -51,8 +50,7 @@ function parseNodes(input: unknown[], problems: Problems) {
     }
     if (knownKey !== undefined) seen.add(knownKey);
     if (!parsed) continue;
-    const key = parsed.explicitKey ?? nextKey(parsed.type, taken);
-    taken.add(key);
+    const key = parsed.explicitKey ?? nextKey(parsed.type, knownKeys);
     knownKeys.add(key);
     const entry = { ...parsed, key, view: { ...parsed.view, key } };
     entries.push(entry);
@@ -205,8 +203,7 @@ export function parseDefinition(input: {
 }): { ok: true; definition: WorkflowDefinition } | { ok: false; problems: DefinitionProblem[] } {
   const problems: Problems = [];
   const lists = judge({ schema: Lists }, input);
-  if (!lists.ok)
-    problems.push(...lists.problems.map(({ field, code, message }) => ({ field, code, message })));
+  if (!lists.ok) report(problems, "", lists.problems);
   const nodesOk = Array.isArray(input.nodes);
   // A copy, so the definition shares nothing with the caller's input.
   const rawNodes = nodesOk ? (cloneJson(input.nodes) as unknown[]) : [];

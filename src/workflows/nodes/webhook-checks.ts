@@ -4,12 +4,10 @@
  * with what a node dedupes on when it runs, the presets' defaults included.
  */
 import { z } from "@hono/zod-openapi";
-import { once } from "../../platform/once";
-import type { Row } from "../webhook/preset-types";
+import type { Row, VerifySettings } from "../webhook/preset-types";
 import { signsNoTimestamp } from "../webhook/preset-types";
 import { PRESETS } from "../webhook/presets";
-import { setting, withDefault, withoutNulls } from "./common";
-import { handshakeVerifySchemas, OWN_SCHEMA_PRESETS } from "./handshake-verify";
+import { setting, wholeNumber, withDefault, withoutNulls } from "./common";
 import { HEADER_NAME } from "./reply";
 
 /** Signature schemes a webhook node can check, one row each (docs/webhooks.md#presets). */
@@ -17,14 +15,12 @@ export const SIGNATURE_PRESETS = Object.keys(PRESETS) as [SignaturePreset, ...Si
 export type SignaturePreset = keyof typeof PRESETS;
 /** The presets whose node names its own header, encoding and prefix. */
 const GENERIC = ["hmac-sha256", "hmac-sha1"] as const;
+/** The handshake presets with settings of their own (docs/webhooks.md#handshakes). */
+const OWN_SCHEMA_PRESETS = ["meta", "asana"] as const;
 /** `{{secrets.NAME}}` and nothing else: a secret the signature is checked with. */
 export const SECRET_TEMPLATE = /^\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]{0,63})\s*\}\}$/;
-/** The delivery id each preset's sender puts on its calls, as a path into the node's output. */
-const PRESET_DEDUPE_KEYS: Partial<Record<SignaturePreset, string>> = Object.fromEntries(
-  Object.entries(PRESETS as Record<string, Row>).flatMap(([name, row]) =>
-    row.dedupe ? [[name, row.dedupe]] : [],
-  ),
-);
+/** The delivery id `preset`'s sender puts on its calls, as a path into the node's output. */
+const deliveryIdOf = (preset: SignaturePreset) => (PRESETS[preset] as Row).dedupe;
 /**
  * The presets that sign no timestamp: a replayed call is as good as new to the check, and only
  * deduplication refuses it, on its signature (their delivery ids are not signed).
@@ -51,10 +47,13 @@ const preset = <T extends z.ZodType>(schema: T, about: string) =>
   });
 
 /**
- * The schemas of a webhook node's `verify` and `dedupe`, built on first use (with the node's
- * model: docs/performance.md#start-up).
+ * A webhook node's `verify` setting (docs/webhooks.md#signatures), built with the node's model:
+ * `header`, `encoding` and `prefix` for the generic presets only (`not_allowed` with another);
+ * meta's `verifyToken`; asana names no secret (its handshake brings one, kept sealed by the
+ * runner). A preset that is none of them is judged as the first, so every other problem is
+ * listed too.
  */
-const checks = once(() => {
+export function verifySetting() {
   const template = z.string().regex(SECRET_TEMPLATE);
   const verifyCommon = {
     secret: setting(z.union([template, z.array(template).length(2)]), {
@@ -112,21 +111,36 @@ const checks = once(() => {
     ),
     ...verifyCommon,
   });
-  const { MetaVerify, AsanaVerify } = handshakeVerifySchemas(verifyCommon, preset, SECRET_TEMPLATE);
+  const MetaVerify = z.strictObject({
+    preset: preset(
+      z.literal("meta"),
+      "Meta (WhatsApp, Messenger, Instagram): `secret` the app secret, `verifyToken` the Verify Token",
+    ),
+    ...verifyCommon,
+    verifyToken: setting(template, {
+      about:
+        '`"{{secrets.NAME}}"`: the workspace secret holding the Verify Token entered in the App Dashboard; a subscription request (GET `hub.mode=subscribe`) with another token is answered 403',
+      example: "{{secrets.META_VERIFY_TOKEN}}",
+      code: "invalid_secret",
+      message: 'Name a workspace secret: "{{secrets.NAME}}".',
+    }),
+  });
+  const AsanaVerify = z.strictObject({
+    preset: preset(
+      z.literal("asana"),
+      "Asana: no secret to name; the X-Hook-Secret of the handshake is kept, sealed, and checks later deliveries (docs/webhooks.md#handshakes)",
+    ),
+    toleranceSeconds: verifyCommon.toleranceSeconds,
+  });
 
-  /**
-   * A webhook node's `verify`: `header`, `encoding` and `prefix` for the generic presets only
-   * (`not_allowed` with another). A preset that is none of them is judged as the first, so every
-   * other problem is listed too.
-   */
-  const VerifySetting = withoutNulls(
+  return withoutNulls(
     // Another preset's `encoding: null` is still a setting it does not take.
     ({ preset }) => ["toleranceSeconds", ...(isGeneric(preset) ? ["encoding", "prefix"] : [])],
     z
       .discriminatedUnion("preset", [PresetVerify, HmacVerify, MetaVerify, AsanaVerify], {
         unionFallback: true,
       })
-      .transform((verify): Verify<typeof PresetVerify, typeof HmacVerify> => {
+      .transform((verify): WebhookVerify => {
         if (!("header" in verify)) return verify;
         const { prefix, header, ...rest } = verify;
         return { ...rest, header: header.toLowerCase(), ...(prefix ? { prefix } : {}) };
@@ -135,8 +149,13 @@ const checks = once(() => {
         description: `The sender's signature, checked over the raw body before anything runs; a call that does not verify is answered 401 invalid_signature (docs/webhooks.md#signatures). \`preset\`: ${SIGNATURE_PRESETS.join(", ")} (docs/webhooks.md#presets); \`secret\`: \`"{{secrets.NAME}}"\`, or two while it rotates, \`["{{secrets.NEW}}", "{{secrets.OLD}}"]\`.`,
       }),
   );
+}
 
-  const ids = Object.entries(PRESET_DEDUPE_KEYS).map(([name, path]) => `${name} \`${path}\``);
+/** A webhook node's `dedupe` setting (docs/webhooks.md#deduplication), built with its model. */
+export function dedupeSetting() {
+  const ids = SIGNATURE_PRESETS.filter(deliveryIdOf).map(
+    (name) => `${name} \`${deliveryIdOf(name)}\``,
+  );
   const unstamped = UNSTAMPED.join(", ");
 
   /** A webhook node's `dedupe` object; `key` is required unless the node has a verify preset. */
@@ -147,19 +166,20 @@ const checks = once(() => {
         code: "invalid_type",
         message: "A template over the call ({{…}}), at most 500 characters.",
       }),
-      windowSeconds: setting(z.number().int().min(1).max(WEEK).optional(), {
-        about: `How long a key is remembered (s). Default: ${WEEK} with a verify preset that signs no timestamp (${unstamped}), else ${DAY}.`,
-        code: "out_of_range",
-        message: `An integer from 1 to ${WEEK}.`,
-      }),
+      windowSeconds: wholeNumber(
+        1,
+        WEEK,
+        `How long a key is remembered (s). Default: ${WEEK} with a verify preset that signs no timestamp (${unstamped}), else ${DAY}.`,
+        `An integer from 1 to ${WEEK}.`,
+      ).optional(),
     })
     .openapi("WebhookDedupe", {
       description:
         "A delivery whose key was seen within the window starts nothing and is answered as the first one, with `x-deduplicated: true` (docs/webhooks.md#deduplication).",
     });
 
-  /** A webhook node's `dedupe`: an object, or false for none; absent, the verify preset's default. */
-  const DedupeSetting = z
+  // An object, or false for none; absent, the verify preset's default.
+  return z
     .union([
       z.literal(false).openapi({ description: "No deduplication, not even the preset's default" }),
       withoutNulls(() => ["windowSeconds"], Dedupe),
@@ -168,27 +188,20 @@ const checks = once(() => {
     .openapi({
       description: `Repeated deliveries (docs/webhooks.md#deduplication). Left out, a node with \`verify\` dedupes on the preset's delivery id, and where the preset signs no timestamp (${unstamped}) on the signature too, for ${WEEK} s or else ${DAY} s; false turns that off.`,
     });
-  return { VerifySetting, DedupeSetting, PresetVerify, HmacVerify, Dedupe };
-});
-type Checks = ReturnType<typeof checks>;
+}
 
-/** A webhook node's `verify` setting (docs/webhooks.md#signatures). */
-export const verifySetting = () => checks().VerifySetting;
-/** A webhook node's `dedupe` setting (docs/webhooks.md#deduplication). */
-export const dedupeSetting = () => checks().DedupeSetting;
-
-/** `secret` is absent for asana alone; `verifyToken` is meta's (docs/webhooks.md#handshakes). */
-type Verify<P extends z.ZodType, H extends z.ZodType> = Omit<z.output<P>, "preset" | "secret"> & {
+/**
+ * A webhook node's signature check, with its defaults: `secret` absent for asana alone,
+ * `verifyToken` meta's (docs/webhooks.md#handshakes), the generic presets' own fields for them.
+ */
+export type WebhookVerify = VerifySettings & {
   preset: SignaturePreset;
+  secret?: string | string[];
   verifyToken?: string;
-} & Partial<Pick<z.output<P>, Extract<"secret", keyof z.output<P>>>> &
-  Partial<Pick<z.output<H>, Extract<"header" | "encoding" | "prefix", keyof z.output<H>>>>;
-
-/** A webhook node's signature check, with its defaults; the hmac-sha256 fields for it alone. */
-export type WebhookVerify = Verify<Checks["PresetVerify"], Checks["HmacVerify"]>;
+};
 
 /** A webhook node's deduplication of repeated deliveries; stored with its window filled in. */
-export type WebhookDedupe = z.output<Checks["Dedupe"]>;
+export type WebhookDedupe = { key?: string; windowSeconds?: number };
 
 /** The window a node's dedupe gets when it names none (s): a week where nothing is stamped. */
 export const defaultWindowSeconds = (preset: SignaturePreset | undefined) =>
@@ -220,7 +233,7 @@ export function dedupePlan(node: {
   const { dedupe, verify } = node;
   if (dedupe === false || (!dedupe && !verify)) return null;
   const signature = verify !== undefined && UNSTAMPED.includes(verify.preset);
-  const path = verify && !signature ? PRESET_DEDUPE_KEYS[verify.preset] : undefined;
+  const path = verify && !signature ? deliveryIdOf(verify.preset) : undefined;
   const key = dedupe?.key ?? (path ? `{{${node.key}.${path}}}` : undefined);
   const windowSeconds = dedupe?.windowSeconds ?? defaultWindowSeconds(verify?.preset);
   return { keys: key ? [key] : [], signature, windowSeconds };

@@ -12,8 +12,13 @@ import {
   SIGNATURE_PRESETS,
   verifySetting,
 } from "./webhook-checks";
-import { BATCH_OUTPUT, batchSetting, debounceSetting, gatherRules } from "./webhook-gather";
-import { throttleSetting } from "./webhook-throttle";
+import {
+  BATCH_OUTPUT,
+  batchSetting,
+  debounceSetting,
+  gatherRules,
+  throttleSetting,
+} from "./webhook-flow";
 
 const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"] as const;
 /** The settings of an immediate webhook's own reply. */
@@ -32,7 +37,7 @@ const presetOf = (verify: unknown) =>
 /**
  * A webhook trigger: its reply settings only when immediate (`not_allowed` otherwise), a dedupe
  * key unless it has a verify preset, a dedupe window left out filled with the preset's default, and
- * debounce or batch (webhook-gather.ts) with responseMode immediate only, never both.
+ * debounce or batch (webhook-flow.ts) with responseMode immediate only, never both.
  */
 export const webhook = defineNode({
   type: "webhook",
@@ -83,24 +88,16 @@ export const webhook = defineNode({
     isPlainObject(node.batch)
       ? BATCH_OUTPUT
       : { body: {}, headers: {}, queryParams: {}, method: "" },
-  rules: (node, ctx) => {
+  rules: (node, flag) => {
     const mode = typeof node.responseMode === "string" ? node.responseMode : "immediate";
     for (const field of mode === "immediate" ? [] : REPLY_FIELDS) {
-      if (!Object.hasOwn(node, field)) continue;
       // Not a setting in this mode: nothing else is said of it (`alone`).
-      const params = { code: "not_allowed", alone: true } as const;
       const message = `${field} is for responseMode "immediate" only.`;
-      ctx.addIssue({ code: "custom", path: [field], message, params });
+      if (Object.hasOwn(node, field)) flag([field], "not_allowed", message, true);
     }
-    gatherRules(node, mode, ctx);
+    gatherRules(node, mode, flag);
     if (isPlainObject(node.dedupe) && node.dedupe.key === undefined && !presetOf(node.verify)) {
-      const message = "dedupe needs a key (a template), or a verify preset.";
-      ctx.addIssue({
-        code: "custom",
-        path: ["dedupe", "key"],
-        message,
-        params: { code: "required" },
-      });
+      flag(["dedupe", "key"], "required", "dedupe needs a key (a template), or a verify preset.");
     }
   },
   normalize: (node) => {
