@@ -12,13 +12,18 @@ import type { WorkflowDefinition } from "../nodes/types";
 import type { ExecutionMode, ExecutionPage, ExecutionRecord } from "./contract";
 import { shownRunsJson } from "./credential-headers";
 import {
+  createdAt,
   definitionKey,
   idKey,
   inputKey,
   type LiveExecution,
   lastFinishedAt,
+  namedKey,
+  newRecordKey,
+  ownKey,
+  RECORD_PREFIX,
   type Row,
-  recordKey,
+  seqOf,
   storageWrites,
   toLive,
   toRecord,
@@ -44,7 +49,7 @@ export class ExecutionStore {
   private seq = 0;
   private closed = false; // set by `forget`: nothing is written again, not even a write under way
   readonly live = new LiveIndex();
-  private unsaved = new Map<string, { seq: number; row: Row; isNew: boolean }>();
+  private unsaved = new Map<string, { seq: number; key: string; row: Row; isNew: boolean }>();
   /** Writes the pending saves, grouped (docs/architecture.md#storage). */
   private readonly commit = new GroupCommit(() => this.flush());
   private finishedSincePrune = 0;
@@ -74,15 +79,17 @@ export class ExecutionStore {
 
   /** Reads the newest seq and the running executions; call once, while the object starts. */
   async load(): Promise<void> {
-    const newest = await this.storage.list<Row>({ prefix: "x/", reverse: true, limit: 1 });
-    for (const key of newest.keys()) this.seq = Number(key.slice(2));
-    const live = await this.storage.list<number>({ prefix: "l/" });
-    const rows = await this.storage.get<Row>([...live.values()].map(recordKey));
-    for (const [key, seq] of live) {
-      const row = rows.get(recordKey(seq));
+    const newest = await this.storage.list<Row>({ prefix: RECORD_PREFIX, reverse: true, limit: 1 });
+    for (const [key, row] of newest) this.seq = seqOf(key, row);
+    const live = await this.storage.list<string | number>({ prefix: "l/" });
+    const rows = await this.storage.get<Row>([...live.values()].map(namedKey));
+    for (const [name, value] of live) {
+      const key = namedKey(value);
+      const row = rows.get(key);
       if (!row) continue;
       const { wake, flow, status } = row;
-      this.live.set(key.slice(2), { seq, wake, queued: status === "queued", flow });
+      const seq = seqOf(key, row);
+      this.live.set(name.slice(2), { seq, key, wake, queued: status === "queued", flow });
     }
   }
 
@@ -105,6 +112,7 @@ export class ExecutionStore {
     const finished = state.status !== "running";
     const known = this.live.get(execution.id) ?? this.unsaved.get(execution.id);
     const seq = known?.seq ?? ++this.seq;
+    const key = known?.key ?? newRecordKey(execution.id, createdAt(execution));
     const redact = shownRedaction(secretValues, state); // the links' tokens too
     const nodes = shownRunsJson(execution.definition, state.triggerKey, state.runs, redact);
     // Only a record that redaction changed keeps the call as it was (sealed), for replays.
@@ -129,6 +137,7 @@ export class ExecutionStore {
       queuedAt: execution.queuedAt,
       ...(execution.mode === "test" ? { mode: "test" as const } : {}),
       ...(!finished && hasFlow(execution.flow) ? { flow: execution.flow } : {}),
+      seq,
     };
     if (!this.definitions.has(execution.definitionAt)) {
       this.definitions.set(execution.definitionAt, execution.definition);
@@ -139,9 +148,9 @@ export class ExecutionStore {
     if (counted && state.status !== "running" && (!known || this.live.get(execution.id))) {
       this.onFinished(state.status);
     }
-    this.unsaved.set(execution.id, { seq, row, isNew });
+    this.unsaved.set(execution.id, { seq, key, row, isNew });
     if (finished) this.live.delete(execution.id);
-    else this.live.set(execution.id, { seq, wake: row.wake, queued, flow: execution.flow });
+    else this.live.set(execution.id, { seq, key, wake: row.wake, queued, flow: execution.flow });
     return this.commit.request(finished ? FINISHED_BATCH_MS : 0);
   }
 
@@ -185,8 +194,20 @@ export class ExecutionStore {
   private async row(id: string): Promise<Row | undefined> {
     const pending = this.unsaved.get(id);
     if (pending) return pending.row;
-    const seq = await this.storage.get<number>(idKey(id));
-    return seq === undefined ? undefined : await this.storage.get<Row>(recordKey(seq));
+    return (await this.stored(id))?.row;
+  }
+
+  /** A stored record by execution id, with its key: by the id's own key, else through `i/<id>`. */
+  private async stored(id: string): Promise<{ key: string; row: Row } | undefined> {
+    const own = ownKey(id);
+    const row = own === null ? undefined : await this.storage.get<Row>(own);
+    if (own !== null && row?.id === id) return { key: own, row };
+    // An event's id, or a record kept from before issue 33 (docs/architecture.md#storage).
+    const named = await this.storage.get<string | number>(idKey(id));
+    if (named === undefined) return undefined;
+    const key = namedKey(named);
+    const found = await this.storage.get<Row>(key);
+    return found ? { key, row: found } : undefined;
   }
 
   /** The row of one execution with its live state and kept input opened, or undefined. */
@@ -219,15 +240,15 @@ export class ExecutionStore {
     await this.settle();
     let end: string | undefined;
     if (startingAfter) {
-      const seq = await this.storage.get<number>(idKey(startingAfter));
-      if (seq === undefined) return { data: [], hasMore: false };
-      end = recordKey(seq);
+      const found = await this.stored(startingAfter);
+      if (found === undefined) return { data: [], hasMore: false };
+      end = found.key;
     }
     const found: ExecutionRecord[] = [];
     const pageSize = mode === undefined ? limit + 1 : LIST_SCAN_PAGE;
     for (;;) {
       const rows = await this.storage.list<Row>({
-        prefix: "x/",
+        prefix: RECORD_PREFIX,
         end,
         reverse: true,
         limit: pageSize,
@@ -243,10 +264,10 @@ export class ExecutionStore {
 
   /** Running executions whose wake time has come, oldest first (at most `limit`). */
   async due(now: number, limit = 500): Promise<LiveExecution[]> {
-    const seqs = this.live.dueSeqs(now, limit).map(recordKey);
+    const keys = this.live.dueKeys(now, limit);
     await this.settle();
-    const rows = await this.storage.get<Row>(seqs);
-    const live = seqs.flatMap((key) => {
+    const rows = await this.storage.get<Row>(keys);
+    const live = keys.flatMap((key) => {
       const row = rows.get(key);
       return row?.live ? [row] : [];
     });
@@ -274,11 +295,12 @@ export class ExecutionStore {
 
   /** Records a queued execution that could not be started as failed (its state is dropped). */
   async failUnstarted(id: string): Promise<void> {
-    const seq = this.live.get(id)?.seq;
+    const entry = this.live.get(id);
     const row = await this.row(id);
-    if (seq === undefined || !row) return;
+    if (entry === undefined || !row) return;
     const ended = { status: "failed", finishedAt: Date.now(), live: null, wake: null } as const;
-    this.unsaved.set(id, { seq, row: { ...row, ...ended }, isNew: false });
+    const { seq, key } = entry;
+    this.unsaved.set(id, { seq, key, row: { ...row, ...ended }, isNew: false });
     this.live.delete(id);
     if (row.mode !== "test") this.onFinished("failed");
     await this.commit.request(FINISHED_BATCH_MS);
@@ -287,7 +309,8 @@ export class ExecutionStore {
   /** Deletes the oldest finished records beyond MAX_FINISHED_EXECUTIONS. */
   private async prune(): Promise<void> {
     const cutoff = this.seq - MAX_FINISHED_EXECUTIONS - this.live.size;
-    if (cutoff > 0) await deleteFinished(this.storage, { end: recordKey(cutoff + 1) });
+    // The oldest records: a prune's worth past the count, and room for running ones among them.
+    if (cutoff > 0) await deleteFinished(this.storage, { maxSeq: cutoff }, 2 * PRUNE_EVERY);
   }
 
   /** Forgets an unfinished execution that was erased (docs/security.md#erasure); later saves drop. */

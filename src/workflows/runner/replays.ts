@@ -3,7 +3,7 @@
  * in the runner's SQLite and start one after another, surviving restarts.
  */
 
-import { newId } from "../../platform/ids";
+import { newExecutionId } from "../../platform/ids";
 import type { JsonValue } from "../../platform/json";
 import { log } from "../../platform/log";
 import type { WorkflowDefinition } from "../nodes/types";
@@ -67,7 +67,7 @@ export class Replays {
     }
     const secrets = await this.source.secretValues(config.workspaceId);
     // Run where the execution it replays ran, so its id names this shard too.
-    const id = idOnShard(newId("exe"), shardOfId(executionId));
+    const id = idOnShard(newExecutionId(), shardOfId(executionId));
     // Admitted under the workflow's current concurrency, whichever definition it runs on.
     const runOn =
       mode === "original" ? { definition, definitionAt: row.definitionAt ?? 0 } : undefined;
