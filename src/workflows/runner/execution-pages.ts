@@ -71,7 +71,12 @@ export async function listExecutionsBefore(
   let oldLayout = false;
   for (;;) {
     const prefix = oldLayout ? RECORD_PREFIX : TIMED_PREFIX;
-    const page: Map<string, Row> = await storage.list<Row>({ prefix, end, reverse: true, limit: SCAN_PAGE });
+    const page: Map<string, Row> = await storage.list<Row>({
+      prefix,
+      end,
+      reverse: true,
+      limit: SCAN_PAGE,
+    });
     for (const [key, row] of page) {
       end = key;
       const at = createdAt(row);
