@@ -7,12 +7,11 @@
  */
 import { bytesToBase64, randomBase62 } from "../../platform/crypto";
 import { GroupCommit } from "../../platform/group-commit";
-import { redactPrepared } from "../engine/redact";
 import { NodeRateLimits } from "./rate-window";
 import {
-  decodeStrict,
   type LoggedRequest,
   type LoggedRequestDetail,
+  previewOf,
   REQUEST_LOG,
   suffixFromId,
 } from "./request-log-entry";
@@ -43,7 +42,6 @@ const PRUNE_EVERY = 128;
 
 /** Entries one stored value holds at most: about 100 KB with full previews, far below 2 MB. */
 export const GROUP_MAX = 32;
-const encoder = new TextEncoder();
 
 /** The suffix a key and an id share: time order, then order within the millisecond. */
 const suffixOf = (ms: number, n: number) =>
@@ -94,24 +92,10 @@ export class RequestLog {
       this.inMs = 0;
     }
     const suffix = suffixOf(this.lastMs, this.inMs);
-    const { body, keepBody, ...rest } = call;
-    const decoded = body ? decodeStrict(body) : null;
-    const text = decoded === null ? null : redactPrepared(decoded, secrets);
-    const bytes =
-      text === null
-        ? body
-        : text.length * 3 <= REQUEST_LOG.previewBytes
-          ? null
-          : // A character is at least a byte: this prefix holds the preview, without encoding 1 MiB.
-            encoder.encode(text.slice(0, REQUEST_LOG.previewBytes));
-    // A streaming decode leaves out a character cut in half by the preview's end.
-    const preview =
-      bytes === null
-        ? (text ?? "")
-        : new TextDecoder().decode(bytes.subarray(0, REQUEST_LOG.previewBytes), { stream: true });
+    const { body, keepBody, rateAt, ...shown } = call;
+    const { text, preview } = previewOf(body, secrets);
     const fullBody =
       keepBody && body !== null && (body.byteLength > REQUEST_LOG.previewBytes || text === null);
-    const { rateAt, ...shown } = rest;
     const entry: StoredEntry = {
       ...shown,
       ...(rateAt !== undefined ? { rateAt } : {}),
