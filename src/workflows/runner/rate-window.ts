@@ -31,6 +31,8 @@ export class NodeRateLimits {
   private readonly loading = new Map<string, Promise<SlidingWindowLog>>();
   /** Accepted times no log entry has taken yet. */
   private readonly unlogged = new Set<RateStamp>();
+  /** Times to write with the next write whatever their age (of erased log entries). */
+  private kept: RateStamp[] = [];
   private readonly commit = new GroupCommit(() => this.write());
   private sequence = 0;
   private writesSincePrune = 0;
@@ -78,7 +80,7 @@ export class NodeRateLimits {
 
   /** Writes accepted times that the request log no longer holds (erased entries), grouped. */
   keep(stamps: RateStamp[]): Promise<void> {
-    for (const stamp of stamps) this.unlogged.add(stamp);
+    this.kept.push(...stamps);
     return this.commit.request(0);
   }
 
@@ -86,6 +88,7 @@ export class NodeRateLimits {
   forget(): void {
     this.closed = true;
     this.unlogged.clear();
+    this.kept = [];
     this.logs.clear();
   }
 
@@ -123,13 +126,14 @@ export class NodeRateLimits {
     if (this.closed) return;
     const now = Date.now();
     const due = new Map<string, number[]>();
-    for (const stamp of this.unlogged) {
-      if (now - stamp.at < UNLOGGED_MS) continue;
+    const waited = [...this.unlogged].filter((stamp) => now - stamp.at >= UNLOGGED_MS);
+    for (const stamp of [...this.kept, ...waited]) {
       this.unlogged.delete(stamp);
       const times = due.get(stamp.nodeKey) ?? [];
       times.push(stamp.at);
       due.set(stamp.nodeKey, times);
     }
+    this.kept = [];
     // Times accepted since this write was planned get their own wait.
     if (this.unlogged.size > 0) this.waitUntil(this.commit.request(UNLOGGED_MS).catch(() => {}));
     if (due.size === 0) return;
