@@ -1,6 +1,6 @@
 /**
  * A webhook node's rate limit counted in memory, its times kept in the request log's entries
- * (docs/webhooks.md#rate-limits, docs/performance.md#counts-per-call): exact across a restart of
+ * (docs/scaling.md#rate-limits, docs/performance.md#counts-per-call): exact across a restart of
  * the runner, rebuilt from the log, from the times written on their own, and from the values of
  * runners before issue 33.
  */

@@ -17,6 +17,8 @@ import {
 
 /** How far the clock may step back between executions (a restart elsewhere); filtered one by one. */
 const CLOCK_SLACK_MS = 1_000;
+/** Records read per page by a list filtered by mode. */
+const LIST_SCAN_PAGE = 200;
 const SCAN_PAGE = 128;
 
 /** The old-layout record with the highest sequence number at most `seq`, with that number, or null. */
@@ -52,6 +54,36 @@ async function oldLayoutEnd(storage: DurableObjectStorage, bound: number): Promi
     else high = mid - 1;
   }
   return recordKey(low + 1);
+}
+
+/**
+ * Records newest first (the newer layout's, then the old's), before the key `end` when given, of
+ * `mode` only when given: a filtered list reads on page by page until it has `limit + 1` records
+ * or none are left.
+ */
+export async function listNewestFirst(
+  storage: DurableObjectStorage,
+  limit: number,
+  end: string | undefined,
+  mode?: ExecutionMode,
+): Promise<ExecutionPage> {
+  const found: ExecutionPage["data"] = [];
+  const pageSize = mode === undefined ? limit + 1 : LIST_SCAN_PAGE;
+  let before = end;
+  for (;;) {
+    const rows: Map<string, Row> = await storage.list<Row>({
+      prefix: RECORD_PREFIX,
+      end: before,
+      reverse: true,
+      limit: pageSize,
+    });
+    for (const [key, row] of rows) {
+      before = key;
+      if (mode === undefined || (row.mode ?? "production") === mode) found.push(toRecord(row));
+    }
+    if (found.length > limit || rows.size < pageSize) break;
+  }
+  return { data: found.slice(0, limit), hasMore: found.length > limit };
 }
 
 /**

@@ -52,6 +52,22 @@ export function seqOf(key: string, row: { seq?: number }): number {
 /** The record key an `l/` or `i/` value names: a key, or an old-layout seq. */
 export const namedKey = (value: string | number) =>
   typeof value === "number" ? recordKey(value) : value;
+
+/** A stored record by execution id, with its key: by the id's own key, else through `i/<id>`. */
+export async function findRecord(
+  storage: DurableObjectStorage,
+  id: string,
+): Promise<{ key: string; row: Row } | undefined> {
+  const own = ownKey(id);
+  const row = own === null ? undefined : await storage.get<Row>(own);
+  if (own !== null && row?.id === id) return { key: own, row };
+  // An event's id, or a record kept from before issue 33.
+  const named = await storage.get<string | number>(idKey(id));
+  if (named === undefined) return undefined;
+  const key = namedKey(named);
+  const found = await storage.get<Row>(key);
+  return found ? { key, row: found } : undefined;
+}
 export const definitionKey = (version: number) => `d/${String(version).padStart(15, "0")}`;
 
 /** A sealed kept input up to this length (characters) is stored inside its record. */

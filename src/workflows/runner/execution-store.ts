@@ -11,16 +11,16 @@ import type { KeyConfig } from "../../platform/secret-box";
 import type { WorkflowDefinition } from "../nodes/types";
 import type { ExecutionMode, ExecutionPage, ExecutionRecord } from "./contract";
 import { shownRunsJson } from "./credential-headers";
+import { listNewestFirst } from "./execution-pages";
 import {
   createdAt,
   definitionKey,
-  idKey,
+  findRecord,
   inputKey,
   type LiveExecution,
   lastFinishedAt,
   namedKey,
   newRecordKey,
-  ownKey,
   RECORD_PREFIX,
   type Row,
   seqOf,
@@ -39,8 +39,6 @@ import { shownRedaction } from "./steps";
 /** Finished executions kept per workflow; older ones are deleted (like n8n's execution pruning). */
 export const MAX_FINISHED_EXECUTIONS = 10_000;
 const PRUNE_EVERY = 256;
-/** Records read per page by a list filtered by mode. */
-const LIST_SCAN_PAGE = 200;
 /** How long a finished record may wait to be written with others (ms). */
 export const FINISHED_BATCH_MS = 10;
 
@@ -197,17 +195,8 @@ export class ExecutionStore {
     return (await this.stored(id))?.row;
   }
 
-  /** A stored record by execution id, with its key: by the id's own key, else through `i/<id>`. */
-  private async stored(id: string): Promise<{ key: string; row: Row } | undefined> {
-    const own = ownKey(id);
-    const row = own === null ? undefined : await this.storage.get<Row>(own);
-    if (own !== null && row?.id === id) return { key: own, row };
-    // An event's id, or a record kept from before issue 33 (docs/architecture.md#storage).
-    const named = await this.storage.get<string | number>(idKey(id));
-    if (named === undefined) return undefined;
-    const key = namedKey(named);
-    const found = await this.storage.get<Row>(key);
-    return found ? { key, row: found } : undefined;
+  private stored(id: string): Promise<{ key: string; row: Row } | undefined> {
+    return findRecord(this.storage, id);
   }
 
   /** The row of one execution with its live state and kept input opened, or undefined. */
@@ -244,22 +233,7 @@ export class ExecutionStore {
       if (found === undefined) return { data: [], hasMore: false };
       end = found.key;
     }
-    const found: ExecutionRecord[] = [];
-    const pageSize = mode === undefined ? limit + 1 : LIST_SCAN_PAGE;
-    for (;;) {
-      const rows = await this.storage.list<Row>({
-        prefix: RECORD_PREFIX,
-        end,
-        reverse: true,
-        limit: pageSize,
-      });
-      for (const [key, row] of rows) {
-        end = key;
-        if (mode === undefined || (row.mode ?? "production") === mode) found.push(toRecord(row));
-      }
-      if (found.length > limit || rows.size < pageSize) break;
-    }
-    return { data: found.slice(0, limit), hasMore: found.length > limit };
+    return await listNewestFirst(this.storage, limit, end, mode);
   }
 
   /** Running executions whose wake time has come, oldest first (at most `limit`). */

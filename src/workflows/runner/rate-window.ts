@@ -1,5 +1,5 @@
 /**
- * The exact sliding-window rate limit of a runner's webhook nodes (docs/webhooks.md#rate-limits,
+ * The exact sliding-window rate limit of a runner's webhook nodes (docs/scaling.md#rate-limits,
  * docs/scaling.md#rate-limits), counted in memory. A call's accepted time is stored with its
  * request-log entry (docs/webhooks.md#request-log), which the call writes anyway; only a time no
  * entry took within UNLOGGED_MS (a call still running, or one that failed) is written on its own,

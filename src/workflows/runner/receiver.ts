@@ -41,7 +41,7 @@ import type { WorkflowSource } from "./workflow-source";
 export type ReceiverParts = {
   source: WorkflowSource;
   executor: Executor;
-  /** The nodes' rate limits, whose counted times the request log keeps (docs/webhooks.md#rate-limits). */
+  /** The nodes' rate limits, whose counted times the request log keeps (docs/scaling.md#rate-limits). */
   rateLimits: NodeRateLimits;
   deliveries: Deliveries;
   /** Asana's kept hook secrets (docs/webhooks.md#handshakes). */

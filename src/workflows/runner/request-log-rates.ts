@@ -1,6 +1,6 @@
 /**
  * The rate limit's counted times that request-log entries keep (`rateAt`,
- * docs/webhooks.md#rate-limits): what a restarted runner rebuilds a node's window from.
+ * docs/scaling.md#rate-limits): what a restarted runner rebuilds a node's window from.
  */
 import { suffixFromId } from "./request-log-entry";
 

@@ -21,7 +21,7 @@ import { idOnShard } from "./shards";
 
 /**
  * What the log keeps of one call; `rateAt`, the time its node's rate limit counted it (epoch ms,
- * docs/webhooks.md#rate-limits), is never shown: a restarted runner rebuilds the window from it.
+ * docs/scaling.md#rate-limits), is never shown: a restarted runner rebuilds the window from it.
  */
 type StoredEntry = LoggedRequest & { fullBody: boolean; rateAt?: number };
 /** A stored value: the entries of one write, oldest first; one entry alone as first written. */
