@@ -43,8 +43,10 @@ let lastTime = 0;
  * @param now epoch ms of its creation (the call's `receivedAt`)
  */
 export function newExecutionId(now = Date.now()): string {
-  // Never behind the last one: a clock that steps back keeps this isolate's ids in order.
-  lastTime = Math.max(now * 1000, lastTime + 1);
+  // Ids of one millisecond count on in the order made; any other time starts its own count (a
+  // clock that steps back gives ids that sort by the time they carry).
+  const base = now * 1000;
+  lastTime = lastTime >= base && lastTime < base + 999 ? lastTime + 1 : base;
   return `exe_${idTimeChars(lastTime)}${randomBase62(TIME_RANDOM_CHARS)}`;
 }
 
