@@ -36,9 +36,20 @@ export function ownKey(id: string): string | null {
   return executionIdTime(id) === null ? null : `${TIMED_PREFIX}${id.slice(4)}`;
 }
 
-/** A new record's key: its id's own, or its creation time (epoch ms) and its id. */
+/** The creation time (epoch ms) a time-ordered execution id carries, or null for another id. */
+export function idCreatedAt(id: string): number | null {
+  const time = executionIdTime(id);
+  return time === null ? null : Math.floor(time / 1000);
+}
+
+/**
+ * A new record's key, in creation order: its id's own when the id carries its creation time (a
+ * call's execution, a replay, a test run), else its creation time (epoch ms) and its id (a
+ * conversation event's, a debounced or batched execution started after its first call).
+ */
 export function newRecordKey(id: string, createdAtMs: number): string {
-  return ownKey(id) ?? `${TIMED_PREFIX}${idTimeChars(createdAtMs * 1000)}${id.slice(4)}`;
+  const own = idCreatedAt(id) === createdAtMs ? ownKey(id) : null;
+  return own ?? `${TIMED_PREFIX}${idTimeChars(createdAtMs * 1000)}${id.slice(4)}`;
 }
 
 /** Where keys of records created after `ms` (epoch) start: every one before it sorts before. */
@@ -107,9 +118,12 @@ export function newExecution(
     replayOf?: string;
     runOn?: { definition: WorkflowDefinition; definitionAt: number };
     mode?: ExecutionMode;
+    /** When it was created, if not `now`: the time its id carries (`idCreatedAt`). */
+    createdAt?: number;
   },
   { now, queued, flow = {} }: { now: number; queued: boolean; flow?: Flow },
 ): LiveExecution {
+  const created = options.createdAt ?? now;
   const definition = options.runOn?.definition ?? config.definition;
   return {
     id,
@@ -117,10 +131,10 @@ export function newExecution(
     triggerType: trigger.type,
     definition,
     state: startExecution(definition, trigger.key, output, now, id),
-    startedAt: now,
+    startedAt: created,
     definitionAt: options.runOn?.definitionAt ?? config.updatedAt,
     replayOf: options.replayOf ?? null,
-    queuedAt: queued ? now : null,
+    queuedAt: queued ? created : null,
     mode: options.mode ?? "production",
     flow,
   };

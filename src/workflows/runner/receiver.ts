@@ -25,6 +25,7 @@ import type {
   WorkflowRunnerContract,
 } from "./contract";
 import type { Deliveries } from "./dedupe-claims";
+import { idCreatedAt } from "./execution-row";
 import type { Executor } from "./executor";
 import type { Gatherings } from "./gatherings";
 import type { HookSecrets } from "./hook-secrets";
@@ -194,7 +195,10 @@ export class WebhookReceiver {
         : undefined;
     let started: Awaited<ReturnType<Executor["start"]>>;
     try {
-      const starting = executor.start(config, node, executionId, output, secrets);
+      // Created when the call came in, the time its id carries: its record is keyed by the id.
+      const createdAt = idCreatedAt(executionId) ?? undefined;
+      const options = createdAt === undefined ? {} : { createdAt };
+      const starting = executor.start(config, node, executionId, output, secrets, options);
       // Recorded (in memory) by now: a repeat that asks this shard about it finds it.
       deliveries.started(executionId);
       started = await starting;

@@ -89,12 +89,15 @@ export class TestRuns {
   ): Promise<string | null> {
     const secrets = await this.source.secretValues(config.workspaceId);
     // Samples live on shard 0, and so do the executions they start.
-    const id = idOnShard(newExecutionId(), 0);
+    const now = Date.now();
+    const id = idOnShard(newExecutionId(now), 0);
     // A batch node's test runs with a batch of one, the shape its later nodes read (docs/webhooks.md#batch).
     const trigger = node.batch
       ? { items: [batchItem(output as WebhookOutput, Date.now())] }
       : output;
-    const started = await this.executor.start(config, node, id, trigger, secrets, { mode: "test" });
+    // Created at the time its id carries: its record is keyed by the id.
+    const options = { mode: "test" as const, createdAt: now };
+    const started = await this.executor.start(config, node, id, trigger, secrets, options);
     return started === "queue_full" ? null : id;
   }
 }
