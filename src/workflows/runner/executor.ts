@@ -95,8 +95,7 @@ export class Executor {
       replayOf?: string;
       runOn?: { definition: WorkflowDefinition; definitionAt: number };
       mode?: ExecutionMode;
-      /** When it was created, if not now: the time its id carries (docs/architecture.md#storage). */
-      createdAt?: number;
+      createdAt?: number; // when it was created, if not now: the time its id carries
     } = {},
   ): Promise<"started" | "queued" | "queue_full"> {
     const now = Date.now();
