@@ -28,6 +28,51 @@ export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(22)}`;
 }
 
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+/** Characters of a time-ordered id's time: `ms × 1,000 + n` in base62, fixed width (to year 2255). */
+const TIME_CHARS = 9;
+/** Random characters after them: about 89 bits. */
+const TIME_RANDOM_CHARS = 15;
+let lastTime = 0;
+
+/**
+ * A new execution id whose characters sort in creation time: `exe_` + 9 base62 characters of
+ * `ms × 1,000 + n` (`n` orders the ids one isolate makes in a millisecond) + 15 random
+ * (docs/architecture.md#ids-and-formats). A runner keys the record by it, so finding an execution
+ * by id needs no index of its own (docs/performance.md#counts-per-call).
+ * @param now epoch ms of its creation (the call's `receivedAt`)
+ */
+export function newExecutionId(now = Date.now()): string {
+  // Ids of one millisecond count on in the order made; any other time starts its own count (a
+  // clock that steps back gives ids that sort by the time they carry).
+  const base = now * 1000;
+  lastTime = lastTime >= base && lastTime < base + 999 ? lastTime + 1 : base;
+  return `exe_${idTimeChars(lastTime)}${randomBase62(TIME_RANDOM_CHARS)}`;
+}
+
+/** A time (`ms × 1,000 + n`) as a time-ordered id writes it: 9 base62 characters that sort as it. */
+export function idTimeChars(time: number): string {
+  let out = "";
+  for (let rest = Math.max(0, Math.floor(time)), i = 0; i < TIME_CHARS; i++) {
+    out = BASE62[rest % 62] + out;
+    rest = Math.floor(rest / 62);
+  }
+  return out;
+}
+
+/** The creation time (`ms × 1,000 + n`) of an id made by `newExecutionId`, or null for another id. */
+export function executionIdTime(id: string): number | null {
+  const body = id.replace(/-[1-9]\d?$/, "");
+  if (!body.startsWith("exe_") || body.length !== 4 + TIME_CHARS + TIME_RANDOM_CHARS) return null;
+  let time = 0;
+  for (let i = 4; i < 4 + TIME_CHARS; i++) {
+    const digit = BASE62.indexOf(body[i] ?? "");
+    if (digit < 0) return null;
+    time = time * 62 + digit;
+  }
+  return /^[0-9A-Za-z]+$/.test(body.slice(4)) ? time : null;
+}
+
 /** ISO 8601 UTC with milliseconds from epoch milliseconds, e.g. `2026-11-20T10:00:00.000Z`. */
 export function isoTime(epochMs: number): string {
   return new Date(epochMs).toISOString();

@@ -116,8 +116,8 @@ describe("the queue", () => {
     // Its sealed state no longer opens (a rotated SECRETS_KEY would do the same).
     const stub = env.WORKFLOW_RUNNER.get(env.WORKFLOW_RUNNER.idFromName(flow.id));
     await runInDurableObject(stub, async (_instance, state) => {
-      const seq = await state.storage.get<number>(`i/${broken}`);
-      const key = `x/${String(seq).padStart(12, "0")}`;
+      // The record's key is its id's (docs/architecture.md#storage).
+      const key = `x/~${broken.slice(4)}`;
       const row = await state.storage.get<Record<string, unknown>>(key);
       await state.storage.put(key, { ...row, live: "v1.tampered" });
     });

@@ -178,7 +178,8 @@ describe("a workflow at the default rate", () => {
         return (await expectJson<{ executionId: string }>(answer, 200)).executionId;
       }),
     );
-    for (const id of ids) expect(id).toMatch(/^exe_[0-9A-Za-z]{22}$/);
+    // Time-ordered since issue 33 (docs/architecture.md#ids-and-formats): 9 + 15 characters.
+    for (const id of ids) expect(id).toMatch(/^exe_[0-9A-Za-z]{24}$/);
     expect(new Set(await idsOnShard(flow.id, 0))).toEqual(new Set(ids));
     expect(await idsOnShard(flow.id, 1)).toEqual([]);
   });

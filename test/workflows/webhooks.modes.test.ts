@@ -25,7 +25,7 @@ describe("immediate mode", () => {
     const body = await expectJson<{ success: boolean; executionId: string }>(response, 200);
     expect(body).toEqual({
       success: true,
-      executionId: expect.stringMatching(/^exe_[0-9A-Za-z]{22}$/),
+      executionId: expect.stringMatching(/^exe_[0-9A-Za-z]{24}$/),
     });
     const record = await execution(ws, flow.id, body.executionId);
     expect(record).toMatchObject({

@@ -29,6 +29,8 @@ export type CallShown = {
   logged?: RequestOutcome;
   /** The name of the secret that verified it (docs/webhooks.md#rotation). */
   verifiedWith?: string;
+  /** When the node's rate limit counted it, for the entry to keep (see `NodeRateLimits.take`). */
+  rateAt?: number;
 };
 
 /** Adds the call to the request log and counts it in the runner's metrics. */
@@ -38,7 +40,7 @@ export async function recordCall(
   node: WebhookNode,
   call: WebhookCall,
   here: number,
-  { outcome, reason, queued, logged: told, verifiedWith }: CallShown,
+  { outcome, reason, queued, logged: told, verifiedWith, rateAt }: CallShown,
 ): Promise<void> {
   const secrets = await parts.source.secretValues(config.workspaceId);
   const answered = outcome.kind === "deduplicated" ? outcome.first : outcome;
@@ -63,6 +65,7 @@ export async function recordCall(
       body: call.body,
       // Refusals that come in floods keep their preview only (docs/webhooks.md#request-log).
       keepBody: !FLOODS.has(answered.kind),
+      ...(rateAt !== undefined ? { rateAt } : {}),
     },
     secrets.redact,
     here,

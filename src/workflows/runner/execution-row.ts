@@ -1,4 +1,5 @@
 /** An execution record as stored, and its views: the record shown, the live execution run. */
+import { executionIdTime, idTimeChars } from "../../platform/ids";
 import type { JsonValue } from "../../platform/json";
 import { startExecution } from "../engine/engine";
 import type {
@@ -14,14 +15,70 @@ import type { ExecutionMode, ExecutionRecord } from "./contract";
 import type { Flow } from "./flow-control";
 
 /**
- * Storage keys: `x/<seq>` a record (seq grows with every new execution, so listing is newest
- * first), `i/<id>` its seq, `l/<id>` its seq while unfinished, `r/<id>` a large kept replay input,
- * `d/<version>` a definition version records name (written with the first), for replays.
+ * Storage keys: `x/~<time><rest of the id>` a record, in creation order (docs/architecture.md#storage):
+ * an id made by `newExecutionId` names its own key, so it needs no index; another id (a
+ * conversation event's) takes its creation time's characters and `i/<id>` names its key. Records
+ * from before issue 33 stay where they were, `x/<seq, 12 digits>` (all sort before `x/~`) with
+ * `i/<id>` holding the seq. `l/<id>` names the key of an unfinished one (a seq in the old layout),
+ * `r/<id>` a large kept replay input, `d/<version>` a definition version records name.
  */
+export const RECORD_PREFIX = "x/";
+/** Where records in creation-time order start; every old-layout key sorts before it. */
+export const TIMED_PREFIX = "x/~";
+/** The key of an old-layout record (before issue 33). */
 export const recordKey = (seq: number) => `x/${String(seq).padStart(12, "0")}`;
 export const idKey = (id: string) => `i/${id}`;
 export const liveKey = (id: string) => `l/${id}`;
 export const inputKey = (id: string) => `r/${id}`;
+
+/** The key a time-ordered execution id names, or null for another id. */
+export function ownKey(id: string): string | null {
+  return executionIdTime(id) === null ? null : `${TIMED_PREFIX}${id.slice(4)}`;
+}
+
+/** The creation time (epoch ms) a time-ordered execution id carries, or null for another id. */
+export function idCreatedAt(id: string): number | null {
+  const time = executionIdTime(id);
+  return time === null ? null : Math.floor(time / 1000);
+}
+
+/**
+ * A new record's key, in creation order: its id's own when the id carries its creation time (a
+ * call's execution, a replay, a test run), else its creation time (epoch ms) and its id (a
+ * conversation event's, a debounced or batched execution started after its first call).
+ */
+export function newRecordKey(id: string, createdAtMs: number): string {
+  const own = idCreatedAt(id) === createdAtMs ? ownKey(id) : null;
+  return own ?? `${TIMED_PREFIX}${idTimeChars(createdAtMs * 1000)}${id.slice(4)}`;
+}
+
+/** Where keys of records created after `ms` (epoch) start: every one before it sorts before. */
+export const timedKeyAfter = (ms: number) => `${TIMED_PREFIX}${idTimeChars((ms + 1) * 1000)}`;
+
+/** A stored record's number in its runner's creation order: in its key, or (new layout) in it. */
+export function seqOf(key: string, row: { seq?: number }): number {
+  return key.startsWith(TIMED_PREFIX) ? (row.seq ?? 0) : Number(key.slice(RECORD_PREFIX.length));
+}
+
+/** The record key an `l/` or `i/` value names: a key, or an old-layout seq. */
+export const namedKey = (value: string | number) =>
+  typeof value === "number" ? recordKey(value) : value;
+
+/** A stored record by execution id, with its key: by the id's own key, else through `i/<id>`. */
+export async function findRecord(
+  storage: DurableObjectStorage,
+  id: string,
+): Promise<{ key: string; row: Row } | undefined> {
+  const own = ownKey(id);
+  const row = own === null ? undefined : await storage.get<Row>(own);
+  if (own !== null && row?.id === id) return { key: own, row };
+  // An event's id, or a record kept from before issue 33.
+  const named = await storage.get<string | number>(idKey(id));
+  if (named === undefined) return undefined;
+  const key = namedKey(named);
+  const found = await storage.get<Row>(key);
+  return found ? { key, row: found } : undefined;
+}
 export const definitionKey = (version: number) => `d/${String(version).padStart(15, "0")}`;
 
 /** A sealed kept input up to this length (characters) is stored inside its record. */
@@ -61,9 +118,12 @@ export function newExecution(
     replayOf?: string;
     runOn?: { definition: WorkflowDefinition; definitionAt: number };
     mode?: ExecutionMode;
+    /** When it was created, if not `now`: the time its id carries (`idCreatedAt`). */
+    createdAt?: number;
   },
   { now, queued, flow = {} }: { now: number; queued: boolean; flow?: Flow },
 ): LiveExecution {
+  const created = options.createdAt ?? now;
   const definition = options.runOn?.definition ?? config.definition;
   return {
     id,
@@ -71,10 +131,10 @@ export function newExecution(
     triggerType: trigger.type,
     definition,
     state: startExecution(definition, trigger.key, output, now, id),
-    startedAt: now,
+    startedAt: created,
     definitionAt: options.runOn?.definitionAt ?? config.updatedAt,
     replayOf: options.replayOf ?? null,
-    queuedAt: queued ? now : null,
+    queuedAt: queued ? created : null,
     mode: options.mode ?? "production",
     flow,
   };
@@ -112,6 +172,8 @@ export type Row = {
   mode?: "test";
   /** Stored while unfinished, when it has one (docs/webhooks.md#flow-control). */
   flow?: Flow;
+  /** Its number in the runner's creation order (new layout; an old one's is in its key). */
+  seq?: number;
 };
 
 /** When an execution was created (epoch ms): queued, or else started; the order of merged lists. */
@@ -168,29 +230,30 @@ export function toLive(row: Row, live: string): LiveExecution {
 /**
  * The storage writes of a batch of sealed rows: confirmed (running), unconfirmed (finished) and
  * `l/` keys to delete; an unwritten definition version goes with its first record, then set null.
+ * A new record whose id names its key writes one row, its record (docs/performance.md).
  */
 export function storageWrites(
-  batch: { seq: number; row: Row; isNew: boolean }[],
+  batch: { key: string; row: Row; isNew: boolean }[],
   definitions: Map<number, WorkflowDefinition | null>,
 ): { confirmed: Record<string, unknown>; unconfirmed: Record<string, unknown>; ended: string[] } {
   const confirmed: Record<string, unknown> = {};
   const unconfirmed: Record<string, unknown> = {};
   const ended: string[] = [];
-  for (const { seq, row: sealedRow, isNew } of batch) {
+  for (const { key, row: sealedRow, isNew } of batch) {
     const into = sealedRow.live === null ? unconfirmed : confirmed;
     // Inline saves a row per call; a large input apart keeps the record under 2 MB.
     const { input, ...row } = sealedRow;
     const apart = Boolean(input) && (input?.length ?? 0) > INLINE_INPUT_MAX_CHARS;
-    into[recordKey(seq)] = { ...row, ...(input && !apart ? { input } : {}), hasInput: apart };
+    into[key] = { ...row, ...(input && !apart ? { input } : {}), hasInput: apart };
     if (input && apart) into[inputKey(row.id)] = input;
-    if (isNew) into[idKey(row.id)] = seq;
+    if (isNew && ownKey(row.id) !== key) into[idKey(row.id)] = key;
     const version = row.definitionAt ?? 0;
     const definition = definitions.get(version);
     if (isNew && definition) {
       into[definitionKey(version)] = definition;
       definitions.set(version, null);
     }
-    if (row.live !== null) confirmed[liveKey(row.id)] = seq;
+    if (row.live !== null) confirmed[liveKey(row.id)] = key;
     else if (!isNew) ended.push(liveKey(row.id));
   }
   return { confirmed, unconfirmed, ended };

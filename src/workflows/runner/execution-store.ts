@@ -11,14 +11,19 @@ import type { KeyConfig } from "../../platform/secret-box";
 import type { WorkflowDefinition } from "../nodes/types";
 import type { ExecutionMode, ExecutionPage, ExecutionRecord } from "./contract";
 import { shownRunsJson } from "./credential-headers";
+import { listNewestFirst } from "./execution-pages";
 import {
+  createdAt,
   definitionKey,
-  idKey,
+  findRecord,
   inputKey,
   type LiveExecution,
   lastFinishedAt,
+  namedKey,
+  newRecordKey,
+  RECORD_PREFIX,
   type Row,
-  recordKey,
+  seqOf,
   storageWrites,
   toLive,
   toRecord,
@@ -34,8 +39,6 @@ import { shownRedaction } from "./steps";
 /** Finished executions kept per workflow; older ones are deleted (like n8n's execution pruning). */
 export const MAX_FINISHED_EXECUTIONS = 10_000;
 const PRUNE_EVERY = 256;
-/** Records read per page by a list filtered by mode. */
-const LIST_SCAN_PAGE = 200;
 /** How long a finished record may wait to be written with others (ms). */
 export const FINISHED_BATCH_MS = 10;
 
@@ -44,7 +47,7 @@ export class ExecutionStore {
   private seq = 0;
   private closed = false; // set by `forget`: nothing is written again, not even a write under way
   readonly live = new LiveIndex();
-  private unsaved = new Map<string, { seq: number; row: Row; isNew: boolean }>();
+  private unsaved = new Map<string, { seq: number; key: string; row: Row; isNew: boolean }>();
   /** Writes the pending saves, grouped (docs/architecture.md#storage). */
   private readonly commit = new GroupCommit(() => this.flush());
   private finishedSincePrune = 0;
@@ -74,15 +77,17 @@ export class ExecutionStore {
 
   /** Reads the newest seq and the running executions; call once, while the object starts. */
   async load(): Promise<void> {
-    const newest = await this.storage.list<Row>({ prefix: "x/", reverse: true, limit: 1 });
-    for (const key of newest.keys()) this.seq = Number(key.slice(2));
-    const live = await this.storage.list<number>({ prefix: "l/" });
-    const rows = await this.storage.get<Row>([...live.values()].map(recordKey));
-    for (const [key, seq] of live) {
-      const row = rows.get(recordKey(seq));
+    const newest = await this.storage.list<Row>({ prefix: RECORD_PREFIX, reverse: true, limit: 1 });
+    for (const [key, row] of newest) this.seq = seqOf(key, row);
+    const live = await this.storage.list<string | number>({ prefix: "l/" });
+    const rows = await this.storage.get<Row>([...live.values()].map(namedKey));
+    for (const [name, value] of live) {
+      const key = namedKey(value);
+      const row = rows.get(key);
       if (!row) continue;
       const { wake, flow, status } = row;
-      this.live.set(key.slice(2), { seq, wake, queued: status === "queued", flow });
+      const seq = seqOf(key, row);
+      this.live.set(name.slice(2), { seq, key, wake, queued: status === "queued", flow });
     }
   }
 
@@ -105,6 +110,7 @@ export class ExecutionStore {
     const finished = state.status !== "running";
     const known = this.live.get(execution.id) ?? this.unsaved.get(execution.id);
     const seq = known?.seq ?? ++this.seq;
+    const key = known?.key ?? newRecordKey(execution.id, createdAt(execution));
     const redact = shownRedaction(secretValues, state); // the links' tokens too
     const nodes = shownRunsJson(execution.definition, state.triggerKey, state.runs, redact);
     // Only a record that redaction changed keeps the call as it was (sealed), for replays.
@@ -129,6 +135,7 @@ export class ExecutionStore {
       queuedAt: execution.queuedAt,
       ...(execution.mode === "test" ? { mode: "test" as const } : {}),
       ...(!finished && hasFlow(execution.flow) ? { flow: execution.flow } : {}),
+      seq,
     };
     if (!this.definitions.has(execution.definitionAt)) {
       this.definitions.set(execution.definitionAt, execution.definition);
@@ -139,9 +146,9 @@ export class ExecutionStore {
     if (counted && state.status !== "running" && (!known || this.live.get(execution.id))) {
       this.onFinished(state.status);
     }
-    this.unsaved.set(execution.id, { seq, row, isNew });
+    this.unsaved.set(execution.id, { seq, key, row, isNew });
     if (finished) this.live.delete(execution.id);
-    else this.live.set(execution.id, { seq, wake: row.wake, queued, flow: execution.flow });
+    else this.live.set(execution.id, { seq, key, wake: row.wake, queued, flow: execution.flow });
     return this.commit.request(finished ? FINISHED_BATCH_MS : 0);
   }
 
@@ -185,8 +192,11 @@ export class ExecutionStore {
   private async row(id: string): Promise<Row | undefined> {
     const pending = this.unsaved.get(id);
     if (pending) return pending.row;
-    const seq = await this.storage.get<number>(idKey(id));
-    return seq === undefined ? undefined : await this.storage.get<Row>(recordKey(seq));
+    return (await this.stored(id))?.row;
+  }
+
+  private stored(id: string): Promise<{ key: string; row: Row } | undefined> {
+    return findRecord(this.storage, id);
   }
 
   /** The row of one execution with its live state and kept input opened, or undefined. */
@@ -219,34 +229,19 @@ export class ExecutionStore {
     await this.settle();
     let end: string | undefined;
     if (startingAfter) {
-      const seq = await this.storage.get<number>(idKey(startingAfter));
-      if (seq === undefined) return { data: [], hasMore: false };
-      end = recordKey(seq);
+      const found = await this.stored(startingAfter);
+      if (found === undefined) return { data: [], hasMore: false };
+      end = found.key;
     }
-    const found: ExecutionRecord[] = [];
-    const pageSize = mode === undefined ? limit + 1 : LIST_SCAN_PAGE;
-    for (;;) {
-      const rows = await this.storage.list<Row>({
-        prefix: "x/",
-        end,
-        reverse: true,
-        limit: pageSize,
-      });
-      for (const [key, row] of rows) {
-        end = key;
-        if (mode === undefined || (row.mode ?? "production") === mode) found.push(toRecord(row));
-      }
-      if (found.length > limit || rows.size < pageSize) break;
-    }
-    return { data: found.slice(0, limit), hasMore: found.length > limit };
+    return await listNewestFirst(this.storage, limit, end, mode);
   }
 
   /** Running executions whose wake time has come, oldest first (at most `limit`). */
   async due(now: number, limit = 500): Promise<LiveExecution[]> {
-    const seqs = this.live.dueSeqs(now, limit).map(recordKey);
+    const keys = this.live.dueKeys(now, limit);
     await this.settle();
-    const rows = await this.storage.get<Row>(seqs);
-    const live = seqs.flatMap((key) => {
+    const rows = await this.storage.get<Row>(keys);
+    const live = keys.flatMap((key) => {
       const row = rows.get(key);
       return row?.live ? [row] : [];
     });
@@ -274,11 +269,12 @@ export class ExecutionStore {
 
   /** Records a queued execution that could not be started as failed (its state is dropped). */
   async failUnstarted(id: string): Promise<void> {
-    const seq = this.live.get(id)?.seq;
+    const entry = this.live.get(id);
     const row = await this.row(id);
-    if (seq === undefined || !row) return;
+    if (entry === undefined || !row) return;
     const ended = { status: "failed", finishedAt: Date.now(), live: null, wake: null } as const;
-    this.unsaved.set(id, { seq, row: { ...row, ...ended }, isNew: false });
+    const { seq, key } = entry;
+    this.unsaved.set(id, { seq, key, row: { ...row, ...ended }, isNew: false });
     this.live.delete(id);
     if (row.mode !== "test") this.onFinished("failed");
     await this.commit.request(FINISHED_BATCH_MS);
@@ -287,7 +283,8 @@ export class ExecutionStore {
   /** Deletes the oldest finished records beyond MAX_FINISHED_EXECUTIONS. */
   private async prune(): Promise<void> {
     const cutoff = this.seq - MAX_FINISHED_EXECUTIONS - this.live.size;
-    if (cutoff > 0) await deleteFinished(this.storage, { end: recordKey(cutoff + 1) });
+    // The oldest records: a prune's worth past the count, and room for running ones among them.
+    if (cutoff > 0) await deleteFinished(this.storage, { maxSeq: cutoff }, 2 * PRUNE_EVERY);
   }
 
   /** Forgets an unfinished execution that was erased (docs/security.md#erasure); later saves drop. */

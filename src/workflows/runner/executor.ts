@@ -7,15 +7,10 @@ import type { JsonValue } from "../../platform/json";
 import { log } from "../../platform/log";
 import type { OutboundPolicy } from "../../platform/outbound";
 import { advance, completeWait } from "../engine/engine";
-import type {
-  ConversationEventNode,
-  WebhookNode,
-  WorkflowConcurrency,
-  WorkflowDefinition,
-} from "../nodes/types";
+import type { ConversationEventNode, WebhookNode, WorkflowConcurrency } from "../nodes/types";
 import { finishedOutcome, respondedOutcome } from "./answers";
 import type { RunnerConfig } from "./config";
-import type { ExecutionMode, Settled } from "./contract";
+import type { Settled } from "./contract";
 import { type LiveExecution, newExecution } from "./execution-row";
 import type { ExecutionStore } from "./execution-store";
 import { flowOf, ThrottleLog } from "./flow-control";
@@ -91,11 +86,8 @@ export class Executor {
     executionId: string,
     output: JsonValue,
     secrets: Secrets,
-    options: {
-      replayOf?: string;
-      runOn?: { definition: WorkflowDefinition; definitionAt: number };
-      mode?: ExecutionMode;
-    } = {},
+    // With `createdAt` when it was created, if not now: the time its id carries.
+    options: Parameters<typeof newExecution>[4] = {},
   ): Promise<"started" | "queued" | "queue_full"> {
     const now = Date.now();
     this.slots.setLimit(config.definition.concurrency);

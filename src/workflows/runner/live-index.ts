@@ -1,5 +1,5 @@
 /**
- * The in-memory index of unfinished executions (docs/architecture.md#storage): seq, wake, queued
+ * The in-memory index of unfinished executions (docs/architecture.md#storage): key, seq, wake, queued
  * (docs/webhooks.md#concurrency); rebuilt from storage at start.
  */
 import type { Wake } from "./execution-row";
@@ -7,7 +7,7 @@ import type { Flow } from "./flow-control";
 import type { Admitted } from "./slots";
 
 /** `flow`: what admission counts it under (docs/webhooks.md#flow-control); absent, nothing. */
-type Entry = { seq: number; wake: Wake | null; queued: boolean; flow?: Flow };
+type Entry = { seq: number; key: string; wake: Wake | null; queued: boolean; flow?: Flow };
 
 /** Unfinished executions by id. */
 export class LiveIndex {
@@ -34,13 +34,13 @@ export class LiveIndex {
     return this.entries.size;
   }
 
-  /** The seqs of executions whose wake time has come, soonest first, at most `limit`. */
-  dueSeqs(now: number, limit: number): number[] {
+  /** The record keys of executions whose wake time has come, soonest first, at most `limit`. */
+  dueKeys(now: number, limit: number): string[] {
     return [...this.entries.values()]
       .filter(({ wake }) => wake !== null && wake.at <= now)
       .sort((a, b) => (a.wake?.at ?? 0) - (b.wake?.at ?? 0))
       .slice(0, limit)
-      .map(({ seq }) => seq);
+      .map(({ key }) => key);
   }
 
   /** Every entry's wake now, by execution id; a save replaces the entry's wake with a new one. */

@@ -8,7 +8,6 @@ import { DurableObject } from "cloudflare:workers";
 import { database } from "../../db/database";
 import type { AppBindings } from "../../platform/env";
 import { outboundPolicy } from "../../platform/outbound";
-import { RateLimitStore } from "../../platform/rate-limit-store";
 import { CaptureStore, type Sample } from "./capture-store";
 import { workflowRunner } from "./client";
 import type {
@@ -86,7 +85,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     const limitFor = async (id: string) => (await config(id))?.definition.concurrency;
     this.executor = new Executor(ctx, store, secretsFor, limitFor, outboundPolicy(env), acts);
     this.questions = new Questions(this.executor, secretsFor);
-    this.requests = new RequestLog(ctx.storage);
+    this.requests = new RequestLog(ctx.storage, (promise) => ctx.waitUntil(promise));
     this.captures = new CaptureStore(ctx.storage.sql);
     const shard = (workflowId: string, index: number) => workflowRunner(env, workflowId, index);
     this.late = new LateAnswers({
@@ -101,7 +100,7 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     this.receiver = new WebhookReceiver({
       source: this.source,
       executor: this.executor,
-      rateLimits: new RateLimitStore(ctx.storage, (promise) => ctx.waitUntil(promise)),
+      rateLimits: this.requests.rates,
       deliveries: this.deliveries,
       hookSecrets: this.hookSecrets,
       late: this.late,

@@ -5,7 +5,6 @@
  * starts the execution under its flow control, answers per responseMode, logs and counts the call.
  */
 import { log } from "../../platform/log";
-import type { RateLimitStore } from "../../platform/rate-limit-store";
 import type { WebhookNode, WebhookVerify } from "../nodes/types";
 import { answerHandshake, handshakeOf } from "../webhook/handshakes";
 import { renderReply } from "../webhook/http-answer";
@@ -26,11 +25,13 @@ import type {
   WorkflowRunnerContract,
 } from "./contract";
 import type { Deliveries } from "./dedupe-claims";
+import { idCreatedAt } from "./execution-row";
 import type { Executor } from "./executor";
 import type { Gatherings } from "./gatherings";
 import type { HookSecrets } from "./hook-secrets";
 import { type LateAnswers, webhookNode } from "./late-answers";
 import type { RunnerMetrics } from "./metrics-store";
+import type { NodeRateLimits, RateStamp } from "./rate-window";
 import type { RequestLog } from "./request-log";
 import type { RequestOutcome } from "./request-log-entry";
 import { shardOfId, shareOf } from "./shards";
@@ -41,7 +42,8 @@ import type { WorkflowSource } from "./workflow-source";
 export type ReceiverParts = {
   source: WorkflowSource;
   executor: Executor;
-  rateLimits: RateLimitStore;
+  /** The nodes' rate limits, whose counted times the request log keeps (docs/scaling.md#rate-limits). */
+  rateLimits: NodeRateLimits;
   deliveries: Deliveries;
   /** Asana's kept hook secrets (docs/webhooks.md#handshakes). */
   hookSecrets: HookSecrets;
@@ -63,8 +65,11 @@ type Answer = {
   logged?: RequestOutcome;
 };
 
-/** The secret that verified the call, by name (docs/webhooks.md#rotation), and its signature. */
-type Verified = { with?: string; signature?: string };
+/**
+ * The secret that verified the call, by name (docs/webhooks.md#rotation), its signature, and the
+ * rate limit's count of it, for its log entry.
+ */
+type Verified = { with?: string; signature?: string; rate?: RateStamp };
 
 /** A shard told another shard count re-reads a copy older than this (ms): D1 may hold a newer save. */
 const RECHECK_AFTER_MS = 1_000;
@@ -97,8 +102,9 @@ export class WebhookReceiver {
     );
     // Another shard may have room: the Worker asks it, and only the last one asked logs the call.
     if (outcome.kind === "shard_full") return outcome;
+    const rateAt = this.parts.rateLimits.take(verified.rate);
     const shown = { outcome, reason: reason ?? null, queued, logged, verifiedWith: verified.with };
-    await recordCall(this.parts, config, node, call, here, shown);
+    await recordCall(this.parts, config, node, call, here, { ...shown, rateAt });
     return outcome;
   }
 
@@ -120,7 +126,8 @@ export class WebhookReceiver {
     // Each shard enforces its share; the shares add up to the node's limit (docs/scaling.md#rate-limits).
     const limit = node.rateLimitPerMinute;
     const share = shareOf(limit, config.shards, here);
-    const rate = await rateLimits.attempt(`webhook/${node.key}`, share, 60_000);
+    const { decision: rate, stamp } = await rateLimits.attempt(node.key, share, 60_000);
+    verified.rate = stamp;
     if (!rate.allowed) {
       const { retryAfterSeconds } = rate;
       if (call.spill) return { outcome: { kind: "shard_full", retryAfterSeconds } };
@@ -188,7 +195,10 @@ export class WebhookReceiver {
         : undefined;
     let started: Awaited<ReturnType<Executor["start"]>>;
     try {
-      const starting = executor.start(config, node, executionId, output, secrets);
+      // Created when the call came in, the time its id carries: its record is keyed by the id.
+      const createdAt = idCreatedAt(executionId) ?? undefined;
+      const options = createdAt === undefined ? {} : { createdAt };
+      const starting = executor.start(config, node, executionId, output, secrets, options);
       // Recorded (in memory) by now: a repeat that asks this shard about it finds it.
       deliveries.started(executionId);
       started = await starting;

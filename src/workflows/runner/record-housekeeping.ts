@@ -1,27 +1,39 @@
 /** Deleting finished records past the count kept, and erasing a person (docs/security.md#erasure). */
-import { createdAt, idKey, inputKey, liveKey, type Row } from "./execution-row";
+import {
+  createdAt,
+  idKey,
+  inputKey,
+  liveKey,
+  ownKey,
+  RECORD_PREFIX,
+  type Row,
+  seqOf,
+} from "./execution-row";
 import { type StateBox, stateAad } from "./state-box";
 
 /** What an erased record's node inputs and outputs become. */
 export const ERASED = "[erased]";
 
 /**
- * Deletes finished records among the first `limit` before `end` (a record key) and, with `before`,
- * created before it (epoch ms).
- * @returns how many were deleted, and whether the scan may have stopped short of `end`
+ * Deletes finished records among the oldest `limit`: with `maxSeq`, those numbered at most it in
+ * the runner's creation order; with `before`, those created before it (epoch ms).
+ * @returns how many were deleted, and whether the scan may have stopped short of the bounds
  */
 export async function deleteFinished(
   storage: DurableObjectStorage,
-  bounds: { end?: string; before?: number },
+  bounds: { maxSeq?: number; before?: number },
   limit = 1024,
 ): Promise<{ deleted: number; more: boolean }> {
-  const rows = await storage.list<Row>({ prefix: "x/", end: bounds.end, limit });
+  const rows = await storage.list<Row>({ prefix: RECORD_PREFIX, limit });
   const keys: string[] = [];
   let deleted = 0;
   for (const [key, row] of rows) {
     if (bounds.before !== undefined && createdAt(row) >= bounds.before) break;
+    // Creation order and key order agree up to the clocks of the Workers that made the ids.
+    if (bounds.maxSeq !== undefined && seqOf(key, row) > bounds.maxSeq) continue;
     if (row.live !== null) continue;
-    keys.push(key, idKey(row.id));
+    keys.push(key);
+    if (ownKey(row.id) !== key) keys.push(idKey(row.id));
     if (row.hasInput) keys.push(inputKey(row.id));
     deleted += 1;
   }
@@ -53,7 +65,7 @@ export async function eraseRecords(
 ): Promise<{ next: string | null; erased: string[] }> {
   await store.settle();
   const rows = await storage.list<Row>({
-    prefix: "x/",
+    prefix: RECORD_PREFIX,
     ...(page.after ? { startAfter: page.after } : {}),
     limit: page.limit,
   });

@@ -3,7 +3,7 @@
  * in the runner's SQLite and start one after another, surviving restarts.
  */
 
-import { newId } from "../../platform/ids";
+import { newExecutionId } from "../../platform/ids";
 import type { JsonValue } from "../../platform/json";
 import { log } from "../../platform/log";
 import type { WorkflowDefinition } from "../nodes/types";
@@ -67,12 +67,14 @@ export class Replays {
     }
     const secrets = await this.source.secretValues(config.workspaceId);
     // Run where the execution it replays ran, so its id names this shard too.
-    const id = idOnShard(newId("exe"), shardOfId(executionId));
+    const now = Date.now();
+    const id = idOnShard(newExecutionId(now), shardOfId(executionId));
     // Admitted under the workflow's current concurrency, whichever definition it runs on.
     const runOn =
       mode === "original" ? { definition, definitionAt: row.definitionAt ?? 0 } : undefined;
     const started = await this.executor.start(config, trigger, id, input, secrets, {
       replayOf: executionId,
+      createdAt: now, // the time its id carries: its record is keyed by the id
       ...(runOn ? { runOn } : {}),
       ...(as ? { mode: as } : {}),
     });

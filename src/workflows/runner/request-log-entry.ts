@@ -1,4 +1,5 @@
 /** The request log's entries as shown, and its limits (docs/webhooks.md#request-log). */
+import { redactPrepared } from "../engine/redact";
 
 /** How a call to a webhook URL ended, as the request log records it. */
 export const REQUEST_OUTCOMES = [
@@ -69,6 +70,33 @@ export function decodeStrict(bytes: Uint8Array): string | null {
   } catch {
     return null;
   }
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * A body as the log shows it: its text (UTF-8, `secrets` removed; null for bytes that are not
+ * UTF-8 or no body) and its preview, the first REQUEST_LOG.previewBytes of it (no secret half shown).
+ */
+export function previewOf(
+  body: Uint8Array | null,
+  secrets: string[],
+): { text: string | null; preview: string } {
+  const decoded = body ? decodeStrict(body) : null;
+  const text = decoded === null ? null : redactPrepared(decoded, secrets);
+  const bytes =
+    text === null
+      ? body
+      : text.length * 3 <= REQUEST_LOG.previewBytes
+        ? null
+        : // A character is at least a byte: this prefix holds the preview, without encoding 1 MiB.
+          encoder.encode(text.slice(0, REQUEST_LOG.previewBytes));
+  // A streaming decode leaves out a character cut in half by the preview's end.
+  const preview =
+    bytes === null
+      ? (text ?? "")
+      : new TextDecoder().decode(bytes.subarray(0, REQUEST_LOG.previewBytes), { stream: true });
+  return { text, preview };
 }
 
 /** The time-ordered suffix (18 digits) of an entry's id `whr_<suffix>…`, or null. */

@@ -6,6 +6,7 @@ type Entry = { id: string; fullBody: boolean };
  * Rewrites the log's values without the entries `carries` finds in (their JSON, or their kept body).
  * @param keys the log's key prefixes: `entry` (values of entries) and `body` (kept bodies by suffix)
  * @param suffixOf an entry's key suffix (its body's key is `body` + it)
+ * @param onErased hears of each entry deleted
  * @returns how many entries were deleted
  */
 export async function eraseLogEntries<E extends Entry>(
@@ -13,6 +14,7 @@ export async function eraseLogEntries<E extends Entry>(
   keys: { entry: string; body: string },
   suffixOf: (entry: E) => string,
   carries: (text: string) => boolean,
+  onErased: (entry: E) => void = () => {},
 ): Promise<number> {
   const values = await storage.list<E[] | E>({ prefix: keys.entry });
   let erased = 0;
@@ -28,6 +30,7 @@ export async function eraseLogEntries<E extends Entry>(
         continue;
       }
       erased += 1;
+      onErased(entry);
       if (body !== undefined) await storage.delete(bodyKey);
     }
     if (kept.length === entries.length) continue;

@@ -7,19 +7,23 @@
  */
 import { bytesToBase64, randomBase62 } from "../../platform/crypto";
 import { GroupCommit } from "../../platform/group-commit";
-import { redactPrepared } from "../engine/redact";
+import { NodeRateLimits } from "./rate-window";
 import {
-  decodeStrict,
   type LoggedRequest,
   type LoggedRequestDetail,
+  previewOf,
   REQUEST_LOG,
   suffixFromId,
 } from "./request-log-entry";
 import { eraseLogEntries } from "./request-log-erasure";
+import { RATE_KEEP_MS, rateTimesIn } from "./request-log-rates";
 import { idOnShard } from "./shards";
 
-/** What the log keeps of one call. */
-type StoredEntry = LoggedRequest & { fullBody: boolean };
+/**
+ * What the log keeps of one call; `rateAt`, the time its node's rate limit counted it (epoch ms,
+ * docs/scaling.md#rate-limits), is never shown: a restarted runner rebuilds the window from it.
+ */
+type StoredEntry = LoggedRequest & { fullBody: boolean; rateAt?: number };
 /** A stored value: the entries of one write, oldest first; one entry alone as first written. */
 type StoredValue = StoredEntry[] | StoredEntry;
 /** A stored value's key and the suffixes of its entries, oldest first. */
@@ -28,14 +32,16 @@ type Group = { key: string; suffixes: string[] };
 export type CallToLog = Omit<LoggedRequest, "id" | "bodyPreview"> & {
   body: Uint8Array | null;
   keepBody: boolean;
+  /** When the node's rate limit counted the call, if no other write keeps that time. */
+  rateAt?: number;
 };
 
 const ENTRY = "rq/";
 const BODY = "rb/";
 const PRUNE_EVERY = 128;
+
 /** Entries one stored value holds at most: about 100 KB with full previews, far below 2 MB. */
 export const GROUP_MAX = 32;
-const encoder = new TextEncoder();
 
 /** The suffix a key and an id share: time order, then order within the millisecond. */
 const suffixOf = (ms: number, n: number) =>
@@ -58,7 +64,18 @@ export class RequestLog {
   /** The age limit: the workspace's `requestLogDays` once known (docs/security.md#retention). */
   private maxAgeMs: number = REQUEST_LOG.maxAgeMs;
 
-  constructor(private readonly storage: DurableObjectStorage) {}
+  /** The webhook nodes' rate limits, whose counted times the entries keep (`rateAt`). */
+  readonly rates: NodeRateLimits;
+
+  /** @param waitUntil keeps the object alive for a write after the answer */
+  constructor(
+    private readonly storage: DurableObjectStorage,
+    waitUntil: (promise: Promise<unknown>) => void = () => {},
+  ) {
+    const logged = (nodeKey: string, since: number) =>
+      rateTimesIn(storage, ENTRY, this.unsaved, { nodeKey, since });
+    this.rates = new NodeRateLimits(storage, logged, waitUntil);
+  }
 
   /**
    * Records one call; headers come redacted, a UTF-8 body loses `secrets` before its preview is cut
@@ -75,25 +92,13 @@ export class RequestLog {
       this.inMs = 0;
     }
     const suffix = suffixOf(this.lastMs, this.inMs);
-    const { body, keepBody, ...rest } = call;
-    const decoded = body ? decodeStrict(body) : null;
-    const text = decoded === null ? null : redactPrepared(decoded, secrets);
-    const bytes =
-      text === null
-        ? body
-        : text.length * 3 <= REQUEST_LOG.previewBytes
-          ? null
-          : // A character is at least a byte: this prefix holds the preview, without encoding 1 MiB.
-            encoder.encode(text.slice(0, REQUEST_LOG.previewBytes));
-    // A streaming decode leaves out a character cut in half by the preview's end.
-    const preview =
-      bytes === null
-        ? (text ?? "")
-        : new TextDecoder().decode(bytes.subarray(0, REQUEST_LOG.previewBytes), { stream: true });
+    const { body, keepBody, rateAt, ...shown } = call;
+    const { text, preview } = previewOf(body, secrets);
     const fullBody =
       keepBody && body !== null && (body.byteLength > REQUEST_LOG.previewBytes || text === null);
     const entry: StoredEntry = {
-      ...rest,
+      ...shown,
+      ...(rateAt !== undefined ? { rateAt } : {}),
       id: idOnShard(`whr_${suffix}${randomBase62(6)}`, shard),
       bodyPreview: preview,
       fullBody,
@@ -160,14 +165,17 @@ export class RequestLog {
   }
 
   /**
-   * Deletes the values whose entries are all past the retention limits, with their bodies.
+   * Deletes the values whose entries are all past the retention limits (and RATE_KEEP_MS old), with
+   * their bodies.
    * @returns the oldest suffix still shown (`floor`), which the deletion does not move
    */
   private async prune(now: number): Promise<string> {
     const groups = await this.stored();
     const floor = this.floor(groups, now);
+    const forRates = suffixOf(now - RATE_KEEP_MS, 0);
+    const below = forRates < floor ? forRates : floor;
     let drop = 0;
-    while (drop < groups.length && (groups[drop]?.suffixes.at(-1) ?? "") < floor) drop++;
+    while (drop < groups.length && (groups[drop]?.suffixes.at(-1) ?? "") < below) drop++;
     const keys = groups
       .splice(0, drop)
       .flatMap((group) => [group.key, ...group.suffixes.map((suffix) => BODY + suffix)]);
@@ -182,9 +190,16 @@ export class RequestLog {
    * @returns how many were deleted
    */
   async erase(carries: (text: string) => boolean): Promise<number> {
-    await this.settled(Date.now());
+    const now = Date.now();
+    await this.settled(now);
     const keys = { entry: ENTRY, body: BODY };
-    const erased = await eraseLogEntries(this.storage, keys, entrySuffix, carries);
+    const counted: { nodeKey: string; at: number }[] = [];
+    const erased = await eraseLogEntries(this.storage, keys, entrySuffix, carries, (entry) => {
+      // A rate-limit window still counts the call: its time is written on its own.
+      if (entry.rateAt !== undefined && entry.rateAt > now - RATE_KEEP_MS)
+        counted.push({ nodeKey: entry.nodeKey, at: entry.rateAt });
+    });
+    if (counted.length > 0) await this.rates.keep(counted);
     this.groups = null; // read again on next use: values may have gone
     this.loading = null;
     return erased;
@@ -203,6 +218,7 @@ export class RequestLog {
   /** Forgets what is pending, after the object's storage was deleted with its workflow. */
   forget(): void {
     this.closed = true;
+    this.rates.forget();
     this.unsaved = [];
     this.groups = null;
     this.loading = null;
@@ -248,7 +264,7 @@ export class RequestLog {
           if (cursor && entry.id >= cursor) continue;
           if (outcome && entry.outcome !== outcome) continue;
           if (data.length === limit) return { data, hasMore: true };
-          const { fullBody: _, ...shown } = entry;
+          const { fullBody: _, rateAt: __, ...shown } = entry;
           data.push(shown);
         }
       }
@@ -270,7 +286,7 @@ export class RequestLog {
     });
     const entry = [...values.values()].flatMap(entriesOf).find((stored) => stored.id === id);
     if (!entry) return null;
-    const { fullBody, ...shown } = entry;
+    const { fullBody, rateAt: _, ...shown } = entry;
     if (!fullBody) return { ...shown, body: entry.bodyPreview, bodyEncoding: "utf8" };
     const body = await this.storage.get<string | Uint8Array>(`${BODY}${suffix}`);
     if (body === undefined) return { ...shown, body: null, bodyEncoding: "utf8" };

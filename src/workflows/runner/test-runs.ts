@@ -3,7 +3,7 @@
  * calls stored as samples while armed, and executions of the saved definition marked `test`, which
  * start whether the workflow runs or is stopped, on shard 0 where the samples are.
  */
-import { newId } from "../../platform/ids";
+import { newExecutionId } from "../../platform/ids";
 import type { JsonValue } from "../../platform/json";
 import { redactPrepared } from "../engine/redact";
 import type { WebhookNode, WebhookOutput } from "../nodes/types";
@@ -89,12 +89,15 @@ export class TestRuns {
   ): Promise<string | null> {
     const secrets = await this.source.secretValues(config.workspaceId);
     // Samples live on shard 0, and so do the executions they start.
-    const id = idOnShard(newId("exe"), 0);
+    const now = Date.now();
+    const id = idOnShard(newExecutionId(now), 0);
     // A batch node's test runs with a batch of one, the shape its later nodes read (docs/webhooks.md#batch).
     const trigger = node.batch
       ? { items: [batchItem(output as WebhookOutput, Date.now())] }
       : output;
-    const started = await this.executor.start(config, node, id, trigger, secrets, { mode: "test" });
+    // Created at the time its id carries: its record is keyed by the id.
+    const options = { mode: "test" as const, createdAt: now };
+    const started = await this.executor.start(config, node, id, trigger, secrets, options);
     return started === "queue_full" ? null : id;
   }
 }

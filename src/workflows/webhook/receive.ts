@@ -6,7 +6,7 @@
 import { database } from "../../db/database";
 import { refusedContentEncoding } from "../../platform/body-encoding";
 import type { AppBindings } from "../../platform/env";
-import { newId } from "../../platform/ids";
+import { newExecutionId } from "../../platform/ids";
 import { namesSessionCookie } from "../../platform/session-cookie-name";
 import { workflowIdBySlugs } from "../definitions/lookups";
 import { workflowRunner } from "../runner/client";
@@ -194,7 +194,7 @@ async function handle<T extends { kind: string; stale?: boolean }>(
     workflowSlug: target.workflow,
     nodeKey: target.node,
     method: request.method,
-    executionId: newId("exe"),
+    executionId: newExecutionId(receivedAt),
     shards: route.shards,
     spill: false,
     requestId: target.requestId,
