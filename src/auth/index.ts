@@ -3,4 +3,5 @@ export type { MemberPrincipal, WidgetKeyPrincipal } from "./credentials";
 export { MEMBER_TOKEN_PREFIX, WIDGET_KEY_PREFIX } from "./credentials";
 export type { MemberEnv, WidgetKeyEnv } from "./middleware";
 export { requireOperator, requireWidgetKey, requireWriter, writerWithJson } from "./middleware";
+export { removalRoute } from "./removal-route";
 export { authenticateSession, createSignInLink, SIGN_IN } from "./sessions";

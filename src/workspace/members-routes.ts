@@ -6,7 +6,7 @@
 import { z } from "@hono/zod-openapi";
 import { audited } from "../audit";
 import type { MemberEnv } from "../auth";
-import { requireWriter, writerWithJson } from "../auth";
+import { removalRoute, writerWithJson } from "../auth";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import {
@@ -14,7 +14,6 @@ import {
   IdParamSchema,
   jsonRequest,
   NoQuerySchema,
-  noContent,
   operations,
 } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
@@ -96,20 +95,18 @@ export function membersRouter() {
   );
 
   router.openapi(
-    audited(
+    removalRoute(
       "member.removed",
-      { target: ["member", "param:id"] },
-      {
-        ...op(
-          "delete",
-          "/v1/manage/members/{id}",
-          "deleteMember",
-          "Remove a member; their token stops working, keys they created keep working",
-        ),
-        middleware: [requireWriter],
-        request: { params: IdParamSchema },
-        responses: noContent("Removed", "not_found", "cannot_remove_owner"),
-      },
+      "member",
+      op(
+        "delete",
+        "/v1/manage/members/{id}",
+        "deleteMember",
+        "Remove a member; their token stops working, keys they created keep working",
+      ),
+      "Removed",
+      "not_found",
+      "cannot_remove_owner",
     ),
     async (c) => {
       await removeMember(database(c.env), c.get("member").workspaceId, c.req.valid("param").id);

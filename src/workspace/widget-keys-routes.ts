@@ -2,11 +2,11 @@
 
 import { audited } from "../audit";
 import type { MemberEnv } from "../auth";
-import { requireWriter, writerWithJson } from "../auth";
+import { removalRoute, writerWithJson } from "../auth";
 import { database } from "../db/database";
 import { linkLedger } from "../launch/ledger/client";
 import { createRouter } from "../platform/app";
-import { answers, IdParamSchema, jsonRequest, noContent, operations } from "../platform/openapi";
+import { answers, jsonRequest, operations } from "../platform/openapi";
 import { listQuery, pageSchema } from "../platform/paging";
 import { CreatedWidgetKeySchema, CreateWidgetKeySchema, WidgetKeySchema } from "./schemas";
 import { createWidgetKey, listWidgetKeys, revokeWidgetKey } from "./widget-keys";
@@ -65,20 +65,17 @@ export function widgetKeysRouter() {
   );
 
   router.openapi(
-    audited(
+    removalRoute(
       "widget_key.revoked",
-      { target: ["widget_key", "param:id"] },
-      {
-        ...op(
-          "delete",
-          "/v1/manage/widget-keys/{id}",
-          "revokeWidgetKey",
-          "Revoke a widget key (idempotent)",
-        ),
-        middleware: [requireWriter],
-        request: { params: IdParamSchema },
-        responses: noContent("Revoked", "not_found"),
-      },
+      "widget_key",
+      op(
+        "delete",
+        "/v1/manage/widget-keys/{id}",
+        "revokeWidgetKey",
+        "Revoke a widget key (idempotent)",
+      ),
+      "Revoked",
+      "not_found",
     ),
     async (c) => {
       const { workspaceId } = c.get("member");
