@@ -1,6 +1,6 @@
 /** The agent setting `analysis` (docs/api/manage.md#analysis): what to learn from each ended conversation. */
 import { z } from "@hono/zod-openapi";
-import { IdentifierNameSchema, ValueTypeSchema } from "./names";
+import { IdentifierNameSchema, uniquelyNamed, ValueTypeSchema } from "./names";
 
 /** Fields one analysis may ask for (docs/limits.md#analysis). */
 export const MAX_ANALYSIS_FIELDS = 20;
@@ -38,23 +38,7 @@ const FieldSchema = z
   })
   .openapi("AnalysisField");
 
-const Fields = z
-  .array(FieldSchema)
-  .max(MAX_ANALYSIS_FIELDS)
-  .superRefine(
-    (list, ctx) => {
-      const seen = new Set<unknown>();
-      for (const [index, field] of list.entries()) {
-        const name = (field as { name?: unknown } | null)?.name;
-        if (typeof name === "string" && seen.has(name)) {
-          ctx.addIssue({ code: "custom", path: [index, "name"], message: "Duplicate field name." });
-        }
-        seen.add(name);
-      }
-    },
-    // Run even when single fields have problems, so every problem is listed at once.
-    { when: (payload) => Array.isArray(payload.value) },
-  );
+const Fields = uniquelyNamed(FieldSchema, MAX_ANALYSIS_FIELDS, "Duplicate field name.");
 
 /** The setting as sent and shown; null turns analysis off. */
 export const AnalysisSettingsSchema = z

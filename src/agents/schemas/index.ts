@@ -1,7 +1,7 @@
 /** Agent schemas (docs/api/manage.md#agents-and-channels): what creates, changes and shows an agent. */
 import { z } from "@hono/zod-openapi";
 import { AnalysisSettingsSchema } from "./analysis";
-import { IdentifierNameSchema, ValueTypeSchema } from "./names";
+import { IdentifierNameSchema, uniquelyNamed, ValueTypeSchema } from "./names";
 
 export { AnalysisSettingsSchema, MAX_ANALYSIS_FIELDS } from "./analysis";
 
@@ -34,27 +34,7 @@ export const ParameterDefinitionSchema = z
   })
   .openapi("ParameterDefinition");
 
-const Parameters = z
-  .array(ParameterDefinitionSchema)
-  .max(100)
-  .superRefine(
-    (list, ctx) => {
-      const seen = new Set<unknown>();
-      for (const [index, definition] of list.entries()) {
-        const name = (definition as { name?: unknown } | null)?.name;
-        if (typeof name === "string" && seen.has(name)) {
-          ctx.addIssue({
-            code: "custom",
-            path: [index, "name"],
-            message: "Duplicate parameter name.",
-          });
-        }
-        seen.add(name);
-      }
-    },
-    // Run even when single definitions have problems, so every problem is listed at once.
-    { when: (payload) => Array.isArray(payload.value) },
-  );
+const Parameters = uniquelyNamed(ParameterDefinitionSchema, 100, "Duplicate parameter name.");
 
 const AgentFields = {
   name: z.string().trim().min(1).max(200),

@@ -11,3 +11,27 @@ export const IdentifierNameSchema = z
 
 /** The value types a field or a parameter may have. */
 export const ValueTypeSchema = z.enum(["string", "number", "integer", "boolean"]);
+
+/**
+ * A list of up to `max` named items (analysis fields, agent parameters) whose names differ: a name
+ * given again is an issue at `[index, "name"]` saying `duplicate`.
+ */
+export function uniquelyNamed<T extends z.ZodType>(item: T, max: number, duplicate: string) {
+  return z
+    .array(item)
+    .max(max)
+    .superRefine(
+      (list, ctx) => {
+        const seen = new Set<unknown>();
+        for (const [index, entry] of list.entries()) {
+          const name = (entry as { name?: unknown } | null)?.name;
+          if (typeof name === "string" && seen.has(name)) {
+            ctx.addIssue({ code: "custom", path: [index, "name"], message: duplicate });
+          }
+          seen.add(name);
+        }
+      },
+      // Run even when single items have problems, so every problem is listed at once.
+      { when: (payload) => Array.isArray(payload.value) },
+    );
+}
