@@ -17,7 +17,7 @@ import {
   operations,
 } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
-import { listQuery, pageSchema } from "../platform/paging";
+import { pageRoute } from "../platform/paging";
 import { changeMemberRole, createMember, listMembers, removeMember, whoAmI } from "./members";
 import {
   ChangeMemberRoleSchema,
@@ -34,7 +34,6 @@ const op = operations("Members", "memberToken");
  * (src/routes.ts).
  */
 export function membersRouter() {
-  const PageQuerySchema = listQuery();
   const router = createRouter<MemberEnv>();
 
   router.openapi(
@@ -66,11 +65,12 @@ export function membersRouter() {
   );
 
   router.openapi(
-    {
-      ...op("get", "/v1/manage/members", "listMembers", "List members"),
-      request: { query: PageQuerySchema },
-      responses: answers(200, pageSchema("MemberList", MemberSchema), "Members, oldest first"),
-    },
+    pageRoute(
+      op("get", "/v1/manage/members", "listMembers", "List members"),
+      "MemberList",
+      MemberSchema,
+      "Members, oldest first",
+    ),
     async (c) =>
       c.json(
         await listMembers(database(c.env), c.get("member").workspaceId, c.req.valid("query")),
