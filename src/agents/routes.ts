@@ -2,12 +2,12 @@
 
 import { audited } from "../audit";
 import type { MemberEnv } from "../auth";
-import { requireWriter, writerWithJson } from "../auth";
+import { removalRoute, writerWithJson } from "../auth";
 import { database } from "../db/database";
 import { linkLedger } from "../launch/ledger/client";
 import { createRouter } from "../platform/app";
 import type { AppBindings } from "../platform/env";
-import { answers, IdParamSchema, jsonRequest, noContent, operations } from "../platform/openapi";
+import { answers, IdParamSchema, jsonRequest, operations } from "../platform/openapi";
 import { baseUrl } from "../platform/origins";
 import { listQuery, pageSchema } from "../platform/paging";
 import {
@@ -110,20 +110,12 @@ export function agentsRouter() {
   );
 
   router.openapi(
-    audited(
+    removalRoute(
       "agent.deleted",
-      { target: ["agent", "param:id"] },
-      {
-        ...op(
-          "delete",
-          "/v1/manage/agents/{id}",
-          "deleteAgent",
-          "Delete an agent and its channels",
-        ),
-        middleware: [requireWriter],
-        request: { params: IdParamSchema },
-        responses: noContent("Deleted", "not_found"),
-      },
+      "agent",
+      op("delete", "/v1/manage/agents/{id}", "deleteAgent", "Delete an agent and its channels"),
+      "Deleted",
+      "not_found",
     ),
     async (c) => {
       const { workspaceId } = c.get("member");

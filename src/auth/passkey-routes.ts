@@ -13,7 +13,7 @@ import { isoTime, isoTimeOrNull } from "../platform/ids";
 import { jsonBody } from "../platform/json-body";
 import { answers, IdParamSchema, NoQuerySchema, noContent, operations } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
-import { listQuery, pageSchema } from "../platform/paging";
+import { pageRoute } from "../platform/paging";
 import { type MemberEnv, refuseCrossSite } from "./middleware";
 import {
   deletePasskey,
@@ -65,15 +65,15 @@ export function passkeysRouter() {
     })
     .openapi("PasskeyCeremony");
 
-  const PageQuerySchema = listQuery();
   const router = createRouter<MemberEnv>();
 
   router.openapi(
-    {
-      ...op("get", "/v1/manage/passkeys", "listPasskeys", "List your passkeys"),
-      request: { query: PageQuerySchema },
-      responses: answers(200, pageSchema("PasskeyList", PasskeySchema), "Passkeys, oldest first"),
-    },
+    pageRoute(
+      op("get", "/v1/manage/passkeys", "listPasskeys", "List your passkeys"),
+      "PasskeyList",
+      PasskeySchema,
+      "Passkeys, oldest first",
+    ),
     async (c) => {
       const page = await listPasskeys(
         database(c.env),

@@ -5,10 +5,10 @@
  */
 import { z } from "@hono/zod-openapi";
 import { audited } from "../audit";
-import { type MemberEnv, requireWriter, writerWithJson } from "../auth";
+import { type MemberEnv, removalRoute, requireWriter, writerWithJson } from "../auth";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
-import { answers, IdParamSchema, jsonRequest, noContent, operations } from "../platform/openapi";
+import { answers, IdParamSchema, jsonRequest, operations } from "../platform/openapi";
 import { outboundPolicy } from "../platform/outbound";
 import { listQuery } from "../platform/paging";
 import { keyring } from "../platform/secret-box";
@@ -125,15 +125,12 @@ export function eventEndpointsRouter() {
   );
 
   router.openapi(
-    audited(
+    removalRoute(
       "event_endpoint.deleted",
-      { target: ["event_endpoint", "param:id"] },
-      {
-        ...op("delete", `${PATH}/{id}`, "deleteEventEndpoint", "Delete an event endpoint"),
-        middleware: [requireWriter],
-        request: { params: IdParamSchema },
-        responses: noContent("Deleted", "not_found"),
-      },
+      "event_endpoint",
+      op("delete", `${PATH}/{id}`, "deleteEventEndpoint", "Delete an event endpoint"),
+      "Deleted",
+      "not_found",
     ),
     async (c) => {
       await deleteEndpoint(database(c.env), c.get("member").workspaceId, c.req.valid("param").id);

@@ -5,11 +5,11 @@
  */
 import { audited } from "../audit";
 import type { MemberEnv } from "../auth";
-import { requireWriter } from "../auth";
+import { removalRoute, requireWriter } from "../auth";
 import { conversation } from "../conversations/conversation/client";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
-import { answers, errorResponses, IdParamSchema, noContent, operations } from "../platform/openapi";
+import { answers, errorResponses, IdParamSchema, operations } from "../platform/openapi";
 import { linkLedger } from "./ledger/client";
 import { LinkDetailSchema } from "./link-detail-schema";
 import {
@@ -83,20 +83,17 @@ export function linksRouter() {
   );
 
   router.openapi(
-    audited(
+    removalRoute(
       "link.revoked",
-      { target: ["link", "param:id"] },
-      {
-        ...op(
-          "delete",
-          "/v1/manage/links/{id}",
-          "revokeLink",
-          "Revoke a link (owners and admins; idempotent)",
-        ),
-        middleware: [requireWriter],
-        request: { params: IdParamSchema },
-        responses: noContent("Revoked, now or before; an open chat is closed at once", "not_found"),
-      },
+      "link",
+      op(
+        "delete",
+        "/v1/manage/links/{id}",
+        "revokeLink",
+        "Revoke a link (owners and admins; idempotent)",
+      ),
+      "Revoked, now or before; an open chat is closed at once",
+      "not_found",
     ),
     async (c) => {
       const { workspaceId } = c.get("member");

@@ -10,6 +10,7 @@ import { and, asc, type Column, desc, eq, gt, lt, or, type SQL } from "drizzle-o
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { decodeCursor, encodeCursor } from "./cursor";
+import { answers } from "./openapi";
 
 /** Every list's `limit`: its default and its largest value. */
 export const PAGE_LIMIT = { default: 20, max: 100 } as const;
@@ -61,6 +62,23 @@ export function listQuery<const S extends z.ZodRawShape = Record<never, never>>(
 /** The answer of a list route: the `Page` component with `data` of `item`, named `name`. */
 export function pageSchema<T extends z.ZodType>(name: string, item: T) {
   return PageSchema.extend({ data: z.array(item) }).openapi(name);
+}
+
+/**
+ * The config of a plain list route: `head` (an `operations(…)` head), `?limit=&cursor=` as its
+ * query (`listQuery()`) and a page of `item`, the component `name`, as its 200 answer.
+ */
+export function pageRoute<H extends object, T extends z.ZodType>(
+  head: H,
+  name: string,
+  item: T,
+  description: string,
+) {
+  return {
+    ...head,
+    request: { query: listQuery() },
+    responses: answers(200, pageSchema(name, item), description),
+  };
 }
 
 /** The ids with `prefix` a cursor of a list may name (a cursor of another list is refused). */

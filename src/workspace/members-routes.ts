@@ -6,7 +6,7 @@
 import { z } from "@hono/zod-openapi";
 import { audited } from "../audit";
 import type { MemberEnv } from "../auth";
-import { requireWriter, writerWithJson } from "../auth";
+import { removalRoute, writerWithJson } from "../auth";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import {
@@ -14,11 +14,10 @@ import {
   IdParamSchema,
   jsonRequest,
   NoQuerySchema,
-  noContent,
   operations,
 } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
-import { listQuery, pageSchema } from "../platform/paging";
+import { pageRoute } from "../platform/paging";
 import { changeMemberRole, createMember, listMembers, removeMember, whoAmI } from "./members";
 import {
   ChangeMemberRoleSchema,
@@ -35,7 +34,6 @@ const op = operations("Members", "memberToken");
  * (src/routes.ts).
  */
 export function membersRouter() {
-  const PageQuerySchema = listQuery();
   const router = createRouter<MemberEnv>();
 
   router.openapi(
@@ -67,11 +65,12 @@ export function membersRouter() {
   );
 
   router.openapi(
-    {
-      ...op("get", "/v1/manage/members", "listMembers", "List members"),
-      request: { query: PageQuerySchema },
-      responses: answers(200, pageSchema("MemberList", MemberSchema), "Members, oldest first"),
-    },
+    pageRoute(
+      op("get", "/v1/manage/members", "listMembers", "List members"),
+      "MemberList",
+      MemberSchema,
+      "Members, oldest first",
+    ),
     async (c) =>
       c.json(
         await listMembers(database(c.env), c.get("member").workspaceId, c.req.valid("query")),
@@ -96,20 +95,18 @@ export function membersRouter() {
   );
 
   router.openapi(
-    audited(
+    removalRoute(
       "member.removed",
-      { target: ["member", "param:id"] },
-      {
-        ...op(
-          "delete",
-          "/v1/manage/members/{id}",
-          "deleteMember",
-          "Remove a member; their token stops working, keys they created keep working",
-        ),
-        middleware: [requireWriter],
-        request: { params: IdParamSchema },
-        responses: noContent("Removed", "not_found", "cannot_remove_owner"),
-      },
+      "member",
+      op(
+        "delete",
+        "/v1/manage/members/{id}",
+        "deleteMember",
+        "Remove a member; their token stops working, keys they created keep working",
+      ),
+      "Removed",
+      "not_found",
+      "cannot_remove_owner",
     ),
     async (c) => {
       await removeMember(database(c.env), c.get("member").workspaceId, c.req.valid("param").id);

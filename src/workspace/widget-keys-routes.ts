@@ -2,12 +2,12 @@
 
 import { audited } from "../audit";
 import type { MemberEnv } from "../auth";
-import { requireWriter, writerWithJson } from "../auth";
+import { removalRoute, writerWithJson } from "../auth";
 import { database } from "../db/database";
 import { linkLedger } from "../launch/ledger/client";
 import { createRouter } from "../platform/app";
-import { answers, IdParamSchema, jsonRequest, noContent, operations } from "../platform/openapi";
-import { listQuery, pageSchema } from "../platform/paging";
+import { answers, jsonRequest, operations } from "../platform/openapi";
+import { pageRoute } from "../platform/paging";
 import { CreatedWidgetKeySchema, CreateWidgetKeySchema, WidgetKeySchema } from "./schemas";
 import { createWidgetKey, listWidgetKeys, revokeWidgetKey } from "./widget-keys";
 
@@ -15,7 +15,6 @@ const op = operations("Widget keys", "memberToken");
 
 /** Widget keys: a router built by the full app on first use, never at start-up (src/routes.ts). */
 export function widgetKeysRouter() {
-  const PageQuerySchema = listQuery();
   const router = createRouter<MemberEnv>();
 
   router.openapi(
@@ -47,16 +46,12 @@ export function widgetKeysRouter() {
   );
 
   router.openapi(
-    {
-      ...op(
-        "get",
-        "/v1/manage/widget-keys",
-        "listWidgetKeys",
-        "List widget keys (never the secret)",
-      ),
-      request: { query: PageQuerySchema },
-      responses: answers(200, pageSchema("WidgetKeyList", WidgetKeySchema), "Keys, oldest first"),
-    },
+    pageRoute(
+      op("get", "/v1/manage/widget-keys", "listWidgetKeys", "List widget keys (never the secret)"),
+      "WidgetKeyList",
+      WidgetKeySchema,
+      "Keys, oldest first",
+    ),
     async (c) =>
       c.json(
         await listWidgetKeys(database(c.env), c.get("member").workspaceId, c.req.valid("query")),
@@ -65,20 +60,17 @@ export function widgetKeysRouter() {
   );
 
   router.openapi(
-    audited(
+    removalRoute(
       "widget_key.revoked",
-      { target: ["widget_key", "param:id"] },
-      {
-        ...op(
-          "delete",
-          "/v1/manage/widget-keys/{id}",
-          "revokeWidgetKey",
-          "Revoke a widget key (idempotent)",
-        ),
-        middleware: [requireWriter],
-        request: { params: IdParamSchema },
-        responses: noContent("Revoked", "not_found"),
-      },
+      "widget_key",
+      op(
+        "delete",
+        "/v1/manage/widget-keys/{id}",
+        "revokeWidgetKey",
+        "Revoke a widget key (idempotent)",
+      ),
+      "Revoked",
+      "not_found",
     ),
     async (c) => {
       const { workspaceId } = c.get("member");

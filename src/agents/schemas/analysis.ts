@@ -1,6 +1,6 @@
 /** The agent setting `analysis` (docs/api/manage.md#analysis): what to learn from each ended conversation. */
 import { z } from "@hono/zod-openapi";
-import { PROTOTYPE_KEYS } from "../../platform/json";
+import { IdentifierNameSchema, uniquelyNamed, ValueTypeSchema } from "./names";
 
 /** Fields one analysis may ask for (docs/limits.md#analysis). */
 export const MAX_ANALYSIS_FIELDS = 20;
@@ -9,12 +9,8 @@ export const MAX_FIELD_OPTIONS = 50;
 
 const FieldSchema = z
   .strictObject({
-    name: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "A letter or _, then letters, digits or _.")
-      // These would name an object's prototype where the data becomes an object.
-      .refine((name) => !PROTOTYPE_KEYS.has(name), "This name is reserved."),
-    type: z.enum(["string", "number", "integer", "boolean"]),
+    name: IdentifierNameSchema,
+    type: ValueTypeSchema,
     description: z
       .string()
       .trim()
@@ -42,23 +38,7 @@ const FieldSchema = z
   })
   .openapi("AnalysisField");
 
-const Fields = z
-  .array(FieldSchema)
-  .max(MAX_ANALYSIS_FIELDS)
-  .superRefine(
-    (list, ctx) => {
-      const seen = new Set<unknown>();
-      for (const [index, field] of list.entries()) {
-        const name = (field as { name?: unknown } | null)?.name;
-        if (typeof name === "string" && seen.has(name)) {
-          ctx.addIssue({ code: "custom", path: [index, "name"], message: "Duplicate field name." });
-        }
-        seen.add(name);
-      }
-    },
-    // Run even when single fields have problems, so every problem is listed at once.
-    { when: (payload) => Array.isArray(payload.value) },
-  );
+const Fields = uniquelyNamed(FieldSchema, MAX_ANALYSIS_FIELDS, "Duplicate field name.");
 
 /** The setting as sent and shown; null turns analysis off. */
 export const AnalysisSettingsSchema = z

@@ -1,7 +1,7 @@
 /** Agent schemas (docs/api/manage.md#agents-and-channels): what creates, changes and shows an agent. */
 import { z } from "@hono/zod-openapi";
-import { PROTOTYPE_KEYS } from "../../platform/json";
 import { AnalysisSettingsSchema } from "./analysis";
+import { IdentifierNameSchema, uniquelyNamed, ValueTypeSchema } from "./names";
 
 export { AnalysisSettingsSchema, MAX_ANALYSIS_FIELDS } from "./analysis";
 
@@ -9,12 +9,8 @@ const ParameterValue = z.union([z.string(), z.number(), z.boolean()]);
 
 export const ParameterDefinitionSchema = z
   .strictObject({
-    name: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "A letter or _, then letters, digits or _.")
-      // These would name an object's prototype wherever parameters become an object.
-      .refine((name) => !PROTOTYPE_KEYS.has(name), "This name is reserved."),
-    type: z.enum(["string", "number", "integer", "boolean"]),
+    name: IdentifierNameSchema,
+    type: ValueTypeSchema,
     required: z.boolean().default(false),
     options: z.array(ParameterValue).min(1).max(100).optional(),
     description: z.string().max(500).optional(),
@@ -38,27 +34,7 @@ export const ParameterDefinitionSchema = z
   })
   .openapi("ParameterDefinition");
 
-const Parameters = z
-  .array(ParameterDefinitionSchema)
-  .max(100)
-  .superRefine(
-    (list, ctx) => {
-      const seen = new Set<unknown>();
-      for (const [index, definition] of list.entries()) {
-        const name = (definition as { name?: unknown } | null)?.name;
-        if (typeof name === "string" && seen.has(name)) {
-          ctx.addIssue({
-            code: "custom",
-            path: [index, "name"],
-            message: "Duplicate parameter name.",
-          });
-        }
-        seen.add(name);
-      }
-    },
-    // Run even when single definitions have problems, so every problem is listed at once.
-    { when: (payload) => Array.isArray(payload.value) },
-  );
+const Parameters = uniquelyNamed(ParameterDefinitionSchema, 100, "Duplicate parameter name.");
 
 const AgentFields = {
   name: z.string().trim().min(1).max(200),

@@ -7,14 +7,7 @@ import type { AgentBrain } from "./types";
 export { DEFAULT_MODEL, OpenAiCompatibleBrain, WorkersAiBrain } from "./models";
 export { renderAgentText, systemPrompt } from "./prompt";
 export { ScriptedBrain } from "./scripted";
-export type {
-  AgentBrain,
-  AnalysisRequest,
-  BrainReply,
-  DeltaSink,
-  HistoryMessage,
-  RawAnalysis,
-} from "./types";
+export type * from "./types";
 
 /**
  * The OpenAI-compatible brain when all three LLM_* are set (a deliberate choice, winning over

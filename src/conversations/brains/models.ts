@@ -12,44 +12,49 @@ import type {
 import type { AiRunner } from "../../platform/env";
 import type { ConversationContext } from "../conversation/contract";
 import { analysisJsonSchema, analysisMessages, parseAnalysis } from "./analysis-prompt";
-import { chatMessages } from "./prompt";
+import { type ChatMessage, chatMessages } from "./prompt";
 import { streamReply } from "./stream-reply";
-import type {
-  AgentBrain,
-  AnalysisRequest,
-  BrainReply,
-  DeltaSink,
-  HistoryMessage,
-  RawAnalysis,
-} from "./types";
+import type { AgentBrain, AnalysisRequest, RawAnalysis } from "./types";
 
 /** Workers AI model used when the agent names none. */
 export const DEFAULT_MODEL = "@cf/meta/llama-3.1-8b-instruct";
 
+/**
+ * A brain whose replies stream from a model: `stream` gives the reply's text pieces, `reply` turns
+ * them into the reply (`streamReply`), the request aborted with `signal`.
+ */
+abstract class StreamingBrain {
+  readonly reply: AgentBrain["reply"] = async (context, history, onDelta, signal) => {
+    const messages = chatMessages(context, history);
+    const pieces = await this.stream({ context, messages, controller: abortWith(signal) });
+    return streamReply(pieces, onDelta);
+  };
+
+  /** The reply's text pieces, from a request that `controller` aborts. */
+  protected abstract stream(call: StreamCall): Promise<AsyncIterable<string>>;
+}
+
+/** What a streaming brain's `stream` is given: the conversation, its messages, the abort. */
+type StreamCall = {
+  context: ConversationContext;
+  messages: ChatMessage[];
+  controller: AbortController;
+};
+
 /** Replies through Workers AI: the agent's model, streamed. */
-export class WorkersAiBrain implements AgentBrain {
+export class WorkersAiBrain extends StreamingBrain implements AgentBrain {
   readonly kind = "workers-ai";
 
-  constructor(private readonly ai: AiRunner) {}
+  constructor(private readonly ai: AiRunner) {
+    super();
+  }
 
-  async reply(
-    context: ConversationContext,
-    history: HistoryMessage[],
-    onDelta: DeltaSink,
-    signal: AbortSignal,
-  ): Promise<BrainReply> {
+  protected async stream({ context, messages, controller }: StreamCall) {
     const model = context.agent.model ?? DEFAULT_MODEL;
-    const body = await this.ai.run(model, {
-      messages: chatMessages(context, history),
-      stream: true,
-    });
+    const body = await this.ai.run(model, { messages, stream: true });
     if (!(body instanceof ReadableStream)) throw new Error(`${model} did not stream its reply`);
-    const controller = abortWith(signal);
     const events = Stream.fromSSEResponse<{ response?: unknown }>(new Response(body), controller);
-    return streamReply(
-      pieces(events, (event) => event.response),
-      onDelta,
-    );
+    return pieces(events, (event) => event.response);
   }
 
   /** One call in Workers AI's JSON mode (`response_format` with the fields' JSON schema). */
@@ -68,29 +73,22 @@ export class WorkersAiBrain implements AgentBrain {
 export type OpenAiCompatibleConfig = { baseUrl: string; apiKey: string; model: string };
 
 /** Replies through an OpenAI-compatible `POST {baseUrl}/chat/completions`, streamed. */
-export class OpenAiCompatibleBrain implements AgentBrain {
+export class OpenAiCompatibleBrain extends StreamingBrain implements AgentBrain {
   readonly kind = "openai";
 
-  constructor(private readonly config: OpenAiCompatibleConfig) {}
+  constructor(private readonly config: OpenAiCompatibleConfig) {
+    super();
+  }
 
-  async reply(
-    context: ConversationContext,
-    history: HistoryMessage[],
-    onDelta: DeltaSink,
-    signal: AbortSignal,
-  ): Promise<BrainReply> {
+  protected async stream({ messages, controller }: StreamCall) {
     const params: ChatCompletionCreateParamsStreaming = {
       model: this.config.model,
-      messages: chatMessages(context, history),
+      messages,
       stream: true,
     };
-    const controller = abortWith(signal);
     const response = await this.post(params, "text/event-stream", controller);
     const events = Stream.fromSSEResponse<ChatCompletionChunk>(response, controller);
-    return streamReply(
-      pieces(events, (chunk) => chunk.choices[0]?.delta?.content),
-      onDelta,
-    );
+    return pieces(events, (chunk) => chunk.choices[0]?.delta?.content);
   }
 
   /** One unstreamed call with `response_format: json_schema` (the fields' schema, strict). */

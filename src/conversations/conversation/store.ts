@@ -160,11 +160,7 @@ export class ConversationStore {
 
   /** Times (epoch ms, oldest first) the session was opened after `since`; older ones are dropped. */
   openTimes(since: number): number[] {
-    this.sql.exec("DELETE FROM opens WHERE at <= ?", since);
-    return this.sql
-      .exec<{ at: number }>("SELECT at FROM opens ORDER BY at")
-      .toArray()
-      .map((row) => row.at);
+    return this.timesAfter("opens", since);
   }
 
   addOpen(at: number): void {
@@ -173,15 +169,20 @@ export class ConversationStore {
 
   /** Times (epoch ms, oldest first) of `retry` frames acted on after `since`; older ones are dropped. */
   retryTimes(since: number): number[] {
-    this.sql.exec("DELETE FROM retries WHERE at <= ?", since);
-    return this.sql
-      .exec<{ at: number }>("SELECT at FROM retries ORDER BY at")
-      .toArray()
-      .map((row) => row.at);
+    return this.timesAfter("retries", since);
   }
 
   addRetry(at: number): void {
     this.sql.exec("INSERT INTO retries (at) VALUES (?)", at);
+  }
+
+  /** The times of a table of times (`opens`, `retries`) after `since`, oldest first; older dropped. */
+  private timesAfter(table: "opens" | "retries", since: number): number[] {
+    this.sql.exec(`DELETE FROM ${table} WHERE at <= ?`, since);
+    return this.sql
+      .exec<{ at: number }>(`SELECT at FROM ${table} ORDER BY at`)
+      .toArray()
+      .map((row) => row.at);
   }
 
   addTicket(hash: string, expiresAt: number): void {

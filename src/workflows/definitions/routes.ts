@@ -3,11 +3,11 @@
 import type { Context } from "hono";
 import { audited } from "../../audit";
 import type { MemberEnv } from "../../auth";
-import { requireWriter, writerWithJson } from "../../auth";
+import { removalRoute, requireWriter, writerWithJson } from "../../auth";
 import { database } from "../../db/database";
 import { createRouter } from "../../platform/app";
 import type { AppBindings } from "../../platform/env";
-import { answers, IdParamSchema, jsonRequest, noContent, operations } from "../../platform/openapi";
+import { answers, IdParamSchema, jsonRequest, operations } from "../../platform/openapi";
 import { appUrl } from "../../platform/origins";
 import { listQuery, pageSchema } from "../../platform/paging";
 import { WORKFLOW_NODE, workflowNodeSchema } from "../nodes/models";
@@ -148,20 +148,17 @@ export function workflowsRouter() {
   );
 
   router.openapi(
-    audited(
+    removalRoute(
       "workflow.deleted",
-      { target: ["workflow", "param:id"] },
-      {
-        ...op(
-          "delete",
-          "/v1/manage/workflows/{id}",
-          "deleteWorkflow",
-          "Delete a workflow and its executions",
-        ),
-        middleware: [requireWriter],
-        request: { params: IdParamSchema },
-        responses: noContent("Deleted", "not_found"),
-      },
+      "workflow",
+      op(
+        "delete",
+        "/v1/manage/workflows/{id}",
+        "deleteWorkflow",
+        "Delete a workflow and its executions",
+      ),
+      "Deleted",
+      "not_found",
     ),
     async (c) => {
       await deleteWorkflow(

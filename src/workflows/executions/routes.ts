@@ -15,6 +15,10 @@ import { getExecution, listExecutions, replayExecution, replayFailed } from "./e
 
 const op = operations("Workflows", "memberToken");
 
+/** A replay route (one execution or a window's failed ones): recorded as the workflow replayed. */
+const replayed = <R extends Parameters<typeof audited>[2]>(route: R) =>
+  audited("workflow.replayed", { target: ["workflow", "param:id"] }, route);
+
 /**
  * A workflow's executions and replays: a router built by the full app on first use, never at
  * start-up (src/routes.ts).
@@ -71,32 +75,28 @@ export function executionsRouter() {
   );
 
   router.openapi(
-    audited(
-      "workflow.replayed",
-      { target: ["workflow", "param:id"] },
-      {
-        ...op(
-          "post",
-          "/v1/manage/workflows/{id}/executions/{executionId}/replay",
-          "replayExecution",
-          "Replay an execution: a new one with the same trigger input",
-        ),
-        description:
-          "On the definition the execution ran on (`original`, the default, also with no body) or the workflow's current one. Answers once the new execution is recorded, with its record (`replayOf` names the first). docs/webhooks.md#replay",
-        middleware: writerWithJson(4_096, { optional: true }),
-        request: {
-          params: ExecutionParams,
-          body: jsonRequest(ReplayInputSchema, { optional: true }),
-        },
-        responses: answers(
-          201,
-          ExecutionSchema,
-          "The new execution",
-          "not_found",
-          "replay_unavailable",
-        ),
+    replayed({
+      ...op(
+        "post",
+        "/v1/manage/workflows/{id}/executions/{executionId}/replay",
+        "replayExecution",
+        "Replay an execution: a new one with the same trigger input",
+      ),
+      description:
+        "On the definition the execution ran on (`original`, the default, also with no body) or the workflow's current one. Answers once the new execution is recorded, with its record (`replayOf` names the first). docs/webhooks.md#replay",
+      middleware: writerWithJson(4_096, { optional: true }),
+      request: {
+        params: ExecutionParams,
+        body: jsonRequest(ReplayInputSchema, { optional: true }),
       },
-    ),
+      responses: answers(
+        201,
+        ExecutionSchema,
+        "The new execution",
+        "not_found",
+        "replay_unavailable",
+      ),
+    }),
     async (c) => {
       const { id, executionId } = c.req.valid("param");
       const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);
@@ -107,23 +107,19 @@ export function executionsRouter() {
   );
 
   router.openapi(
-    audited(
-      "workflow.replayed",
-      { target: ["workflow", "param:id"] },
-      {
-        ...op(
-          "post",
-          "/v1/manage/workflows/{id}/executions/replay",
-          "replayExecutions",
-          "Replay the failed executions started in a time window, in the background",
-        ),
-        description:
-          "Queues a replay of every failed execution started from `since` until `until` (default: now), oldest first, at most 1,000 (per runner of a workflow spread over several); they start one after another. docs/webhooks.md#replay",
-        middleware: writerWithJson(4_096),
-        request: { params: IdParamSchema, body: jsonRequest(BulkReplayInputSchema) },
-        responses: answers(202, BulkReplaySchema, "Queued", "not_found"),
-      },
-    ),
+    replayed({
+      ...op(
+        "post",
+        "/v1/manage/workflows/{id}/executions/replay",
+        "replayExecutions",
+        "Replay the failed executions started in a time window, in the background",
+      ),
+      description:
+        "Queues a replay of every failed execution started from `since` until `until` (default: now), oldest first, at most 1,000 (per runner of a workflow spread over several); they start one after another. docs/webhooks.md#replay",
+      middleware: writerWithJson(4_096),
+      request: { params: IdParamSchema, body: jsonRequest(BulkReplayInputSchema) },
+      responses: answers(202, BulkReplaySchema, "Queued", "not_found"),
+    }),
     async (c) => {
       const { id } = c.req.valid("param");
       const { shardsEver } = await assertWorkflow(database(c.env), c.get("member").workspaceId, id);

@@ -11,8 +11,8 @@ import { database } from "../../db/database";
 import { createRouter } from "../../platform/app";
 import type { AppBindings } from "../../platform/env";
 import { log } from "../../platform/log";
-import { answers, jsonRequest, noContent, operations, pathParam } from "../../platform/openapi";
-import { listQuery, pageSchema } from "../../platform/paging";
+import { jsonRequest, noContent, operations, pathParam } from "../../platform/openapi";
+import { pageRoute } from "../../platform/paging";
 import { keyring } from "../../platform/secret-box";
 import { notifySecretsChanged } from "../runner/client";
 import { deleteSecret, listSecretNames, putSecret } from "./secrets";
@@ -56,7 +56,6 @@ export function secretsRouter() {
     .object({ name: z.string(), createdAt: z.string(), updatedAt: z.string() })
     .openapi("Secret");
 
-  const PageQuerySchema = listQuery();
   const router = createRouter<MemberEnv>();
 
   router.openapi(
@@ -90,11 +89,12 @@ export function secretsRouter() {
   );
 
   router.openapi(
-    {
-      ...op("get", "/v1/manage/secrets", "listSecrets", "List secret names (never the values)"),
-      request: { query: PageQuerySchema },
-      responses: answers(200, pageSchema("SecretList", SecretSchema), "Secrets, sorted by name"),
-    },
+    pageRoute(
+      op("get", "/v1/manage/secrets", "listSecrets", "List secret names (never the values)"),
+      "SecretList",
+      SecretSchema,
+      "Secrets, sorted by name",
+    ),
     async (c) =>
       c.json(
         await listSecretNames(database(c.env), c.get("member").workspaceId, c.req.valid("query")),
