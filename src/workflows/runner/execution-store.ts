@@ -75,9 +75,8 @@ export class ExecutionStore {
   }
 
   /**
-   * Reads the newest seq and the running executions; call once, while the object starts. A record
-   * keyed by the Worker's receive time may hold a higher seq than a newer key: the running ones
-   * count too, so a new call never queues before them (docs/webhooks.md#concurrency).
+   * Reads the newest seq and the running executions (one keyed earlier may hold a higher seq: a new
+   * call queues after it, docs/webhooks.md#concurrency); call once, while the object starts.
    */
   async load(): Promise<void> {
     const newest = await this.storage.list<Row>({ prefix: RECORD_PREFIX, reverse: true, limit: 1 });
