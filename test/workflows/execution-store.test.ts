@@ -1,6 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { newExecutionId } from "../../src/platform/ids";
 import { advance, startExecution } from "../../src/workflows/engine/engine";
 import {
   INLINE_INPUT_MAX_CHARS,
@@ -151,6 +152,34 @@ describe("ExecutionStore", () => {
         expect(JSON.parse(row?.input ?? "null").body.n).toBe(value);
         expect(JSON.stringify((await reread.get(id))?.nodes)).toContain("[redacted]");
       }
+    });
+  });
+
+  it("queues a call after a restart behind every queued one, also one keyed before a newer key", async () => {
+    await runInDurableObject(anyObject(), async (_instance, state) => {
+      const t = Date.now() - 60_000;
+      /** A queued execution created at `at` (its key's time), as a call received then. */
+      const queued = (at: number): LiveExecution => {
+        const id = newExecutionId(at);
+        return { ...execution(id, false), queuedAt: at, startedAt: at };
+      };
+      const store = new ExecutionStore(state.storage, env);
+      // An event execution started at t+3 saved first; calls received at t and t+1 reach the
+      // runner after it: higher seqs, older keys.
+      const [event, first, second] = [queued(t + 3), queued(t), queued(t + 1)];
+      for (const one of [event, first, second]) await store.save(one, [], null, true);
+      await store.settle();
+
+      const restarted = new ExecutionStore(state.storage, env);
+      await restarted.load();
+      const next = queued(Date.now());
+      await restarted.save(next, [], null, true);
+      expect(restarted.live.queued().map((entry) => entry.id)).toEqual([
+        event.id,
+        first.id,
+        second.id,
+        next.id,
+      ]);
     });
   });
 });

@@ -51,6 +51,24 @@ describe("a webhook node's rate limit across a restart of its runner", () => {
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
   });
 
+  it("counts a call whose log entry could not be written: its time is written on its own", async () => {
+    const ws = await seedWorkspace();
+    const flow = await createWorkflow(ws, LIMITED(1));
+    const url = flow.webhookUrls.webhook_1 as string;
+    // The secrets the entry is redacted with fail to load, once the call was counted.
+    await runInDurableObject(runner(flow.id), (instance) => {
+      const source = (instance as unknown as { source: { secretValues: () => unknown } }).source;
+      const secretValues = source.secretValues.bind(source);
+      source.secretValues = (...args: []) => {
+        if (new Error().stack?.includes("recordCall")) throw new Error("secrets unavailable");
+        return secretValues(...args);
+      };
+    });
+    await hook(url, { body: {} });
+    await restart(flow.id);
+    expect((await hook(url, { body: {} })).status).toBe(429);
+  });
+
   it("counts what a runner before issue 33 stored: one value of times per write", async () => {
     const ws = await seedWorkspace();
     const flow = await createWorkflow(ws, LIMITED(2));

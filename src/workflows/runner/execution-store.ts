@@ -55,7 +55,6 @@ export class ExecutionStore {
   private readonly definitions = new Map<number, WorkflowDefinition | null>();
   /** Executions erased while live (`forgetErased`): never saved again. */
   readonly erased = new Set<string>();
-
   private readonly box: StateBox;
 
   /** @param keys seal running states; `onFinished` hears of each execution once, as it ends */
@@ -75,7 +74,10 @@ export class ExecutionStore {
     return { ...row, live, input };
   }
 
-  /** Reads the newest seq and the running executions; call once, while the object starts. */
+  /**
+   * Reads the newest seq and the running executions (one keyed earlier may hold a higher seq: a new
+   * call queues after it, docs/webhooks.md#concurrency); call once, while the object starts.
+   */
   async load(): Promise<void> {
     const newest = await this.storage.list<Row>({ prefix: RECORD_PREFIX, reverse: true, limit: 1 });
     for (const [key, row] of newest) this.seq = seqOf(key, row);
@@ -87,6 +89,7 @@ export class ExecutionStore {
       if (!row) continue;
       const { wake, flow, status } = row;
       const seq = seqOf(key, row);
+      this.seq = Math.max(this.seq, seq);
       this.live.set(name.slice(2), { seq, key, wake, queued: status === "queued", flow });
     }
   }

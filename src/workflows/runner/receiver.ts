@@ -102,9 +102,16 @@ export class WebhookReceiver {
     );
     // Another shard may have room: the Worker asks it, and only the last one asked logs the call.
     if (outcome.kind === "shard_full") return outcome;
-    const rateAt = this.parts.rateLimits.take(verified.rate);
+    const { rateLimits } = this.parts;
+    const rateAt = rateLimits.take(verified.rate);
     const shown = { outcome, reason: reason ?? null, queued, logged, verifiedWith: verified.with };
-    await recordCall(this.parts, config, node, call, here, { ...shown, rateAt });
+    await recordCall(this.parts, config, node, call, here, { ...shown, rateAt }).catch(
+      async (e) => {
+        // No entry took the counted time: written on its own, a restart still counts the call.
+        if (rateAt !== undefined && verified.rate) await rateLimits.keep([verified.rate]);
+        throw e;
+      },
+    );
     return outcome;
   }
 
