@@ -1,7 +1,7 @@
 /** A link as the workspace's members see it (docs/api/manage.md#links). */
 import { z } from "@hono/zod-openapi";
 import { ChatMessageSchema, RatingSchema } from "../conversations";
-import { LaunchSchema } from "./schemas";
+import { LaunchSchema, linkConversation } from "./schemas";
 
 /**
  * A link as members see it (docs/api/manage.md#links): the launch look-up's fields (never the
@@ -11,21 +11,18 @@ import { LaunchSchema } from "./schemas";
 export const LinkDetailSchema = z
   .object({
     ...LaunchSchema.shape,
-    conversation: z
-      .object({
-        ...LaunchSchema.shape.conversation.unwrap().shape,
-        messages: z.array(ChatMessageSchema).openapi({
-          description:
-            "Every message, oldest first; an agent's with its Markdown `blocks`, as the chat shows them",
-        }),
-        // Inline: a nullable reference comes out of the generator as an odd intersection.
-        rating: z.object(RatingSchema.shape).nullable().openapi({
-          description:
-            "The person's rating after the end (docs/api/conversations.md#rating); null until rated",
-        }),
-      })
-      .nullable()
-      .openapi({ description: "null until the link is first opened" }),
+    conversation: linkConversation({
+      ...LaunchSchema.shape.conversation.unwrap().shape,
+      messages: z.array(ChatMessageSchema).openapi({
+        description:
+          "Every message, oldest first; an agent's with its Markdown `blocks`, as the chat shows them",
+      }),
+      // Inline: a nullable reference comes out of the generator as an odd intersection.
+      rating: z.object(RatingSchema.shape).nullable().openapi({
+        description:
+          "The person's rating after the end (docs/api/conversations.md#rating); null until rated",
+      }),
+    }),
   })
   .openapi("LinkDetail");
 

@@ -2,7 +2,7 @@
  * The rules of a link, shared by the Worker and the link ledger: key scope, agent and widget
  * channel, parameters (docs/api/launch.md#order-of-checks), and the D1 reads behind them.
  */
-import { and, eq, gt, sql } from "drizzle-orm";
+import { and, eq, gt, type SQL, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { WidgetKeyPrincipal } from "../auth";
 import { compiledRead } from "../db/compiled";
@@ -88,6 +88,14 @@ export async function findLinkRow(
   return linkById(db).get({ id: linkId, ws: workspaceId });
 }
 
+/**
+ * The D1 condition for the workspace's pending links whose expiry meets `expiry` (unexpired ones
+ * for the pending cap, expired ones for the ledger's alarm, docs/api/launch.md#pending-links).
+ */
+export function pendingLinksWhere(workspaceId: string, expiry: SQL): SQL | undefined {
+  return and(eq(links.workspaceId, workspaceId), eq(links.status, "pending"), expiry);
+}
+
 /** Ids and expiries of the workspace's pending, unexpired links. */
 export async function loadPendingLinks(
   db: DrizzleD1Database,
@@ -97,13 +105,7 @@ export async function loadPendingLinks(
   return db
     .select({ id: links.id, expiresAt: links.expiresAt })
     .from(links)
-    .where(
-      and(
-        eq(links.workspaceId, workspaceId),
-        eq(links.status, "pending"),
-        gt(links.expiresAt, now),
-      ),
-    );
+    .where(pendingLinksWhere(workspaceId, gt(links.expiresAt, now)));
 }
 
 /** 409 too_many_pending_links: the workspace holds `pendingLinks`, its cap (docs/api/launch.md#pending-links). */

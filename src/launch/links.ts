@@ -75,6 +75,33 @@ export type IdempotencyRequest = {
 };
 
 /**
+ * The row of a pending link built from a launch body (docs/api/launch.md#operations): the token
+ * is kept only as its SHA-256, the expiry is `now` plus `expiresInSeconds` (default 24 h) in ms.
+ * Shared by `createLink` and a workflow's create_link (ledger/workflow-links.ts).
+ */
+export async function pendingLink(
+  origin: Pick<NewLink, "id" | "workspaceId" | "createdByKey">,
+  input: Omit<CreateLaunch, "parameters"> & { parameters?: NewLink["parameters"] },
+  token: string,
+  now: number,
+): Promise<NewLink> {
+  return {
+    ...origin,
+    flowId: input.flowId,
+    channelId: input.channelId,
+    tokenHash: await sha256Hex(token),
+    status: "pending",
+    parameters: input.parameters ?? {},
+    participantName: input.participant?.name ?? null,
+    participantExternalId: input.participant?.externalId ?? null,
+    globalTask: input.globalTask ?? null,
+    metadata: input.metadata ?? {},
+    expiresAt: now + (input.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS) * 1000,
+    createdAt: now,
+  };
+}
+
+/**
  * Creates a pending link. After the request's shape, the limiter checks key scope (403
  * forbidden_flow), agent and widget channel (404 widget_not_found), parameters (400
  * invalid_parameters) and the pending cap (409 too_many_pending_links), in that order. With an
@@ -92,22 +119,12 @@ export async function createLink(
   now = Date.now(),
 ): Promise<{ answer: CreatedLaunch; replayed: boolean }> {
   const token = randomBase64Url(32);
-  const link: NewLink = {
-    id: newId("lnk"),
-    workspaceId: key.workspaceId,
-    flowId: input.flowId,
-    channelId: input.channelId,
-    tokenHash: await sha256Hex(token),
-    status: "pending",
-    parameters: input.parameters ?? {},
-    participantName: input.participant?.name ?? null,
-    participantExternalId: input.participant?.externalId ?? null,
-    globalTask: input.globalTask ?? null,
-    metadata: input.metadata ?? {},
-    expiresAt: now + (input.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS) * 1000,
-    createdAt: now,
-    createdByKey: key.keyId,
-  };
+  const link = await pendingLink(
+    { id: newId("lnk"), workspaceId: key.workspaceId, createdByKey: key.keyId },
+    input,
+    token,
+    now,
+  );
   const answer: CreatedLaunch = {
     id: link.id,
     status: "pending",

@@ -125,6 +125,13 @@ export const ConversationAnalysisSchema = z
   })
   .openapi("ConversationAnalysis");
 
+/**
+ * A link's conversation with the fields of `shape`: null until the link is first opened, in the
+ * launch look-up and in the members' link detail (docs/api/launch.md#operations).
+ */
+export const linkConversation = <Shape extends z.ZodRawShape>(shape: Shape) =>
+  z.object(shape).nullable().openapi({ description: "null until the link is first opened" });
+
 export const LaunchSchema = z
   .object({
     id: z.string(),
@@ -135,19 +142,16 @@ export const LaunchSchema = z
     createdAt: z.string(),
     participant: z.object({ name: z.string().nullable(), externalId: z.string().nullable() }),
     metadata: z.record(z.string(), z.string()),
-    conversation: z
-      .object({
-        sessionId: z.string(),
-        status: z.enum(["in-progress", "ended"]),
-        startedAt: z.string(),
-        endedAt: z.string().nullable(),
-        analysis: ConversationAnalysisSchema.optional().openapi({
-          description:
-            "The ended conversation's analysis once ready (docs/api/launch.md#analysis); absent before, and for agents without analysis",
-        }),
-      })
-      .nullable()
-      .openapi({ description: "null until the link is first opened" }),
+    conversation: linkConversation({
+      sessionId: z.string(),
+      status: z.enum(["in-progress", "ended"]),
+      startedAt: z.string(),
+      endedAt: z.string().nullable(),
+      analysis: ConversationAnalysisSchema.optional().openapi({
+        description:
+          "The ended conversation's analysis once ready (docs/api/launch.md#analysis); absent before, and for agents without analysis",
+      }),
+    }),
   })
   .openapi("Launch");
 export type Launch = z.infer<typeof LaunchSchema>;

@@ -11,7 +11,31 @@ const PREFIX = "rl/";
 const PRUNE_EVERY = 1024;
 /** Accepted calls gather this long (ms) before their write (docs/performance.md). */
 const WRITE_BATCH_MS = 10;
-const pad = (ms: number) => String(ms).padStart(15, "0");
+/** An entry name's time: epoch ms padded to 15 digits, so names sort by time. */
+export const pad = (ms: number) => String(ms).padStart(15, "0");
+
+/**
+ * The call times (epoch ms) after `cutoff` stored under `prefix` (`<prefix><newest ms>/<n>`
+ * entries, each a list of times; a plain number is one call at the name's time, the format before
+ * entries were grouped). Shared with the webhook runner's window (workflows/runner/rate-window.ts).
+ */
+export async function storedTimes(
+  storage: DurableObjectStorage,
+  prefix: string,
+  cutoff: number,
+): Promise<number[]> {
+  // An entry's name carries its newest time, so older entries hold nothing inside the window.
+  const stored = await storage.list<number[] | number>({
+    prefix,
+    start: `${prefix}${pad(cutoff + 1)}`,
+  });
+  const times: number[] = [];
+  for (const [name, value] of stored) {
+    if (Array.isArray(value)) times.push(...value.filter((ms) => ms > cutoff));
+    else times.push(Number(name.slice(prefix.length, prefix.length + 15)));
+  }
+  return times;
+}
 
 /** Exact sliding-window rate limits per key, in memory and in the object's storage. */
 export class RateLimitStore {
@@ -49,17 +73,7 @@ export class RateLimitStore {
   private async load(keyId: string, now: number, windowMs: number): Promise<SlidingWindowLog> {
     const prefix = `${PREFIX}${keyId}/`;
     const cutoff = now - windowMs;
-    // An entry's name carries its newest time, so older entries hold nothing inside the window.
-    const stored = await this.storage.list<number[] | number>({
-      prefix,
-      start: `${prefix}${pad(cutoff + 1)}`,
-    });
-    const times: number[] = [];
-    for (const [name, value] of stored) {
-      // A plain number is one call at the name's time (the format before entries were grouped).
-      if (Array.isArray(value)) times.push(...value.filter((ms) => ms > cutoff));
-      else times.push(Number(name.slice(prefix.length, prefix.length + 15)));
-    }
+    const times = await storedTimes(this.storage, prefix, cutoff);
     // Another call may have loaded the log while this one awaited storage.
     const log = this.logs.get(keyId) ?? new SlidingWindowLog(times);
     if (!this.logs.has(keyId)) {

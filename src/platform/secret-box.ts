@@ -177,3 +177,32 @@ async function decrypt(key: CryptoKey, base64: string, aad: string): Promise<str
     throw new Error(`A secret could not be decrypted for ${aad} (wrong key, tampered or moved).`);
   }
 }
+
+/**
+ * Sealing with the Worker's keys bound once (docs/security.md#secrets-at-rest): what a store of
+ * sealed values holds. Each call takes the isolate's cached keyring. @throws as keyring, openSecret
+ */
+export class KeyedBox {
+  /** @param keys the Worker's sealing keys (`SECRETS_KEY`, `SECRETS_KEY_PREVIOUS`) */
+  constructor(private readonly keys: KeyConfig) {}
+
+  /** The keyring, to fail early when SECRETS_KEY is unusable. */
+  ring(): Promise<Keyring> {
+    return keyring(this.keys);
+  }
+
+  /** `plaintext` sealed under the current key, bound to `aad`. */
+  async seal(plaintext: string, aad: string): Promise<string> {
+    return sealSecret(await this.ring(), plaintext, aad);
+  }
+
+  /** The plaintext of a value sealed with `aad` under any configured key. */
+  async open(sealed: string, aad: string): Promise<string> {
+    return openSecret(await this.ring(), sealed, aad);
+  }
+
+  /** The value sealed again under the current key, or null when it already is. */
+  async reseal(sealed: string, aad: string): Promise<string | null> {
+    return resealSecret(await this.ring(), sealed, aad);
+  }
+}

@@ -13,6 +13,7 @@ import type { EventEndReason, EventRating } from "../../events/contract";
 import type { Write } from "../../platform/d1-write-batcher";
 import type { AppBindings } from "../../platform/env";
 import { isoTime } from "../../platform/ids";
+import { pendingLinksWhere } from "../link-rules";
 import { eventConversation, toLaunch } from "../links";
 
 type Statements = [Write, ...Write[]];
@@ -259,13 +260,7 @@ export async function recordExpiredLinks(
     const rows = await db
       .select()
       .from(links)
-      .where(
-        and(
-          eq(links.workspaceId, workspaceId),
-          eq(links.status, "pending"),
-          lte(links.expiresAt, to),
-        ),
-      )
+      .where(pendingLinksWhere(workspaceId, lte(links.expiresAt, to)))
       .limit(EXPIRED_PER_BATCH);
     const [first, ...rest] = rows.flatMap((row) => [
       markExpired(env.DB, row),

@@ -7,14 +7,19 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { conversation } from "../../conversations/conversation/client";
 import { type Link, links, type NewLink } from "../../db/schema";
-import { sha256Hex } from "../../platform/crypto";
 import type { AppBindings } from "../../platform/env";
 import { ApiError } from "../../platform/errors";
 import { isoTime, newId } from "../../platform/ids";
 import { issuesToDetails } from "../../platform/validation";
 import { findLinkRow, type LinkScope } from "../link-rules";
-import { effectiveStatus, endLinkConversation, type LinkAccess, launchAddresses } from "../links";
-import { CreateLaunchSchema, DEFAULT_EXPIRES_IN_SECONDS } from "../schemas";
+import {
+  effectiveStatus,
+  endLinkConversation,
+  type LinkAccess,
+  launchAddresses,
+  pendingLink,
+} from "../links";
+import { CreateLaunchSchema } from "../schemas";
 import type { LedgerResult, LinkSession, WorkflowLink, WorkflowLinkRequest } from "./contract";
 import { activateStatements } from "./lifecycle-events";
 import type { LedgerParts } from "./revocation";
@@ -35,22 +40,9 @@ async function workflowLink(
     return { ok: false, refusal: { status: 400, code: "invalid_request", message, details } };
   }
   const input = parsed.data;
-  const link: NewLink = {
-    id: linkId,
-    workspaceId,
-    flowId: input.flowId,
-    channelId: input.channelId,
-    tokenHash: await sha256Hex(token),
-    status: "pending",
-    parameters: (input.parameters ?? {}) as NewLink["parameters"],
-    participantName: input.participant?.name ?? null,
-    participantExternalId: input.participant?.externalId ?? null,
-    globalTask: input.globalTask ?? null,
-    metadata: input.metadata ?? {},
-    expiresAt: now + (input.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS) * 1000,
-    createdAt: now,
-    createdByKey: workflowId,
-  };
+  const parameters = (input.parameters ?? {}) as NewLink["parameters"];
+  const origin = { id: linkId, workspaceId, createdByKey: workflowId };
+  const link = await pendingLink(origin, { ...input, parameters }, token, now);
   return { ok: true, value: link };
 }
 

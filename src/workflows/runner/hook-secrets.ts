@@ -5,13 +5,7 @@
  * delivery opens the stored one, so a reset or a restart is seen at once.
  */
 import { constantTimeEqual } from "../../platform/crypto";
-import {
-  type KeyConfig,
-  keyring,
-  openSecret,
-  resealSecret,
-  sealSecret,
-} from "../../platform/secret-box";
+import { type KeyConfig, KeyedBox } from "../../platform/secret-box";
 import type { WorkflowRunnerContract } from "./contract";
 
 /** The additional authenticated data of a kept hook secret. */
@@ -20,10 +14,13 @@ const hookSecretAad = (workflowId: string, nodeKey: string) =>
 
 /** A runner's table of kept hook secrets, one per webhook node (only shard 0's is used). */
 export class HookSecretStore {
+  private readonly box: KeyedBox;
+
   constructor(
     private readonly sql: SqlStorage,
-    private readonly keys: KeyConfig,
+    keys: KeyConfig,
   ) {
+    this.box = new KeyedBox(keys);
     sql.exec(`CREATE TABLE IF NOT EXISTS hook_secrets (node TEXT PRIMARY KEY,
       workflow_id TEXT NOT NULL, sealed TEXT NOT NULL, kept_at INTEGER NOT NULL)`);
   }
@@ -35,7 +32,7 @@ export class HookSecretStore {
    */
   async keep(workflowId: string, nodeKey: string, secret: string): Promise<boolean> {
     const aad = hookSecretAad(workflowId, nodeKey);
-    const sealed = await sealSecret(await keyring(this.keys), secret, aad);
+    const sealed = await this.box.seal(secret, aad);
     // From here to the insert nothing is awaited: two handshakes cannot both find none kept.
     const kept = this.sealedOf(nodeKey);
     if (kept === null) {
@@ -69,7 +66,7 @@ export class HookSecretStore {
 
   /** Seals each kept secret again under the current key (docs/security.md#rotating-keys); how many. */
   async reseal(): Promise<number> {
-    const ring = await keyring(this.keys);
+    await this.box.ring();
     let resealed = 0;
     const rows = this.sql
       .exec<{ node: string; workflow_id: string; sealed: string }>(
@@ -77,7 +74,7 @@ export class HookSecretStore {
       )
       .toArray();
     for (const { node, workflow_id, sealed } of rows) {
-      const again = await resealSecret(ring, sealed, hookSecretAad(workflow_id, node));
+      const again = await this.box.reseal(sealed, hookSecretAad(workflow_id, node));
       if (again === null) continue;
       this.sql.exec("UPDATE hook_secrets SET sealed = ? WHERE node = ?", again, node);
       resealed += 1;
@@ -93,7 +90,7 @@ export class HookSecretStore {
   }
 
   private async open(workflowId: string, nodeKey: string, sealed: string): Promise<string> {
-    return openSecret(await keyring(this.keys), sealed, hookSecretAad(workflowId, nodeKey));
+    return this.box.open(sealed, hookSecretAad(workflowId, nodeKey));
   }
 }
 

@@ -17,7 +17,6 @@ import type {
   ExecutionMode,
   ExecutionPage,
   ExecutionRecord,
-  ReplayMode,
   ReplayResult,
   ResealPage,
   ResultState,
@@ -233,21 +232,13 @@ export class WorkflowRunner extends DurableObject<AppBindings> implements Workfl
     return await listExecutionsBefore(this.ctx.storage, limit, before, mode);
   }
 
-  async replay(
-    workflowId: string,
-    executionId: string,
-    mode: ReplayMode,
-    as?: ExecutionMode,
-  ): Promise<ReplayResult> {
-    return await this.replays.replay(workflowId, executionId, mode, as);
+  // The replays' own signatures, documented in replays.ts: the object only hands the call on.
+  async replay(...args: Parameters<Replays["replay"]>): Promise<ReplayResult> {
+    return await this.replays.replay(...args);
   }
 
-  async replayFailed(
-    workflowId: string,
-    window: { since: number; until: number },
-    mode: ReplayMode,
-  ): Promise<number> {
-    return await this.replays.replayFailed(workflowId, window, mode);
+  async replayFailed(...args: Parameters<Replays["replayFailed"]>): Promise<number> {
+    return await this.replays.replayFailed(...args);
   }
 
   async listRequests(

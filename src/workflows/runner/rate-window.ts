@@ -8,6 +8,7 @@
  * stays exact across restarts (docs/performance.md#counts-per-call).
  */
 import { GroupCommit } from "../../platform/group-commit";
+import { pad, storedTimes } from "../../platform/rate-limit-store";
 import { type RateLimitDecision, SlidingWindowLog } from "../../platform/sliding-window";
 
 const PREFIX = "rl/webhook/";
@@ -17,7 +18,6 @@ export const UNLOGGED_MS = 10;
 const PRUNE_EVERY = 64;
 /** Entries older than this (ms) hold no time inside a webhook node's one-minute window. */
 const KEEP_MS = 2 * 60_000;
-const pad = (ms: number) => String(ms).padStart(15, "0");
 
 /** One accepted call's time, until its log entry takes it or it is written on its own. */
 export type RateStamp = { nodeKey: string; at: number };
@@ -99,17 +99,7 @@ export class NodeRateLimits {
       loading = (async () => {
         const cutoff = Date.now() - windowMs;
         const prefix = `${PREFIX}${nodeKey}/`;
-        // An entry's name carries its newest time, so older entries hold nothing inside the window.
-        const stored = await this.storage.list<number[] | number>({
-          prefix,
-          start: `${prefix}${pad(cutoff + 1)}`,
-        });
-        const times: number[] = [];
-        for (const [name, value] of stored) {
-          // A plain number is one call at the name's time (the format before entries were grouped).
-          if (Array.isArray(value)) times.push(...value.filter((ms) => ms > cutoff));
-          else times.push(Number(name.slice(prefix.length, prefix.length + 15)));
-        }
+        const times = await storedTimes(this.storage, prefix, cutoff);
         times.push(...(await this.logged(nodeKey, cutoff)));
         const log = new SlidingWindowLog(times);
         this.logs.set(nodeKey, log);

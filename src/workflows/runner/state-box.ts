@@ -2,13 +2,7 @@
  * Sealing a running execution's state, which holds resolved secrets (docs/security.md#secrets-at-rest),
  * bound to its workflow and execution: copied to another row, it does not open.
  */
-import {
-  type KeyConfig,
-  keyring,
-  openSecret,
-  resealSecret,
-  sealSecret,
-} from "../../platform/secret-box";
+import { type KeyConfig, KeyedBox } from "../../platform/secret-box";
 
 /** Marks a sealed state; `base64(iv || ciphertext || tag)` follows. */
 const SEALED = "sealed:v1:";
@@ -20,19 +14,21 @@ export const stateAad = (workflowId: string, executionId: string) =>
 /** Seals and opens execution states with the `SECRETS_KEY` (AES-256-GCM). */
 export class StateBox {
   /** @param keys the Worker's sealing keys (`SECRETS_KEY`, `SECRETS_KEY_PREVIOUS`) */
-  constructor(private readonly keys: KeyConfig) {}
+  private readonly box: KeyedBox;
+
+  constructor(keys: KeyConfig) {
+    this.box = new KeyedBox(keys);
+  }
 
   /** The state's JSON text sealed for storage. @throws Error when SECRETS_KEY is unusable */
   async seal(json: string, aad: string): Promise<string> {
-    const key = await keyring(this.keys);
-    return `${SEALED}${await sealSecret(key, json, aad)}`;
+    return `${SEALED}${await this.box.seal(json, aad)}`;
   }
 
   /** The JSON text of a stored state (plain JSON from before sealing as is). @throws when it does not open */
   async open(stored: string, aad: string): Promise<string> {
     if (!stored.startsWith(SEALED)) return stored;
-    const key = await keyring(this.keys);
-    return openSecret(key, stored.slice(SEALED.length), aad);
+    return this.box.open(stored.slice(SEALED.length), aad);
   }
 
   /**
@@ -40,9 +36,9 @@ export class StateBox {
    * @throws Error when it does not open with the configured keys
    */
   async reseal(stored: string, aad: string): Promise<string | null> {
-    const ring = await keyring(this.keys);
+    await this.box.ring();
     if (!stored.startsWith(SEALED)) return this.seal(stored, aad);
-    const resealed = await resealSecret(ring, stored.slice(SEALED.length), aad);
+    const resealed = await this.box.reseal(stored.slice(SEALED.length), aad);
     return resealed === null ? null : `${SEALED}${resealed}`;
   }
 }
