@@ -2,14 +2,14 @@
 
 import { audited } from "../audit";
 import type { MemberEnv } from "../auth";
-import { removalRoute, writerWithJson } from "../auth";
+import { changeRoute, createdRoute, removalRoute, writerWithJson } from "../auth";
 import { database } from "../db/database";
 import { linkLedger } from "../launch/ledger/client";
 import { createRouter } from "../platform/app";
 import type { AppBindings } from "../platform/env";
-import { answers, IdParamSchema, jsonRequest, operations } from "../platform/openapi";
+import { answers, IdParamSchema, jsonRequest, operations, readRoute } from "../platform/openapi";
 import { baseUrl } from "../platform/origins";
-import { listQuery, pageSchema } from "../platform/paging";
+import { listQuery, pageRoute, pageSchema } from "../platform/paging";
 import {
   createAgent,
   createChannel,
@@ -36,19 +36,16 @@ export function agentsRouter() {
   const { ChannelParamsSchema, ChannelSchema, CreateChannelSchema, UpdateChannelSchema } =
     channelSchemas();
   const PageQuerySchema = listQuery();
-  const AgentListSchema = pageSchema("AgentList", AgentSchema);
   const router = createRouter<MemberEnv>();
 
   router.openapi(
-    audited(
+    createdRoute(
       "agent.created",
-      { target: ["agent", "response:id"] },
-      {
-        ...op("post", "/v1/manage/agents", "createAgent", "Create an agent"),
-        middleware: writerWithJson(65_536),
-        request: { body: jsonRequest(CreateAgentSchema) },
-        responses: answers(201, AgentSchema, "Created"),
-      },
+      "agent",
+      op("post", "/v1/manage/agents", "createAgent", "Create an agent"),
+      65_536,
+      CreateAgentSchema,
+      answers(201, AgentSchema, "Created"),
     ),
     async (c) =>
       c.json(
@@ -58,11 +55,12 @@ export function agentsRouter() {
   );
 
   router.openapi(
-    {
-      ...op("get", "/v1/manage/agents", "listAgents", "List agents"),
-      request: { query: PageQuerySchema },
-      responses: answers(200, AgentListSchema, "Agents, oldest first"),
-    },
+    pageRoute(
+      op("get", "/v1/manage/agents", "listAgents", "List agents"),
+      "AgentList",
+      AgentSchema,
+      "Agents, oldest first",
+    ),
     async (c) =>
       c.json(
         await listAgents(database(c.env), c.get("member").workspaceId, c.req.valid("query")),
@@ -71,11 +69,12 @@ export function agentsRouter() {
   );
 
   router.openapi(
-    {
-      ...op("get", "/v1/manage/agents/{id}", "getAgent", "Read an agent"),
-      request: { params: IdParamSchema },
-      responses: answers(200, AgentSchema, "The agent", "not_found"),
-    },
+    readRoute(
+      op("get", "/v1/manage/agents/{id}", "getAgent", "Read an agent"),
+      AgentSchema,
+      "The agent",
+      "not_found",
+    ),
     async (c) =>
       c.json(
         await getAgent(database(c.env), c.get("member").workspaceId, c.req.valid("param").id),
@@ -84,15 +83,15 @@ export function agentsRouter() {
   );
 
   router.openapi(
-    audited(
+    changeRoute(
       "agent.updated",
-      { target: ["agent", "param:id"] },
-      {
-        ...op("patch", "/v1/manage/agents/{id}", "updateAgent", "Change an agent"),
-        middleware: writerWithJson(65_536),
-        request: { params: IdParamSchema, body: jsonRequest(UpdateAgentSchema) },
-        responses: answers(200, AgentSchema, "The changed agent", "not_found"),
-      },
+      "agent",
+      op("patch", "/v1/manage/agents/{id}", "updateAgent", "Change an agent"),
+      65_536,
+      UpdateAgentSchema,
+      AgentSchema,
+      "The changed agent",
+      "not_found",
     ),
     async (c) => {
       const { workspaceId } = c.get("member");

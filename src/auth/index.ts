@@ -9,5 +9,5 @@ export {
   requireWriter,
   writerWithJson,
 } from "./middleware";
-export { removalRoute } from "./removal-route";
+export { changeRoute, createdRoute, removalRoute } from "./removal-route";
 export { authenticateSession, createSignInLink, SIGN_IN } from "./sessions";

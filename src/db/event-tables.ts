@@ -3,7 +3,7 @@
  * attempts. Secrets only sealed; times are epoch milliseconds.
  */
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { workspaceIdColumn } from "./schema";
+import { workspaceRowColumns } from "./schema";
 
 /** Lifecycle events a customer's server can receive (docs/events.md). */
 export const EVENT_TYPES = [
@@ -21,8 +21,7 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export const eventEndpoints = sqliteTable(
   "event_endpoints",
   {
-    id: text("id").primaryKey(),
-    workspaceId: workspaceIdColumn(),
+    ...workspaceRowColumns(),
     url: text("url").notNull(),
     events: text("events", { mode: "json" }).$type<EventType[]>().notNull(),
     description: text("description"),

@@ -27,11 +27,16 @@ export const workspaceIdColumn = () =>
     .notNull()
     .references(() => workspaces.id);
 
+/** The first columns of a table whose rows each belong to one workspace: `id`, `workspace_id`. */
+export const workspaceRowColumns = () => ({
+  id: text("id").primaryKey(),
+  workspaceId: workspaceIdColumn(),
+});
+
 export const members = sqliteTable(
   "members",
   {
-    id: text("id").primaryKey(),
-    workspaceId: workspaceIdColumn(),
+    ...workspaceRowColumns(),
     email: text("email").notNull(),
     name: text("name").notNull(),
     role: text("role", { enum: ["owner", "admin", "member"] }).notNull(),
@@ -50,8 +55,7 @@ export const members = sqliteTable(
 export const widgetKeys = sqliteTable(
   "widget_keys",
   {
-    id: text("id").primaryKey(),
-    workspaceId: workspaceIdColumn(),
+    ...workspaceRowColumns(),
     name: text("name").notNull(),
     keyHash: text("key_hash").notNull().unique(),
     keyPrefix: text("key_prefix").notNull(),
@@ -98,8 +102,7 @@ export type ConversationAnalysis = {
 export const agents = sqliteTable(
   "agents",
   {
-    id: text("id").primaryKey(),
-    workspaceId: workspaceIdColumn(),
+    ...workspaceRowColumns(),
     name: text("name").notNull(),
     mode: text("mode", { enum: ["initiator", "responder"] }).notNull(),
     greeting: text("greeting"),
@@ -118,8 +121,7 @@ export const agents = sqliteTable(
 export const channels = sqliteTable(
   "channels",
   {
-    id: text("id").primaryKey(),
-    workspaceId: workspaceIdColumn(),
+    ...workspaceRowColumns(),
     agentId: text("agent_id")
       .notNull()
       .references(() => agents.id, { onDelete: "cascade" }),
@@ -155,8 +157,7 @@ export const STORED_LINK_STATUSES: readonly StoredLinkStatus[] = [
 export const links = sqliteTable(
   "links",
   {
-    id: text("id").primaryKey(),
-    workspaceId: workspaceIdColumn(),
+    ...workspaceRowColumns(),
     flowId: text("flow_id").notNull(),
     channelId: text("channel_id").notNull(),
     tokenHash: text("token_hash").notNull().unique(),
@@ -229,8 +230,7 @@ export const secrets = sqliteTable(
 export const workflows = sqliteTable(
   "workflows",
   {
-    id: text("id").primaryKey(),
-    workspaceId: workspaceIdColumn(),
+    ...workspaceRowColumns(),
     name: text("name").notNull(),
     slug: text("slug").notNull(),
     status: text("status", { enum: ["running", "stopped"] }).notNull(),

@@ -5,10 +5,10 @@
  */
 import { z } from "@hono/zod-openapi";
 import { audited } from "../audit";
-import { type MemberEnv, removalRoute, requireWriter, writerWithJson } from "../auth";
+import { changeRoute, createdRoute, type MemberEnv, removalRoute, requireWriter } from "../auth";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
-import { answers, IdParamSchema, jsonRequest, operations } from "../platform/openapi";
+import { answers, IdParamSchema, jsonRequest, operations, readRoute } from "../platform/openapi";
 import { outboundPolicy } from "../platform/outbound";
 import { listQuery } from "../platform/paging";
 import { keyring } from "../platform/secret-box";
@@ -42,20 +42,18 @@ export function eventEndpointsRouter() {
   const router = createRouter<MemberEnv>();
 
   router.openapi(
-    audited(
+    createdRoute(
       "event_endpoint.created",
-      { target: ["event_endpoint", "response:id"] },
-      {
-        ...op(
-          "post",
-          PATH,
-          "createEventEndpoint",
-          "Register an event endpoint (owners and admins); the secret is shown only here",
-        ),
-        middleware: writerWithJson(16_384),
-        request: { body: jsonRequest(CreateEventEndpointSchema) },
-        responses: answers(201, EventEndpointWithSecretSchema, "Registered"),
-      },
+      "event_endpoint",
+      op(
+        "post",
+        PATH,
+        "createEventEndpoint",
+        "Register an event endpoint (owners and admins); the secret is shown only here",
+      ),
+      16_384,
+      CreateEventEndpointSchema,
+      answers(201, EventEndpointWithSecretSchema, "Registered"),
     ),
     async (c) => {
       const { workspaceId } = c.get("member");
@@ -85,11 +83,12 @@ export function eventEndpointsRouter() {
   );
 
   router.openapi(
-    {
-      ...op("get", `${PATH}/{id}`, "getEventEndpoint", "Read an event endpoint"),
-      request: { params: IdParamSchema },
-      responses: answers(200, EventEndpointSchema, "The endpoint", "not_found"),
-    },
+    readRoute(
+      op("get", `${PATH}/{id}`, "getEventEndpoint", "Read an event endpoint"),
+      EventEndpointSchema,
+      "The endpoint",
+      "not_found",
+    ),
     async (c) =>
       c.json(
         await getEndpoint(database(c.env), c.get("member").workspaceId, c.req.valid("param").id),
@@ -98,20 +97,20 @@ export function eventEndpointsRouter() {
   );
 
   router.openapi(
-    audited(
+    changeRoute(
       "event_endpoint.updated",
-      { target: ["event_endpoint", "param:id"] },
-      {
-        ...op(
-          "patch",
-          `${PATH}/{id}`,
-          "updateEventEndpoint",
-          "Change an event endpoint: url, events, description, status, includeTranscript",
-        ),
-        middleware: writerWithJson(16_384),
-        request: { params: IdParamSchema, body: jsonRequest(UpdateEventEndpointSchema) },
-        responses: answers(200, EventEndpointSchema, "Changed", "not_found"),
-      },
+      "event_endpoint",
+      op(
+        "patch",
+        `${PATH}/{id}`,
+        "updateEventEndpoint",
+        "Change an event endpoint: url, events, description, status, includeTranscript",
+      ),
+      16_384,
+      UpdateEventEndpointSchema,
+      EventEndpointSchema,
+      "Changed",
+      "not_found",
     ),
     async (c) => {
       const { workspaceId } = c.get("member");

@@ -235,5 +235,22 @@ export function pathId(name: string, max = 64) {
 /** `{id}` path parameter. */
 export const IdParamSchema = z.object({ id: pathId("id") });
 
+/**
+ * `head` (an `operations(…)` head whose path has `{id}`) as a read of one thing: the `{id}` path
+ * parameter and `answers(200, schema, description, ...codes)` (docs/api/manage.md).
+ */
+export function readRoute<H extends object, T extends z.ZodType>(
+  head: H,
+  schema: T,
+  description: string,
+  ...codes: CodeAt[]
+) {
+  return {
+    ...head,
+    request: { params: IdParamSchema },
+    responses: answers(200, schema, description, ...codes),
+  };
+}
+
 /** The query of a list route that takes no query parameters: any one given is refused (400). */
 export const NoQuerySchema = z.strictObject({});

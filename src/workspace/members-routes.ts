@@ -6,16 +6,10 @@
 import { z } from "@hono/zod-openapi";
 import { audited } from "../audit";
 import type { MemberEnv } from "../auth";
-import { removalRoute, writerWithJson } from "../auth";
+import { changeRoute, removalRoute, writerWithJson } from "../auth";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
-import {
-  answers,
-  IdParamSchema,
-  jsonRequest,
-  NoQuerySchema,
-  operations,
-} from "../platform/openapi";
+import { answers, jsonRequest, NoQuerySchema, operations } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
 import { pageRoute } from "../platform/paging";
 import { changeMemberRole, createMember, listMembers, removeMember, whoAmI } from "./members";
@@ -115,26 +109,21 @@ export function membersRouter() {
   );
 
   router.openapi(
-    audited(
+    changeRoute(
       "member.role_changed",
-      { target: ["member", "param:id"] },
-      {
-        ...op(
-          "patch",
-          "/v1/manage/members/{id}",
-          "updateMember",
-          "Change a member's role to admin or member; the owner's cannot be changed",
-        ),
-        middleware: writerWithJson(32_768),
-        request: { params: IdParamSchema, body: jsonRequest(ChangeMemberRoleSchema) },
-        responses: answers(
-          200,
-          MemberSchema,
-          "The member with the new role, which applies from their next request",
-          "not_found",
-          "cannot_change_owner",
-        ),
-      },
+      "member",
+      op(
+        "patch",
+        "/v1/manage/members/{id}",
+        "updateMember",
+        "Change a member's role to admin or member; the owner's cannot be changed",
+      ),
+      32_768,
+      ChangeMemberRoleSchema,
+      MemberSchema,
+      "The member with the new role, which applies from their next request",
+      "not_found",
+      "cannot_change_owner",
     ),
     async (c) =>
       c.json(

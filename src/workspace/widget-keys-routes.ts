@@ -1,12 +1,11 @@
 /** Widget keys: `POST/GET /v1/manage/widget-keys`, `DELETE /v1/manage/widget-keys/{id}` (docs/api/manage.md). */
 
-import { audited } from "../audit";
 import type { MemberEnv } from "../auth";
-import { removalRoute, writerWithJson } from "../auth";
+import { createdRoute, removalRoute } from "../auth";
 import { database } from "../db/database";
 import { linkLedger } from "../launch/ledger/client";
 import { createRouter } from "../platform/app";
-import { answers, jsonRequest, operations } from "../platform/openapi";
+import { answers, operations } from "../platform/openapi";
 import { pageRoute } from "../platform/paging";
 import { CreatedWidgetKeySchema, CreateWidgetKeySchema, WidgetKeySchema } from "./schemas";
 import { createWidgetKey, listWidgetKeys, revokeWidgetKey } from "./widget-keys";
@@ -18,20 +17,18 @@ export function widgetKeysRouter() {
   const router = createRouter<MemberEnv>();
 
   router.openapi(
-    audited(
+    createdRoute(
       "widget_key.created",
-      { target: ["widget_key", "response:id"] },
-      {
-        ...op(
-          "post",
-          "/v1/manage/widget-keys",
-          "createWidgetKey",
-          "Create a widget key (owners and admins)",
-        ),
-        middleware: writerWithJson(32_768),
-        request: { body: jsonRequest(CreateWidgetKeySchema) },
-        responses: answers(201, CreatedWidgetKeySchema, "Created; `key` is shown only here"),
-      },
+      "widget_key",
+      op(
+        "post",
+        "/v1/manage/widget-keys",
+        "createWidgetKey",
+        "Create a widget key (owners and admins)",
+      ),
+      32_768,
+      CreateWidgetKeySchema,
+      answers(201, CreatedWidgetKeySchema, "Created; `key` is shown only here"),
     ),
     async (c) => {
       const member = c.get("member");

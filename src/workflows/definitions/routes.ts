@@ -7,7 +7,7 @@ import { removalRoute, requireWriter, writerWithJson } from "../../auth";
 import { database } from "../../db/database";
 import { createRouter } from "../../platform/app";
 import type { AppBindings } from "../../platform/env";
-import { answers, IdParamSchema, jsonRequest, operations } from "../../platform/openapi";
+import { answers, IdParamSchema, jsonRequest, operations, readRoute } from "../../platform/openapi";
 import { appUrl } from "../../platform/origins";
 import { listQuery, pageSchema } from "../../platform/paging";
 import { WORKFLOW_NODE, workflowNodeSchema } from "../nodes/models";
@@ -98,11 +98,12 @@ export function workflowsRouter() {
   );
 
   router.openapi(
-    {
-      ...op("get", "/v1/manage/workflows/{id}", "getWorkflow", "Read a workflow"),
-      request: { params: IdParamSchema },
-      responses: answers(200, WorkflowSchema, "The workflow", "not_found"),
-    },
+    readRoute(
+      op("get", "/v1/manage/workflows/{id}", "getWorkflow", "Read a workflow"),
+      WorkflowSchema,
+      "The workflow",
+      "not_found",
+    ),
     async (c) => {
       const { workspaceId } = c.get("member");
       return c.json(
