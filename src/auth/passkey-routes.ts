@@ -5,7 +5,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { audited, recordAudit } from "../audit";
+import { audited } from "../audit";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { ApiError } from "../platform/errors";
@@ -24,7 +24,7 @@ import {
   signInOptions,
   signInWithPasskey,
 } from "./passkeys";
-import { setSessionCookie } from "./session-cookie";
+import { startSession } from "./session-cookie";
 
 const op = operations("Sign-in", "memberToken");
 
@@ -180,13 +180,7 @@ export function passkeySignInRouter() {
     }
     const input = { challengeId: body.challengeId, response: body.response as never };
     const session = await signInWithPasskey(database(c.env), input, rp(c));
-    setSessionCookie(c, session);
-    await recordAudit(c.env, c.req.raw, {
-      workspaceId: session.workspaceId,
-      actor: { type: "member", id: session.memberId },
-      action: "session.signed_in",
-      target: { type: "passkey", id: session.passkeyId },
-    });
+    await startSession(c, session, { type: "passkey", id: session.passkeyId });
     return c.json({ location: "/app" });
   });
 

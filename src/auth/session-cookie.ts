@@ -4,6 +4,8 @@
  */
 import type { Context } from "hono";
 import { setCookie } from "hono/cookie";
+import { recordAudit } from "../audit";
+import type { AppEnv } from "../platform/app";
 import { SIGN_IN } from "./sessions";
 
 /** Sets the cookie of a session just opened (by a sign-in link or a passkey). */
@@ -14,5 +16,23 @@ export function setSessionCookie(c: Context, session: { sessionToken: string }):
     secure: true,
     sameSite: "Lax",
     maxAge: Math.floor(SIGN_IN.absoluteMs / 1000),
+  });
+}
+
+/**
+ * Opens a signed-in session: sets its cookie and records `session.signed_in` in the audit log
+ * (docs/security.md#audit-log) with what it was opened by (a sign-in link or a passkey).
+ */
+export async function startSession(
+  c: Context<AppEnv>,
+  session: { sessionToken: string; workspaceId: string; memberId: string },
+  by: { type: "sign_in_link" | "passkey"; id: string },
+): Promise<void> {
+  setSessionCookie(c, session);
+  await recordAudit(c.env, c.req.raw, {
+    workspaceId: session.workspaceId,
+    actor: { type: "member", id: session.memberId },
+    action: "session.signed_in",
+    target: by,
   });
 }

@@ -17,7 +17,7 @@ import { jsonBody } from "../platform/json-body";
 import { answers, NoQuerySchema, noContent, operations } from "../platform/openapi";
 import { appUrl } from "../platform/origins";
 import { type MemberEnv, refuseCrossSiteForms } from "./middleware";
-import { setSessionCookie } from "./session-cookie";
+import { startSession } from "./session-cookie";
 import {
   createSignInLink,
   describeSignInLink,
@@ -161,13 +161,7 @@ export function signInPagesRouter() {
     noStore(c);
     const session = await redeemSignInLink(database(c.env), await formToken(c));
     if (!session) return c.html(unusableLinkPage(), 410);
-    setSessionCookie(c, session);
-    await recordAudit(c.env, c.req.raw, {
-      workspaceId: session.workspaceId,
-      actor: { type: "member", id: session.memberId },
-      action: "session.signed_in",
-      target: { type: "sign_in_link", id: session.linkId },
-    });
+    await startSession(c, session, { type: "sign_in_link", id: session.linkId });
     return c.redirect("/app", 303);
   });
 
