@@ -71,6 +71,10 @@ export const wholeNumber = (min: number, max: number, about: string, message?: s
 /** Any JSON value (request bodies are parsed JSON), its strings templates where the setting says. */
 export const jsonValue = () => z.unknown() as unknown as z.ZodType<JsonValue>;
 
+/** What is at `path` in `value`, through plain objects only; undefined when nothing is. */
+export const valueAt = (value: unknown, path: readonly PropertyKey[]) =>
+  path.reduce<unknown>((at, key) => (isPlainObject(at) ? at[String(key)] : undefined), value);
+
 /** `key`, `type`, `name` and `position`, which every node may have; `label` is the default name. */
 function common<T extends string>(type: T, label: string) {
   const reserved = { message: "A reserved word.", params: { code: "invalid_key" } };

@@ -131,13 +131,7 @@ export type ActionErrorCode = (typeof ACTION_ERROR_CODES)[number];
 export type NodeAction =
   | { type: "create_link"; link: Record<string, JsonValue> }
   | { type: "send_message"; linkId: string; text: string }
-  | {
-      type: "ask_person";
-      linkId: string;
-      question: string;
-      options: { label: string; value: string }[];
-      allowText: boolean;
-    }
+  | Required<Pick<Stored<"ask_person">, "type" | "linkId" | "question" | "options" | "allowText">>
   | { type: "end_conversation"; linkId: string; reason: string | null }
   /** An ask_person that timed out closes its question in the chat it posted to (its session). */
   | { type: "close_question"; sessionId: string };

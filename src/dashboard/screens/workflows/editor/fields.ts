@@ -163,15 +163,7 @@ export function workflowSettingFields(): Field[] {
 
 /** The labels of the workflow's own settings, by path (for problem-text). */
 export function workflowSettingLabels(): FieldLabels {
-  const labels: FieldLabels = {};
-  const add = (fields: Field[]) => {
-    for (const each of fields) {
-      labels[each.path] = { label: each.label, kind: KINDS[each.kind] ?? "text" };
-      if (each.kind === "group") add(each.fields);
-    }
-  };
-  add(workflowSettingFields());
-  return labels;
+  return withLabels({}, workflowSettingFields());
 }
 
 /** What the schema says of the workflow's settings now, in plain words, by path. */
@@ -196,17 +188,18 @@ const KINDS: Partial<Record<Field["kind"], FieldKind>> = {
   group: "json",
 };
 
+/** `labels` with those of `fields` and of the fields in their groups added, by path. */
+function withLabels(labels: FieldLabels, fields: Field[]): FieldLabels {
+  for (const each of fields) {
+    labels[each.path] = { label: each.label, kind: KINDS[each.kind] ?? "text" };
+    if (each.kind === "group") withLabels(labels, each.fields);
+  }
+  return labels;
+}
+
 /** The panel's labels of a `type` node's settings (and of its name and key), by path. */
 export function labelsOf(type: NodeType): FieldLabels {
-  const labels: FieldLabels = { name: { label: "Label" }, key: { label: "Key" } };
-  const add = (fields: Field[]) => {
-    for (const field of fields) {
-      labels[field.path] = { label: field.label, kind: KINDS[field.kind] ?? "text" };
-      if (field.kind === "group") add(field.fields);
-    }
-  };
-  add(fieldsOf(type));
-  return labels;
+  return withLabels({ name: { label: "Label" }, key: { label: "Key" } }, fieldsOf(type));
 }
 
 /** The labels of a setting at `path` in any node type, when they all agree (for the API's problems). */
