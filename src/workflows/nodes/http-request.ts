@@ -48,7 +48,6 @@ export const httpRequest = defineNode({
   type: "http_request",
   label: "HTTP Request",
   templated: ["url", "headers", "body"],
-  component: "HttpRequestNode",
   description:
     "Sends a request; its output is `{status, headers, body}` (docs/api/webhooks.md#http-request-node).",
   settings: () => ({

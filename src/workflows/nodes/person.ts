@@ -29,7 +29,6 @@ export const createLink = defineNode({
   type: "create_link",
   label: "Create link",
   templated: ["flowId", "channelId", "parameters", "participant", "globalTask", "metadata"],
-  component: "CreateLinkNode",
   description:
     "Creates a link as `POST /v1/widget/launches` does; output `{id, status, url, embedHtml, expiresAt}`, the token in `url` and `embedHtml` shown `[redacted]` (docs/workflows.md#create-link).",
   settings: () => ({
@@ -64,7 +63,6 @@ export const sendMessage = defineNode({
   type: "send_message",
   label: "Send message",
   templated: ["linkId", "text"],
-  component: "SendMessageNode",
   description:
     'Writes an agent message into the link\'s conversation; output `{messageId, delivered: "live"|"stored"}` (docs/workflows.md#send-message).',
   settings: () => ({
@@ -85,7 +83,6 @@ export const askPerson = defineNode({
   label: "Ask person",
   templated: ["linkId", "question"],
   branches: ["answered", "timeout"],
-  component: "AskPersonNode",
   description:
     'Asks the person in the link\'s conversation and waits; connections leaving it carry `branch: "answered"` (output `{answer, answeredAt}`) or `"timeout"` (output `{timedOut: true}`) (docs/workflows.md#ask-person).',
   settings: () => ({
@@ -130,7 +127,6 @@ export const endConversation = defineNode({
   type: "end_conversation",
   label: "End conversation",
   templated: ["linkId", "reason"],
-  component: "EndConversationNode",
   description:
     "Ends the link's conversation as `POST /v1/widget/launches/{id}/end` does; output `{linkId, ended, reason}` (docs/workflows.md#end-conversation).",
   settings: () => ({
