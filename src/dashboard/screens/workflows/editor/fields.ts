@@ -6,6 +6,7 @@
  */
 import { getOpenApiMetadata } from "@asteasolutions/zod-to-openapi";
 import type { z } from "zod";
+import { once } from "../../../../platform/once";
 import {
   CONCURRENCY_TEMPLATED,
   concurrencySchemas,
@@ -146,20 +147,15 @@ export function fieldsOf(type: NodeType): Field[] {
   return fields;
 }
 
-let workflowFields: Field[] | undefined;
-
 /**
  * The workflow's own settings as panel fields (docs/dashboard.md#workflow-settings): its
  * `concurrency`, from the schema the API validates it with; optional, as the API takes it.
  */
-export function workflowSettingFields(): Field[] {
-  if (!workflowFields) {
-    const { Concurrency } = concurrencySchemas();
-    const templated = CONCURRENCY_TEMPLATED.map((name) => `concurrency.${name}`);
-    workflowFields = [field("concurrency", Concurrency.optional() as Schema, templated)];
-  }
-  return workflowFields;
-}
+export const workflowSettingFields = once((): Field[] => {
+  const { Concurrency } = concurrencySchemas();
+  const templated = CONCURRENCY_TEMPLATED.map((name) => `concurrency.${name}`);
+  return [field("concurrency", Concurrency.optional() as Schema, templated)];
+});
 
 /** The labels of the workflow's own settings, by path (for problem-text). */
 export function workflowSettingLabels(): FieldLabels {
@@ -203,8 +199,7 @@ export function labelsOf(type: NodeType): FieldLabels {
 }
 
 /** The labels of a setting at `path` in any node type, when they all agree (for the API's problems). */
-export function labelsAnyType(): FieldLabels {
-  if (anyType) return anyType;
+export const labelsAnyType = once((): FieldLabels => {
   const merged: Record<string, FieldLabels[string] | null> = {};
   for (const type of Object.keys(NODE_MODELS) as NodeType[]) {
     for (const [path, label] of Object.entries(labelsOf(type))) {
@@ -212,12 +207,10 @@ export function labelsAnyType(): FieldLabels {
       merged[path] = known === undefined || (known && known.kind === label.kind) ? label : null;
     }
   }
-  anyType = Object.fromEntries(
+  return Object.fromEntries(
     Object.entries(merged).filter((entry): entry is [string, FieldLabels[string]] => !!entry[1]),
   );
-  return anyType;
-}
-let anyType: FieldLabels | undefined;
+});
 
 /**
  * What the node's model says of `node`, as the API would: a problem per refused setting, `field`
