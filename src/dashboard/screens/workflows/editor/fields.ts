@@ -15,6 +15,7 @@ import {
   NODE_MODELS,
   type NodeType,
 } from "../../../../workflows/nodes";
+import { labelOf } from "../../../ui/problem-paths";
 import { detailText, type FieldKind, type FieldLabels, issueText } from "../../../ui/problem-text";
 import type { FieldProblem, NodeJson } from "./node-json";
 
@@ -60,22 +61,11 @@ type Schema = z.ZodType & {
 /** What the value is checked against, under its optional, default and transform wrappers. */
 const innermost = (schema: Schema) => layersOf(schema).at(-1) as Schema;
 
-const ACRONYMS: Record<string, string> = { http: "HTTP", url: "URL", id: "ID" };
-
 // Settings whose name alone is not a noun a sentence can take ("Enter a left value.").
 const NAMED: Record<string, string> = { left: "Left value", right: "Right value" };
 
 /** "responseTimeoutSeconds" → "Response timeout seconds", "httpMethod" → "HTTP method". */
-function label(name: string): string {
-  if (NAMED[name]) return NAMED[name];
-  const words = name
-    .replace(/([a-z])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(" ")
-    .map((word) => ACRONYMS[word] ?? word)
-    .join(" ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
+const label = (name: string) => NAMED[name] ?? labelOf(name);
 
 function field(path: string, outer: Schema, templated: readonly string[]): Field {
   const inner = innermost(outer);
