@@ -71,6 +71,10 @@ export const wholeNumber = (min: number, max: number, about: string, message?: s
 /** Any JSON value (request bodies are parsed JSON), its strings templates where the setting says. */
 export const jsonValue = () => z.unknown() as unknown as z.ZodType<JsonValue>;
 
+/** What is at `path` in `value`, through plain objects only; undefined when nothing is. */
+export const valueAt = (value: unknown, path: readonly PropertyKey[]) =>
+  path.reduce<unknown>((at, key) => (isPlainObject(at) ? at[String(key)] : undefined), value);
+
 /** `key`, `type`, `name` and `position`, which every node may have; `label` is the default name. */
 function common<T extends string>(type: T, label: string) {
   const reserved = { message: "A reserved word.", params: { code: "invalid_key" } };
@@ -117,8 +121,7 @@ type Spec<T extends string, S extends z.ZodRawShape> = {
   branches?: readonly string[];
   /** Its settings, built on first use (with the model's schema: docs/performance.md#start-up). */
   settings: () => S;
-  /** The OpenAPI component and its description. */
-  component: string;
+  /** Its OpenAPI component's description; the component is named after the type (`componentOf`). */
   description?: string;
   /** Rules across settings: they run even when a setting is wrong, on the values as given. */
   rules?: (node: Given, flag: Flag) => void;
@@ -128,9 +131,13 @@ type Spec<T extends string, S extends z.ZodRawShape> = {
   output: (node: Given) => unknown;
 };
 
+/** A type's OpenAPI component: `http_request` → `HttpRequestNode`. */
+const componentOf = (type: string) =>
+  `${type.replace(/(?:^|_)([a-z])/g, (_, letter: string) => letter.toUpperCase())}Node`;
+
 /**
  * A node type's model: `schema` checks a node (every unknown key refused), fills in its defaults
- * and is the OpenAPI component `component`; the rest describes the type to the graph checks
+ * and is the OpenAPI component `componentOf(type)`; the rest describes the type to the graph checks
  * (docs/api/webhooks.md#definition) and the editor (docs/dashboard.md#workflow-editor).
  */
 export function defineNode<T extends string, S extends z.ZodRawShape>(spec: Spec<T, S>) {
@@ -142,7 +149,7 @@ export function defineNode<T extends string, S extends z.ZodRawShape>(spec: Spec
       .strictObject({ ...common(type, label), ...spec.settings() })
       .superRefine((node, ctx) => rules?.(node as Given, flagTo(ctx)), whenObject)
       .overwrite((node) => (normalize ? normalize(node as Output<T, S>) : node) as typeof node)
-      .openapi(spec.component, spec.description ? { description: spec.description } : {}),
+      .openapi(componentOf(type), spec.description ? { description: spec.description } : {}),
   );
   return {
     trigger: false,

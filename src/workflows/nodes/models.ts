@@ -5,7 +5,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { once } from "../../platform/once";
-import { isPlainObject } from "../engine/template";
+import { valueAt } from "./common";
 import { httpRequest } from "./http-request";
 import { askPerson, createLink, endConversation, sendMessage } from "./person";
 import { respond } from "./respond";
@@ -73,9 +73,7 @@ export const ConnectionSchema = z.strictObject({
 /** The settings of `node` whose strings are templates, by dotted path, with their values. */
 export function templatedSettings(node: { type: NodeType }): [string, unknown][] {
   return NODE_MODELS[node.type].templated.flatMap((path) => {
-    const value = path
-      .split(".")
-      .reduce<unknown>((at, key) => (isPlainObject(at) ? at[key] : undefined), node);
+    const value = valueAt(node, path.split("."));
     return value === undefined ? [] : [[path, value] as [string, unknown]];
   });
 }

@@ -4,7 +4,7 @@
  */
 import type { z } from "@hono/zod-openapi";
 import { isPlainObject } from "../engine/template";
-import { untypedNode } from "./common";
+import { untypedNode, valueAt } from "./common";
 import { isNodeType, NODE_MODELS, NODE_TYPES, type NodeType } from "./models";
 import { type DefinitionProblem, judge, type NodeProblem } from "./problems";
 import type { WorkflowNode } from "./types";
@@ -35,12 +35,7 @@ const BESIDE = ["too_large", "missing_location", "not_allowed"];
 function withoutProblems(node: Record<string, unknown>, problems: NodeProblem[]) {
   for (const { path, code, alone } of problems) {
     if (BESIDE.includes(code) && !alone) continue;
-    const parent = path
-      .slice(0, -1)
-      .reduce<unknown>(
-        (at, segment) => (isPlainObject(at) ? at[String(segment)] : undefined),
-        node,
-      );
+    const parent = valueAt(node, path.slice(0, -1));
     if (isPlainObject(parent)) delete parent[String(path.at(-1))];
   }
   return node;

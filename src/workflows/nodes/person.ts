@@ -7,12 +7,8 @@ import { z } from "@hono/zod-openapi";
 import { isPlainObject } from "../engine/template";
 import { defineNode, jsonValue, requiredText, setting, wholeNumber } from "./common";
 
-/** ask_person's timeout bounds (s): a minute to 30 days (docs/limits.md). */
-export const ASK_TIMEOUT_SECONDS = { min: 60, max: 2_592_000 } as const;
 /** A workflow message's length bounds (characters), as a chat message's (docs/limits.md). */
 export const MESSAGE_CHARS = { min: 1, max: 2_000 } as const;
-/** At most this many options on a question. */
-export const MAX_OPTIONS = 10;
 
 const linkId = () =>
   requiredText('A template resolving to a link id (`lnk_…`), e.g. `"{{create_link_1.id}}"`.');
@@ -29,7 +25,6 @@ export const createLink = defineNode({
   type: "create_link",
   label: "Create link",
   templated: ["flowId", "channelId", "parameters", "participant", "globalTask", "metadata"],
-  component: "CreateLinkNode",
   description:
     "Creates a link as `POST /v1/widget/launches` does; output `{id, status, url, embedHtml, expiresAt}`, the token in `url` and `embedHtml` shown `[redacted]` (docs/workflows.md#create-link).",
   settings: () => ({
@@ -64,7 +59,6 @@ export const sendMessage = defineNode({
   type: "send_message",
   label: "Send message",
   templated: ["linkId", "text"],
-  component: "SendMessageNode",
   description:
     'Writes an agent message into the link\'s conversation; output `{messageId, delivered: "live"|"stored"}` (docs/workflows.md#send-message).',
   settings: () => ({
@@ -85,24 +79,22 @@ export const askPerson = defineNode({
   label: "Ask person",
   templated: ["linkId", "question"],
   branches: ["answered", "timeout"],
-  component: "AskPersonNode",
   description:
     'Asks the person in the link\'s conversation and waits; connections leaving it carry `branch: "answered"` (output `{answer, answeredAt}`) or `"timeout"` (output `{timedOut: true}`) (docs/workflows.md#ask-person).',
   settings: () => ({
     linkId: linkId(),
     question: message(),
-    options: setting(z.array(Option).max(MAX_OPTIONS).optional(), {
-      about: `Buttons the person may answer with: at most ${MAX_OPTIONS}, \`value\`s unique; the answer is the value.`,
+    options: setting(z.array(Option).max(10).optional(), {
+      about:
+        "Buttons the person may answer with: at most 10, `value`s unique; the answer is the value.",
     }),
     allowText: setting(z.boolean().optional(), {
       about: "Whether the person may answer in their own words. Default: true without options.",
     }),
-    timeoutSeconds: setting(
-      z.number().int().min(ASK_TIMEOUT_SECONDS.min).max(ASK_TIMEOUT_SECONDS.max),
-      {
-        about: `How long to wait for the answer (s), ${ASK_TIMEOUT_SECONDS.min} to ${ASK_TIMEOUT_SECONDS.max}; it outlives restarts.`,
-      },
-    ),
+    // A minute to 30 days (docs/limits.md).
+    timeoutSeconds: setting(z.number().int().min(60).max(2_592_000), {
+      about: "How long to wait for the answer (s), 60 to 2592000; it outlives restarts.",
+    }),
   }),
   rules: (node, flag) => {
     const options = Array.isArray(node.options) ? node.options : [];
@@ -130,7 +122,6 @@ export const endConversation = defineNode({
   type: "end_conversation",
   label: "End conversation",
   templated: ["linkId", "reason"],
-  component: "EndConversationNode",
   description:
     "Ends the link's conversation as `POST /v1/widget/launches/{id}/end` does; output `{linkId, ended, reason}` (docs/workflows.md#end-conversation).",
   settings: () => ({

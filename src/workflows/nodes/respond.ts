@@ -20,7 +20,6 @@ export const respond = defineNode({
   type: "respond",
   label: "Respond",
   templated: ["headers", "body"],
-  component: "RespondNode",
   description:
     "Answers the call of a responseNode webhook it follows, and the run goes on (docs/webhooks.md#respond-node).",
   settings: () => ({

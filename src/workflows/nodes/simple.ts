@@ -22,7 +22,6 @@ export const conversationEvent = defineNode({
   type: "conversation_event",
   label: "Conversation event",
   trigger: true,
-  component: "ConversationEventNode",
   description: "Starts an execution for the agent's conversation events (docs/events.md).",
   settings: () => ({
     agentId: requiredText("An agent of the workspace"),
@@ -51,7 +50,6 @@ export const condition = defineNode({
   label: "Condition",
   templated: ["left", "right"],
   branches: ["true", "false"],
-  component: "ConditionNode",
   description: 'Connections leaving it carry `branch: "true"` or `"false"`.',
   settings: () => ({
     // Present, though it may be any JSON: `z.unknown()` alone would let the key be left out.
@@ -72,7 +70,6 @@ export const set = defineNode({
   type: "set",
   label: "Set",
   templated: ["fields"],
-  component: "SetNode",
   settings: () => ({
     // Any object rather than a zod record, which would drop an own `__proto__` key: such keys
     // are plain data here, as in a call's body (docs/api/webhooks.md#definition).
@@ -89,7 +86,6 @@ export const set = defineNode({
 export const wait = defineNode({
   type: "wait",
   label: "Wait",
-  component: "WaitNode",
   settings: () => ({
     seconds: setting(z.number().min(0).max(86_400), {
       about: "How long the execution waits; it outlives restarts.",

@@ -19,12 +19,10 @@ type Stored<T extends NodeType> = z.output<(typeof NODE_MODELS)[T]["schema"]> & 
 export type WorkflowNode = { [T in NodeType]: Stored<T> }[NodeType];
 export type WebhookNode = Stored<"webhook">;
 export type ConversationEventNode = Stored<"conversation_event">;
-export type ConditionNode = Stored<"condition">;
 export type HttpRequestNode = Stored<"http_request">;
 /** Answers the call of a responseNode webhook (docs/webhooks.md#respond-node); the run goes on. */
 export type RespondNode = Stored<"respond">;
-export type HttpMethod = WebhookNode["httpMethod"];
-export type ConditionOperator = ConditionNode["operator"];
+export type ConditionOperator = Stored<"condition">["operator"];
 export type ConversationEvent = ConversationEventNode["events"][number];
 /** An http_request node's retries (docs/api/webhooks.md#http-request-node). */
 export type HttpRetry = NonNullable<HttpRequestNode["retry"]>;
@@ -131,13 +129,7 @@ export type ActionErrorCode = (typeof ACTION_ERROR_CODES)[number];
 export type NodeAction =
   | { type: "create_link"; link: Record<string, JsonValue> }
   | { type: "send_message"; linkId: string; text: string }
-  | {
-      type: "ask_person";
-      linkId: string;
-      question: string;
-      options: { label: string; value: string }[];
-      allowText: boolean;
-    }
+  | Required<Pick<Stored<"ask_person">, "type" | "linkId" | "question" | "options" | "allowText">>
   | { type: "end_conversation"; linkId: string; reason: string | null }
   /** An ask_person that timed out closes its question in the chat it posted to (its session). */
   | { type: "close_question"; sessionId: string };
@@ -152,7 +144,7 @@ export type ActionResult =
 
 /** A request an http_request node asks the runner to send. */
 export type FetchRequest = {
-  method: HttpMethod;
+  method: HttpRequestNode["method"];
   url: string;
   headers: Record<string, string>;
   body: string | null;

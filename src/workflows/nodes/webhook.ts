@@ -51,7 +51,6 @@ export const webhook = defineNode({
     "responseHeaders",
     "responseBody",
   ],
-  component: "WebhookNode",
   description:
     "Starts an execution for each call to its URL (docs/api/webhooks.md#urls); `responseStatus`, `responseHeaders` and `responseBody` only with responseMode immediate (docs/webhooks.md#replies).",
   settings: () => ({

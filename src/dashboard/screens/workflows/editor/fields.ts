@@ -6,6 +6,7 @@
  */
 import { getOpenApiMetadata } from "@asteasolutions/zod-to-openapi";
 import type { z } from "zod";
+import { once } from "../../../../platform/once";
 import {
   CONCURRENCY_TEMPLATED,
   concurrencySchemas,
@@ -14,6 +15,7 @@ import {
   NODE_MODELS,
   type NodeType,
 } from "../../../../workflows/nodes";
+import { labelOf } from "../../../ui/problem-paths";
 import { detailText, type FieldKind, type FieldLabels, issueText } from "../../../ui/problem-text";
 import type { FieldProblem, NodeJson } from "./node-json";
 
@@ -59,22 +61,11 @@ type Schema = z.ZodType & {
 /** What the value is checked against, under its optional, default and transform wrappers. */
 const innermost = (schema: Schema) => layersOf(schema).at(-1) as Schema;
 
-const ACRONYMS: Record<string, string> = { http: "HTTP", url: "URL", id: "ID" };
-
 // Settings whose name alone is not a noun a sentence can take ("Enter a left value.").
 const NAMED: Record<string, string> = { left: "Left value", right: "Right value" };
 
 /** "responseTimeoutSeconds" → "Response timeout seconds", "httpMethod" → "HTTP method". */
-function label(name: string): string {
-  if (NAMED[name]) return NAMED[name];
-  const words = name
-    .replace(/([a-z])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(" ")
-    .map((word) => ACRONYMS[word] ?? word)
-    .join(" ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
+const label = (name: string) => NAMED[name] ?? labelOf(name);
 
 function field(path: string, outer: Schema, templated: readonly string[]): Field {
   const inner = innermost(outer);
@@ -146,32 +137,19 @@ export function fieldsOf(type: NodeType): Field[] {
   return fields;
 }
 
-let workflowFields: Field[] | undefined;
-
 /**
  * The workflow's own settings as panel fields (docs/dashboard.md#workflow-settings): its
  * `concurrency`, from the schema the API validates it with; optional, as the API takes it.
  */
-export function workflowSettingFields(): Field[] {
-  if (!workflowFields) {
-    const { Concurrency } = concurrencySchemas();
-    const templated = CONCURRENCY_TEMPLATED.map((name) => `concurrency.${name}`);
-    workflowFields = [field("concurrency", Concurrency.optional() as Schema, templated)];
-  }
-  return workflowFields;
-}
+export const workflowSettingFields = once((): Field[] => {
+  const { Concurrency } = concurrencySchemas();
+  const templated = CONCURRENCY_TEMPLATED.map((name) => `concurrency.${name}`);
+  return [field("concurrency", Concurrency.optional() as Schema, templated)];
+});
 
 /** The labels of the workflow's own settings, by path (for problem-text). */
 export function workflowSettingLabels(): FieldLabels {
-  const labels: FieldLabels = {};
-  const add = (fields: Field[]) => {
-    for (const each of fields) {
-      labels[each.path] = { label: each.label, kind: KINDS[each.kind] ?? "text" };
-      if (each.kind === "group") add(each.fields);
-    }
-  };
-  add(workflowSettingFields());
-  return labels;
+  return withLabels({}, workflowSettingFields());
 }
 
 /** What the schema says of the workflow's settings now, in plain words, by path. */
@@ -196,22 +174,22 @@ const KINDS: Partial<Record<Field["kind"], FieldKind>> = {
   group: "json",
 };
 
-/** The panel's labels of a `type` node's settings (and of its name and key), by path. */
-export function labelsOf(type: NodeType): FieldLabels {
-  const labels: FieldLabels = { name: { label: "Label" }, key: { label: "Key" } };
-  const add = (fields: Field[]) => {
-    for (const field of fields) {
-      labels[field.path] = { label: field.label, kind: KINDS[field.kind] ?? "text" };
-      if (field.kind === "group") add(field.fields);
-    }
-  };
-  add(fieldsOf(type));
+/** `labels` with those of `fields` and of the fields in their groups added, by path. */
+function withLabels(labels: FieldLabels, fields: Field[]): FieldLabels {
+  for (const each of fields) {
+    labels[each.path] = { label: each.label, kind: KINDS[each.kind] ?? "text" };
+    if (each.kind === "group") withLabels(labels, each.fields);
+  }
   return labels;
 }
 
+/** The panel's labels of a `type` node's settings (and of its name and key), by path. */
+export function labelsOf(type: NodeType): FieldLabels {
+  return withLabels({ name: { label: "Label" }, key: { label: "Key" } }, fieldsOf(type));
+}
+
 /** The labels of a setting at `path` in any node type, when they all agree (for the API's problems). */
-export function labelsAnyType(): FieldLabels {
-  if (anyType) return anyType;
+export const labelsAnyType = once((): FieldLabels => {
   const merged: Record<string, FieldLabels[string] | null> = {};
   for (const type of Object.keys(NODE_MODELS) as NodeType[]) {
     for (const [path, label] of Object.entries(labelsOf(type))) {
@@ -219,12 +197,10 @@ export function labelsAnyType(): FieldLabels {
       merged[path] = known === undefined || (known && known.kind === label.kind) ? label : null;
     }
   }
-  anyType = Object.fromEntries(
+  return Object.fromEntries(
     Object.entries(merged).filter((entry): entry is [string, FieldLabels[string]] => !!entry[1]),
   );
-  return anyType;
-}
-let anyType: FieldLabels | undefined;
+});
 
 /**
  * What the node's model says of `node`, as the API would: a problem per refused setting, `field`
