@@ -199,7 +199,16 @@ export const links = sqliteTable(
       t.createdAt,
       t.id,
     ),
-    index("links_workspace_status_created").on(t.workspaceId, t.status, t.createdAt, t.id),
+    // The agent and the expiry ride at the end, so the pending range serves an agent's pending
+    // links and the expiry alarm from the index alone (covering), not a row per pending link.
+    index("links_workspace_status_created").on(
+      t.workspaceId,
+      t.status,
+      t.createdAt,
+      t.id,
+      t.flowId,
+      t.expiresAt,
+    ),
     // By agent, past pending only: written when a link opens, is revoked or expires; the pending
     // range of the status order serves the agent filter's pending links (at most the pending cap).
     index("links_workspace_flow_settled")

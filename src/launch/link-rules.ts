@@ -96,16 +96,21 @@ export function pendingLinksWhere(workspaceId: string, expiry: SQL): SQL | undef
   return and(eq(links.workspaceId, workspaceId), eq(links.status, "pending"), expiry);
 }
 
+/** The query of the workspace's pending, unexpired links: ids and expiries (the index alone). */
+export function pendingLoad(db: DrizzleD1Database, workspaceId: string, now: number) {
+  return db
+    .select({ id: links.id, expiresAt: links.expiresAt })
+    .from(links)
+    .where(pendingLinksWhere(workspaceId, gt(links.expiresAt, now)));
+}
+
 /** Ids and expiries of the workspace's pending, unexpired links. */
 export async function loadPendingLinks(
   db: DrizzleD1Database,
   workspaceId: string,
   now: number,
 ): Promise<{ id: string; expiresAt: number }[]> {
-  return db
-    .select({ id: links.id, expiresAt: links.expiresAt })
-    .from(links)
-    .where(pendingLinksWhere(workspaceId, gt(links.expiresAt, now)));
+  return pendingLoad(db, workspaceId, now);
 }
 
 /** 409 too_many_pending_links: the workspace holds `pendingLinks`, its cap (docs/api/launch.md#pending-links). */

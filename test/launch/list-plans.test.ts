@@ -7,6 +7,7 @@ import type { D1Migration } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { database } from "../../src/db/database";
+import { pendingLoad } from "../../src/launch/link-rules";
 import type { ListLaunchesQuery } from "../../src/launch/schemas";
 import { listQuery } from "../../src/launch/search";
 import { seedWorkspace } from "../helpers/api";
@@ -91,6 +92,25 @@ describe("the links list's query plans", () => {
     const details = await plan({}, { flowIds: ["agt_a", "agt_b"] });
     expect(ranges(details)).toEqual([STATUS, FLOW, FLOW]);
     expect(sorts(details)).toHaveLength(4);
+  });
+});
+
+describe("the pending range answers from the index alone", () => {
+  // An agent's pending links and the ledger's load of the pending links read the workspace's
+  // pending range (at most the pending cap): covering, so no link's row is read for them.
+  it("an agent's links: the pending range is a covering read of the status index", async () => {
+    const details = await plan({ flowId: "agt_a" });
+    expect(details.join("\n")).toContain(`USING COVERING INDEX ${STATUS}`);
+  });
+
+  it("the ledger's load of the pending links: a covering read of the status index", async () => {
+    const built = pendingLoad(db, "ws_x", NOW).toSQL();
+    const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${built.sql}`)
+      .bind(...built.params)
+      .all<{ detail: string }>();
+    expect(rows.results.map((row) => row.detail).join("\n")).toContain(
+      `USING COVERING INDEX ${STATUS}`,
+    );
   });
 });
 
