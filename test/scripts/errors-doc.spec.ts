@@ -98,6 +98,8 @@ describe("docs/errors.md", () => {
         ...text.matchAll(/\bcode: "([a-z_]+)"/g),
         // validate.ts's `add(field, code, message)`.
         ...(file.endsWith("validate.ts") ? text.matchAll(/\badd\([^,]+, "([a-z_]+)"/g) : []),
+        // The node models' `flag(path, code, message)` and `flagTo(ctx)(path, code, message)`.
+        ...text.matchAll(/\bflag(?:To\(\w+\))?\(\s*\[[^\]]*\],\s*"([a-z_]+)"/g),
         ...[...text.matchAll(/\bcodes: \{([^}]*)\}/g)].flatMap((m) => [
           ...(m[1] ?? "").matchAll(/: "([a-z_]+)"/g),
         ]),
