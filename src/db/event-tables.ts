@@ -2,6 +2,7 @@
  * D1 tables of lifecycle events (docs/events.md): event endpoints, events, deliveries and their
  * attempts. Secrets only sealed; times are epoch milliseconds.
  */
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { workspaceRowColumns } from "./schema";
 
@@ -43,7 +44,12 @@ export const eventEndpoints = sqliteTable(
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [index("event_endpoints_workspace_created").on(t.workspaceId, t.createdAt)],
+  (t) => [
+    index("event_endpoints_workspace_created").on(t.workspaceId, t.createdAt),
+    // Failing endpoints only: a success finds a healthy endpoint absent here and reads no row
+    // (the attempt's `endRun`, docs/performance.md#counts-per-call).
+    index("event_endpoints_failing").on(t.id).where(sql`failing_since IS NOT NULL`),
+  ],
 );
 export type EventEndpoint = typeof eventEndpoints.$inferSelect;
 

@@ -8,6 +8,7 @@ import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { database } from "../db/database";
 import {
   type DeliveryAttempt,
+  type DeliveryStatus,
   deliveryAttempts,
   type EventDelivery,
   type EventEndpoint,
@@ -16,7 +17,7 @@ import {
 } from "../db/event-tables";
 import { newId } from "../platform/ids";
 import { log } from "../platform/log";
-import { type Attempt, retryDelaySeconds } from "./signing";
+import { type Attempt, RETRY_SCHEDULE_S, retryDelaySeconds } from "./signing";
 
 /** Failed attempts in a row that make an endpoint `failing`. */
 export const FAILING_AFTER = 2;
@@ -36,15 +37,16 @@ export type Recorded = {
   endedIncident: { since: number; autoRecover: boolean } | null;
 };
 
-/** The delivery as claimed: the columns that identify the claim and move it on. */
-export type ClaimedDelivery = Pick<EventDelivery, "id" | "step" | "attempts" | "claimedUntil">;
+/** The delivery as claimed: its id and the claim's end, which names the claim. */
+export type ClaimedDelivery = Pick<EventDelivery, "id" | "claimedUntil">;
 
 /**
  * Records the attempt, moves the delivery on (only if still as claimed: a resend meanwhile owns
  * it, and the attempt is then logged as a row of its own) and keeps the endpoint's run of failures
  * (docs/operations.md#incidents); a conditional update lets only one of two concurrent successes
  * learn it ended an incident. A claimed delivery is pending, and a pending one keeps no success on
- * its row (`restartDeliveries` moves it out), so a success overwrites none.
+ * its row (`restartDeliveries` moves it out), so a success overwrites none. The step and the count
+ * of attempts move on in SQL, so the claim needs not read them (docs/performance.md#counts-per-call).
  */
 export async function recordAttempt(
   env: { DB: D1Database },
@@ -55,16 +57,14 @@ export async function recordAttempt(
   retries = true,
 ): Promise<Recorded> {
   const db = database(env);
-  const step = delivery.step + 1;
-  const delay = attempt.ok || !retries ? null : retryDelaySeconds(step);
-  const status = attempt.ok ? "succeeded" : delay === null ? "failed" : "pending";
+  const failure = attempt.ok ? null : retries ? nextAttempt(now) : null;
   const move = db
     .update(eventDeliveries)
     .set({
-      status,
-      step,
-      attempts: delivery.attempts + 1,
-      nextAttemptAt: delay === null ? null : now + delay * 1000,
+      status: attempt.ok ? "succeeded" : (failure?.status ?? "failed"),
+      step: sql`${eventDeliveries.step} + 1`,
+      attempts: sql`${eventDeliveries.attempts} + 1`,
+      nextAttemptAt: failure?.at ?? null,
       updatedAt: now,
       claimedUntil: null,
       ...(attempt.ok
@@ -82,34 +82,54 @@ export async function recordAttempt(
         delivery.claimedUntil === null
           ? isNull(eventDeliveries.claimedUntil)
           : eq(eventDeliveries.claimedUntil, delivery.claimedUntil),
-        eq(eventDeliveries.attempts, delivery.attempts),
       ),
     );
-  // `changes` tells whether it moved: a RETURNING would count one more row read.
-  let moved: D1Result;
-  let endpointNow: EndpointNow[];
   if (attempt.ok) {
-    [moved, endpointNow] = await db.batch([move, endRun(db, endpoint.id)]);
+    // `changes` tells whether it moved: a RETURNING would count one more row read.
+    const [moved, , ended] = await db.batch([
+      move,
+      endRun(db, endpoint.id),
+      endedRun(db, endpoint.id),
+    ]);
     // Overtaken by a resend: the answer is still logged, as an attempt row.
     if (moved.meta.changes === 0) await insertAttempt(db, delivery.id, attempt, now);
-  } else {
-    [, moved, endpointNow] = await db.batch([
-      insertAttempt(db, delivery.id, attempt, now),
-      move,
-      countFailure(db, endpoint.id, attempt, now),
-    ]);
+    const row = ended[0]?.ended ? (JSON.parse(ended[0].ended) as EndedRun) : null;
+    return {
+      retryIn: null,
+      endedIncident:
+        row?.since === null || row?.since === undefined
+          ? null
+          : { since: row.since, autoRecover: Boolean(row.autoRecover) },
+    };
   }
+  const [, moved, endpointNow] = await db.batch([
+    insertAttempt(db, delivery.id, attempt, now),
+    move.returning({ nextAttemptAt: eventDeliveries.nextAttemptAt }),
+    countFailure(db, endpoint.id, attempt, now),
+  ]);
   const row = endpointNow[0];
-  if (!attempt.ok && row?.status === "disabled") {
+  if (row?.status === "disabled") {
     log("warn", "event_endpoint_disabled", { endpointId: endpoint.id, ...row });
   }
-  const since = attempt.ok ? row?.lastIncidentSince : null;
+  const next = moved[0]?.nextAttemptAt;
   return {
-    retryIn: moved.meta.changes === 1 ? delay : null,
-    endedIncident:
-      since === null || since === undefined
-        ? null
-        : { since, autoRecover: row?.autoRecover ?? false },
+    retryIn: next === null || next === undefined ? null : (next - now) / 1000,
+    endedIncident: null,
+  };
+}
+
+/**
+ * The delivery's status and next attempt after a failure, by its step (SQL, the row's value before
+ * the update): each step's delay of the schedule, jittered now (`retryDelaySeconds`); past the
+ * schedule, `failed` and none.
+ */
+function nextAttempt(now: number) {
+  const steps = RETRY_SCHEDULE_S.map(
+    (_, step) => sql`WHEN ${step} THEN ${now + (retryDelaySeconds(step + 1) ?? 0) * 1000}`,
+  );
+  return {
+    status: sql<DeliveryStatus>`CASE WHEN ${eventDeliveries.step} < ${RETRY_SCHEDULE_S.length} THEN 'pending' ELSE 'failed' END`,
+    at: sql<number | null>`CASE ${eventDeliveries.step} ${sql.join(steps, sql` `)} ELSE NULL END`,
   };
 }
 
@@ -178,12 +198,7 @@ export function attemptsOf(
   return all.sort((a, b) => a.at - b.at);
 }
 
-/** The endpoint as an attempt leaves it. */
-type EndpointNow = Pick<
-  EventEndpoint,
-  "status" | "failingSince" | "lastIncidentSince" | "autoRecover"
->;
-
+/** The endpoint as a failed attempt leaves it. */
 const ENDPOINT_NOW = {
   status: eventEndpoints.status,
   failingSince: eventEndpoints.failingSince,
@@ -210,10 +225,14 @@ function countFailure(db: DrizzleD1Database, endpointId: string, attempt: Attemp
 }
 
 /**
- * A success ends a run going (a healthy endpoint's row is not written); `lastIncidentSince` gets
- * its start if it had made the endpoint failing (SET reads the old row), else null.
+ * A success ends a run going; `lastIncidentSince` gets its start if it had made the endpoint
+ * failing (SET reads the old row), else null. A healthy endpoint's row is neither written nor read:
+ * the endpoint is found through the partial index of failing ones (`event_endpoints_failing`),
+ * where a healthy one has no entry (docs/performance.md#counts-per-call).
  */
 function endRun(db: DrizzleD1Database, endpointId: string) {
+  const failing = sql`(SELECT f.id FROM event_endpoints AS f INDEXED BY event_endpoints_failing
+    WHERE f.id = ${endpointId} AND f.failing_since IS NOT NULL)`;
   return db
     .update(eventEndpoints)
     .set({
@@ -222,6 +241,18 @@ function endRun(db: DrizzleD1Database, endpointId: string) {
       consecutiveFailures: 0,
       lastError: null,
     })
-    .where(and(eq(eventEndpoints.id, endpointId), isNotNull(eventEndpoints.failingSince)))
-    .returning(ENDPOINT_NOW);
+    .where(and(eq(eventEndpoints.id, failing), isNotNull(eventEndpoints.failingSince)));
+}
+
+/** The run `endRun` ended, as JSON: read only when it changed the endpoint (else nothing is read). */
+type EndedRun = { since: number | null; autoRecover: number };
+
+function endedRun(db: DrizzleD1Database, endpointId: string) {
+  return db
+    .select({
+      ended: sql<string | null>`(SELECT json_object('since', last_incident_since,
+        'autoRecover', auto_recover) FROM event_endpoints WHERE id = ${endpointId})`,
+    })
+    .from(sql`(SELECT 1)`)
+    .where(sql`changes() > 0`);
 }

@@ -47,5 +47,9 @@ export type EventData = {
   rating?: EventRating;
 };
 
-/** The queue's message: which delivery to attempt. */
-export type DeliveryMessage = { deliveryId: string };
+/**
+ * The queue's message: which delivery to attempt, with its event and endpoint, so the attempt reads
+ * those rows directly instead of through the delivery's (docs/performance.md#counts-per-call).
+ * Messages sent before the ids were carried have the delivery's id alone.
+ */
+export type DeliveryMessage = { deliveryId: string; eventId?: string; endpointId?: string };

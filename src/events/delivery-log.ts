@@ -19,7 +19,7 @@ import { attemptsOf, recordAttempt } from "./attempts";
 import { liveSecrets } from "./delivery";
 import { findEndpoint } from "./endpoints";
 import { recoverIncident, restartDeliveries } from "./incidents";
-import { enqueueDeliveries, eventBody } from "./outbox";
+import { deliveryMessage, enqueueDeliveries, eventBody } from "./outbox";
 import type { DeliveryView, ListDeliveriesQuery } from "./schemas";
 import { sendOnce } from "./signing";
 
@@ -109,7 +109,7 @@ export async function resendDelivery(
     and(eq(eventDeliveries.id, deliveryId), eq(eventDeliveries.endpointId, endpointId)),
   );
   if (!row) throw notFound("No such delivery for this endpoint.");
-  await enqueueDeliveries(env, [row.id]);
+  await enqueueDeliveries(env, [deliveryMessage(row)]);
   const [view] = await views(db, [row]);
   return view as DeliveryView;
 }
@@ -137,10 +137,7 @@ export async function recoverDeliveries(
       gte(eventDeliveries.createdAt, since),
     ),
   );
-  await enqueueDeliveries(
-    env,
-    rows.map((row) => row.id),
-  );
+  await enqueueDeliveries(env, rows.map(deliveryMessage));
   return rows.length;
 }
 

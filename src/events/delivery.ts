@@ -2,7 +2,8 @@
  * Attempting deliveries (docs/events.md#delivery): the queue consumer claims a due delivery, signs
  * and POSTs it, records the attempt and retries on the schedule; 5 days of failures disable.
  */
-import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
+import { and, eq, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { conversation } from "../conversations/conversation/client";
 import { database } from "../db/database";
 import { type EventEndpoint, eventDeliveries, type StoredEvent } from "../db/event-tables";
@@ -11,7 +12,7 @@ import { isoTime } from "../platform/ids";
 import { log } from "../platform/log";
 import { outboundPolicy } from "../platform/outbound";
 import { keyring, openSecret } from "../platform/secret-box";
-import { recordAttempt } from "./attempts";
+import { type ClaimedDelivery, recordAttempt } from "./attempts";
 import type { DeliveryMessage } from "./contract";
 import { endpointSecretAad } from "./endpoints";
 import { recoverIncident } from "./incidents";
@@ -30,7 +31,7 @@ export async function consumeDeliveries(
   await Promise.all(
     batch.messages.map(async (message) => {
       try {
-        const retryIn = await attemptDelivery(env, message.body.deliveryId);
+        const retryIn = await attemptDelivery(env, message.body);
         if (retryIn === null) message.ack();
         else message.retry({ delaySeconds: retryIn });
       } catch (error) {
@@ -76,7 +77,7 @@ async function bodyFor(
   return JSON.stringify(parsed);
 }
 
-/** The endpoint as a claim returns it: what an attempt needs (no other column is read). */
+/** The endpoint as the claim reads it: what an attempt needs (no other column is read). */
 type AttemptEndpoint = Pick<
   EventEndpoint,
   | "id"
@@ -90,55 +91,72 @@ type AttemptEndpoint = Pick<
 >;
 
 /**
- * The claim's answer: the delivery, its event and its endpoint, each read once (a subquery of
- * RETURNING reads its row where a statement of its own would look the delivery up again).
+ * What an attempt needs, read in the claim's batch only if the claim (the statement before) changed
+ * its row: `changes()` is 0 otherwise, and the row-less SELECT then reads nothing. The event and the
+ * endpoint are read by the ids the message carries (a message without them reads them through the
+ * delivery's row, one read more each).
  */
-const CLAIMED = {
-  id: eventDeliveries.id,
-  step: eventDeliveries.step,
-  attempts: eventDeliveries.attempts,
-  claimedUntil: eventDeliveries.claimedUntil,
-  event: sql<string | null>`(SELECT json_object('id', id, 'type', type, 'body', body)
-    FROM events WHERE id = event_deliveries.event_id)`,
-  endpoint: sql<string | null>`(SELECT json_object('id', id, 'workspaceId', workspace_id,
-    'url', url, 'status', status, 'includeTranscript', include_transcript,
-    'secretSealed', secret_sealed, 'previousSecretSealed', previous_secret_sealed,
-    'previousSecretExpiresAt', previous_secret_expires_at)
-    FROM event_endpoints WHERE id = event_deliveries.endpoint_id)`,
-};
+function claimedRows(db: DrizzleD1Database, message: DeliveryMessage) {
+  const ofDelivery = (column: SQL) =>
+    sql`(SELECT ${column} FROM event_deliveries WHERE id = ${message.deliveryId})`;
+  const eventId = message.eventId ?? ofDelivery(sql.raw("event_id"));
+  const endpointId = message.endpointId ?? ofDelivery(sql.raw("endpoint_id"));
+  return db
+    .select({
+      event: sql<string | null>`(SELECT json_object('id', id, 'type', type, 'body', body)
+        FROM events WHERE id = ${eventId})`,
+      endpoint: sql<string | null>`(SELECT json_object('id', id, 'workspaceId', workspace_id,
+        'url', url, 'status', status, 'includeTranscript', include_transcript,
+        'secretSealed', secret_sealed, 'previousSecretSealed', previous_secret_sealed,
+        'previousSecretExpiresAt', previous_secret_expires_at)
+        FROM event_endpoints WHERE id = ${endpointId})`,
+    })
+    .from(sql`(SELECT 1)`)
+    .where(sql`changes() > 0`);
+}
 
 /**
  * Attempts a delivery if due and still pending (a stale message does nothing); the success ending
  * an `autoRecover` endpoint's incident resends what failed in it (docs/operations.md#incidents).
+ * @param message the queue's message (a delivery id alone: one sent before messages carried ids)
  * @returns seconds until the next attempt, or null when the message is done with
  * @throws when D1, the secrets key or the conversation cannot be reached (the message is retried)
  */
 export async function attemptDelivery(
   env: AppBindings,
-  deliveryId: string,
+  message: DeliveryMessage | string,
   now = Date.now(),
   fetchImpl: typeof fetch = fetch,
 ): Promise<number | null> {
+  const carried = typeof message === "string" ? { deliveryId: message } : message;
   const db = database(env);
-  // One statement: the claim (a column in no index, so one row written) and, should it succeed,
-  // what the attempt needs.
-  const [claimed] = await db
-    .update(eventDeliveries)
-    .set({ claimedUntil: now + CLAIM_MS })
-    .where(
-      and(
-        eq(eventDeliveries.id, deliveryId),
-        eq(eventDeliveries.status, "pending"),
-        lte(eventDeliveries.nextAttemptAt, now + EARLY_MS),
-        or(isNull(eventDeliveries.claimedUntil), lte(eventDeliveries.claimedUntil, now)),
+  const claimed: ClaimedDelivery = { id: carried.deliveryId, claimedUntil: now + CLAIM_MS };
+  // One batch: the claim (a column in no index, so one row written) and, should it succeed, what
+  // the attempt needs (docs/performance.md#counts-per-call).
+  const [claim, read] = await db.batch([
+    db
+      .update(eventDeliveries)
+      .set({ claimedUntil: claimed.claimedUntil })
+      .where(
+        and(
+          eq(eventDeliveries.id, carried.deliveryId),
+          carried.eventId === undefined ? undefined : eq(eventDeliveries.eventId, carried.eventId),
+          carried.endpointId === undefined
+            ? undefined
+            : eq(eventDeliveries.endpointId, carried.endpointId),
+          eq(eventDeliveries.status, "pending"),
+          lte(eventDeliveries.nextAttemptAt, now + EARLY_MS),
+          or(isNull(eventDeliveries.claimedUntil), lte(eventDeliveries.claimedUntil, now)),
+        ),
       ),
-    )
-    .returning(CLAIMED);
-  if (!claimed) return null;
-  const event = claimed.event
-    ? (JSON.parse(claimed.event) as Pick<StoredEvent, "id" | "type" | "body">)
+    claimedRows(db, carried),
+  ]);
+  if (claim.meta.changes === 0) return null;
+  const [rows] = read;
+  const event = rows?.event
+    ? (JSON.parse(rows.event) as Pick<StoredEvent, "id" | "type" | "body">)
     : null;
-  const found = claimed.endpoint ? (JSON.parse(claimed.endpoint) as AttemptEndpoint) : null;
+  const found = rows?.endpoint ? (JSON.parse(rows.endpoint) as AttemptEndpoint) : null;
   if (!event || !found || found.status !== "enabled") {
     // A disabled endpoint gets nothing; its deliveries can be recovered once it is enabled again.
     await db

@@ -12,7 +12,7 @@ import type { AppBindings } from "../platform/env";
 import { isoTime } from "../platform/ids";
 import { log } from "../platform/log";
 import { FAILING_AFTER, moveSuccesses } from "./attempts";
-import { enqueueDeliveries } from "./outbox";
+import { deliveryMessage, enqueueDeliveries } from "./outbox";
 import { CLAIM_MS } from "./signing";
 
 /** An endpoint's health as the API shows it (docs/operations.md#incidents). */
@@ -147,10 +147,7 @@ export async function recoverIncident(
         ),
       ),
     );
-    await enqueueDeliveries(
-      env,
-      rows.map((row) => row.id),
-    );
+    await enqueueDeliveries(env, rows.map(deliveryMessage));
     log("info", "event_endpoint_recovered", {
       endpointId: endpoint.id,
       since: isoTime(since),

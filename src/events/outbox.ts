@@ -4,7 +4,7 @@
  */
 import { and, eq, isNull, lte, min, or } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import { type AnyEventType, eventDeliveries } from "../db/event-tables";
+import { type AnyEventType, type EventDelivery, eventDeliveries } from "../db/event-tables";
 import type { AppBindings } from "../platform/env";
 import { isoTime, newId } from "../platform/ids";
 import { log } from "../platform/log";
@@ -71,32 +71,39 @@ export function eventStatements(
         SELECT 'dlv_' || lower(hex(randomblob(12))), e.workspace_id, e.id, ?3, 'pending', 0, 0, ?5, ?5, ?5
         FROM event_endpoints e
         WHERE ${LISTENING} AND EXISTS (SELECT 1 FROM events WHERE id = ?3)
-        RETURNING id`,
+        RETURNING id, event_id, endpoint_id`,
       )
       .bind(...shared),
   ];
 }
 
-/** The delivery ids returned by the second statement of each `eventStatements` pair. */
-export function createdDeliveries(results: readonly D1Result[]): string[] {
+/** The deliveries returned by the second statement of each `eventStatements` pair, as messages. */
+export function createdDeliveries(results: readonly D1Result[]): DeliveryMessage[] {
   return results.flatMap((result) =>
     (result.results ?? []).flatMap((row) => {
-      const id = (row as { id?: unknown }).id;
-      return typeof id === "string" && id.startsWith("dlv_") ? [id] : [];
+      const { id, event_id, endpoint_id } = row as Record<string, unknown>;
+      return typeof id === "string" && id.startsWith("dlv_") && typeof event_id === "string"
+        ? [{ deliveryId: id, eventId: event_id, endpointId: String(endpoint_id) }]
+        : [];
     }),
   );
+}
+
+/** The message of a delivery row: its id, event and endpoint. */
+export function deliveryMessage(
+  row: Pick<EventDelivery, "id" | "eventId" | "endpointId">,
+): DeliveryMessage {
+  return { deliveryId: row.id, eventId: row.eventId, endpointId: row.endpointId };
 }
 
 /** Puts deliveries onto the queue, 100 per send; a failure is logged: the ledger relays them later. */
 export async function enqueueDeliveries(
   env: AppBindings,
-  deliveryIds: readonly string[],
+  deliveries: readonly DeliveryMessage[],
   delaySeconds = 0,
 ): Promise<void> {
-  for (let start = 0; start < deliveryIds.length; start += 100) {
-    const messages = deliveryIds
-      .slice(start, start + 100)
-      .map((deliveryId) => ({ body: { deliveryId } satisfies DeliveryMessage, delaySeconds }));
+  for (let start = 0; start < deliveries.length; start += 100) {
+    const messages = deliveries.slice(start, start + 100).map((body) => ({ body, delaySeconds }));
     try {
       await env.EVENT_DELIVERIES.sendBatch(messages);
     } catch (error) {
@@ -130,13 +137,14 @@ export async function relayStaleDeliveries(
         or(isNull(eventDeliveries.claimedUntil), lte(eventDeliveries.claimedUntil, now)),
       ),
     )
-    .returning({ id: eventDeliveries.id });
+    .returning({
+      id: eventDeliveries.id,
+      eventId: eventDeliveries.eventId,
+      endpointId: eventDeliveries.endpointId,
+    });
   if (stale.length > 0) {
     log("warn", "event_deliveries_relayed", { workspaceId, count: stale.length });
-    await enqueueDeliveries(
-      env,
-      stale.map((row) => row.id),
-    );
+    await enqueueDeliveries(env, stale.map(deliveryMessage));
   }
   const next = await db
     .select({ at: min(eventDeliveries.nextAttemptAt) })

@@ -203,7 +203,16 @@ describe("lifecycle events", () => {
     await relayStaleDeliveries(bindings, database(env), ws.workspaceId, now);
     expect(sent).toEqual([]);
     await relayStaleDeliveries(bindings, database(env), ws.workspaceId, now + 30_000);
-    expect(sent).toEqual([{ body: { deliveryId: id }, delaySeconds: 0 }]);
+    const row = await env.DB.prepare("SELECT event_id FROM event_deliveries WHERE id = ?")
+      .bind(id)
+      .first<{ event_id: string }>();
+    // The message carries the event and the endpoint, so the attempt reads them directly.
+    expect(sent).toEqual([
+      {
+        body: { deliveryId: id, eventId: row?.event_id, endpointId: receiver.endpointId },
+        delaySeconds: 0,
+      },
+    ]);
   });
 
   it("writes the event with the change or not at all: a create that fails records nothing", async () => {

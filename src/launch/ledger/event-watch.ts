@@ -84,8 +84,8 @@ export class EventWatch {
 
   /** Puts the deliveries a committed write created onto the queue, after the call has answered. */
   private relay(results: D1Result[]): void {
-    const ids = createdDeliveries(results);
-    if (ids.length > 0) this.ctx.waitUntil(enqueueDeliveries(this.env, ids));
+    const created = createdDeliveries(results);
+    if (created.length > 0) this.ctx.waitUntil(enqueueDeliveries(this.env, created));
   }
 
   /**

@@ -1,0 +1,1 @@
+CREATE INDEX `event_endpoints_failing` ON `event_endpoints` (`id`) WHERE failing_since IS NOT NULL;
