@@ -37,8 +37,12 @@ export type Recorded = {
   endedIncident: { since: number; autoRecover: boolean } | null;
 };
 
-/** The delivery as claimed: its id and the claim's end, which names the claim. */
-export type ClaimedDelivery = Pick<EventDelivery, "id" | "claimedUntil">;
+/**
+ * The delivery as claimed: its id and the claim's end, which names the claim. One attempted
+ * without a claim (a test event, `claimedUntil` null) is named by its count of attempts instead.
+ */
+export type ClaimedDelivery = Pick<EventDelivery, "id" | "claimedUntil"> &
+  Partial<Pick<EventDelivery, "attempts">>;
 
 /**
  * Records the attempt, moves the delivery on (only if still as claimed: a resend meanwhile owns
@@ -80,7 +84,10 @@ export async function recordAttempt(
       and(
         eq(eventDeliveries.id, delivery.id),
         delivery.claimedUntil === null
-          ? isNull(eventDeliveries.claimedUntil)
+          ? and(
+              isNull(eventDeliveries.claimedUntil),
+              eq(eventDeliveries.attempts, delivery.attempts ?? 0),
+            )
           : eq(eventDeliveries.claimedUntil, delivery.claimedUntil),
       ),
     );
@@ -102,10 +109,11 @@ export async function recordAttempt(
           : { since: row.since, autoRecover: Boolean(row.autoRecover) },
     };
   }
-  const [, moved, endpointNow] = await db.batch([
+  // Here the RETURNING's read is spent: a failure's next time is set in SQL, by the row's step.
+  const [, moved, , endpointNow] = await db.batch([
     insertAttempt(db, delivery.id, attempt, now),
     move.returning({ nextAttemptAt: eventDeliveries.nextAttemptAt }),
-    countFailure(db, endpoint.id, attempt, now),
+    ...countFailure(db, endpoint.id, attempt, now),
   ]);
   const row = endpointNow[0];
   if (row?.status === "disabled") {
@@ -207,21 +215,29 @@ const ENDPOINT_NOW = {
 };
 
 /**
- * A failed attempt: the run goes on (or starts now, in SQL, so attempts finishing together cannot
- * write back a stale start); 5 days of it disable the endpoint.
+ * A failed attempt, as two statements: the first starts a run (its start now, in SQL, so attempts
+ * finishing together cannot write back a stale one) and puts the endpoint into the failing index;
+ * the second, only if the first changed nothing, counts one more failure of the run going without
+ * assigning its start, so the index entry is not written again. 5 days of a run disable the
+ * endpoint (the second's RETURNING: a run that starts now cannot be 5 days old).
  */
 function countFailure(db: DrizzleD1Database, endpointId: string, attempt: Attempt, now: number) {
-  const since = sql`COALESCE(${eventEndpoints.failingSince}, ${now})`;
-  return db
-    .update(eventEndpoints)
-    .set({
-      failingSince: since,
-      consecutiveFailures: sql`${eventEndpoints.consecutiveFailures} + 1`,
-      lastError: attemptError(attempt),
-      status: sql`CASE WHEN ${since} <= ${now - DISABLE_AFTER_MS} THEN 'disabled' ELSE ${eventEndpoints.status} END`,
-    })
-    .where(eq(eventEndpoints.id, endpointId))
-    .returning(ENDPOINT_NOW);
+  const lastError = attemptError(attempt);
+  return [
+    db
+      .update(eventEndpoints)
+      .set({ failingSince: now, consecutiveFailures: 1, lastError })
+      .where(and(eq(eventEndpoints.id, endpointId), isNull(eventEndpoints.failingSince))),
+    db
+      .update(eventEndpoints)
+      .set({
+        consecutiveFailures: sql`${eventEndpoints.consecutiveFailures} + 1`,
+        lastError,
+        status: sql`CASE WHEN ${eventEndpoints.failingSince} <= ${now - DISABLE_AFTER_MS} THEN 'disabled' ELSE ${eventEndpoints.status} END`,
+      })
+      .where(and(eq(eventEndpoints.id, endpointId), sql`changes() = 0`))
+      .returning(ENDPOINT_NOW),
+  ] as const;
 }
 
 /**

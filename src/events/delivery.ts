@@ -153,10 +153,14 @@ export async function attemptDelivery(
   ]);
   if (claim.meta.changes === 0) return null;
   const [rows] = read;
-  const event = rows?.event
+  // The read returns its one row whenever the claim changed a row: none means it did not run as
+  // the claim's next statement, so the message is retried (after the claim ends) rather than the
+  // delivery failed for a missing event.
+  if (!rows) throw new Error("event delivery: the claim's read returned no row");
+  const event = rows.event
     ? (JSON.parse(rows.event) as Pick<StoredEvent, "id" | "type" | "body">)
     : null;
-  const found = rows?.endpoint ? (JSON.parse(rows.endpoint) as AttemptEndpoint) : null;
+  const found = rows.endpoint ? (JSON.parse(rows.endpoint) as AttemptEndpoint) : null;
   if (!event || !found || found.status !== "enabled") {
     // A disabled endpoint gets nothing; its deliveries can be recovered once it is enabled again.
     await db

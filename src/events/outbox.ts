@@ -82,8 +82,11 @@ export function createdDeliveries(results: readonly D1Result[]): DeliveryMessage
   return results.flatMap((result) =>
     (result.results ?? []).flatMap((row) => {
       const { id, event_id, endpoint_id } = row as Record<string, unknown>;
-      return typeof id === "string" && id.startsWith("dlv_") && typeof event_id === "string"
-        ? [{ deliveryId: id, eventId: event_id, endpointId: String(endpoint_id) }]
+      return typeof id === "string" &&
+        id.startsWith("dlv_") &&
+        typeof event_id === "string" &&
+        typeof endpoint_id === "string"
+        ? [{ deliveryId: id, eventId: event_id, endpointId: endpoint_id }]
         : [];
     }),
   );

@@ -2,12 +2,15 @@
  * An attempt's claim and its record (docs/events.md#delivery, docs/operations.md#incidents): the
  * queue's message carries the delivery's event and endpoint, so the claim reads them directly; a
  * message without them (sent before they were carried) is attempted the same way; one whose ids
- * are not its delivery's sends nothing; a success ends a run of failures even one that began while
- * it was under way.
+ * are not its delivery's sends nothing; a test event's answer, attempted without a claim, overwrites
+ * no attempt made meanwhile; a success ends a run of failures even one that began while it was under
+ * way.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { attemptDelivery } from "../../src/events/delivery";
+import { resendDelivery, sendTestEvent } from "../../src/events/delivery-log";
+import type { AppBindings } from "../../src/platform/env";
 import { call, expectJson, seedWorkspace } from "../helpers/api";
 import { answering, pendingDelivery, registerReceiver } from "../helpers/events";
 
@@ -76,6 +79,39 @@ describe("an attempt's claim", () => {
     expect(second).toBeGreaterThanOrEqual(270);
     expect(second).toBeLessThanOrEqual(330);
     expect(await row(id)).toMatchObject({ status: "pending", attempts: 2, claimed_until: null });
+  });
+});
+
+describe("a test event", () => {
+  it("overwrites no attempt a resend made while it waited: its answer is an attempt row", async () => {
+    const ws = await seedWorkspace();
+    const { endpointId } = await registerReceiver(ws);
+    // The resend's queue message is not consumed: the test attempts the delivery itself.
+    const quiet = {
+      ...env,
+      EVENT_DELIVERIES: { sendBatch: async () => {} },
+    } as never as AppBindings;
+    const now = Date.now();
+    let deliveryId = "";
+    const resentMeanwhile = (async (input: RequestInfo, init?: RequestInit) => {
+      const eventId = new Request(input, init).headers.get("webhook-id");
+      const found = await env.DB.prepare("SELECT id FROM event_deliveries WHERE event_id = ?")
+        .bind(eventId)
+        .first<{ id: string }>();
+      deliveryId = found?.id ?? "";
+      await resendDelivery(quiet, ws.workspaceId, endpointId, deliveryId, now);
+      await attemptDelivery(env, deliveryId, now, answering(200).fetchImpl);
+      return new Response("", { status: 500 });
+    }) as typeof fetch;
+    await sendTestEvent(quiet, ws.workspaceId, endpointId, now, resentMeanwhile);
+    // The resend's success stays on its row; the test's 500 is logged beside it.
+    expect(await row(deliveryId)).toMatchObject({ status: "succeeded", attempts: 1 });
+    const logged = await env.DB.prepare(
+      "SELECT response_status FROM delivery_attempts WHERE delivery_id = ?",
+    )
+      .bind(deliveryId)
+      .all();
+    expect(logged.results).toEqual([{ response_status: 500 }]);
   });
 });
 
