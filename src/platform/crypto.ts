@@ -27,10 +27,16 @@ export function bytesToHex(bytes: Uint8Array): string {
   return hex;
 }
 
+/** Bytes turned into characters per `fromCharCode` call: far below any engine's argument limit. */
+const CHARS_PER_CALL = 8192;
+
 /** Standard base64 (with padding) of the bytes. */
 export function bytesToBase64(bytes: Uint8Array): string {
+  // A call per chunk, not per byte: sealed records and bodies are encoded on every webhook call.
   let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
+  for (let i = 0; i < bytes.length; i += CHARS_PER_CALL) {
+    binary += String.fromCharCode.apply(null, bytes.subarray(i, i + CHARS_PER_CALL) as never);
+  }
   return btoa(binary);
 }
 
