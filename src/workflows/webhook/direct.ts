@@ -38,19 +38,28 @@ async function serve(
   target: { workspace: string; workflow: string; node: string; requestId: string },
 ): Promise<Response> {
   // In the order the app sets them: its request id, the route's, the answer's, then the sandbox.
-  const headers = new Headers({ "x-request-id": target.requestId });
+  const requestId = { "x-request-id": target.requestId };
+  let headers: Headers | undefined;
   try {
     const answer = webhookAnswer(await receiveWebhook(env, request, target), env, request.url);
+    if (!("error" in answer || "reply" in answer)) {
+      // The usual answer: names of our own, each once, so a plain record makes the same headers.
+      const own = {
+        ...requestId,
+        ...answer.headers,
+        "content-type": "application/json",
+        [SANDBOX_HEADER.name]: SANDBOX_HEADER.value,
+      };
+      return new Response(JSON.stringify(answer.json), { status: answer.status, headers: own });
+    }
+    headers = new Headers(requestId);
     for (const name in answer.headers) headers.set(name, answer.headers[name] as string);
     if ("error" in answer) throw answer.error;
-    if ("reply" in answer) {
-      const { status, headers: own, body } = answer.reply;
-      for (const name in own) headers.set(name, own[name] as string);
-      return sandboxed(body, status, headers);
-    }
-    headers.set("content-type", "application/json");
-    return sandboxed(JSON.stringify(answer.json), answer.status, headers);
+    const { status, headers: own, body } = answer.reply;
+    for (const name in own) headers.set(name, own[name] as string);
+    return sandboxed(body, status, headers);
   } catch (error) {
+    headers ??= new Headers(requestId);
     const failed = errorAnswer(error, target.requestId, request);
     for (const name in failed.headers) headers.set(name, failed.headers[name] as string);
     headers.set("content-type", "application/json");
