@@ -1,7 +1,7 @@
 /**
  * agent-edge Worker entry: HTTP through the app that serves the path (src/routes.ts), a link's
- * look-up and revocation directly (src/launch/direct-routes.ts), the queue's deliveries, and the
- * Durable Object classes.
+ * look-up and revocation and a webhook call directly (src/launch/direct-routes.ts,
+ * src/workflows/webhook/direct.ts), the queue's deliveries, and the Durable Object classes.
  */
 
 import { ANALYSES_QUEUE, type AnalysisJob, consumeAnalyses } from "./conversations/analysis";
@@ -10,6 +10,7 @@ import { consumeDeliveries } from "./events/delivery";
 import { directLaunch } from "./launch/direct-routes";
 import type { AppBindings } from "./platform/env";
 import { appFor } from "./routes";
+import { directWebhook } from "./workflows/webhook/direct";
 
 export { Conversation } from "./conversations/conversation/object";
 export { LinkLedger } from "./launch/ledger/object";
@@ -23,6 +24,7 @@ export { MaintenanceJob } from "./workspace/jobs/object";
 export default {
   fetch: (request: Request, env: AppBindings, ctx?: ExecutionContext) =>
     directLaunch(request, env, ctx, () => appFor(request).fetch(request, env, ctx)) ??
+    directWebhook(request, env) ??
     appFor(request).fetch(request, env, ctx),
   queue: (batch: MessageBatch<unknown>, env: AppBindings) =>
     batch.queue === ANALYSES_QUEUE

@@ -4,6 +4,7 @@ import {
   crc32,
   generateChecksummedSecret,
   hasValidChecksum,
+  randomBase62,
   randomBase64Url,
   sha256Hex,
 } from "../../src/platform/crypto";
@@ -38,6 +39,18 @@ describe("crypto helpers", () => {
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(randomBase64Url(32)).not.toBe(token);
     expect(newId("lnk")).toMatch(/^lnk_[0-9A-Za-z]{22}$/);
+  });
+
+  it("draws base62 evenly and never twice the same, across refills of its random pool", () => {
+    // 62,000 characters take about 64,000 bytes: the 4,096-byte pool refills about 16 times.
+    const ids = Array.from({ length: 2_000 }, () => randomBase62(31));
+    expect(new Set(ids).size).toBe(ids.length);
+    const counts = new Map<string, number>();
+    for (const char of ids.join("")) counts.set(char, (counts.get(char) ?? 0) + 1);
+    expect(counts.size).toBe(62);
+    // 1,000 expected each; a biased or repeating draw strays far past these bounds.
+    for (const count of counts.values()) expect(count).toBeGreaterThan(820);
+    for (const count of counts.values()) expect(count).toBeLessThan(1_180);
   });
 
   it("compares secrets by content, whatever their lengths", () => {

@@ -257,11 +257,16 @@ describe("webhookHeaders and webhookQueryParams", () => {
     // The one header that iteration yields once per value.
     headers.append("Set-Cookie", "a=1");
     headers.append("Set-Cookie", "b=2");
-    expect(webhookHeaders(headers)).toEqual({
+    headers.append("__proto__", "x");
+    const out = webhookHeaders(headers);
+    expect(out).toEqual({
       "x-github-event": "push",
       accept: "text/html, application/json",
       "set-cookie": "a=1, b=2",
+      ["__proto__"]: "x",
     });
+    // A header named like the prototype's accessor is data, not a prototype.
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
   });
 
   it("gives query parameters as strings, repeated names as arrays", () => {

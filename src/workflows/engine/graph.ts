@@ -29,8 +29,31 @@ export function ancestorsOf(key: string, previous: Map<string, string[]>): Set<s
   return found;
 }
 
-/** Nodes reachable from the trigger in topological order; ties go to the earlier node. */
+/**
+ * Orders by trigger, per definition object: every call of a workflow starts with the same order
+ * (the runner keeps one definition object per version), and no one changes an order once made.
+ */
+const orders = new WeakMap<WorkflowDefinition, Map<string, readonly string[]>>();
+
+/**
+ * Nodes reachable from the trigger in topological order; ties go to the earlier node. The array
+ * is shared by every execution of the definition from that trigger: read it, never change it.
+ */
 export function executionOrder(definition: WorkflowDefinition, triggerKey: string): string[] {
+  let byTrigger = orders.get(definition);
+  if (!byTrigger) {
+    byTrigger = new Map();
+    orders.set(definition, byTrigger);
+  }
+  let order = byTrigger.get(triggerKey);
+  if (!order) {
+    order = Object.freeze(orderFrom(definition, triggerKey));
+    byTrigger.set(triggerKey, order);
+  }
+  return order as string[];
+}
+
+function orderFrom(definition: WorkflowDefinition, triggerKey: string): string[] {
   const reachable = new Set([triggerKey]);
   for (const key of reachable) {
     for (const { from, to } of definition.connections) if (from === key) reachable.add(to);

@@ -39,24 +39,49 @@ function child(value: JsonValue | undefined, segment: string): JsonValue | undef
 
 /** The value a template path points at, or undefined when any step is missing. */
 function lookup(path: string, scope: TemplateScope): JsonValue | undefined {
-  const [head = "", ...rest] = path.split(".");
+  return lookupSegments(path.split("."), scope);
+}
+
+function lookupSegments(segments: readonly string[], scope: TemplateScope): JsonValue | undefined {
+  const head = segments[0] ?? "";
   if (head === "secrets") {
-    const [name] = rest;
-    return rest.length === 1 && name !== undefined ? child(scope.secrets, name) : undefined;
+    const name = segments[1];
+    return segments.length === 2 && name !== undefined ? child(scope.secrets, name) : undefined;
   }
   let current = child(scope.outputs, head);
-  for (const segment of rest) {
+  for (let i = 1; i < segments.length; i++) {
     if (current === undefined) return undefined;
-    current = child(current, segment);
+    current = child(current, segments[i] as string);
   }
   return current;
 }
 
+/** Settings' texts whose whole-template check is kept, and their longest; the map starts over past it. */
+const CACHED_TEXTS = 1_000;
+const CACHED_TEXT_CHARS = 200;
+/**
+ * By text: the path of a text that is one template, split on ".", or null. Every call of a
+ * workflow resolves the same settings' texts, and a text's answer never changes.
+ */
+const wholePaths = new Map<string, readonly string[] | null>();
+
+function wholePath(text: string): readonly string[] | null {
+  let path = wholePaths.get(text);
+  if (path === undefined) {
+    const whole = WHOLE_TEMPLATE.exec(text);
+    path = whole?.[1] === undefined ? null : Object.freeze(whole[1].split("."));
+    if (text.length > CACHED_TEXT_CHARS) return path;
+    if (wholePaths.size >= CACHED_TEXTS) wholePaths.clear();
+    wholePaths.set(text, path);
+  }
+  return path;
+}
+
 function resolveString(text: string, scope: TemplateScope): JsonValue {
   if (!text.includes("{{")) return text;
-  const whole = WHOLE_TEMPLATE.exec(text);
-  if (whole?.[1] !== undefined) {
-    const value = lookup(whole[1], scope);
+  const whole = wholePath(text);
+  if (whole !== null) {
+    const value = lookupSegments(whole, scope);
     return value === undefined ? "" : value;
   }
   return text.replace(TEMPLATE, (_match, path: string) => valueAsText(lookup(path, scope)));

@@ -10,19 +10,32 @@ export type HeldOutcome<T> = T | { kind: "timeout"; executionId: string };
 export class HeldCallers<T> {
   private readonly callers = new Map<string, Set<(outcome: HeldOutcome<T>) => void>>();
 
-  /** Resolves with the execution's outcome, or with `timeout` after `timeoutMs`. */
+  /**
+   * Resolves with the execution's outcome, or with `timeout` after `timeoutMs`. The timer is set
+   * once the current task is done, for what is left of the wait: most executions of a lastNode
+   * call finish in the task that holds the caller, and a timer set and cleared for each of those
+   * cost the call more than its own bookkeeping.
+   */
   wait(executionId: string, timeoutMs: number): Promise<HeldOutcome<T>> {
     return new Promise((resolve) => {
       const waiting = this.callers.get(executionId) ?? new Set();
       this.callers.set(executionId, waiting);
+      const deadline = Date.now() + timeoutMs;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let answered = false;
       const done = (outcome: HeldOutcome<T>) => {
-        clearTimeout(timer);
+        answered = true;
+        if (timer !== undefined) clearTimeout(timer);
         waiting.delete(done);
         if (waiting.size === 0) this.callers.delete(executionId);
         resolve(outcome);
       };
-      const timer = setTimeout(() => done({ kind: "timeout", executionId }), timeoutMs);
       waiting.add(done);
+      queueMicrotask(() => {
+        if (answered) return;
+        const left = Math.max(0, deadline - Date.now());
+        timer = setTimeout(() => done({ kind: "timeout", executionId }), left);
+      });
     });
   }
 

@@ -96,7 +96,8 @@ async function readInput(
   const output = {
     body: parsed.body,
     headers,
-    queryParams: webhookQueryParams(new URL(request.url)),
+    // No `?`, no parameters: the URL is parsed only for a query.
+    queryParams: request.url.includes("?") ? webhookQueryParams(new URL(request.url)) : {},
     method: request.method,
     ...(parsed.rawBody !== undefined ? { rawBody: parsed.rawBody } : {}),
   };

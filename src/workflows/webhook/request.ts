@@ -109,13 +109,11 @@ export async function parseWebhookBody(
 
 /** Headers as `{lower-case name: value}`; a repeated header's values joined by ", " as `get` does. */
 export function webhookHeaders(headers: Headers): Record<string, string> {
-  const out = new Map<string, string>();
-  // Iteration yields each set-cookie apart (every other name once, joined): join them as `get` does.
-  for (const [name, value] of headers) {
-    const previous = out.get(name);
-    out.set(name, previous === undefined ? value : `${previous}, ${value}`);
-  }
-  return Object.fromEntries(out);
+  // Own properties (a `__proto__` header stays data). Iteration yields every name once, joined,
+  // but each set-cookie apart: those are joined as `get` does.
+  const out: Record<string, string> = Object.fromEntries(headers);
+  if (Object.hasOwn(out, "set-cookie")) out["set-cookie"] = headers.getSetCookie().join(", ");
+  return out;
 }
 
 /** Query parameters as strings, in order; a repeated name becomes an array. */

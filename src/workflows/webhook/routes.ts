@@ -11,36 +11,28 @@ import { createRouter } from "../../platform/app";
 import { readCredential } from "../../platform/bearer";
 import { ApiError } from "../../platform/errors";
 import { answers, errorResponses, jsonResponse } from "../../platform/openapi";
-import { appUrl } from "../../platform/origins";
 import { workflowShards } from "../definitions/lookups";
 import { runnerIfEver } from "../runner/client";
 import { runnerOfToken } from "../runner/result-tokens";
-import { encodeReply, type Reply } from "./http-answer";
+import { SANDBOX_HEADER, webhookAnswer, workflowFailed } from "./answer";
+import { encodeReply } from "./http-answer";
 import { captureWebhook, receiveWebhook, type WebhookTarget } from "./receive";
 import { refused } from "./refusals";
 
 export const webhooksRouter = createRouter();
 
-// Replies are the workflow's, served on the dashboard's origin: they may never run script there
-// (docs/security.md#webhook-replies).
 const sandboxed = createMiddleware(async (c, next) => {
   await next();
-  c.res.headers.set("content-security-policy", "sandbox");
+  c.res.headers.set(SANDBOX_HEADER.name, SANDBOX_HEADER.value);
 });
 webhooksRouter.use("/webhooks/*", sandboxed);
 webhooksRouter.use("/webhook-test/*", sandboxed);
 
-/** 500 workflow_failed of a lastNode or responseNode execution, naming it and its failed node. */
-function workflowFailed(executionId: string, nodeKey: string | null): ApiError {
-  return new ApiError(500, "workflow_failed", `The workflow failed at node "${nodeKey}".`, {
-    details: [{ executionId, node: nodeKey }],
-    executionId,
-  });
-}
-
 /** A node's own reply (an immediate webhook's, a respond node's), as `encodeReply` makes it. */
-function replyWith(c: Context, reply: Reply): Response {
-  const { status, headers, body } = encodeReply(reply);
+function replyWith(
+  c: Context,
+  { status, headers, body }: ReturnType<typeof encodeReply>,
+): Response {
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
   return body === null
     ? c.body(null, status as StatusCode)
@@ -78,7 +70,7 @@ webhooksRouter.get("/webhooks/results/:executionId", async (c) => {
     case "succeeded":
       return c.json(state.output ?? null, 200);
     case "responded":
-      return replyWith(c, state.reply);
+      return replyWith(c, encodeReply(state.reply));
     case "failed":
       throw workflowFailed(state.executionId, state.nodeKey);
   }
@@ -108,58 +100,11 @@ webhooksRouter.all("/webhook-test/:workspace/:workflow/:node", async (c) => {
 
 webhooksRouter.all("/webhooks/:workspace/:workflow/:node", async (c) => {
   const received = await receiveWebhook(c.env, c.req.raw, targetOf(c));
-  // A repeated delivery gets the first call's answer (docs/webhooks.md#deduplication).
-  if (received.kind === "deduplicated") c.header("x-deduplicated", "true");
-  const outcome = received.kind === "deduplicated" ? received.first : received;
-  if ("executionId" in outcome) c.header("x-execution-id", outcome.executionId);
-  switch (outcome.kind) {
-    case "invalid_signature":
-      // Why is logged by the runner, never told: it would help whoever forged the call.
-      throw new ApiError(401, "invalid_signature", "The request's signature did not verify.");
-    case "accepted":
-      if (outcome.queued) c.header("x-execution-status", "queued");
-      if (outcome.debounced) c.header("x-debounced", "true");
-      return outcome.reply
-        ? replyWith(c, outcome.reply)
-        : c.json({ success: true, executionId: outcome.executionId }, 200);
-    case "succeeded":
-      return c.json(outcome.output ?? null, 200);
-    case "responded":
-      return replyWith(c, outcome.reply);
-    case "failed":
-      throw workflowFailed(outcome.executionId, outcome.nodeKey);
-    case "timeout": {
-      const { executionId, resultToken } = outcome;
-      const resultUrl = `${appUrl(c.env, c.req.url)}/webhooks/results/${executionId}`;
-      throw new ApiError(
-        504,
-        "workflow_timeout",
-        "The workflow did not finish in time; it goes on and is recorded.",
-        {
-          details: [{ executionId }],
-          executionId,
-          ...(resultToken ? { resultUrl, resultToken, headers: { location: resultUrl } } : {}),
-        },
-      );
-    }
-    case "not_found":
-    case "method_not_allowed":
-    case "bad_body":
-    case "queue_full":
-    case "handshake_refused":
-      throw refused(outcome);
-    case "handshake":
-      return replyWith(c, outcome.reply);
-    case "rate_limited":
-      throw new ApiError(
-        429,
-        "rate_limited",
-        `More than ${outcome.limit} requests per minute to this webhook.`,
-        {
-          headers: { "retry-after": String(outcome.retryAfterSeconds) },
-        },
-      );
-  }
+  const answer = webhookAnswer(received, c.env, c.req.url);
+  for (const [name, value] of Object.entries(answer.headers)) c.header(name, value);
+  if ("error" in answer) throw answer.error;
+  if ("reply" in answer) return replyWith(c, answer.reply);
+  return c.json(answer.json, answer.status);
 });
 
 // Documented once in the OpenAPI document; the route itself takes every method.

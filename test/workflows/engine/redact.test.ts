@@ -1,5 +1,10 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { redactedJson, redactSecrets } from "../../../src/workflows/engine/redact";
+import {
+  redactedJson,
+  redactSecrets,
+  secretsForRedaction,
+} from "../../../src/workflows/engine/redact";
 
 describe("redactSecrets", () => {
   it("replaces secrets in nested string values and leaves keys and other values", () => {
@@ -45,5 +50,39 @@ describe("redactedJson", () => {
     );
     expect(redactedJson(value, ["tok_123"])).toContain('"b":"[redacted]"');
     expect(redactedJson(value, [])).toBe(JSON.stringify(value));
+  });
+
+  it("equals the copy's JSON for any value and secrets, escaped characters and surrogates included", () => {
+    // Few characters, so secrets occur often: JSON escapes ("\\, \n), a pair and its halves.
+    const unit = fc.constantFrom(
+      "a",
+      "b",
+      '"',
+      "\\",
+      "\n",
+      "\u0001",
+      "é",
+      "\ud83d",
+      "\ude00",
+      "😀",
+    );
+    const text = fc.array(unit, { maxLength: 6 }).map((units) => units.join(""));
+    const { value } = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: "small" },
+        text,
+        fc.integer(),
+        fc.constant(null),
+        fc.array(tie("value"), { maxLength: 3 }),
+        fc.dictionary(text, tie("value"), { maxKeys: 3 }),
+      ),
+    }));
+    fc.assert(
+      fc.property(value, fc.array(text, { maxLength: 3 }), (json, secrets) => {
+        const expected = JSON.stringify(redactSecrets(json, secrets));
+        expect(redactedJson(json, secretsForRedaction(secrets))).toBe(expected);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
