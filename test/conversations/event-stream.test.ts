@@ -6,7 +6,10 @@
 import { APIError } from "openai/core/error";
 import { Stream } from "openai/core/streaming";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { AgentBrain } from "../../src/conversations/brains";
 import { readEventStream } from "../../src/conversations/brains/event-stream";
+import type { ConversationContext } from "../../src/conversations/conversation/contract";
+import { replyWithin } from "../../src/conversations/conversation/replies";
 
 const encoder = new TextEncoder();
 
@@ -143,5 +146,55 @@ describe("readEventStream, as openai's Stream reads the same bytes", () => {
     );
     expect(items).toEqual([JSON.parse(chunk("a"))]);
     await expect.poll(() => cancelled).toBe(true);
+  });
+
+  it("a stream that fails is cancelled, not read on", async () => {
+    let cancelled = false;
+    let pulls = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulls++;
+        if (pulls === 1) controller.enqueue(encoder.encode("data: {nope\n\n"));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const read = readEventStream(stream, undefined, new AbortController().signal, true, () => {});
+    await expect(read).rejects.toBeInstanceOf(SyntaxError);
+    expect(cancelled).toBe(true);
+  });
+});
+
+describe("replyWithin's abort", () => {
+  /** A brain that keeps the signal it was given and answers, fails, or never answers. */
+  const brain = (answer: "whole" | "fail" | "never", signals: AbortSignal[]): AgentBrain => ({
+    kind: "openai",
+    analyze: async () => ({}),
+    reply: (_context, _history, onDelta, signal) => {
+      signals.push(signal);
+      onDelta("Hi");
+      if (answer === "whole") return Promise.resolve({ text: "Hi", end: false });
+      if (answer === "fail") return Promise.reject(new Error("cut"));
+      return new Promise(() => {});
+    },
+  });
+  const context = {} as ConversationContext;
+
+  it("leaves a brain that answered whole alone, and aborts one that failed or ran out of time", async () => {
+    const signals: AbortSignal[] = [];
+    expect(await replyWithin(brain("whole", signals), context, [], 1_000)).toMatchObject({
+      ok: true,
+    });
+    expect(await replyWithin(brain("fail", signals), context, [], 1_000)).toMatchObject({
+      ok: false,
+      reason: "failed",
+    });
+    expect(await replyWithin(brain("never", signals), context, [], 10)).toMatchObject({
+      ok: false,
+      reason: "timeout",
+      partial: "Hi",
+    });
+    expect(signals.map((signal) => signal.aborted)).toEqual([false, true, true]);
   });
 });

@@ -126,11 +126,14 @@ export async function readEventStream(
     }
   } catch (error) {
     if (isAbort(error, signal)) return;
+    // A failed stream is not read on (the package's stream cancelled it too).
+    cancel();
     throw error;
   } finally {
     if (cancelOnAbort) signal.removeEventListener("abort", cancel);
-    // After `[DONE]` only the body's end is due: read on after the reply (a body that has ended
-    // costs nothing more), and cancel whatever still comes (the deadline's abort ends a wait).
+    // After `[DONE]` only the body's end is due: it is read after the reply (a body that has ended
+    // costs nothing more; cancelling one, or aborting its request, cost a twentieth of a chat
+    // round trip), and whatever still comes cancels the body.
     if (ended) void drain(reader);
   }
 }
