@@ -1,6 +1,6 @@
 /** The LinkLedger's write-through cache of link rows (docs/architecture.md#link-ledger). */
 import type { Link, NewLink } from "../../db/schema";
-import { effectiveStatus, toLaunch } from "../links";
+import { toLaunch } from "../links";
 import type { LedgerResult } from "./contract";
 
 /** A bounded write-through cache of link rows by id (oldest dropped first). */
@@ -52,21 +52,7 @@ export function toRow(link: NewLink): Link {
   };
 }
 
-/**
- * The JSON text of each row's view, made once per row and status: a row is never changed in place
- * (every write replaces or drops it), and its view changes with `now` only when a pending link
- * expires. Entries go with their rows.
- */
-const views = new WeakMap<Link, { status: string; json: string }>();
-
 /** A found link's look-up view at `now` as the answer's JSON text (docs/api/launch.md#operations). */
 export function launchView(found: LedgerResult<Link>, now: number): LedgerResult<string> {
-  if (!found.ok) return found;
-  const link = found.value;
-  const status = effectiveStatus(link, now);
-  const known = views.get(link);
-  if (known?.status === status) return { ok: true, value: known.json };
-  const json = JSON.stringify(toLaunch(link, now));
-  views.set(link, { status, json });
-  return { ok: true, value: json };
+  return found.ok ? { ok: true, value: JSON.stringify(toLaunch(found.value, now)) } : found;
 }
