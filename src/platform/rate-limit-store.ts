@@ -11,11 +11,6 @@ const PREFIX = "rl/";
 const PRUNE_EVERY = 1024;
 /** Accepted calls gather this long (ms) before their write (docs/performance.md). */
 const WRITE_BATCH_MS = 10;
-/**
- * Writes start at least this far apart (ms): under load, calls gather longer instead, since each
- * write's commit cost more than a look-up's own work (docs/performance.md#look-up-and-revoke-without-the-app).
- */
-const WRITE_SPACING_MS = 100;
 /** An entry name's time: epoch ms padded to 15 digits, so names sort by time. */
 export const pad = (ms: number) => String(ms).padStart(15, "0");
 
@@ -50,8 +45,6 @@ export class RateLimitStore {
   private readonly commit = new GroupCommit(() => this.write());
   private sequence = 0;
   private acceptedSincePrune = 0;
-  /** When the last write started (epoch ms). */
-  private wroteAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -117,18 +110,14 @@ export class RateLimitStore {
     const pending = this.unsaved.get(keyId);
     if (pending) pending.push(at);
     else this.unsaved.set(keyId, [at]);
-    // Every call of a batch shares its write; the object is kept alive for it once. A lone call
-    // is written within WRITE_BATCH_MS; calls coming on each other's heels, WRITE_SPACING_MS after
-    // the last write at most.
-    const due = Math.max(WRITE_BATCH_MS, this.wroteAt + WRITE_SPACING_MS - at);
-    const written = this.commit.request(due);
+    // Every call of a batch shares its write; the object is kept alive for it once.
+    const written = this.commit.request(WRITE_BATCH_MS);
     if (first) this.waitUntil(written);
   }
 
   /** Writes every call accepted since the last write, one entry per key. */
   private async write(): Promise<void> {
     if (this.unsaved.size === 0) return;
-    this.wroteAt = Date.now();
     const entries: Record<string, number[]> = {};
     for (const [keyId, times] of this.unsaved) {
       const newest = times[times.length - 1] ?? 0;
