@@ -7,7 +7,7 @@ import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { WidgetKeyPrincipal } from "../auth";
 import { compiledRead } from "../db/compiled";
 import { agents, channels, type Link, links, type ParameterDefinition } from "../db/schema";
-import type { Refusal } from "./ledger/contract";
+import type { LedgerResult, Refusal } from "./ledger/contract";
 import { parameterProblems } from "./parameters";
 
 /**
@@ -16,6 +16,14 @@ import { parameterProblems } from "./parameters";
  * the management API, docs/api/manage.md#links).
  */
 export type LinkScope = Pick<WidgetKeyPrincipal, "workspaceId" | "flowIds">;
+
+/** The link as the scope may see it: 404 not_found outside its workspace, 403 forbidden_flow. */
+export function linkInScope(scope: LinkScope, link: Link | undefined): LedgerResult<Link> {
+  if (!link || link.workspaceId !== scope.workspaceId)
+    return { ok: false, refusal: LINK_NOT_FOUND };
+  const refusal = refuseFlow(scope, link.flowId);
+  return refusal ? { ok: false, refusal } : { ok: true, value: link };
+}
 
 /** 403 forbidden_flow when the key is limited to other agents; null when allowed. */
 export function refuseFlow(key: Pick<LinkScope, "flowIds">, flowId: string): Refusal | null {

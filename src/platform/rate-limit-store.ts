@@ -53,8 +53,28 @@ export class RateLimitStore {
 
   /** Counts one call of `keyId` if fewer than `limit` were accepted in the last `windowMs`. */
   async attempt(keyId: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
+    const loaded = this.attemptLoaded(keyId, limit, windowMs);
+    if (loaded) return loaded;
     const now = Date.now();
-    const log = this.logs.get(keyId) ?? (await this.load(keyId, now, windowMs));
+    return this.decide(keyId, await this.load(keyId, now, windowMs), now, limit, windowMs);
+  }
+
+  /**
+   * `attempt` without awaiting, when the key's log is in memory (every call after its first):
+   * undefined, and nothing counted, when it is not.
+   */
+  attemptLoaded(keyId: string, limit: number, windowMs: number): RateLimitDecision | undefined {
+    const log = this.logs.get(keyId);
+    return log && this.decide(keyId, log, Date.now(), limit, windowMs);
+  }
+
+  private decide(
+    keyId: string,
+    log: SlidingWindowLog,
+    now: number,
+    limit: number,
+    windowMs: number,
+  ): RateLimitDecision {
     const { evictedBefore, ...decision } = log.attempt(now, limit, windowMs);
     if (!decision.allowed) return decision;
     this.save(keyId, now);

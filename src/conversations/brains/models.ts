@@ -1,9 +1,9 @@
 /**
  * Streaming model brains (docs/api/conversations.md#replies): Workers AI and any OpenAI-compatible
- * endpoint, decoded by `openai`'s `Stream`; the POST is ours (why: docs/architecture.md#conversation).
+ * endpoint, their server-sent events read by `readEventStream` as `openai`'s `Stream` reads them;
+ * errors are the package's `APIError`, and the POST is ours (why: docs/architecture.md#conversation).
  */
-import { APIError } from "openai/core/error";
-import { Stream } from "openai/core/streaming";
+import { APIError, OpenAIError } from "openai/core/error";
 import type {
   ChatCompletion,
   ChatCompletionChunk,
@@ -12,34 +12,40 @@ import type {
 import type { AiRunner } from "../../platform/env";
 import type { ConversationContext } from "../conversation/contract";
 import { analysisJsonSchema, analysisMessages, parseAnalysis } from "./analysis-prompt";
+import { readEventStream } from "./event-stream";
 import { type ChatMessage, chatMessages } from "./prompt";
-import { streamReply } from "./stream-reply";
+import { ReplyText } from "./stream-reply";
 import type { AgentBrain, AnalysisRequest, RawAnalysis } from "./types";
 
 /** Workers AI model used when the agent names none. */
 export const DEFAULT_MODEL = "@cf/meta/llama-3.1-8b-instruct";
 
 /**
- * A brain whose replies stream from a model: `stream` gives the reply's text pieces, `reply` turns
- * them into the reply (`streamReply`), the request aborted with `signal`.
+ * A brain whose replies stream from a model: `stream` hands the reply's text pieces over as they
+ * come, `reply` turns them into the reply (`ReplyText`), the request aborted with `signal`.
  */
 abstract class StreamingBrain {
   readonly reply: AgentBrain["reply"] = async (context, history, onDelta, signal) => {
     const messages = chatMessages(context, history);
-    const pieces = await this.stream({ context, messages, controller: abortWith(signal) });
-    return streamReply(pieces, onDelta);
+    const reply = new ReplyText(onDelta);
+    await this.stream({ context, messages, signal }, (piece) => reply.push(piece));
+    return reply.finish();
   };
 
-  /** The reply's text pieces, from a request that `controller` aborts. */
-  protected abstract stream(call: StreamCall): Promise<AsyncIterable<string>>;
+  /** Streams the reply's text pieces to `piece`, from a request that `signal` aborts. */
+  protected abstract stream(call: StreamCall, piece: (text: string) => void): Promise<void>;
 }
 
 /** What a streaming brain's `stream` is given: the conversation, its messages, the abort. */
-type StreamCall = {
-  context: ConversationContext;
-  messages: ChatMessage[];
-  controller: AbortController;
-};
+type StreamCall = { context: ConversationContext; messages: ChatMessage[]; signal: AbortSignal };
+
+/** Hands `text(item)` to `piece` when it is a string. */
+const pieces =
+  <T>(text: (item: T) => unknown, piece: (text: string) => void) =>
+  (item: unknown) => {
+    const found = text(item as T);
+    if (typeof found === "string") piece(found);
+  };
 
 /** Replies through Workers AI: the agent's model, streamed. */
 export class WorkersAiBrain extends StreamingBrain implements AgentBrain {
@@ -49,12 +55,13 @@ export class WorkersAiBrain extends StreamingBrain implements AgentBrain {
     super();
   }
 
-  protected async stream({ context, messages, controller }: StreamCall) {
+  protected async stream({ context, messages, signal }: StreamCall, piece: (t: string) => void) {
     const model = context.agent.model ?? DEFAULT_MODEL;
     const body = await this.ai.run(model, { messages, stream: true });
     if (!(body instanceof ReadableStream)) throw new Error(`${model} did not stream its reply`);
-    const events = Stream.fromSSEResponse<{ response?: unknown }>(new Response(body), controller);
-    return pieces(events, (event) => event.response);
+    // The binding takes no signal: the abort cancels the body.
+    const each = pieces((event: { response?: unknown }) => event.response, piece);
+    await readEventStream(body, undefined, signal, true, each);
   }
 
   /** One call in Workers AI's JSON mode (`response_format` with the fields' JSON schema). */
@@ -80,15 +87,17 @@ export class OpenAiCompatibleBrain extends StreamingBrain implements AgentBrain 
     super();
   }
 
-  protected async stream({ messages, controller }: StreamCall) {
+  protected async stream({ messages, signal }: StreamCall, piece: (text: string) => void) {
     const params: ChatCompletionCreateParamsStreaming = {
       model: this.config.model,
       messages,
       stream: true,
     };
-    const response = await this.post(params, "text/event-stream", controller);
-    const events = Stream.fromSSEResponse<ChatCompletionChunk>(response, controller);
-    return pieces(events, (chunk) => chunk.choices[0]?.delta?.content);
+    const response = await this.post(params, "text/event-stream", signal);
+    if (!response.body) throw new OpenAIError("Attempted to iterate over a response with no body");
+    const each = pieces((chunk: ChatCompletionChunk) => chunk.choices[0]?.delta?.content, piece);
+    // The fetch carries `signal`: its abort ends the body.
+    await readEventStream(response.body, response.headers, signal, false, each);
   }
 
   /** One unstreamed call with `response_format: json_schema` (the fields' schema, strict). */
@@ -105,17 +114,13 @@ export class OpenAiCompatibleBrain extends StreamingBrain implements AgentBrain 
         },
       },
     };
-    const response = await this.post(params, "application/json", abortWith(signal));
+    const response = await this.post(params, "application/json", signal);
     const body = (await response.json()) as ChatCompletion;
     return parseAnalysis(body.choices[0]?.message?.content);
   }
 
   /** POSTs to `{baseUrl}/chat/completions`. @throws APIError for a status other than 2xx */
-  private async post(
-    params: object,
-    accept: string,
-    controller: AbortController,
-  ): Promise<Response> {
+  private async post(params: object, accept: string, signal: AbortSignal): Promise<Response> {
     const response = await fetch(`${this.config.baseUrl.replace(/\/+$/, "")}/chat/completions`, {
       method: "POST",
       headers: {
@@ -124,7 +129,7 @@ export class OpenAiCompatibleBrain extends StreamingBrain implements AgentBrain 
         accept,
       },
       body: JSON.stringify(params),
-      signal: controller.signal,
+      signal,
     });
     if (!response.ok) {
       const text = await response.text().catch(() => "");
@@ -133,22 +138,6 @@ export class OpenAiCompatibleBrain extends StreamingBrain implements AgentBrain 
     }
     return response;
   }
-}
-
-/** The text pieces of a stream of events, as `text` finds them in each. */
-async function* pieces<T>(events: AsyncIterable<T>, text: (event: T) => unknown) {
-  for await (const event of events) {
-    const piece = text(event);
-    if (typeof piece === "string") yield piece;
-  }
-}
-
-/** A controller of the request that aborts with `signal` (the reply's deadline). */
-function abortWith(signal: AbortSignal): AbortController {
-  const controller = new AbortController();
-  if (signal.aborted) controller.abort(signal.reason);
-  else signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
-  return controller;
 }
 
 /** Rejects when `signal` aborts (a model call that cannot be cancelled still loses the race). */

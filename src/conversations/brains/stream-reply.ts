@@ -9,29 +9,34 @@ import type { BrainReply, DeltaSink } from "./types";
 export const EMPTY_REPLY = "Sorry, I could not answer that. Could you rephrase?";
 
 /**
- * Forwards `pieces` to `onDelta`, holding back a possible end marker, and returns the reply: the
- * whole text trimmed, without the marker, `end` when the text ended with it.
- * @throws whatever the stream throws; the pieces forwarded so far stay forwarded
+ * A reply being streamed: `push` forwards each piece to `onDelta`, holding back a possible end
+ * marker; `finish` gives the reply: the whole text trimmed, without the marker, `end` when the
+ * text ended with it. Pieces forwarded stay forwarded whatever happens after.
  */
-export async function streamReply(
-  pieces: AsyncIterable<string>,
-  onDelta: DeltaSink,
-): Promise<BrainReply> {
-  let text = "";
-  let sent = 0;
-  for await (const piece of pieces) {
-    if (!piece) continue;
-    text += piece;
-    const safe = heldFrom(text, sent);
-    if (safe > sent) {
-      onDelta(text.slice(sent, safe));
-      sent = safe;
+export class ReplyText {
+  private text = "";
+  private sent = 0;
+
+  constructor(private readonly onDelta: DeltaSink) {}
+
+  /** The next piece of the model's text. */
+  push(piece: string): void {
+    if (!piece) return;
+    this.text += piece;
+    const safe = heldFrom(this.text, this.sent);
+    if (safe > this.sent) {
+      this.onDelta(this.text.slice(this.sent, safe));
+      this.sent = safe;
     }
   }
-  const whole = text.trim();
-  const end = whole.endsWith(END_MARKER);
-  const reply = end ? whole.slice(0, -END_MARKER.length).trim() : whole;
-  return { text: reply || EMPTY_REPLY, end };
+
+  /** The reply, once the model's text is complete. */
+  finish(): BrainReply {
+    const whole = this.text.trim();
+    const end = whole.endsWith(END_MARKER);
+    const reply = end ? whole.slice(0, -END_MARKER.length).trim() : whole;
+    return { text: reply || EMPTY_REPLY, end };
+  }
 }
 
 /** Where held-back text starts: a last `[` that may begin END_MARKER, or the marker and spaces. */

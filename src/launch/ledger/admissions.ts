@@ -23,6 +23,26 @@ export class Admissions {
     return this.count(key.keyId);
   }
 
+  /**
+   * `admit` without awaiting, when the key's revocation and its window are in memory (every call
+   * after its first); undefined, and nothing counted, when they are not.
+   */
+  admitNow(key: Pick<WidgetKeyPrincipal, "keyId">): Admission | undefined {
+    const revoked = this.keys.known(key.keyId);
+    if (revoked === undefined) return undefined;
+    if (revoked) return { admitted: false, reason: "key_revoked" };
+    const { rateLimitPerWindow, rateLimitWindowMs } = this.limits;
+    const rateLimit = this.rateLimits.attemptLoaded(
+      key.keyId,
+      rateLimitPerWindow,
+      rateLimitWindowMs,
+    );
+    if (!rateLimit) return undefined;
+    return rateLimit.allowed
+      ? { admitted: true, rateLimit }
+      : { admitted: false, reason: "rate_limited", rateLimit };
+  }
+
   /** Counts one call of `subject` (a key's id, or a member's for its previews) in its window. */
   async count(subject: string): Promise<Admission> {
     const { rateLimitPerWindow, rateLimitWindowMs } = this.limits;

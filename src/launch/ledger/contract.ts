@@ -144,7 +144,11 @@ export interface LinkLedgerApi {
    * `lookupLink` for the launch API's look-up: the link's view at `now` (epoch ms) as the answer's
    * JSON text (docs/api/launch.md#operations), which crosses the boundary cheaper than the row.
    */
-  viewLink(key: WidgetKeyPrincipal, linkId: string, now: number): Promise<Guarded<string>>;
+  viewLink(
+    key: WidgetKeyPrincipal,
+    linkId: string,
+    now: number,
+  ): Guarded<string> | Promise<Guarded<string>>;
   /** Admits the call, then revokes the link from any state (idempotent). */
   revokeLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<null>>;
   /** Revokes a link for an Owner or Admin (docs/api/manage.md#links), counted against no key. */

@@ -14,6 +14,11 @@ export class KeyRevocations {
 
   constructor(private readonly db: DrizzleD1Database) {}
 
+  /** Whether the key is revoked, when known without reading D1; undefined otherwise. */
+  known(keyId: string): boolean | undefined {
+    return this.revoked.get(keyId);
+  }
+
   /** Whether the key is revoked, or unknown (treated alike); read from D1 once per key. */
   async isRevoked(keyId: string): Promise<boolean> {
     const known = this.revoked.get(keyId);

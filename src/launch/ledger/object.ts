@@ -17,8 +17,8 @@ import { RateLimitStore } from "../../platform/rate-limit-store";
 import { launchLimits } from "../limits";
 import {
   findLinkRow,
-  LINK_NOT_FOUND,
   type LinkScope,
+  linkInScope,
   refuseFlow,
   tooManyPending,
   validateNewLink,
@@ -166,11 +166,16 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     return guarded(this.admit(key), async () => this.findInScope(key, linkId));
   }
 
-  /** Admits the call and answers the link's view as JSON text (see the contract). */
-  async viewLink(key: WidgetKeyPrincipal, linkId: string, now: number): Promise<Guarded<string>> {
-    return guarded(this.admit(key), async () =>
-      launchView(await this.findInScope(key, linkId), now),
-    );
+  /** The link's view as JSON text, admitted (see the contract); awaits nothing when all is in memory. */
+  viewLink(key: WidgetKeyPrincipal, linkId: string, now: number) {
+    const admission = this.admissions.admitNow(key);
+    const view = (found: LedgerResult<Link>) => launchView(found, now);
+    if (!admission)
+      return guarded(this.admit(key), async () => view(await this.findInScope(key, linkId)));
+    if (!admission.admitted) return { admission };
+    const cached = this.linkCache.get(linkId);
+    if (cached) return { admission, result: view(linkInScope(key, cached)) };
+    return this.findInScope(key, linkId).then((found) => ({ admission, result: view(found) }));
   }
 
   /** Admits the call and revokes the link from any state; idempotent; frees a pending slot. */
@@ -289,9 +294,6 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
       link = await findLinkRow(this.db, scope.workspaceId, linkId);
       if (link && epoch === this.epoch) this.linkCache.set(link);
     }
-    if (!link || link.workspaceId !== scope.workspaceId)
-      return { ok: false, refusal: LINK_NOT_FOUND };
-    const refusal = refuseFlow(scope, link.flowId);
-    return refusal ? { ok: false, refusal } : { ok: true, value: link };
+    return linkInScope(scope, link);
   }
 }
