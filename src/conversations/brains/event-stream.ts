@@ -2,7 +2,8 @@
  * A model's streamed answer read as server-sent events (docs/api/conversations.md#replies): what
  * `openai`'s `Stream.fromSSEResponse` did for the brains, in one read loop instead of its four
  * nested async generators, whose machinery was a tenth of a chat round trip's CPU
- * (docs/performance.md#chat-without-the-packages-stream).
+ * (docs/performance.md#chat-without-the-packages-stream). The events are parsed by
+ * `eventsource-parser` (WHATWG's rules, the parser of the Vercel AI SDK), not by our own code.
  *
  * The same decoding: lines end with CRLF, LF or CR (also split across chunks); `:` starts a
  * comment; `event:` names the event and `data:` lines join with LF; one space after the colon is
@@ -12,73 +13,34 @@
  * package's `APIError`; a `thread.*` event is handed over as `{ event, data }`. An abort ends the
  * stream quietly, and nothing is handed over once the signal has aborted.
  */
+import { createParser } from "eventsource-parser";
 import { APIError } from "openai/core/error";
 
 /** An event's name (null without `event:`) and its data lines joined. */
 type ServerSentEvent = { event: string | null; data: string };
 
-const LF = 10;
-const CR = 13;
-
-/** Splits text into lines and lines into events, keeping what a chunk left unfinished. */
+/**
+ * Splits text into events with `eventsource-parser` (WHATWG's parsing, pieces of any size), and
+ * ends the stream as the package's decoder did: an event the stream did not end is ended at its end.
+ */
 export class EventStreamDecoder {
-  /** The start of a line whose end has not come yet. */
-  private rest = "";
-  /** The last chunk ended with CR: an LF opening the next one belongs to it. */
-  private afterCr = false;
-  private event: string | null = null;
-  private data: string[] = [];
+  private out: ServerSentEvent[] = [];
+  private readonly parser = createParser({
+    onEvent: (message) => this.out.push({ event: message.event ?? null, data: message.data }),
+  });
 
   /** Decodes the next piece of text; appends the events it ended to `out`. */
   push(text: string, out: ServerSentEvent[]): void {
-    let start = 0;
-    if (this.afterCr) {
-      this.afterCr = false;
-      if (text.charCodeAt(0) === LF) start = 1;
-    }
-    const length = text.length;
-    for (let i = start; i < length; i++) {
-      const code = text.charCodeAt(i);
-      if (code !== LF && code !== CR) continue;
-      const line = this.rest === "" ? text.slice(start, i) : this.rest + text.slice(start, i);
-      this.rest = "";
-      this.line(line, out);
-      if (code === CR) {
-        if (i + 1 === length) this.afterCr = true;
-        else if (text.charCodeAt(i + 1) === LF) i++;
-      }
-      start = i + 1;
-    }
-    if (start < length) this.rest += text.slice(start);
+    this.out = out;
+    this.parser.feed(text);
   }
 
   /** The stream ended: its unfinished line, and the event it was part of. */
   end(out: ServerSentEvent[]): void {
-    this.afterCr = false;
-    if (this.rest !== "") {
-      const line = this.rest;
-      this.rest = "";
-      this.line(line, out);
-    }
-    this.line("", out);
-  }
-
-  private line(line: string, out: ServerSentEvent[]): void {
-    if (line === "") {
-      if (!this.event && this.data.length === 0) return;
-      out.push({ event: this.event, data: this.data.join("\n") });
-      this.event = null;
-      this.data = [];
-      return;
-    }
-    if (line.charCodeAt(0) === 58) return; // ":" a comment
-    const colon = line.indexOf(":");
-    const field = colon === -1 ? line : line.slice(0, colon);
-    if (field !== "event" && field !== "data") return;
-    let value = colon === -1 ? "" : line.slice(colon + 1);
-    if (value.charCodeAt(0) === 32) value = value.slice(1);
-    if (field === "event") this.event = value;
-    else this.data.push(value);
+    this.out = out;
+    // A line end for an unfinished line, and a blank line for the event it was part of.
+    this.parser.feed("\n\n");
+    this.parser.reset();
   }
 }
 
