@@ -4,40 +4,18 @@ import { eq } from "drizzle-orm";
 import { database } from "../../db/database";
 import { workflows } from "../../db/schema";
 import type { AppBindings } from "../../platform/env";
+import { namedObject } from "../../platform/object-ids";
 import type { WorkflowRunnerContract } from "./contract";
 import { shardObjectName } from "./shards";
 
 type Env = Pick<AppBindings, "WORKFLOW_RUNNER">;
-type Namespace = Env["WORKFLOW_RUNNER"];
-
-/** Runner objects whose id is kept per namespace; the map starts over past it. */
-const CACHED_IDS = 10_000;
-/**
- * Object ids by object name, per namespace binding, for the isolate's life: `idFromName` hashes
- * the name on every call (a webhook call's), and an id, unlike a stub, may serve any request.
- */
-const ids = new WeakMap<Namespace, Map<string, DurableObjectId>>();
-
 /** Shard `shard` (default 0, the only one of most workflows) of the runners of `workflowId`. */
 export function workflowRunner(
   env: Env,
   workflowId: string,
   shard = 0,
 ): DurableObjectStub<WorkflowRunnerContract> {
-  const namespace = env.WORKFLOW_RUNNER;
-  let known = ids.get(namespace);
-  if (!known) {
-    known = new Map();
-    ids.set(namespace, known);
-  }
-  const name = shardObjectName(workflowId, shard);
-  let id = known.get(name);
-  if (!id) {
-    if (known.size >= CACHED_IDS) known.clear();
-    id = namespace.idFromName(name);
-    known.set(name, id);
-  }
-  return namespace.get(id);
+  return namedObject(env.WORKFLOW_RUNNER, shardObjectName(workflowId, shard));
 }
 
 /** Shard `shard` if the workflow ever had it (`shardsEver`), else null: no object is created. */
