@@ -21,7 +21,8 @@ export type MemberPrincipal = {
   role: "owner" | "admin" | "member";
 };
 
-type WidgetKeyFacts = WidgetKeyPrincipal & { keyHash: string; expiresAt: number | null };
+/** A live key as found by its digest (the cache's key, the index's equality): nothing to compare. */
+type WidgetKeyFacts = WidgetKeyPrincipal & { expiresAt: number | null };
 
 const CACHED_KEYS = 10_000;
 /**
@@ -52,7 +53,7 @@ export async function authenticateWidgetKey(
     if (widgetKeyFacts.size >= CACHED_KEYS) widgetKeyFacts.clear();
     widgetKeyFacts.set(hash, facts);
   }
-  return principalAt(facts, hash, now);
+  return principalAt(facts, now);
 }
 
 /** A key's use is written at most this often (ms): the Launch API's calls stay reads. */
@@ -97,7 +98,7 @@ export async function isLiveWidgetKey(
   if (!hasValidChecksum(key, WIDGET_KEY_PREFIX)) return false;
   const hash = await sha256Hex(key);
   const row = await readLiveKey(db, hash);
-  return row !== null && principalAt(row, hash, now) !== null;
+  return row !== null && principalAt(row, now) !== null;
 }
 
 async function readLiveKey(db: DrizzleD1Database, hash: string): Promise<WidgetKeyFacts | null> {
@@ -105,7 +106,6 @@ async function readLiveKey(db: DrizzleD1Database, hash: string): Promise<WidgetK
     .select({
       keyId: widgetKeys.id,
       workspaceId: widgetKeys.workspaceId,
-      keyHash: widgetKeys.keyHash,
       flowIds: widgetKeys.flowIds,
       expiresAt: widgetKeys.expiresAt,
     })
@@ -115,21 +115,9 @@ async function readLiveKey(db: DrizzleD1Database, hash: string): Promise<WidgetK
   return row ? { ...row, flowIds: row.flowIds ?? null } : null;
 }
 
-function principalAt(facts: WidgetKeyFacts, hash: string, now: number): WidgetKeyPrincipal | null {
-  if (!equalDigests(facts.keyHash, hash)) return null;
+function principalAt(facts: WidgetKeyFacts, now: number): WidgetKeyPrincipal | null {
   if (facts.expiresAt !== null && facts.expiresAt <= now) return null;
   return { keyId: facts.keyId, workspaceId: facts.workspaceId, flowIds: facts.flowIds };
-}
-
-/**
- * Whether two hex digests are equal, in time depending only on their lengths: the characters are
- * compared without `constantTimeEqual`'s two encodings (a look-up's cost, every call).
- */
-function equalDigests(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let differ = 0;
-  for (let i = 0; i < a.length; i++) differ |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return differ === 0;
 }
 
 /** Resolves a member token of a member who has not been removed; null otherwise. */
