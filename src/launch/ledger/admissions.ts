@@ -5,6 +5,7 @@
  */
 import type { WidgetKeyPrincipal } from "../../auth";
 import type { RateLimitStore } from "../../platform/rate-limit-store";
+import type { RateLimitDecision } from "../../platform/sliding-window";
 import type { LaunchLimits } from "../limits";
 import type { Admission, Guarded, LedgerResult } from "./contract";
 import type { KeyRevocations } from "./key-revocations";
@@ -37,20 +38,21 @@ export class Admissions {
       rateLimitPerWindow,
       rateLimitWindowMs,
     );
-    if (!rateLimit) return undefined;
-    return rateLimit.allowed
-      ? { admitted: true, rateLimit }
-      : { admitted: false, reason: "rate_limited", rateLimit };
+    return rateLimit && counted(rateLimit);
   }
 
   /** Counts one call of `subject` (a key's id, or a member's for its previews) in its window. */
   async count(subject: string): Promise<Admission> {
     const { rateLimitPerWindow, rateLimitWindowMs } = this.limits;
-    const rateLimit = await this.rateLimits.attempt(subject, rateLimitPerWindow, rateLimitWindowMs);
-    return rateLimit.allowed
-      ? { admitted: true, rateLimit }
-      : { admitted: false, reason: "rate_limited", rateLimit };
+    return counted(await this.rateLimits.attempt(subject, rateLimitPerWindow, rateLimitWindowMs));
   }
+}
+
+/** The admission a rate-limit decision makes. */
+function counted(rateLimit: RateLimitDecision): Admission {
+  return rateLimit.allowed
+    ? { admitted: true, rateLimit }
+    : { admitted: false, reason: "rate_limited", rateLimit };
 }
 
 /** Runs `run` once the call was admitted (`counted`); a refused call does no work. */
