@@ -18,8 +18,9 @@ import type { AppBindings } from "../platform/env";
 import type { ErrorBody } from "../platform/errors";
 import { linkLedger } from "./ledger/client";
 import type { Guarded } from "./ledger/contract";
+import { type PackedView, unpackView } from "./ledger/packed-view";
 import { ledgerValue } from "./links";
-import { admissionAnswer } from "./rate-limit";
+import { admissionAnswer, rateLimitHeaders } from "./rate-limit";
 
 /** `/v1/widget/launches/{id}`; the id's characters are those no URL encodes. */
 const LINK_PATH = /^\/v1\/widget\/launches\/([\w-]{1,64})$/;
@@ -59,7 +60,7 @@ async function serve(
     if (!key) return await app();
     const now = Date.now();
     const ledger = linkLedger(env, key.workspaceId);
-    let guarded: Guarded<string> | Guarded<null>;
+    let guarded: Guarded<string> | Guarded<null> | PackedView;
     try {
       guarded = await (request.method === "GET"
         ? ledger.viewLink(key, linkId, now)
@@ -71,6 +72,10 @@ async function serve(
       headers = counted.headers;
       if (counted.refusal) throw counted.refusal;
       return reply(failed.status, failed.body, { ...headers, ...failed.headers }, requestId);
+    }
+    if (typeof guarded === "string") {
+      const { window, view } = unpackView(guarded);
+      return reply(200, view, rateLimitHeaders(window), requestId);
     }
     const admitted = admissionAnswer(guarded.admission);
     headers = admitted.headers;

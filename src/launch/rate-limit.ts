@@ -16,6 +16,7 @@ import { ApiError, invalidKey } from "../platform/errors";
 import { type CountedLedger, countedLedger } from "./counted-ledger";
 import { linkLedger } from "./ledger/client";
 import type { Admission } from "./ledger/contract";
+import type { ViewWindow } from "./ledger/packed-view";
 
 const POLICY = "widget-key";
 
@@ -34,10 +35,7 @@ export function admissionAnswer(admission: Admission): {
     return { headers: {}, refusal: invalidKey() };
   }
   const decision = admission.rateLimit;
-  const headers = {
-    "RateLimit-Policy": `"${POLICY}";q=${decision.limit};w=60`,
-    RateLimit: `"${POLICY}";r=${decision.remaining};t=${decision.resetSeconds}`,
-  };
+  const headers = rateLimitHeaders(decision);
   if (admission.admitted) return { headers, refusal: null };
   const refusal = new ApiError(
     429,
@@ -46,6 +44,14 @@ export function admissionAnswer(admission: Admission): {
     { headers: { "Retry-After": String(decision.retryAfterSeconds) } },
   );
   return { headers, refusal };
+}
+
+/** The IETF `RateLimit-Policy` and `RateLimit` headers of a counted call's window. */
+export function rateLimitHeaders(window: ViewWindow): Record<string, string> {
+  return {
+    "RateLimit-Policy": `"${POLICY}";q=${window.limit};w=60`,
+    RateLimit: `"${POLICY}";r=${window.remaining};t=${window.resetSeconds}`,
+  };
 }
 
 /** Sets the RateLimit headers of an admission; throws 401 for a revoked key, 429 over the limit. */

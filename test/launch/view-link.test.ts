@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { linkLedger } from "../../src/launch/ledger/client";
 import type { Guarded } from "../../src/launch/ledger/contract";
 import type { LinkLedger } from "../../src/launch/ledger/object";
+import { type PackedView, packView, unpackView } from "../../src/launch/ledger/packed-view";
 import { call, expectJson, launchBody, seedWorkspace } from "../helpers/api";
 
 describe("LinkLedger.viewLink", () => {
@@ -25,11 +26,11 @@ describe("LinkLedger.viewLink", () => {
       // The create loaded the key's window and cached the link: answered at once.
       const first = instance.viewLink(key, created.id, now);
       expect(first).not.toBeInstanceOf(Promise);
-      const view = first as Guarded<string>;
-      expect(view.admission).toMatchObject({ admitted: true, rateLimit: { remaining: 118 } });
-      expect(view).toHaveProperty("result.ok", true);
-      if (!("result" in view) || !view.result.ok) throw new Error("not answered");
-      expect(JSON.parse(view.result.value)).toMatchObject({ id: created.id, status: "pending" });
+      // Found: packed into one string (packed-view.ts), the window's figures and the view.
+      expect(typeof first).toBe("string");
+      const { window, view } = unpackView(first as PackedView);
+      expect(window).toEqual({ limit: 120, remaining: 118, resetSeconds: 60 });
+      expect(JSON.parse(view)).toMatchObject({ id: created.id, status: "pending" });
 
       // Outside the key's agents: 403, counted.
       const limited = { ...key, flowIds: ["agt_other"] };
@@ -70,5 +71,46 @@ describe("LinkLedger.viewLink", () => {
       });
       expect(instance.viewLink(key, "lnk_missing", Date.now())).toBeInstanceOf(Promise);
     });
+  });
+
+  it("a kept view changes at the link's expiry, on either side of it, whatever order times come in", async () => {
+    const ws = await seedWorkspace();
+    const created = await expectJson<{ id: string; expiresAt: string }>(
+      await call("POST", "/v1/widget/launches", { token: ws.widgetKey, body: launchBody(ws) }),
+      201,
+    );
+    const key = { keyId: ws.widgetKeyId, workspaceId: ws.workspaceId, flowIds: null };
+    const expiry = Date.parse(created.expiresAt);
+    await runInDurableObject(linkLedger(env, ws.workspaceId), async (instance: LinkLedger) => {
+      const statusAt = (now: number) => {
+        const packed = instance.viewLink(key, created.id, now);
+        if (typeof packed !== "string") throw new Error("not answered from memory");
+        return (JSON.parse(unpackView(packed).view) as { status: string }).status;
+      };
+      expect(statusAt(expiry - 1)).toBe("pending");
+      expect(statusAt(expiry)).toBe("expired");
+      // A Worker whose clock is a little behind still sees the link pending.
+      expect(statusAt(expiry - 1)).toBe("pending");
+      expect(statusAt(expiry + 5)).toBe("expired");
+      expect(statusAt(Date.now())).toBe("pending");
+    });
+    // The revocation stores a new row: its view is made afresh.
+    await call("DELETE", `/v1/widget/launches/${created.id}`, { token: ws.widgetKey });
+    await runInDurableObject(linkLedger(env, ws.workspaceId), async (instance: LinkLedger) => {
+      const packed = instance.viewLink(key, created.id, Date.now()) as PackedView;
+      expect(JSON.parse(unpackView(packed).view)).toMatchObject({ status: "revoked" });
+    });
+  });
+});
+
+describe("packView", () => {
+  it("carries the window's figures and any view text unchanged", () => {
+    const view = JSON.stringify({ id: "lnk_1", metadata: { note: "a b\n{c} 1 2 3" } });
+    for (const window of [
+      { limit: 120, remaining: 0, resetSeconds: 60 },
+      { limit: 999999999, remaining: 999999998, resetSeconds: 1 },
+    ]) {
+      expect(unpackView(packView(window, view))).toEqual({ window, view });
+    }
   });
 });

@@ -4,6 +4,7 @@ import type { ConversationAnalysis, Link, NewLink } from "../../db/schema";
 import type { EventEndReason } from "../../events/contract";
 import type { ErrorDetail } from "../../platform/errors";
 import type { RateLimitDecision } from "../../platform/sliding-window";
+import type { PackedView } from "./packed-view";
 
 /** A refusal that crosses the boundary as data; the Worker turns it into an ApiError. */
 export type Refusal = {
@@ -141,14 +142,16 @@ export interface LinkLedgerApi {
   /** Admits the call, then reads the link. */
   lookupLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<Link>>;
   /**
-   * `lookupLink` for the launch API's look-up: the link's view at `now` (epoch ms) as the answer's
-   * JSON text (docs/api/launch.md#operations), which crosses the boundary cheaper than the row.
+   * `lookupLink` for the launch API's look-up: a link found in scope is answered as its view at
+   * `now` (epoch ms), the answer's JSON text (docs/api/launch.md#operations), packed with the
+   * window's figures into one string (packed-view.ts), which crosses the boundary far cheaper
+   * than the row or `Guarded`; a refusal as `Guarded`.
    */
   viewLink(
     key: WidgetKeyPrincipal,
     linkId: string,
     now: number,
-  ): Guarded<string> | Promise<Guarded<string>>;
+  ): PackedView | Guarded<string> | Promise<PackedView | Guarded<string>>;
   /** Admits the call, then revokes the link from any state (idempotent). */
   revokeLink(key: WidgetKeyPrincipal, linkId: string): Promise<Guarded<null>>;
   /** Revokes a link for an Owner or Admin (docs/api/manage.md#links), counted against no key. */

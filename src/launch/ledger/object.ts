@@ -1,10 +1,8 @@
 /**
  * LinkLedger: one SQLite-backed Durable Object per workspace, the single writer of its links
- * (docs/architecture.md#link-ledger). Every launch API call makes one call here.
- * - Admission: refuses revoked widget keys (revocation runs through here, so it takes effect at once)
- *   and enforces the exact sliding-window rate limit per key (docs/api/launch.md#rate-limit; `RateLimitStore`),
- *   and per member for their dashboard previews (docs/api/manage.md#widget-preview).
- * - The pending cap (`PendingLinks`), link writes with their events (`EventWatch`) and the caches.
+ * (docs/architecture.md#link-ledger), called once by every launch API call. It admits calls
+ * (`Admissions`: revoked keys, the exact per-key and per-member rate limit), and keeps the pending
+ * cap (`PendingLinks`), link writes with their events (`EventWatch`) and the caches.
  */
 
 import { DurableObject } from "cloudflare:workers";
@@ -42,14 +40,12 @@ import { EventWatch } from "./event-watch";
 import { createIdempotently, IdempotencyKeys } from "./idempotency";
 import { KeyRevocations } from "./key-revocations";
 import { createStatements } from "./lifecycle-events";
-import { LinkCache, launchView, toRow } from "./link-cache";
+import { LinkCache, toRow, viewAnswer } from "./link-cache";
 import { eraseLink } from "./link-erasure";
 import * as outcomes from "./link-outcomes";
 import { PendingLinks } from "./pending-links";
 import { type LedgerParts, revokeFound } from "./revocation";
 import * as workflows from "./workflow-links";
-
-const LINK_CACHE_SIZE = 20_000;
 
 /** The workspace's link ledger (docs/architecture.md#link-ledger). */
 export class LinkLedger extends DurableObject<AppBindings> implements LinkLedgerContract {
@@ -65,7 +61,7 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     this.ctx.waitUntil(promise),
   );
   private readonly admissions = new Admissions(this.keys, this.rateLimits, this.limits);
-  private readonly linkCache = new LinkCache(LINK_CACHE_SIZE);
+  private readonly linkCache = new LinkCache();
   /** Bumped by every write, so a read-through that raced a write does not cache a stale row. */
   private epoch = 0;
   private readonly perLink = new workflows.PerLink(); // opening, giving a session, revoking: one at a time
@@ -166,16 +162,18 @@ export class LinkLedger extends DurableObject<AppBindings> implements LinkLedger
     return guarded(this.admit(key), async () => this.findInScope(key, linkId));
   }
 
-  /** The link's view as JSON text, admitted (see the contract); awaits nothing when all is in memory. */
+  /** The link's view, admitted (see the contract); awaits nothing when all is in memory. */
   viewLink(key: WidgetKeyPrincipal, linkId: string, now: number) {
     const admission = this.admissions.admitNow(key);
-    const view = (found: LedgerResult<Link>) => launchView(found, now);
-    if (!admission)
-      return guarded(this.admit(key), async () => view(await this.findInScope(key, linkId)));
+    if (!admission) return this.admit(key).then((counted) => this.view(counted, key, linkId, now));
+    return this.view(admission, key, linkId, now);
+  }
+
+  private view(admission: Admission, key: WidgetKeyPrincipal, linkId: string, now: number) {
     if (!admission.admitted) return { admission };
     const cached = this.linkCache.get(linkId);
-    if (cached) return { admission, result: view(linkInScope(key, cached)) };
-    return this.findInScope(key, linkId).then((found) => ({ admission, result: view(found) }));
+    const found = cached ? linkInScope(key, cached) : this.findInScope(key, linkId);
+    return viewAnswer(this.linkCache, admission, found, now);
   }
 
   /** Admits the call and revokes the link from any state; idempotent; frees a pending slot. */

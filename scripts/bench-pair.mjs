@@ -1,0 +1,145 @@
+/**
+ * `npm run bench:pair` (docs/performance.md#paired-rounds): each scenario's CPU per call over its
+ * floor step's, measured in alternating rounds on two live servers (ours and the floor's reference
+ * Worker), so both sides of each ratio ran within seconds of each other. `npm run bench` runs the
+ * floor minutes after our scenarios; on a shared machine a figure drifts by a sixth between such
+ * runs, as much as the targets' margins. The median of the rounds' ratios is the figure quoted.
+ *
+ * Rounds are short (BENCH_SECONDS, 3 by default, after 1 s of warm-up): workerd evicts an object
+ * idle for about 10 s, and an evicted ledger would answer the next look-ups from D1. The order
+ * flips every round. Settings: BENCH_ONLY (lookup,create,webhook-immediate,webhook-lastNode),
+ * BENCH_ROUNDS (9), BENCH_SECONDS (3), BENCH_CONNECTIONS (20). Every loop is bounded in count, every
+ * run in time; both servers listen on 127.0.0.1. Writes bench-results/pair.json.
+ */
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { floorScenarios, startFloor } from "./bench/floor.mjs";
+import { launchScenarios, seedLaunch } from "./bench/launch.mjs";
+import { drive, measure, printTable } from "./bench/load.mjs";
+import { FLOOR_OF } from "./bench/report.mjs";
+import { webhookScenarios } from "./bench/webhooks.mjs";
+import { buildWorker, startWorkerd } from "./bench/workerd.mjs";
+import { seedWorkflows } from "./bench/workflows.mjs";
+import { choosePort, ROOT } from "./local-server.mjs";
+
+const int = (value, fallback) =>
+  Number.isSafeInteger(Number(value)) && Number(value) > 0 ? Number(value) : fallback;
+const ROUNDS = Math.min(int(process.env.BENCH_ROUNDS, 9), 99);
+const SECONDS = Math.min(int(process.env.BENCH_SECONDS, 3), 8);
+const CONNECTIONS = int(process.env.BENCH_CONNECTIONS, 20);
+const WANTED = (process.env.BENCH_ONLY ?? "lookup,create,webhook-immediate,webhook-lastNode")
+  .split(",")
+  .map((name) => name.trim());
+/** Links made before the look-up rounds: it walks the newest 10,000 (scripts/bench/launch.mjs). */
+const LINKS = 12_000;
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+/** Our Worker, seeded: the launch scenarios (look-up's links made) and the webhook scenarios. */
+async function startOurs(port, vars) {
+  const built = buildWorker({ minify: true });
+  const server = await startWorkerd({ script: built.script, port, vars });
+  const seeded = await seedLaunch(server.base, vars.OPERATOR_TOKEN);
+  const plan = launchScenarios(seeded);
+  const create = plan.list[0];
+  if (WANTED.includes("lookup")) {
+    await drive(server.base, create.request, {
+      seconds: 120,
+      connections: CONNECTIONS,
+      amount: LINKS,
+    });
+  }
+  const paths = await seedWorkflows(server.base, seeded.memberToken);
+  return { server, scenarios: [...plan.list, ...webhookScenarios(paths)] };
+}
+
+/** One recorded run of `scenario` on `server`: CPU µs per call. */
+async function cpuPerCall(server, scenario) {
+  const row = await measure({
+    base: server.base,
+    pid: server.pid,
+    request: scenario.request,
+    expect: scenario.expect,
+    seconds: SECONDS,
+    warmupSeconds: 1,
+    connections: CONNECTIONS,
+  });
+  if (row.status5xx > 0) throw new Error(`${scenario.name}: ${row.status5xx} answers 5xx`);
+  return row.cpuMicrosPerCall;
+}
+
+async function main() {
+  const vars = {
+    RATE_LIMIT_PER_MINUTE: "999999999",
+    MAX_PENDING_LINKS: "999999999",
+    OPERATOR_TOKEN: randomBytes(24).toString("hex"),
+    SECRETS_KEY: randomBytes(32).toString("base64"),
+    ALLOW_PRIVATE_OUTBOUND: "true",
+  };
+  const oursPort = await choosePort();
+  const floorPort = await choosePort(undefined, [oursPort]);
+  const floor = await startFloor({ port: floorPort });
+  const ours = await startOurs(oursPort, vars).catch(async (error) => {
+    await floor.stop();
+    throw error;
+  });
+  const rows = [];
+  try {
+    for (const name of WANTED) {
+      const scenario = ours.scenarios.find((s) => s.name === name);
+      const floorName = [FLOOR_OF[name]].flat()[0];
+      const step = floorScenarios.find((s) => s.name === floorName);
+      if (!scenario || !step) throw new Error(`${name}: no such scenario, or no floor step`);
+      const rounds = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        const sides = [
+          ["ours", ours.server, scenario],
+          ["floor", floor, step],
+        ];
+        if (round % 2 === 1) sides.reverse();
+        const cpu = {};
+        for (const [side, server, s] of sides) cpu[side] = await cpuPerCall(server, s);
+        rounds.push({ ...cpu, ratio: cpu.ours / cpu.floor });
+      }
+      rows.push({
+        scenario: name,
+        floor: floorName,
+        oursMedian: median(rounds.map((r) => r.ours)),
+        floorMedian: median(rounds.map((r) => r.floor)),
+        ratioMedian: median(rounds.map((r) => r.ratio)),
+        rounds,
+      });
+    }
+  } finally {
+    await ours.server.stop();
+    await floor.stop();
+  }
+  printTable(
+    [
+      ["scenario", (r) => r.scenario],
+      ["floor step", (r) => r.floor],
+      ["ours µs", (r) => r.oursMedian.toFixed(0)],
+      ["floor µs", (r) => r.floorMedian.toFixed(0)],
+      ["÷ floor, median", (r) => r.ratioMedian.toFixed(2)],
+      ["each round", (r) => r.rounds.map((x) => x.ratio.toFixed(2)).join(" ")],
+    ],
+    rows,
+  );
+  const results = path.join(ROOT, "bench-results");
+  fs.mkdirSync(results, { recursive: true });
+  const settings = { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS };
+  const report = { date: new Date().toISOString(), settings, scenarios: rows };
+  fs.writeFileSync(path.join(results, "pair.json"), `${JSON.stringify(report, null, 2)}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(`bench:pair failed: ${error.stack ?? error}`);
+    process.exit(1);
+  },
+);
