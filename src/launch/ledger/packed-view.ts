@@ -18,7 +18,7 @@ export function packView(window: ViewWindow, view: string): PackedView {
   return `${window.limit} ${window.remaining} ${window.resetSeconds} ${view}`;
 }
 
-/** Reads what `packView` packed: the figures are the three words before the first `{`. */
+/** Reads what `packView` packed: the three whole numbers before the first three spaces, then the view. */
 export function unpackView(packed: PackedView): { window: ViewWindow; view: string } {
   const first = packed.indexOf(" ");
   const second = packed.indexOf(" ", first + 1);
