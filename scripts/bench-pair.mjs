@@ -11,7 +11,6 @@
  * BENCH_ROUNDS (9), BENCH_SECONDS (3), BENCH_CONNECTIONS (20). Every loop is bounded in count, every
  * run in time; both servers listen on 127.0.0.1. Writes bench-results/pair.json.
  */
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { floorScenarios, startFloor } from "./bench/floor.mjs";
@@ -19,7 +18,7 @@ import { launchScenarios, seedLaunch } from "./bench/launch.mjs";
 import { drive, measure, printTable } from "./bench/load.mjs";
 import { FLOOR_OF } from "./bench/report.mjs";
 import { webhookScenarios } from "./bench/webhooks.mjs";
-import { buildWorker, startWorkerd } from "./bench/workerd.mjs";
+import { benchVars, buildWorker, startWorkerd } from "./bench/workerd.mjs";
 import { seedWorkflows } from "./bench/workflows.mjs";
 import { choosePort, ROOT } from "./local-server.mjs";
 
@@ -97,13 +96,7 @@ async function cpuPerCall(server, scenario) {
 }
 
 async function main() {
-  const vars = {
-    RATE_LIMIT_PER_MINUTE: "999999999",
-    MAX_PENDING_LINKS: "999999999",
-    OPERATOR_TOKEN: randomBytes(24).toString("hex"),
-    SECRETS_KEY: randomBytes(32).toString("base64"),
-    ALLOW_PRIVATE_OUTBOUND: "true",
-  };
+  const vars = benchVars();
   const oursPort = await choosePort();
   const floorPort = await choosePort(undefined, [oursPort]);
   // First: the CPU read is of the newest workerd this process started (scripts/bench/workerd.mjs).

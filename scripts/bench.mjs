@@ -22,7 +22,6 @@
  * fails; 1 when a server or seeding failed.
  */
 import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -42,7 +41,7 @@ import { peerRows } from "./bench/peer.mjs";
 import { hottest, openProfiler } from "./bench/profile.mjs";
 import { CPU_TARGETS, judge, printResults, relateToFloor } from "./bench/report.mjs";
 import { oneRunnerRequest, shardScenarios, webhookScenarios } from "./bench/webhooks.mjs";
-import { buildWorker, startupMs, startWorkerd } from "./bench/workerd.mjs";
+import { benchVars, buildWorker, startupMs, startWorkerd } from "./bench/workerd.mjs";
 import { seedWorkflows } from "./bench/workflows.mjs";
 import { seedDemoWorkspace } from "./demo-seed.mjs";
 import { choosePort, fetchApi, ROOT } from "./local-server.mjs";
@@ -238,13 +237,7 @@ async function main() {
   const port = await choosePort(
     process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : undefined,
   );
-  const vars = {
-    RATE_LIMIT_PER_MINUTE: "999999999",
-    MAX_PENDING_LINKS: "999999999",
-    OPERATOR_TOKEN: randomBytes(24).toString("hex"),
-    SECRETS_KEY: randomBytes(32).toString("base64"),
-    ALLOW_PRIVATE_OUTBOUND: "true",
-  };
+  const vars = benchVars();
   const built = buildWorker({ minify: !PROFILE });
   // BENCH_STARTUP=0 skips the start-up measure (about 15 s), for quick runs of a few scenarios.
   const startup = process.env.BENCH_STARTUP === "0" ? Number.NaN : startupMs();

@@ -3,7 +3,9 @@
 // with the bindings of wrangler.toml (read by wrangler) and nothing of `wrangler dev`'s proxy in
 // front. D1 and the Durable Objects keep their state on disk in a temporary folder, as they do
 // under `wrangler dev` and in production. Bound to 127.0.0.1 only.
+
 import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -95,6 +97,21 @@ export async function serveWorker({ worker, port, inspectorPort }) {
       await mf.dispose();
       fs.rmSync(persistDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * The vars a bench server runs with on top of wrangler.toml's: the rate limits and the pending cap
+ * lifted (their checks still run), fresh secrets, and outbound calls to 127.0.0.1 allowed (the
+ * model stand-in, the event receiver).
+ */
+export function benchVars() {
+  return {
+    RATE_LIMIT_PER_MINUTE: "999999999",
+    MAX_PENDING_LINKS: "999999999",
+    OPERATOR_TOKEN: randomBytes(24).toString("hex"),
+    SECRETS_KEY: randomBytes(32).toString("base64"),
+    ALLOW_PRIVATE_OUTBOUND: "true",
   };
 }
 
