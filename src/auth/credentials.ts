@@ -5,6 +5,7 @@
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { members, widgetKeys } from "../db/schema";
+import { BoundedMap } from "../platform/bounded-map";
 import { constantTimeEqual, hasValidChecksum, sha256Hex } from "../platform/crypto";
 import { sha256HexSync } from "../platform/sha256-sync";
 
@@ -29,7 +30,7 @@ const CACHED_KEYS = 10_000;
  * What never changes about a key (workspace, agents, expiry), by SHA-256, for this isolate's life.
  * Revocation is not cached here: the link ledger refuses revoked keys on every call.
  */
-const widgetKeyFacts = new Map<string, WidgetKeyFacts>();
+const widgetKeyFacts = new BoundedMap<string, WidgetKeyFacts>(CACHED_KEYS);
 
 /**
  * Resolves a widget key: well-formed, known, not revoked when first read, not expired at `now`
@@ -50,7 +51,6 @@ export async function authenticateWidgetKey(
     const row = await readLiveKey(db, hash);
     if (!row) return null;
     facts = row;
-    if (widgetKeyFacts.size >= CACHED_KEYS) widgetKeyFacts.clear();
     widgetKeyFacts.set(hash, facts);
   }
   return principalAt(facts, now);
@@ -58,7 +58,7 @@ export async function authenticateWidgetKey(
 
 /** A key's use is written at most this often (ms): the Launch API's calls stay reads. */
 const USE_NOTED_EVERY_MS = 60_000;
-const useNotedAt = new Map<string, number>();
+const useNotedAt = new BoundedMap<string, number>(CACHED_KEYS);
 
 /**
  * Records that the widget key authenticated a call at `now` (epoch ms) as its `lastUsedAt`, at
@@ -73,7 +73,6 @@ export function noteWidgetKeyUse(
 ): Promise<unknown> | null {
   const last = useNotedAt.get(keyId);
   if (last !== undefined && now - last < USE_NOTED_EVERY_MS) return null;
-  if (useNotedAt.size >= CACHED_KEYS) useNotedAt.clear();
   useNotedAt.set(keyId, now);
   const stale = or(
     isNull(widgetKeys.lastUsedAt),

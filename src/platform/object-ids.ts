@@ -3,10 +3,12 @@
  * `idFromName` hashes the name on every call, and an id, unlike a stub, may serve any request.
  */
 
+import { type BoundedMap, mapOf } from "./bounded-map";
+
 /** Names whose object id is kept per namespace; the map starts over past it. */
 const CACHED_IDS = 10_000;
 /** Object ids by name, per namespace binding, for the isolate's life. */
-const ids = new WeakMap<object, Map<string, DurableObjectId>>();
+const ids = new WeakMap<object, BoundedMap<string, DurableObjectId>>();
 
 /**
  * The stub of the object named `name` in `namespace`, its id made once per isolate.
@@ -16,16 +18,6 @@ export function namedObject<T extends Rpc.DurableObjectBranded | undefined>(
   namespace: DurableObjectNamespace<T>,
   name: string,
 ): DurableObjectStub<T> {
-  let known = ids.get(namespace);
-  if (!known) {
-    known = new Map();
-    ids.set(namespace, known);
-  }
-  let id = known.get(name);
-  if (!id) {
-    if (known.size >= CACHED_IDS) known.clear();
-    id = namespace.idFromName(name);
-    known.set(name, id);
-  }
-  return namespace.get(id);
+  const known = mapOf(ids, namespace, CACHED_IDS);
+  return namespace.get(known.kept(name, (named) => namespace.idFromName(named)));
 }

@@ -1,4 +1,5 @@
 /** The connection graph of a definition (docs/api/webhooks.md#definition). */
+import { type BoundedMap, mapOf } from "../../platform/bounded-map";
 import type { Connection, WorkflowDefinition } from "../nodes/types";
 
 /** Each node's direct successors (`forward`) or predecessors (`backward`), without repeats. */
@@ -33,24 +34,15 @@ export function ancestorsOf(key: string, previous: Map<string, string[]>): Set<s
  * Orders by trigger, per definition object: every call of a workflow starts with the same order
  * (the runner keeps one definition object per version), and no one changes an order once made.
  */
-const orders = new WeakMap<WorkflowDefinition, Map<string, readonly string[]>>();
+const orders = new WeakMap<WorkflowDefinition, BoundedMap<string, readonly string[]>>();
 
 /**
  * Nodes reachable from the trigger in topological order; ties go to the earlier node. The array
  * is shared by every execution of the definition from that trigger: read it, never change it.
  */
 export function executionOrder(definition: WorkflowDefinition, triggerKey: string): string[] {
-  let byTrigger = orders.get(definition);
-  if (!byTrigger) {
-    byTrigger = new Map();
-    orders.set(definition, byTrigger);
-  }
-  let order = byTrigger.get(triggerKey);
-  if (!order) {
-    order = Object.freeze(orderFrom(definition, triggerKey));
-    byTrigger.set(triggerKey, order);
-  }
-  return order as string[];
+  const byTrigger = mapOf(orders, definition);
+  return byTrigger.kept(triggerKey, (key) => Object.freeze(orderFrom(definition, key))) as string[];
 }
 
 function orderFrom(definition: WorkflowDefinition, triggerKey: string): string[] {

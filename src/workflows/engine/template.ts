@@ -3,6 +3,7 @@
  * A plain walk over own properties (no eval, nothing inherited); resolved values are never read as
  * templates again, so a caller cannot inject `{{secrets.X}}`.
  */
+import { BoundedMap } from "../../platform/bounded-map";
 import type { JsonValue } from "../../platform/json";
 
 /** What templates can read: the outputs of finished nodes by key and the workspace secrets. */
@@ -63,18 +64,15 @@ const CACHED_TEXT_CHARS = 200;
  * By text: the path of a text that is one template, split on ".", or null. Every call of a
  * workflow resolves the same settings' texts, and a text's answer never changes.
  */
-const wholePaths = new Map<string, readonly string[] | null>();
+const wholePaths = new BoundedMap<string, readonly string[] | null>(CACHED_TEXTS);
 
 function wholePath(text: string): readonly string[] | null {
-  let path = wholePaths.get(text);
-  if (path === undefined) {
-    const whole = WHOLE_TEMPLATE.exec(text);
-    path = whole?.[1] === undefined ? null : Object.freeze(whole[1].split("."));
-    if (text.length > CACHED_TEXT_CHARS) return path;
-    if (wholePaths.size >= CACHED_TEXTS) wholePaths.clear();
-    wholePaths.set(text, path);
-  }
-  return path;
+  return text.length > CACHED_TEXT_CHARS ? splitWhole(text) : wholePaths.kept(text, splitWhole);
+}
+
+function splitWhole(text: string): readonly string[] | null {
+  const whole = WHOLE_TEMPLATE.exec(text);
+  return whole?.[1] === undefined ? null : Object.freeze(whole[1].split("."));
 }
 
 function resolveString(text: string, scope: TemplateScope): JsonValue {
