@@ -7,12 +7,16 @@
  *
  * Rounds are short (BENCH_SECONDS, 3 by default, after 1 s of warm-up): workerd evicts an object
  * idle for about 10 s, and an evicted ledger would answer the next look-ups from D1. The order
- * flips every round. Settings: BENCH_ONLY (lookup,create,webhook-immediate,webhook-lastNode),
+ * flips every round. Chat (a socket's round trip to the agent's final message, against floor-chat)
+ * opens each round's conversations on both servers before its CPU is read, as `npm run bench`
+ * does: a conversation takes 20 messages a minute, so none is used twice. Settings: BENCH_ONLY
+ * (lookup,create,webhook-immediate,webhook-lastNode,chat),
  * BENCH_ROUNDS (9), BENCH_SECONDS (3), BENCH_CONNECTIONS (20). Every loop is bounded in count, every
  * run in time; both servers listen on 127.0.0.1. Writes bench-results/pair.json.
  */
 import fs from "node:fs";
 import path from "node:path";
+import { measureChat, openConversations, startModel } from "./bench/chat.mjs";
 import { floorScenarios, startFloor } from "./bench/floor.mjs";
 import { launchScenarios, seedLaunch } from "./bench/launch.mjs";
 import { drive, measure, printTable } from "./bench/load.mjs";
@@ -27,11 +31,13 @@ const int = (value, fallback) =>
 const ROUNDS = Math.min(int(process.env.BENCH_ROUNDS, 9), 99);
 const SECONDS = Math.min(int(process.env.BENCH_SECONDS, 3), 6);
 const CONNECTIONS = int(process.env.BENCH_CONNECTIONS, 20);
-const WANTED = (process.env.BENCH_ONLY ?? "lookup,create,webhook-immediate,webhook-lastNode")
+const WANTED = (process.env.BENCH_ONLY ?? "lookup,create,webhook-immediate,webhook-lastNode,chat")
   .split(",")
   .map((name) => name.trim());
 /** Links made before the look-up rounds: it walks the newest 10,000 (scripts/bench/launch.mjs). */
 const LINKS = 12_000;
+/** A chat round's conversations: enough for its seconds at any rate this machine reaches. */
+const CHAT_CONVERSATIONS = Math.max(CONNECTIONS * 4, SECONDS * 40);
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -54,7 +60,26 @@ async function startOurs(port, vars) {
     });
   }
   const paths = await seedWorkflows(server.base, seeded.memberToken);
-  return { server, scenarios: [...plan.list, ...webhookScenarios(paths)] };
+  // A round's conversations are opened when it starts: one idle for 10 s would be evicted.
+  const chat = {
+    name: "chat",
+    sockets: async () => ({
+      warm: await openConversations(server.base, seeded, CONNECTIONS),
+      urls: await openConversations(server.base, seeded, CHAT_CONVERSATIONS),
+    }),
+  };
+  return { server, scenarios: [...plan.list, ...webhookScenarios(paths), chat] };
+}
+
+/** floor-chat: a fresh object per socket (`/chat/<n>`), none used twice, as ours. */
+function floorChat(port) {
+  let next = 0;
+  const sockets = (count) =>
+    Array.from({ length: count }, () => `ws://127.0.0.1:${port}/chat/${next++}`);
+  return {
+    name: "floor-chat",
+    sockets: async () => ({ warm: sockets(CONNECTIONS), urls: sockets(CHAT_CONVERSATIONS) }),
+  };
 }
 
 /**
@@ -64,6 +89,8 @@ async function startOurs(port, vars) {
  * @returns stops the calls
  */
 function keepWarm(server, scenario) {
+  // A chat round opens its conversations just before its run (`startOurs`).
+  if (!scenario.request) return () => {};
   const timer = setInterval(() => {
     const request = scenario.request.setupRequest?.({ ...scenario.request }) ?? scenario.request;
     const { method, headers, body } = request;
@@ -74,17 +101,18 @@ function keepWarm(server, scenario) {
   return () => clearInterval(timer);
 }
 
-/** One recorded run of `scenario` on `server`: CPU µs per call. */
+/** One recorded run of `scenario` on `server`: CPU µs per call (per round trip, for chat). */
 async function cpuPerCall(server, scenario) {
-  const row = await measure({
-    base: server.base,
-    pid: server.pid,
-    request: scenario.request,
-    expect: scenario.expect,
-    seconds: SECONDS,
-    warmupSeconds: 1,
-    connections: CONNECTIONS,
-  });
+  const options = { seconds: SECONDS, warmupSeconds: 1, connections: CONNECTIONS };
+  const row = scenario.sockets
+    ? await measureChat({ pid: server.pid, ...(await scenario.sockets()), ...options })
+    : await measure({
+        base: server.base,
+        pid: server.pid,
+        request: scenario.request,
+        expect: scenario.expect,
+        ...options,
+      });
   // A wrong answer (a look-up's 404, a lastNode call's wrong body) must not be timed as a right one.
   scenario.after?.(row);
   if (row.status5xx > 0 || row.unexpectedStatus > 0) {
@@ -96,21 +124,30 @@ async function cpuPerCall(server, scenario) {
 }
 
 async function main() {
-  const vars = benchVars();
+  // The agent's model, for chat: a stand-in on 127.0.0.1 that streams a short reply at once.
+  const model = await startModel();
+  const vars = {
+    ...benchVars(),
+    LLM_BASE_URL: model.url,
+    LLM_API_KEY: "bench",
+    LLM_MODEL: "bench",
+  };
   const oursPort = await choosePort();
   const floorPort = await choosePort(undefined, [oursPort]);
   // First: the CPU read is of the newest workerd this process started (scripts/bench/workerd.mjs).
-  const floor = await startFloor({ port: floorPort });
+  const floor = await startFloor({ port: floorPort, modelUrl: model.url });
   const ours = await startOurs(oursPort, vars).catch(async (error) => {
     await floor.stop();
+    model.close();
     throw error;
   });
+  const steps = [...floorScenarios, floorChat(floorPort)];
   const rows = [];
   try {
     for (const name of WANTED) {
       const scenario = ours.scenarios.find((s) => s.name === name);
       const floorName = [FLOOR_OF[name]].flat()[0];
-      const step = floorScenarios.find((s) => s.name === floorName);
+      const step = steps.find((s) => s.name === floorName);
       if (!scenario || !step) throw new Error(`${name}: no such scenario, or no floor step`);
       const rounds = [];
       for (let round = 0; round < ROUNDS; round++) {
@@ -142,6 +179,7 @@ async function main() {
   } finally {
     await ours.server.stop();
     await floor.stop();
+    model.close();
   }
   printTable(
     [
