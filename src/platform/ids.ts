@@ -62,15 +62,35 @@ export function idTimeChars(time: number): string {
 
 /** The creation time (`ms × 1,000 + n`) of an id made by `newExecutionId`, or null for another id. */
 export function executionIdTime(id: string): number | null {
-  const body = id.replace(/-[1-9]\d?$/, "");
-  if (!body.startsWith("exe_") || body.length !== 4 + TIME_CHARS + TIME_RANDOM_CHARS) return null;
+  // Called several times per webhook call: characters are read by code, with no regex.
+  const length = idBodyLength(id);
+  if (length !== 4 + TIME_CHARS + TIME_RANDOM_CHARS || !id.startsWith("exe_")) return null;
   let time = 0;
-  for (let i = 4; i < 4 + TIME_CHARS; i++) {
-    const digit = BASE62.indexOf(body[i] ?? "");
+  for (let i = 4; i < length; i++) {
+    const digit = BASE62_VALUES[id.charCodeAt(i)] ?? -1;
     if (digit < 0) return null;
-    time = time * 62 + digit;
+    if (i < 4 + TIME_CHARS) time = time * 62 + digit;
   }
-  return /^[0-9A-Za-z]+$/.test(body.slice(4)) ? time : null;
+  return time;
+}
+
+/** Each ASCII character's base62 value, -1 for any other. */
+const BASE62_VALUES = Int8Array.from({ length: 128 }, (_, code) =>
+  BASE62.indexOf(String.fromCharCode(code)),
+);
+const isDigit = (code: number) => code >= 48 && code <= 57;
+
+/** The id's length without a runner shard's `-<n>` (1 to 99, docs/scaling.md#runner-shards). */
+function idBodyLength(id: string): number {
+  const body = 4 + TIME_CHARS + TIME_RANDOM_CHARS;
+  if (id.length <= body || id.charCodeAt(body) !== 45 /* - */) return id.length;
+  const first = id.charCodeAt(body + 1);
+  const rest = id.length - body - 2;
+  const shard =
+    first !== 48 &&
+    isDigit(first) &&
+    (rest === 0 || (rest === 1 && isDigit(id.charCodeAt(body + 2))));
+  return shard ? body : id.length;
 }
 
 /** ISO 8601 UTC with milliseconds from epoch milliseconds, e.g. `2026-11-20T10:00:00.000Z`. */

@@ -132,4 +132,19 @@ describe("execution ids", () => {
     expect(executionIdTime(`exe_${"a".repeat(32)}`)).toBeNull();
     expect(executionIdTime(`${ids[0]}-3`)).toBe(t * 1000);
   });
+
+  it("read with a shard's mark (1 to 99) only, and base62 characters only", () => {
+    const id = newExecutionId(Date.now());
+    const time = executionIdTime(id);
+    for (const shard of ["-1", "-9", "-10", "-99"])
+      expect(executionIdTime(`${id}${shard}`)).toBe(time);
+    for (const mark of ["-0", "-01", "-100", "-", "-a", "x3", "3"])
+      expect(executionIdTime(`${id}${mark}`)).toBeNull();
+    for (const at of [4, 12, 27]) {
+      for (const other of ["-", "_", "é", "\u{1F600}"]) {
+        expect(executionIdTime(`${id.slice(0, at)}${other}${id.slice(at + 1)}`)).toBeNull();
+      }
+    }
+    expect(executionIdTime(`evt_${id.slice(4)}`)).toBeNull();
+  });
 });
