@@ -117,7 +117,7 @@ async function cpuPerCall(server, scenario) {
   scenario.after?.(row);
   if (row.status5xx > 0 || row.unexpectedStatus > 0) {
     throw new Error(
-      `${scenario.name}: ${row.status5xx} answers 5xx, ${row.unexpectedStatus} unexpected`,
+      `${scenario.name}: ${row.status5xx} answers 5xx (for chat: failed round trips), ${row.unexpectedStatus} unexpected`,
     );
   }
   return row.cpuMicrosPerCall;

@@ -62,7 +62,7 @@ export function idTimeChars(time: number): string {
 
 /** The creation time (`ms × 1,000 + n`) of an id made by `newExecutionId`, or null for another id. */
 export function executionIdTime(id: string): number | null {
-  // Called several times per webhook call: characters are read by code, with no regex.
+  // Called four times per webhook call: characters are read by code, with no regex.
   const length = idBodyLength(id);
   if (length !== 4 + TIME_CHARS + TIME_RANDOM_CHARS || !id.startsWith("exe_")) return null;
   let time = 0;

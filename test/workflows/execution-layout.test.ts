@@ -134,14 +134,19 @@ describe("execution ids", () => {
   });
 
   it("read with a shard's mark (1 to 99) only, and base62 characters only", () => {
-    const id = newExecutionId(Date.now());
+    const ms = Date.now() + 5_000;
+    const id = newExecutionId(ms);
     const time = executionIdTime(id);
+    expect(Math.floor((time as number) / 1000)).toBe(ms);
     for (const shard of ["-1", "-9", "-10", "-99"])
       expect(executionIdTime(`${id}${shard}`)).toBe(time);
-    for (const mark of ["-0", "-01", "-100", "-", "-a", "x3", "3"])
+    for (const mark of ["-0", "-01", "-100", "-", "-a", "-1a", "--1", "x3", "3"])
       expect(executionIdTime(`${id}${mark}`)).toBeNull();
+    // A mark in place of the last characters leaves too few.
+    expect(executionIdTime(`${id.slice(0, 26)}-5`)).toBeNull();
+    // Each stands for one UTF-16 unit: the id keeps its length, so its characters are read.
     for (const at of [4, 12, 27]) {
-      for (const other of ["-", "_", "é", "\u{1F600}"]) {
+      for (const other of ["-", "_", "é", "\uD83D"]) {
         expect(executionIdTime(`${id.slice(0, at)}${other}${id.slice(at + 1)}`)).toBeNull();
       }
     }
