@@ -16,7 +16,13 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { measureChat, openConversations, startModel } from "./bench/chat.mjs";
+import {
+  conversationsFor,
+  measureChat,
+  modelVars,
+  openConversations,
+  startModel,
+} from "./bench/chat.mjs";
 import { floorScenarios, startFloor } from "./bench/floor.mjs";
 import { launchScenarios, seedLaunch } from "./bench/launch.mjs";
 import { drive, measure, printTable } from "./bench/load.mjs";
@@ -36,8 +42,8 @@ const WANTED = (process.env.BENCH_ONLY ?? "lookup,create,webhook-immediate,webho
   .map((name) => name.trim());
 /** Links made before the look-up rounds: it walks the newest 10,000 (scripts/bench/launch.mjs). */
 const LINKS = 12_000;
-/** A chat round's conversations: enough for its seconds at any rate this machine reaches. */
-const CHAT_CONVERSATIONS = Math.max(CONNECTIONS * 4, SECONDS * 40);
+/** A chat round's conversations (scripts/bench/chat.mjs). */
+const CHAT_CONVERSATIONS = conversationsFor(SECONDS, CONNECTIONS);
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -126,12 +132,7 @@ async function cpuPerCall(server, scenario) {
 async function main() {
   // The agent's model, for chat: a stand-in on 127.0.0.1 that streams a short reply at once.
   const model = await startModel();
-  const vars = {
-    ...benchVars(),
-    LLM_BASE_URL: model.url,
-    LLM_API_KEY: "bench",
-    LLM_MODEL: "bench",
-  };
+  const vars = { ...benchVars(), ...modelVars(model.url) };
   const oursPort = await choosePort();
   const floorPort = await choosePort(undefined, [oursPort]);
   // First: the CPU read is of the newest workerd this process started (scripts/bench/workerd.mjs).

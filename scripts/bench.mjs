@@ -26,7 +26,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { capacity } from "./bench/capacity.mjs";
-import { measureChat, openConversations, startModel } from "./bench/chat.mjs";
+import {
+  conversationsFor,
+  measureChat,
+  modelVars,
+  openConversations,
+  startModel,
+} from "./bench/chat.mjs";
 import { floorScenarios, startFloor } from "./bench/floor.mjs";
 import { hold } from "./bench/hold.mjs";
 import {
@@ -125,8 +131,8 @@ const ours = (built, port, vars) => ({
   start: (inspectorPort) => startWorkerd({ script: built.script, port, vars, inspectorPort }),
 });
 
-/** Conversations a chat run is given: enough for the whole run at any rate this machine reaches. */
-const CHAT_CONVERSATIONS = Math.max(CONNECTIONS * 4, SECONDS * 40);
+/** Conversations a chat run is given (scripts/bench/chat.mjs). */
+const CHAT_CONVERSATIONS = conversationsFor(SECONDS, CONNECTIONS);
 
 /** A chat scenario on process `pid`'s sockets: warmed up on `warm`, recorded on `urls`. */
 const chatScenario = (name, pid, warm, urls) => ({
@@ -222,7 +228,7 @@ async function webhooksGroup(built, port, vars) {
 
 async function chatGroup(built, port, vars) {
   return withModel((modelUrl) => {
-    const chatVars = { ...vars, LLM_BASE_URL: modelUrl, LLM_API_KEY: "bench", LLM_MODEL: "bench" };
+    const chatVars = { ...vars, ...modelVars(modelUrl) };
     return group("chat", ours(built, port, chatVars), port, async (server) => {
       if (!wanted("chat")) return { scenarios: [] };
       const ws = await seedDemoWorkspace(fetchApi(server.base), vars.OPERATOR_TOKEN);

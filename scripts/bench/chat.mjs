@@ -13,6 +13,15 @@ const PIECES = ["Sure, ", "your **Pro** plan ", "is ready. ", "Anything else?"];
 const MESSAGES_PER_CONVERSATION = 18;
 const REPLY_TIMEOUT_MS = 10_000;
 
+/** The vars that point our Worker's agent at the model stand-in (`startModel`'s URL). */
+export const modelVars = (url) => ({ LLM_BASE_URL: url, LLM_API_KEY: "bench", LLM_MODEL: "bench" });
+
+/**
+ * Conversations a chat run of `seconds` on `connections` sockets is given: enough for the whole run
+ * at any rate this machine reaches (each takes MESSAGES_PER_CONVERSATION messages, and none twice).
+ */
+export const conversationsFor = (seconds, connections) => Math.max(connections * 4, seconds * 40);
+
 /** The model stand-in: OpenAI's chat-completions stream, every piece at once. Resolves to its URL. */
 export async function startModel() {
   const server = http.createServer((request, response) => {

@@ -63,7 +63,7 @@ export function idTimeChars(time: number): string {
 /** The creation time (`ms × 1,000 + n`) of an id made by `newExecutionId`, or null for another id. */
 export function executionIdTime(id: string): number | null {
   // Called four times per webhook call: characters are read by code, with no regex.
-  const length = idBodyLength(id);
+  const length = id.length - markChars(shardMark(id));
   if (length !== 4 + TIME_CHARS + TIME_RANDOM_CHARS || !id.startsWith("exe_")) return null;
   let time = 0;
   for (let i = 4; i < length; i++) {
@@ -78,20 +78,26 @@ export function executionIdTime(id: string): number | null {
 const BASE62_VALUES = Int8Array.from({ length: 128 }, (_, code) =>
   BASE62.indexOf(String.fromCharCode(code)),
 );
-const isDigit = (code: number) => code >= 48 && code <= 57;
+const DASH = 45;
+const ZERO = 48;
+const isDigit = (code: number) => code >= ZERO && code <= ZERO + 9;
 
-/** The id's length without a runner shard's `-<n>` (1 to 99, docs/scaling.md#runner-shards). */
-function idBodyLength(id: string): number {
-  const body = 4 + TIME_CHARS + TIME_RANDOM_CHARS;
-  if (id.length <= body || id.charCodeAt(body) !== 45 /* - */) return id.length;
-  const first = id.charCodeAt(body + 1);
-  const rest = id.length - body - 2;
-  const shard =
-    first !== 48 &&
-    isDigit(first) &&
-    (rest === 0 || (rest === 1 && isDigit(id.charCodeAt(body + 2))));
-  return shard ? body : id.length;
+/**
+ * The runner shard an id names by its end, `-<n>` for n from 1 to 99 (docs/scaling.md#runner-shards),
+ * or 0 for an id without that mark: what `/-([1-9]\d?)$/` reads, without a regex (per call).
+ */
+export function shardMark(id: string): number {
+  const end = id.length;
+  const last = id.charCodeAt(end - 1);
+  if (!isDigit(last)) return 0;
+  if (id.charCodeAt(end - 2) === DASH) return last - ZERO;
+  const tens = id.charCodeAt(end - 2);
+  const marked = id.charCodeAt(end - 3) === DASH && isDigit(tens) && tens !== ZERO;
+  return marked ? (tens - ZERO) * 10 + (last - ZERO) : 0;
 }
+
+/** The characters of shard `shard`'s mark at an id's end (none for 0, unmarked). */
+export const markChars = (shard: number) => (shard === 0 ? 0 : shard < 10 ? 2 : 3);
 
 /** ISO 8601 UTC with milliseconds from epoch milliseconds, e.g. `2026-11-20T10:00:00.000Z`. */
 export function isoTime(epochMs: number): string {

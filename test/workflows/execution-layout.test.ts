@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { executionIdTime, newExecutionId } from "../../src/platform/ids";
 import { type Row, recordKey } from "../../src/workflows/runner/execution-row";
 import { deleteFinished } from "../../src/workflows/runner/record-housekeeping";
+import { idOnShard, shardOfId } from "../../src/workflows/runner/shards";
 import { expectJson, seedWorkspace } from "../helpers/api";
 import { createWorkflow, hook } from "../helpers/workflows";
 
@@ -151,5 +152,20 @@ describe("execution ids", () => {
       }
     }
     expect(executionIdTime(`evt_${id.slice(4)}`)).toBeNull();
+  });
+
+  it("name their shard as `-<1 to 99>` at their end reads, exactly as the regex it replaced", () => {
+    const MARK = /-([1-9]\d?)$/;
+    const id = newExecutionId();
+    const ends = ["", "-1", "-9", "-10", "-99", "-0", "-00", "-01", "-100", "-", "--1", "-1-2"];
+    const others = ["-a", "x3", "3", "12", "-1a", "-\u0661", "\uD83D-2"];
+    for (const text of [...ends.map((end) => `${id}${end}`), ...ends, ...others]) {
+      const mark = MARK.exec(text);
+      expect(shardOfId(text), text).toBe(mark ? Number(mark[1]) : 0);
+      for (const shard of [0, 3, 12]) {
+        const bare = text.replace(MARK, "");
+        expect(idOnShard(text, shard), text).toBe(shard === 0 ? bare : `${bare}-${shard}`);
+      }
+    }
   });
 });

@@ -2,6 +2,7 @@
  * How a hot workflow is spread over WorkflowRunner objects (docs/scaling.md#runner-shards): their
  * count, names, the shard ids name, and rate-limit shares. Pure; used by Worker, API and runner.
  */
+import { markChars, shardMark } from "../../platform/ids";
 import type { WorkflowDefinition } from "../nodes/types";
 
 /** Webhook calls a minute one runner is sized for, from the benchmark (docs/scaling.md#runner-shards). */
@@ -33,17 +34,12 @@ export function shardObjectName(workflowId: string, shard: number): string {
   return shard === 0 ? workflowId : `${workflowId}#${shard}`;
 }
 
-const MARK = /-([1-9]\d?)$/;
-
 /** The shard an `exe_…` or `whr_…` id names: `-k` at its end, shard 0 unmarked. */
-export function shardOfId(id: string): number {
-  const mark = MARK.exec(id);
-  return mark ? Number(mark[1]) : 0;
-}
+export const shardOfId = shardMark;
 
 /** The id marked for `shard` (unmarked for shard 0), replacing any mark it had. */
 export function idOnShard(id: string, shard: number): string {
-  const bare = id.replace(MARK, "");
+  const bare = id.slice(0, id.length - markChars(shardMark(id)));
   return shard === 0 ? bare : `${bare}-${shard}`;
 }
 
