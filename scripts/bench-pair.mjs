@@ -9,7 +9,9 @@
  * idle for about 10 s, and an evicted ledger would answer the next look-ups from D1. The order
  * flips every round. Chat (a socket's round trip to the agent's final message, against floor-chat)
  * opens each round's conversations on both servers before its CPU is read, as `npm run bench`
- * does: a conversation takes 20 messages a minute, so none is used twice. Settings: BENCH_ONLY
+ * does: a conversation takes 20 messages a minute, so none is used twice. The look-up is paired with
+ * floor-rpc and with floor-lookup (its required steps), and floor-lookup's rounds over floor-rpc's
+ * are reported too. Settings: BENCH_ONLY
  * (lookup,create,webhook-immediate,webhook-lastNode,chat),
  * BENCH_ROUNDS (9), BENCH_SECONDS (3), BENCH_CONNECTIONS (20). Every loop is bounded in count, every
  * run in time; both servers listen on 127.0.0.1. Writes bench-results/pair.json.
@@ -129,6 +131,39 @@ async function cpuPerCall(server, scenario) {
   return row.cpuMicrosPerCall;
 }
 
+/**
+ * The floor steps a scenario is paired with: its floor (FLOOR_OF's first), and for the look-up
+ * also floor-lookup, the look-up's required steps on top of floor-rpc (scripts/bench/floor.mjs).
+ */
+const floorsOf = (name) => {
+  const [first, second] = [FLOOR_OF[name] ?? []].flat();
+  return second === "floor-lookup" ? [first, second] : first ? [first] : [];
+};
+
+/**
+ * A row per floor step of the scenario (ours over it), and a row per later step over the first (so
+ * floor-lookup over floor-rpc), each the median of its rounds' ratios.
+ * @param {Array<Record<string, number>>} rounds CPU µs per call by side (`ours`, each step's name)
+ */
+function pairRows(name, floors, rounds) {
+  const row = (scenario, side, floorName) => {
+    const ratios = rounds.map((cpu) => ({ ours: cpu[side], floor: cpu[floorName] }));
+    return {
+      scenario,
+      floor: floorName,
+      oursMedian: median(ratios.map((r) => r.ours)),
+      floorMedian: median(ratios.map((r) => r.floor)),
+      ratioMedian: median(ratios.map((r) => r.ours / r.floor)),
+      rounds: ratios.map((r) => ({ ...r, ratio: r.ours / r.floor })),
+    };
+  };
+  const [first, ...later] = floors.map((step) => step.name);
+  return [
+    ...floors.map((step) => row(name, "ours", step.name)),
+    ...later.map((step) => row(step, step, first)),
+  ];
+}
+
 async function main() {
   // The agent's model, for chat: a stand-in on 127.0.0.1 that streams a short reply at once.
   const model = await startModel();
@@ -147,35 +182,26 @@ async function main() {
   try {
     for (const name of WANTED) {
       const scenario = ours.scenarios.find((s) => s.name === name);
-      const floorName = [FLOOR_OF[name]].flat()[0];
-      const step = steps.find((s) => s.name === floorName);
-      if (!scenario || !step) throw new Error(`${name}: no such scenario, or no floor step`);
+      const floors = floorsOf(name).map((floorName) => steps.find((s) => s.name === floorName));
+      if (!scenario || floors.length === 0 || floors.some((step) => !step)) {
+        throw new Error(`${name}: no such scenario, or no floor step`);
+      }
       const rounds = [];
       for (let round = 0; round < ROUNDS; round++) {
-        const sides = [
-          ["ours", ours.server, scenario],
-          ["floor", floor, step],
-        ];
+        const sides = [["ours", ours.server, scenario], ...floors.map((s) => [s.name, floor, s])];
         if (round % 2 === 1) sides.reverse();
         const cpu = {};
         for (const [side, server, s] of sides) {
-          const stop = side === "floor" ? keepWarm(ours.server, scenario) : () => {};
+          const stop = side === "ours" ? () => {} : keepWarm(ours.server, scenario);
           try {
             cpu[side] = await cpuPerCall(server, s);
           } finally {
             stop();
           }
         }
-        rounds.push({ ...cpu, ratio: cpu.ours / cpu.floor });
+        rounds.push(cpu);
       }
-      rows.push({
-        scenario: name,
-        floor: floorName,
-        oursMedian: median(rounds.map((r) => r.ours)),
-        floorMedian: median(rounds.map((r) => r.floor)),
-        ratioMedian: median(rounds.map((r) => r.ratio)),
-        rounds,
-      });
+      rows.push(...pairRows(name, floors, rounds));
     }
   } finally {
     await ours.server.stop();
@@ -186,7 +212,7 @@ async function main() {
     [
       ["scenario", (r) => r.scenario],
       ["floor step", (r) => r.floor],
-      ["ours µs", (r) => r.oursMedian.toFixed(0)],
+      ["scenario µs", (r) => r.oursMedian.toFixed(0)],
       ["floor µs", (r) => r.floorMedian.toFixed(0)],
       ["÷ floor, median", (r) => r.ratioMedian.toFixed(2)],
       ["each round", (r) => r.rounds.map((x) => x.ratio.toFixed(2)).join(" ")],

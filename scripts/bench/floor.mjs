@@ -7,6 +7,11 @@
 // - floor-rpc: the Worker calls a method of the object (a look-up served from the ledger's memory);
 // - floor-rpc-put: the call carries the request (method, URL, headers, body bytes) and the object
 //   stores it with one `put` (a webhook call, whose record the runner must keep);
+// - floor-lookup: floor-rpc with what the contract asks of every look-up and floor-rpc does not do:
+//   the key's header read and passed, the call counted in an exact 60 s window in the object's
+//   memory and its time written within 10 ms (grouped, as every such count is), the answer a
+//   string, sent with the four headers every launch API answer carries (RateLimit-Policy,
+//   RateLimit, x-request-id, content-type). No key check, cache or route: those are ours;
 // - floor-rpc-d1: the object reads one D1 row by primary key (a look-up the ledger's cache misses);
 // - floor-rpc-d1-write: the Worker parses a create's JSON body and the call carries the row built
 //   from it; the object inserts it into a D1 table of the links table's columns (a create, whose
@@ -22,10 +27,33 @@ import { HOOK_BODY, WEBHOOK_SECRET } from "./workflows.mjs";
 const FLOOR_WORKER = `
 import { DurableObject } from "cloudflare:workers";
 
+// A look-up's answer: a link's view of the size ours sends.
+const VIEW = JSON.stringify({
+  id: "lnk_0123456789012345678901", status: "pending", flowId: "agt_0123456789012345678901",
+  channelId: "ch_0123456789012345678901", participant: { name: "Ada", externalId: "cus_1" },
+  metadata: {}, conversation: null, expiresAt: "2026-12-04T12:00:00.000Z",
+  createdAt: "2026-11-27T12:00:00.000Z",
+});
+
 export class Floor extends DurableObject {
   n = 0;
+  times = [];
+  oldest = 0;
+  unsaved = [];
   ping() {
     return { ok: true };
+  }
+  view(key, id, now) {
+    while (this.oldest < this.times.length && this.times[this.oldest] <= now - 60000) this.oldest++;
+    if (this.oldest > 4096) this.times = this.times.slice(this.oldest), this.oldest = 0;
+    this.times.push(now);
+    if (this.unsaved.push(now) === 1) {
+      setTimeout(() => {
+        const name = "rl/" + key.length + "/" + String(now).padStart(15, "0") + "/" + this.n++;
+        this.ctx.storage.put(name, this.unsaved.splice(0), { allowUnconfirmed: true });
+      }, 10);
+    }
+    return (600 - (this.times.length - this.oldest)) + "|" + (id.length > 0 ? VIEW : "");
   }
   record(call) {
     this.n++;
@@ -96,6 +124,19 @@ export default {
     // A stub per request, as ours: one cannot outlive the request that made it.
     const stub = env.FLOOR.get(env.FLOOR.idFromName("floor"));
     if (pathname === "/rpc") return Response.json(await stub.ping());
+    if (pathname.startsWith("/lookup/")) {
+      const key = request.headers.get("authorization");
+      const answer = await stub.view(key, pathname.slice(8), Date.now());
+      const bar = answer.indexOf("|");
+      return new Response(answer.slice(bar + 1), {
+        headers: {
+          "RateLimit-Policy": '"wk";q=600;w=60',
+          RateLimit: '"wk";r=' + answer.slice(0, bar) + ";t=60",
+          "x-request-id": "req_" + crypto.randomUUID().replaceAll("-", ""),
+          "content-type": "application/json",
+        },
+      });
+    }
     if (pathname === "/rpc-put") {
       const body = new Uint8Array(await request.arrayBuffer());
       const headers = Object.fromEntries(request.headers);
@@ -157,6 +198,19 @@ export async function startFloor({ port, inspectorPort, modelUrl }) {
  */
 export const floorScenarios = [
   { name: "floor-rpc", expect: 200, request: { method: "GET", path: "/rpc" } },
+  {
+    name: "floor-lookup",
+    expect: 200,
+    request: {
+      method: "GET",
+      path: "/lookup/lnk_0123456789012345678901",
+      // The look-up scenario's headers, with a key of a widget key's length.
+      headers: {
+        authorization: `Bearer wk_live_${"0".repeat(38)}`,
+        "content-type": "application/json",
+      },
+    },
+  },
   {
     name: "floor-rpc-put",
     expect: 200,
