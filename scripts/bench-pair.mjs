@@ -18,20 +18,12 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import {
-  conversationsFor,
-  measureChat,
-  modelVars,
-  openConversations,
-  startModel,
-} from "./bench/chat.mjs";
+import { conversationsFor, modelVars, startModel } from "./bench/chat.mjs";
 import { floorScenarios, startFloor } from "./bench/floor.mjs";
-import { launchScenarios, seedLaunch } from "./bench/launch.mjs";
-import { drive, measure, printTable } from "./bench/load.mjs";
+import { printTable } from "./bench/load.mjs";
+import { cpuPerCall, keepWarm, median, startOurs } from "./bench/paired.mjs";
 import { FLOOR_OF } from "./bench/report.mjs";
-import { webhookScenarios } from "./bench/webhooks.mjs";
-import { benchVars, buildWorker, startWorkerd } from "./bench/workerd.mjs";
-import { seedWorkflows } from "./bench/workflows.mjs";
+import * as workerd from "./bench/workerd.mjs";
 import { choosePort, ROOT } from "./local-server.mjs";
 
 const int = (value, fallback) =>
@@ -42,42 +34,8 @@ const CONNECTIONS = int(process.env.BENCH_CONNECTIONS, 20);
 const WANTED = (process.env.BENCH_ONLY ?? "lookup,create,webhook-immediate,webhook-lastNode,chat")
   .split(",")
   .map((name) => name.trim());
-/** Links made before the look-up rounds: it walks the newest 10,000 (scripts/bench/launch.mjs). */
-const LINKS = 12_000;
 /** A chat round's conversations (scripts/bench/chat.mjs). */
 const CHAT_CONVERSATIONS = conversationsFor(SECONDS, CONNECTIONS);
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-
-/** Our Worker, seeded: the launch scenarios (look-up's links made) and the webhook scenarios. */
-async function startOurs(port, vars) {
-  const built = buildWorker({ minify: true });
-  const server = await startWorkerd({ script: built.script, port, vars });
-  const seeded = await seedLaunch(server.base, vars.OPERATOR_TOKEN);
-  const plan = launchScenarios(seeded);
-  const create = plan.list[0];
-  if (WANTED.includes("lookup")) {
-    await drive(server.base, create.request, {
-      seconds: 120,
-      connections: CONNECTIONS,
-      amount: LINKS,
-    });
-  }
-  const paths = await seedWorkflows(server.base, seeded.memberToken);
-  // A round's conversations are opened when it starts: one idle for 10 s would be evicted.
-  const chat = {
-    name: "chat",
-    sockets: async () => ({
-      warm: await openConversations(server.base, seeded, CONNECTIONS),
-      urls: await openConversations(server.base, seeded, CHAT_CONVERSATIONS),
-    }),
-  };
-  return { server, scenarios: [...plan.list, ...webhookScenarios(paths), chat] };
-}
 
 /** floor-chat: a fresh object per socket (`/chat/<n>`), none used twice, as ours. */
 function floorChat(port) {
@@ -88,47 +46,6 @@ function floorChat(port) {
     name: "floor-chat",
     sockets: async () => ({ warm: sockets(CONNECTIONS), urls: sockets(CHAT_CONVERSATIONS) }),
   };
-}
-
-/**
- * While the floor's side of a round runs, one call a second of `scenario` to our server: two floor
- * runs back to back (the order flips) would leave its objects idle for about 10 s, and workerd
- * evicts them then. Our side's CPU is read around its own run only, so these calls are not in it.
- * @returns stops the calls
- */
-function keepWarm(server, scenario) {
-  // A chat round opens its conversations just before its run (`startOurs`).
-  if (!scenario.request) return () => {};
-  const timer = setInterval(() => {
-    const request = scenario.request.setupRequest?.({ ...scenario.request }) ?? scenario.request;
-    const { method, headers, body } = request;
-    fetch(`${server.base}${request.path ?? "/"}`, { method, headers, body })
-      .then((response) => response.arrayBuffer())
-      .catch(() => {});
-  }, 1000);
-  return () => clearInterval(timer);
-}
-
-/** One recorded run of `scenario` on `server`: CPU µs per call (per round trip, for chat). */
-async function cpuPerCall(server, scenario) {
-  const options = { seconds: SECONDS, warmupSeconds: 1, connections: CONNECTIONS };
-  const row = scenario.sockets
-    ? await measureChat({ pid: server.pid, ...(await scenario.sockets()), ...options })
-    : await measure({
-        base: server.base,
-        pid: server.pid,
-        request: scenario.request,
-        expect: scenario.expect,
-        ...options,
-      });
-  // A wrong answer (a look-up's 404, a lastNode call's wrong body) must not be timed as a right one.
-  scenario.after?.(row);
-  if (row.status5xx > 0 || row.unexpectedStatus > 0) {
-    throw new Error(
-      `${scenario.name}: ${row.status5xx} answers 5xx (for chat: failed round trips), ${row.unexpectedStatus} unexpected`,
-    );
-  }
-  return row.cpuMicrosPerCall;
 }
 
 /**
@@ -167,12 +84,19 @@ function pairRows(name, floors, rounds) {
 async function main() {
   // The agent's model, for chat: a stand-in on 127.0.0.1 that streams a short reply at once.
   const model = await startModel();
-  const vars = { ...benchVars(), ...modelVars(model.url) };
+  const vars = { ...workerd.benchVars(), ...modelVars(model.url) };
   const oursPort = await choosePort();
   const floorPort = await choosePort(undefined, [oursPort]);
   // First: the CPU read is of the newest workerd this process started (scripts/bench/workerd.mjs).
   const floor = await startFloor({ port: floorPort, modelUrl: model.url });
-  const ours = await startOurs(oursPort, vars).catch(async (error) => {
+  const ours = await startOurs({
+    workerd,
+    port: oursPort,
+    vars,
+    wanted: WANTED,
+    connections: CONNECTIONS,
+    conversations: CHAT_CONVERSATIONS,
+  }).catch(async (error) => {
     await floor.stop();
     model.close();
     throw error;
@@ -194,7 +118,7 @@ async function main() {
         for (const [side, server, s] of sides) {
           const stop = side === "ours" ? () => {} : keepWarm(ours.server, scenario);
           try {
-            cpu[side] = await cpuPerCall(server, s);
+            cpu[side] = await cpuPerCall(server, s, { seconds: SECONDS, connections: CONNECTIONS });
           } finally {
             stop();
           }

@@ -11,9 +11,9 @@ import type { AppBindings } from "../../src/platform/env";
 import { call, eventually, expectJson, seedWorkspace, type Workspace } from "../helpers/api";
 import {
   answering,
+  eventIdOf,
   pendingDelivery,
-  type Receiver,
-  received,
+  receivedEventIds,
   registerReceiver,
   storedDeliveries,
 } from "../helpers/events";
@@ -74,23 +74,6 @@ async function incident(ws: Workspace, autoRecover: boolean, start: number) {
   await attemptDelivery(env, failed[0] as string, start + 10, answering(503).fetchImpl);
   await attemptDelivery(env, failed[1] as string, start + 20, throwing("TimeoutError"));
   return { receiver, before, failed };
-}
-
-/** The event ids the receiver got, with how many times each. */
-async function receivedEventIds(receiver: Receiver): Promise<Map<string, number>> {
-  const counts = new Map<string, number>();
-  for (const request of await received(receiver)) {
-    const id = (JSON.parse(request.body) as { id: string }).id;
-    counts.set(id, (counts.get(id) ?? 0) + 1);
-  }
-  return counts;
-}
-
-async function eventIdOf(deliveryId: string): Promise<string> {
-  const row = await env.DB.prepare("SELECT event_id FROM event_deliveries WHERE id = ?")
-    .bind(deliveryId)
-    .first<{ event_id: string }>();
-  return row?.event_id ?? "";
 }
 
 describe("endpoint health", () => {

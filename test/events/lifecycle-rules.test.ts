@@ -16,6 +16,7 @@ import { D1WriteBatcher } from "../../src/platform/d1-write-batcher";
 import { call, eventually, launchBody, seedWorkspace, type Workspace } from "../helpers/api";
 import { connect, createLaunch, open } from "../helpers/chat";
 import {
+  eventIdOf,
   eventsOfTypes,
   pendingDelivery,
   received,
@@ -203,13 +204,11 @@ describe("lifecycle events", () => {
     await relayStaleDeliveries(bindings, database(env), ws.workspaceId, now);
     expect(sent).toEqual([]);
     await relayStaleDeliveries(bindings, database(env), ws.workspaceId, now + 30_000);
-    const row = await env.DB.prepare("SELECT event_id FROM event_deliveries WHERE id = ?")
-      .bind(id)
-      .first<{ event_id: string }>();
+    const eventId = await eventIdOf(id);
     // The message carries the event and the endpoint, so the attempt reads them directly.
     expect(sent).toEqual([
       {
-        body: { deliveryId: id, eventId: row?.event_id, endpointId: receiver.endpointId },
+        body: { deliveryId: id, eventId, endpointId: receiver.endpointId },
         delaySeconds: 0,
       },
     ]);

@@ -126,3 +126,21 @@ export const answering = (status: number, body = "") => {
   }) as typeof fetch;
   return { calls, fetchImpl };
 };
+
+/** The event ids `receiver` got, with how many times each. */
+export async function receivedEventIds(receiver: Receiver): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const request of await received(receiver)) {
+    const id = (JSON.parse(request.body) as { id: string }).id;
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** The id of the event delivery `deliveryId` carries ("" when there is no such delivery). */
+export async function eventIdOf(deliveryId: string): Promise<string> {
+  const row = await env.DB.prepare("SELECT event_id FROM event_deliveries WHERE id = ?")
+    .bind(deliveryId)
+    .first<{ event_id: string }>();
+  return row?.event_id ?? "";
+}
