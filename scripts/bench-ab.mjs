@@ -55,16 +55,23 @@ async function main() {
   const sides = [];
   const warming = [];
   try {
-    for (const [label, workerd] of [
+    // Both are built first: a build blocks this process, so nothing could keep A warm meanwhile.
+    const builds = [
       ["A", workerdA],
       ["B", workerdB],
-    ]) {
+    ].map(([label, workerd]) => ({
+      label,
+      workerd,
+      script: workerd.buildWorker({ minify: true }).script,
+    }));
+    for (const { label, workerd, script } of builds) {
       const port = await choosePort(
         undefined,
         sides.map((side) => side.port),
       );
       const ours = await startOurs({
         workerd,
+        script,
         port,
         vars,
         wanted: [NAME],
@@ -72,12 +79,15 @@ async function main() {
         conversations,
       });
       const scenario = ours.scenarios.find((s) => s.name === NAME);
-      // A is idle while B is built and seeded (a minute or two): an evicted ledger would answer
-      // A's first rounds from D1.
-      warming.push(keepWarm(ours.server, scenario));
       sides.push({ label, port, server: ours.server, scenario });
+      // A waits while B is seeded (a minute for the look-up's links): an evicted ledger would
+      // answer A's first rounds from D1.
+      warming.push(keepWarm(ours.server, scenario));
     }
     for (const stop of warming.splice(0)) stop();
+    // Each side's CPU is read from its own workerd (the newest one started when it started).
+    if (sides[0].server.pid === sides[1].server.pid)
+      throw new Error("A and B share a workerd process");
     const rounds = [];
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 === 0 ? sides : [...sides].reverse();

@@ -18,31 +18,46 @@ export const median = (values) => {
 };
 
 /**
- * Our Worker built from the checkout `workerd` (a `scripts/bench/workerd.mjs` module, this
- * checkout's or another's) and seeded: the launch scenarios (the look-up's links made when it is
- * wanted) and the webhook scenarios; chat opens a round's conversations when the round starts.
- * @param {{ workerd: { buildWorker: Function, startWorkerd: Function }, port: number,
- *   vars: Record<string, string>, wanted: string[], connections: number, conversations: number }} options
+ * Our Worker from the checkout `workerd` (a `scripts/bench/workerd.mjs` module, this checkout's or
+ * another's), started on 127.0.0.1:`port` and seeded: the launch scenarios (the look-up's links
+ * made when it is wanted) and the webhook scenarios; chat opens a round's conversations when the
+ * round starts. Stops the server again when seeding fails.
+ * @param {{ workerd: { buildWorker: Function, startWorkerd: Function }, script?: string,
+ *   port: number, vars: Record<string, string>, wanted: string[], connections: number,
+ *   conversations: number }} options `script`: the checkout's bundle, built already (else built here)
  * @returns {Promise<{ server: object, scenarios: object[] }>}
  */
-export async function startOurs({ workerd, port, vars, wanted, connections, conversations }) {
-  const built = workerd.buildWorker({ minify: true });
-  const server = await workerd.startWorkerd({ script: built.script, port, vars });
-  const seeded = await seedLaunch(server.base, vars.OPERATOR_TOKEN);
-  const plan = launchScenarios(seeded);
-  if (wanted.includes("lookup")) {
-    await drive(server.base, plan.list[0].request, { seconds: 120, connections, amount: LINKS });
+export async function startOurs({
+  workerd,
+  script,
+  port,
+  vars,
+  wanted,
+  connections,
+  conversations,
+}) {
+  const bundle = script ?? workerd.buildWorker({ minify: true }).script;
+  const server = await workerd.startWorkerd({ script: bundle, port, vars });
+  try {
+    const seeded = await seedLaunch(server.base, vars.OPERATOR_TOKEN);
+    const plan = launchScenarios(seeded);
+    if (wanted.includes("lookup")) {
+      await drive(server.base, plan.list[0].request, { seconds: 120, connections, amount: LINKS });
+    }
+    const paths = await seedWorkflows(server.base, seeded.memberToken);
+    // A round's conversations are opened when it starts: one idle for 10 s would be evicted.
+    const chat = {
+      name: "chat",
+      sockets: async () => ({
+        warm: await openConversations(server.base, seeded, connections),
+        urls: await openConversations(server.base, seeded, conversations),
+      }),
+    };
+    return { server, scenarios: [...plan.list, ...webhookScenarios(paths), chat] };
+  } catch (error) {
+    await server.stop();
+    throw error;
   }
-  const paths = await seedWorkflows(server.base, seeded.memberToken);
-  // A round's conversations are opened when it starts: one idle for 10 s would be evicted.
-  const chat = {
-    name: "chat",
-    sockets: async () => ({
-      warm: await openConversations(server.base, seeded, connections),
-      urls: await openConversations(server.base, seeded, conversations),
-    }),
-  };
-  return { server, scenarios: [...plan.list, ...webhookScenarios(paths), chat] };
 }
 
 /**

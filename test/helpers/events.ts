@@ -137,10 +137,11 @@ export async function receivedEventIds(receiver: Receiver): Promise<Map<string, 
   return counts;
 }
 
-/** The id of the event delivery `deliveryId` carries ("" when there is no such delivery). */
+/** The id of the event delivery `deliveryId` carries; throws when there is no such delivery. */
 export async function eventIdOf(deliveryId: string): Promise<string> {
   const row = await env.DB.prepare("SELECT event_id FROM event_deliveries WHERE id = ?")
     .bind(deliveryId)
     .first<{ event_id: string }>();
-  return row?.event_id ?? "";
+  if (!row) throw new Error(`no event delivery ${deliveryId}`);
+  return row.event_id;
 }
