@@ -156,7 +156,9 @@ describe("the chat page's layout", () => {
       const { page } = chat;
       await waitForState(page, "open");
       const input = page.locator("#message-input");
-      const agentMessages = page.locator("#messages .message.agent");
+      // A reply's final message, not its draft: the draft is replaced when the reply ends, and a
+      // node read while it is replaced has no direction.
+      const agentMessages = page.locator("#messages .message.agent:not(.draft)");
       // Each reply is awaited before the next message, so the history alternates as listed below
       // (a streamed reply still being written would otherwise land after the next message).
       const sendAndAwaitReply = async () => {
