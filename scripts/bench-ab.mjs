@@ -19,15 +19,19 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { conversationsFor, modelVars, startModel } from "./bench/chat.mjs";
-import { cpuPerCall, keepWarm, median, startOurs } from "./bench/paired.mjs";
+import {
+  cpuPerCall,
+  keepWarm,
+  median,
+  pairedSettings,
+  startOurs,
+  writeResult,
+} from "./bench/paired.mjs";
 import * as workerdA from "./bench/workerd.mjs";
 import { choosePort, ROOT } from "./local-server.mjs";
 
-const int = (value, fallback) =>
-  Number.isSafeInteger(Number(value)) && Number(value) > 0 ? Number(value) : fallback;
-const ROUNDS = Math.min(int(process.env.BENCH_ROUNDS, 12), 99);
-const SECONDS = Math.min(int(process.env.BENCH_SECONDS, 3), 6);
-const CONNECTIONS = int(process.env.BENCH_CONNECTIONS, 20);
+const SETTINGS = pairedSettings({ rounds: 12 });
+const { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS } = SETTINGS;
 const NAME = (process.env.BENCH_ONLY ?? "lookup").trim();
 const SCENARIOS = ["lookup", "create", "webhook-immediate", "webhook-lastNode", "chat"];
 
@@ -114,17 +118,14 @@ async function main() {
     console.log(
       `${NAME}: B/A ${median(ratios).toFixed(3)} (median of ${ROUNDS} rounds; ${sorted[0].toFixed(2)} to ${sorted.at(-1).toFixed(2)})`,
     );
-    const results = path.join(ROOT, "bench-results");
-    fs.mkdirSync(results, { recursive: true });
-    const report = {
+    writeResult("ab.json", {
       date: new Date().toISOString(),
       scenario: NAME,
       b: path.resolve(process.env.BENCH_B),
-      settings: { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS },
+      settings: SETTINGS,
       ratioMedian: median(ratios),
       rounds,
-    };
-    fs.writeFileSync(path.join(results, "ab.json"), `${JSON.stringify(report, null, 2)}\n`);
+    });
   } finally {
     for (const stop of warming) stop();
     for (const side of sides) await side.server.stop();

@@ -16,21 +16,23 @@
  * BENCH_ROUNDS (9), BENCH_SECONDS (3), BENCH_CONNECTIONS (20). Every loop is bounded in count, every
  * run in time; both servers listen on 127.0.0.1. Writes bench-results/pair.json.
  */
-import fs from "node:fs";
-import path from "node:path";
 import { conversationsFor, modelVars, startModel } from "./bench/chat.mjs";
 import { floorScenarios, startFloor } from "./bench/floor.mjs";
 import { printTable } from "./bench/load.mjs";
-import { cpuPerCall, keepWarm, median, startOurs } from "./bench/paired.mjs";
+import {
+  cpuPerCall,
+  keepWarm,
+  median,
+  pairedSettings,
+  startOurs,
+  writeResult,
+} from "./bench/paired.mjs";
 import { FLOOR_OF } from "./bench/report.mjs";
 import * as workerd from "./bench/workerd.mjs";
-import { choosePort, ROOT } from "./local-server.mjs";
+import { choosePort } from "./local-server.mjs";
 
-const int = (value, fallback) =>
-  Number.isSafeInteger(Number(value)) && Number(value) > 0 ? Number(value) : fallback;
-const ROUNDS = Math.min(int(process.env.BENCH_ROUNDS, 9), 99);
-const SECONDS = Math.min(int(process.env.BENCH_SECONDS, 3), 6);
-const CONNECTIONS = int(process.env.BENCH_CONNECTIONS, 20);
+const SETTINGS = pairedSettings({ rounds: 9 });
+const { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS } = SETTINGS;
 const WANTED = (process.env.BENCH_ONLY ?? "lookup,create,webhook-immediate,webhook-lastNode,chat")
   .split(",")
   .map((name) => name.trim());
@@ -55,7 +57,7 @@ function floorChat(port) {
  */
 const PAIRED_FLOORS = { lookup: ["floor-rpc", "floor-lookup"] };
 const floorsOf = (name) =>
-  PAIRED_FLOORS[name] ?? [[FLOOR_OF[name] ?? []].flat()[0]].filter(Boolean);
+  PAIRED_FLOORS[name] ?? [FLOOR_OF[name]].flat().filter(Boolean).slice(0, 1);
 
 /**
  * A row per floor step of the scenario (the scenario over it), and a row per later step over the
@@ -143,11 +145,11 @@ async function main() {
     ],
     rows,
   );
-  const results = path.join(ROOT, "bench-results");
-  fs.mkdirSync(results, { recursive: true });
-  const settings = { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS };
-  const report = { date: new Date().toISOString(), settings, scenarios: rows };
-  fs.writeFileSync(path.join(results, "pair.json"), `${JSON.stringify(report, null, 2)}\n`);
+  writeResult("pair.json", {
+    date: new Date().toISOString(),
+    settings: SETTINGS,
+    scenarios: rows,
+  });
 }
 
 main().then(

@@ -1,6 +1,9 @@
 // What `npm run bench:pair` and `npm run bench:ab` share: our Worker started and seeded, one
 // recorded run's CPU per call, the calls that keep a server's objects warm while the other side of a
 // round runs, and the median of the rounds (docs/performance.md#paired-rounds).
+import fs from "node:fs";
+import path from "node:path";
+import { ROOT } from "../local-server.mjs";
 import { measureChat, openConversations } from "./chat.mjs";
 import { launchScenarios, seedLaunch } from "./launch.mjs";
 import { drive, measure } from "./load.mjs";
@@ -9,6 +12,27 @@ import { seedWorkflows } from "./workflows.mjs";
 
 /** Links made before the look-up rounds: it walks the newest 10,000 (scripts/bench/launch.mjs). */
 const LINKS = 12_000;
+
+const int = (value, fallback) =>
+  Number.isSafeInteger(Number(value)) && Number(value) > 0 ? Number(value) : fallback;
+
+/**
+ * A paired run's settings from the environment: BENCH_ROUNDS (`rounds` by default, at most 99),
+ * BENCH_SECONDS per recorded run (3, at most 6: workerd evicts an object idle for about 10 s, and
+ * the other side's runs leave ours idle that long) and BENCH_CONNECTIONS (20).
+ */
+export const pairedSettings = ({ rounds }) => ({
+  rounds: Math.min(int(process.env.BENCH_ROUNDS, rounds), 99),
+  seconds: Math.min(int(process.env.BENCH_SECONDS, 3), 6),
+  connections: int(process.env.BENCH_CONNECTIONS, 20),
+});
+
+/** Writes `report` as bench-results/`file` (JSON), the folder made when missing. */
+export function writeResult(file, report) {
+  const results = path.join(ROOT, "bench-results");
+  fs.mkdirSync(results, { recursive: true });
+  fs.writeFileSync(path.join(results, file), `${JSON.stringify(report, null, 2)}\n`);
+}
 
 /** The middle value of `values` (the mean of the two middle ones for an even count). */
 export const median = (values) => {

@@ -1,1 +1,3 @@
+export { AUDIT_ACTIONS, TARGET_TYPES } from "./actions";
+export { listAuditLog } from "./list";
 export { audited, recordAudit } from "./record";

@@ -1,16 +1,17 @@
 /**
  * The audit log's routes (docs/api/manage.md#audit-log): `GET /v1/manage/audit-log` (Owners and
  * Admins: their workspace's log) and `GET /v1/operator/audit-log` (the operator's own log: the
- * changes outside any workspace). Read only: no route changes or deletes an entry.
+ * changes outside any workspace). Read only: no route changes or deletes an entry. They sit with
+ * the other management routes: the audit folder is the record every capability writes, auth's
+ * sign-ins among them, and these routes need auth's guards.
  */
 import { z } from "@hono/zod-openapi";
+import { AUDIT_ACTIONS, listAuditLog, TARGET_TYPES } from "../audit";
 import { type MemberEnv, requireOperator, requireWriter } from "../auth";
 import { database } from "../db/database";
 import { createRouter } from "../platform/app";
 import { errorResponses, jsonResponse, operations } from "../platform/openapi";
 import { listQuery, pageSchema } from "../platform/paging";
-import { AUDIT_ACTIONS, TARGET_TYPES } from "./actions";
-import { listAuditLog } from "./list";
 
 const member = operations("Audit log", "memberToken");
 const operator = operations("Operator", "operatorToken");
